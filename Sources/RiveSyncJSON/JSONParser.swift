@@ -1,0 +1,264 @@
+/// Why a text is not accepted as JSON.
+public enum JSONParseError: Error, Sendable, Hashable {
+    /// Not valid JSON (RFC 8259) at this byte offset.
+    case syntax(offset: Int, reason: String)
+    /// Nesting deeper than the limit.
+    case tooDeep(limit: Int)
+    /// The text is longer than the limit.
+    case tooLarge(limit: Int)
+}
+
+/// A strict RFC 8259 JSON parser over UTF-8 bytes with byte and depth limits.
+///
+/// Strict means: no trailing commas, no comments, no leading zeros, no lone surrogates,
+/// no invalid UTF-8, no control characters in strings, one value per document (whitespace
+/// around it allowed). Numbers are read as `Double`; a number that overflows `Double`
+/// is rejected rather than turned into infinity.
+public struct JSONParser {
+    public var maxDepth: Int
+    public var maxBytes: Int
+
+    public init(maxDepth: Int = 64, maxBytes: Int = 16 << 20) {
+        self.maxDepth = maxDepth
+        self.maxBytes = maxBytes
+    }
+
+    /// Parses one JSON document.
+    public func parse<Bytes: Collection>(_ bytes: Bytes) throws(JSONParseError) -> JSONValue
+    where Bytes.Element == UInt8 {
+        guard bytes.count <= maxBytes else { throw .tooLarge(limit: maxBytes) }
+        let array = Array(bytes)
+        return try array.withUnsafeBufferPointer { (buffer) throws(JSONParseError) -> JSONValue in
+            var reader = Reader(bytes: buffer, maxDepth: maxDepth)
+            reader.skipWhitespace()
+            let value = try reader.parseValue(depth: 0)
+            reader.skipWhitespace()
+            guard reader.index == buffer.count else { throw reader.error("trailing characters") }
+            return value
+        }
+    }
+
+    /// Parses one JSON document from a string.
+    public func parse(_ text: String) throws(JSONParseError) -> JSONValue {
+        try parse(Array(text.utf8))
+    }
+}
+
+private struct Reader {
+    let bytes: UnsafeBufferPointer<UInt8>
+    let maxDepth: Int
+    var index = 0
+
+    init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
+        self.bytes = bytes
+        self.maxDepth = maxDepth
+    }
+
+    func error(_ reason: String) -> JSONParseError { .syntax(offset: index, reason: reason) }
+
+    var current: UInt8? { index < bytes.count ? bytes[index] : nil }
+
+    mutating func skipWhitespace() {
+        while let byte = current, byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 {
+            index += 1
+        }
+    }
+
+    mutating func expectLiteral(_ literal: StaticString, _ value: JSONValue) throws(JSONParseError) -> JSONValue {
+        let count = literal.utf8CodeUnitCount
+        guard index + count <= bytes.count else { throw error("truncated literal") }
+        let start = literal.utf8Start
+        for offset in 0..<count where bytes[index + offset] != start[offset] {
+            throw error("invalid literal")
+        }
+        index += count
+        return value
+    }
+
+    mutating func parseValue(depth: Int) throws(JSONParseError) -> JSONValue {
+        guard let byte = current else { throw error("unexpected end of input") }
+        switch byte {
+        case UInt8(ascii: "{"): return try parseObject(depth: depth + 1)
+        case UInt8(ascii: "["): return try parseArray(depth: depth + 1)
+        case UInt8(ascii: "\""): return .string(try parseString())
+        case UInt8(ascii: "t"): return try expectLiteral("true", .bool(true))
+        case UInt8(ascii: "f"): return try expectLiteral("false", .bool(false))
+        case UInt8(ascii: "n"): return try expectLiteral("null", .null)
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber()
+        default: throw error("unexpected character")
+        }
+    }
+
+    mutating func parseObject(depth: Int) throws(JSONParseError) -> JSONValue {
+        guard depth <= maxDepth else { throw .tooDeep(limit: maxDepth) }
+        index += 1
+        var members: [(String, JSONValue)] = []
+        skipWhitespace()
+        if current == UInt8(ascii: "}") {
+            index += 1
+            return .object(members)
+        }
+        while true {
+            skipWhitespace()
+            guard current == UInt8(ascii: "\"") else { throw error("expected a string key") }
+            let key = try parseString()
+            skipWhitespace()
+            guard current == UInt8(ascii: ":") else { throw error("expected ':'") }
+            index += 1
+            skipWhitespace()
+            let value = try parseValue(depth: depth)
+            members.append((key, value))
+            skipWhitespace()
+            switch current {
+            case UInt8(ascii: ","): index += 1
+            case UInt8(ascii: "}"):
+                index += 1
+                return .object(members)
+            default: throw error("expected ',' or '}'")
+            }
+        }
+    }
+
+    mutating func parseArray(depth: Int) throws(JSONParseError) -> JSONValue {
+        guard depth <= maxDepth else { throw .tooDeep(limit: maxDepth) }
+        index += 1
+        var elements: [JSONValue] = []
+        skipWhitespace()
+        if current == UInt8(ascii: "]") {
+            index += 1
+            return .array(elements)
+        }
+        while true {
+            skipWhitespace()
+            elements.append(try parseValue(depth: depth))
+            skipWhitespace()
+            switch current {
+            case UInt8(ascii: ","): index += 1
+            case UInt8(ascii: "]"):
+                index += 1
+                return .array(elements)
+            default: throw error("expected ',' or ']'")
+            }
+        }
+    }
+
+    mutating func parseNumber() throws(JSONParseError) -> JSONValue {
+        let start = index
+        if current == UInt8(ascii: "-") { index += 1 }
+        guard let first = current, first >= UInt8(ascii: "0"), first <= UInt8(ascii: "9") else {
+            throw error("expected a digit")
+        }
+        if first == UInt8(ascii: "0") {
+            index += 1
+            if let next = current, next >= UInt8(ascii: "0"), next <= UInt8(ascii: "9") {
+                throw error("leading zero")
+            }
+        } else {
+            skipDigits()
+        }
+        if current == UInt8(ascii: ".") {
+            index += 1
+            guard skipDigits() > 0 else { throw error("expected a digit after '.'") }
+        }
+        if current == UInt8(ascii: "e") || current == UInt8(ascii: "E") {
+            index += 1
+            if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") { index += 1 }
+            guard skipDigits() > 0 else { throw error("expected a digit in the exponent") }
+        }
+        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+        guard let value = Double(text), value.isFinite else { throw error("number out of range") }
+        return .number(value)
+    }
+
+    @discardableResult
+    mutating func skipDigits() -> Int {
+        let start = index
+        while let byte = current, byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") { index += 1 }
+        return index - start
+    }
+
+    mutating func parseString() throws(JSONParseError) -> String {
+        index += 1
+        var scalars = String.UnicodeScalarView()
+        var runStart = index
+        while true {
+            guard let byte = current else { throw error("unterminated string") }
+            if byte == UInt8(ascii: "\"") {
+                try appendRun(from: runStart, to: index, into: &scalars)
+                index += 1
+                return String(scalars)
+            }
+            if byte == UInt8(ascii: "\\") {
+                try appendRun(from: runStart, to: index, into: &scalars)
+                index += 1
+                scalars.append(try parseEscape())
+                runStart = index
+                continue
+            }
+            guard byte >= 0x20 else { throw error("control character in string") }
+            index += 1
+        }
+    }
+
+    /// Validates and appends a run of raw UTF-8 bytes.
+    func appendRun(from start: Int, to end: Int, into scalars: inout String.UnicodeScalarView) throws(JSONParseError) {
+        guard start < end else { return }
+        var iterator = UnsafeBufferPointer(rebasing: bytes[start..<end]).makeIterator()
+        var decoder = UTF8()
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar): scalars.append(scalar)
+            case .emptyInput: return
+            case .error: throw JSONParseError.syntax(offset: start, reason: "invalid UTF-8")
+            }
+        }
+    }
+
+    mutating func parseEscape() throws(JSONParseError) -> Unicode.Scalar {
+        guard let byte = current else { throw error("unterminated escape") }
+        index += 1
+        switch byte {
+        case UInt8(ascii: "\""): return "\""
+        case UInt8(ascii: "\\"): return "\\"
+        case UInt8(ascii: "/"): return "/"
+        case UInt8(ascii: "b"): return "\u{08}"
+        case UInt8(ascii: "f"): return "\u{0C}"
+        case UInt8(ascii: "n"): return "\n"
+        case UInt8(ascii: "r"): return "\r"
+        case UInt8(ascii: "t"): return "\t"
+        case UInt8(ascii: "u"):
+            let high = try parseHex4()
+            if (0xD800...0xDBFF).contains(high) {
+                guard current == UInt8(ascii: "\\"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "u")
+                else { throw error("lone high surrogate") }
+                index += 2
+                let low = try parseHex4()
+                guard (0xDC00...0xDFFF).contains(low) else { throw error("invalid low surrogate") }
+                let value = 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)
+                return Unicode.Scalar(value)!
+            }
+            guard let scalar = Unicode.Scalar(high) else { throw error("lone low surrogate") }
+            return scalar
+        default:
+            throw error("invalid escape")
+        }
+    }
+
+    mutating func parseHex4() throws(JSONParseError) -> UInt32 {
+        guard index + 4 <= bytes.count else { throw error("truncated \\u escape") }
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            let byte = bytes[index]
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default: throw error("invalid hex digit")
+            }
+            value = value << 4 | UInt32(digit)
+            index += 1
+        }
+        return value
+    }
+}
