@@ -33,12 +33,18 @@ public enum StateMachineError: Error, Sendable, Hashable {
     case incompatibleInstance(slot: String, expected: String, actual: String)
     /// No state machine or published instance has this name.
     case unknownTarget(String)
+    /// A state machine or published instance with this name already exists.
+    case targetExists(String)
+    /// No instance has this id in the file.
+    case unknownInstance(InstanceID)
 }
 
 /// Errors from reading or changing a property through a path.
 public enum PropertyError: Error, Sendable, Hashable {
     /// The path is empty or has an empty segment.
     case invalidPath(String)
+    /// The path starts at a slot the target does not have (e.g. `@Theme` with no such global).
+    case noSuchSlot(path: String)
     /// No property with this name exists where the path leads.
     case noSuchProperty(path: String)
     /// The property exists but has another type (path, expected, actual).

@@ -1,0 +1,111 @@
+/// The live state of one view model instance: its identity, view model and values.
+public struct InstanceState: Sendable, Hashable {
+    public var id: InstanceID
+    /// The view model's name.
+    public var viewModel: String
+    /// The authored instance name it was created from ("" for blank instances).
+    public var name: String
+    /// Values keyed by property name.
+    public var values: [String: PropertyValue]
+
+    public init(id: InstanceID, viewModel: String, name: String, values: [String: PropertyValue]) {
+        self.id = id
+        self.viewModel = viewModel
+        self.name = name
+        self.values = values
+    }
+
+    /// The instances this one points at directly (nested values and list items), in property
+    /// name order, list items in list order.
+    public var children: [InstanceID] {
+        var result: [InstanceID] = []
+        for key in values.keys.sorted() {
+            switch values[key] {
+            case .viewModel(let child?): result.append(child)
+            case .list(let items): result.append(contentsOf: items)
+            default: break
+            }
+        }
+        return result
+    }
+}
+
+/// Where an instance is referenced from: a parent instance's property.
+struct ParentLink: Hashable, Sendable {
+    var parent: InstanceID
+    var property: String
+}
+
+/// All live instances of one file (the source) or of one replica, by id, plus a derived
+/// index of parent links used to find the paths an instance is reachable by.
+public struct InstanceStore: Sendable {
+    public private(set) var instances: [InstanceID: InstanceState] = [:]
+    /// Derived: for each instance, the (parent, property) pairs that reference it, once per
+    /// reference (a list holding an item twice gives two links).
+    private(set) var parents: [InstanceID: [ParentLink]] = [:]
+
+    public init() {}
+
+    public subscript(id: InstanceID) -> InstanceState? { instances[id] }
+
+    /// Inserts or replaces an instance and keeps the parent index in step.
+    mutating func upsert(_ state: InstanceState) {
+        if let old = instances[state.id] { unlinkChildren(of: old) }
+        instances[state.id] = state
+        linkChildren(of: state)
+    }
+
+    /// Replaces one value and keeps the parent index in step.
+    mutating func setValue(_ value: PropertyValue, of id: InstanceID, property: String) {
+        guard var state = instances[id] else { return }
+        if let old = state.values[property] { unlink(old, parent: id, property: property) }
+        state.values[property] = value
+        instances[id] = state
+        link(value, parent: id, property: property)
+    }
+
+    /// Every instance reachable from `roots` (including them), each once, in visit order.
+    public func closure(of roots: [InstanceID]) -> [InstanceID] {
+        var seen = Set<InstanceID>()
+        var order: [InstanceID] = []
+        var stack = roots.reversed() as [InstanceID]
+        while let id = stack.popLast() {
+            guard seen.insert(id).inserted, let state = instances[id] else { continue }
+            order.append(id)
+            stack.append(contentsOf: state.children.reversed())
+        }
+        return order
+    }
+
+    private mutating func linkChildren(of state: InstanceState) {
+        for (property, value) in state.values { link(value, parent: state.id, property: property) }
+    }
+
+    private mutating func unlinkChildren(of state: InstanceState) {
+        for (property, value) in state.values { unlink(value, parent: state.id, property: property) }
+    }
+
+    private mutating func link(_ value: PropertyValue, parent: InstanceID, property: String) {
+        for child in Self.children(of: value) {
+            parents[child, default: []].append(ParentLink(parent: parent, property: property))
+        }
+    }
+
+    private mutating func unlink(_ value: PropertyValue, parent: InstanceID, property: String) {
+        for child in Self.children(of: value) {
+            guard var links = parents[child],
+                let at = links.firstIndex(of: ParentLink(parent: parent, property: property))
+            else { continue }
+            links.remove(at: at)
+            parents[child] = links.isEmpty ? nil : links
+        }
+    }
+
+    static func children(of value: PropertyValue) -> [InstanceID] {
+        switch value {
+        case .viewModel(let child?): return [child]
+        case .list(let items): return items
+        default: return []
+        }
+    }
+}

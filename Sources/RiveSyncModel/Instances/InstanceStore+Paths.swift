@@ -1,0 +1,41 @@
+/// Finding the paths by which an instance is reachable from a set of root slots.
+extension InstanceStore {
+    /// At most this many paths are reported for one instance (an item shared by many lists).
+    static let maxPathsPerInstance = 16
+
+    /// The `/`-separated paths from the given roots to `id`, in a stable order: roots in
+    /// order, then parents in link order. `rootPrefix` gives each root's path prefix ("" for
+    /// main, "@Theme" for a global). Empty when `id` is unreachable.
+    func paths(to id: InstanceID, roots: [(prefix: String, id: InstanceID)]) -> [String] {
+        var results: [String] = []
+        var visiting = Set<InstanceID>()
+        collectPaths(to: id, suffix: [], roots: roots, visiting: &visiting, into: &results)
+        return results
+    }
+
+    private func collectPaths(
+        to id: InstanceID, suffix: [String], roots: [(prefix: String, id: InstanceID)],
+        visiting: inout Set<InstanceID>, into results: inout [String]
+    ) {
+        guard results.count < Self.maxPathsPerInstance, visiting.insert(id).inserted else { return }
+        defer { visiting.remove(id) }
+        for root in roots where root.id == id {
+            let segments = (root.prefix.isEmpty ? [] : [root.prefix]) + suffix.reversed()
+            results.append(segments.joined(separator: "/"))
+        }
+        var seenLinks = Set<ParentLink>()
+        for link in parents[id] ?? [] where seenLinks.insert(link).inserted {
+            guard let parent = instances[link.parent], let value = parent.values[link.property] else { continue }
+            switch value {
+            case .list(let items):
+                for (index, item) in items.enumerated() where item == id {
+                    collectPaths(
+                        to: link.parent, suffix: suffix + [String(index), link.property], roots: roots,
+                        visiting: &visiting, into: &results)
+                }
+            default:
+                collectPaths(to: link.parent, suffix: suffix + [link.property], roots: roots, visiting: &visiting, into: &results)
+            }
+        }
+    }
+}

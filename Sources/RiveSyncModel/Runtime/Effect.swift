@@ -1,0 +1,65 @@
+/// One change in a batch, in the words a replica needs to apply it.
+public enum Change: Sendable, Hashable {
+    /// A value changed. For a nested replacement the value is `.viewModel(id)` and
+    /// `introduced` holds the new subtree.
+    case set(instance: InstanceID, property: String, value: PropertyValue, introduced: [InstanceState])
+    /// A trigger fired (its fire count goes up by one).
+    case fire(instance: InstanceID, property: String)
+    /// An item was inserted into a list; `introduced` holds the item's subtree.
+    case listInsert(instance: InstanceID, property: String, index: Int, item: InstanceID, introduced: [InstanceState])
+    /// The item at `index` was removed.
+    case listRemove(instance: InstanceID, property: String, index: Int)
+    /// Two items swapped places.
+    case listSwap(instance: InstanceID, property: String, index: Int, with: Int)
+    /// A slot got a new instance; `introduced` holds its subtree.
+    case bind(slot: BindingSlot, instance: InstanceID, introduced: [InstanceState])
+}
+
+/// A change as one target sees it: the change plus the paths (from that target's slots) at
+/// which it is visible, used to filter what each subscriber receives.
+public struct Effect: Sendable, Hashable {
+    /// Paths of the changed property (or of the slot, for a bind), at least one.
+    public var paths: [String]
+    public var change: Change
+
+    public init(paths: [String], change: Change) {
+        self.paths = paths
+        self.change = change
+    }
+}
+
+/// An operation the advance could not apply, with the reason.
+public struct RejectedOperation: Sendable, Hashable {
+    public var id: UInt64
+    public var error: PropertyError
+
+    public init(id: UInt64, error: PropertyError) {
+        self.id = id
+        self.error = error
+    }
+}
+
+/// Everything one advance did, as one target sees it.
+///
+/// Batches of a target have consecutive sequence numbers starting at 1; replicas that apply
+/// them in order reach the source's state.
+public struct ChangeBatch: Sendable, Hashable {
+    /// The target (state machine or published instance) this batch belongs to.
+    public var target: String
+    /// 1, 2, 3, … per target.
+    public var seq: UInt64
+    /// Changes in the order they were applied.
+    public var effects: [Effect]
+    /// Ids of the target's own operations that applied, in order.
+    public var applied: [UInt64]
+    /// The target's own operations that were rejected, in order.
+    public var rejected: [RejectedOperation]
+
+    public init(target: String, seq: UInt64, effects: [Effect], applied: [UInt64], rejected: [RejectedOperation]) {
+        self.target = target
+        self.seq = seq
+        self.effects = effects
+        self.applied = applied
+        self.rejected = rejected
+    }
+}

@@ -1,0 +1,110 @@
+extension FileRuntime {
+    /// Creates a state machine target for an artboard's state machine and binds it, as
+    /// Rive's `createStateMachine(_:binding:globals:)` does: the bindings are validated
+    /// first, then the main slot and one slot per global view model of the file are filled
+    /// with the supplied instances or, where none is supplied, a new instance of the view
+    /// model's authored default.
+    ///
+    /// - Parameters:
+    ///   - name: the target's name (defaults to the state machine's name).
+    ///   - artboard: the artboard's name; nil for the default artboard.
+    ///   - stateMachine: the state machine's name; nil for the artboard's default (or first).
+    /// - Throws: `FileError.invalidArtboard`, `ArtboardError.invalidStateMachine`,
+    ///   `StateMachineError` (see `bind`), `StateMachineError.targetExists`.
+    @discardableResult
+    public mutating func createStateMachine(
+        named name: String? = nil, artboard: String? = nil, stateMachine: String? = nil,
+        main: InstanceID? = nil, globals: [(String, InstanceID)] = []
+    ) throws -> String {
+        let artboardSchema = try schema.artboard(named: artboard)
+        let machineName: String
+        if let stateMachine {
+            guard artboardSchema.stateMachines.contains(stateMachine) else {
+                throw ArtboardError.invalidStateMachine(stateMachine)
+            }
+            machineName = stateMachine
+        } else {
+            guard let fallback = artboardSchema.defaultStateMachine ?? artboardSchema.stateMachines.first else {
+                throw ArtboardError.invalidStateMachine("artboard '\(artboardSchema.name)' has no state machine")
+            }
+            machineName = fallback
+        }
+        let targetName = name ?? machineName
+        guard targets[targetName] == nil else { throw StateMachineError.targetExists(targetName) }
+        let supplied = try validatedBindings(main: main, globals: globals, artboard: artboardSchema)
+        var bindings: [Binding] = []
+        if let viewModelName = artboardSchema.viewModelName {
+            let instance = try supplied.first { $0.slot == .main }?.instance
+                ?? createInstance(.viewModelDefault(from: .name(viewModelName)))
+            bindings.append(Binding(slot: .main, instance: instance))
+        } else if let main = supplied.first(where: { $0.slot == .main }) {
+            bindings.append(main)
+        }
+        for global in schema.viewModels where global.isGlobal {
+            let slot = BindingSlot.global(global.name)
+            let instance = try supplied.first { $0.slot == slot }?.instance
+                ?? createInstance(.viewModelDefault(from: .name(global.name)))
+            bindings.append(Binding(slot: slot, instance: instance))
+        }
+        addTarget(
+            Target(
+                name: targetName, kind: .stateMachine(artboard: artboardSchema.name, stateMachine: machineName),
+                bindings: bindings))
+        return targetName
+    }
+
+    /// Queues new bindings for a state machine, with the semantics of Rive's
+    /// `bindViewModelInstances(main:globals:)`: every supplied name is checked before anything
+    /// is queued; a rejected call changes nothing; omitted globals and a nil `main` keep their
+    /// current instances. The bindings apply on the next advance.
+    ///
+    /// - Throws: `duplicateGlobalViewModelInstance` when a name appears twice;
+    ///   `invalidGlobalViewModelName` for a name that is not a global view model;
+    ///   `unknownInstance` / `incompatibleInstance` when an instance does not exist or does not
+    ///   fit its slot (checks Rive leaves out); `unknownTarget`.
+    public mutating func bind(
+        _ targetName: String, main: InstanceID?, globals: [(String, InstanceID)], operationID: UInt64
+    ) throws(StateMachineError) {
+        let target = try target(targetName)
+        let artboard: ArtboardSchema?
+        if case .stateMachine(let artboardName, _) = target.kind {
+            artboard = schema.artboards.first { $0.name == artboardName }
+        } else {
+            artboard = nil
+        }
+        let bindings = try validatedBindings(main: main, globals: globals, artboard: artboard)
+        guard !bindings.isEmpty else { return }
+        try enqueue(QueuedOperation(id: operationID, operation: .bind(bindings)), on: targetName)
+    }
+
+    /// Checks supplied bindings in Rive's order: duplicates first, then names, then (beyond
+    /// Rive) that each instance exists and fits its slot.
+    private func validatedBindings(
+        main: InstanceID?, globals: [(String, InstanceID)], artboard: ArtboardSchema?
+    ) throws(StateMachineError) -> [Binding] {
+        var seen = Set<String>()
+        for (name, _) in globals where !seen.insert(name).inserted {
+            throw .duplicateGlobalViewModelInstance(name)
+        }
+        let globalNames = Set(schema.globalViewModelNames)
+        for (name, _) in globals where !globalNames.contains(name) {
+            throw .invalidGlobalViewModelName(name)
+        }
+        var result: [Binding] = []
+        if let main {
+            guard let state = store[main] else { throw .unknownInstance(main) }
+            if let expected = artboard?.viewModelName, expected != state.viewModel {
+                throw .incompatibleInstance(slot: "main", expected: expected, actual: state.viewModel)
+            }
+            result.append(Binding(slot: .main, instance: main))
+        }
+        for (name, instance) in globals {
+            guard let state = store[instance] else { throw .unknownInstance(instance) }
+            guard state.viewModel == name else {
+                throw .incompatibleInstance(slot: name, expected: name, actual: state.viewModel)
+            }
+            result.append(Binding(slot: .global(name), instance: instance))
+        }
+        return result
+    }
+}

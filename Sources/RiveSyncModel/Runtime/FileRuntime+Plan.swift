@@ -1,0 +1,122 @@
+extension FileRuntime {
+    /// Checks an operation against the current state and turns it into the changes it makes
+    /// (none for a write of the value already there, as Rive ignores those).
+    func plan(_ operation: Operation, in target: Target) throws(PropertyError) -> [Change] {
+        switch operation {
+        case .set(let path, let value):
+            let resolved = try resolve(path, in: target)
+            try check(value, for: resolved, path: path)
+            guard resolved.value != value else { return [] }
+            return [
+                .set(
+                    instance: resolved.instance, property: resolved.property.name, value: value,
+                    introduced: introduced(by: value))
+            ]
+        case .fire(let path):
+            let resolved = try resolve(path, in: target)
+            try expect(.trigger, resolved, path)
+            return [.fire(instance: resolved.instance, property: resolved.property.name)]
+        case .listAppend(let path, let item):
+            let (resolved, items) = try list(path, in: target)
+            return [try insertion(of: item, at: items.count, into: resolved, count: items.count, path: path)]
+        case .listInsert(let path, let index, let item):
+            let (resolved, items) = try list(path, in: target)
+            guard index >= 0, index <= items.count else {
+                throw .indexOutOfRange(path: path, index: index, count: items.count)
+            }
+            return [try insertion(of: item, at: index, into: resolved, count: items.count, path: path)]
+        case .listRemoveAt(let path, let index):
+            let (resolved, items) = try list(path, in: target)
+            guard items.indices.contains(index) else { throw .indexOutOfRange(path: path, index: index, count: items.count) }
+            return [.listRemove(instance: resolved.instance, property: resolved.property.name, index: index)]
+        case .listRemove(let path, let item):
+            let (resolved, items) = try list(path, in: target)
+            let positions = items.indices.filter { items[$0] == item }
+            guard !positions.isEmpty else { throw .instanceNotInList(path: path, instance: item) }
+            return positions.reversed().map {
+                .listRemove(instance: resolved.instance, property: resolved.property.name, index: $0)
+            }
+        case .listSwap(let path, let a, let b):
+            let (resolved, items) = try list(path, in: target)
+            for index in [a, b] where !items.indices.contains(index) {
+                throw .indexOutOfRange(path: path, index: index, count: items.count)
+            }
+            guard a != b else { return [] }
+            return [.listSwap(instance: resolved.instance, property: resolved.property.name, index: a, with: b)]
+        case .bind(let bindings):
+            return bindings.compactMap { binding in
+                guard let instance = binding.instance, target.instance(in: binding.slot) != instance else { return nil }
+                return .bind(slot: binding.slot, instance: instance, introduced: closureStates(of: instance))
+            }
+        }
+    }
+
+    private func expect(_ type: DataType, _ resolved: ResolvedProperty, _ path: String) throws(PropertyError) {
+        guard resolved.property.type == type else {
+            throw .typeMismatch(path: path, expected: type.rawValue, actual: resolved.property.type.rawValue)
+        }
+    }
+
+    private func list(_ path: String, in target: Target) throws(PropertyError) -> (ResolvedProperty, [InstanceID]) {
+        let resolved = try resolve(path, in: target)
+        guard case .list(let items) = resolved.value else {
+            throw .typeMismatch(path: path, expected: DataType.list.rawValue, actual: resolved.property.type.rawValue)
+        }
+        return (resolved, items)
+    }
+
+    private func insertion(
+        of item: InstanceID, at index: Int, into resolved: ResolvedProperty, count: Int, path: String
+    ) throws(PropertyError) -> Change {
+        guard count < limits.maxListLength else { throw .limitExceeded(limit: "maxListLength", value: limits.maxListLength) }
+        try checkAttachable(item, under: resolved.instance, path: path)
+        return .listInsert(
+            instance: resolved.instance, property: resolved.property.name, index: index, item: item,
+            introduced: closureStates(of: item))
+    }
+
+    /// An instance may be attached anywhere except inside its own subtree (no cycles).
+    private func checkAttachable(_ item: InstanceID, under parent: InstanceID, path: String) throws(PropertyError) {
+        guard store[item] != nil else { throw .unknownInstance(item) }
+        if store.closure(of: [item]).contains(parent) {
+            throw .invalidValue(path: path, reason: "instance \(item) contains this property's instance (a cycle)")
+        }
+    }
+
+    private func check(_ value: PropertyValue, for resolved: ResolvedProperty, path: String) throws(PropertyError) {
+        let property = resolved.property
+        guard property.type.isSettableScalar || property.type == .viewModel, value.fits(property.type) else {
+            throw .typeMismatch(path: path, expected: property.type.rawValue, actual: value.kindName)
+        }
+        switch value {
+        case .number(let n) where !n.isFinite:
+            throw .invalidValue(path: path, reason: "numbers must be finite")
+        case .string(let s) where s.utf8.count > limits.maxStringBytes:
+            throw .limitExceeded(limit: "maxStringBytes", value: limits.maxStringBytes)
+        case .enumValue(let name):
+            let allowed = property.enumName.flatMap { schema.enumSchema(named: $0) }?.values ?? []
+            guard allowed.contains(name) else { throw .invalidEnumValue(path: path, value: name, allowed: allowed) }
+        case .artboard(let name?) where !schema.artboards.contains(where: { $0.name == name }):
+            throw .invalidValue(path: path, reason: "no artboard named '\(name)'")
+        case .viewModel(nil):
+            throw .invalidValue(path: path, reason: "a nested view model can only be replaced by an instance")
+        case .viewModel(let id?):
+            guard let state = store[id] else { throw .unknownInstance(id) }
+            guard state.viewModel == property.viewModelName else {
+                throw .incompatibleInstance(path: path, expected: property.viewModelName ?? "", actual: state.viewModel)
+            }
+            try checkAttachable(id, under: resolved.instance, path: path)
+        default:
+            break
+        }
+    }
+
+    private func introduced(by value: PropertyValue) -> [InstanceState] {
+        guard case .viewModel(let id?) = value else { return [] }
+        return closureStates(of: id)
+    }
+
+    func closureStates(of id: InstanceID) -> [InstanceState] {
+        store.closure(of: [id]).compactMap { store[$0] }
+    }
+}

@@ -1,0 +1,80 @@
+/// The live side of one loaded file: its instances and its targets (state machines and
+/// published instances), with queued operations applied in order on each advance.
+///
+/// A `FileRuntime` is a value with no I/O and no clock. The same calls in the same order
+/// always give the same ids, batches and digests. It is not thread-safe by itself: the
+/// daemon owns each one on a single worker.
+public struct FileRuntime: Sendable {
+    public let schema: FileSchema
+    public var limits: ModelLimits
+    public var coalescing: CoalescingPolicy
+    public internal(set) var store = InstanceStore()
+    var nextInstanceID: UInt64 = 1
+    /// Targets by name, plus their creation order (batches of one advance follow it).
+    var targets: [String: Target] = [:]
+    public internal(set) var targetNames: [String] = []
+
+    public init(schema: FileSchema, limits: ModelLimits = ModelLimits(), coalescing: CoalescingPolicy = .latestValue) {
+        self.schema = schema
+        self.limits = limits
+        self.coalescing = coalescing
+    }
+
+    /// The target with this name.
+    public func target(_ name: String) throws(StateMachineError) -> Target {
+        guard let target = targets[name] else { throw .unknownTarget(name) }
+        return target
+    }
+
+    /// Queues an operation on a target; it applies on the target's next advance.
+    public mutating func enqueue(_ operation: QueuedOperation, on targetName: String) throws(StateMachineError) {
+        guard targets[targetName] != nil else { throw .unknownTarget(targetName) }
+        targets[targetName]!.queue.append(operation)
+    }
+
+    /// Whether any target has queued operations.
+    public var hasQueuedOperations: Bool { targets.values.contains { !$0.queue.isEmpty } }
+
+    /// Reads the current value at a path of a target (the state as of its last batch).
+    public func value(at path: String, in targetName: String) throws -> PropertyValue {
+        let target = try target(targetName)
+        return try resolve(path, in: target).value
+    }
+
+    /// The descriptor of the property a path leads to.
+    public func property(at path: String, in targetName: String) throws -> PropertySchema {
+        let target = try target(targetName)
+        return try resolve(path, in: target).property
+    }
+
+    /// The target's bindings and every reachable instance, at its current seq.
+    public func snapshot(of targetName: String) throws(StateMachineError) -> TargetSnapshot {
+        let target = try target(targetName)
+        let ids = store.closure(of: target.roots.map(\.id))
+        return TargetSnapshot(
+            target: target.name, seq: target.seq, bindings: target.bindings, instances: ids.compactMap { store[$0] })
+    }
+
+    /// The state digest of a target (see `StateDigest`).
+    public func digest(of targetName: String) throws(StateMachineError) -> String {
+        let target = try target(targetName)
+        return StateDigest.digest(bindings: target.bindings, store: store)
+    }
+
+    /// Makes an instance a target of its own under `name` (for example the shared `theme`).
+    public mutating func publish(_ instance: InstanceID, as name: String) throws(StateMachineError) {
+        guard targets[name] == nil else { throw .targetExists(name) }
+        guard store[instance] != nil else { throw .unknownInstance(instance) }
+        addTarget(Target(name: name, kind: .publishedInstance, bindings: [Binding(slot: .main, instance: instance)]))
+    }
+
+    mutating func addTarget(_ target: Target) {
+        targets[target.name] = target
+        targetNames.append(target.name)
+    }
+
+    mutating func allocateInstanceID() -> InstanceID {
+        defer { nextInstanceID += 1 }
+        return InstanceID(nextInstanceID)
+    }
+}

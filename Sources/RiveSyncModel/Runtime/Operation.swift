@@ -1,0 +1,41 @@
+/// A change queued on a target; it applies, in arrival order, on the target's next advance.
+public enum Operation: Sendable, Hashable {
+    /// Sets a number, string, boolean, color, enum, image/font/blob, artboard or symbol list
+    /// index value, or replaces a nested instance (`.viewModel(id)`).
+    case set(path: String, value: PropertyValue)
+    /// Fires a trigger.
+    case fire(path: String)
+    /// Appends an instance to a list.
+    case listAppend(path: String, instance: InstanceID)
+    /// Inserts an instance into a list at `index` (0…count).
+    case listInsert(path: String, index: Int, instance: InstanceID)
+    /// Removes the item at `index`.
+    case listRemoveAt(path: String, index: Int)
+    /// Removes every occurrence of `instance` from the list.
+    case listRemove(path: String, instance: InstanceID)
+    /// Swaps two items.
+    case listSwap(path: String, index: Int, with: Int)
+    /// Binds instances to slots (validated when queued; see `FileRuntime.bind`).
+    case bind([Binding])
+
+    /// The path the operation addresses ("" for a bind).
+    public var path: String {
+        switch self {
+        case .set(let path, _), .fire(let path), .listAppend(let path, _), .listInsert(let path, _, _),
+            .listRemoveAt(let path, _), .listRemove(let path, _), .listSwap(let path, _, _):
+            return path
+        case .bind: return ""
+        }
+    }
+}
+
+/// An operation with the id its submitter gave it, so that its outcome can be reported.
+public struct QueuedOperation: Sendable, Hashable {
+    public var id: UInt64
+    public var operation: Operation
+
+    public init(id: UInt64, operation: Operation) {
+        self.id = id
+        self.operation = operation
+    }
+}

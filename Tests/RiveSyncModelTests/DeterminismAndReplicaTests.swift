@@ -1,0 +1,88 @@
+import RiveSyncModel
+import Testing
+
+@Suite struct DeterminismAndReplicaTests {
+    /// Runs `count` random operations with `seed`, advancing every `perAdvance` operations,
+    /// and returns the batches for `sm` and the final digest.
+    private func run(seed: UInt64, count: Int, perAdvance: Int, coalescing: CoalescingPolicy) throws -> (
+        snapshot: TargetSnapshot, batches: [ChangeBatch], digest: String
+    ) {
+        var runtime = try Fixtures.kitchenRuntime(coalescing: coalescing)
+        let snapshot = try runtime.snapshot(of: "sm")
+        var random = RandomOperations(rng: SeededGenerator(seed: seed))
+        var batches: [ChangeBatch] = []
+        for i in 0..<count {
+            let operation = try random.next(in: &runtime)
+            try runtime.enqueue(QueuedOperation(id: UInt64(i), operation: operation), on: "sm")
+            if i % perAdvance == perAdvance - 1 { batches += try runtime.advance("sm") }
+        }
+        batches += try runtime.advance("sm")
+        return (snapshot, batches, try runtime.digest(of: "sm"))
+    }
+
+    @Test func sameOperationsGiveSameBatchesAndDigest() throws {
+        let first = try run(seed: 42, count: 5_000, perAdvance: 7, coalescing: .latestValue)
+        let second = try run(seed: 42, count: 5_000, perAdvance: 7, coalescing: .latestValue)
+        #expect(first.batches == second.batches)
+        #expect(first.digest == second.digest)
+        #expect(first.batches.reduce(0) { $0 + $1.applied.count + $1.rejected.count } == 5_000)
+        #expect(first.batches.contains { !$0.rejected.isEmpty } && first.batches.contains { !$0.applied.isEmpty })
+        let other = try run(seed: 43, count: 5_000, perAdvance: 7, coalescing: .latestValue)
+        #expect(other.digest != first.digest, "the digest depends on the state")
+    }
+
+    @Test(arguments: [CoalescingPolicy.latestValue, .none])
+    func replicasApplyingTheBatchStreamReachTheSourceDigest(coalescing: CoalescingPolicy) throws {
+        let source = try run(seed: 7, count: 4_000, perAdvance: 5, coalescing: coalescing)
+        var replicas = (0..<4).map { _ in Replica(snapshot: source.snapshot) }
+        for batch in source.batches {
+            for i in replicas.indices { try replicas[i].apply(batch) }
+        }
+        for replica in replicas {
+            #expect(replica.digest == source.digest)
+            #expect(replica.seq == source.batches.last?.seq)
+        }
+    }
+
+    @Test func replicaStartedMidStreamFromASnapshotConverges() throws {
+        var runtime = try Fixtures.kitchenRuntime()
+        var random = RandomOperations(rng: SeededGenerator(seed: 99))
+        var late: Replica?
+        for i in 0..<2_000 {
+            try runtime.enqueue(QueuedOperation(id: UInt64(i), operation: try random.next(in: &runtime)), on: "sm")
+            guard i % 3 == 0 else { continue }
+            for batch in try runtime.advance("sm") { try late?.apply(batch) }
+            if i == 900 { late = Replica(snapshot: try runtime.snapshot(of: "sm")) }
+        }
+        for batch in try runtime.advance("sm") { try late?.apply(batch) }
+        #expect(late?.digest == (try runtime.digest(of: "sm")))
+    }
+
+    @Test func replicaRejectsGapsAndForeignBatchesAndStaysUnchanged() throws {
+        var runtime = try Fixtures.kitchenRuntime()
+        var replica = Replica(snapshot: try runtime.snapshot(of: "sm"))
+        let first = try runtime.apply(.set(path: "num", value: .number(1)))
+        let second = try runtime.apply(.set(path: "num", value: .number(2)), id: 2)
+        #expect(throws: ReplicaError.outOfOrder(expected: 1, received: 2)) { try replica.apply(second) }
+        var foreign = first
+        foreign.target = "other"
+        #expect(throws: ReplicaError.wrongTarget(expected: "sm", received: "other")) { try replica.apply(foreign) }
+        var broken = first
+        broken.effects = [Effect(paths: ["x"], change: .listRemove(instance: InstanceID(1), property: "lis", index: 99))]
+        let before = replica.digest
+        #expect(throws: ReplicaError.self) { try replica.apply(broken) }
+        #expect(replica.digest == before && replica.seq == 0)
+        try replica.apply(first)
+        try replica.apply(second)
+        #expect(replica.digest == (try runtime.digest(of: "sm")))
+    }
+
+    @Test func digestIgnoresUnreachableInstances() throws {
+        var runtime = try Fixtures.kitchenRuntime()
+        let before = try runtime.digest(of: "sm")
+        _ = try runtime.createInstance(.blank(from: .name("Child")))
+        #expect(try runtime.digest(of: "sm") == before)
+        try runtime.apply(.set(path: "num", value: .number(8)))
+        #expect(try runtime.digest(of: "sm") != before)
+    }
+}

@@ -1,0 +1,85 @@
+import RiveSyncModel
+import Testing
+
+@Suite struct InstanceTests {
+    @Test func blankInstanceHasRiveDefaultsForEveryType() throws {
+        var runtime = FileRuntime(schema: Fixtures.kitchen)
+        let id = try runtime.createInstance(.blank(from: .name("All")))
+        let values = try #require(runtime.store[id]).values
+        #expect(values["num"] == .number(0))
+        #expect(values["str"] == .string(""))
+        #expect(values["boo"] == .boolean(false))
+        #expect(values["col"] == .color(0xFF00_0000))
+        #expect(values["enu"] == .enumValue("small"))
+        #expect(values["tri"] == .trigger(0))
+        #expect(values["lis"] == .list([]))
+        #expect(values["chi"] == .viewModel(nil))
+        #expect(values["ima"] == .asset(nil))
+        #expect(values["fon"] == .asset(nil))
+        #expect(values["blo"] == .asset(nil))
+        #expect(values["art"] == .artboard(nil))
+        #expect(values["sym"] == .symbolListIndex(0))
+        #expect(values.count == 13)
+        #expect(runtime.store[id]?.name == "")
+    }
+
+    @Test func defaultInstanceIsInstanceZeroWithNestedAndListCopies() throws {
+        var runtime = FileRuntime(schema: Fixtures.kitchen)
+        let id = try runtime.createInstance(.viewModelDefault(from: .name("All")))
+        let state = try #require(runtime.store[id])
+        #expect(state.name == "Default")
+        #expect(state.values["num"] == .number(7))
+        #expect(state.values["enu"] == .enumValue("large"))
+        #expect(state.values["ima"] == .asset(.fileAsset("photo", kind: .image)))
+        #expect(state.values["art"] == .artboard("Main"))
+        guard case .list(let items) = state.values["lis"], case .viewModel(let nested?) = state.values["chi"] else {
+            Issue.record("list or nested missing")
+            return
+        }
+        #expect(items.map { runtime.store[$0]?.viewModel } == ["Child", "Other"])
+        #expect(runtime.store[items[0]]?.values["label"] == .string("one"))
+        #expect(runtime.store[nested]?.name == "Second")
+        // "Second" holds "First" in its list; the same authored instance is shared within one creation.
+        #expect(runtime.store[nested]?.values["items"] == .list([items[0]]))
+    }
+
+    @Test func byNameAndByIndex() throws {
+        var runtime = FileRuntime(schema: Fixtures.kitchen)
+        let dark = try runtime.createInstance(.name("Dark", from: .name("Theme")))
+        #expect(runtime.store[dark]?.values["background"] == .color(0xFF00_0000))
+        let second = try runtime.createInstance(.index(1, from: .name("Theme")))
+        #expect(runtime.store[second]?.name == "Dark")
+        let fromArtboard = try runtime.createInstance(.name("Named", from: .artboardDefault("Main")))
+        #expect(runtime.store[fromArtboard]?.values["num"] == .number(42))
+        #expect(dark != second)
+    }
+
+    @Test func creationErrorsAreTyped() {
+        var runtime = FileRuntime(schema: Fixtures.kitchen)
+        #expect(throws: FileError.invalidViewModel("Nope")) { try runtime.createInstance(.blank(from: .name("Nope"))) }
+        #expect(throws: FileError.invalidViewModelInstance("'Theme' has no instance named 'Dusk'")) {
+            try runtime.createInstance(.name("Dusk", from: .name("Theme")))
+        }
+        #expect(throws: FileError.invalidViewModelInstance("'Theme' has no instance at index 2")) {
+            try runtime.createInstance(.index(2, from: .name("Theme")))
+        }
+        #expect(throws: FileError.invalidArtboard("Nope")) { try runtime.createInstance(.blank(from: .artboardDefault("Nope"))) }
+        #expect(throws: FileError.invalidViewModel("artboard 'Plain' has no default view model")) {
+            try runtime.createInstance(.viewModelDefault(from: .artboardDefault("Plain")))
+        }
+    }
+
+    @Test func viewModelWithoutInstancesDefaultsToBlank() throws {
+        let schema = FileSchema(viewModels: [ViewModelSchema(name: "vm", properties: [PropertySchema(name: "n", type: .number)])])
+        var runtime = FileRuntime(schema: schema)
+        let id = try runtime.createInstance(.viewModelDefault(from: .name("vm")))
+        #expect(runtime.store[id]?.values == ["n": .number(0)])
+    }
+
+    @Test func instanceLimitIsEnforced() throws {
+        var runtime = FileRuntime(schema: Fixtures.kitchen, limits: ModelLimits(maxInstances: 2))
+        _ = try runtime.createInstance(.blank(from: .name("Other")))
+        _ = try runtime.createInstance(.blank(from: .name("Other")))
+        #expect(throws: FileError.self) { try runtime.createInstance(.blank(from: .name("Other"))) }
+    }
+}
