@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .library(name: "RiveSyncModel", targets: ["RiveSyncModel"]),
         .library(name: "RiveSyncJSON", targets: ["RiveSyncJSON"]),
+        .library(name: "RiveSyncTransport", targets: ["RiveSyncTransport"]),
     ],
     targets: [
         // Pure view-model core: schema, instances, paths, binding, advance, replica. No I/O.
@@ -13,6 +14,12 @@ let package = Package(
         // Strict JSON parser with limits, and a deterministic serializer. No I/O.
         .target(name: "RiveSyncJSON"),
         .testTarget(name: "RiveSyncModelTests", dependencies: ["RiveSyncModel"]),
+        // libwebsockets 4.1.6 (Debian) behind a header-only shim.
+        .systemLibrary(name: "CWebSockets", pkgConfig: "libwebsockets",
+                       providers: [.apt(["libwebsockets-dev"])]),
+        // WebSocket/HTTP transport: lws context, service thread, sessions by id. No JSON, no Rive.
+        .target(name: "RiveSyncTransport", dependencies: ["CWebSockets"]),
+        .testTarget(name: "RiveSyncTransportTests", dependencies: ["RiveSyncTransport"]),
     ],
     swiftLanguageModes: [.v6]
 )

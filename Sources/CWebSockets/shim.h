@@ -1,0 +1,61 @@
+/*
+ * Helpers for the parts of libwebsockets 4.1.6 that Swift cannot import
+ * (function-like macros, variadic calls, struct-embedding tricks).
+ * Every helper is static inline: this target has no object code.
+ */
+#ifndef RIVESYNC_CWEBSOCKETS_SHIM_H
+#define RIVESYNC_CWEBSOCKETS_SHIM_H
+
+#include <libwebsockets.h>
+
+/* Headroom lws needs before every buffer passed to lws_write (LWS_PRE). */
+static inline size_t rs_lws_pre(void) { return LWS_PRE; }
+
+/* Non-variadic front end to _lws_log (the lwsl_* macros are variadic). */
+static inline void rs_lws_log(int level, const char *message) {
+    _lws_log(level, "%s", message);
+}
+
+/* Option bits that are macros over 64-bit shifts. */
+static inline uint64_t rs_opt_disable_ipv6(void) { return LWS_SERVER_OPTION_DISABLE_IPV6; }
+static inline uint64_t rs_opt_validate_utf8(void) { return LWS_SERVER_OPTION_VALIDATE_UTF8; }
+static inline uint64_t rs_opt_ssl_global_init(void) { return LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT; }
+static inline uint64_t rs_opt_fail_unable_to_bind(void) { return LWS_SERVER_OPTION_FAIL_UPON_UNABLE_TO_BIND; }
+static inline uint64_t rs_opt_raw_origin(void) { return LWS_SERVER_OPTION_JUST_USE_RAW_ORIGIN; }
+static inline int rs_port_no_listen(void) { return CONTEXT_PORT_NO_LISTEN; }
+
+/* LWS_WRITE_RAW is a macro alias; LWS_WRITE_HTTP is the same value. */
+static inline int rs_write_raw(void) { return LWS_WRITE_HTTP; }
+
+/*
+ * A sul timer whose callback can find its owner: lws hands the callback only
+ * the lws_sorted_usec_list_t pointer, so embed it first in a C struct.
+ */
+typedef struct rs_timer {
+    lws_sorted_usec_list_t sul;
+    void *owner;
+} rs_timer_t;
+
+static inline void *rs_timer_owner(lws_sorted_usec_list_t *sul) {
+    return ((rs_timer_t *)sul)->owner;
+}
+
+static inline void rs_timer_schedule(struct lws_context *context, rs_timer_t *timer,
+                                     sul_cb_t callback, lws_usec_t delay_us) {
+    lws_sul_schedule(context, 0, &timer->sul, callback, delay_us);
+}
+
+static inline void rs_timer_cancel(rs_timer_t *timer) {
+    lws_sul_cancel(&timer->sul);
+}
+
+/* Client frames: LWS_CALLBACK_CLIENT_APPEND_HANDSHAKE_HEADER passes `char **`. */
+static inline int rs_append_header(struct lws *wsi, const char *name, const char *value,
+                                   void *in, size_t len) {
+    unsigned char **p = (unsigned char **)in;
+    unsigned char *end = (*p) + len;
+    return lws_add_http_header_by_name(wsi, (const unsigned char *)name,
+                                       (const unsigned char *)value, (int)strlen(value), p, end);
+}
+
+#endif

@@ -1,0 +1,178 @@
+import CWebSockets
+
+/// Service-thread side of a `WebSocketClient`.
+///
+/// Same thread rule as `ServerLoop`: built on the caller's thread, then every `var` and C
+/// allocation is touched only on the service thread; other threads use `inbox` and `metrics`.
+final class ClientLoop: @unchecked Sendable {
+    /// Everything needed to open one connection.
+    struct ConnectRequest: Sendable {
+        let id: UInt64
+        let url: WebSocketURL
+        let subprotocol: String?
+        let headers: [(name: String, value: String)]
+        let origin: String?
+        let tls: WebSocketClient.TLSOptions
+        let onEvent: @Sendable (ClientEvent) -> Void
+    }
+
+    /// Commands from the public API.
+    enum Input: Sendable {
+        case connect(ConnectRequest)
+        case send(UInt64, Payload)
+        case close(UInt64, code: UInt16, reason: String)
+        case shutdown
+    }
+
+    let configuration: WebSocketClient.Configuration
+    let inbox: Inbox<Input>
+    let metrics: TransportMetrics
+
+    var context: OpaquePointer?
+    var sessions: [UInt64: ClientSession] = [:]
+    var stopping = false
+    var exitRequested = false
+    static let protocolName = "rivesync-client"
+    private let arena = CStringArena()
+    private let protocols: UnsafeMutablePointer<lws_protocols>
+    private let retryPolicy: UnsafeMutablePointer<lws_retry_bo_t>
+    private let shutdownTimer: UnsafeMutablePointer<rs_timer_t>
+
+    init(configuration: WebSocketClient.Configuration, inbox: Inbox<Input>, metrics: TransportMetrics) {
+        self.configuration = configuration
+        self.inbox = inbox
+        self.metrics = metrics
+        protocols = .allocate(capacity: 2)
+        protocols.initialize(repeating: lws_protocols(), count: 2)
+        protocols[0].name = UnsafePointer(arena.dup(ClientLoop.protocolName))
+        protocols[0].callback = clientCallback
+        protocols[0].rx_buffer_size = 64 * 1024
+        retryPolicy = .allocate(capacity: 1)
+        retryPolicy.initialize(to: lws_retry_bo_t())
+        retryPolicy.pointee.secs_since_valid_ping = UInt16(configuration.pingIntervalSeconds)
+        retryPolicy.pointee.secs_since_valid_hangup = UInt16(configuration.idleTimeoutSeconds)
+        shutdownTimer = .allocate(capacity: 1)
+        shutdownTimer.initialize(to: rs_timer_t())
+    }
+
+    deinit {
+        protocols.deallocate()
+        retryPolicy.deallocate()
+        shutdownTimer.deallocate()
+    }
+
+    /// The service thread's body.
+    func run(reportingTo started: Latch<Result<Int, TransportError>>) {
+        var info = lws_context_creation_info()
+        info.port = rs_port_no_listen()
+        info.protocols = UnsafePointer(protocols)
+        info.uid = -1
+        info.gid = -1
+        info.user = Unmanaged.passUnretained(self).toOpaque()
+        info.options = rs_opt_ssl_global_init() | rs_opt_validate_utf8() | rs_opt_raw_origin()
+        guard let context = lws_create_context(&info) else {
+            started.fulfil(.failure(TransportError(.contextCreationFailed, "lws_create_context failed (client)")))
+            return
+        }
+        self.context = context
+        shutdownTimer.pointee.owner = Unmanaged.passUnretained(self).toOpaque()
+        inbox.open(context: context)
+        started.fulfil(.success(0))
+        while !exitRequested {
+            if lws_service(context, 0) < 0 { break }
+        }
+        inbox.close()
+        rs_timer_cancel(shutdownTimer)
+        lws_context_destroy(context)
+        self.context = nil
+        for session in sessions.values { finish(session, with: .closed(code: nil, reason: "client shut down")) }
+        sessions = [:]
+    }
+
+    /// Applies pending commands in order.
+    func applyInbox() {
+        for input in inbox.drain() {
+            switch input {
+            case .connect(let request):
+                connect(request)
+            case .send(let id, let payload):
+                guard let session = sessions[id], session.pendingClose == nil else {
+                    metrics.messagesDropped.wrappingAdd(1, ordering: .relaxed)
+                    continue
+                }
+                let wasEmpty = session.queue.isEmpty
+                session.queue.append(payload)
+                metrics.queuedBytes.wrappingAdd(payload.count, ordering: .relaxed)
+                metrics.queuedMessages.wrappingAdd(1, ordering: .relaxed)
+                if wasEmpty, session.isOpen, let wsi = session.wsi { lws_callback_on_writable(wsi) }
+            case .close(let id, let code, let reason):
+                guard let session = sessions[id], session.pendingClose == nil else { continue }
+                session.pendingClose = (code, reason)
+                if session.isOpen, let wsi = session.wsi { lws_callback_on_writable(wsi) }
+            case .shutdown:
+                beginShutdown()
+            }
+        }
+    }
+
+    private func connect(_ request: ConnectRequest) {
+        guard !stopping else {
+            request.onEvent(.failed("client is shutting down"))
+            return
+        }
+        let session = ClientSession(request: request, maxMessageBytes: configuration.maxMessageBytes)
+        sessions[request.id] = session
+        let strings = CStringArena()
+        var info = lws_client_connect_info()
+        info.context = context
+        info.address = UnsafePointer(strings.dup(request.url.host))
+        info.port = Int32(request.url.port)
+        info.path = UnsafePointer(strings.dup(request.url.path))
+        info.host = info.address
+        info.origin = UnsafePointer(strings.dup(request.origin ?? request.url.host))
+        info.protocol = request.subprotocol.map { UnsafePointer(strings.dup($0)) }
+        info.local_protocol_name = UnsafePointer(strings.dup(ClientLoop.protocolName))
+        info.ietf_version_or_minus_one = -1
+        info.opaque_user_data = UnsafeMutableRawPointer(bitPattern: UInt(request.id))
+        if configuration.pingIntervalSeconds > 0 { info.retry_and_idle_policy = UnsafePointer(retryPolicy) }
+        if request.url.isSecure {
+            var flags = Int32(LCCSCF_USE_SSL.rawValue)
+            if request.tls.allowSelfSigned { flags |= Int32(LCCSCF_ALLOW_SELFSIGNED.rawValue) }
+            if request.tls.skipHostnameCheck { flags |= Int32(LCCSCF_SKIP_SERVER_CERT_HOSTNAME_CHECK.rawValue) }
+            info.ssl_connection = flags
+        }
+        session.wsi = withExtendedLifetime(strings) { lws_client_connect_via_info(&info) }
+        if session.wsi == nil, let failed = sessions[request.id] {
+            finish(failed, with: .failed("lws_client_connect_via_info failed for \(request.url.host):\(request.url.port)"))
+        }
+    }
+
+    private func beginShutdown() {
+        guard !stopping else { return }
+        stopping = true
+        for session in sessions.values where session.pendingClose == nil {
+            session.pendingClose = (1001, "client shutting down")
+            if session.isOpen, let wsi = session.wsi { lws_callback_on_writable(wsi) }
+        }
+        if sessions.isEmpty {
+            exitRequested = true
+            return
+        }
+        rs_timer_schedule(context, shutdownTimer, { sul in
+            let loop = Unmanaged<ClientLoop>.fromOpaque(rs_timer_owner(sul)!).takeUnretainedValue()
+            loop.exitRequested = true
+        }, lws_usec_t(configuration.shutdownGraceMilliseconds) * 1000)
+    }
+
+    /// Delivers the terminal event and forgets the session.
+    func finish(_ session: ClientSession, with event: ClientEvent) {
+        metrics.queuedBytes.wrappingAdd(-session.queue.bytes, ordering: .relaxed)
+        metrics.queuedMessages.wrappingAdd(-session.queue.count, ordering: .relaxed)
+        session.queue = SendQueue()
+        session.lastWritten = nil
+        sessions[session.request.id] = nil
+        if session.isOpen { metrics.connectionsCurrent.wrappingAdd(-1, ordering: .relaxed) }
+        session.request.onEvent(event)
+        if stopping && sessions.isEmpty { exitRequested = true }
+    }
+}

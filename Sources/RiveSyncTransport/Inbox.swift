@@ -1,0 +1,51 @@
+import CWebSockets
+
+/// Commands from any thread to the service thread, plus the wakeup.
+///
+/// The `alive` flag and the context pointer live under the same lock as the commands:
+/// `lws_cancel_service` is called only while holding it with `alive == true`, and the service
+/// thread clears `alive` under the lock before it destroys the context (LWS.md §3.7). The
+/// context pointer is used for nothing else off the service thread.
+final class Inbox<Command: Sendable>: Sendable {
+    private struct State {
+        var commands: [Command] = []
+        var context: OpaquePointer?
+    }
+
+    private let state = Locked(State())
+
+    /// Starts accepting commands for `context` (service thread, after context creation).
+    func open(context: OpaquePointer) {
+        state.withLock { $0.context = context }
+    }
+
+    /// Appends commands in order with one lock and at most one wakeup.
+    /// Returns false (and drops them) when the loop is not running.
+    @discardableResult
+    func submit(_ commands: some Collection<Command>) -> Bool {
+        guard !commands.isEmpty else { return true }
+        return state.withLock { state in
+            guard let context = state.context else { return false }
+            let wasEmpty = state.commands.isEmpty
+            state.commands.append(contentsOf: commands)
+            if wasEmpty { lws_cancel_service(context) }
+            return true
+        }
+    }
+
+    /// Takes every pending command (service thread, on `EVENT_WAIT_CANCELLED`).
+    func drain() -> [Command] {
+        state.withLock { state in
+            defer { state.commands = [] }
+            return state.commands
+        }
+    }
+
+    /// Stops accepting commands (service thread, before `lws_context_destroy`).
+    func close() {
+        state.withLock { state in
+            state.context = nil
+            state.commands = []
+        }
+    }
+}

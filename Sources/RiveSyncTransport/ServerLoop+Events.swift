@@ -1,0 +1,205 @@
+import CWebSockets
+
+/// The lws protocol callback of the server. Runs on the service thread only.
+func serverCallback(_ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user: UnsafeMutableRawPointer?,
+                    _ input: UnsafeMutableRawPointer?, _ length: Int) -> Int32 {
+    guard let wsi, let raw = lws_context_user(lws_get_context(wsi)) else {
+        return lws_callback_http_dummy(wsi, reason, user, input, length)
+    }
+    let loop = Unmanaged<ServerLoop>.fromOpaque(raw).takeUnretainedValue()
+    switch reason {
+    case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
+        loop.applyInbox()
+        return 0  // nonzero would close lws' own cancel pipe (LWS.md §3.6)
+    case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
+        return loop.acceptsHandshake() ? 0 : 1
+    case LWS_CALLBACK_ESTABLISHED:
+        loop.opened(wsi)
+        return 0
+    case LWS_CALLBACK_RECEIVE:
+        return loop.received(wsi, UnsafeRawBufferPointer(start: input, count: length))
+    case LWS_CALLBACK_SERVER_WRITEABLE:
+        return loop.writeable(wsi)
+    case LWS_CALLBACK_CLOSED:
+        loop.closed(wsi)
+        return 0
+    case LWS_CALLBACK_HTTP:
+        let path = input.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? "/"
+        return loop.http(wsi, path: path)
+    case LWS_CALLBACK_HTTP_WRITEABLE:
+        return loop.httpWriteable(wsi)
+    case LWS_CALLBACK_WSI_DESTROY:
+        loop.httpBodies[wsi] = nil
+        return 0
+    default:
+        return lws_callback_http_dummy(wsi, reason, user, input, length)
+    }
+}
+
+extension ServerLoop {
+    /// The session of `wsi`, found through the id kept in lws' opaque user data.
+    func session(_ wsi: OpaquePointer) -> ServerSession? {
+        let id = SessionID(UInt(bitPattern: lws_get_opaque_user_data(wsi)))
+        return id == 0 ? nil : sessions[id]
+    }
+
+    func acceptsHandshake() -> Bool {
+        guard !stopping, sessions.count < configuration.maxConnections else {
+            metrics.connectionsRejected.wrappingAdd(1, ordering: .relaxed)
+            return false
+        }
+        return true
+    }
+
+    func opened(_ wsi: OpaquePointer) {
+        let id = makeSessionID()
+        let stats = SessionStats()
+        let session = ServerSession(id: id, wsi: wsi, stats: stats, maxMessageBytes: configuration.maxMessageBytes)
+        lws_set_opaque_user_data(wsi, UnsafeMutableRawPointer(bitPattern: UInt(id)))
+        sessions[id] = session
+        sessionStats.withLock { $0[id] = stats }
+        metrics.connectionsOpened.wrappingAdd(1, ordering: .relaxed)
+        metrics.connectionsCurrent.wrappingAdd(1, ordering: .relaxed)
+        let info = SessionInfo(remoteAddress: Self.peerAddress(wsi), origin: Self.header(wsi, WSI_TOKEN_ORIGIN),
+                               path: Self.header(wsi, WSI_TOKEN_GET_URI) ?? "/")
+        handler.opened(id, info: info)
+    }
+
+    func received(_ wsi: OpaquePointer, _ chunk: UnsafeRawBufferPointer) -> Int32 {
+        guard let session = session(wsi), !session.rejectingInput else { return -1 }
+        let step = session.assembler.append(chunk, first: lws_is_first_fragment(wsi) != 0,
+                                            final: lws_is_final_fragment(wsi) != 0,
+                                            binary: lws_frame_is_binary(wsi) != 0)
+        switch step {
+        case .partial:
+            return 0
+        case .complete(let message, let isText):
+            metrics.messagesIn.wrappingAdd(1, ordering: .relaxed)
+            metrics.bytesIn.wrappingAdd(message.count, ordering: .relaxed)
+            handler.received(session.id, message: message, isText: isText)
+            return 0
+        case .tooLarge:
+            metrics.messagesTooLarge.wrappingAdd(1, ordering: .relaxed)
+            session.rejectingInput = true
+            Self.sendCloseReason(wsi, code: 1009, reason: "message too big")
+            return -1
+        }
+    }
+
+    func writeable(_ wsi: OpaquePointer) -> Int32 {
+        guard let session = session(wsi) else { return 0 }
+        session.lastWritten = nil
+        if let close = session.pendingClose, close.immediate || session.queue.isEmpty {
+            Self.sendCloseReason(wsi, code: close.code, reason: close.reason)
+            return -1
+        }
+        let bytesBefore = session.queue.bytes
+        let countBefore = session.queue.count
+        guard let unit = session.queue.next(coalesceLimit: configuration.coalesceBytes, copyEveryWrite: false) else {
+            return 0
+        }
+        queueChanged(session, bytesDelta: session.queue.bytes - bytesBefore, countDelta: session.queue.count - countBefore)
+        let written = lws_write(wsi, unit.buffer.base.assumingMemoryBound(to: UInt8.self), unit.length, unit.flags)
+        session.lastWritten = unit.buffer
+        if written < 0 { return -1 }
+        metrics.writes.wrappingAdd(1, ordering: .relaxed)
+        metrics.messagesOut.wrappingAdd(unit.completedMessages, ordering: .relaxed)
+        metrics.bytesOut.wrappingAdd(unit.payloadBytes, ordering: .relaxed)
+        if !session.queue.isEmpty || session.pendingClose != nil { lws_callback_on_writable(wsi) }
+        return 0
+    }
+
+    func closed(_ wsi: OpaquePointer) {
+        guard let session = session(wsi) else { return }
+        lws_set_opaque_user_data(wsi, nil)
+        metrics.messagesDropped.wrappingAdd(session.queue.count, ordering: .relaxed)
+        metrics.queuedBytes.wrappingAdd(-session.queue.bytes, ordering: .relaxed)
+        metrics.queuedMessages.wrappingAdd(-session.queue.count, ordering: .relaxed)
+        session.queue = SendQueue()
+        session.lastWritten = nil
+        sessions[session.id] = nil
+        sessionStats.withLock { $0[session.id] = nil }
+        metrics.connectionsCurrent.wrappingAdd(-1, ordering: .relaxed)
+        handler.closed(session.id)
+        if stopping && sessions.isEmpty { exitRequested = true }
+    }
+
+    /// Applies every pending command, in submit order.
+    func applyInbox() {
+        for input in inbox.drain() {
+            switch input {
+            case .command(.send(let payload, let ids)):
+                for id in ids { enqueue(payload, for: id) }
+            case .command(.close(let id, let code, let reason)):
+                if let session = sessions[id] { requestClose(session, code: code, reason: reason, immediate: false) }
+            case .command(.replaceQueue(let id, let payloads)):
+                replaceQueue(of: id, with: payloads)
+            case .command(.adopt(let fd)):
+                if stopping || lws_adopt_socket_vhost(lws_get_vhost_by_name(context, "default"), fd) == nil {
+                    TransportLog.log(.warning, "rivesync: could not adopt fd \(fd)")
+                }
+            case .stop(let code):
+                beginStop(closeCode: code)
+            }
+        }
+    }
+
+    private func enqueue(_ payload: Payload, for id: SessionID) {
+        guard let session = sessions[id] else { return }
+        if session.pendingClose != nil || session.overflowed {
+            metrics.messagesDropped.wrappingAdd(1, ordering: .relaxed)
+            return
+        }
+        if session.queue.bytes + payload.count > configuration.maxQueuedBytesPerSession {
+            overflow(session)
+            return
+        }
+        append(payload, to: session)
+    }
+
+    private func append(_ payload: Payload, to session: ServerSession) {
+        let wasEmpty = session.queue.isEmpty
+        session.queue.append(payload)
+        queueChanged(session, bytesDelta: payload.count, countDelta: 1)
+        if wasEmpty { lws_callback_on_writable(session.wsi) }
+    }
+
+    private func overflow(_ session: ServerSession) {
+        metrics.queueOverflows.wrappingAdd(1, ordering: .relaxed)
+        metrics.messagesDropped.wrappingAdd(1, ordering: .relaxed)
+        session.overflowed = true
+        handler.sendQueueOverflow(session.id, queuedBytes: session.queue.bytes)
+        if case .close(let code) = configuration.overflowPolicy {
+            requestClose(session, code: code, reason: "send queue overflow", immediate: true)
+        }
+    }
+
+    private func replaceQueue(of id: SessionID, with payloads: [Payload]) {
+        guard let session = sessions[id], session.pendingClose == nil else { return }
+        discardQueue(of: session)
+        session.overflowed = false
+        for payload in payloads { append(payload, to: session) }
+    }
+
+    /// Stores the close code and reason lws sends when the callback then returns -1.
+    static func sendCloseReason(_ wsi: OpaquePointer, code: UInt16, reason: String) {
+        var bytes = Array(reason.utf8.prefix(123))
+        bytes.withUnsafeMutableBufferPointer { buffer in
+            lws_close_reason(wsi, lws_close_status(rawValue: UInt32(code)), buffer.baseAddress, buffer.count)
+        }
+    }
+
+    static func peerAddress(_ wsi: OpaquePointer) -> String {
+        var buffer = [CChar](repeating: 0, count: 64)
+        guard lws_get_peer_simple(wsi, &buffer, buffer.count) != nil else { return "" }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    static func header(_ wsi: OpaquePointer, _ token: lws_token_indexes) -> String? {
+        let length = Int(lws_hdr_total_length(wsi, token))
+        guard length > 0 else { return nil }
+        var buffer = [CChar](repeating: 0, count: length + 1)
+        guard lws_hdr_copy(wsi, &buffer, Int32(buffer.count), token) >= 0 else { return nil }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}

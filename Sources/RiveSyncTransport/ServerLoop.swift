@@ -1,0 +1,190 @@
+import CWebSockets
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Service-thread side of a `WebSocketServer`: the lws context and all per-session state.
+///
+/// Thread rule (why `@unchecked Sendable` is sound): the object is built on the caller's thread
+/// and then handed to the service thread (`pthread_create` orders the two); from then on every
+/// `var` and every C allocation here is touched only on the service thread. Other threads reach
+/// it only through `inbox`, `metrics` and `sessionStats`, which are thread-safe.
+final class ServerLoop: @unchecked Sendable {
+    /// What the inbox carries: public commands plus the internal stop request.
+    enum Input: Sendable {
+        case command(WebSocketServer.Command)
+        case stop(closeCode: UInt16)
+    }
+
+    let configuration: WebSocketServer.Configuration
+    let handler: any WebSocketServerHandler
+    let metrics: TransportMetrics
+    let metricsBody: @Sendable (TransportMetrics) -> String
+    let inbox: Inbox<Input>
+    let sessionStats: Locked<[SessionID: SessionStats]>
+
+    var context: OpaquePointer?
+    var sessions: [SessionID: ServerSession] = [:]
+    var httpBodies: [OpaquePointer: Payload] = [:]
+    var stopping = false
+    var exitRequested = false
+    private var nextID: SessionID = 1
+    private let arena = CStringArena()
+    private let protocols: UnsafeMutablePointer<lws_protocols>
+    private let retryPolicy: UnsafeMutablePointer<lws_retry_bo_t>
+    private let shutdownTimer: UnsafeMutablePointer<rs_timer_t>
+
+    init(configuration: WebSocketServer.Configuration, handler: any WebSocketServerHandler,
+         metrics: TransportMetrics, metricsBody: @escaping @Sendable (TransportMetrics) -> String,
+         inbox: Inbox<Input>, sessionStats: Locked<[SessionID: SessionStats]>) {
+        self.configuration = configuration
+        self.handler = handler
+        self.metrics = metrics
+        self.metricsBody = metricsBody
+        self.inbox = inbox
+        self.sessionStats = sessionStats
+        protocols = .allocate(capacity: 2)
+        protocols.initialize(repeating: lws_protocols(), count: 2)
+        protocols[0].name = UnsafePointer(arena.dup(configuration.subprotocol))
+        protocols[0].callback = serverCallback
+        protocols[0].rx_buffer_size = 16 * 1024
+        retryPolicy = .allocate(capacity: 1)
+        retryPolicy.initialize(to: lws_retry_bo_t())
+        retryPolicy.pointee.secs_since_valid_ping = UInt16(configuration.pingIntervalSeconds)
+        retryPolicy.pointee.secs_since_valid_hangup = UInt16(configuration.idleTimeoutSeconds)
+        shutdownTimer = .allocate(capacity: 1)
+        shutdownTimer.initialize(to: rs_timer_t())
+    }
+
+    deinit {
+        protocols.deallocate()
+        retryPolicy.deallocate()
+        shutdownTimer.deallocate()
+    }
+
+    /// The service thread's body: create the context, report the outcome, serve until
+    /// stopped, destroy the context.
+    func run(reportingTo started: Latch<Result<Int, TransportError>>) {
+        var info = lws_context_creation_info()
+        let isIPv4 = ServerLoop.isIPv4Literal(configuration.host)
+        info.iface = UnsafePointer(arena.dup(configuration.host))
+        info.port = Int32(configuration.port)
+        info.protocols = UnsafePointer(protocols)
+        info.uid = -1
+        info.gid = -1
+        info.user = Unmanaged.passUnretained(self).toOpaque()
+        info.pt_serv_buf_size = 32 * 1024
+        info.options = rs_opt_validate_utf8() | rs_opt_fail_unable_to_bind() | (isIPv4 ? rs_opt_disable_ipv6() : 0)
+        if configuration.pingIntervalSeconds > 0 { info.retry_and_idle_policy = UnsafePointer(retryPolicy) }
+        if let cert = configuration.tlsCertificatePath, let key = configuration.tlsKeyPath {
+            info.options |= rs_opt_ssl_global_init()
+            info.ssl_cert_filepath = UnsafePointer(arena.dup(cert))
+            info.ssl_private_key_filepath = UnsafePointer(arena.dup(key))
+        }
+        guard let context = lws_create_context(&info) else {
+            started.fulfil(.failure(diagnoseStartFailure()))
+            return
+        }
+        self.context = context
+        shutdownTimer.pointee.owner = Unmanaged.passUnretained(self).toOpaque()
+        let port = Int(lws_get_vhost_listen_port(lws_get_vhost_by_name(context, "default")))
+        inbox.open(context: context)
+        started.fulfil(.success(port))
+        while !exitRequested {
+            if lws_service(context, 0) < 0 { break }
+        }
+        inbox.close()
+        rs_timer_cancel(shutdownTimer)
+        lws_context_destroy(context)
+        self.context = nil
+    }
+
+    /// Works out why `lws_create_context` failed (lws reports only NULL).
+    private func diagnoseStartFailure() -> TransportError {
+        let endpoint = "\(configuration.host):\(configuration.port)"
+        if configuration.port != 0, let errno = ServerLoop.probeBind(host: configuration.host, port: configuration.port),
+           errno == EADDRINUSE || errno == EACCES || errno == EADDRNOTAVAIL {
+            return TransportError(.addressInUse, "cannot bind \(endpoint): \(String(cString: strerror(errno)))")
+        }
+        for path in [configuration.tlsCertificatePath, configuration.tlsKeyPath].compactMap({ $0 })
+        where access(path, R_OK) != 0 {
+            return TransportError(.tlsSetupFailed, "cannot read \(path)")
+        }
+        if configuration.tlsCertificatePath != nil {
+            return TransportError(.tlsSetupFailed, "libwebsockets could not set up TLS on \(endpoint) (see lws log)")
+        }
+        return TransportError(.contextCreationFailed, "libwebsockets could not listen on \(endpoint) (see lws log)")
+    }
+
+    /// Tries to bind `host:port` itself; returns the errno of a failure, or nil.
+    private static func probeBind(host: String, port: Int) -> Int32? {
+        var address = sockaddr_in()
+        guard inet_pton(AF_INET, host, &address.sin_addr) == 1 else { return nil }
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return nil }
+        defer { Glibc.close(fd) }
+        var one: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
+        let rc = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        return rc == 0 ? nil : errno
+    }
+
+    static func isIPv4Literal(_ host: String) -> Bool {
+        var address = in_addr()
+        return inet_pton(AF_INET, host, &address) == 1
+    }
+
+    /// Starts a graceful stop: close frames to everyone, then exit when all are gone or the
+    /// grace period ends.
+    func beginStop(closeCode: UInt16) {
+        guard !stopping else { return }
+        stopping = true
+        for session in sessions.values {
+            requestClose(session, code: closeCode, reason: "server shutting down", immediate: true)
+        }
+        if sessions.isEmpty {
+            exitRequested = true
+            return
+        }
+        rs_timer_schedule(context, shutdownTimer, { sul in
+            let loop = Unmanaged<ServerLoop>.fromOpaque(rs_timer_owner(sul)!).takeUnretainedValue()
+            loop.exitRequested = true
+        }, lws_usec_t(configuration.shutdownGraceMilliseconds) * 1000)
+    }
+
+    /// Marks a session for closing and asks for a `WRITEABLE` in which the close is sent.
+    func requestClose(_ session: ServerSession, code: UInt16, reason: String, immediate: Bool) {
+        if let existing = session.pendingClose, existing.immediate || !immediate { return }
+        if immediate { discardQueue(of: session) }
+        session.pendingClose = .init(code: code, reason: reason, immediate: immediate)
+        lws_callback_on_writable(session.wsi)
+    }
+
+    /// Drops the session's unstarted messages and updates the gauges.
+    func discardQueue(of session: ServerSession) {
+        let bytesBefore = session.queue.bytes
+        let countBefore = session.queue.count
+        let dropped = session.queue.discardUnstarted()
+        metrics.messagesDropped.wrappingAdd(dropped, ordering: .relaxed)
+        queueChanged(session, bytesDelta: session.queue.bytes - bytesBefore, countDelta: session.queue.count - countBefore)
+    }
+
+    /// Publishes a change of a session's queue to the per-session and total gauges.
+    func queueChanged(_ session: ServerSession, bytesDelta: Int, countDelta: Int) {
+        session.stats.queuedBytes.store(session.queue.bytes, ordering: .relaxed)
+        metrics.queuedBytes.wrappingAdd(bytesDelta, ordering: .relaxed)
+        metrics.queuedMessages.wrappingAdd(countDelta, ordering: .relaxed)
+    }
+
+    /// Allocates the id of a new session.
+    func makeSessionID() -> SessionID {
+        defer { nextID += 1 }
+        return nextID
+    }
+}

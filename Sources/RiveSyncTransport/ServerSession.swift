@@ -1,0 +1,29 @@
+/// Service-thread state of one WebSocket session of a server.
+final class ServerSession {
+    /// A close that waits for the queue to drain (caller close) or not (limits, shutdown).
+    struct PendingClose {
+        let code: UInt16
+        let reason: String
+        let immediate: Bool
+    }
+
+    let id: SessionID
+    /// The lws connection; valid until `CLOSED`.
+    let wsi: OpaquePointer
+    let stats: SessionStats
+    var queue = SendQueue()
+    var assembler: MessageAssembler
+    /// The buffer of the last `lws_write`, kept until the next `WRITEABLE`/`CLOSED` (LWS.md §3.2).
+    var lastWritten: Payload?
+    var overflowed = false
+    var pendingClose: PendingClose?
+    /// Set once an incoming message was refused; every later `RECEIVE` returns -1 (LWS.md §3.3).
+    var rejectingInput = false
+
+    init(id: SessionID, wsi: OpaquePointer, stats: SessionStats, maxMessageBytes: Int) {
+        self.id = id
+        self.wsi = wsi
+        self.stats = stats
+        assembler = MessageAssembler(limit: maxMessageBytes)
+    }
+}

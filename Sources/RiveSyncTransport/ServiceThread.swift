@@ -1,0 +1,43 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A joinable pthread running one closure: the lws service thread.
+final class ServiceThread: @unchecked Sendable {
+    private var thread = pthread_t()
+    private let joined = Locked(false)
+    private let runningThread = Locked<pthread_t?>(nil)
+
+    /// Starts a thread running `body`.
+    init(_ body: @escaping @Sendable () -> Void) throws(TransportError) {
+        final class Box { let body: @Sendable () -> Void; init(_ b: @escaping @Sendable () -> Void) { body = b } }
+        let running = runningThread
+        let box = Unmanaged.passRetained(Box {
+            running.withLock { $0 = pthread_self() }
+            body()
+        }).toOpaque()
+        let rc = pthread_create(&thread, nil, { raw in
+            let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()
+            box.body()
+            return nil
+        }, box)
+        if rc != 0 {
+            Unmanaged<Box>.fromOpaque(box).release()
+            throw TransportError(.threadCreationFailed, "pthread_create returned \(rc)")
+        }
+    }
+
+    /// Waits for the thread to finish. Safe to call more than once; only the first call joins.
+    func join() {
+        let first = joined.withLock { done in
+            defer { done = true }
+            return !done
+        }
+        if first { pthread_join(thread, nil) }
+    }
+
+    /// True when called on this thread.
+    var isCurrent: Bool {
+        runningThread.withLock { $0.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
+    }
+}

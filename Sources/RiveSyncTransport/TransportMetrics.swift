@@ -1,0 +1,65 @@
+import Synchronization
+
+/// Counters and gauges of one server or client, updated on its service thread and readable
+/// from any thread.
+///
+/// All values use relaxed atomics: each is exact on its own, but a set of reads is not a
+/// consistent snapshot.
+public final class TransportMetrics: Sendable {
+    /// WebSocket sessions opened since start (counter).
+    public let connectionsOpened = Atomic<Int>(0)
+    /// WebSocket sessions open now (gauge).
+    public let connectionsCurrent = Atomic<Int>(0)
+    /// Handshakes refused because of `maxConnections` or shutdown (counter).
+    public let connectionsRejected = Atomic<Int>(0)
+    /// Whole messages received (counter).
+    public let messagesIn = Atomic<Int>(0)
+    /// Message bytes received (counter).
+    public let bytesIn = Atomic<Int>(0)
+    /// Whole messages written to sockets, one per session per message (counter).
+    public let messagesOut = Atomic<Int>(0)
+    /// Message bytes written, without frame headers (counter).
+    public let bytesOut = Atomic<Int>(0)
+    /// `lws_write` calls (counter); below `messagesOut` when writes are coalesced.
+    public let writes = Atomic<Int>(0)
+    /// Message bytes queued in all sessions, not yet written (gauge).
+    public let queuedBytes = Atomic<Int>(0)
+    /// Messages queued in all sessions, not yet written (gauge).
+    public let queuedMessages = Atomic<Int>(0)
+    /// Send-queue overflows (counter).
+    public let queueOverflows = Atomic<Int>(0)
+    /// Messages dropped: to overflowed, closing or discarded queues (counter).
+    public let messagesDropped = Atomic<Int>(0)
+    /// Messages closed with 1009 for exceeding `maxMessageBytes` (counter).
+    public let messagesTooLarge = Atomic<Int>(0)
+    /// Plain HTTP requests served (counter).
+    public let httpRequests = Atomic<Int>(0)
+
+    /// Creates zeroed metrics.
+    public init() {}
+
+    /// The metrics in Prometheus text exposition format, names prefixed by `prefix`.
+    public func prometheusText(prefix: String = "rivesync_transport") -> String {
+        let rows: [(String, String, Int)] = [
+            ("connections_opened_total", "counter", connectionsOpened.load(ordering: .relaxed)),
+            ("connections", "gauge", connectionsCurrent.load(ordering: .relaxed)),
+            ("connections_rejected_total", "counter", connectionsRejected.load(ordering: .relaxed)),
+            ("messages_in_total", "counter", messagesIn.load(ordering: .relaxed)),
+            ("bytes_in_total", "counter", bytesIn.load(ordering: .relaxed)),
+            ("messages_out_total", "counter", messagesOut.load(ordering: .relaxed)),
+            ("bytes_out_total", "counter", bytesOut.load(ordering: .relaxed)),
+            ("writes_total", "counter", writes.load(ordering: .relaxed)),
+            ("queued_bytes", "gauge", queuedBytes.load(ordering: .relaxed)),
+            ("queued_messages", "gauge", queuedMessages.load(ordering: .relaxed)),
+            ("queue_overflows_total", "counter", queueOverflows.load(ordering: .relaxed)),
+            ("messages_dropped_total", "counter", messagesDropped.load(ordering: .relaxed)),
+            ("messages_too_large_total", "counter", messagesTooLarge.load(ordering: .relaxed)),
+            ("http_requests_total", "counter", httpRequests.load(ordering: .relaxed)),
+        ]
+        var text = ""
+        for (name, type, value) in rows {
+            text += "# TYPE \(prefix)_\(name) \(type)\n\(prefix)_\(name) \(value)\n"
+        }
+        return text
+    }
+}

@@ -1,0 +1,64 @@
+extension WebSocketServer {
+    /// What to do when a session's send queue would exceed its byte limit.
+    public enum OverflowPolicy: Sendable, Hashable {
+        /// Close the session at once with this close code (e.g. 1008), discarding its queue.
+        case close(code: UInt16)
+        /// Drop every further message for the session until the caller submits
+        /// `Command.replaceQueue` for it (e.g. with a coalesced catch-up), which clears the state.
+        case dropUntilReplaced
+    }
+
+    /// Validated settings of a server. Every limit has a finite default.
+    public struct Configuration: Sendable {
+        /// Listen address. An IPv4 literal automatically disables IPv6 in lws, which otherwise
+        /// binds all interfaces for it (LWS.md §3.1).
+        public var host = "127.0.0.1"
+        /// Listen port; 0 picks an ephemeral port, see `WebSocketServer.port`.
+        public var port = 0
+        /// PEM certificate chain file; together with `tlsKeyPath` enables TLS (wss/https).
+        public var tlsCertificatePath: String?
+        /// PEM private key file.
+        public var tlsKeyPath: String?
+        /// WebSocket subprotocol name; clients that ask for none are bound to it as well.
+        public var subprotocol = "rivesync.v1"
+        /// Largest reassembled incoming message; bigger ones close the session with 1009.
+        public var maxMessageBytes = 16 * 1024 * 1024
+        /// Largest send backlog per session before `overflowPolicy` applies.
+        public var maxQueuedBytesPerSession = 8 * 1024 * 1024
+        /// Reaction to a send-queue overflow.
+        public var overflowPolicy = OverflowPolicy.close(code: 1008)
+        /// Most simultaneous WebSocket sessions; further handshakes are refused.
+        public var maxConnections = 1024
+        /// Seconds without traffic before lws sends a ping (0 disables pings and idle hangup).
+        public var pingIntervalSeconds = 30
+        /// Seconds without any valid traffic (pongs count) before the connection is dropped.
+        public var idleTimeoutSeconds = 75
+        /// Up to this many bytes of small queued messages are framed into one socket write.
+        /// 0 disables coalescing.
+        public var coalesceBytes = 16 * 1024
+        /// How long `stop()` waits for peers to answer close frames before tearing down.
+        public var shutdownGraceMilliseconds = 2000
+
+        /// Creates the default configuration (loopback, ephemeral port, no TLS).
+        public init() {}
+
+        func validate() throws(TransportError) {
+            func check(_ ok: Bool, _ what: String) throws(TransportError) {
+                if !ok { throw TransportError(.invalidConfiguration, what) }
+            }
+            try check((0...65535).contains(port), "port must be 0...65535")
+            try check(!host.isEmpty, "host must not be empty")
+            try check((tlsCertificatePath == nil) == (tlsKeyPath == nil), "TLS needs both certificate and key")
+            try check(!subprotocol.isEmpty && subprotocol.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F && $0 != 0x2C },
+                      "subprotocol must be a non-empty token")
+            try check(maxMessageBytes > 0, "maxMessageBytes must be positive")
+            try check(maxQueuedBytesPerSession > 0, "maxQueuedBytesPerSession must be positive")
+            try check(maxConnections > 0, "maxConnections must be positive")
+            try check((0...32767).contains(pingIntervalSeconds), "pingIntervalSeconds must be 0...32767")
+            try check(pingIntervalSeconds == 0 || (idleTimeoutSeconds > pingIntervalSeconds && idleTimeoutSeconds <= 65535),
+                      "idleTimeoutSeconds must exceed pingIntervalSeconds")
+            try check(coalesceBytes >= 0, "coalesceBytes must not be negative")
+            try check(shutdownGraceMilliseconds >= 0, "shutdownGraceMilliseconds must not be negative")
+        }
+    }
+}

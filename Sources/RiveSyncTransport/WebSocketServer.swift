@@ -1,0 +1,136 @@
+import Synchronization
+
+/// A WebSocket + HTTP server on one libwebsockets context and one dedicated service thread.
+///
+/// Threading: the service thread is the only thread that calls lws (besides
+/// `lws_cancel_service`, see `Inbox`). All public methods are thread-safe. Commands submitted
+/// from any thread are applied on the service thread in submit order; per session, that order
+/// is the order bytes reach the socket. Sessions are addressed by `SessionID`, never by pointer.
+public final class WebSocketServer: Sendable {
+    /// A request to the service thread.
+    public enum Command: Sendable {
+        /// Queue `payload` for each session in `ids` (unknown or closing ids are skipped).
+        /// The one `Payload` is shared by all of them, no copy per session.
+        case send(Payload, to: [SessionID])
+        /// Close the session with `code` / `reason` after its already queued messages are written.
+        case close(SessionID, code: UInt16, reason: String)
+        /// Discard the session's queued messages that have not started leaving, clear an
+        /// overflow, then queue `payloads` (which bypass the byte limit once).
+        case replaceQueue(SessionID, with: [Payload])
+        /// Hand an accepted, connected socket to lws as a new server connection (it then does
+        /// the HTTP/WebSocket handshake like any other). The server owns `fd` afterwards.
+        case adopt(fileDescriptor: Int32)
+    }
+
+    /// The settings this server was created with.
+    public let configuration: Configuration
+    /// Live counters, readable from any thread (include them in `/metrics`).
+    public let metrics = TransportMetrics()
+
+    private let handler: any WebSocketServerHandler
+    private let metricsBody: @Sendable (TransportMetrics) -> String
+    private let inbox = Inbox<ServerLoop.Input>()
+    private let state = Locked<RunState>(.idle)
+    private let sessionStats = Locked<[SessionID: SessionStats]>([:])
+
+    private enum RunState {
+        case idle
+        case running(ServiceThread, port: Int)
+        case stopped
+    }
+
+    /// Creates a server; nothing is bound until `start()`.
+    /// - Parameters:
+    ///   - configuration: listen address, TLS and limits.
+    ///   - handler: receives session events on the service thread.
+    ///   - metricsBody: produces the body of `GET /metrics` (Prometheus text), on the service
+    ///     thread; must be quick. Defaults to the transport's own metrics.
+    public init(configuration: Configuration, handler: any WebSocketServerHandler,
+                metricsBody: @escaping @Sendable (TransportMetrics) -> String = { $0.prometheusText() }) {
+        self.configuration = configuration
+        self.handler = handler
+        self.metricsBody = metricsBody
+    }
+
+    /// Binds, starts the service thread, and returns once the server accepts connections.
+    ///
+    /// - Throws: `TransportError` with kind `.invalidConfiguration`, `.addressInUse`,
+    ///   `.tlsSetupFailed`, `.contextCreationFailed` or `.threadCreationFailed`; also
+    ///   `.notRunning` if the server was started before (a server runs at most once).
+    public func start() throws(TransportError) {
+        try configuration.validate()
+        TransportLog.configureDefaultIfNeeded()
+        let loop = ServerLoop(configuration: configuration, handler: handler, metrics: metrics,
+                              metricsBody: metricsBody, inbox: inbox, sessionStats: sessionStats)
+        let started = Latch<Result<Int, TransportError>>()
+        try state.withLock { (state) throws(TransportError) in
+            guard case .idle = state else { throw TransportError(.notRunning, "a server can be started only once") }
+            let thread = try ServiceThread { loop.run(reportingTo: started) }
+            switch started.wait() {
+            case .success(let port):
+                state = .running(thread, port: port)
+            case .failure(let error):
+                thread.join()
+                state = .stopped
+                throw error
+            }
+        }
+    }
+
+    /// The bound TCP port while running (the real one when `port` was 0), else nil.
+    public var port: Int? {
+        state.withLock { state in
+            if case .running(_, let port) = state { return port }
+            return nil
+        }
+    }
+
+    /// Applies `commands` in order on the service thread: one lock, at most one wakeup.
+    /// - Returns: false when the server is not running (nothing was queued).
+    @discardableResult
+    public func submit(_ commands: [Command]) -> Bool {
+        inbox.submit(commands.lazy.map { .command($0) })
+    }
+
+    /// Queues one shared `payload` for every session in `ids`. See `Command.send`.
+    @discardableResult
+    public func send(_ payload: Payload, to ids: [SessionID]) -> Bool {
+        inbox.submit(CollectionOfOne(.command(.send(payload, to: ids))))
+    }
+
+    /// Closes a session after its queued messages. See `Command.close`.
+    @discardableResult
+    public func close(_ id: SessionID, code: UInt16 = 1000, reason: String = "") -> Bool {
+        inbox.submit(CollectionOfOne(.command(.close(id, code: code, reason: reason))))
+    }
+
+    /// Message bytes queued for `id` and not yet fully written, or nil for an unknown session.
+    ///
+    /// A snapshot as of the last command the service thread applied: commands still in
+    /// transit are not counted. Use it for slow-consumer policy (e.g. replace a growing
+    /// backlog with a catch-up via `Command.replaceQueue`).
+    public func queuedBytes(_ id: SessionID) -> Int? {
+        sessionStats.withLock { $0[id] }?.queuedBytes.load(ordering: .relaxed)
+    }
+
+    /// Sends close frames with `closeCode` to every session, waits up to
+    /// `shutdownGraceMilliseconds` for them to finish, destroys the context and joins the
+    /// service thread. `closed` is called for every session still open. Idempotent; must not
+    /// be called from a handler method (it would wait for its own thread).
+    public func stop(closeCode: UInt16 = 1001) {
+        let thread: ServiceThread? = state.withLock { state in
+            guard case .running(let thread, _) = state else { return nil }
+            state = .stopped
+            return thread
+        }
+        guard let thread else { return }
+        precondition(!thread.isCurrent, "WebSocketServer.stop() called on its own service thread")
+        inbox.submit(CollectionOfOne(.stop(closeCode: closeCode)))
+        thread.join()
+    }
+}
+
+/// Cross-thread view of one session, for `queuedBytes(_:)`.
+final class SessionStats: Sendable {
+    let queuedBytes = Atomic<Int>(0)
+}
