@@ -7,6 +7,7 @@ let package = Package(
         .library(name: "RiveSyncModel", targets: ["RiveSyncModel"]),
         .library(name: "RiveSyncJSON", targets: ["RiveSyncJSON"]),
         .library(name: "RiveSyncTransport", targets: ["RiveSyncTransport"]),
+        .library(name: "RiveFile", targets: ["RiveFile"]),
     ],
     targets: [
         // Pure view-model core: schema, instances, paths, binding, advance, replica. No I/O.
@@ -20,6 +21,8 @@ let package = Package(
         // WebSocket/HTTP transport: lws context, service thread, sessions by id. No JSON, no Rive.
         .target(name: "RiveSyncTransport", dependencies: ["CWebSockets"]),
         .testTarget(name: "RiveSyncTransportTests", dependencies: ["RiveSyncTransport"]),
+        // Pure-Swift .riv reader: data-binding metadata into a FileSchema. No I/O.
+        .target(name: "RiveFile", dependencies: ["RiveSyncModel"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,62 @@
+import RiveSyncModel
+
+/// Reads the data-binding metadata of a `.riv` file (major version 7) into a `FileSchema`:
+/// view models with their properties and authored instances, enums, artboards with their
+/// default view model and state machines, and file assets.
+///
+/// Pure Swift, no I/O: the caller supplies the bytes. Any input gives either a schema or a
+/// `RiveFileError`; memory use is bounded by a small multiple of the input size.
+public enum RiveFileReader {
+    /// Reads a whole `.riv` file.
+    public static func read(_ bytes: [UInt8]) throws(RiveFileError) -> FileSchema {
+        var reader = ByteReader(bytes)
+        let header = try RuntimeHeader(reading: &reader)
+        var collector = ObjectCollector(bytes: bytes)
+        try readObjects(&reader, fieldTypes: header.fieldTypes, into: &collector)
+        return SchemaResolver(raw: collector.file, bytes: bytes).resolve()
+    }
+
+    /// Whether the bytes start like a `.riv` file (the magic `RIVE`).
+    public static func hasRivMagic(_ bytes: some Collection<UInt8>) -> Bool {
+        bytes.prefix(4).elementsEqual(RuntimeHeader.magic)
+    }
+
+    /// Walks the object stream: type key, (property key, value) pairs, terminator 0.
+    private static func readObjects(
+        _ reader: inout ByteReader, fieldTypes: [FieldType?], into collector: inout ObjectCollector
+    ) throws(RiveFileError) {
+        while !reader.isAtEnd {
+            let typeOffset = reader.offset
+            let typeKey = try reader.readVarUInt("object type key")
+            guard typeKey <= UInt64(UInt16.max) else {
+                throw .invalid(offset: typeOffset, reason: "type key \(typeKey) does not fit in 16 bits")
+            }
+            let kept = collector.begin(typeKey: Int(typeKey))
+            while true {
+                let keyOffset = reader.offset
+                let key = try reader.readVarUInt("property key")
+                if key == 0 { break }
+                guard key <= UInt64(UInt16.max), let fieldType = fieldTypes[Int(key)] else {
+                    throw .unknownPropertyKey(key: key, offset: keyOffset)
+                }
+                let value: FieldValue
+                switch fieldType {
+                case .uint: value = .uint(try reader.readVarUInt("uint property value"))
+                case .string: value = .bytes(try reader.readLengthPrefixed("string property value"))
+                case .float: value = .float(try reader.readFloat32("float property value"))
+                case .color: value = .color(try reader.readUInt32("color property value"))
+                case .bool: value = .uint(UInt64(try reader.readByte("bool property value")))
+                }
+                if kept { collector.add(key: Int(key), value: value) }
+            }
+            if kept { collector.end() }
+        }
+    }
+}
+
+extension FileSchema {
+    /// Reads the schema of a `.riv` file (see `RiveFileReader.read(_:)`).
+    public init(rivBytes: [UInt8]) throws(RiveFileError) {
+        self = try RiveFileReader.read(rivBytes)
+    }
+}
