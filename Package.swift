@@ -15,6 +15,8 @@ let package = Package(
         // Strict JSON parser with limits, and a deterministic serializer. No I/O.
         .target(name: "RiveSyncJSON"),
         .testTarget(name: "RiveSyncModelTests", dependencies: ["RiveSyncModel"]),
+        // Benchmark (not a test): apply + advance throughput of the core.
+        .executableTarget(name: "bench-model", dependencies: ["RiveSyncModel"], path: "bench/model"),
         // libwebsockets 4.1.6 (Debian) behind a header-only shim.
         .systemLibrary(name: "CWebSockets", pkgConfig: "libwebsockets",
                        providers: [.apt(["libwebsockets-dev"])]),

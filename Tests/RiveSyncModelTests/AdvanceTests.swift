@@ -4,12 +4,12 @@ import Testing
 @Suite struct AdvanceTests {
     @Test func nothingIsVisibleUntilAdvance() throws {
         var runtime = try Fixtures.kitchenRuntime()
-        try runtime.enqueue(QueuedOperation(id: 1, operation: .set(path: "num", value: .number(1))), on: "sm")
+        try runtime.enqueue(QueuedCommand(id: 1, command: .set(path: "num", value: .number(1))), on: "sm")
         #expect(try runtime.value(at: "num", in: "sm") == .number(7))
-        #expect(runtime.hasQueuedOperations)
+        #expect(runtime.hasQueuedCommands)
         _ = try runtime.advance("sm")
         #expect(try runtime.value(at: "num", in: "sm") == .number(1))
-        #expect(!runtime.hasQueuedOperations)
+        #expect(!runtime.hasQueuedCommands)
     }
 
     @Test func emptyQueueGivesNoBatchAndSeqsAreConsecutive() throws {
@@ -24,14 +24,14 @@ import Testing
     @Test func operationsApplyInArrivalOrderAndLaterOnesSeeEarlierOnes() throws {
         var runtime = try Fixtures.kitchenRuntime(coalescing: .none)
         let child = try runtime.createInstance(.blank(from: .name("Child")))
-        let ops: [Operation] = [
+        let ops: [Command] = [
             .set(path: "str", value: .string("a")),
             .listAppend(path: "lis", instance: child),
             .set(path: "lis/2/label", value: .string("new item")),
             .fire(path: "tri"),
             .set(path: "str", value: .string("b")),
         ]
-        for (i, op) in ops.enumerated() { try runtime.enqueue(QueuedOperation(id: UInt64(i), operation: op), on: "sm") }
+        for (i, op) in ops.enumerated() { try runtime.enqueue(QueuedCommand(id: UInt64(i), command: op), on: "sm") }
         let batch = try #require(try runtime.advance("sm").first)
         #expect(batch.applied == [0, 1, 2, 3, 4])
         #expect(batch.effects.map(\.paths) == [["str"], ["lis"], ["lis/2/label"], ["tri"], ["str"]])
@@ -40,12 +40,12 @@ import Testing
 
     @Test func coalescingKeepsOnlyTheLastWriteAtItsPosition() throws {
         var runtime = try Fixtures.kitchenRuntime()
-        let ops: [Operation] = [
+        let ops: [Command] = [
             .set(path: "num", value: .number(1)), .set(path: "str", value: .string("a")),
             .set(path: "num", value: .number(2)), .fire(path: "tri"), .fire(path: "tri"),
             .set(path: "num", value: .number(3)),
         ]
-        for (i, op) in ops.enumerated() { try runtime.enqueue(QueuedOperation(id: UInt64(i), operation: op), on: "sm") }
+        for (i, op) in ops.enumerated() { try runtime.enqueue(QueuedCommand(id: UInt64(i), command: op), on: "sm") }
         let batch = try #require(try runtime.advance("sm").first)
         #expect(batch.applied.count == 6, "every coalesced write is still acknowledged")
         let changes = batch.effects.map(\.change)
@@ -59,7 +59,7 @@ import Testing
 
     @Test func triggersAreNeverLostAndCountFires() throws {
         var runtime = try Fixtures.kitchenRuntime()
-        for i in 0..<5 { try runtime.enqueue(QueuedOperation(id: UInt64(i), operation: .fire(path: "tri")), on: "sm") }
+        for i in 0..<5 { try runtime.enqueue(QueuedCommand(id: UInt64(i), command: .fire(path: "tri")), on: "sm") }
         let batch = try #require(try runtime.advance("sm").first)
         #expect(batch.effects.count == 5)
         #expect(try runtime.value(at: "tri", in: "sm") == .trigger(5))
@@ -67,10 +67,10 @@ import Testing
 
     @Test func rejectedOperationsDoNotStopLaterOnes() throws {
         var runtime = try Fixtures.kitchenRuntime()
-        try runtime.enqueue(QueuedOperation(id: 1, operation: .set(path: "nope", value: .number(1))), on: "sm")
-        try runtime.enqueue(QueuedOperation(id: 2, operation: .set(path: "num", value: .number(1))), on: "sm")
+        try runtime.enqueue(QueuedCommand(id: 1, command: .set(path: "nope", value: .number(1))), on: "sm")
+        try runtime.enqueue(QueuedCommand(id: 2, command: .set(path: "num", value: .number(1))), on: "sm")
         let batch = try #require(try runtime.advance("sm").first)
-        #expect(batch.rejected == [RejectedOperation(id: 1, error: .noSuchProperty(path: "nope"))])
+        #expect(batch.rejected == [RejectedCommand(id: 1, error: .noSuchProperty(path: "nope"))])
         #expect(batch.applied == [2])
     }
 
@@ -82,7 +82,7 @@ import Testing
         try runtime.createStateMachine(named: "b", artboard: "Main", globals: [("Theme", theme)])
         try runtime.createStateMachine(named: "c", artboard: "Main")
         let batches = try {
-            try runtime.enqueue(QueuedOperation(id: 1, operation: .set(path: "@Theme/name", value: .string("Dusk"))), on: "a")
+            try runtime.enqueue(QueuedCommand(id: 1, command: .set(path: "@Theme/name", value: .string("Dusk"))), on: "a")
             return try runtime.advance("a")
         }()
         #expect(batches.map(\.target) == ["theme", "a", "b"])

@@ -33,10 +33,10 @@ import Testing
         var runtime = try Fixtures.kitchenRuntime()
         let other = try runtime.createInstance(.blank(from: .name("Other")))
         #expect(throws: StateMachineError.invalidGlobalViewModelName("Other")) {
-            try runtime.bind("sm", main: nil, globals: [("Other", other)], operationID: 1)
+            try runtime.bind("sm", main: nil, globals: [("Other", other)], commandID: 1)
         }
         #expect(throws: StateMachineError.invalidGlobalViewModelName("Nope")) {
-            try runtime.bind("sm", main: nil, globals: [("Nope", other)], operationID: 1)
+            try runtime.bind("sm", main: nil, globals: [("Nope", other)], commandID: 1)
         }
     }
 
@@ -44,7 +44,7 @@ import Testing
         var runtime = try Fixtures.kitchenRuntime()
         let dark = try runtime.createInstance(.name("Dark", from: .name("Theme")))
         #expect(throws: StateMachineError.duplicateGlobalViewModelInstance("Nope")) {
-            try runtime.bind("sm", main: nil, globals: [("Nope", dark), ("Nope", dark)], operationID: 1)
+            try runtime.bind("sm", main: nil, globals: [("Nope", dark), ("Nope", dark)], commandID: 1)
         }
     }
 
@@ -54,7 +54,7 @@ import Testing
         let dark = try runtime.createInstance(.name("Dark", from: .name("Theme")))
         let main = try runtime.createInstance(.name("Named", from: .name("All")))
         #expect(throws: StateMachineError.invalidGlobalViewModelName("Nope")) {
-            try runtime.bind("sm", main: main, globals: [("Theme", dark), ("Nope", dark)], operationID: 1)
+            try runtime.bind("sm", main: main, globals: [("Theme", dark), ("Nope", dark)], commandID: 1)
         }
         #expect(try runtime.target("sm").queue.isEmpty)
         #expect(try runtime.advance("sm").isEmpty)
@@ -65,7 +65,7 @@ import Testing
         var runtime = try Fixtures.kitchenRuntime()
         let labels = try runtime.target("sm").instance(in: .global("Labels"))
         let dark = try runtime.createInstance(.name("Dark", from: .name("Theme")))
-        try runtime.bind("sm", main: nil, globals: [("Theme", dark)], operationID: 1)
+        try runtime.bind("sm", main: nil, globals: [("Theme", dark)], commandID: 1)
         _ = try runtime.advance("sm")
         #expect(try runtime.target("sm").instance(in: .global("Theme")) == dark)
         #expect(try runtime.target("sm").instance(in: .global("Labels")) == labels)
@@ -75,7 +75,7 @@ import Testing
         var runtime = try Fixtures.kitchenRuntime()
         let main = try runtime.mainInstance()
         let dark = try runtime.createInstance(.name("Dark", from: .name("Theme")))
-        try runtime.bind("sm", main: nil, globals: [("Theme", dark)], operationID: 1)
+        try runtime.bind("sm", main: nil, globals: [("Theme", dark)], commandID: 1)
         _ = try runtime.advance("sm")
         #expect(try runtime.mainInstance() == main)
     }
@@ -83,7 +83,7 @@ import Testing
     @Test func bindingAppliesOnTheNextAdvanceOnly() throws {
         var runtime = try Fixtures.kitchenRuntime()
         let dark = try runtime.createInstance(.name("Dark", from: .name("Theme")))
-        try runtime.bind("sm", main: nil, globals: [("Theme", dark)], operationID: 7)
+        try runtime.bind("sm", main: nil, globals: [("Theme", dark)], commandID: 7)
         #expect(try runtime.value(at: "@Theme/name", in: "sm") == .string("Light"))
         let batches = try runtime.advance("sm")
         #expect(try runtime.value(at: "@Theme/name", in: "sm") == .string("Dark"))
@@ -100,13 +100,13 @@ import Testing
         var runtime = try Fixtures.kitchenRuntime()
         let other = try runtime.createInstance(.blank(from: .name("Other")))
         #expect(throws: StateMachineError.incompatibleInstance(slot: "main", expected: "All", actual: "Other")) {
-            try runtime.bind("sm", main: other, globals: [], operationID: 1)
+            try runtime.bind("sm", main: other, globals: [], commandID: 1)
         }
         #expect(throws: StateMachineError.incompatibleInstance(slot: "Theme", expected: "Theme", actual: "Other")) {
-            try runtime.bind("sm", main: nil, globals: [("Theme", other)], operationID: 1)
+            try runtime.bind("sm", main: nil, globals: [("Theme", other)], commandID: 1)
         }
         #expect(throws: StateMachineError.unknownInstance(InstanceID(999))) {
-            try runtime.bind("sm", main: InstanceID(999), globals: [], operationID: 1)
+            try runtime.bind("sm", main: InstanceID(999), globals: [], commandID: 1)
         }
     }
 

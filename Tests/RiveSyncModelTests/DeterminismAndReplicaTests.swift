@@ -9,11 +9,11 @@ import Testing
     ) {
         var runtime = try Fixtures.kitchenRuntime(coalescing: coalescing)
         let snapshot = try runtime.snapshot(of: "sm")
-        var random = RandomOperations(rng: SeededGenerator(seed: seed))
+        var random = RandomCommands(rng: SeededGenerator(seed: seed))
         var batches: [ChangeBatch] = []
         for i in 0..<count {
-            let operation = try random.next(in: &runtime)
-            try runtime.enqueue(QueuedOperation(id: UInt64(i), operation: operation), on: "sm")
+            let command = try random.next(in: &runtime)
+            try runtime.enqueue(QueuedCommand(id: UInt64(i), command: command), on: "sm")
             if i % perAdvance == perAdvance - 1 { batches += try runtime.advance("sm") }
         }
         batches += try runtime.advance("sm")
@@ -46,10 +46,10 @@ import Testing
 
     @Test func replicaStartedMidStreamFromASnapshotConverges() throws {
         var runtime = try Fixtures.kitchenRuntime()
-        var random = RandomOperations(rng: SeededGenerator(seed: 99))
+        var random = RandomCommands(rng: SeededGenerator(seed: 99))
         var late: Replica?
         for i in 0..<2_000 {
-            try runtime.enqueue(QueuedOperation(id: UInt64(i), operation: try random.next(in: &runtime)), on: "sm")
+            try runtime.enqueue(QueuedCommand(id: UInt64(i), command: try random.next(in: &runtime)), on: "sm")
             guard i % 3 == 0 else { continue }
             for batch in try runtime.advance("sm") { try late?.apply(batch) }
             if i == 900 { late = Replica(snapshot: try runtime.snapshot(of: "sm")) }

@@ -70,8 +70,8 @@ enum Fixtures {
 extension FileRuntime {
     /// Queues one operation with the next id and advances, returning the target's batch.
     @discardableResult
-    mutating func apply(_ operation: Operation, on target: String = "sm", id: UInt64 = 1) throws -> ChangeBatch {
-        try enqueue(QueuedOperation(id: id, operation: operation), on: target)
+    mutating func apply(_ command: Command, on target: String = "sm", id: UInt64 = 1) throws -> ChangeBatch {
+        try enqueue(QueuedCommand(id: id, command: command), on: target)
         let batches = try advance(target)
         guard let own = batches.first(where: { $0.target == target }) else { fatalError("no batch for \(target)") }
         return own

@@ -47,7 +47,7 @@ import Testing
     @Test func listErrorsAreTyped() throws {
         var runtime = try Fixtures.kitchenRuntime()
         let item = try runtime.createInstance(.blank(from: .name("Child")))
-        let cases: [(Operation, PropertyError)] = [
+        let cases: [(Command, PropertyError)] = [
             (.listInsert(path: "lis", index: 3, instance: item), .indexOutOfRange(path: "lis", index: 3, count: 2)),
             (.listInsert(path: "lis", index: -1, instance: item), .indexOutOfRange(path: "lis", index: -1, count: 2)),
             (.listRemoveAt(path: "lis", index: 2), .indexOutOfRange(path: "lis", index: 2, count: 2)),
@@ -59,7 +59,7 @@ import Testing
         ]
         for (i, (operation, error)) in cases.enumerated() {
             let batch = try runtime.apply(operation, id: UInt64(i))
-            #expect(batch.rejected == [RejectedOperation(id: UInt64(i), error: error)])
+            #expect(batch.rejected == [RejectedCommand(id: UInt64(i), error: error)])
         }
         #expect(try items(runtime).count == 2)
     }

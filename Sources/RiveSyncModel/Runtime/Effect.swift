@@ -29,7 +29,7 @@ public struct Effect: Sendable, Hashable {
 }
 
 /// An operation the advance could not apply, with the reason.
-public struct RejectedOperation: Sendable, Hashable {
+public struct RejectedCommand: Sendable, Hashable {
     public var id: UInt64
     public var error: PropertyError
 
@@ -53,9 +53,9 @@ public struct ChangeBatch: Sendable, Hashable {
     /// Ids of the target's own operations that applied, in order.
     public var applied: [UInt64]
     /// The target's own operations that were rejected, in order.
-    public var rejected: [RejectedOperation]
+    public var rejected: [RejectedCommand]
 
-    public init(target: String, seq: UInt64, effects: [Effect], applied: [UInt64], rejected: [RejectedOperation]) {
+    public init(target: String, seq: UInt64, effects: [Effect], applied: [UInt64], rejected: [RejectedCommand]) {
         self.target = target
         self.seq = seq
         self.effects = effects

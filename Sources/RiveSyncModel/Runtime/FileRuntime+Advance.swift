@@ -10,11 +10,11 @@ extension FileRuntime {
         targets[targetName]!.queue = []
         var effects: [String: [Effect]] = [:]
         var applied: [UInt64] = []
-        var rejected: [RejectedOperation] = []
+        var rejected: [RejectedCommand] = []
         for queued in queue {
             do {
                 target = targets[targetName]!
-                for change in try plan(queued.operation, in: target) {
+                for change in try plan(queued.command, in: target) {
                     distribute(change, from: targetName, into: &effects)
                     do {
                         try ChangeApplier.apply(change, to: &store, bindings: &targets[targetName]!.bindings)
@@ -24,7 +24,7 @@ extension FileRuntime {
                 }
                 applied.append(queued.id)
             } catch {
-                rejected.append(RejectedOperation(id: queued.id, error: error))
+                rejected.append(RejectedCommand(id: queued.id, error: error))
             }
         }
         var batches: [ChangeBatch] = []

@@ -63,7 +63,7 @@ extension FileRuntime {
     ///   `unknownInstance` / `incompatibleInstance` when an instance does not exist or does not
     ///   fit its slot (checks Rive leaves out); `unknownTarget`.
     public mutating func bind(
-        _ targetName: String, main: InstanceID?, globals: [(String, InstanceID)], operationID: UInt64
+        _ targetName: String, main: InstanceID?, globals: [(String, InstanceID)], commandID: UInt64
     ) throws(StateMachineError) {
         let target = try target(targetName)
         let artboard: ArtboardSchema?
@@ -74,7 +74,7 @@ extension FileRuntime {
         }
         let bindings = try validatedBindings(main: main, globals: globals, artboard: artboard)
         guard !bindings.isEmpty else { return }
-        try enqueue(QueuedOperation(id: operationID, operation: .bind(bindings)), on: targetName)
+        try enqueue(QueuedCommand(id: commandID, command: .bind(bindings)), on: targetName)
     }
 
     /// Checks supplied bindings in Rive's order: duplicates first, then names, then (beyond

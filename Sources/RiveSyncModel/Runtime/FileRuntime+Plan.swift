@@ -1,8 +1,8 @@
 extension FileRuntime {
     /// Checks an operation against the current state and turns it into the changes it makes
     /// (none for a write of the value already there, as Rive ignores those).
-    func plan(_ operation: Operation, in target: Target) throws(PropertyError) -> [Change] {
-        switch operation {
+    func plan(_ command: Command, in target: Target) throws(PropertyError) -> [Change] {
+        switch command {
         case .set(let path, let value):
             let resolved = try resolve(path, in: target)
             try check(value, for: resolved, path: path)

@@ -27,13 +27,13 @@ public struct FileRuntime: Sendable {
     }
 
     /// Queues an operation on a target; it applies on the target's next advance.
-    public mutating func enqueue(_ operation: QueuedOperation, on targetName: String) throws(StateMachineError) {
+    public mutating func enqueue(_ command: QueuedCommand, on targetName: String) throws(StateMachineError) {
         guard targets[targetName] != nil else { throw .unknownTarget(targetName) }
-        targets[targetName]!.queue.append(operation)
+        targets[targetName]!.queue.append(command)
     }
 
     /// Whether any target has queued operations.
-    public var hasQueuedOperations: Bool { targets.values.contains { !$0.queue.isEmpty } }
+    public var hasQueuedCommands: Bool { targets.values.contains { !$0.queue.isEmpty } }
 
     /// Reads the current value at a path of a target (the state as of its last batch).
     public func value(at path: String, in targetName: String) throws -> PropertyValue {

@@ -10,17 +10,17 @@ public struct ModelLimits: Sendable, Hashable {
     /// Segments in one path.
     public var maxPathSegments: Int
     /// Operations waiting in one target's queue.
-    public var maxQueuedOperations: Int
+    public var maxQueuedCommands: Int
 
     public init(
         maxListLength: Int = 10_000, maxStringBytes: Int = 64 << 10, maxInstances: Int = 1_000_000,
-        maxPathSegments: Int = 32, maxQueuedOperations: Int = 1_000_000
+        maxPathSegments: Int = 32, maxQueuedCommands: Int = 1_000_000
     ) {
         self.maxListLength = maxListLength
         self.maxStringBytes = maxStringBytes
         self.maxInstances = maxInstances
         self.maxPathSegments = maxPathSegments
-        self.maxQueuedOperations = maxQueuedOperations
+        self.maxQueuedCommands = maxQueuedCommands
     }
 }
 

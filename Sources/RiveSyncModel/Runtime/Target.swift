@@ -11,7 +11,7 @@ public struct Target: Sendable {
     public let kind: TargetKind
     /// Slots in a fixed order: main first, then globals in file order.
     public internal(set) var bindings: [Binding]
-    public internal(set) var queue: [QueuedOperation] = []
+    public internal(set) var queue: [QueuedCommand] = []
     /// The seq of the last batch (0 before the first).
     public internal(set) var seq: UInt64 = 0
 

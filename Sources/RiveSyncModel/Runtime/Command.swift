@@ -1,5 +1,5 @@
 /// A change queued on a target; it applies, in arrival order, on the target's next advance.
-public enum Operation: Sendable, Hashable {
+public enum Command: Sendable, Hashable {
     /// Sets a number, string, boolean, color, enum, image/font/blob, artboard or symbol list
     /// index value, or replaces a nested instance (`.viewModel(id)`).
     case set(path: String, value: PropertyValue)
@@ -30,12 +30,12 @@ public enum Operation: Sendable, Hashable {
 }
 
 /// An operation with the id its submitter gave it, so that its outcome can be reported.
-public struct QueuedOperation: Sendable, Hashable {
+public struct QueuedCommand: Sendable, Hashable {
     public var id: UInt64
-    public var operation: Operation
+    public var command: Command
 
-    public init(id: UInt64, operation: Operation) {
+    public init(id: UInt64, command: Command) {
         self.id = id
-        self.operation = operation
+        self.command = command
     }
 }

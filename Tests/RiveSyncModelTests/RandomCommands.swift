@@ -14,10 +14,10 @@ struct SeededGenerator: RandomNumberGenerator {
 }
 
 /// Makes random operations (valid and invalid) for the kitchen runtime's `sm` target.
-struct RandomOperations {
+struct RandomCommands {
     var rng: SeededGenerator
 
-    mutating func next(in runtime: inout FileRuntime) throws -> Operation {
+    mutating func next(in runtime: inout FileRuntime) throws -> Command {
         let listPaths = ["lis", "chi/items"]
         switch Int.random(in: 0..<14, using: &rng) {
         case 0: return .set(path: "num", value: .number(Float(Int.random(in: -50...50, using: &rng))))
