@@ -1,0 +1,105 @@
+import Foundation
+import RiveSyncTransport
+import Testing
+
+@Suite struct NetworkTests {
+    /// LWS.md §3.1: with IPv6 enabled, lws 4.1.6 binds "127.0.0.1" to all interfaces.
+    @Test func listensOnLoopbackOnly() async throws {
+        try await withServer { server, _ in
+            let port = try #require(server.port)
+            let hexPort = String(format: "%04X", port)
+            let tcp = try String(contentsOfFile: "/proc/net/tcp", encoding: .utf8)
+            let tcp6 = try String(contentsOfFile: "/proc/net/tcp6", encoding: .utf8)
+            let listening4 = Self.listeners(tcp, port: hexPort)
+            #expect(listening4 == ["0100007F:\(hexPort)"])
+            #expect(Self.listeners(tcp6, port: hexPort).isEmpty)
+        }
+    }
+
+    /// Local addresses of LISTEN (state 0A) sockets on `port` in /proc/net/tcp(6) text.
+    static func listeners(_ table: String, port: String) -> [String] {
+        table.split(separator: "\n").dropFirst().compactMap { line in
+            let fields = line.split(separator: " ")
+            guard fields.count > 3, fields[3] == "0A", fields[1].hasSuffix(":\(port)") else { return nil }
+            return String(fields[1])
+        }
+    }
+
+    @Test func healthzMetricsAndNotFound() async throws {
+        try await withServer { server, _ in
+            let port = try #require(server.port)
+            let health = try RawSocket.httpGet(port: port, path: "/healthz")
+            #expect(health.hasPrefix("HTTP/1.1 200"))
+            #expect(health.hasSuffix("\r\n\r\nok\n"))
+            let metrics = try RawSocket.httpGet(port: port, path: "/metrics")
+            #expect(metrics.hasPrefix("HTTP/1.1 200"))
+            #expect(metrics.contains("\nrivesync_transport_http_requests_total 2\n"))
+            #expect(try RawSocket.httpGet(port: port, path: "/nope").hasPrefix("HTTP/1.1 404"))
+            let garbage = try RawSocket(port: port)
+            try garbage.send([UInt8](repeating: 0xFF, count: 64) + Array("\r\n\r\n".utf8))
+            _ = garbage.readToEnd()
+            #expect(try RawSocket.httpGet(port: port, path: "/healthz").hasSuffix("ok\n"))
+        }
+    }
+
+    @Test func metricsBodyComesFromCaller() async throws {
+        let handler = RecordingHandler(echo: false)
+        let server = WebSocketServer(configuration: .init(), handler: handler) { metrics in
+            "app_up 1\n" + metrics.prometheusText(prefix: "app_transport")
+        }
+        try server.start()
+        defer { server.stop() }
+        let response = try RawSocket.httpGet(port: try #require(server.port), path: "/metrics")
+        #expect(response.contains("\r\n\r\napp_up 1\n# TYPE app_transport_connections_opened_total counter\n"))
+    }
+
+    @Test func invalidUTF8TextFrameGets1007() async throws {
+        try await withServer { server, _ in
+            let socket = try RawSocket(port: try #require(server.port))
+            #expect(try socket.upgrade().hasPrefix("HTTP/1.1 101"))
+            try socket.send(RawSocket.clientFrame(opcode: 1, payload: [0x61, 0xC3, 0x28]))
+            let frame = try #require(socket.readFrame())
+            #expect(frame.opcode == 8)
+            #expect(closeCode(frame.payload) == 1007)
+        }
+    }
+
+    @Test func clientWithoutSubprotocolIsServed() async throws {
+        try await withServer { server, _ in
+            let socket = try RawSocket(port: try #require(server.port))
+            #expect(try socket.upgrade(subprotocol: nil).hasPrefix("HTTP/1.1 101"))
+            try socket.send(RawSocket.clientFrame(opcode: 1, payload: Array("hi".utf8)))
+            let frame = try #require(socket.readFrame())
+            #expect(frame.opcode == 1 && frame.payload == Array("hi".utf8))
+        }
+    }
+
+    @Test func pythonWebsocketsClientRoundTrip() async throws {
+        try await withServer { server, _ in
+            let port = try #require(server.port)
+            let script = """
+            import asyncio, sys, websockets
+            async def main():
+                async with websockets.connect("ws://127.0.0.1:\(port)/py", subprotocols=["rivesync.v1"]) as ws:
+                    assert ws.subprotocol == "rivesync.v1", ws.subprotocol
+                    await ws.send("from python")
+                    assert await ws.recv() == "from python"
+                    await ws.send(bytes(range(256)) * 1000)
+                    assert await ws.recv() == bytes(range(256)) * 1000
+                print("ok")
+            asyncio.run(main())
+            """
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+            process.arguments = ["-c", script]
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = output
+            try process.run()
+            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0, "python said: \(text)")
+            #expect(text == "ok\n")
+        }
+    }
+}

@@ -1,0 +1,61 @@
+import RiveSyncTransport
+import Testing
+
+@Suite struct SlowConsumerTests {
+    static let chunk = Payload(bytes: [UInt8](repeating: 0x41, count: 64 * 1024), isText: false)
+
+    /// Opens a raw session that never reads and sends to it, one chunk at a time (so the socket
+    /// buffers fill first), until the server reports overflow.
+    static func overflowingSession(_ server: WebSocketServer, _ handler: RecordingHandler) async throws
+        -> (RawSocket, SessionID) {
+        let socket = try RawSocket(port: try #require(server.port))
+        #expect(try socket.upgrade().hasPrefix("HTTP/1.1 101"))
+        try await waitUntil("session open") { handler.openedIDs.count == 1 }
+        let id = handler.openedIDs[0]
+        for _ in 0..<20000 {
+            if handler.events.contains(.overflow(id)) { break }
+            server.send(chunk, to: [id])
+            try await Task.sleep(nanoseconds: 500_000)
+        }
+        try #require(handler.events.contains(.overflow(id)))
+        return (socket, id)
+    }
+
+    @Test func dropUntilReplacedThenCatchUp() async throws {
+        try await withServer({
+            $0.maxQueuedBytesPerSession = 256 * 1024
+            $0.overflowPolicy = .dropUntilReplaced
+        }, echo: false) { server, handler in
+            let (socket, id) = try await Self.overflowingSession(server, handler)
+            let queued = try #require(server.queuedBytes(id))
+            #expect(queued > 0 && queued <= 256 * 1024)
+            #expect(server.submit([.replaceQueue(id, with: [Payload(text: "catch-up")]), .send(Payload(text: "after"), to: [id])]))
+            var texts: [String] = []
+            while texts.count < 2, let frame = socket.readFrame() {
+                if frame.opcode == 1 { texts.append(String(decoding: frame.payload, as: UTF8.self)) }
+                else { #expect(frame.opcode == 2 && frame.payload.count == 64 * 1024 && frame.fin) }
+            }
+            #expect(texts == ["catch-up", "after"])
+            try await waitUntil("queue drained") { server.queuedBytes(id) == 0 }
+            #expect(handler.events.filter { $0 == .overflow(id) }.count == 1)
+        }
+    }
+
+    @Test func closePolicyClosesWithItsCode() async throws {
+        try await withServer({
+            $0.maxQueuedBytesPerSession = 256 * 1024
+            $0.overflowPolicy = .close(code: 1008)
+        }, echo: false) { server, handler in
+            let (socket, id) = try await Self.overflowingSession(server, handler)
+            var last: (opcode: UInt8, fin: Bool, payload: [UInt8])?
+            while let frame = socket.readFrame() {
+                last = frame
+                if frame.opcode == 8 { break }
+            }
+            #expect(last?.opcode == 8)
+            #expect(closeCode(last?.payload ?? []) == 1008)
+            try await waitUntil("session closed") { handler.events.contains(.closed(id)) }
+            #expect(server.queuedBytes(id) == nil)
+        }
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import RiveSyncTransport
+import Testing
+
+@Suite struct TLSTests {
+    @Test func wssRoundTripWithSelfSignedCertificate() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rivesync-tls-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let cert = directory.appendingPathComponent("cert.pem").path
+        let key = directory.appendingPathComponent("key.pem").path
+        let openssl = Process()
+        openssl.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+        openssl.arguments = ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+                             "-keyout", key, "-out", cert, "-days", "1", "-subj", "/CN=localhost",
+                             "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1"]
+        openssl.standardOutput = FileHandle.nullDevice
+        openssl.standardError = FileHandle.nullDevice
+        try openssl.run()
+        openssl.waitUntilExit()
+        try #require(openssl.terminationStatus == 0)
+
+        try await withServer({
+            $0.tlsCertificatePath = cert
+            $0.tlsKeyPath = key
+        }) { server, _ in
+            let port = try #require(server.port)
+            try await withClient { client in
+                let (connection, stream) = try client.connect(
+                    to: "wss://127.0.0.1:\(port)/secure", subprotocol: "rivesync.v1",
+                    tls: .init(allowSelfSigned: true, skipHostnameCheck: true))
+                connection.send(text: "over tls")
+                let big = [UInt8](repeating: 0x5A, count: 300_000)
+                connection.send(bytes: big)
+                var iterator = stream.makeAsyncIterator()
+                #expect(await iterator.next() == .opened(subprotocol: "rivesync.v1"))
+                #expect(await iterator.next() == .message(Array("over tls".utf8), isText: true))
+                #expect(await iterator.next() == .message(big, isText: false))
+
+                let (_, strict) = try client.connect(to: "wss://127.0.0.1:\(port)/", subprotocol: "rivesync.v1")
+                let events = try await collect(strict) { $0.isTerminal }
+                guard case .failed = events.last else {
+                    Issue.record("a self-signed certificate must fail full verification, got \(events)")
+                    return
+                }
+            }
+            // Plain HTTP on the TLS port is refused without hanging.
+            #expect(!(try RawSocket.httpGet(port: port, path: "/healthz")).hasPrefix("HTTP/1.1 200"))
+        }
+    }
+}
