@@ -102,4 +102,19 @@ import Testing
             #expect(text == "ok\n")
         }
     }
+
+    /// The retry/idle policy makes lws ping a quiet peer and drop one that never answers.
+    @Test func quietPeerIsPingedThenDropped() async throws {
+        try await withServer({
+            $0.pingIntervalSeconds = 1
+            $0.idleTimeoutSeconds = 2
+        }) { server, handler in
+            let socket = try RawSocket(port: try #require(server.port))
+            #expect(try socket.upgrade().hasPrefix("HTTP/1.1 101"))
+            let ping = try #require(socket.readFrame())
+            #expect(ping.opcode == 9)
+            while let frame = socket.readFrame() { #expect(frame.opcode == 9 || frame.opcode == 8) }
+            try await waitUntil("session closed") { handler.events.contains(.closed(1)) }
+        }
+    }
 }
