@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .library(name: "RiveSyncModel", targets: ["RiveSyncModel"]),
         .library(name: "RiveSyncJSON", targets: ["RiveSyncJSON"]),
+        .library(name: "RiveSyncProtocol", targets: ["RiveSyncProtocol"]),
         .library(name: "RiveSyncTransport", targets: ["RiveSyncTransport"]),
         .library(name: "RiveFile", targets: ["RiveFile"]),
     ],
@@ -15,6 +16,9 @@ let package = Package(
         // Strict JSON parser with limits, and a deterministic serializer. No I/O.
         .target(name: "RiveSyncJSON"),
         .testTarget(name: "RiveSyncModelTests", dependencies: ["RiveSyncModel"]),
+        // Wire protocol v1: requests, replies, values, batches, error codes. No I/O.
+        .target(name: "RiveSyncProtocol", dependencies: ["RiveSyncModel", "RiveSyncJSON"]),
+        .testTarget(name: "RiveSyncProtocolTests", dependencies: ["RiveSyncProtocol"]),
         // Benchmark (not a test): apply + advance throughput of the core.
         .executableTarget(name: "bench-model", dependencies: ["RiveSyncModel"], path: "bench/model"),
         // libwebsockets 4.1.6 (Debian) behind a header-only shim.

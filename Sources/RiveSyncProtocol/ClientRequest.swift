@@ -1,0 +1,135 @@
+import RiveSyncJSON
+import RiveSyncModel
+
+/// A cursor: the daemon's epoch and a target's batch seq.
+public struct Cursor: Sendable, Hashable {
+    public var epoch: String
+    public var seq: UInt64
+    public init(epoch: String, seq: UInt64) {
+        self.epoch = epoch
+        self.seq = seq
+    }
+}
+
+/// What `createStateMachine` asks for (PROTOCOL.md §6).
+public struct StateMachineRequest: Sendable, Hashable {
+    public var file: String
+    public var name: String?
+    public var artboard: String?
+    public var stateMachine: String?
+    public var main: InstanceID?
+    public var globals: [GlobalBinding]
+    public var manual: Bool
+    public var rate: Double?
+
+    public init(
+        file: String, name: String? = nil, artboard: String? = nil, stateMachine: String? = nil, main: InstanceID? = nil,
+        globals: [GlobalBinding] = [], manual: Bool = false, rate: Double? = nil
+    ) {
+        self.file = file
+        self.name = name
+        self.artboard = artboard
+        self.stateMachine = stateMachine
+        self.main = main
+        self.globals = globals
+        self.manual = manual
+        self.rate = rate
+    }
+}
+
+/// A global view model name and the instance to bind in its slot.
+public struct GlobalBinding: Sendable, Hashable {
+    public var name: String
+    public var instance: InstanceID
+    public init(name: String, instance: InstanceID) {
+        self.name = name
+        self.instance = instance
+    }
+}
+
+/// The content of a file loaded at run time.
+public enum FileContent: Sendable, Hashable {
+    case riv([UInt8])
+    case schema(JSONValue)
+}
+
+/// Every request a client can send (PROTOCOL.md §2–§9).
+public enum ClientRequest: Sendable, Hashable {
+    case hello(protocols: [Int], token: String?, client: String?)
+    case listFiles
+    case listTargets
+    case describe(file: String)
+    case viewModelNames(file: String)
+    case globalViewModelNames(file: String)
+    case instanceNames(file: String, viewModel: String)
+    case properties(file: String, viewModel: String)
+    case enums(file: String)
+    case artboardNames(file: String)
+    case stateMachineNames(file: String, artboard: String?)
+    case defaultViewModelInfo(file: String, artboard: String?)
+    case createInstance(file: String, source: InstanceSource, publish: String?)
+    case createStateMachine(StateMachineRequest)
+    case publish(instance: InstanceID, name: String)
+    case bind(target: String, main: InstanceID?, globals: [GlobalBinding])
+    case subscribe(target: String, paths: [String]?, cursor: Cursor?)
+    case unsubscribe(target: String)
+    case get(target: String, path: String)
+    /// `value` stays JSON until the daemon knows the property's type.
+    case set(target: String, path: String, value: JSONValue)
+    case fire(target: String, path: String)
+    case listAppend(target: String, path: String, instance: InstanceID)
+    case listInsert(target: String, path: String, index: Int, instance: InstanceID)
+    case listRemoveAt(target: String, path: String, index: Int)
+    case listRemove(target: String, path: String, instance: InstanceID)
+    case listSwap(target: String, path: String, index: Int, with: Int)
+    case advance(target: String)
+    case ping
+    case upload(kind: String, data: [UInt8], mediaType: String?)
+    case loadFile(name: String, content: FileContent)
+
+    /// The `type` string of the request.
+    public var type: String {
+        switch self {
+        case .hello: return "hello"
+        case .listFiles: return "listFiles"
+        case .listTargets: return "listTargets"
+        case .describe: return "describe"
+        case .viewModelNames: return "viewModelNames"
+        case .globalViewModelNames: return "globalViewModelNames"
+        case .instanceNames: return "instanceNames"
+        case .properties: return "properties"
+        case .enums: return "enums"
+        case .artboardNames: return "artboardNames"
+        case .stateMachineNames: return "stateMachineNames"
+        case .defaultViewModelInfo: return "defaultViewModelInfo"
+        case .createInstance: return "createInstance"
+        case .createStateMachine: return "createStateMachine"
+        case .publish: return "publish"
+        case .bind: return "bind"
+        case .subscribe: return "subscribe"
+        case .unsubscribe: return "unsubscribe"
+        case .get: return "get"
+        case .set: return "set"
+        case .fire: return "fire"
+        case .listAppend: return "listAppend"
+        case .listInsert: return "listInsert"
+        case .listRemoveAt: return "listRemoveAt"
+        case .listRemove: return "listRemove"
+        case .listSwap: return "listSwap"
+        case .advance: return "advance"
+        case .ping: return "ping"
+        case .upload: return "upload"
+        case .loadFile: return "loadFile"
+        }
+    }
+}
+
+/// A request with the id its sender gave it (echoed in the reply).
+public struct Request: Sendable, Hashable {
+    public var id: JSONValue?
+    public var body: ClientRequest
+    public init(id: JSONValue?, body: ClientRequest) {
+        self.id = id
+        self.body = body
+    }
+}

@@ -1,0 +1,60 @@
+import RiveSyncJSON
+import RiveSyncModel
+
+/// Typed access to a message's fields, throwing `bad_message` errors that name the field.
+struct Fields {
+    let json: JSONValue
+
+    func string(_ name: String) throws(WireError) -> String {
+        guard let value = json[name]?.stringValue else { throw .badField(name, "a string") }
+        return value
+    }
+
+    func optionalString(_ name: String) throws(WireError) -> String? {
+        guard let value = json[name], !value.isNull else { return nil }
+        guard let text = value.stringValue else { throw .badField(name, "a string or null") }
+        return text
+    }
+
+    func int(_ name: String) throws(WireError) -> Int {
+        guard let value = json[name]?.intValue else { throw .badField(name, "an integer") }
+        return value
+    }
+
+    func instance(_ name: String) throws(WireError) -> InstanceID {
+        guard let value = json[name]?.intValue, value > 0 else { throw .badField(name, "an instance id (a positive integer)") }
+        return InstanceID(UInt64(value))
+    }
+
+    func optionalInstance(_ name: String) throws(WireError) -> InstanceID? {
+        guard let value = json[name], !value.isNull else { return nil }
+        return try instance(name)
+    }
+
+    func value(_ name: String) throws(WireError) -> JSONValue {
+        guard let value = json[name] else { throw .badField(name, "a value") }
+        return value
+    }
+
+    func strings(_ name: String) throws(WireError) -> [String]? {
+        guard let value = json[name], !value.isNull else { return nil }
+        guard let items = value.arrayValue else { throw .badField(name, "an array of strings") }
+        var result: [String] = []
+        for item in items {
+            guard let text = item.stringValue else { throw .badField(name, "an array of strings") }
+            result.append(text)
+        }
+        return result
+    }
+
+    func globals(_ name: String) throws(WireError) -> [GlobalBinding] {
+        guard let value = json[name], !value.isNull else { return [] }
+        guard let items = value.arrayValue else { throw .badField(name, "an array of {name, instance}") }
+        var result: [GlobalBinding] = []
+        for item in items {
+            let fields = Fields(json: item)
+            result.append(GlobalBinding(name: try fields.string("name"), instance: try fields.instance("instance")))
+        }
+        return result
+    }
+}
