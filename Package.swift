@@ -25,7 +25,7 @@ let package = Package(
         .systemLibrary(name: "CWebSockets", pkgConfig: "libwebsockets",
                        providers: [.apt(["libwebsockets-dev"])]),
         // WebSocket/HTTP transport: lws context, service thread, sessions by id. No JSON, no Rive.
-        .target(name: "RiveSyncTransport", dependencies: ["CWebSockets"]),
+        .target(name: "RiveSyncTransport", dependencies: ["CWebSockets"], exclude: ["README.md"]),
         .testTarget(name: "RiveSyncTransportTests", dependencies: ["RiveSyncTransport"]),
         // Pure-Swift .riv reader: data-binding metadata into a FileSchema. No I/O.
         .target(name: "RiveFile", dependencies: ["RiveSyncModel"]),

@@ -85,7 +85,9 @@ final class ClientLoop: @unchecked Sendable {
         rs_timer_cancel(shutdownTimer)
         lws_context_destroy(context)
         self.context = nil
-        for session in sessions.values { finish(session, with: .closed(code: nil, reason: "client shut down")) }
+        for session in sessions.values {
+            finish(session, with: session.isOpen ? .closed(code: nil, reason: "client shut down") : .failed("client shut down"))
+        }
         sessions = [:]
     }
 

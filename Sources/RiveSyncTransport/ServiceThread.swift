@@ -27,13 +27,22 @@ final class ServiceThread: @unchecked Sendable {
         }
     }
 
-    /// Waits for the thread to finish. Safe to call more than once; only the first call joins.
+    /// Waits for the thread to finish. Safe to call more than once; only the first call of
+    /// `join` or `detach` has an effect.
     func join() {
-        let first = joined.withLock { done in
+        if claim() { pthread_join(thread, nil) }
+    }
+
+    /// Lets the thread finish on its own (used when its owner is released on that very thread).
+    func detach() {
+        if claim() { pthread_detach(thread) }
+    }
+
+    private func claim() -> Bool {
+        joined.withLock { done in
             defer { done = true }
             return !done
         }
-        if first { pthread_join(thread, nil) }
     }
 
     /// True when called on this thread.

@@ -8,10 +8,15 @@ public enum TransportLog {
     /// lws log levels (`LLL_*`).
     public struct Levels: OptionSet, Sendable {
         public let rawValue: Int32
+        /// Wraps an `LLL_*` bit mask.
         public init(rawValue: Int32) { self.rawValue = rawValue }
+        /// `LLL_ERR`.
         public static let error = Levels(rawValue: 1 << 0)
+        /// `LLL_WARN`.
         public static let warning = Levels(rawValue: 1 << 1)
+        /// `LLL_NOTICE`.
         public static let notice = Levels(rawValue: 1 << 2)
+        /// `LLL_INFO`.
         public static let info = Levels(rawValue: 1 << 3)
     }
 

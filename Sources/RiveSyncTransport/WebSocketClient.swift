@@ -61,6 +61,17 @@ public final class WebSocketClient: Sendable {
         }
     }
 
+    /// Shuts the client down if that has not happened; on its own service thread (last
+    /// reference dropped in an event callback) the shutdown is only requested.
+    deinit {
+        if thread.isCurrent {
+            inbox.submit(CollectionOfOne(.shutdown))
+            thread.detach()
+        } else {
+            shutdown()
+        }
+    }
+
     /// Starts connecting to `url` and delivers events to `onEvent` on the service thread.
     ///
     /// - Parameters:

@@ -77,6 +77,18 @@ public final class WebSocketServer: Sendable {
         }
     }
 
+    /// Stops a still-running server. When the last reference goes away on the service thread
+    /// itself (inside a handler call), the stop is only requested and the thread detached.
+    deinit {
+        guard case .running(let thread, _) = state.withLock({ $0 }) else { return }
+        if thread.isCurrent {
+            inbox.submit(CollectionOfOne(.stop(closeCode: 1001)))
+            thread.detach()
+        } else {
+            stop()
+        }
+    }
+
     /// The bound TCP port while running (the real one when `port` was 0), else nil.
     public var port: Int? {
         state.withLock { state in
