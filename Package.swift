@@ -29,6 +29,7 @@ let package = Package(
         .testTarget(name: "RiveSyncTransportTests", dependencies: ["RiveSyncTransport"]),
         // Pure-Swift .riv reader: data-binding metadata into a FileSchema. No I/O.
         .target(name: "RiveFile", dependencies: ["RiveSyncModel"]),
+        .testTarget(name: "RiveFileTests", dependencies: ["RiveFile", "RiveSyncModel"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -4,7 +4,7 @@ import RiveSyncModel
 /// object attaches to the latest object of the type that owns it (`RIV-FORMAT.md` §4).
 struct ObjectCollector {
     private(set) var file = RawFile()
-    private let bytes: [UInt8]
+    private let bytes: ArraySlice<UInt8>
     private var typeKey = 0
     private var fields = ObjectFields()
     private var latestViewModel: Int?
@@ -14,7 +14,7 @@ struct ObjectCollector {
     private var latestEnum: Int?
     private var latestArtboard: Int?
 
-    init(bytes: [UInt8]) {
+    init(bytes: ArraySlice<UInt8>) {
         self.bytes = bytes
     }
 

@@ -9,6 +9,11 @@ import RiveSyncModel
 public enum RiveFileReader {
     /// Reads a whole `.riv` file.
     public static func read(_ bytes: [UInt8]) throws(RiveFileError) -> FileSchema {
+        try read(bytes[...])
+    }
+
+    /// Reads a whole `.riv` file held in a slice; error offsets count from the slice's start.
+    public static func read(_ bytes: ArraySlice<UInt8>) throws(RiveFileError) -> FileSchema {
         var reader = ByteReader(bytes)
         let header = try RuntimeHeader(reading: &reader)
         var collector = ObjectCollector(bytes: bytes)
@@ -29,7 +34,7 @@ public enum RiveFileReader {
             let typeOffset = reader.offset
             let typeKey = try reader.readVarUInt("object type key")
             guard typeKey <= UInt64(UInt16.max) else {
-                throw .invalid(offset: typeOffset, reason: "type key \(typeKey) does not fit in 16 bits")
+                throw .invalid(offset: reader.position(typeOffset), reason: "type key \(typeKey) does not fit in 16 bits")
             }
             let kept = collector.begin(typeKey: Int(typeKey))
             while true {
@@ -37,7 +42,7 @@ public enum RiveFileReader {
                 let key = try reader.readVarUInt("property key")
                 if key == 0 { break }
                 guard key <= UInt64(UInt16.max), let fieldType = fieldTypes[Int(key)] else {
-                    throw .unknownPropertyKey(key: key, offset: keyOffset)
+                    throw .unknownPropertyKey(key: key, offset: reader.position(keyOffset))
                 }
                 let value: FieldValue
                 switch fieldType {

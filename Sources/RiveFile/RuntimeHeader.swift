@@ -16,7 +16,7 @@ struct RuntimeHeader {
         let head = reader.bytes.prefix(4)
         guard head.elementsEqual(Self.magic.prefix(head.count)) else { throw .notRiv }
         guard head.count == 4 else { throw .truncated(offset: 0, what: "magic") }
-        reader = ByteReader(reader.bytes, offset: 4)
+        reader.skip(4)
         majorVersion = try reader.readVarUInt("major version")
         minorVersion = try reader.readVarUInt("minor version")
         guard majorVersion == Self.supportedMajorVersion else {
@@ -30,7 +30,7 @@ struct RuntimeHeader {
             let key = try reader.readVarUInt("table of contents key")
             if key == 0 { break }
             guard key <= UInt64(UInt16.max) else {
-                throw .invalid(offset: offset, reason: "table of contents key \(key) does not fit in 16 bits")
+                throw .invalid(offset: reader.position(offset), reason: "table of contents key \(key) does not fit in 16 bits")
             }
             keys.append(Int(key))
         }

@@ -8,13 +8,13 @@ import RiveSyncModel
 /// property index is out of range or whose type does not fit its property is dropped.
 struct SchemaResolver {
     let raw: RawFile
-    let bytes: [UInt8]
+    let bytes: ArraySlice<UInt8>
     /// Per view model: its file-level instances, then its artboard-scoped ones, as indices into
     /// `raw.instances` — the runtime's instance index space.
     private let instancesByViewModel: [[Int]]
     private let fileLevelCounts: [Int]
 
-    init(raw: RawFile, bytes: [UInt8]) {
+    init(raw: RawFile, bytes: ArraySlice<UInt8>) {
         self.raw = raw
         self.bytes = bytes
         var fileLevel = [[Int]](repeating: [], count: raw.viewModels.count)

@@ -1,0 +1,65 @@
+import RiveFile
+import RiveSyncModel
+import XCTest
+
+/// Every fixture cut at every 97th byte offset.
+///
+/// A `.riv` has no length or end marker: objects simply follow one another until the data ends.
+/// A cut that falls exactly between two objects therefore leaves a shorter but well-formed file,
+/// which Rive's runtime accepts too. Such a cut must read as a prefix of the whole file (and the
+/// byte before it must be an object terminator, 0); every other cut must be `truncated`.
+final class TruncationTests: XCTestCase {
+    func testEveryFixtureCutEvery97BytesGivesATypedErrorOrAWellFormedPrefix() throws {
+        var cuts = 0
+        var prefixes = 0
+        for name in Fixtures.names {
+            let bytes = try Fixtures.bytes(name)
+            let whole = try RiveFileReader.read(bytes)
+            for length in stride(from: 0, to: bytes.count, by: 97) {
+                cuts += 1
+                do throws(RiveFileError) {
+                    let part = try RiveFileReader.read(bytes[..<length])
+                    prefixes += 1
+                    XCTAssertEqual(bytes[length - 1], 0, "\(name) cut at \(length) parsed but is not at an object end")
+                    XCTAssert(part.isPrefix(of: whole), "\(name) cut at \(length) is not a prefix of the whole file")
+                } catch {
+                    guard case .truncated = error else {
+                        return XCTFail("\(name) cut at \(length): expected truncated, got \(error)")
+                    }
+                }
+            }
+        }
+        XCTAssertGreaterThan(cuts, 70_000)
+        XCTAssertLessThan(prefixes * 50, cuts, "implausibly many cuts (\(prefixes) of \(cuts)) parsed")
+    }
+
+    func testEveryByteOfASmallFixtureIsCheckedEitherWay() throws {
+        let bytes = try Fixtures.bytes("vm_listener_fire_event")
+        let whole = try RiveFileReader.read(bytes)
+        for length in 0..<bytes.count {
+            if let part = try? RiveFileReader.read(bytes[..<length]) {
+                XCTAssertEqual(bytes[length - 1], 0, "cut at \(length)")
+                XCTAssert(part.isPrefix(of: whole), "cut at \(length)")
+            }
+        }
+    }
+}
+
+extension FileSchema {
+    /// Whether this schema could be what the first objects of `whole` hold: each list is a
+    /// prefix of the whole file's, and every view model and artboard is a prefix of its
+    /// counterpart (values may differ where a reference pointed past the cut).
+    func isPrefix(of whole: FileSchema) -> Bool {
+        func prefix<T>(_ part: [T], _ all: [T], _ same: (T, T) -> Bool) -> Bool {
+            part.count <= all.count && zip(part, all).allSatisfy(same)
+        }
+        return prefix(enums, whole.enums) { $0.name == $1.name && $1.values.starts(with: $0.values) }
+            && prefix(assets, whole.assets, ==)
+            && prefix(viewModels, whole.viewModels) { part, all in
+                part.name == all.name && part.isGlobal == all.isGlobal
+                    && prefix(part.properties, all.properties) { $0.name == $1.name && $0.type == $1.type }
+                    && prefix(part.instances, all.instances) { $0.name == $1.name }
+            }
+            && prefix(artboards, whole.artboards) { $0.name == $1.name && $1.stateMachines.starts(with: $0.stateMachines) }
+    }
+}

@@ -1,0 +1,26 @@
+/// Byte-level encoding of the `.riv` primitives, for the test writer.
+struct RivEncoder {
+    private(set) var bytes: [UInt8] = []
+
+    mutating func varuint(_ value: UInt64) {
+        var rest = value
+        repeat {
+            let group = UInt8(rest & 0x7F)
+            rest >>= 7
+            bytes.append(rest == 0 ? group : group | 0x80)
+        } while rest != 0
+    }
+
+    mutating func uint32(_ value: UInt32) {
+        for shift in stride(from: 0, to: 32, by: 8) { bytes.append(UInt8(truncatingIfNeeded: value >> UInt32(shift))) }
+    }
+
+    mutating func string(_ text: String) {
+        varuint(UInt64(text.utf8.count))
+        bytes.append(contentsOf: text.utf8)
+    }
+
+    mutating func raw(_ data: [UInt8]) {
+        bytes.append(contentsOf: data)
+    }
+}
