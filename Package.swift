@@ -19,6 +19,12 @@ let package = Package(
         // Wire protocol v1: requests, replies, values, batches, error codes. No I/O.
         .target(name: "RiveSyncProtocol", dependencies: ["RiveSyncModel", "RiveSyncJSON"]),
         .testTarget(name: "RiveSyncProtocolTests", dependencies: ["RiveSyncProtocol"]),
+        // The daemon: workers, dispatcher, subscriptions, advances, configuration. Owns all I/O.
+        .target(
+            name: "RiveSyncServer",
+            dependencies: ["RiveSyncModel", "RiveSyncProtocol", "RiveSyncJSON", "RiveSyncTransport", "RiveFile"],
+            resources: [.embedInCode("demo.schema.json")]),
+        .executableTarget(name: "rivesyncd", dependencies: ["RiveSyncServer"]),
         // Benchmark (not a test): apply + advance throughput of the core.
         .executableTarget(name: "bench-model", dependencies: ["RiveSyncModel"], path: "bench/model"),
         // libwebsockets 4.1.6 (Debian) behind a header-only shim.

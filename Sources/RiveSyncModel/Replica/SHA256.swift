@@ -68,6 +68,12 @@ struct SHA256 {
     }
 }
 
+/// Content digests for ids of uploaded assets.
+public enum ContentDigest {
+    /// Lower-case hex SHA-256 of `bytes`.
+    public static func sha256Hex(_ bytes: [UInt8]) -> String { SHA256.hex(bytes) }
+}
+
 extension UInt32 {
     fileprivate func rotatedRight(_ n: UInt32) -> UInt32 { (self >> n) | (self << (32 - n)) }
 }

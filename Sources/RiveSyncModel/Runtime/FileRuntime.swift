@@ -14,10 +14,16 @@ public struct FileRuntime: Sendable {
     var targets: [String: Target] = [:]
     public internal(set) var targetNames: [String] = []
 
-    public init(schema: FileSchema, limits: ModelLimits = ModelLimits(), coalescing: CoalescingPolicy = .latestValue) {
+    /// - Parameter firstInstanceID: the id of the first instance; a daemon gives each file
+    ///   its own range so that ids never collide across files.
+    public init(
+        schema: FileSchema, limits: ModelLimits = ModelLimits(), coalescing: CoalescingPolicy = .latestValue,
+        firstInstanceID: UInt64 = 1
+    ) {
         self.schema = schema
         self.limits = limits
         self.coalescing = coalescing
+        self.nextInstanceID = max(firstInstanceID, 1)
     }
 
     /// The target with this name.

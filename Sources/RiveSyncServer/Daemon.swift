@@ -1,0 +1,114 @@
+import Dispatch
+import Foundation
+import RiveFile
+import RiveSyncJSON
+import RiveSyncModel
+import RiveSyncProtocol
+import RiveSyncTransport
+
+/// The daemon: loads the configured files onto workers, creates the shared instances and
+/// state machines, and serves protocol v1 on one WebSocket port.
+public final class Daemon: Sendable {
+    public static let version = "0.1.0"
+
+    let context: ServerContext
+    let workers: [Worker]
+    let dispatcher: Dispatcher
+    let server: WebSocketServer
+
+    /// Builds the daemon and loads its configuration; nothing listens until `start()`.
+    public init(configuration: DaemonConfiguration, log: Log = Log()) throws {
+        let epoch = "e-" + String(UInt64.random(in: 0...UInt64.max), radix: 16)
+        let context = ServerContext(configuration: configuration, epoch: epoch, log: log)
+        let workers = (0..<configuration.workers).map { Worker(index: $0, context: context) }
+        let dispatcher = Dispatcher(context: context, workers: workers)
+        self.context = context
+        self.workers = workers
+        self.dispatcher = dispatcher
+        var transport = WebSocketServer.Configuration()
+        transport.host = configuration.host
+        transport.port = configuration.port
+        transport.tlsCertificatePath = configuration.tlsCertificate
+        transport.tlsKeyPath = configuration.tlsKey
+        transport.maxMessageBytes = configuration.limits.maxMessageBytes
+        transport.maxQueuedBytesPerSession = configuration.limits.maxSendQueueBytes
+        transport.maxConnections = configuration.limits.maxConnections
+        let metrics = context.metrics
+        server = WebSocketServer(configuration: transport, handler: SessionHandler(dispatcher: dispatcher)) { transportMetrics in
+            transportMetrics.prometheusText() + metrics.prometheusText()
+        }
+        context.attach(server)
+        try loadConfiguredState()
+    }
+
+    /// Starts listening; returns the bound port.
+    @discardableResult
+    public func start() throws -> Int {
+        try server.start()
+        let port = server.port ?? context.configuration.port
+        context.log(.info, "listening", [("host", context.configuration.host), ("port", "\(port)"), ("epoch", context.epoch)])
+        return port
+    }
+
+    /// Closes every connection with 1001, then stops.
+    public func stop() {
+        server.stop(closeCode: 1001)
+        for worker in workers { worker.queue.sync {} }
+    }
+
+    private func loadConfiguredState() throws {
+        let configuration = context.configuration
+        for (i, entry) in configuration.files.enumerated() {
+            let schema = try Self.readSchema(entry)
+            let workerIndex = (entry.worker ?? i) % workers.count
+            guard let location = context.directory.reserveFile(entry.name, worker: workerIndex) else {
+                throw ConfigurationError.invalid("files: '\(entry.name)' appears twice")
+            }
+            let worker = workers[workerIndex]
+            worker.queue.sync { worker.load(schema, as: entry.name, number: location.number) }
+        }
+        for entry in configuration.instances {
+            guard let location = context.directory.file(entry.file) else { throw ConfigurationError.invalid("instances.\(entry.name): no file '\(entry.file)'") }
+            let worker = workers[location.worker]
+            try worker.queue.sync { () throws in
+                let source: InstanceSource =
+                    entry.instance.map { .name($0, from: .name(entry.viewModel)) } ?? .viewModelDefault(from: .name(entry.viewModel))
+                let instance = try worker.files[entry.file]!.createInstance(source)
+                try worker.publish(instance, as: entry.name, file: entry.file)
+            }
+        }
+        for entry in configuration.stateMachines {
+            guard let location = context.directory.file(entry.file) else { throw ConfigurationError.invalid("stateMachines.\(entry.name): no file '\(entry.file)'") }
+            let worker = workers[location.worker]
+            try worker.queue.sync { () throws in
+                var globals: [GlobalBinding] = []
+                for (name, published) in entry.globals.sorted(by: { $0.key < $1.key }) {
+                    guard let target = worker.targets[published], target.file == entry.file,
+                        let instance = try worker.files[entry.file]!.target(published).instance(in: .main)
+                    else { throw ConfigurationError.invalid("stateMachines.\(entry.name).globals.\(name): no published instance '\(published)' in file '\(entry.file)'") }
+                    globals.append(GlobalBinding(name: name, instance: instance))
+                }
+                _ = try worker.createStateMachine(
+                    StateMachineRequest(
+                        file: entry.file, name: entry.name, artboard: entry.artboard, stateMachine: entry.stateMachine, globals: globals,
+                        manual: entry.manual, rate: entry.rate))
+            }
+        }
+    }
+
+    /// Reads a configured file: inline schema, a `.riv` (by its magic) or a JSON schema.
+    static func readSchema(_ entry: DaemonConfiguration.FileEntry) throws -> FileSchema {
+        if let schema = entry.schema { return try FileSchema(json: schema) }
+        let path = entry.path!
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ConfigurationError.unreadable(path: path, reason: "cannot read the file")
+        }
+        let bytes = [UInt8](data)
+        if RiveFileReader.hasRivMagic(bytes) {
+            do { return try RiveFileReader.read(bytes) } catch { throw ConfigurationError.unreadable(path: path, reason: error.description) }
+        }
+        do { return try FileSchema(jsonText: String(decoding: bytes, as: UTF8.self)) } catch {
+            throw ConfigurationError.unreadable(path: path, reason: "\(WireError(error).message)")
+        }
+    }
+}

@@ -1,0 +1,30 @@
+import RiveSyncJSON
+
+extension DaemonConfiguration {
+    /// The built-in demo (`rivesyncd --demo`): the schema in `protocol/examples/demo.schema.json`
+    /// (embedded at build time) as file `demo`; its `Theme` instance `Light` published as `theme`;
+    /// state machine `character` (the `Character` view model, seed of the Rive guide) and
+    /// `lobby` (a list of players for a multiplayer preview), both bound to `theme`.
+    public static func demo() -> DaemonConfiguration {
+        var configuration = DaemonConfiguration()
+        let text = String(decoding: PackageResources.demo_schema_json, as: UTF8.self)
+        let schema = (try? JSONParser().parse(text)) ?? .object([])
+        configuration.files = [FileEntry(name: "demo", path: nil, schema: schema, worker: 0)]
+        configuration.instances = [
+            InstanceEntry(name: "theme", file: "demo", viewModel: "Theme", instance: "Light")
+        ]
+        configuration.stateMachines = [
+            StateMachineEntry(
+                name: "character", file: "demo", artboard: "Character", stateMachine: "character", globals: ["Theme": "theme"],
+                manual: false, rate: 60),
+            StateMachineEntry(
+                name: "lobby", file: "demo", artboard: "Lobby", stateMachine: "lobby", globals: ["Theme": "theme"], manual: false,
+                rate: 60),
+        ]
+        configuration.allowFileUploads = true
+        return configuration
+    }
+
+    /// The demo schema's JSON text, as embedded.
+    public static var demoSchemaText: String { String(decoding: PackageResources.demo_schema_json, as: UTF8.self) }
+}

@@ -1,0 +1,213 @@
+import Dispatch
+import Foundation
+import RiveFile
+import RiveSyncJSON
+import RiveSyncModel
+import RiveSyncProtocol
+import RiveSyncTransport
+
+/// Reads every incoming message in arrival order (one serial queue), keeps per-connection
+/// state (hello, subscription count, rate), answers daemon-wide requests itself and routes the
+/// rest to the worker that owns the file or target. Per connection, requests reach each
+/// worker in the order they were sent.
+final class Dispatcher: @unchecked Sendable {
+    let queue = DispatchQueue(label: "rivesyncd.dispatcher")
+    let context: ServerContext
+    let workers: [Worker]
+    private var sessions: [SessionID: SessionState] = [:]
+    private var nextWorker = 0
+
+    struct SessionState {
+        var greeted = false
+        var subscriptions: Set<String> = []
+        var windowStart: UInt64 = 0
+        var windowCount = 0
+    }
+
+    init(context: ServerContext, workers: [Worker]) {
+        self.context = context
+        self.workers = workers
+    }
+
+    func opened(_ session: SessionID) {
+        queue.async { self.sessions[session] = SessionState() }
+    }
+
+    func closed(_ session: SessionID) {
+        queue.async {
+            self.sessions[session] = nil
+            for worker in self.workers { worker.queue.async { worker.sessionClosed(session) } }
+        }
+    }
+
+    func received(_ session: SessionID, bytes: [UInt8], isText: Bool) {
+        queue.async { self.handle(session, bytes: bytes, isText: isText) }
+    }
+
+    private func handle(_ session: SessionID, bytes: [UInt8], isText: Bool) {
+        guard sessions[session] != nil else { return }
+        context.metrics.requests.add(1, ordering: .relaxed)
+        guard isText else {
+            context.submit([.close(session, code: 1002, reason: "binary frames are not part of the protocol")])
+            return
+        }
+        let limits = context.limits.withLock { $0 }
+        let json: JSONValue
+        do {
+            json = try JSONParser(maxDepth: limits.maxJSONDepth, maxBytes: limits.maxMessageBytes).parse(bytes)
+        } catch .tooDeep(let limit) {
+            return context.sendError(WireError(code: "too_deep", message: "JSON nested deeper than \(limit)", details: [("limit", .number(Double(limit)))]), id: nil, to: session)
+        } catch {
+            return context.sendError(.badJSON("\(error)"), id: nil, to: session)
+        }
+        let request: Request
+        switch Request.decode(json) {
+        case .success(let decoded): request = decoded
+        case .failure(let failure): return context.sendError(failure.error, id: failure.id, to: session)
+        }
+        guard rateAllows(session, limit: limits.maxCommandsPerSecond) else {
+            return context.sendError(
+                WireError(code: "rate_limited", message: "more than \(limits.maxCommandsPerSecond) requests in one second",
+                          details: [("limit", "maxCommandsPerSecond")]),
+                id: request.id, to: session)
+        }
+        if case .hello(let versions, _, _) = request.body {
+            return hello(session, versions: versions, id: request.id, limits: limits)
+        }
+        guard sessions[session]!.greeted else {
+            return context.sendError(WireError(code: "hello_required", message: "send hello first"), id: request.id, to: session)
+        }
+        route(request, from: session, limits: limits)
+    }
+
+    private func rateAllows(_ session: SessionID, limit: Int) -> Bool {
+        let now = DispatchTime.now().uptimeNanoseconds
+        if now &- sessions[session]!.windowStart > 1_000_000_000 {
+            sessions[session]!.windowStart = now
+            sessions[session]!.windowCount = 0
+        }
+        sessions[session]!.windowCount += 1
+        return sessions[session]!.windowCount <= limit
+    }
+
+    private func hello(_ session: SessionID, versions: [Int], id: JSONValue?, limits: Limits) {
+        guard !sessions[session]!.greeted else {
+            return context.sendError(WireError(code: "bad_message", message: "hello was already sent"), id: id, to: session)
+        }
+        guard versions.contains(1) else {
+            context.sendError(WireError(code: "unsupported_version", message: "this daemon speaks protocol 1"), id: id, to: session)
+            context.submit([.close(session, code: 1002, reason: "unsupported protocol version")])
+            return
+        }
+        sessions[session]!.greeted = true
+        context.send(
+            ServerMessage.reply(
+                "welcome", id: id,
+                [("protocol", 1), ("server", .string("rivesyncd/\(Daemon.version)")), ("epoch", .string(context.epoch)), ("limits", limits.jsonValue)]),
+            to: session)
+    }
+
+    private func route(_ request: Request, from session: SessionID, limits: Limits) {
+        let worker: Int
+        switch request.body {
+        case .ping:
+            return context.send(ServerMessage.reply("pong", id: request.id, []), to: session)
+        case .listFiles:
+            return context.send(filesReply(id: request.id), to: session)
+        case .listTargets:
+            let infos = workers.flatMap { worker in worker.queue.sync { worker.targetInfos() } }
+            return context.send(ServerMessage.reply("targets", id: request.id, [("targets", .array(infos))]), to: session)
+        case .upload(let kind, let data, let mediaType):
+            return upload(session, kind: kind, data: data, mediaType: mediaType, id: request.id, limit: limits.maxAssetBytes)
+        case .loadFile(let name, let content):
+            return loadFile(session, name: name, content: content, id: request.id)
+        case .describe(let file), .viewModelNames(let file), .globalViewModelNames(let file), .instanceNames(let file, _),
+            .properties(let file, _), .enums(let file), .artboardNames(let file), .stateMachineNames(let file, _),
+            .defaultViewModelInfo(let file, _), .createInstance(let file, _, _):
+            guard let location = context.directory.file(file) else { return unknownFile(file, id: request.id, session: session) }
+            worker = location.worker
+        case .createStateMachine(let stateMachine):
+            guard let location = context.directory.file(stateMachine.file) else {
+                return unknownFile(stateMachine.file, id: request.id, session: session)
+            }
+            worker = location.worker
+        case .publish(let instance, _):
+            guard let owner = context.directory.file(of: instance) else {
+                return context.sendError(WireError(StateMachineError.unknownInstance(instance)), id: request.id, to: session)
+            }
+            worker = owner.location.worker
+        case .subscribe(let target, _, _):
+            guard let location = context.directory.target(target) else { return unknownTarget(target, id: request.id, session: session) }
+            if !sessions[session]!.subscriptions.contains(target), sessions[session]!.subscriptions.count >= limits.maxSubscriptions {
+                return context.sendError(.limit("maxSubscriptions", limits.maxSubscriptions), id: request.id, to: session)
+            }
+            sessions[session]!.subscriptions.insert(target)
+            worker = location.worker
+        case .unsubscribe(let target):
+            sessions[session]!.subscriptions.remove(target)
+            guard let location = context.directory.target(target) else { return unknownTarget(target, id: request.id, session: session) }
+            worker = location.worker
+        case .bind(let target, _, _), .get(let target, _), .set(let target, _, _), .fire(let target, _),
+            .listAppend(let target, _, _), .listInsert(let target, _, _, _), .listRemoveAt(let target, _, _),
+            .listRemove(let target, _, _), .listSwap(let target, _, _, _), .advance(let target):
+            guard let location = context.directory.target(target) else { return unknownTarget(target, id: request.id, session: session) }
+            worker = location.worker
+        case .hello:
+            return
+        }
+        let owner = workers[worker]
+        owner.queue.async { owner.handle(request, from: session) }
+    }
+
+    private func unknownFile(_ file: String, id: JSONValue?, session: SessionID) {
+        context.sendError(WireError(code: "unknown_file", message: "no file '\(file)'", details: [("file", .string(file))]), id: id, to: session)
+    }
+
+    private func unknownTarget(_ target: String, id: JSONValue?, session: SessionID) {
+        context.sendError(WireError(StateMachineError.unknownTarget(target)), id: id, to: session)
+    }
+
+    private func filesReply(id: JSONValue?) -> JSONValue {
+        let files = context.directory.files().map { file -> JSONValue in
+            ["name": .string(file.name), "worker": .number(Double(file.worker))]
+        }
+        return ServerMessage.reply("files", id: id, [("files", .array(files))])
+    }
+
+    private func upload(_ session: SessionID, kind: String, data: [UInt8], mediaType: String?, id: JSONValue?, limit: Int) {
+        guard data.count <= limit else { return context.sendError(.limit("maxAssetBytes", limit), id: id, to: session) }
+        do {
+            let reference = try context.assets.add(kind: kind, data: data, mediaType: mediaType)
+            context.send(ServerMessage.reply("asset", id: id, [("asset", ValueCodec.encode(.asset(reference)))]), to: session)
+        } catch {
+            context.sendError(WireError(code: "invalid_asset_data", message: error.reason), id: id, to: session)
+        }
+    }
+
+    /// Loads a file sent by a client onto the next worker (round-robin).
+    private func loadFile(_ session: SessionID, name: String, content: FileContent, id: JSONValue?) {
+        guard context.configuration.allowFileUploads else {
+            return context.sendError(WireError(code: "forbidden", message: "this daemon does not accept files from clients"), id: id, to: session)
+        }
+        let schema: FileSchema
+        do {
+            switch content {
+            case .riv(let bytes): schema = try RiveFileReader.read(bytes)
+            case .schema(let json): schema = try FileSchema(json: json)
+            }
+        } catch let error as RiveFileError {
+            return context.sendError(WireError(error.fileError), id: id, to: session)
+        } catch {
+            return context.sendError(WireError(error), id: id, to: session)
+        }
+        let workerIndex = nextWorker % workers.count
+        nextWorker += 1
+        guard let location = context.directory.reserveFile(name, worker: workerIndex) else {
+            return context.sendError(WireError(code: "file_exists", message: "file '\(name)' already exists", details: [("file", .string(name))]), id: id, to: session)
+        }
+        let worker = workers[workerIndex]
+        worker.queue.sync { worker.load(schema, as: name, number: location.number) }
+        context.log(.info, "file loaded by a client", [("file", name), ("worker", "\(workerIndex)")])
+        context.send(filesReply(id: id), to: session)
+    }
+}

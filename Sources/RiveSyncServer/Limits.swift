@@ -1,0 +1,75 @@
+import RiveSyncJSON
+
+/// The daemon's limits: named settings with safe, finite defaults (PROTOCOL.md §12).
+public struct Limits: Sendable, Hashable {
+    public var maxMessageBytes = 1 << 20
+    public var maxJSONDepth = 32
+    public var maxSubscriptions = 256
+    public var maxSendQueueBytes = 8 << 20
+    public var maxConnections = 10_000
+    public var maxListLength = 10_000
+    public var maxStringBytes = 64 << 10
+    public var maxAssetBytes = 4 << 20
+    public var maxCommandsPerSecond = 10_000
+    public var maxInstancesPerFile = 1_000_000
+    /// Batches kept per target for resuming subscribers.
+    public var historyBatches = 1_024
+
+    public init() {}
+
+    /// One row of the settings table: name, what it limits, bounds, whether SIGHUP reloads it.
+    public struct Setting: Sendable {
+        public let name: String
+        public let summary: String
+        public let range: ClosedRange<Int>
+        public let reloadable: Bool
+        let keyPath: WritableKeyPath<Limits, Int> & Sendable
+    }
+
+    /// Every limit, in the order the README lists them.
+    public static let settings: [Setting] = [
+        Setting(name: "maxMessageBytes", summary: "bytes in one incoming message (close 1009 past it)", range: 256...(64 << 20), reloadable: false, keyPath: \.maxMessageBytes),
+        Setting(name: "maxJSONDepth", summary: "nesting depth of one message (error too_deep)", range: 4...256, reloadable: true, keyPath: \.maxJSONDepth),
+        Setting(name: "maxSubscriptions", summary: "subscriptions per connection", range: 1...100_000, reloadable: true, keyPath: \.maxSubscriptions),
+        Setting(name: "maxSendQueueBytes", summary: "send backlog per connection before catch-up", range: 64 << 10...(1 << 30), reloadable: false, keyPath: \.maxSendQueueBytes),
+        Setting(name: "maxConnections", summary: "simultaneous WebSocket connections", range: 1...1_000_000, reloadable: false, keyPath: \.maxConnections),
+        Setting(name: "maxListLength", summary: "items in one list property", range: 1...10_000_000, reloadable: true, keyPath: \.maxListLength),
+        Setting(name: "maxStringBytes", summary: "UTF-8 bytes in one string value", range: 16...(16 << 20), reloadable: true, keyPath: \.maxStringBytes),
+        Setting(name: "maxAssetBytes", summary: "bytes in one uploaded image, font or blob", range: 1024...(256 << 20), reloadable: true, keyPath: \.maxAssetBytes),
+        Setting(name: "maxCommandsPerSecond", summary: "requests per second per connection", range: 1...10_000_000, reloadable: true, keyPath: \.maxCommandsPerSecond),
+        Setting(name: "maxInstancesPerFile", summary: "live instances in one file", range: 16...100_000_000, reloadable: true, keyPath: \.maxInstancesPerFile),
+        Setting(name: "historyBatches", summary: "batches kept per target for resume", range: 16...1_000_000, reloadable: false, keyPath: \.historyBatches),
+    ]
+
+    /// Reads `{"maxMessageBytes": …, …}`; unknown names and out-of-range values are errors.
+    public init(json: JSONValue) throws(ConfigurationError) {
+        guard let members = json.objectValue else { throw .invalid("limits: expected an object") }
+        for (name, value) in members {
+            guard let setting = Self.settings.first(where: { $0.name == name }) else {
+                throw .invalid("limits.\(name): unknown limit (one of \(Self.settings.map(\.name).joined(separator: ", ")))")
+            }
+            guard let number = value.intValue, setting.range.contains(number) else {
+                throw .invalid("limits.\(name): expected an integer in \(setting.range.lowerBound)...\(setting.range.upperBound)")
+            }
+            self[keyPath: setting.keyPath] = number
+        }
+    }
+
+    /// The limits a client sees in `welcome`.
+    public var jsonValue: JSONValue {
+        .object(Self.settings.map { ($0.name, .number(Double(self[keyPath: $0.keyPath]))) })
+    }
+}
+
+/// A configuration file or flag that cannot be used, with a one-line reason.
+public enum ConfigurationError: Error, Sendable, Hashable, CustomStringConvertible {
+    case invalid(String)
+    case unreadable(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .invalid(let reason): return reason
+        case .unreadable(let path, let reason): return "\(path): \(reason)"
+        }
+    }
+}

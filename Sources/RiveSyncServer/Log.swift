@@ -1,0 +1,27 @@
+import Foundation
+
+/// Structured log lines on stderr (for journald): `level=info msg="…" key=value …`.
+public struct Log: Sendable {
+    public enum Level: String, Sendable, Comparable {
+        case debug, info, warning, error
+        public static func < (a: Level, b: Level) -> Bool {
+            [Level.debug, .info, .warning, .error].firstIndex(of: a)! < [Level.debug, .info, .warning, .error].firstIndex(of: b)!
+        }
+    }
+
+    public var minimum: Level
+    public init(minimum: Level = .info) { self.minimum = minimum }
+
+    public func callAsFunction(_ level: Level, _ message: String, _ metadata: [(String, String)] = []) {
+        guard level >= minimum else { return }
+        var line = "level=\(level.rawValue) msg=\(Self.quote(message))"
+        for (key, value) in metadata { line += " \(key)=\(Self.quote(value))" }
+        line += "\n"
+        FileHandle.standardError.write(Data(line.utf8))
+    }
+
+    static func quote(_ text: String) -> String {
+        if !text.isEmpty, text.allSatisfy({ $0.isLetter || $0.isNumber || "._-:/@#".contains($0) }) { return text }
+        return "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    }
+}

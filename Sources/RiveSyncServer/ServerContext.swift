@@ -1,0 +1,60 @@
+import Foundation
+import RiveSyncJSON
+import RiveSyncModel
+import RiveSyncProtocol
+import RiveSyncTransport
+import Synchronization
+
+/// What every part of the daemon shares: configuration, the directory, counters, the asset
+/// store, the epoch, and the way out to the transport.
+final class ServerContext: Sendable {
+    let configuration: DaemonConfiguration
+    let limits: Locked<Limits>
+    let directory = Directory()
+    let metrics = DaemonMetrics()
+    let assets: AssetStore
+    let epoch: String
+    let log: Log
+    private let commandCounter = Atomic<UInt64>(0)
+    private let server = Locked<WebSocketServer?>(nil)
+
+    init(configuration: DaemonConfiguration, epoch: String, log: Log) {
+        self.configuration = configuration
+        self.limits = Locked(configuration.limits)
+        self.assets = AssetStore(capacityBytes: max(configuration.limits.maxAssetBytes * 16, 64 << 20))
+        self.epoch = epoch
+        self.log = log
+    }
+
+    func attach(_ server: WebSocketServer) { self.server.withLock { $0 = server } }
+
+    /// A daemon-wide command number (acks and batches carry it).
+    func nextCommandNumber() -> UInt64 { commandCounter.add(1, ordering: .relaxed).newValue }
+
+    /// Hands transport commands to the service thread in one submit (one lock, one wakeup).
+    func submit(_ commands: [WebSocketServer.Command]) {
+        guard !commands.isEmpty else { return }
+        server.withLock { $0 }?.submit(commands)
+    }
+
+    /// Bytes queued for a session on the service thread (a recent snapshot).
+    func queuedBytes(_ session: SessionID) -> Int {
+        server.withLock { $0 }?.queuedBytes(session) ?? 0
+    }
+
+    /// Encodes a message once as a shareable text payload.
+    static func payload(_ message: JSONValue) -> Payload {
+        Payload(bytes: message.serialized(), isText: true)
+    }
+
+    /// Sends one message to one session.
+    func send(_ message: JSONValue, to session: SessionID) {
+        submit([.send(Self.payload(message), to: [session])])
+    }
+
+    /// Sends an error reply and counts it.
+    func sendError(_ error: WireError, id: JSONValue?, to session: SessionID) {
+        metrics.errors.add(1, ordering: .relaxed)
+        send(error.message(id: id), to: session)
+    }
+}

@@ -1,0 +1,104 @@
+import Dispatch
+import RiveSyncJSON
+import RiveSyncModel
+import RiveSyncProtocol
+import RiveSyncTransport
+
+extension Worker {
+    /// Schedules an advance of an auto target: at once if it has been idle for a whole
+    /// interval, else at the next interval boundary (so it advances at most `rate` times a
+    /// second, and only when something is queued).
+    func scheduleAdvance(_ target: String) {
+        guard let record = targets[target], !record.manual, !record.scheduled else { return }
+        targets[target]!.scheduled = true
+        let now = DispatchTime.now().uptimeNanoseconds
+        let due = max(now, record.lastAdvance &+ UInt64(1e9 / record.rate))
+        queue.asyncAfter(deadline: DispatchTime(uptimeNanoseconds: due)) { [self] in runAdvance(target) }
+    }
+
+    /// Applies a target's queue and sends the batches, acks and errors it produced.
+    func runAdvance(_ target: String) {
+        guard let record = targets[target] else { return }
+        let start = DispatchTime.now().uptimeNanoseconds
+        targets[target]!.scheduled = false
+        targets[target]!.lastAdvance = start
+        let batches: [ChangeBatch]
+        do {
+            batches = try files[record.file]!.advance(target)
+        } catch {
+            context.log(.error, "advance failed", [("target", target), ("error", "\(error)")])
+            return
+        }
+        context.metrics.recordAdvance(nanoseconds: DispatchTime.now().uptimeNanoseconds - start)
+        publish(batches, advanced: target)
+    }
+
+    /// Sends each batch to its subscribers (encoded once for whole-target subscribers),
+    /// records it in the history, then acks or rejects the advanced target's commands — all
+    /// in one transport submit, so a subscriber sees the batch before its ack.
+    func publish(_ batches: [ChangeBatch], advanced: String) {
+        var out: [WebSocketServer.Command] = []
+        let limits = context.limits.withLock { $0 }
+        let softLimit = limits.maxSendQueueBytes / 2
+        for batch in batches {
+            guard var record = targets[batch.target] else { continue }
+            context.metrics.batches.add(1, ordering: .relaxed)
+            let full = ServerContext.payload(ServerMessage.batch(batch, epoch: context.epoch, effects: batch.effects, commands: batch.applied))
+            record.history.append(HistoryEntry(batch: batch, payload: full))
+            if record.history.count > limits.historyBatches { record.history.removeFirst(record.history.count - limits.historyBatches) }
+            var wholeTarget: [SessionID] = []
+            for session in record.subscribers.keys.sorted() {
+                let subscription = record.subscribers[session]!
+                if subscription.lagging { continue }
+                if context.queuedBytes(session) > softLimit {
+                    record.subscribers[session]!.lagging = true
+                    scheduleCatchUpCheck()
+                    continue
+                }
+                if let paths = subscription.paths {
+                    let effects = Self.filter(batch.effects, paths)
+                    if !effects.isEmpty {
+                        let message = ServerMessage.batch(batch, epoch: context.epoch, effects: effects, commands: batch.applied)
+                        out.append(.send(ServerContext.payload(message), to: [session]))
+                    }
+                } else {
+                    wholeTarget.append(session)
+                }
+            }
+            if !wholeTarget.isEmpty { out.append(.send(full, to: wholeTarget)) }
+            for number in batch.applied {
+                guard let waiting = record.pending.removeValue(forKey: number) else { continue }
+                let ack = ServerMessage.reply(
+                    "ack", id: waiting.requestID,
+                    [("target", .string(batch.target)), ("seq", .number(Double(batch.seq))), ("command", .number(Double(number)))])
+                out.append(.send(ServerContext.payload(ack), to: [waiting.session]))
+            }
+            for rejected in batch.rejected {
+                guard let waiting = record.pending.removeValue(forKey: rejected.id) else { continue }
+                var error = WireError(rejected.error)
+                error.details += [("seq", .number(Double(batch.seq))), ("command", .number(Double(rejected.id)))]
+                context.metrics.errors.add(1, ordering: .relaxed)
+                out.append(.send(ServerContext.payload(error.message(id: waiting.requestID)), to: [waiting.session]))
+            }
+            if batch.target == advanced {
+                context.metrics.commandsApplied.add(batch.applied.count, ordering: .relaxed)
+                context.metrics.commandsRejected.add(batch.rejected.count, ordering: .relaxed)
+                context.metrics.commandsQueued.add(-(batch.applied.count + batch.rejected.count), ordering: .relaxed)
+            }
+            targets[batch.target] = record
+        }
+        context.submit(out)
+    }
+
+    /// The effects visible to a path subscription: those with a path equal to, under or
+    /// above one of `paths`.
+    static func filter(_ effects: [Effect], _ paths: [String]) -> [Effect] {
+        effects.filter { effect in
+            effect.paths.contains { p in paths.contains { q in Self.related(p, q) } }
+        }
+    }
+
+    static func related(_ a: String, _ b: String) -> Bool {
+        a == b || a.isEmpty || b.isEmpty || a.hasPrefix(b + "/") || b.hasPrefix(a + "/")
+    }
+}

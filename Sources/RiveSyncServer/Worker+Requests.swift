@@ -1,0 +1,159 @@
+import RiveSyncJSON
+import RiveSyncModel
+import RiveSyncProtocol
+import RiveSyncTransport
+
+extension Worker {
+    /// Handles a request routed to this worker (on the queue). Every request gets exactly one
+    /// reply; commands get theirs after the advance that applies them.
+    func handle(_ request: Request, from session: SessionID) {
+        do {
+            if let reply = try reply(to: request.body, id: request.id, session: session) {
+                context.send(reply, to: session)
+            }
+        } catch {
+            context.sendError(error, id: request.id, to: session)
+        }
+    }
+
+    /// The reply to send now, or nil when the reply comes later (commands) or was sent already.
+    private func reply(to body: ClientRequest, id: JSONValue?, session: SessionID) throws(WireError) -> JSONValue? {
+        func names(_ list: [String]) -> JSONValue { ServerMessage.reply("names", id: id, [("names", .array(list.map(JSONValue.string)))]) }
+        func schema(_ file: String) throws(WireError) -> FileSchema { try runtime(file).schema }
+        func model<T>(_ body: () throws -> T) throws(WireError) -> T {
+            do { return try body() } catch { throw WireError(error) }
+        }
+        switch body {
+        case .describe(let file):
+            return ServerMessage.reply("schema", id: id, [("file", .string(file)), ("schema", try schema(file).jsonValue)])
+        case .viewModelNames(let file):
+            return names(try schema(file).viewModelNames)
+        case .globalViewModelNames(let file):
+            return names(try schema(file).globalViewModelNames)
+        case .instanceNames(let file, let viewModel):
+            let s = try schema(file)
+            return names(try model { try s.instanceNames(of: viewModel) })
+        case .properties(let file, let viewModel):
+            let s = try schema(file)
+            let properties = try model { try s.properties(of: viewModel) }
+            return ServerMessage.reply(
+                "properties", id: id,
+                [("properties", .array(properties.map { ["name": .string($0.name), "type": .string($0.type.rawValue), "metaData": .string($0.metaData)] }))])
+        case .enums(let file):
+            return ServerMessage.reply(
+                "enums", id: id, [("enums", .array(try schema(file).enums.map { ["name": .string($0.name), "values": .array($0.values.map(JSONValue.string))] }))])
+        case .artboardNames(let file):
+            return names(try schema(file).artboardNames)
+        case .stateMachineNames(let file, let artboard):
+            let s = try schema(file)
+            return names(try model { try s.artboard(named: artboard).stateMachines })
+        case .defaultViewModelInfo(let file, let artboard):
+            let s = try schema(file)
+            let info = try model { try s.defaultViewModelInfo(for: artboard) }
+            return ServerMessage.reply("defaultViewModelInfo", id: id, [("viewModel", .string(info.viewModelName)), ("instance", .string(info.instanceName))])
+        case .createInstance(let file, let source, let publish):
+            _ = try runtime(file)
+            let instance = try model { try files[file]!.createInstance(source) }
+            let state = files[file]!.store[instance]!
+            if let publish { try self.publish(instance, as: publish, file: file) }
+            return ServerMessage.reply(
+                "instance", id: id,
+                [("instance", .number(Double(instance.rawValue))), ("viewModel", .string(state.viewModel)), ("name", .string(state.name))])
+        case .createStateMachine(let request):
+            let name = try createStateMachine(request)
+            return ServerMessage.reply("target", id: id, [("target", .string(name))] + (targetInfo(name)?.objectValue ?? []))
+        case .publish(let instance, let name):
+            guard let owner = context.directory.file(of: instance) else { throw WireError(StateMachineError.unknownInstance(instance)) }
+            try checkInstance(instance, in: owner.name)
+            try publish(instance, as: name, file: owner.name)
+            return ServerMessage.reply("target", id: id, [("target", .string(name))] + (targetInfo(name)?.objectValue ?? []))
+        case .bind(let target, let main, let globals):
+            let file = try record(target).file
+            for instance in [main].compactMap({ $0 }) + globals.map(\.instance) { try checkInstance(instance, in: file) }
+            let number = context.nextCommandNumber()
+            try model {
+                try files[file]!.bind(target, main: main, globals: globals.map { ($0.name, $0.instance) }, commandID: number)
+            }
+            try queued(number, on: target, session: session, requestID: id)
+            return nil
+        case .subscribe(let target, let paths, let cursor):
+            try subscribe(session, to: target, paths: paths, cursor: cursor, id: id)
+            return nil
+        case .unsubscribe(let target):
+            _ = try record(target)
+            if targets[target]!.subscribers.removeValue(forKey: session) != nil {
+                context.metrics.subscriptions.add(-1, ordering: .relaxed)
+            }
+            return ServerMessage.reply("unsubscribed", id: id, [("target", .string(target))])
+        case .get(let target, let path):
+            let file = try record(target).file
+            let runtime = files[file]!
+            let property = try model { try runtime.property(at: path, in: target) }
+            let value = try model { try runtime.value(at: path, in: target) }
+            let seq = try model { try runtime.target(target).seq }
+            return ServerMessage.reply(
+                "value", id: id,
+                [("target", .string(target)), ("seq", .number(Double(seq))), ("path", .string(path)),
+                 ("valueType", .string(property.type.rawValue)), ("value", ValueCodec.encode(value))])
+        case .set, .fire, .listAppend, .listInsert, .listRemoveAt, .listRemove, .listSwap:
+            try enqueueCommand(body, session: session, requestID: id)
+            return nil
+        case .advance(let target):
+            guard try record(target).manual else {
+                throw WireError(code: "not_manual", message: "target '\(target)' advances by itself", details: [("target", .string(target))])
+            }
+            runAdvance(target)
+            let seq = (try? files[targets[target]!.file]!.target(target).seq) ?? 0
+            return ServerMessage.reply("advanced", id: id, [("target", .string(target)), ("seq", .number(Double(seq)))])
+        case .hello, .listFiles, .listTargets, .ping, .upload, .loadFile:
+            throw WireError.internalError("request '\(body.type)' reached a worker")
+        }
+    }
+
+    func record(_ target: String) throws(WireError) -> TargetRecord {
+        guard let record = targets[target] else { throw WireError(StateMachineError.unknownTarget(target)) }
+        return record
+    }
+
+    /// Publishes an instance as a target (auto mode, default rate).
+    func publish(_ instance: InstanceID, as name: String, file: String) throws(WireError) {
+        guard context.directory.claimTarget(name, file: file) else { throw WireError(StateMachineError.targetExists(name)) }
+        do {
+            try files[file]!.publish(instance, as: name)
+        } catch {
+            context.directory.releaseTarget(name)
+            throw WireError(error)
+        }
+        targets[name] = TargetRecord(file: file, manual: false, rate: context.configuration.defaultRate)
+    }
+
+    /// Creates a state machine target; returns its name.
+    func createStateMachine(_ request: StateMachineRequest) throws(WireError) -> String {
+        let schema = try runtime(request.file).schema
+        let artboard: ArtboardSchema
+        do {
+            artboard = try schema.artboard(named: request.artboard)
+        } catch {
+            throw WireError(error)
+        }
+        let machine = request.stateMachine ?? artboard.defaultStateMachine ?? artboard.stateMachines.first
+        guard let machine, artboard.stateMachines.contains(machine) else {
+            throw WireError(ArtboardError.invalidStateMachine(request.stateMachine ?? "artboard '\(artboard.name)' has no state machine"))
+        }
+        for instance in [request.main].compactMap({ $0 }) + request.globals.map(\.instance) {
+            try checkInstance(instance, in: request.file)
+        }
+        let name = request.name ?? machine
+        guard context.directory.claimTarget(name, file: request.file) else { throw WireError(StateMachineError.targetExists(name)) }
+        do {
+            try files[request.file]!.createStateMachine(
+                named: name, artboard: artboard.name, stateMachine: machine, main: request.main,
+                globals: request.globals.map { ($0.name, $0.instance) })
+        } catch {
+            context.directory.releaseTarget(name)
+            throw WireError(error)
+        }
+        targets[name] = TargetRecord(file: request.file, manual: request.manual, rate: request.rate ?? context.configuration.defaultRate)
+        return name
+    }
+}

@@ -1,0 +1,117 @@
+import Dispatch
+import RiveSyncJSON
+import RiveSyncModel
+import RiveSyncProtocol
+import RiveSyncTransport
+
+extension Worker {
+    /// Subscribes a session to a target: an atomic snapshot (or, with a usable cursor, the
+    /// exact missing batches) and then every later batch.
+    func subscribe(_ session: SessionID, to target: String, paths: [String]?, cursor: Cursor?, id: JSONValue?) throws(WireError) {
+        let record = try record(target)
+        let runtime = files[record.file]!
+        var values: [(String, JSONValue)] = []
+        for path in paths ?? [] {
+            do {
+                values.append((path, ValueCodec.encode(try runtime.value(at: path, in: target))))
+            } catch {
+                throw WireError(error)
+            }
+        }
+        let seq = (try? runtime.target(target).seq) ?? 0
+        var out: [WebSocketServer.Command] = []
+        if let cursor, let missing = missingBatches(record, after: cursor, currentSeq: seq) {
+            let reply = ServerMessage.reply(
+                "subscribed", id: id,
+                [("target", .string(target)), ("epoch", .string(context.epoch)), ("seq", .number(Double(cursor.seq))), ("resumed", true)])
+            out.append(.send(ServerContext.payload(reply), to: [session]))
+            for entry in missing {
+                if let paths {
+                    let effects = Self.filter(entry.batch.effects, paths)
+                    guard !effects.isEmpty else { continue }
+                    let message = ServerMessage.batch(entry.batch, epoch: context.epoch, effects: effects, commands: entry.batch.applied)
+                    out.append(.send(ServerContext.payload(message), to: [session]))
+                } else {
+                    out.append(.send(entry.payload, to: [session]))
+                }
+            }
+        } else {
+            out.append(.send(ServerContext.payload(snapshot(of: target, paths: paths, values: values, id: id, reason: nil, resumed: cursor == nil ? nil : false)), to: [session]))
+        }
+        if targets[target]!.subscribers.updateValue(Subscription(paths: paths), forKey: session) == nil {
+            context.metrics.subscriptions.add(1, ordering: .relaxed)
+        }
+        context.submit(out)
+    }
+
+    /// The batches after the cursor, if the cursor is of this epoch and all of them are still
+    /// in the history; nil when a fresh snapshot is needed instead.
+    private func missingBatches(_ record: TargetRecord, after cursor: Cursor, currentSeq: UInt64) -> [HistoryEntry]? {
+        guard cursor.epoch == context.epoch, cursor.seq <= currentSeq else { return nil }
+        if cursor.seq == currentSeq { return [] }
+        guard let first = record.history.first, first.batch.seq <= cursor.seq + 1 else { return nil }
+        return record.history.filter { $0.batch.seq > cursor.seq }
+    }
+
+    /// A snapshot message: the whole target, or the values at `paths`.
+    func snapshot(of target: String, paths: [String]?, values: [(String, JSONValue)], id: JSONValue?, reason: String?, resumed: Bool?) -> JSONValue {
+        let runtime = files[targets[target]!.file]!
+        var message: JSONValue
+        if paths == nil, let snapshot = try? runtime.snapshot(of: target) {
+            message = ServerMessage.snapshot(snapshot, id: id, epoch: context.epoch, reason: reason)
+        } else {
+            let seq = (try? runtime.target(target).seq) ?? 0
+            var fields: [(String, JSONValue)] = [
+                ("target", .string(target)), ("epoch", .string(context.epoch)), ("seq", .number(Double(seq))), ("values", .object(values)),
+            ]
+            if let reason { fields.append(("reason", .string(reason))) }
+            message = ServerMessage.reply("snapshot", id: id, fields)
+        }
+        if let resumed, case .object(var members) = message {
+            members.append(("resumed", .bool(resumed)))
+            message = .object(members)
+        }
+        return message
+    }
+
+    /// Checks lagging subscribers every 20 ms; once a session's queue has drained, it gets a
+    /// catch-up snapshot per lagging subscription and its batches resume.
+    func scheduleCatchUpCheck() {
+        guard !catchUpCheckScheduled else { return }
+        catchUpCheckScheduled = true
+        queue.asyncAfter(deadline: .now() + .milliseconds(20)) { [self] in
+            catchUpCheckScheduled = false
+            let lowWater = context.limits.withLock { $0.maxSendQueueBytes } / 8
+            var stillLagging = false
+            var out: [WebSocketServer.Command] = []
+            for name in targets.keys.sorted() {
+                for (session, subscription) in targets[name]!.subscribers where subscription.lagging {
+                    guard context.queuedBytes(session) <= lowWater else {
+                        stillLagging = true
+                        continue
+                    }
+                    let runtime = files[targets[name]!.file]!
+                    let values = (subscription.paths ?? []).compactMap { path in
+                        (try? runtime.value(at: path, in: name)).map { (path, ValueCodec.encode($0)) }
+                    }
+                    let message = snapshot(of: name, paths: subscription.paths, values: values, id: nil, reason: "catchUp", resumed: nil)
+                    out.append(.send(ServerContext.payload(message), to: [session]))
+                    targets[name]!.subscribers[session]!.lagging = false
+                    context.metrics.catchUps.add(1, ordering: .relaxed)
+                }
+            }
+            context.submit(out)
+            if stillLagging { scheduleCatchUpCheck() }
+        }
+    }
+
+    /// Forgets a closed session's subscriptions and pending acks (its commands still apply).
+    func sessionClosed(_ session: SessionID) {
+        for name in targets.keys {
+            if targets[name]!.subscribers.removeValue(forKey: session) != nil {
+                context.metrics.subscriptions.add(-1, ordering: .relaxed)
+            }
+            targets[name]!.pending = targets[name]!.pending.filter { $0.value.session != session }
+        }
+    }
+}

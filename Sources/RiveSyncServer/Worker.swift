@@ -1,0 +1,108 @@
+import Dispatch
+import RiveSyncJSON
+import RiveSyncModel
+import RiveSyncProtocol
+import RiveSyncTransport
+
+/// A worker: one serial queue that owns some files, their instances and targets, the
+/// targets' subscribers, batch history and pending acks. Everything below `context` is
+/// touched only on `queue` (that is what makes `@unchecked Sendable` sound).
+final class Worker: @unchecked Sendable {
+    let index: Int
+    let queue: DispatchQueue
+    let context: ServerContext
+    var files: [String: FileRuntime] = [:]
+    var targets: [String: TargetRecord] = [:]
+    var catchUpCheckScheduled = false
+
+    init(index: Int, context: ServerContext) {
+        self.index = index
+        self.context = context
+        self.queue = DispatchQueue(label: "rivesyncd.worker.\(index)")
+    }
+
+    /// A target's daemon-side state.
+    struct TargetRecord {
+        var file: String
+        var manual: Bool
+        var rate: Double
+        var lastAdvance: UInt64 = 0
+        var scheduled = false
+        var subscribers: [SessionID: Subscription] = [:]
+        /// The latest batches, oldest first, at most `Limits.historyBatches`.
+        var history: [HistoryEntry] = []
+        /// Commands queued on this target that wait for their advance, by command number.
+        var pending: [UInt64: PendingAck] = [:]
+    }
+
+    struct Subscription {
+        var paths: [String]?
+        var lagging = false
+    }
+
+    struct PendingAck {
+        var session: SessionID
+        var requestID: JSONValue?
+    }
+
+    struct HistoryEntry {
+        var batch: ChangeBatch
+        /// The batch as whole-target subscribers receive it.
+        var payload: Payload
+    }
+
+    // MARK: Files
+
+    /// Loads a schema as a file of this worker (on the queue).
+    func load(_ schema: FileSchema, as name: String, number: UInt64) {
+        var limits = ModelLimits()
+        let daemonLimits = context.limits.withLock { $0 }
+        limits.maxListLength = daemonLimits.maxListLength
+        limits.maxStringBytes = daemonLimits.maxStringBytes
+        limits.maxInstances = daemonLimits.maxInstancesPerFile
+        files[name] = FileRuntime(schema: schema, limits: limits, firstInstanceID: number << Directory.fileIDShift | 1)
+    }
+
+    /// Checks that an instance id belongs to `file` on this worker.
+    func checkInstance(_ id: InstanceID, in file: String) throws(WireError) {
+        guard let owner = context.directory.file(of: id) else { throw WireError(StateMachineError.unknownInstance(id)) }
+        guard owner.location.worker == index else {
+            throw WireError(
+                code: "wrong_worker",
+                message: "instance \(id.rawValue) lives on worker \(owner.location.worker) (file '\(owner.name)'), the target on worker \(index)",
+                details: [("instance", .number(Double(id.rawValue)))])
+        }
+        guard owner.name == file, files[file]?.store[id] != nil else {
+            throw WireError(
+                code: "unknown_instance", message: "instance \(id.rawValue) is not an instance of file '\(file)'",
+                details: [("instance", .number(Double(id.rawValue)))])
+        }
+    }
+
+    func runtime(_ file: String) throws(WireError) -> FileRuntime {
+        guard let runtime = files[file] else { throw WireError(code: "unknown_file", message: "no file '\(file)'", details: [("file", .string(file))]) }
+        return runtime
+    }
+
+    /// The listing entry of a target.
+    func targetInfo(_ name: String) -> JSONValue? {
+        guard let record = targets[name], let target = try? files[record.file]?.target(name) else { return nil }
+        var members: [(String, JSONValue)] = [("name", .string(name)), ("file", .string(record.file))]
+        switch target.kind {
+        case .stateMachine(let artboard, let stateMachine):
+            members += [("kind", "stateMachine"), ("artboard", .string(artboard)), ("stateMachine", .string(stateMachine))]
+        case .publishedInstance:
+            members.append(("kind", "instance"))
+        }
+        members += [
+            ("mode", .string(record.manual ? "manual" : "auto")), ("rate", .number(record.rate)), ("seq", .number(Double(target.seq))),
+            ("bindings", .array(target.bindings.map(StateCodec.encode))),
+        ]
+        return .object(members)
+    }
+
+    /// Listing entries of every target of this worker, by name.
+    func targetInfos() -> [JSONValue] {
+        targets.keys.sorted().compactMap(targetInfo)
+    }
+}
