@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "RiveSyncProtocol", targets: ["RiveSyncProtocol"]),
         .library(name: "RiveSyncTransport", targets: ["RiveSyncTransport"]),
         .library(name: "RiveFile", targets: ["RiveFile"]),
+        .executable(name: "rivesync", targets: ["rivesync"]),
     ],
     targets: [
         // Pure view-model core: schema, instances, paths, binding, advance, replica. No I/O.
@@ -36,6 +37,10 @@ let package = Package(
         // Pure-Swift .riv reader: data-binding metadata into a FileSchema. No I/O.
         .target(name: "RiveFile", dependencies: ["RiveSyncModel"]),
         .testTarget(name: "RiveFileTests", dependencies: ["RiveFile", "RiveSyncModel"]),
+        // The rivesync command line: a small subcommand parser and the subcommands.
+        .target(name: "RiveSyncCLI", dependencies: ["RiveFile", "RiveSyncModel", "RiveSyncJSON"]),
+        .executableTarget(name: "rivesync", dependencies: ["RiveSyncCLI"]),
+        .testTarget(name: "RiveSyncCLITests", dependencies: ["rivesync"]),
     ],
     swiftLanguageModes: [.v6]
 )

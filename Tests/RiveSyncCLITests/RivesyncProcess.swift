@@ -1,0 +1,64 @@
+import Foundation
+import XCTest
+
+/// Runs the built `rivesync` binary, as a user would, and captures what it prints.
+enum RivesyncProcess {
+    struct Result: Equatable {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// The build products directory: the one holding this test bundle (and `rivesync`).
+    static let productsDirectory: URL = {
+        let bundle = Bundle(for: Marker.self).bundleURL
+        return bundle.pathExtension == "xctest" ? bundle.deletingLastPathComponent() : bundle
+    }()
+
+    private final class Marker {}
+
+    /// Runs `rivesync arguments…` to completion.
+    static func run(_ arguments: [String]) throws -> Result {
+        let binary = productsDirectory.appendingPathComponent("rivesync")
+        guard FileManager.default.isExecutableFile(atPath: binary.path) else {
+            throw XCTSkip("rivesync is not built next to the tests at \(binary.path)")
+        }
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(
+            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+            stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    /// `../shared/fixtures/riv/NAME.riv`, failing instead of skipping when fixtures are required.
+    static func fixture(_ name: String) throws -> String {
+        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/fixtures/riv/\(name).riv").path
+        if !FileManager.default.fileExists(atPath: path) {
+            let message = "fixture \(path) is missing"
+            if ProcessInfo.processInfo.environment["RIVESYNC_REQUIRE_FIXTURES"] == "1" {
+                XCTFail(message + " (RIVESYNC_REQUIRE_FIXTURES=1)")
+            }
+            throw XCTSkip(message)
+        }
+        return path
+    }
+
+    /// Writes `contents` to a new temporary file and returns its path.
+    static func temporaryFile(_ name: String, _ contents: [UInt8]) throws -> String {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rivesync-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let url = directory.appendingPathComponent(name)
+        try Data(contents).write(to: url)
+        return url.path
+    }
+}

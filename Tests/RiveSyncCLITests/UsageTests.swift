@@ -1,0 +1,54 @@
+import XCTest
+
+/// Command-line usage: help goes to stdout with status 0, usage errors are one line on stderr
+/// with status 64.
+final class UsageTests: XCTestCase {
+    func testHelp() throws {
+        let help = """
+            usage: rivesync COMMAND [ARGUMENTS]
+
+            commands:
+              inspect  Print the view models, enums, artboards and assets of a .riv or JSON schema file.
+
+            Run 'rivesync COMMAND --help' for a command's arguments.
+
+            """
+        XCTAssertEqual(try RivesyncProcess.run(["--help"]), .init(status: 0, stdout: help, stderr: ""))
+        XCTAssertEqual(try RivesyncProcess.run(["help"]), .init(status: 0, stdout: help, stderr: ""))
+        XCTAssertEqual(
+            try RivesyncProcess.run(["inspect", "--help"]),
+            .init(
+                status: 0,
+                stdout: """
+                    usage: rivesync inspect FILE [--text]
+
+                    Print the view models, enums, artboards and assets of a .riv or JSON schema file.
+
+                    options:
+                      --text            print a human-readable tree instead of JSON
+
+                    """, stderr: ""))
+    }
+
+    func testUsageErrorsExit64WithOneLine() throws {
+        let cases: [([String], String)] = [
+            ([], "rivesync: missing command (see 'rivesync --help')\n"),
+            (["frobnicate"], "rivesync: unknown command 'frobnicate' (see 'rivesync --help')\n"),
+            (["inspect"], "rivesync: inspect: missing FILE (usage: rivesync inspect FILE [--text])\n"),
+            (["inspect", "a", "b"], "rivesync: inspect: unexpected argument 'b' (usage: rivesync inspect FILE [--text])\n"),
+            (["inspect", "--bogus", "a"], "rivesync: inspect: unknown option '--bogus' (usage: rivesync inspect FILE [--text])\n"),
+            (["inspect", "-x", "a"], "rivesync: inspect: unknown option '-x' (usage: rivesync inspect FILE [--text])\n"),
+            (["inspect", "--text=yes", "a"], "rivesync: inspect: option '--text' takes no value (usage: rivesync inspect FILE [--text])\n"),
+            (["inspect", "--text", "--text", "a"], "rivesync: inspect: option '--text' given twice (usage: rivesync inspect FILE [--text])\n"),
+        ]
+        for (arguments, message) in cases {
+            XCTAssertEqual(try RivesyncProcess.run(arguments), .init(status: 64, stdout: "", stderr: message), "\(arguments)")
+        }
+    }
+
+    func testDoubleDashEndsOptions() throws {
+        XCTAssertEqual(
+            try RivesyncProcess.run(["inspect", "--", "--text"]),
+            .init(status: 1, stdout: "", stderr: "rivesync: --text: no such file\n"))
+    }
+}
