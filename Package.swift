@@ -41,6 +41,15 @@ let package = Package(
         .target(name: "RiveSyncCLI", dependencies: ["RiveFile", "RiveSyncModel", "RiveSyncJSON"]),
         .executableTarget(name: "rivesync", dependencies: ["RiveSyncCLI"]),
         .testTarget(name: "RiveSyncCLITests", dependencies: ["rivesync"]),
+        // Benchmark (not a test): .riv load time against byte-scan baselines.
+        .executableTarget(name: "bench-riv-load", dependencies: ["RiveFile"], path: "bench/riv-load"),
     ],
     swiftLanguageModes: [.v6]
 )
+
+// libFuzzer target for the .riv reader, declared only for .ci/fuzz-riv.sh (RIVESYNC_FUZZ=1): it has
+// no main of its own (the fuzzer runtime supplies it), so a normal build could not link it.
+if Context.environment["RIVESYNC_FUZZ"] == "1" {
+    package.products.append(.executable(name: "FuzzRivReader", targets: ["FuzzRivReader"]))
+    package.targets.append(.executableTarget(name: "FuzzRivReader", dependencies: ["RiveFile"]))
+}
