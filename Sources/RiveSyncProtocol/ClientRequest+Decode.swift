@@ -91,6 +91,7 @@ extension ClientRequest {
         case "listSwap":
             self = .listSwap(target: try f.string("target"), path: try f.string("path"), index: try f.int("index"), with: try f.int("with"))
         case "advance": self = .advance(target: try f.string("target"))
+        case "digest": self = .digest(target: try f.string("target"))
         case "ping": self = .ping
         case "upload":
             let kind = try f.string("kind")

@@ -83,6 +83,8 @@ public enum ClientRequest: Sendable, Hashable {
     case listRemove(target: String, path: String, instance: InstanceID)
     case listSwap(target: String, path: String, index: Int, with: Int)
     case advance(target: String)
+    /// The state digest of a target (to check a replica against the daemon).
+    case digest(target: String)
     case ping
     case upload(kind: String, data: [UInt8], mediaType: String?)
     case loadFile(name: String, content: FileContent)
@@ -117,6 +119,7 @@ public enum ClientRequest: Sendable, Hashable {
         case .listRemove: return "listRemove"
         case .listSwap: return "listSwap"
         case .advance: return "advance"
+        case .digest: return "digest"
         case .ping: return "ping"
         case .upload: return "upload"
         case .loadFile: return "loadFile"

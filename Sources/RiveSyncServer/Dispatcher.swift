@@ -149,7 +149,7 @@ final class Dispatcher: @unchecked Sendable {
             worker = location.worker
         case .bind(let target, _, _), .get(let target, _), .set(let target, _, _), .fire(let target, _),
             .listAppend(let target, _, _), .listInsert(let target, _, _, _), .listRemoveAt(let target, _, _),
-            .listRemove(let target, _, _), .listSwap(let target, _, _, _), .advance(let target):
+            .listRemove(let target, _, _), .listSwap(let target, _, _, _), .advance(let target), .digest(let target):
             guard let location = context.directory.target(target) else { return unknownTarget(target, id: request.id, session: session) }
             worker = location.worker
         case .hello:

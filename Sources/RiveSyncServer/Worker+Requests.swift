@@ -105,6 +105,11 @@ extension Worker {
             runAdvance(target)
             let seq = (try? files[targets[target]!.file]!.target(target).seq) ?? 0
             return ServerMessage.reply("advanced", id: id, [("target", .string(target)), ("seq", .number(Double(seq)))])
+        case .digest(let target):
+            let runtime = files[try record(target).file]!
+            let seq = try model { try runtime.target(target).seq }
+            let digest = try model { try runtime.digest(of: target) }
+            return ServerMessage.reply("digest", id: id, [("target", .string(target)), ("seq", .number(Double(seq))), ("digest", .string(digest))])
         case .hello, .listFiles, .listTargets, .ping, .upload, .loadFile:
             throw WireError.internalError("request '\(body.type)' reached a worker")
         }

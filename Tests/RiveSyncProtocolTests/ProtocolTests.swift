@@ -19,7 +19,7 @@ import Testing
         .subscribe(target: "character", paths: ["mood"], cursor: Cursor(epoch: "e1", seq: 4)),
         .set(target: "character", path: "mood", value: 5), .fire(target: "character", path: "yes"),
         .listInsert(target: "lobby", path: "players", index: 0, instance: InstanceID(9)),
-        .listSwap(target: "lobby", path: "players", index: 0, with: 1), .advance(target: "character"), .ping,
+        .listSwap(target: "lobby", path: "players", index: 0, with: 1), .advance(target: "character"), .digest(target: "lobby"), .ping,
         .upload(kind: "image", data: [0x89, 0x50, 0x4E, 0x47], mediaType: "image/png"),
         .loadFile(name: "x", content: .riv([1, 2, 3])), .loadFile(name: "y", content: .schema(["viewModels": []])),
     ]

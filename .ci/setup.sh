@@ -1,0 +1,15 @@
+#!/bin/sh
+# Installs what building, running and testing RiveSync needs on a fresh Debian 12 machine
+# (Swift 6.3 is expected on PATH already). Safe to run again.
+set -eu
+packages="libwebsockets-dev libssl-dev zlib1g-dev pkg-config openssl python3-websockets iproute2 procps"
+missing=""
+for package in $packages; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing="$missing $package"
+done
+if [ -n "$missing" ]; then
+    as_root=""
+    [ "$(id -u)" -eq 0 ] || as_root="sudo"
+    $as_root apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $as_root apt-get install -y -qq $missing >/dev/null
+fi
