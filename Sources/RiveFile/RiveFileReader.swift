@@ -17,7 +17,7 @@ public enum RiveFileReader {
         var reader = ByteReader(bytes)
         let header = try RuntimeHeader(reading: &reader)
         var collector = ObjectCollector(bytes: bytes)
-        try readObjects(&reader, fieldTypes: header.fieldTypes, into: &collector)
+        try readObjects(&reader, header: header, into: &collector)
         return SchemaResolver(raw: collector.file, bytes: bytes).resolve()
     }
 
@@ -28,7 +28,7 @@ public enum RiveFileReader {
 
     /// Walks the object stream: type key, (property key, value) pairs, terminator 0.
     private static func readObjects(
-        _ reader: inout ByteReader, fieldTypes: [FieldType?], into collector: inout ObjectCollector
+        _ reader: inout ByteReader, header: RuntimeHeader, into collector: inout ObjectCollector
     ) throws(RiveFileError) {
         while !reader.isAtEnd {
             let typeOffset = reader.offset
@@ -41,7 +41,7 @@ public enum RiveFileReader {
                 let keyOffset = reader.offset
                 let key = try reader.readVarUInt("property key")
                 if key == 0 { break }
-                guard key <= UInt64(UInt16.max), let fieldType = fieldTypes[Int(key)] else {
+                guard key <= UInt64(UInt16.max), let fieldType = header.fieldType(of: Int(key)) else {
                     throw .unknownPropertyKey(key: key, offset: reader.position(keyOffset))
                 }
                 let value: FieldValue

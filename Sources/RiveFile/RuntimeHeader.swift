@@ -7,9 +7,8 @@ struct RuntimeHeader {
     var majorVersion: UInt64
     var minorVersion: UInt64
     var fileId: UInt64
-    /// Field type per 16-bit property key: the ToC's entry where it has one, else the
-    /// built-in table's.
-    var fieldTypes: [FieldType?]
+    /// Field types the ToC lists, indexed by property key (up to the largest key listed).
+    var tocFieldTypes: [FieldType?]
 
     /// Reads the header; `reader` is left at the first object.
     init(reading reader: inout ByteReader) throws(RiveFileError) {
@@ -34,11 +33,18 @@ struct RuntimeHeader {
             }
             keys.append(Int(key))
         }
-        fieldTypes = BuiltInFieldTypes.table
+        tocFieldTypes = [FieldType?](repeating: nil, count: (keys.max() ?? 0) + 1)
         var word: UInt32 = 0
         for (i, key) in keys.enumerated() {
             if i % 4 == 0 { word = try reader.readUInt32("table of contents field types") }
-            fieldTypes[key] = FieldType(tocCode: word >> (2 * UInt32(i % 4)))
+            tocFieldTypes[key] = FieldType(tocCode: word >> (2 * UInt32(i % 4)))
         }
+    }
+
+    /// The field type of a property key: the ToC's entry where it has one (a key's type may
+    /// have changed since this file was written), else the built-in table's; nil if neither
+    /// knows it.
+    func fieldType(of key: Int) -> FieldType? {
+        (key < tocFieldTypes.count ? tocFieldTypes[key] : nil) ?? BuiltInFieldTypes.table[key]
     }
 }
