@@ -38,9 +38,11 @@ public struct CommandSpec: Sendable {
 
     /// `inspect FILE [--text]`.
     public var synopsis: String {
-        let parts = [name] + positionals + options.map { option in
-            "[--\(option.name)\(option.valueName.map { " " + $0 } ?? "")]"
-        }
+        let parts =
+            [name] + positionals
+            + options.map { option in
+                "[--\(option.name)\(option.valueName.map { " " + $0 } ?? "")]"
+            }
         return parts.joined(separator: " ")
     }
 

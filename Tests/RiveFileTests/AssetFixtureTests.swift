@@ -76,7 +76,8 @@ final class AssetFixtureTests: XCTestCase {
         XCTAssertEqual(
             try schema.viewModel(named: "VMCategoryMenuIcon").propertySignature,
             ["id:enum<Category>", "booleanProperty:boolean", "listIndex:symbolListIndex"])
-        XCTAssertEqual(Array(try schema.viewModel(named: "VMCategoryMenuIcon").instanceNames.prefix(3)), ["IconAll", "IconAmmo", "IconKey"])
+        XCTAssertEqual(
+            Array(try schema.viewModel(named: "VMCategoryMenuIcon").instanceNames.prefix(3)), ["IconAll", "IconAmmo", "IconKey"])
         XCTAssertEqual(
             try schema.viewModel(named: "VMInventory").propertySignature,
             [

@@ -56,7 +56,8 @@ final class FixtureTests: XCTestCase {
         XCTAssertEqual(colors.propertySignature, ["c2:color", "c1:color"])
         XCTAssertEqual(colors.instanceNames, ["Instance"])
         XCTAssertEqual(colors.instances[0].values, ["c2": .color(0xFF00_9900), "c1": .color(0xFF99_0000)])
-        XCTAssertEqual(colors.artboardScopedInstances, [AuthoredInstance(name: "GlobalColors Override", values: ["c2": .color(0xFF00_0099)])])
+        XCTAssertEqual(
+            colors.artboardScopedInstances, [AuthoredInstance(name: "GlobalColors Override", values: ["c2": .color(0xFF00_0099)])])
         let labels = try schema.viewModel(named: "GlobalLabels")
         XCTAssertEqual(labels.instances[0].values, ["s2": .string("from-global-s2"), "s1": .string("from-global-s1")])
         XCTAssertEqual(labels.artboardScopedInstances.map(\.name), ["GlobalLabels Override"])

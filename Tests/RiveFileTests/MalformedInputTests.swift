@@ -24,8 +24,10 @@ final class MalformedInputTests: XCTestCase {
         expect(Array("RIVE".utf8) + [8, 0, 0, 0], .unsupportedVersion(major: 8, minor: 0))
         expect(Array("RIVE".utf8) + [7], .truncated(offset: 5, what: "minor version"))
         expect(Array("RIVE".utf8) + [7, 3, 0, 0xAD, 0x04, 0], .truncated(offset: 10, what: "table of contents field types"))
-        expect(Array("RIVE".utf8) + [7, 3, 0, 0x80, 0x80, 0x04, 0, 0, 0, 0, 0], .invalid(
-            offset: 7, reason: "table of contents key 65536 does not fit in 16 bits"))
+        expect(
+            Array("RIVE".utf8) + [7, 3, 0, 0x80, 0x80, 0x04, 0, 0, 0, 0, 0],
+            .invalid(
+                offset: 7, reason: "table of contents key 65536 does not fit in 16 bits"))
     }
 
     func testVarUIntOverflowIsInvalid() {
@@ -62,9 +64,11 @@ final class MalformedInputTests: XCTestCase {
         // listed here as uint: the ToC wins). Then unknown type 526, a Node (2) and a ViewModel.
         let bytes = file(
             toc: [0xB7, 0x07, 0x07, 0xAD, 0x04], codes: [0x01 | 0x00 << 2 | 0x01 << 4, 0, 0, 0],
-            [0x8E, 0x04, 0xB7, 0x07, 2, 0x68, 0x69, 0x05, 0x03, 0,
-             2, 0x07, 0x81, 0x01, 0x0D, 0, 0, 0xC8, 0x42, 0,
-             0xB3, 0x03, 0xAD, 0x04, 2, 0x76, 0x6D, 0])
+            [
+                0x8E, 0x04, 0xB7, 0x07, 2, 0x68, 0x69, 0x05, 0x03, 0,
+                2, 0x07, 0x81, 0x01, 0x0D, 0, 0, 0xC8, 0x42, 0,
+                0xB3, 0x03, 0xAD, 0x04, 2, 0x76, 0x6D, 0,
+            ])
         XCTAssertEqual(try RiveFileReader.read(bytes), FileSchema(viewModels: [ViewModelSchema(name: "vm")]))
     }
 

@@ -15,7 +15,8 @@ final class SmallFixtureTests: XCTestCase {
     func testScriptedString() throws {
         let schema = try readFixture("scripted_string", viewModels: ["stringVm"])
         XCTAssertEqual(try schema.defaultViewModelInfo(for: "StringArtboard").viewModelName, "stringVm")
-        XCTAssertEqual(try schema.viewModel(named: "stringVm").instances, [AuthoredInstance(name: "", values: ["stringProp": .string("yo")])])
+        XCTAssertEqual(
+            try schema.viewModel(named: "stringVm").instances, [AuthoredInstance(name: "", values: ["stringProp": .string("yo")])])
     }
 
     func testScriptedBoolean() throws {
@@ -68,7 +69,8 @@ final class SmallFixtureTests: XCTestCase {
         XCTAssertEqual(schema.artboardNames, ["source_first", "target_first"])
         XCTAssertEqual(schema.artboards.map(\.viewModelName), ["vm", "vm"])
         XCTAssertEqual(try schema.viewModel(named: "vm").propertySignature, ["y:number", "x:number"])
-        XCTAssertEqual(try schema.viewModel(named: "vm").instances, [AuthoredInstance(name: "", values: ["y": .number(250), "x": .number(250)])])
+        XCTAssertEqual(
+            try schema.viewModel(named: "vm").instances, [AuthoredInstance(name: "", values: ["y": .number(250), "x": .number(250)])])
     }
 
     func testComponentStatefulViewModelInstance() throws {

@@ -114,11 +114,13 @@ final class InspectCommandTests: XCTestCase {
         let truncated = try RivesyncProcess.temporaryFile("cut.riv", Array("RIVE".utf8) + [7])
         XCTAssertEqual(
             try RivesyncProcess.run(["inspect", truncated]),
-            .init(status: 1, stdout: "", stderr: "rivesync: \(truncated): truncated .riv file: minor version at byte 5 runs past the end\n"))
+            .init(status: 1, stdout: "", stderr: "rivesync: \(truncated): truncated .riv file: minor version at byte 5 runs past the end\n")
+        )
         let version = try RivesyncProcess.temporaryFile("v6.riv", Array("RIVE".utf8) + [6, 1, 0, 0])
         XCTAssertEqual(
             try RivesyncProcess.run(["inspect", version]),
-            .init(status: 1, stdout: "", stderr: "rivesync: \(version): unsupported .riv version 6.1 (only major version 7 is supported)\n"))
+            .init(status: 1, stdout: "", stderr: "rivesync: \(version): unsupported .riv version 6.1 (only major version 7 is supported)\n")
+        )
         let json = try RivesyncProcess.temporaryFile("bad.json", Array(#"{"viewModels": 3}"#.utf8))
         XCTAssertEqual(
             try RivesyncProcess.run(["inspect", json]),

@@ -38,8 +38,14 @@ final class UsageTests: XCTestCase {
             (["inspect", "a", "b"], "rivesync: inspect: unexpected argument 'b' (usage: rivesync inspect FILE [--text])\n"),
             (["inspect", "--bogus", "a"], "rivesync: inspect: unknown option '--bogus' (usage: rivesync inspect FILE [--text])\n"),
             (["inspect", "-x", "a"], "rivesync: inspect: unknown option '-x' (usage: rivesync inspect FILE [--text])\n"),
-            (["inspect", "--text=yes", "a"], "rivesync: inspect: option '--text' takes no value (usage: rivesync inspect FILE [--text])\n"),
-            (["inspect", "--text", "--text", "a"], "rivesync: inspect: option '--text' given twice (usage: rivesync inspect FILE [--text])\n"),
+            (
+                ["inspect", "--text=yes", "a"],
+                "rivesync: inspect: option '--text' takes no value (usage: rivesync inspect FILE [--text])\n"
+            ),
+            (
+                ["inspect", "--text", "--text", "a"],
+                "rivesync: inspect: option '--text' given twice (usage: rivesync inspect FILE [--text])\n"
+            ),
         ]
         for (arguments, message) in cases {
             XCTAssertEqual(try RivesyncProcess.run(arguments), .init(status: 64, stdout: "", stderr: message), "\(arguments)")

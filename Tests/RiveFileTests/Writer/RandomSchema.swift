@@ -60,7 +60,8 @@ struct RandomSchema {
 
     private mutating func value(for property: PropertySchema, in schema: FileSchema) -> AuthoredValue {
         switch property.type {
-        case .number: return .number([0, -1, 250, 0.5, Float.greatestFiniteMagnitude, Float(int(1000)) / 7].randomElement(using: &generator)!)
+        case .number:
+            return .number([0, -1, 250, 0.5, Float.greatestFiniteMagnitude, Float(int(1000)) / 7].randomElement(using: &generator)!)
         case .string: return .string(text())
         case .boolean: return .boolean(int(2) == 0)
         case .color: return .color(UInt32.random(in: .min ... .max, using: &generator))
@@ -72,9 +73,10 @@ struct RandomSchema {
         case .viewModel:
             return .viewModel(property.viewModelName.flatMap { reference(to: $0, in: schema) })
         case .list:
-            return .list((0..<count(4)).compactMap { _ in
-                schema.viewModels.randomElement(using: &generator).flatMap { reference(to: $0.name, in: schema) }
-            })
+            return .list(
+                (0..<count(4)).compactMap { _ in
+                    schema.viewModels.randomElement(using: &generator).flatMap { reference(to: $0.name, in: schema) }
+                })
         case .assetImage, .assetFont, .assetBlob:
             return .asset(int(4) == 0 ? nil : schema.assets.randomElement(using: &generator)?.name)
         case .artboard:
