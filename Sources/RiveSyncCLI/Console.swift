@@ -2,7 +2,9 @@ import Foundation
 
 /// Where a command writes: standard output for results, standard error for diagnostics.
 public protocol Console {
+    /// Writes results to standard output.
     mutating func write(_ text: String)
+    /// Writes diagnostics to standard error.
     mutating func writeError(_ text: String)
 }
 
