@@ -26,6 +26,9 @@ let package = Package(
             dependencies: ["RiveSyncModel", "RiveSyncProtocol", "RiveSyncJSON", "RiveSyncTransport", "RiveFile"],
             resources: [.embedInCode("demo.schema.json")]),
         .executableTarget(name: "rivesyncd", dependencies: ["RiveSyncServer"]),
+        .testTarget(
+            name: "RiveSyncServerTests",
+            dependencies: ["rivesyncd", "RiveSyncServer", "RiveSyncTransport", "RiveSyncProtocol", "RiveSyncModel", "RiveSyncJSON"]),
         // Benchmark (not a test): apply + advance throughput of the core.
         .executableTarget(name: "bench-model", dependencies: ["RiveSyncModel"], path: "bench/model"),
         // libwebsockets 4.1.6 (Debian) behind a header-only shim.

@@ -8,62 +8,38 @@ extension Worker {
     /// advance. What can be checked now is checked now, so most bad commands get their error
     /// at once; the rest fail when applied and get an error carrying the batch's seq.
     func enqueueCommand(_ body: ClientRequest, session: SessionID, requestID: JSONValue?) throws(WireError) {
-        let command: Command
         let target: String
-        func property(_ path: String, in target: String) throws(WireError) -> PropertySchema {
-            do { return try files[targets[target]!.file]!.property(at: path, in: target) } catch { throw WireError(error) }
-        }
-        func expect(_ type: DataType, _ path: String, in target: String) throws(WireError) {
-            let actual = try property(path, in: target).type
-            guard actual == type else {
-                throw WireError(PropertyError.typeMismatch(path: path, expected: type.rawValue, actual: actual.rawValue))
-            }
-        }
+        let command: Command
         switch body {
         case .set(let t, let path, let json):
-            target = t
             let file = try record(t).file
-            let type = try property(path, in: t).type
+            let type: DataType
+            do { type = try files[file]!.property(at: path, in: t).type } catch { throw WireError(error) }
             let value: PropertyValue
             do { value = try ValueCodec.decode(json, as: type, path: path) } catch { throw WireError(error) }
             try checkValue(value, file: file, path: path)
-            command = .set(path: path, value: value)
-        case .fire(let t, let path):
-            target = t
-            _ = try record(t)
-            try expect(.trigger, path, in: t)
-            command = .fire(path: path)
-        case .listAppend(let t, let path, let instance):
-            target = t
-            try checkInstance(instance, in: try record(t).file)
-            try expect(.list, path, in: t)
-            command = .listAppend(path: path, instance: instance)
+            (target, command) = (t, .set(path: path, value: value))
+        case .fire(let t, let path): (target, command) = (t, .fire(path: path))
+        case .listAppend(let t, let path, let instance): (target, command) = (t, .listAppend(path: path, instance: instance))
         case .listInsert(let t, let path, let index, let instance):
-            target = t
-            try checkInstance(instance, in: try record(t).file)
-            try expect(.list, path, in: t)
-            command = .listInsert(path: path, index: index, instance: instance)
-        case .listRemoveAt(let t, let path, let index):
-            target = t
-            _ = try record(t)
-            try expect(.list, path, in: t)
-            command = .listRemoveAt(path: path, index: index)
-        case .listRemove(let t, let path, let instance):
-            target = t
-            try checkInstance(instance, in: try record(t).file)
-            try expect(.list, path, in: t)
-            command = .listRemove(path: path, instance: instance)
-        case .listSwap(let t, let path, let index, let with):
-            target = t
-            _ = try record(t)
-            try expect(.list, path, in: t)
-            command = .listSwap(path: path, index: index, with: with)
+            (target, command) = (t, .listInsert(path: path, index: index, instance: instance))
+        case .listRemoveAt(let t, let path, let index): (target, command) = (t, .listRemoveAt(path: path, index: index))
+        case .listRemove(let t, let path, let instance): (target, command) = (t, .listRemove(path: path, instance: instance))
+        case .listSwap(let t, let path, let index, let with): (target, command) = (t, .listSwap(path: path, index: index, with: with))
         default:
             throw WireError.internalError("not a command: \(body.type)")
         }
+        let file = try record(target).file
+        switch command {
+        case .listAppend(_, let instance), .listInsert(_, _, let instance), .listRemove(_, let instance):
+            try checkInstance(instance, in: file)
+        default:
+            break
+        }
+        do { try files[file]!.validate(command, on: target) } catch { throw WireError(error) }
         let number = context.nextCommandNumber()
         do {
-            try files[targets[target]!.file]!.enqueue(QueuedCommand(id: number, command: command), on: target)
+            try files[file]!.enqueue(QueuedCommand(id: number, command: command), on: target)
         } catch {
             throw WireError(error)
         }

@@ -12,11 +12,7 @@ extension Worker {
         let runtime = files[record.file]!
         var values: [(String, JSONValue)] = []
         for path in paths ?? [] {
-            do {
-                values.append((path, ValueCodec.encode(try runtime.value(at: path, in: target))))
-            } catch {
-                throw WireError(error)
-            }
+            values.append((path, try Self.subscriptionValue(at: path, in: target, runtime: runtime)))
         }
         let seq = (try? runtime.target(target).seq) ?? 0
         var out: [WebSocketServer.Command] = []
@@ -42,6 +38,22 @@ extension Worker {
             context.metrics.subscriptions.add(1, ordering: .relaxed)
         }
         context.submit(out)
+    }
+
+    /// The value a path subscription starts from: a property's value, or for a bare global
+    /// slot (`@Theme`) the instance bound in it.
+    static func subscriptionValue(at path: String, in target: String, runtime: FileRuntime) throws(WireError) -> JSONValue {
+        do {
+            if path.hasPrefix("@"), !path.contains("/") {
+                guard let instance = try runtime.target(target).instance(in: .global(String(path.dropFirst()))) else {
+                    throw PropertyError.noSuchSlot(path: path)
+                }
+                return ValueCodec.encode(.viewModel(instance))
+            }
+            return ValueCodec.encode(try runtime.value(at: path, in: target))
+        } catch {
+            throw WireError(error)
+        }
     }
 
     /// The batches after the cursor, if the cursor is of this epoch and all of them are still
@@ -92,7 +104,7 @@ extension Worker {
                     }
                     let runtime = files[targets[name]!.file]!
                     let values = (subscription.paths ?? []).compactMap { path in
-                        (try? runtime.value(at: path, in: name)).map { (path, ValueCodec.encode($0)) }
+                        (try? Self.subscriptionValue(at: path, in: name, runtime: runtime)).map { (path, $0) }
                     }
                     let message = snapshot(of: name, paths: subscription.paths, values: values, id: nil, reason: "catchUp", resumed: nil)
                     out.append(.send(ServerContext.payload(message), to: [session]))

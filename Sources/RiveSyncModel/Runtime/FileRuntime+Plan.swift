@@ -1,6 +1,7 @@
 extension FileRuntime {
     /// Checks an operation against the current state and turns it into the changes it makes
     /// (none for a write of the value already there, as Rive ignores those).
+    @discardableResult
     func plan(_ command: Command, in target: Target) throws(PropertyError) -> [Change] {
         switch command {
         case .set(let path, let value):

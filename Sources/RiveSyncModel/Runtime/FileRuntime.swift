@@ -38,7 +38,14 @@ public struct FileRuntime: Sendable {
         targets[targetName]!.queue.append(command)
     }
 
-    /// Whether any target has queued operations.
+    /// Checks a command against the current state without queueing it: the error it would
+    /// get if it applied now. (A queued command can still fail later, when earlier commands
+    /// have changed the state by the time it applies.)
+    public func validate(_ command: Command, on targetName: String) throws {
+        try plan(command, in: try target(targetName))
+    }
+
+    /// Whether any target has queued commands.
     public var hasQueuedCommands: Bool { targets.values.contains { !$0.queue.isEmpty } }
 
     /// Reads the current value at a path of a target (the state as of its last batch).

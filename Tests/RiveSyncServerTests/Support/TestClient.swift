@@ -1,0 +1,99 @@
+import Foundation
+import RiveSyncJSON
+import RiveSyncTransport
+
+/// A protocol client for tests on our lws transport: sends JSON, buffers every incoming
+/// message in order, and waits (with a hang guard) for the next one or for one that matches.
+final class TestClient: Sendable {
+    /// One transport for the whole test process (lws/OpenSSL dislike many contexts).
+    static let transport: WebSocketClient = {
+        do { return try WebSocketClient() } catch { fatalError("transport: \(error)") }
+    }()
+
+    let connection: ClientConnection
+    private let inbox = Locked(Inbox())
+    private let nextID = Locked(1_000)
+
+    struct Inbox {
+        var messages: [JSONValue] = []
+        var closed: UInt16?? = nil
+    }
+
+    struct Timeout: Error, CustomStringConvertible {
+        var what: String
+        var description: String { "timed out waiting for \(what)" }
+    }
+
+    init(url: String) throws {
+        let inbox = self.inbox
+        connection = try Self.transport.connect(to: url, subprotocol: "rivesync.v1") { event in
+            switch event {
+            case .message(let bytes, _):
+                let json = (try? JSONParser(maxDepth: 512).parse(bytes)) ?? .string("unparsable")
+                inbox.withLock { $0.messages.append(json) }
+            case .closed(let code, _):
+                inbox.withLock { $0.closed = .some(code) }
+            case .failed:
+                inbox.withLock { $0.closed = .some(nil) }
+            case .opened:
+                break
+            }
+        }
+    }
+
+    /// Connects and says hello.
+    static func connected(to daemon: DaemonProcess) async throws -> TestClient {
+        let client = try TestClient(url: daemon.url)
+        let welcome = try await client.request(["type": "hello", "protocol": [1]])
+        guard welcome["type"] == "welcome" else { throw Timeout(what: "welcome, got \(welcome.jsonText)") }
+        return client
+    }
+
+    func send(_ message: JSONValue) {
+        _ = connection.send(text: message.jsonText)
+    }
+
+    func sendRaw(_ text: String) {
+        _ = connection.send(text: text)
+    }
+
+    /// Sends a request with a fresh id and returns the reply with that id (other messages stay
+    /// buffered, in order).
+    func request(_ message: JSONValue) async throws -> JSONValue {
+        let id = nextID.withLock { id in
+            id += 1
+            return id
+        }
+        guard case .object(var members) = message else { throw Timeout(what: "an object request") }
+        members.append(("id", .number(Double(id))))
+        send(.object(members))
+        return try await next(where: { $0["id"]?.intValue == id }, what: "reply to \(message.jsonText)")
+    }
+
+    /// Removes and returns the first buffered message that matches (waiting for it).
+    func next(where matches: @escaping @Sendable (JSONValue) -> Bool = { _ in true }, what: String = "a message", seconds: Double = 15) async throws -> JSONValue {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            let found: JSONValue? = inbox.withLock { inbox in
+                guard let index = inbox.messages.firstIndex(where: matches) else { return nil }
+                return inbox.messages.remove(at: index)
+            }
+            if let found { return found }
+            try await Task.sleep(nanoseconds: 2_000_000)
+        }
+        throw Timeout(what: what)
+    }
+
+    /// The next batch of a target.
+    func nextBatch(_ target: String) async throws -> JSONValue {
+        try await next(where: { $0["type"] == "batch" && $0["target"]?.stringValue == target }, what: "a batch of \(target)")
+    }
+
+    /// Messages received and not yet taken.
+    var buffered: [JSONValue] { inbox.withLock { $0.messages } }
+
+    /// The close code once the connection has ended (nil inside: ended without a code).
+    var closeCode: UInt16?? { inbox.withLock { $0.closed } }
+
+    func close() { _ = connection.close() }
+}
