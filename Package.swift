@@ -26,9 +26,6 @@ let package = Package(
             dependencies: ["RiveSyncModel", "RiveSyncProtocol", "RiveSyncJSON", "RiveSyncTransport", "RiveFile"],
             resources: [.embedInCode("demo.schema.json")]),
         .executableTarget(name: "rivesyncd", dependencies: ["RiveSyncServer"]),
-        .testTarget(
-            name: "RiveSyncServerTests",
-            dependencies: ["rivesyncd", "RiveSyncServer", "RiveSyncTransport", "RiveSyncProtocol", "RiveSyncModel", "RiveSyncJSON"]),
         // Benchmark (not a test): apply + advance throughput of the core.
         .executableTarget(name: "bench-model", dependencies: ["RiveSyncModel"], path: "bench/model"),
         // libwebsockets 4.1.6 (Debian) behind a header-only shim.
@@ -46,6 +43,10 @@ let package = Package(
         .testTarget(name: "RiveSyncCLITests", dependencies: ["rivesync"]),
         // Benchmark (not a test): .riv load time against byte-scan baselines.
         .executableTarget(name: "bench-riv-load", dependencies: ["RiveFile"], path: "bench/riv-load"),
+        // Benchmark (not a test): WebSocket load generator for bench/run.py (rivesyncd vs peers).
+        .target(name: "BenchLoadKit", path: "bench/load-kit"),
+        .executableTarget(name: "bench-load", dependencies: ["BenchLoadKit", "RiveSyncTransport"], path: "bench/load"),
+        .testTarget(name: "BenchLoadTests", dependencies: ["BenchLoadKit"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,80 @@
+/// One update as it travels through every peer: writer index, per-writer sequence number and
+/// the writer's `CLOCK_MONOTONIC` send time, as the ASCII text `~R<writer>:<seq>:<sendNs>;`.
+///
+/// The text is embedded unchanged in a JSON string, an MQTT payload, a Yjs map value or a raw
+/// mirror message, so one scanner reads them all.
+public struct Record: Sendable, Hashable {
+    public var writer: Int
+    public var seq: Int
+    public var sentNanoseconds: UInt64
+
+    public init(writer: Int, seq: Int, sentNanoseconds: UInt64) {
+        self.writer = writer
+        self.seq = seq
+        self.sentNanoseconds = sentNanoseconds
+    }
+
+    /// The record's text as bytes.
+    public var bytes: [UInt8] {
+        Array("~R\(writer):\(seq):\(sentNanoseconds);".utf8)
+    }
+}
+
+/// Finds records in a byte stream. It keeps its state between calls, so a record split over
+/// two messages (the lws mirror server forwards receive chunks, LWS.md §5) is still found;
+/// bytes that do not continue a record restart the search.
+public struct RecordScanner: Sendable {
+    private enum Phase: Sendable { case search, marker, writer, seq, time }
+    private var phase = Phase.search
+    private var fields: (Int, Int, UInt64) = (0, 0, 0)
+    private var digits = 0
+
+    public init() {}
+
+    /// Calls `found` for every record completed by `bytes`, in stream order.
+    public mutating func scan(_ bytes: UnsafeRawBufferPointer, _ found: (Record) -> Void) {
+        for byte in bytes { step(byte, found) }
+    }
+
+    /// Array convenience for `scan(_:_:)`.
+    public mutating func scan(_ bytes: [UInt8], _ found: (Record) -> Void) {
+        bytes.withUnsafeBytes { scan($0, found) }
+    }
+
+    private mutating func step(_ byte: UInt8, _ found: (Record) -> Void) {
+        let digit = byte &- UInt8(ascii: "0")
+        switch phase {
+        case .search:
+            if byte == UInt8(ascii: "~") { phase = .marker }
+        case .marker:
+            if byte == UInt8(ascii: "R") {
+                phase = .writer
+                fields = (0, 0, 0)
+                digits = 0
+            } else {
+                restart(byte)
+            }
+        case .writer, .seq, .time:
+            if digit < 10 {
+                digits += 1
+                switch phase {
+                case .writer: fields.0 = fields.0 &* 10 &+ Int(digit)
+                case .seq: fields.1 = fields.1 &* 10 &+ Int(digit)
+                default: fields.2 = fields.2 &* 10 &+ UInt64(digit)
+                }
+            } else if digits > 0, byte == UInt8(ascii: ":"), phase != .time {
+                phase = phase == .writer ? .seq : .time
+                digits = 0
+            } else if digits > 0, byte == UInt8(ascii: ";"), phase == .time {
+                found(Record(writer: fields.0, seq: fields.1, sentNanoseconds: fields.2))
+                phase = .search
+            } else {
+                restart(byte)
+            }
+        }
+    }
+
+    private mutating func restart(_ byte: UInt8) {
+        phase = byte == UInt8(ascii: "~") ? .marker : .search
+    }
+}

@@ -1,0 +1,119 @@
+import BenchLoadKit
+import Glibc
+import RiveSyncTransport
+
+/// One generator process: opens the connections, waits for the start signal, paces the
+/// writers, then reports.
+struct LoadRun {
+    let options: Options
+    let client: WebSocketClient
+    let collector = Collector()
+
+    /// Connections are opened in groups of this size, each waiting for the previous ones.
+    static let connectGroup = 250
+    static let readyTimeout: UInt64 = 180_000_000_000
+
+    /// Runs the whole process; returns the exit status.
+    func run() -> Int32 {
+        var writers: [ClientConnection] = []
+        let total = options.subscribers + options.writers
+        for index in 0..<total {
+            let subscriber = index < options.subscribers
+            guard let connection = open(subscriber: subscriber, name: "bench-\(getpid())-\(index)") else { return 1 }
+            if !subscriber { writers.append(connection) }
+            if (index + 1) % Self.connectGroup == 0 { waitReady(upTo: index + 1) }
+        }
+        let ready = waitReady(upTo: total)
+        print("READY \(ready)/\(total)")
+        fflush(nil)
+        if options.idle {
+            while readLine() != nil {}
+            return 0
+        }
+        let start = options.standalone ? Clock.now() + 200_000_000 : Self.readStart()
+        let end = start + UInt64(options.duration * 1e9)
+        collector.setWindowEnd(end)
+        Clock.sleep(until: start)
+        let cpuStart = Clock.cpuSeconds()
+        let sent = writers.isEmpty ? 0 : pace(writers, from: start, to: end)
+        Clock.sleep(until: end)
+        let cpu = Clock.cpuSeconds() - cpuStart
+        Clock.sleep(until: end + UInt64(options.drain * 1e9))
+        print("RESULT " + Report(options: options, ready: ready, sent: sent, cpuSeconds: cpu, tally: collector.snapshot()).json)
+        fflush(nil)
+        return 0
+    }
+
+    /// Connects and queues the greeting; nil (after a message) if the URL is unusable.
+    private func open(subscriber: Bool, name: String) -> ClientConnection? {
+        let index = collector.add(ReceiveDecoder(peer: options.peer, subscriber: subscriber))
+        let collector = collector
+        do {
+            let connection = try client.connect(to: options.url, subprotocol: options.peer.subprotocol) { event in
+                switch event {
+                case .opened: collector.handle(.opened, index: index)
+                case .message(let bytes, _): collector.handle(.message(bytes, receivedAt: Clock.now()), index: index)
+                case .closed(let code, let reason): collector.handle(.closed("closed \(code.map(String.init) ?? "-") \(reason)"), index: index)
+                case .failed(let reason): collector.handle(.closed("failed: \(reason)"), index: index)
+                }
+            }
+            for payload in options.peer.greeting(subscriber: subscriber, name: name, target: options.target) {
+                connection.send(payload)
+            }
+            return connection
+        } catch {
+            printError("bench-load: cannot connect to \(options.url): \(error)")
+            return nil
+        }
+    }
+
+    /// Waits until `count` connections are ready or ended (or the timeout); returns the ready count.
+    @discardableResult
+    private func waitReady(upTo count: Int) -> Int {
+        let deadline = Clock.now() + Self.readyTimeout
+        while true {
+            let (ready, closed) = collector.readiness()
+            if ready + closed >= count || Clock.now() > deadline { return ready }
+            Clock.sleep(until: Clock.now() + 10_000_000)
+        }
+    }
+
+    /// Sends updates round-robin over `writers` at the fixed rate (open loop: late sends go
+    /// out at once, never skipped); returns how many were sent.
+    private func pace(_ writers: [ClientConnection], from start: UInt64, to end: UInt64) -> Int {
+        let pathsPerWriter = max(1, options.paths / max(1, options.writers))
+        var encoders = writers.indices.map { local in
+            let global = options.firstWriter + local
+            let paths = (0..<pathsPerWriter).map { "s\((global * pathsPerWriter + $0) % options.paths)" }
+            return UpdateEncoder(peer: options.peer, writer: global, paths: paths, target: options.target, processID: Int(getpid()))
+        }
+        var seqs = Array(repeating: 0, count: writers.count)
+        let interval = 1e9 / options.rate
+        var sent = 0
+        while true {
+            let due = start + UInt64(Double(sent) * interval)
+            guard due < end else { return sent }
+            Clock.sleep(until: due)
+            let local = sent % writers.count
+            let record = Record(writer: options.firstWriter + local, seq: seqs[local], sentNanoseconds: Clock.now())
+            writers[local].send(encoders[local].encode(record))
+            seqs[local] += 1
+            sent += 1
+        }
+    }
+
+    /// Reads `GO <ns>` from stdin; exits if stdin ends first.
+    private static func readStart() -> UInt64 {
+        while let line = readLine() {
+            let parts = line.split(separator: " ")
+            if parts.count == 2, parts[0] == "GO", let start = UInt64(parts[1]) { return start }
+        }
+        exit(0)
+    }
+}
+
+/// Writes a line to stderr without touching C globals.
+func printError(_ text: String) {
+    let line = text + "\n"
+    _ = line.utf8CString.withUnsafeBufferPointer { write(2, $0.baseAddress, $0.count - 1) }
+}

@@ -1,0 +1,77 @@
+import BenchLoadKit
+
+/// The command line of `bench-load` (see `usage`).
+struct Options: Sendable {
+    var peer = Peer.rivesync
+    var url = ""
+    var subscribers = 0
+    var writers = 0
+    /// First writer's global index (several writer processes number their writers apart).
+    var firstWriter = 0
+    /// Updates per second over all writers of this process.
+    var rate = 1000.0
+    var duration = 20.0
+    /// Seconds to keep receiving after the last send.
+    var drain = 2.0
+    /// Distinct rivesync paths (`s0`…) the writers cycle through; 1 = "latest state" mode.
+    var paths = 256
+    var target = "bench"
+    /// Hold connections open until stdin closes instead of running a timed workload.
+    var idle = false
+    /// Start at once instead of waiting for `GO <monotonic ns>` on stdin.
+    var standalone = false
+
+    static let usage = """
+        usage: bench-load --peer rivesync|mqtt|yjs|mirror --url ws://HOST:PORT[/PATH]
+                          [--subscribers N] [--writers W] [--first-writer I] [--rate R]
+                          [--duration S] [--drain S] [--paths K] [--target NAME] [--idle] [--standalone]
+
+        Opens N subscriber and W writer connections on one libwebsockets client context, prints
+        READY when all are subscribed, waits for 'GO <CLOCK_MONOTONIC ns>' on stdin (or starts
+        at once with --standalone), sends R updates/s round-robin over the writers for S seconds,
+        receives for --drain more seconds and prints one 'RESULT {json}' line. With --idle it
+        prints READY and holds the connections until stdin closes.
+        """
+
+    init(arguments: [String]) throws(UsageError) {
+        var rest = arguments[...]
+        func value(_ flag: String) throws(UsageError) -> String {
+            guard let next = rest.popFirst() else { throw UsageError("\(flag) needs a value") }
+            return next
+        }
+        func number(_ flag: String) throws(UsageError) -> Double {
+            let text = try value(flag)
+            guard let parsed = Double(text), parsed >= 0 else { throw UsageError("\(flag): expected a number ≥ 0") }
+            return parsed
+        }
+        while let flag = rest.popFirst() {
+            switch flag {
+            case "--peer":
+                let name = try value(flag)
+                guard let parsed = Peer(rawValue: name) else { throw UsageError("--peer: unknown peer '\(name)'") }
+                peer = parsed
+            case "--url": url = try value(flag)
+            case "--subscribers": subscribers = Int(try number(flag))
+            case "--writers": writers = Int(try number(flag))
+            case "--first-writer": firstWriter = Int(try number(flag))
+            case "--rate": rate = try number(flag)
+            case "--duration": duration = try number(flag)
+            case "--drain": drain = try number(flag)
+            case "--paths": paths = max(1, Int(try number(flag)))
+            case "--target": target = try value(flag)
+            case "--idle": idle = true
+            case "--standalone": standalone = true
+            default: throw UsageError("unknown argument '\(flag)'")
+            }
+        }
+        guard !url.isEmpty else { throw UsageError("--url is required") }
+        guard subscribers + writers > 0 else { throw UsageError("give --subscribers and/or --writers") }
+        guard writers == 0 || rate > 0 else { throw UsageError("--rate must be > 0 with writers") }
+    }
+}
+
+/// A command-line mistake, printed with the usage.
+struct UsageError: Error {
+    let message: String
+    init(_ message: String) { self.message = message }
+}
