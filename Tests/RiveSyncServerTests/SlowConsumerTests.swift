@@ -1,0 +1,80 @@
+import Foundation
+import RiveSyncJSON
+import Testing
+
+/// A subscriber that stops reading must not slow the others, nor grow the daemon's memory,
+/// nor silently lose state: when it reads again it gets a catch-up snapshot and converges.
+@Suite(.serialized) struct SlowConsumerTests {
+    static let writes = 3_000
+    static let titleBytes = 8 * 1024
+
+    @Test func slowSubscriberGetsACatchUpWhileOthersKeepFullRate() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rivesync-slow-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let config: JSONValue = [
+            "files": [["name": "demo", "path": .string(DaemonProcess.packageRoot + "/protocol/examples/demo.schema.json")]],
+            "instances": [["name": "theme", "file": "demo", "viewModel": "Theme", "instance": "Light"]],
+            "stateMachines": [["name": "lobby", "file": "demo", "artboard": "Lobby", "globals": ["Theme": "theme"], "rate": 200]],
+            "limits": ["maxSendQueueBytes": 65536, "historyBatches": 16],
+        ]
+        let configPath = directory.appendingPathComponent("config.json").path
+        try Data(config.serialized()).write(to: URL(fileURLWithPath: configPath))
+        let daemon = try DaemonProcess(["--config", configPath])
+        defer { daemon.stop() }
+
+        let fast = try await ReplicaClient(daemon: daemon, file: "demo", target: "lobby")
+        let slow = Process()
+        slow.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        slow.arguments = ["python3", DaemonProcess.packageRoot + "/Tests/RiveSyncServerTests/python/slow_consumer.py", String(daemon.port)]
+        let input = Pipe()
+        let output = Pipe()
+        slow.standardInput = input
+        slow.standardOutput = output
+        try slow.run()
+        defer { if slow.isRunning { slow.terminate() } }
+        let ready = output.fileHandleForReading.readLine()
+        try #require(ready == "ready", "slow consumer did not start: \(ready ?? "nil")")
+
+        let residentBefore = daemon.residentKiB
+        let writer = try await TestClient.connected(to: daemon)
+        let padding = String(repeating: "x", count: Self.titleBytes)
+        for i in 0..<Self.writes {
+            writer.send(["type": "set", "id": .number(Double(i)), "target": "lobby", "path": "title", "value": .string("\(i)-\(padding)")])
+        }
+        for i in 0..<Self.writes {
+            let reply = try await writer.next(where: { $0["id"]?.intValue == i }, what: "reply \(i)", seconds: 60)
+            #expect(reply["type"] == "ack")
+        }
+        let digest = try await writer.request(["type": "digest", "target": "lobby"])
+        let seq = try #require(digest["seq"]?.intValue)
+        try await fast.catchUp(to: seq)
+        let residentAfter = daemon.residentKiB
+
+        let lastTitle = "\(Self.writes - 1)-\(padding)"
+        #expect(fast.replica.digest == digest["digest"]?.stringValue)
+        #expect(fast.log.map(\.seq) == Array(1...seq), "the fast subscriber got every batch, no gaps")
+        #expect(residentAfter - residentBefore < 20_000, "RSS grew \(residentAfter - residentBefore) KiB for \(Self.writes * Self.titleBytes / 1024) KiB written")
+
+        input.fileHandleForWriting.write(Data((lastTitle + "\n").utf8))
+        slow.waitUntilExit()
+        let summary = output.fileHandleForReading.readLine() ?? ""
+        #expect(slow.terminationStatus == 0, "slow consumer: \(summary)\n\(daemon.stderr)")
+        let parsed = try JSONParser().parse(summary)
+        #expect(parsed["catchUp"] == .bool(true))
+        #expect((parsed["batches"]?.intValue ?? Int.max) < Self.writes, "batches were replaced by a catch-up")
+    }
+}
+
+extension FileHandle {
+    /// Reads one line (without the newline), or nil at end of file.
+    func readLine() -> String? {
+        var bytes: [UInt8] = []
+        while true {
+            let byte = readData(ofLength: 1)
+            guard let first = byte.first else { return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self) }
+            if first == UInt8(ascii: "\n") { return String(decoding: bytes, as: UTF8.self) }
+            bytes.append(first)
+        }
+    }
+}
