@@ -1,0 +1,114 @@
+"""CSV, Markdown and PNG output of bench/run.py."""
+
+import csv
+import os
+import statistics
+import subprocess
+
+KEY = ("workload", "system", "N", "R")
+NUMERIC = ["delivered_per_s", "p50_ms", "p99_ms", "max_ms", "lost", "gaps", "order_violations",
+           "server_cpu_s", "server_peak_rss_mb", "gen_cpu_pct", "batches_per_s", "rss_per_conn_kb", "ready"]
+
+
+def write_csv(path, rows):
+    if not rows:
+        return
+    fields = list(dict.fromkeys(k for row in rows for k in row))
+    with open(path, "w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=fields)
+        writer.writeheader()
+        writer.writerows(rows)
+
+
+def medians(rows):
+    """One row per (workload, system, N, R): the median of each numeric column over reps."""
+    groups = {}
+    for row in rows:
+        groups.setdefault(tuple(row.get(k) for k in KEY), []).append(row)
+    out = []
+    for key, group in groups.items():
+        row = dict(zip(KEY, key))
+        row["reps"] = len(group)
+        for column in NUMERIC:
+            values = [r[column] for r in group if r.get(column) not in (None, "")]
+            if values:
+                row[column] = round(statistics.median(values), 3)
+        row["errors"] = next((r["errors"] for r in group if r.get("errors")), "")
+        out.append(row)
+    return out
+
+
+def fmt(value, digits=2):
+    if value is None or value == "":
+        return "–"
+    if isinstance(value, float):
+        return f"{value:,.{digits}f}"
+    return f"{value:,}"
+
+
+def markdown(median_rows, conditions):
+    lines = ["# RiveSync side-by-side benchmark", "", conditions, ""]
+    fanout = [r for r in median_rows if r["workload"] in ("fanout", "writers")]
+    if fanout:
+        lines += ["## Fan-out and many writers (medians)", "",
+                  "`every` = rivesyncd with distinct paths (nothing coalesces); `latest` = one path "
+                  "(coalescing allowed: its gaps are coalesced updates, not losses). Latency is writer "
+                  "send → subscriber receive. `lost` = sent × N − received (after a 2 s drain). "
+                  "`gen CPU` ≥ ~90 % means the generator (one core) was saturated and the row "
+                  "measures it, not the server.", "",
+                  "| workload | system | N | R/s | delivered/s | p50 ms | p99 ms | max ms | lost | gaps | order viol. "
+                  "| server CPU s | peak RSS MB | gen CPU % | batches/s |",
+                  "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+        for r in sorted(fanout, key=lambda r: (r["workload"], r["N"], r["R"], r["system"])):
+            lines.append("| " + " | ".join([
+                r["workload"], r["system"], fmt(r["N"]), fmt(r["R"]), fmt(int(r.get("delivered_per_s", 0))),
+                fmt(r.get("p50_ms")), fmt(r.get("p99_ms")), fmt(r.get("max_ms")), fmt(int(r.get("lost", 0))),
+                fmt(int(r.get("gaps", 0))), fmt(int(r.get("order_violations", 0))), fmt(r.get("server_cpu_s")),
+                fmt(r.get("server_peak_rss_mb"), 1), fmt(r.get("gen_cpu_pct"), 0), fmt(r.get("batches_per_s"), 0)]) + " |")
+        lines.append("")
+    conns = [r for r in median_rows if r["workload"] == "connections"]
+    if conns:
+        lines += ["## Idle subscribed connections (medians)", "",
+                  "| system | connections | held | RSS per connection KB | peak RSS MB |", "|---|---:|---:|---:|---:|"]
+        for r in sorted(conns, key=lambda r: (r["N"], r["system"])):
+            lines.append(f"| {r['system']} | {fmt(r['N'])} | {fmt(int(r.get('ready', 0)))} | "
+                         f"{fmt(r.get('rss_per_conn_kb'), 1)} | {fmt(r.get('server_peak_rss_mb'), 1)} |")
+        lines.append("")
+    errors = [f"- {r['workload']} {r['system']} N={r['N']} R={r['R']}: {r['errors']}" for r in median_rows if r.get("errors")]
+    if errors:
+        lines += ["## Errors reported by the generator", ""] + errors + [""]
+    return "\n".join(lines)
+
+
+def plot(median_rows, out_dir):
+    """fanout.png: p50, p99 and delivered/s against N at each R, one line per system (gnuplot)."""
+    rows = [r for r in median_rows if r["workload"] == "fanout"]
+    if not rows:
+        return None
+    systems = sorted({r["system"] for r in rows})
+    rates = sorted({r["R"] for r in rows})
+    data = os.path.join(out_dir, "fanout-plot.dat")
+    with open(data, "w") as f:
+        for rate in rates:
+            for system in systems:
+                f.write(f"# R={rate} {system}\n")
+                for r in sorted((r for r in rows if r["R"] == rate and r["system"] == system), key=lambda r: r["N"]):
+                    f.write(f"{r['N']} {r.get('p50_ms', 0)} {r.get('p99_ms', 0)} {r.get('delivered_per_s', 0)}\n")
+                f.write("\n\n")
+    png = os.path.join(out_dir, "fanout.png")
+    script = [f'set terminal pngcairo size 1500,{420 * len(rates)} font ",10"', f'set output "{png}"',
+              f"set multiplot layout {len(rates)},3", "set key top left font \",8\"", "set xlabel \"subscribers N\"",
+              "set grid", "set logscale y"]
+    block = 0
+    for rate in rates:
+        for column, title in [(2, "p50 latency ms"), (3, "p99 latency ms"), (4, "delivered updates/s")]:
+            plots = [f'"{data}" index {block + i} using 1:{column} with linespoints title "{s}"' for i, s in enumerate(systems)]
+            script += [f'set title "{title}, R = {rate}/s"', "plot " + ", ".join(plots)]
+        block += len(systems)
+    script.append("unset multiplot")
+    result = subprocess.run(["gnuplot"], input="\n".join(script), text=True, capture_output=True)
+    os.remove(data)
+    if result.returncode != 0:
+        print("gnuplot failed:", result.stderr[-500:])
+        return None
+    return png

@@ -1,0 +1,170 @@
+#!/usr/bin/env python3
+"""Side-by-side WebSocket fan-out benchmark: rivesyncd vs Mosquitto, y-websocket and the
+libwebsockets mirror floor, on loopback, server pinned to core 0 and bench-load to core 1.
+
+Usage: bench/run.sh [--quick] [options]  (bench/run.sh builds, then runs this; --help lists options)
+Writes CSV, Markdown and a PNG plot to bench/results/ (bench/results/quick/ with --quick).
+"""
+
+import argparse
+import datetime
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import generator  # noqa: E402
+import peers  # noqa: E402
+import report  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def parse_args():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--quick", action="store_true", help="smoke run: 3 s, 1 rep, small matrix")
+    p.add_argument("--duration", type=float, help="seconds of sending per run (default 20; quick 3)")
+    p.add_argument("--reps", type=int, help="repetitions per configuration, medians reported (default 3; quick 1)")
+    p.add_argument("--systems", default=",".join(peers.SYSTEMS), help="comma list of " + ",".join(peers.SYSTEMS))
+    p.add_argument("--workloads", default="fanout,connections,writers")
+    p.add_argument("--fanout-n", help="subscriber counts (default 100,500,1000; quick 100,1000)")
+    p.add_argument("--fanout-r", help="updates/s (default 100,1000,10000; quick 100,1000)")
+    p.add_argument("--max-deliveries", type=float, default=1e6,
+                   help="skip fan-out cells with N*R above this (the generator tops out near 0.5 M/s)")
+    p.add_argument("--connections", help="idle connection counts (default 1000,5000,10000; quick 1000)")
+    p.add_argument("--writers", type=int, default=16)
+    p.add_argument("--writer-subscribers", type=int, help="subscribers of the many-writers run (default 500; quick 100)")
+    p.add_argument("--writer-rate", type=float, default=4000, help="total updates/s of the many-writers workload")
+    p.add_argument("--advance-rate", type=float, default=1000, help="rivesyncd state machine advances/s (max 1000)")
+    p.add_argument("--subs-per-process", type=int, default=500)
+    p.add_argument("--build-dir", default="/tmp/build-bench/release")
+    p.add_argument("--out", default=None)
+    args = p.parse_args()
+    defaults = ({"duration": 3.0, "reps": 1, "fanout_n": "100,1000", "fanout_r": "100,1000", "connections": "1000",
+                 "writer_subscribers": 100} if args.quick else
+                {"duration": 20.0, "reps": 3, "fanout_n": "100,500,1000", "fanout_r": "100,1000,10000",
+                 "connections": "1000,5000,10000", "writer_subscribers": 500})
+    for name, value in defaults.items():
+        if getattr(args, name) is None:
+            setattr(args, name, value)
+    args.out = args.out or os.path.join(HERE, "results", "quick" if args.quick else "")
+    return args
+
+
+def loadavg():
+    with open("/proc/loadavg") as f:
+        return " ".join(f.read().split()[:3])
+
+
+def run_traffic(args, system, workload, n, rate, writers, rep):
+    """One timed run on a fresh server: N subscribers, `writers` writers at `rate` updates/s."""
+    kind, peer, paths = peers.SYSTEMS[system]
+    drain = 2.0
+    with tempfile.TemporaryDirectory(prefix="rivesync-bench-") as work:
+        server = peers.Server(kind, args.build_dir, work, core=0, rate=args.advance_rate)
+        gen = None
+        try:
+            common = ["--duration", str(args.duration), "--drain", str(drain), "--paths", str(paths)]
+            procs = [["--writers", str(writers), "--rate", str(rate), *common]]
+            procs += [["--subscribers", str(k), *common] for k in generator.split(n, args.subs_per_process)]
+            gen = generator.Generator(os.path.join(args.build_dir, "bench-load"), 1, peer, server.url(peer), procs)
+            ready, total = gen.ready_counts(timeout=240)
+            batches0, cpu0 = server.batches(), server.cpu_seconds()
+            gen.go(time.monotonic_ns() + 300_000_000)
+            results = gen.results(timeout=args.duration + drain + 120)
+            row = {"workload": workload, "system": system, "N": n, "R": int(rate), "rep": rep, "ready": ready,
+                   "connections": total, **generator.merge(results, n, args.duration),
+                   "server_cpu_s": round(server.cpu_seconds() - cpu0, 2),
+                   "server_peak_rss_mb": round(server.memory_kb()[1] / 1024, 1)}
+            batches1 = server.batches()
+            if batches1 is not None:
+                row["batches_per_s"] = round((batches1 - batches0) / (args.duration + drain), 1)
+            return row
+        finally:
+            if gen:
+                gen.stop()
+            server.stop()
+
+
+def run_connections(args, system, count, rep):
+    """Holds `count` idle subscribed connections; RSS growth per connection."""
+    kind, peer, _ = peers.SYSTEMS[system]
+    with tempfile.TemporaryDirectory(prefix="rivesync-bench-") as work:
+        server = peers.Server(kind, args.build_dir, work, core=0, rate=args.advance_rate)
+        gen = None
+        try:
+            time.sleep(1)
+            base = server.memory_kb()[0]
+            procs = [["--subscribers", str(k), "--idle"] for k in generator.split(count, 2500)]
+            gen = generator.Generator(os.path.join(args.build_dir, "bench-load"), 1, peer, server.url(peer), procs)
+            ready, _ = gen.ready_counts(timeout=300)
+            time.sleep(2)
+            rss, peak = server.memory_kb()
+            return {"workload": "connections", "system": system, "N": count, "R": 0, "rep": rep, "ready": ready,
+                    "rss_per_conn_kb": round((rss - base) / max(1, ready), 2), "server_peak_rss_mb": round(peak / 1024, 1),
+                    "errors": "" if ready == count else f"{count - ready} connections not established"}
+        finally:
+            if gen:
+                gen.stop()
+            server.stop()
+
+
+def plan(args):
+    systems = [s for s in args.systems.split(",") if s]
+    workloads = args.workloads.split(",")
+    jobs = []
+    for rep in range(1, args.reps + 1):
+        if "fanout" in workloads:
+            for n in map(int, args.fanout_n.split(",")):
+                for rate in map(float, args.fanout_r.split(",")):
+                    if n * rate <= args.max_deliveries:
+                        jobs += [("fanout", s, n, rate, rep) for s in systems]
+        if "connections" in workloads:
+            conn_systems = [s for s in systems if s != "rivesync-latest"]  # same server as rivesync-every
+            jobs += [("connections", s, c, 0, rep) for c in map(int, args.connections.split(",")) for s in conn_systems]
+        if "writers" in workloads:
+            jobs += [("writers", s, args.writer_subscribers, args.writer_rate, rep) for s in systems]
+    return jobs
+
+
+def main():
+    args = parse_args()
+    peers.ensure_packages()
+    os.makedirs(args.out, exist_ok=True)
+    commit = subprocess.run(["git", "-C", HERE, "describe", "--always", "--dirty"], capture_output=True, text=True).stdout.strip()
+    started = datetime.datetime.now().isoformat(timespec="seconds")
+    load_before = loadavg()
+    jobs = plan(args)
+    rows = []
+    for i, (workload, system, n, rate, rep) in enumerate(jobs, 1):
+        label = f"[{i}/{len(jobs)}] {workload} {system} N={n} R={int(rate)} rep {rep} (load {loadavg()})"
+        print(label, flush=True)
+        try:
+            if workload == "connections":
+                row = run_connections(args, system, n, rep)
+            else:
+                row = run_traffic(args, system, workload, n, rate, args.writers if workload == "writers" else 1, rep)
+        except Exception as error:  # a failed run is reported, the matrix goes on
+            row = {"workload": workload, "system": system, "N": n, "R": int(rate), "rep": rep, "errors": str(error)[:300]}
+        row["load"] = loadavg()
+        rows.append(row)
+        print("   ", {k: row.get(k) for k in ("delivered_per_s", "p50_ms", "p99_ms", "lost", "gen_cpu_pct",
+                                                "server_cpu_s", "rss_per_conn_kb", "ready", "errors") if k in row}, flush=True)
+    median_rows = report.medians(rows)
+    report.write_csv(os.path.join(args.out, "runs.csv"), rows)
+    report.write_csv(os.path.join(args.out, "medians.csv"), median_rows)
+    conditions = (f"Run {started} on `{os.uname().nodename}` ({os.cpu_count()} cores), commit `{commit}`; "
+                  f"{args.duration:g} s per run, {args.reps} rep(s), medians; server on core 0, bench-load on core 1 "
+                  f"(taskset); rivesyncd advances at most {args.advance_rate:g}/s with 2 workers; load average before "
+                  f"{load_before}, after {loadavg()} (other engineers' builds share the machine). Peers: {peers.versions()}. "
+                  f"Fan-out cells with N×R > {args.max_deliveries:g} deliveries/s skipped.")
+    with open(os.path.join(args.out, "results.md"), "w") as f:
+        f.write(report.markdown(median_rows, conditions) + "\n")
+    png = report.plot(median_rows, args.out)
+    print("wrote", args.out, "(runs.csv, medians.csv, results.md" + (", fanout.png)" if png else ")"))
+
+
+if __name__ == "__main__":
+    main()
