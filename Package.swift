@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "RiveSyncTransport", targets: ["RiveSyncTransport"]),
         .library(name: "RiveFile", targets: ["RiveFile"]),
         .executable(name: "rivesync", targets: ["rivesync"]),
+        .library(name: "RiveSyncClient", targets: ["RiveSyncClient"]),
     ],
     targets: [
         // Pure view-model core: schema, instances, paths, binding, advance, replica. No I/O.
@@ -38,9 +39,14 @@ let package = Package(
         .target(name: "RiveFile", dependencies: ["RiveSyncModel"]),
         .testTarget(name: "RiveFileTests", dependencies: ["RiveFile", "RiveSyncModel"]),
         // The rivesync command line: a small subcommand parser and the subcommands.
-        .target(name: "RiveSyncCLI", dependencies: ["RiveFile", "RiveSyncModel", "RiveSyncJSON"]),
+        .target(name: "RiveSyncCLI", dependencies: ["RiveFile", "RiveSyncModel", "RiveSyncJSON", "RiveSyncClient"]),
         .executableTarget(name: "rivesync", dependencies: ["RiveSyncCLI"]),
-        .testTarget(name: "RiveSyncCLITests", dependencies: ["rivesync"]),
+        .testTarget(name: "RiveSyncCLITests", dependencies: ["rivesync", "rivesyncd"]),
+        // Headless client: Rive's data-binding API over the wire, with a local replica per target.
+        .target(
+            name: "RiveSyncClient", dependencies: ["RiveSyncTransport", "RiveSyncProtocol", "RiveSyncModel", "RiveSyncJSON"],
+            exclude: ["README.md"]),
+        .testTarget(name: "RiveSyncClientTests", dependencies: ["RiveSyncClient", "rivesyncd"]),
         // Benchmark (not a test): .riv load time against byte-scan baselines.
         .executableTarget(name: "bench-riv-load", dependencies: ["RiveFile"], path: "bench/riv-load"),
         // Benchmark (not a test): WebSocket load generator for bench/run.py (rivesyncd vs peers).

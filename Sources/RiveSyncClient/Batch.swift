@@ -1,0 +1,47 @@
+import RiveSyncModel
+
+/// One advance of a target as this client saw it (`RemoteTarget.batches()`).
+public struct Batch: Sendable, Hashable {
+    /// One change, at the first path (relative to the target) where it is visible.
+    public enum Change: Sendable, Hashable {
+        case set(path: String, value: DynamicValue)
+        case fire(path: String)
+        case listInsert(path: String, index: Int, item: UInt64)
+        case listRemove(path: String, index: Int)
+        case listSwap(path: String, index: Int, with: Int)
+        case bind(slot: String, instance: UInt64)
+    }
+
+    public let target: String
+    /// The target's batch number (1, 2, 3, … with no gaps for one client).
+    public let seq: UInt64
+    public let changes: [Change]
+    /// True when the client could not get the batches it missed (the daemon restarted, kept
+    /// too few, or this client lagged) and started again from a snapshot at `seq`; the
+    /// values streams yield the differences then, and `changes` is empty.
+    public let isResync: Bool
+
+    init(target: String, seq: UInt64, effects: [Effect]) {
+        self.target = target
+        self.seq = seq
+        isResync = false
+        changes = effects.map { effect in
+            let path = effect.paths.first ?? ""
+            switch effect.change {
+            case .set(_, _, let value, _): return .set(path: path, value: DynamicValue(value))
+            case .fire: return .fire(path: path)
+            case .listInsert(_, _, let index, let item, _): return .listInsert(path: path, index: index, item: item.rawValue)
+            case .listRemove(_, _, let index): return .listRemove(path: path, index: index)
+            case .listSwap(_, _, let index, let with): return .listSwap(path: path, index: index, with: with)
+            case .bind(let slot, let instance, _): return .bind(slot: slot.description, instance: instance.rawValue)
+            }
+        }
+    }
+
+    init(resyncOf target: String, seq: UInt64) {
+        self.target = target
+        self.seq = seq
+        changes = []
+        isResync = true
+    }
+}

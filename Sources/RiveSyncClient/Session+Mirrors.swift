@@ -1,0 +1,150 @@
+import RiveSyncJSON
+import RiveSyncModel
+import RiveSyncProtocol
+
+extension Session {
+    /// The schema of a file (one `describe`, then cached).
+    func schema(of file: String) async throws -> FileSchema {
+        if let schema = schemas[file] { return schema }
+        let reply = try await request(.describe(file: file), .file)
+        let schema: FileSchema
+        do {
+            schema = try FileSchema(json: reply["schema"] ?? .null)
+        } catch {
+            throw FileError.invalidData("schema of '\(file)': \(error)")
+        }
+        schemas[file] = schema
+        return schema
+    }
+
+    /// Every target the daemon has (`listTargets`); remembers each one's file.
+    func targetList() async throws -> [JSONValue] {
+        let targets = try await request(.listTargets, .stateMachine)["targets"]?.arrayValue ?? []
+        for target in targets {
+            if let name = target["name"]?.stringValue, let file = target["file"]?.stringValue { targetFiles[name] = file }
+        }
+        return targets
+    }
+
+    /// The file a target belongs to.
+    func file(ofTarget target: String) async throws -> String {
+        if let file = targetFiles[target] { return file }
+        _ = try await targetList()
+        guard let file = targetFiles[target] else { throw StateMachineError.unknownTarget(target) }
+        return file
+    }
+
+    func remember(target: String, file: String) {
+        targetFiles[target] = file
+    }
+
+    /// Subscribes to the whole target (once) and waits for its replica.
+    func ensureSubscribed(_ target: String) async throws -> TargetMirror {
+        if let mirror = mirrors[target], mirror.replica != nil { return mirror }
+        if mirrors[target] == nil {
+            let file = try await file(ofTarget: target)
+            let schema = try await schema(of: file)
+            if mirrors[target] == nil {
+                mirrors[target] = TargetMirror(target: target, file: file, schema: schema)
+                try await waitUntilReady()
+                sendSubscribe(target, cursor: nil)
+            }
+        }
+        if mirrors[target]?.replica == nil {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                if mirrors[target] == nil {
+                    continuation.resume(throwing: StateMachineError.unknownTarget(target))
+                } else if mirrors[target]!.replica != nil {
+                    continuation.resume()
+                } else {
+                    mirrors[target]!.waiters.append(continuation)
+                }
+            }
+        }
+        guard let mirror = mirrors[target] else { throw StateMachineError.unknownTarget(target) }
+        return mirror
+    }
+
+    /// The value at `path` (from `root`, or target-relative) as of the last batch. An
+    /// instance the target's replica does not hold is read with a `get` instead.
+    func read(_ target: String, root: InstanceID?, path: String) async throws -> ResolvedValue {
+        let mirror = try await ensureSubscribed(target)
+        let replica = mirror.replica!
+        if let root, replica.store[root] == nil {
+            let reply = try await request(.get(target: target, path: "#\(root.rawValue)/\(path)"), .instance, pathPrefix: "#\(root.rawValue)/")
+            let type = DataType(rawValue: reply["valueType"]?.stringValue ?? "") ?? .string
+            let value = try ValueCodec.decode(reply["value"] ?? .null, as: type, path: path)
+            return ResolvedValue(instance: root, property: PropertySchema(name: path, type: type), value: value)
+        }
+        do {
+            return try ReplicaPath.resolve(path, from: root, in: replica, schema: mirror.schema)
+        } catch {
+            throw ViewModelInstanceError(error)
+        }
+    }
+
+    /// Registers a stream's listener after checking that its path resolves to a property of
+    /// `type` (any type when nil; throws at once otherwise). With `includingCurrent` the current value is
+    /// reported first; otherwise the first report is the first change.
+    func addListener(
+        _ target: String, root: InstanceID?, path: String, type: DataType?, includingCurrent: Bool,
+        sink: @escaping @Sendable (ListenerEvent) -> Void
+    ) async throws -> Int {
+        let resolved = try await read(target, root: root, path: path)
+        if let type, resolved.property.type != type {
+            throw ViewModelInstanceError.valueMismatch(type.rawValue, resolved.property.type.rawValue)
+        }
+        guard mirrors[target]?.replica?.store[resolved.instance] != nil else { throw ViewModelInstanceError.unknownInstance(resolved.instance.rawValue) }
+        let id = nextListenerID
+        nextListenerID += 1
+        let kind: Listener.Kind = type == .trigger ? .trigger : .value
+        let listener = Listener(
+            root: root, path: path, kind: kind, lastInstance: resolved.instance, last: includingCurrent && kind == .value ? nil : resolved.value,
+            sink: sink)
+        mirrors[target]!.listeners[id] = listener
+        if includingCurrent, kind == .value { sink(.value(resolved.value)) }
+        return id
+    }
+
+    /// Registers a stream of every later batch of the target.
+    func addBatchListener(_ target: String, _ continuation: AsyncThrowingStream<Batch, any Error>.Continuation) async throws -> Int {
+        _ = try await ensureSubscribed(target)
+        let id = nextListenerID
+        nextListenerID += 1
+        mirrors[target]!.batchListeners[id] = continuation
+        return id
+    }
+
+    func removeListener(_ target: String, _ id: Int) {
+        mirrors[target]?.listeners[id] = nil
+        mirrors[target]?.batchListeners[id] = nil
+    }
+
+    /// The seq of the last batch the target's replica applied.
+    func seq(of target: String) async throws -> UInt64 {
+        try await ensureSubscribed(target).replica!.seq
+    }
+
+    /// The target an instance is addressed through: the one it was anchored to, else a
+    /// subscribed target of its file that reaches it, else a target made for it by publishing
+    /// it under a name private to this client.
+    func anchor(for id: InstanceID, file: String) async throws -> String {
+        if let anchor = anchors[id] { return anchor }
+        if let mirror = mirrors.values.sorted(by: { $0.target < $1.target })
+            .first(where: { $0.file == file && $0.replica?.store[id] != nil }) {
+            anchors[id] = mirror.target
+            return mirror.target
+        }
+        let name = "~\(clientTag).\(id.rawValue)"
+        _ = try await request(.publish(instance: id, name: name), .stateMachine)
+        targetFiles[name] = file
+        if let anchor = anchors[id] { return anchor }
+        anchors[id] = name
+        return name
+    }
+
+    /// Anchors an instance to a target that reaches it, unless it has an anchor already.
+    func adopt(_ id: InstanceID, anchor target: String) {
+        if anchors[id] == nil { anchors[id] = target }
+    }
+}

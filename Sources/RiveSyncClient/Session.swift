@@ -1,0 +1,173 @@
+import RiveSyncJSON
+import RiveSyncModel
+import RiveSyncProtocol
+import RiveSyncTransport
+
+/// The one process-wide WebSocket client context: every `Worker` opens its connections on it
+/// (several lws client contexts in one process leak OpenSSL state, see the transport README).
+enum SharedTransport {
+    static let client = Result { () throws(TransportError) -> WebSocketClient in try WebSocketClient() }
+}
+
+/// The state behind one `Worker`: the connection, requests waiting for replies, one mirror per
+/// subscribed target, and the reconnect loop. All of it lives on this actor; messages are
+/// handled here in arrival order, so a subscribe's snapshot is installed before any batch
+/// after it is applied.
+actor Session {
+    /// Where and how to connect.
+    struct Settings: Sendable {
+        var url: String
+        var token: String?
+        var clientName: String
+        var reconnect: Bool
+    }
+
+    /// Where the connection is in its life.
+    enum Phase {
+        /// Opening the first connection.
+        case connecting
+        /// Connected and greeted.
+        case ready
+        /// The connection dropped; the reconnect loop runs.
+        case reconnecting
+        /// Closed by `close()` or, without reconnect, by the peer.
+        case closed
+    }
+
+    /// Who waits for the reply to a request id.
+    enum Pending {
+        case request(CheckedContinuation<JSONValue, any Error>)
+        /// A (re)subscribe the session sent itself; the reply is installed in the mirror.
+        case subscription(target: String)
+    }
+
+    let settings: Settings
+    /// Distinguishes this client's generated target names from other clients'.
+    let clientTag = String(UInt32.random(in: 0...UInt32.max), radix: 16)
+    var phase = Phase.connecting
+    var link: ClientConnection?
+    var generation = 0
+    var nextRequestID = 1
+    var pending: [Int: Pending] = [:]
+    var epoch = ""
+    var openWaiter: CheckedContinuation<Void, any Error>?
+    var readyWaiters: [CheckedContinuation<Void, any Error>] = []
+    var mirrors: [String: TargetMirror] = [:]
+    var schemas: [String: FileSchema] = [:]
+    var targetFiles: [String: String] = [:]
+    /// The target through which each instance handle is addressed (`#id/path`).
+    var anchors: [InstanceID: String] = [:]
+    var nextListenerID = 1
+    /// Test hook: while set, the reconnect loop waits before connecting again.
+    var reconnectHeld = false
+    var holdWaiter: CheckedContinuation<Void, Never>?
+
+    init(settings: Settings) {
+        self.settings = settings
+    }
+
+    /// Opens the first connection and says hello; throws if either fails (no retries).
+    func start() async throws {
+        do {
+            try await openLink()
+            phase = .ready
+        } catch {
+            phase = .closed
+            link?.close()
+            throw error
+        }
+    }
+
+    /// Opens a connection and greets the daemon; sets `epoch`.
+    func openLink() async throws {
+        generation += 1
+        let current = generation
+        let client: WebSocketClient
+        let connection: ClientConnection
+        let events: AsyncStream<ClientEvent>
+        do {
+            client = try SharedTransport.client.get()
+            (connection, events) = try client.connect(to: settings.url, subprotocol: "rivesync.v1")
+        } catch {
+            throw WorkerError.connectionFailed("\(settings.url): \(error)")
+        }
+        link = connection
+        Task { [weak self] in
+            for await event in events { await self?.receive(event, generation: current) }
+        }
+        try await withCheckedThrowingContinuation { openWaiter = $0 }
+        let welcome: JSONValue
+        do {
+            welcome = try await send(.hello(protocols: [1], token: settings.token, client: settings.clientName))
+        } catch let failure as ServerFailure {
+            throw failure.typed(.file)
+        }
+        epoch = welcome["epoch"]?.stringValue ?? ""
+    }
+
+    /// Sends a request once connected and returns its reply; an `error` reply throws a
+    /// `ServerFailure`, a dropped connection `WorkerError.disconnected`.
+    func request(_ body: ClientRequest) async throws -> JSONValue {
+        try await waitUntilReady()
+        return try await send(body)
+    }
+
+    /// Like `request`, with failures turned into the public errors of `domain`.
+    func request(_ body: ClientRequest, _ domain: ServerFailure.Domain, pathPrefix: String = "") async throws -> JSONValue {
+        do {
+            return try await request(body)
+        } catch let failure as ServerFailure {
+            throw failure.typed(domain, pathPrefix: pathPrefix)
+        }
+    }
+
+    func send(_ body: ClientRequest) async throws -> JSONValue {
+        guard let link else { throw WorkerError.disconnected }
+        let id = nextRequestID
+        nextRequestID += 1
+        let text = Request(id: .number(Double(id)), body: body).jsonValue.jsonText
+        return try await withCheckedThrowingContinuation { continuation in
+            pending[id] = .request(continuation)
+            link.send(text: text)
+        }
+    }
+
+    /// Sends a subscribe whose reply `handle` installs in the target's mirror.
+    func sendSubscribe(_ target: String, cursor: Cursor?) {
+        guard let link else { return }
+        let id = nextRequestID
+        nextRequestID += 1
+        pending[id] = .subscription(target: target)
+        link.send(text: Request(id: .number(Double(id)), body: .subscribe(target: target, paths: nil, cursor: cursor)).jsonValue.jsonText)
+    }
+
+    func waitUntilReady() async throws {
+        switch phase {
+        case .ready: return
+        case .closed: throw WorkerError.closed
+        case .connecting, .reconnecting: try await withCheckedThrowingContinuation { readyWaiters.append($0) }
+        }
+    }
+
+    /// Closes the connection for good: requests, waits and streams end with `WorkerError.closed`.
+    func close() {
+        guard phase != .closed else { return }
+        phase = .closed
+        link?.close(code: 1000, reason: "client closed")
+        link = nil
+        failEverything(WorkerError.closed)
+    }
+
+    func failEverything(_ error: any Error) {
+        for entry in pending.values {
+            if case .request(let continuation) = entry { continuation.resume(throwing: error) }
+        }
+        pending = [:]
+        for waiter in readyWaiters { waiter.resume(throwing: error) }
+        readyWaiters = []
+        for name in mirrors.keys { mirrors[name]!.fail(error) }
+        mirrors = [:]
+        holdWaiter?.resume()
+        holdWaiter = nil
+    }
+}

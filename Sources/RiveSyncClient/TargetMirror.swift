@@ -1,0 +1,90 @@
+import RiveSyncJSON
+import RiveSyncModel
+import RiveSyncProtocol
+
+/// A whole-target subscription: the replica (the state as of the last batch), who waits for
+/// it, and the streams that watch it.
+struct TargetMirror: Sendable {
+    let target: String
+    let file: String
+    let schema: FileSchema
+    /// The epoch the replica's seq belongs to.
+    var epoch = ""
+    var replica: Replica?
+    var waiters: [CheckedContinuation<Void, any Error>] = []
+    var listeners: [Int: Listener] = [:]
+    var batchListeners: [Int: AsyncThrowingStream<Batch, any Error>.Continuation] = [:]
+
+    /// Starts again from a snapshot reply (first subscribe, failed resume, catch-up), then
+    /// tells every stream what changed since it last looked.
+    mutating func install(snapshot json: JSONValue, epoch: String) throws {
+        var instances: [InstanceState] = []
+        for state in json["instances"]?.arrayValue ?? [] { instances.append(try StateCodec.decodeState(state, schema: schema)) }
+        let seq = UInt64(json["seq"]?.intValue ?? 0)
+        let snapshot = TargetSnapshot(target: target, seq: seq, bindings: try StateCodec.decodeBindings(json["bindings"]), instances: instances)
+        let hadReplica = replica != nil
+        replica = Replica(snapshot: snapshot)
+        self.epoch = epoch
+        if hadReplica {
+            let batch = Batch(resyncOf: target, seq: seq)
+            for continuation in batchListeners.values { continuation.yield(batch) }
+        }
+        notify()
+        for waiter in waiters { waiter.resume() }
+        waiters = []
+    }
+
+    /// Applies the next batch to the replica and tells the streams. Throws when the batch does
+    /// not follow (the caller then subscribes afresh).
+    mutating func apply(batch json: JSONValue) throws {
+        guard var replica else { return }
+        let seq = UInt64(json["seq"]?.intValue ?? 0)
+        guard seq > replica.seq else { return }
+        var effects: [Effect] = []
+        var introduced: [InstanceID: String] = [:]
+        for effectJSON in json["effects"]?.arrayValue ?? [] {
+            // An effect on an instance this target cannot reach carries no states (see README:
+            // daemon issues); the replica skips it instead of failing the whole batch.
+            if effectJSON["op"]?.stringValue != "bind", let raw = effectJSON["instance"]?.intValue {
+                let id = InstanceID(UInt64(raw))
+                if replica.store[id] == nil, introduced[id] == nil { continue }
+            }
+            let effect = try StateCodec.decodeEffect(effectJSON, schema: schema) { id in
+                replica.store[id]?.viewModel ?? introduced[id]
+            }
+            for state in effect.change.introducedStates { introduced[state.id] = state.viewModel }
+            effects.append(effect)
+        }
+        try replica.apply(ChangeBatch(target: target, seq: seq, effects: effects, applied: [], rejected: []))
+        self.replica = replica
+        let batch = Batch(target: target, seq: seq, effects: effects)
+        for continuation in batchListeners.values { continuation.yield(batch) }
+        notify()
+    }
+
+    /// Lets every stream compare its path with the replica.
+    mutating func notify() {
+        guard let replica else { return }
+        for id in listeners.keys.sorted() { listeners[id]!.update(in: replica, schema: schema) }
+    }
+
+    /// Ends every stream and wait with `error`.
+    mutating func fail(_ error: any Error) {
+        for waiter in waiters { waiter.resume(throwing: error) }
+        waiters = []
+        for listener in listeners.values { listener.sink(.finished(error)) }
+        listeners = [:]
+        for continuation in batchListeners.values { continuation.finish(throwing: error) }
+        batchListeners = [:]
+    }
+}
+
+extension Change {
+    /// The instance states a change brings into reach.
+    var introducedStates: [InstanceState] {
+        switch self {
+        case .set(_, _, _, let states), .listInsert(_, _, _, _, let states), .bind(_, _, let states): return states
+        case .fire, .listRemove, .listSwap: return []
+        }
+    }
+}

@@ -1,0 +1,152 @@
+import Foundation
+import RiveSyncJSON
+import RiveSyncModel
+import RiveSyncProtocol
+
+/// A connection to a `rivesyncd` daemon, in the role of Rive's `Worker`: files, instances and
+/// state machines made through it live in the daemon and are shared with every other client.
+///
+/// A worker reconnects by itself when the connection drops and resumes each subscription from
+/// its last batch, so streams go on without losing or repeating a change. All connections of
+/// a process share one WebSocket client context.
+public final class Worker: Sendable {
+    /// The default daemon address, `ws://127.0.0.1:7420`.
+    public static let defaultURL = "ws://127.0.0.1:7420"
+
+    let session: Session
+
+    /// Connects to the daemon at `url` and says hello.
+    ///
+    /// - Parameters:
+    ///   - url: `ws://` or `wss://` address of the daemon.
+    ///   - token: access token, if the daemon needs one.
+    ///   - clientName: free text for the daemon's logs.
+    ///   - reconnect: reconnect and resume after a dropped connection (default true); when
+    ///     false, a drop ends every stream with `WorkerError.disconnected`.
+    /// - Throws: `WorkerError` when the daemon cannot be reached or refuses the client.
+    public init(url: String = Worker.defaultURL, token: String? = nil, clientName: String = "RiveSyncClient", reconnect: Bool = true)
+        async throws {
+        session = Session(settings: .init(url: url, token: token, clientName: clientName, reconnect: reconnect))
+        try await session.start()
+    }
+
+    /// Closes the connection when the last reference goes away.
+    deinit {
+        let session = session
+        Task { await session.close() }
+    }
+
+    /// Same as `init(url:token:)`.
+    public static func connect(url: String = Worker.defaultURL, token: String? = nil) async throws -> Worker {
+        try await Worker(url: url, token: token)
+    }
+
+    /// Closes the connection. Pending calls throw and streams end with `WorkerError.closed`.
+    public func close() async {
+        await session.close()
+    }
+
+    /// Names of the files loaded in the daemon.
+    public func getFileNames() async throws -> [String] {
+        try await session.request(.listFiles, .file)["files"]?.arrayValue?.compactMap { $0["name"]?.stringValue } ?? []
+    }
+
+    /// Every state machine and published instance in the daemon.
+    public func getTargets() async throws -> [TargetInfo] {
+        try await session.targetList().map(TargetInfo.init)
+    }
+
+    /// A state machine that exists in the daemon (made by its configuration or another
+    /// client): this is how apps share one state machine.
+    public func stateMachine(named name: String) async throws -> StateMachine {
+        let file = try await session.file(ofTarget: name)
+        return StateMachine(worker: self, name: name, file: file)
+    }
+
+    /// The instance published under `name` (e.g. a shared `theme`).
+    public func publishedInstance(named name: String) async throws -> ViewModelInstance {
+        try await RemoteTarget(worker: self, name: name).boundInstance()
+    }
+
+    /// Path-based access to any target, for tools that learn types at run time.
+    public func target(named name: String) async throws -> RemoteTarget {
+        _ = try await session.file(ofTarget: name)
+        return RemoteTarget(worker: self, name: name)
+    }
+
+    /// Uploads image bytes (PNG, JPEG or WebP) for `ImageProperty`.
+    public func decodeImage(from data: Data) async throws -> Image {
+        Image(reference: try await upload("image", data))
+    }
+
+    /// Uploads font bytes (TTF, OTF, WOFF, WOFF2) for `FontProperty`.
+    public func decodeFont(from data: Data) async throws -> Font {
+        Font(reference: try await upload("font", data))
+    }
+
+    /// Uploads any bytes for `BlobProperty`.
+    public func decodeBlob(from data: Data) async throws -> Blob {
+        Blob(reference: try await upload("blob", data))
+    }
+
+    private func upload(_ kind: String, _ data: Data) async throws -> AssetReference {
+        let reply = try await session.request(.upload(kind: kind, data: [UInt8](data), mediaType: nil), .file)
+        guard let json = reply["asset"], case .asset(let reference?) = try? ValueCodec.decode(json, as: .assetBlob, path: "asset") else {
+            throw FileError.invalidData("upload reply without an asset")
+        }
+        return AssetReference(id: reference.id, byteCount: reference.byteCount, mediaType: reference.mediaType)
+    }
+
+    /// Test hook: drops the connection as a network failure would.
+    func dropConnection(holdingReconnect: Bool = false) async {
+        await session.dropConnection(holdingReconnect: holdingReconnect)
+    }
+
+    /// Test hook: lets a held reconnect go on.
+    func releaseReconnect() async {
+        await session.releaseReconnect()
+    }
+}
+
+/// A target as `Worker.getTargets()` lists it.
+public struct TargetInfo: Sendable, Hashable {
+    /// A state machine, or an instance shared under a name.
+    public enum Kind: String, Sendable, Hashable {
+        case stateMachine, instance
+    }
+
+    public let name: String
+    public let file: String
+    public let kind: Kind
+    public let artboard: String?
+    public let stateMachine: String?
+    /// `auto` or `manual`.
+    public let mode: String
+    public let seq: UInt64
+    /// Slot name (`main`, `Theme`) and the bound instance's id (nil while empty).
+    public let bindings: [(slot: String, instance: UInt64?)]
+
+    init(_ json: JSONValue) {
+        name = json["name"]?.stringValue ?? ""
+        file = json["file"]?.stringValue ?? ""
+        kind = Kind(rawValue: json["kind"]?.stringValue ?? "") ?? .instance
+        artboard = json["artboard"]?.stringValue
+        stateMachine = json["stateMachine"]?.stringValue
+        mode = json["mode"]?.stringValue ?? "auto"
+        seq = UInt64(json["seq"]?.intValue ?? 0)
+        bindings = (json["bindings"]?.arrayValue ?? []).map { binding in
+            (binding["slot"]?.stringValue ?? "", binding["instance"]?.intValue.map { UInt64($0) })
+        }
+    }
+
+    public static func == (lhs: TargetInfo, rhs: TargetInfo) -> Bool {
+        lhs.name == rhs.name && lhs.file == rhs.file && lhs.kind == rhs.kind && lhs.artboard == rhs.artboard
+            && lhs.stateMachine == rhs.stateMachine && lhs.mode == rhs.mode && lhs.seq == rhs.seq
+            && lhs.bindings.elementsEqual(rhs.bindings) { $0.slot == $1.slot && $0.instance == $1.instance }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(name)
+        hasher.combine(seq)
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import XCTest
+
+@testable import RiveSyncClient
+
+/// A test against a real daemon of its own: `startDaemon` runs `rivesyncd`, `connect` opens
+/// client connections; teardown closes them, stops the daemon and prints its stderr if the
+/// test failed.
+class ClientTestCase: XCTestCase {
+    var daemon: DaemonProcess!
+    private var workers: [Worker] = []
+
+    func startDemo() throws {
+        daemon = try DaemonProcess(["--demo"])
+    }
+
+    func startDaemon(configuration json: String, files: [String: String] = [:]) throws {
+        daemon = try DaemonProcess(["--config", try DaemonProcess.writeConfiguration(json, files: files)])
+    }
+
+    func connect() async throws -> Worker {
+        let worker = try await Worker(url: daemon.url, clientName: name)
+        workers.append(worker)
+        return worker
+    }
+
+    override func tearDown() async throws {
+        for worker in workers { await worker.close() }
+        workers = []
+        daemon?.stop()
+        if let run = testRun, run.totalFailureCount > 0, let daemon {
+            print("rivesyncd stderr:\n\(daemon.stderr)")
+        }
+        daemon = nil
+    }
+}
+
+struct TimedOut: Error {}
+
+/// Runs `body`, failing with `TimedOut` after `seconds` (a hang guard, not a timing check).
+func within<T: Sendable>(_ seconds: Double = 20, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+    try await withThrowingTaskGroup(of: T.self) { group in
+        group.addTask { try await body() }
+        group.addTask {
+            try await Task.sleep(for: .seconds(seconds))
+            throw TimedOut()
+        }
+        defer { group.cancelAll() }
+        return try await group.next()!
+    }
+}
+
+/// The first `count` elements of a stream (hang-guarded).
+func first<Element: Sendable>(_ count: Int, of stream: AsyncThrowingStream<Element, any Error>) async throws -> [Element] {
+    try await within {
+        var result: [Element] = []
+        for try await element in stream {
+            result.append(element)
+            if result.count == count { break }
+        }
+        return result
+    }
+}

@@ -1,0 +1,87 @@
+import XCTest
+
+@testable import RiveSyncClient
+
+/// Two connections share a state machine: each sees the other's writes, in the same order.
+final class SharingTests: ClientTestCase {
+    func testTwoConnectionsSeeEachOthersWritesInTheSameOrder() async throws {
+        try startDemo()
+        let a = try await connect()
+        let b = try await connect()
+        let targetA = try await a.target(named: "character")
+        let targetB = try await b.target(named: "character")
+        let batchesA = targetA.batches()
+        let batchesB = targetB.batches()
+        let mainA = try await a.stateMachine(named: "character").mainInstance()
+        let mainB = try await b.stateMachine(named: "character").mainInstance()
+        let mood = NumberProperty(path: "mood")
+        let writers = [(mainA, Float(1)), (mainB, Float(101))].map { instance, base in
+            Task {
+                for step in 0..<10 { try await instance.setValue(of: mood, to: base + Float(step)) }
+            }
+        }
+        for writer in writers { try await writer.value }
+        let finalSeq = try await targetA.info().seq
+        func collect(_ stream: AsyncThrowingStream<Batch, any Error>) async throws -> [Batch] {
+            try await within {
+                var seen: [Batch] = []
+                for try await batch in stream {
+                    seen.append(batch)
+                    if batch.seq == finalSeq { break }
+                }
+                return seen
+            }
+        }
+        let seenA = try await collect(batchesA)
+        let seenB = try await collect(batchesB)
+        XCTAssertEqual(seenA, seenB)
+        XCTAssertEqual(seenA.map(\.seq), Array(seenA.first!.seq...finalSeq))
+        let written = seenA.flatMap(\.changes).compactMap { change -> Float? in
+            if case .set("mood", .number(let n)) = change { n } else { nil }
+        }
+        XCTAssertEqual(written.filter { $0 < 100 }, written.filter { $0 < 100 }.sorted(), "A's writes keep A's order")
+        XCTAssertEqual(written.filter { $0 > 100 }, written.filter { $0 > 100 }.sorted(), "B's writes keep B's order")
+        let moodA = try await mainA.value(of: mood)
+        let moodB = try await mainB.value(of: mood)
+        XCTAssertEqual(written.last, moodA)
+        XCTAssertEqual(moodA, moodB)
+    }
+
+    func testStreamsStartWithTheCurrentValueOnRequestAndAreIndependent() async throws {
+        try startDemo()
+        let a = try await connect()
+        let b = try await connect()
+        let theme = try await a.publishedInstance(named: "theme")
+        let themeB = try await b.publishedInstance(named: "theme")
+        let name = StringProperty(path: "name")
+        let twinA = theme.valueStream(of: name, includingCurrent: true)
+        let twinB = theme.valueStream(of: name, includingCurrent: true)
+        let (events, sink) = AsyncStream.makeStream(of: String.self)
+        let readerA = Task { for try await value in twinA { sink.yield("A:" + value) } }
+        let readerB = Task {
+            var seen: [String] = []
+            for try await value in twinB {
+                seen.append(value)
+                sink.yield("B:" + value)
+                if seen.count == 2 { break }
+            }
+            return seen
+        }
+        let firsts = try await within {
+            var seen = Set<String>()
+            for await event in events {
+                seen.insert(event)
+                if seen.count == 2 { break }
+            }
+            return seen
+        }
+        XCTAssertEqual(firsts, ["A:Light", "B:Light"], "both streams start with the current value")
+        readerA.cancel()
+        _ = await readerA.result
+        try await themeB.setValue(of: name, to: "Dusk")
+        let seenB = try await within { try await readerB.value }
+        XCTAssertEqual(seenB, ["Light", "Dusk"], "ending one of two identical streams does not silence the other")
+        let read = try await theme.value(of: name)
+        XCTAssertEqual(read, "Dusk")
+    }
+}
