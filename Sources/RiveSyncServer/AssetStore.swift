@@ -32,6 +32,16 @@ final class AssetStore: Sendable {
         return reference
     }
 
+    /// Registers content stored in the state directory.
+    func restore(id: String, mediaType: String, byteCount: Int) {
+        state.withLock { state in
+            guard state.assets[id] == nil else { return }
+            state.assets[id] = AssetReference(id: id, byteCount: byteCount, mediaType: mediaType)
+            state.order.append(id)
+            state.bytes += byteCount
+        }
+    }
+
     /// Whether an uploaded asset with this id is known.
     func contains(_ id: String) -> Bool { state.withLock { $0.assets[id] != nil } }
 }

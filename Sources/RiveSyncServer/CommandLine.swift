@@ -4,6 +4,8 @@ import RiveSyncJSON
 /// What `rivesyncd`'s flags ask for.
 public struct DaemonCommandLine: Sendable {
     public var configuration: DaemonConfiguration
+    /// The `--config` file, re-read on SIGHUP (nil with `--demo`).
+    public var configurationPath: String?
     public var showHelp = false
 
     public static let usage = """
@@ -38,6 +40,7 @@ public struct DaemonCommandLine: Sendable {
             case "--config":
                 let path = try value(argument)
                 configuration = try Self.read(path)
+                configurationPath = path
             case "--host":
                 let host = try value(argument)
                 overrides.append { $0.host = host }
@@ -52,6 +55,8 @@ public struct DaemonCommandLine: Sendable {
             case "--state-dir":
                 let directory = try value(argument)
                 overrides.append { $0.stateDirectory = directory }
+            case "--test-echo":  // test only, deliberately not in `usage` (see `EchoHandler`)
+                overrides.append { $0.testEcho = true }
             default:
                 throw .invalid("unknown argument '\(argument)'")
             }

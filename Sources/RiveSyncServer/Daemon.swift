@@ -18,8 +18,9 @@ public final class Daemon: Sendable {
 
     /// Builds the daemon and loads its configuration; nothing listens until `start()`.
     public init(configuration: DaemonConfiguration, log: Log = Log()) throws {
-        let epoch = "e-" + String(UInt64.random(in: 0...UInt64.max), radix: 16)
-        let context = ServerContext(configuration: configuration, epoch: epoch, log: log)
+        let state = try configuration.stateDirectory.map { try StateDirectory(path: $0, policy: configuration.durability) }
+        let epoch = state?.epoch ?? "e-" + String(UInt64.random(in: 0...UInt64.max), radix: 16)
+        let context = ServerContext(configuration: configuration, epoch: epoch, log: log, stateDirectory: state)
         let workers = (0..<configuration.workers).map { Worker(index: $0, context: context) }
         let dispatcher = Dispatcher(context: context, workers: workers)
         self.context = context
@@ -38,6 +39,7 @@ public final class Daemon: Sendable {
             transportMetrics.prometheusText() + metrics.prometheusText()
         }
         context.attach(server)
+        try restoreState()
         try loadConfiguredState()
     }
 
@@ -53,31 +55,35 @@ public final class Daemon: Sendable {
     /// Closes every connection with 1001, then stops.
     public func stop() {
         server.stop(closeCode: 1001)
-        for worker in workers { worker.queue.sync {} }
+        for worker in workers { worker.queue.sync { worker.syncJournals() } }
     }
 
+    /// Loads the configured files, instances and state machines that the state directory
+    /// did not already restore (the restored state wins; new entries are added).
     private func loadConfiguredState() throws {
         let configuration = context.configuration
-        for (i, entry) in configuration.files.enumerated() {
+        for (i, entry) in configuration.files.enumerated() where context.directory.file(entry.name) == nil {
             let schema = try Self.readSchema(entry)
             let workerIndex = (entry.worker ?? i) % workers.count
             guard let location = context.directory.reserveFile(entry.name, worker: workerIndex) else {
                 throw ConfigurationError.invalid("files: '\(entry.name)' appears twice")
             }
             let worker = workers[workerIndex]
-            worker.queue.sync { worker.load(schema, as: entry.name, number: location.number) }
+            try worker.queue.sync { try worker.loadDurably(schema, as: entry.name, number: location.number) }
         }
-        for entry in configuration.instances {
+        for entry in configuration.instances where context.directory.target(entry.name) == nil {
             guard let location = context.directory.file(entry.file) else { throw ConfigurationError.invalid("instances.\(entry.name): no file '\(entry.file)'") }
             let worker = workers[location.worker]
             try worker.queue.sync { () throws in
                 let source: InstanceSource =
                     entry.instance.map { .name($0, from: .name(entry.viewModel)) } ?? .viewModelDefault(from: .name(entry.viewModel))
-                let instance = try worker.files[entry.file]!.createInstance(source)
+                let instance = try worker.durably(entry.file, Worker.record(.createInstance(file: entry.file, source: source, publish: nil))) {
+                    try $0.createInstance(source)
+                }
                 try worker.publish(instance, as: entry.name, file: entry.file)
             }
         }
-        for entry in configuration.stateMachines {
+        for entry in configuration.stateMachines where context.directory.target(entry.name) == nil {
             guard let location = context.directory.file(entry.file) else { throw ConfigurationError.invalid("stateMachines.\(entry.name): no file '\(entry.file)'") }
             let worker = workers[location.worker]
             try worker.queue.sync { () throws in

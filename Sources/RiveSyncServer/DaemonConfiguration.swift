@@ -49,6 +49,10 @@ public struct DaemonConfiguration: Sendable {
     public var allowFileUploads = false
     /// Default advance rate of auto targets created by clients.
     public var defaultRate: Double = 60
+    /// When acknowledged changes reach the disk (with a state directory).
+    public var durability = DurabilityPolicy.always
+    /// A file's journal is compacted into a snapshot after this many records.
+    public var snapshotEvery = 10_000
 
     public init() {}
 
@@ -58,7 +62,7 @@ public struct DaemonConfiguration: Sendable {
         guard json.objectValue != nil else { throw .invalid("configuration: expected a JSON object") }
         let known: Set<String> = [
             "listen", "workers", "tls", "stateDirectory", "files", "instances", "stateMachines", "limits", "allowFileUploads",
-            "defaultRate",
+            "defaultRate", "durability", "snapshotEvery",
         ]
         for (key, _) in json.objectValue! where !known.contains(key) {
             throw .invalid("configuration: unknown key '\(key)'")
@@ -87,6 +91,16 @@ public struct DaemonConfiguration: Sendable {
         if let rate = json["defaultRate"] {
             guard let r = rate.numberValue, r > 0, r <= 1000 else { throw .invalid("defaultRate: expected (0, 1000]") }
             defaultRate = r
+        }
+        if let durability = json["durability"] {
+            guard let text = durability.stringValue, let policy = DurabilityPolicy(rawValue: text) else {
+                throw .invalid("durability: expected \"always\" or \"everysec\"")
+            }
+            self.durability = policy
+        }
+        if let every = json["snapshotEvery"] {
+            guard let n = every.intValue, (10...10_000_000).contains(n) else { throw .invalid("snapshotEvery: expected 10...10000000") }
+            snapshotEvery = n
         }
         for (i, item) in (json["files"]?.arrayValue ?? []).enumerated() {
             let here = "files[\(i)]"

@@ -35,6 +35,18 @@ final class Directory: Sendable {
         }
     }
 
+    /// Registers a file restored from the state directory under its recorded number.
+    func restoreFile(_ name: String, worker: Int, number: UInt64) -> Bool {
+        state.withLock { state in
+            guard state.files[name] == nil, state.fileNames[number] == nil else { return false }
+            state.files[name] = FileLocation(worker: worker, number: number)
+            state.fileOrder.append(name)
+            state.fileNames[number] = name
+            state.nextFileNumber = max(state.nextFileNumber, number + 1)
+            return true
+        }
+    }
+
     /// Forgets a reserved file whose load failed.
     func releaseFile(_ name: String) {
         state.withLock { state in

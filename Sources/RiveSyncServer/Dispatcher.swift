@@ -178,6 +178,13 @@ final class Dispatcher: @unchecked Sendable {
         guard data.count <= limit else { return context.sendError(.limit("maxAssetBytes", limit), id: id, to: session) }
         do {
             let reference = try context.assets.add(kind: kind, data: data, mediaType: mediaType)
+            if let state = context.stateDirectory {
+                do {
+                    try state.storeAsset(id: reference.id, mediaType: reference.mediaType, bytes: data)
+                } catch {
+                    return context.sendError(Worker.storageFailed(error), id: id, to: session)
+                }
+            }
             context.send(ServerMessage.reply("asset", id: id, [("asset", ValueCodec.encode(.asset(reference)))]), to: session)
         } catch {
             context.sendError(WireError(code: "invalid_asset_data", message: error.reason), id: id, to: session)
@@ -206,7 +213,12 @@ final class Dispatcher: @unchecked Sendable {
             return context.sendError(WireError(code: "file_exists", message: "file '\(name)' already exists", details: [("file", .string(name))]), id: id, to: session)
         }
         let worker = workers[workerIndex]
-        worker.queue.sync { worker.load(schema, as: name, number: location.number) }
+        do {
+            try worker.queue.sync { try worker.loadDurably(schema, as: name, number: location.number) }
+        } catch {
+            context.directory.releaseFile(name)
+            return context.sendError(WireError(code: "storage_failed", message: "\(error)"), id: id, to: session)
+        }
         context.log(.info, "file loaded by a client", [("file", name), ("worker", "\(workerIndex)")])
         context.send(filesReply(id: id), to: session)
     }

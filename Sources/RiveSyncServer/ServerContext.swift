@@ -15,10 +15,13 @@ final class ServerContext: Sendable {
     let assets: AssetStore
     let epoch: String
     let log: Log
+    /// Where state persists, if anywhere.
+    let stateDirectory: StateDirectory?
     private let commandCounter = Atomic<UInt64>(0)
     private let server = Locked<WebSocketServer?>(nil)
 
-    init(configuration: DaemonConfiguration, epoch: String, log: Log) {
+    init(configuration: DaemonConfiguration, epoch: String, log: Log, stateDirectory: StateDirectory? = nil) {
+        self.stateDirectory = stateDirectory
         self.configuration = configuration
         self.limits = Locked(configuration.limits)
         self.assets = AssetStore(capacityBytes: max(configuration.limits.maxAssetBytes * 16, 64 << 20))
@@ -30,6 +33,16 @@ final class ServerContext: Sendable {
 
     /// A daemon-wide command number (acks and batches carry it).
     func nextCommandNumber() -> UInt64 { commandCounter.add(1, ordering: .relaxed).newValue }
+
+    /// After a restart: new command numbers continue above the journaled ones.
+    func ensureCommandNumbers(above highest: UInt64) {
+        var current = commandCounter.load(ordering: .relaxed)
+        while current < highest {
+            let (exchanged, original) = commandCounter.compareExchange(expected: current, desired: highest, ordering: .relaxed)
+            if exchanged { return }
+            current = original
+        }
+    }
 
     /// Hands transport commands to the service thread in one submit (one lock, one wakeup).
     func submit(_ commands: [WebSocketServer.Command]) {

@@ -22,6 +22,7 @@ extension Worker {
         let start = DispatchTime.now().uptimeNanoseconds
         targets[target]!.scheduled = false
         targets[target]!.lastAdvance = start
+        guard journalAdvance(target, file: record.file) else { return }
         let batches: [ChangeBatch]
         do {
             batches = try files[record.file]!.advance(target)
@@ -31,6 +32,31 @@ extension Worker {
         }
         context.metrics.recordAdvance(nanoseconds: DispatchTime.now().uptimeNanoseconds - start)
         publish(batches, advanced: target)
+        snapshotIfDue(record.file)
+    }
+
+    /// Journals the commands an advance is about to apply. If that fails they are not
+    /// applied: each gets `storage_failed`, and false is returned.
+    private func journalAdvance(_ target: String, file: String) -> Bool {
+        guard !replaying, journals[file] != nil, let queue = try? files[file]!.target(target).queue, !queue.isEmpty else { return true }
+        let record: JSONValue = .object([
+            ("t", "advance"), ("target", .string(target)),
+            ("commands", .array(queue.map { .object([("n", .number(Double($0.id))), ("c", JournalCodec.encode($0.command))]) })),
+        ])
+        do {
+            try journal(file, record)
+            return true
+        } catch {
+            var out: [WebSocketServer.Command] = []
+            for dropped in (try? files[file]!.discardQueue(of: target)) ?? [] {
+                guard let waiting = targets[target]!.pending.removeValue(forKey: dropped.id) else { continue }
+                out.append(.send(ServerContext.payload(error.message(id: waiting.requestID)), to: [waiting.session]))
+            }
+            context.metrics.commandsRejected.add(out.count, ordering: .relaxed)
+            context.metrics.commandsQueued.add(-out.count, ordering: .relaxed)
+            context.submit(out)
+            return false
+        }
     }
 
     /// Sends each batch to its subscribers (encoded once for whole-target subscribers),

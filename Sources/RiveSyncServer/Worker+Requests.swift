@@ -52,8 +52,9 @@ extension Worker {
             let info = try model { try s.defaultViewModelInfo(for: artboard) }
             return ServerMessage.reply("defaultViewModelInfo", id: id, [("viewModel", .string(info.viewModelName)), ("instance", .string(info.instanceName))])
         case .createInstance(let file, let source, let publish):
-            _ = try runtime(file)
-            let instance = try model { try files[file]!.createInstance(source) }
+            let instance = try durably(file, Self.record(.createInstance(file: file, source: source, publish: nil))) {
+                try $0.createInstance(source)
+            }
             let state = files[file]!.store[instance]!
             if let publish { try self.publish(instance, as: publish, file: file) }
             return ServerMessage.reply(
@@ -124,10 +125,10 @@ extension Worker {
     func publish(_ instance: InstanceID, as name: String, file: String) throws(WireError) {
         guard context.directory.claimTarget(name, file: file) else { throw WireError(StateMachineError.targetExists(name)) }
         do {
-            try files[file]!.publish(instance, as: name)
+            try durably(file, Self.record(.publish(instance: instance, name: name))) { try $0.publish(instance, as: name) }
         } catch {
             context.directory.releaseTarget(name)
-            throw WireError(error)
+            throw error
         }
         targets[name] = TargetRecord(file: file, manual: false, rate: context.configuration.defaultRate)
     }
@@ -150,15 +151,21 @@ extension Worker {
         }
         let name = request.name ?? machine
         guard context.directory.claimTarget(name, file: request.file) else { throw WireError(StateMachineError.targetExists(name)) }
+        var resolved = request
+        resolved.name = name
+        resolved.stateMachine = machine
+        resolved.rate = request.rate ?? context.configuration.defaultRate
         do {
-            try files[request.file]!.createStateMachine(
-                named: name, artboard: artboard.name, stateMachine: machine, main: request.main,
-                globals: request.globals.map { ($0.name, $0.instance) })
+            try durably(request.file, Self.record(.createStateMachine(resolved))) {
+                try $0.createStateMachine(
+                    named: name, artboard: artboard.name, stateMachine: machine, main: request.main,
+                    globals: request.globals.map { ($0.name, $0.instance) })
+            }
         } catch {
             context.directory.releaseTarget(name)
-            throw WireError(error)
+            throw error
         }
-        targets[name] = TargetRecord(file: request.file, manual: request.manual, rate: request.rate ?? context.configuration.defaultRate)
+        targets[name] = TargetRecord(file: request.file, manual: request.manual, rate: resolved.rate!)
         return name
     }
 }

@@ -14,6 +14,11 @@ final class Worker: @unchecked Sendable {
     var files: [String: FileRuntime] = [:]
     var targets: [String: TargetRecord] = [:]
     var catchUpCheckScheduled = false
+    /// Journals of this worker's files, when the daemon has a state directory.
+    var journals: [String: FileJournal] = [:]
+    /// True while a journal is being replayed (nothing is journaled or sent then).
+    var replaying = false
+    var syncScheduled = false
 
     init(index: Int, context: ServerContext) {
         self.index = index

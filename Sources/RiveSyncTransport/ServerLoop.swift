@@ -68,7 +68,7 @@ final class ServerLoop: @unchecked Sendable {
         var info = lws_context_creation_info()
         let isIPv4 = ServerLoop.isIPv4Literal(configuration.host)
         info.iface = UnsafePointer(arena.dup(configuration.host))
-        info.port = Int32(configuration.port)
+        info.port = configuration.listens ? Int32(configuration.port) : CONTEXT_PORT_NO_LISTEN_SERVER
         info.protocols = UnsafePointer(protocols)
         info.uid = -1
         info.gid = -1
@@ -87,7 +87,7 @@ final class ServerLoop: @unchecked Sendable {
         }
         self.context = context
         shutdownTimer.pointee.owner = Unmanaged.passUnretained(self).toOpaque()
-        let port = Int(lws_get_vhost_listen_port(lws_get_vhost_by_name(context, "default")))
+        let port = configuration.listens ? Int(lws_get_vhost_listen_port(lws_get_vhost_by_name(context, "default"))) : 0
         inbox.open(context: context)
         started.fulfil(.success(port))
         while !exitRequested {

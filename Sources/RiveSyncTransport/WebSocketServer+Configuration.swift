@@ -15,6 +15,9 @@ extension WebSocketServer {
         public var host = "127.0.0.1"
         /// Listen port; 0 picks an ephemeral port, see `WebSocketServer.port`.
         public var port = 0
+        /// False: bind nothing; connections arrive only through `Command.adopt` (systemd socket
+        /// activation, where the caller accepts on the inherited socket). `port` then reads 0.
+        public var listens = true
         /// PEM certificate chain file; together with `tlsKeyPath` enables TLS (wss/https).
         public var tlsCertificatePath: String?
         /// PEM private key file.

@@ -21,24 +21,28 @@ pthread_sigmask(SIG_BLOCK, &signals, nil)
 signal(SIGPIPE, SIG_IGN)
 
 let daemon: Daemon
-let port: Int
+let supervisor: Supervisor
+let endpoint: String
 do {
-    daemon = try Daemon(configuration: commandLine.configuration, log: log)
-    port = try daemon.start()
+    var configuration = commandLine.configuration
+    configuration.listenDescriptor = try SocketActivation.takeListeningSocket()
+    daemon = try Daemon(configuration: configuration, log: log)
+    supervisor = Supervisor(daemon: daemon, configurationPath: commandLine.configurationPath, log: log)
+    endpoint = try supervisor.start()
 } catch {
     FileHandle.standardError.write(Data("rivesyncd: \(error)\n".utf8))
     exit(1)
 }
-FileHandle.standardError.write(Data("listening on \(commandLine.configuration.host):\(port)\n".utf8))
+FileHandle.standardError.write(Data("listening on \(endpoint)\n".utf8))
 
 while true {
     var received: Int32 = 0
     sigwait(&signals, &received)
     if received == SIGHUP {
-        log(.info, "SIGHUP: nothing to reload yet")
+        supervisor.reload()
         continue
     }
     log(.info, "stopping", [("signal", "\(received)")])
-    daemon.stop()
+    supervisor.drain()
     exit(0)
 }

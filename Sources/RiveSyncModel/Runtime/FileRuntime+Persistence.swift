@@ -1,0 +1,61 @@
+/// Everything needed to rebuild a `FileRuntime` as it was (queues excluded: queued commands
+/// are not acknowledged yet, so they need not survive a restart).
+public struct FileRuntimeState: Sendable, Hashable {
+    /// A target as persisted.
+    public struct TargetState: Sendable, Hashable {
+        public var name: String
+        public var kind: TargetKind
+        public var bindings: [Binding]
+        public var seq: UInt64
+
+        public init(name: String, kind: TargetKind, bindings: [Binding], seq: UInt64) {
+            self.name = name
+            self.kind = kind
+            self.bindings = bindings
+            self.seq = seq
+        }
+    }
+
+    public var nextInstanceID: UInt64
+    /// Every live instance, in id order.
+    public var instances: [InstanceState]
+    /// Targets in creation order.
+    public var targets: [TargetState]
+
+    public init(nextInstanceID: UInt64, instances: [InstanceState], targets: [TargetState]) {
+        self.nextInstanceID = nextInstanceID
+        self.instances = instances
+        self.targets = targets
+    }
+}
+
+extension FileRuntime {
+    /// The state to persist in a snapshot.
+    public var persistentState: FileRuntimeState {
+        FileRuntimeState(
+            nextInstanceID: nextInstanceID, instances: store.instances.keys.sorted().map { store.instances[$0]! },
+            targets: targetNames.map { name in
+                let target = targets[name]!
+                return FileRuntimeState.TargetState(name: name, kind: target.kind, bindings: target.bindings, seq: target.seq)
+            })
+    }
+
+    /// A runtime restored from a snapshot's state.
+    public init(schema: FileSchema, limits: ModelLimits = ModelLimits(), coalescing: CoalescingPolicy = .latestValue, restoring state: FileRuntimeState) {
+        self.init(schema: schema, limits: limits, coalescing: coalescing, firstInstanceID: state.nextInstanceID)
+        for instance in state.instances { store.upsert(instance) }
+        for persisted in state.targets {
+            var target = Target(name: persisted.name, kind: persisted.kind, bindings: persisted.bindings)
+            target.seq = persisted.seq
+            addTarget(target)
+        }
+    }
+
+    /// Removes and returns a target's queued commands without applying them (used when they
+    /// cannot be made durable).
+    public mutating func discardQueue(of targetName: String) throws(StateMachineError) -> [QueuedCommand] {
+        _ = try target(targetName)
+        defer { targets[targetName]!.queue = [] }
+        return targets[targetName]!.queue
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+import RiveSyncJSON
+import RiveSyncModel
+import RiveSyncProtocol
+
+extension Daemon {
+    /// Rebuilds every file journaled in the state directory (in file-number order, each on its
+    /// recorded worker), the uploaded assets and the command counter.
+    func restoreState() throws {
+        guard let state = context.stateDirectory else { return }
+        for (id, mediaType, bytes) in state.assets() {
+            context.assets.restore(id: id, mediaType: mediaType, byteCount: bytes.count)
+        }
+        var highestCommand: UInt64 = 0
+        for number in state.fileNumbers() {
+            let recovered = try FileJournal.recover(directory: state.fileDirectory(number), policy: state.policy)
+            let name = recovered.header["name"]?.stringValue ?? ""
+            let workerIndex = (recovered.header["worker"]?.intValue ?? 0) % workers.count
+            guard context.directory.restoreFile(name, worker: workerIndex, number: number) else {
+                throw PersistenceError.corrupt(path: state.fileDirectory(number), line: 1, reason: "file name '\(name)' appears twice")
+            }
+            if recovered.tornBytes > 0 {
+                context.log(.warning, "cut a torn last record", [("file", name), ("bytes", "\(recovered.tornBytes)")])
+            }
+            let worker = workers[workerIndex]
+            let highest = try worker.queue.sync { try worker.restore(recovered, number: number) }
+            highestCommand = max(highestCommand, highest)
+            context.log(.info, "restored", [("file", name), ("records", "\(recovered.records.count)"), ("snapshot", recovered.snapshot == nil ? "no" : "yes")])
+        }
+        context.ensureCommandNumbers(above: highestCommand)
+    }
+}
+
+extension Worker {
+    /// Loads a file and, with a state directory, starts its journal (name, worker and schema).
+    func loadDurably(_ schema: FileSchema, as name: String, number: UInt64) throws {
+        load(schema, as: name, number: number)
+        guard let state = context.stateDirectory else { return }
+        let header: JSONValue = .object([("name", .string(name)), ("worker", .number(Double(index))), ("schema", schema.jsonValue)])
+        journals[name] = try FileJournal.create(directory: state.fileDirectory(number), header: header, policy: state.policy)
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import RiveSyncTransport
+
+/// What `Supervisor` needs from the daemon: adopting accepted sockets, a liveness probe, and
+/// applying reloaded limits.
+extension Daemon {
+    /// Hands an accepted connection to the transport; false when it is not running.
+    func adopt(_ connection: Int32) -> Bool {
+        server.submit([.adopt(fileDescriptor: connection)])
+    }
+
+    /// One liveness round: the dispatcher queue, every worker queue, then an HTTP `GET /healthz`
+    /// answered by the transport's service thread on an adopted socket pair.
+    /// - Returns: true when every stage answered (the transport within `timeout`).
+    func probe(timeout: Duration) -> Bool {
+        dispatcher.queue.sync {}
+        for worker in workers { worker.queue.sync {} }
+        var ends: [Int32] = [-1, -1]
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends) == 0 else { return false }
+        defer { close(ends[1]) }
+        guard adopt(ends[0]) else {
+            close(ends[0])
+            return false
+        }
+        var limit = timeval(tv_sec: Int(max(timeout.components.seconds, 1)), tv_usec: 0)
+        setsockopt(ends[1], SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+        let request = Array("GET /healthz HTTP/1.1\r\nHost: watchdog\r\nConnection: close\r\n\r\n".utf8)
+        guard send(ends[1], request, request.count, Int32(MSG_NOSIGNAL)) == request.count else { return false }
+        var response: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 512)
+        while response.count < 4096 {
+            let count = recv(ends[1], &buffer, buffer.count, 0)
+            guard count > 0 else { break }
+            response += buffer[..<count]
+            let text = String(decoding: response, as: UTF8.self)
+            if text.hasPrefix("HTTP/1.1 200"), text.hasSuffix("\r\n\r\nok\n") { return true }
+        }
+        return false
+    }
+
+    /// Applies the reloadable limits of `new` (the others need a restart and are kept).
+    /// - Returns: one line per setting that differs, saying whether it was applied.
+    func reloadLimits(_ new: Limits) -> [String] {
+        context.limits.withLock { current in
+            var changes: [String] = []
+            for setting in Limits.settings {
+                let (old, wanted) = (current[keyPath: setting.keyPath], new[keyPath: setting.keyPath])
+                guard old != wanted else { continue }
+                if setting.reloadable {
+                    current[keyPath: setting.keyPath] = wanted
+                    changes.append("\(setting.name) \(old) -> \(wanted)")
+                } else {
+                    changes.append("\(setting.name) \(old) -> \(wanted) ignored (needs a restart)")
+                }
+            }
+            return changes
+        }
+    }
+}

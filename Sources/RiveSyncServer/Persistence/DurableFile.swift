@@ -1,0 +1,48 @@
+import Foundation
+
+/// Small POSIX file helpers with errors that carry `errno`.
+enum DurableFile {
+    /// Writes `bytes` to `path` atomically: new file, fsync, rename, fsync the directory.
+    static func replace(_ path: String, with bytes: [UInt8]) throws(PersistenceError) {
+        let temporary = path + ".tmp"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw .writeFailed(path: temporary, errno: errno) }
+        defer { close(fd) }
+        try writeAll(fd, bytes, path: temporary)
+        guard fsync(fd) == 0 else { throw .writeFailed(path: temporary, errno: errno) }
+        guard rename(temporary, path) == 0 else { throw .writeFailed(path: path, errno: errno) }
+        try syncDirectory(of: path)
+    }
+
+    static func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws(PersistenceError) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw .writeFailed(path: path, errno: errno)
+            }
+            offset += written
+        }
+    }
+
+    static func syncDirectory(of path: String) throws(PersistenceError) {
+        let directory = (path as NSString).deletingLastPathComponent
+        let fd = open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw .writeFailed(path: directory, errno: errno) }
+        defer { close(fd) }
+        guard fsync(fd) == 0 else { throw .writeFailed(path: directory, errno: errno) }
+    }
+
+    static func makeDirectory(_ path: String) throws(PersistenceError) {
+        do {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        } catch {
+            throw .unusable(path: path, reason: "cannot create directory: \(error.localizedDescription)")
+        }
+    }
+
+    static func read(_ path: String) -> [UInt8]? {
+        FileManager.default.contents(atPath: path).map { [UInt8]($0) }
+    }
+}

@@ -1,0 +1,120 @@
+import RiveSyncJSON
+import RiveSyncModel
+import RiveSyncProtocol
+
+/// Self-describing JSON for what the journal stores: commands with tagged values (no schema
+/// needed to read them back) and a file runtime's persistent state.
+enum JournalCodec {
+    struct Invalid: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    static func encode(_ value: PropertyValue) -> JSONValue {
+        func id(_ id: InstanceID?) -> JSONValue { id.map { .number(Double($0.rawValue)) } ?? .null }
+        switch value {
+        case .number(let n): return ["number": .number(Double(n))]
+        case .string(let s): return ["string": .string(s)]
+        case .boolean(let b): return ["boolean": .bool(b)]
+        case .color(let c): return ["color": .number(Double(c))]
+        case .enumValue(let e): return ["enum": .string(e)]
+        case .trigger(let count): return ["trigger": .number(Double(count))]
+        case .viewModel(let nested): return ["viewModel": id(nested)]
+        case .list(let items): return ["list": .array(items.map { id($0) })]
+        case .asset: return ["asset": ValueCodec.encode(value)]
+        case .artboard(let name): return ["artboard": name.map(JSONValue.string) ?? .null]
+        case .symbolListIndex(let index): return ["symbolListIndex": .number(Double(index))]
+        }
+    }
+
+    static func decodeValue(_ json: JSONValue) throws -> PropertyValue {
+        guard let (tag, payload) = json.objectValue?.first else { throw Invalid(description: "value \(json.jsonText)") }
+        let type: DataType
+        switch tag {
+        case "number": type = .number
+        case "string": type = .string
+        case "boolean": type = .boolean
+        case "color": type = .color
+        case "enum": type = .enum
+        case "trigger": type = .trigger
+        case "viewModel": return .viewModel(payload.intValue.map { InstanceID(UInt64($0)) })
+        case "list": type = .list
+        case "asset": type = .assetBlob
+        case "artboard": type = .artboard
+        case "symbolListIndex": type = .symbolListIndex
+        default: throw Invalid(description: "value tag \(tag)")
+        }
+        return try ValueCodec.decode(payload, as: type, path: "journal")
+    }
+
+    static func encode(_ command: Command) -> JSONValue {
+        func id(_ id: InstanceID) -> JSONValue { .number(Double(id.rawValue)) }
+        switch command {
+        case .set(let path, let value): return ["op": "set", "path": .string(path), "value": encode(value)]
+        case .fire(let path): return ["op": "fire", "path": .string(path)]
+        case .listAppend(let path, let instance): return ["op": "listAppend", "path": .string(path), "instance": id(instance)]
+        case .listInsert(let path, let index, let instance):
+            return ["op": "listInsert", "path": .string(path), "index": .number(Double(index)), "instance": id(instance)]
+        case .listRemoveAt(let path, let index): return ["op": "listRemoveAt", "path": .string(path), "index": .number(Double(index))]
+        case .listRemove(let path, let instance): return ["op": "listRemove", "path": .string(path), "instance": id(instance)]
+        case .listSwap(let path, let index, let with):
+            return ["op": "listSwap", "path": .string(path), "index": .number(Double(index)), "with": .number(Double(with))]
+        case .bind(let bindings): return ["op": "bind", "bindings": .array(bindings.map(StateCodec.encode))]
+        }
+    }
+
+    static func decodeCommand(_ json: JSONValue) throws -> Command {
+        let path = json["path"]?.stringValue ?? ""
+        func int(_ key: String) throws -> Int {
+            guard let n = json[key]?.intValue else { throw Invalid(description: "command field \(key)") }
+            return n
+        }
+        func instance() throws -> InstanceID { InstanceID(UInt64(try int("instance"))) }
+        switch json["op"]?.stringValue {
+        case "set": return .set(path: path, value: try decodeValue(json["value"] ?? .null))
+        case "fire": return .fire(path: path)
+        case "listAppend": return .listAppend(path: path, instance: try instance())
+        case "listInsert": return .listInsert(path: path, index: try int("index"), instance: try instance())
+        case "listRemoveAt": return .listRemoveAt(path: path, index: try int("index"))
+        case "listRemove": return .listRemove(path: path, instance: try instance())
+        case "listSwap": return .listSwap(path: path, index: try int("index"), with: try int("with"))
+        case "bind": return .bind(try StateCodec.decodeBindings(json["bindings"]))
+        default: throw Invalid(description: "command \(json.jsonText)")
+        }
+    }
+
+    static func encode(_ state: FileRuntimeState) -> JSONValue {
+        .object([
+            ("nextInstanceID", .number(Double(state.nextInstanceID))),
+            ("instances", .array(state.instances.map(StateCodec.encode))),
+            ("targets", .array(state.targets.map { target in
+                var members: [(String, JSONValue)] = [("name", .string(target.name))]
+                switch target.kind {
+                case .stateMachine(let artboard, let stateMachine):
+                    members += [("artboard", .string(artboard)), ("stateMachine", .string(stateMachine))]
+                case .publishedInstance:
+                    break
+                }
+                members += [("bindings", .array(target.bindings.map(StateCodec.encode))), ("seq", .number(Double(target.seq)))]
+                return .object(members)
+            })),
+        ])
+    }
+
+    static func decodeState(_ json: JSONValue, schema: FileSchema) throws -> FileRuntimeState {
+        var instances: [InstanceState] = []
+        for state in json["instances"]?.arrayValue ?? [] { instances.append(try StateCodec.decodeState(state, schema: schema)) }
+        var targets: [FileRuntimeState.TargetState] = []
+        for target in json["targets"]?.arrayValue ?? [] {
+            guard let name = target["name"]?.stringValue, let seq = target["seq"]?.intValue else { throw Invalid(description: "target \(target.jsonText)") }
+            let kind: TargetKind
+            if let artboard = target["artboard"]?.stringValue, let stateMachine = target["stateMachine"]?.stringValue {
+                kind = .stateMachine(artboard: artboard, stateMachine: stateMachine)
+            } else {
+                kind = .publishedInstance
+            }
+            targets.append(FileRuntimeState.TargetState(name: name, kind: kind, bindings: try StateCodec.decodeBindings(target["bindings"]), seq: UInt64(seq)))
+        }
+        guard let next = json["nextInstanceID"]?.intValue else { throw Invalid(description: "nextInstanceID") }
+        return FileRuntimeState(nextInstanceID: UInt64(next), instances: instances, targets: targets)
+    }
+}

@@ -1,0 +1,196 @@
+"""Raw WebSocket (RFC 6455) client pieces and a daemon launcher for rivesyncd's robustness and
+supervision tests. Python 3 standard library only; every blocking call has a timeout (hang
+guard), none of them is a timing assertion."""
+
+import base64
+import json
+import os
+import re
+import signal
+import socket
+import struct
+import subprocess
+import threading
+import time
+
+HANG_GUARD = 20.0
+
+
+class Daemon:
+    """A real rivesyncd child. stderr is collected on a thread; the port comes from its
+    'listening on HOST:PORT' line. Always stop() it (SIGTERM, then SIGKILL after the guard)."""
+
+    def __init__(self, binary, args, env=None, ready=r"listening on \S+"):
+        self.proc = subprocess.Popen([binary] + args, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                     stderr=subprocess.PIPE, env=env)
+        self.lines = []
+        self.cond = threading.Condition()
+        threading.Thread(target=self._read, daemon=True).start()
+        line = self.wait_for(ready)
+        match = re.search(r"listening on \S+:(\d+)", line)
+        self.port = int(match.group(1)) if match else None
+
+    def _read(self):
+        for raw in self.proc.stderr:
+            with self.cond:
+                self.lines.append(raw.decode("utf-8", "replace"))
+                self.cond.notify_all()
+        with self.cond:
+            self.cond.notify_all()
+
+    @property
+    def pid(self):
+        return self.proc.pid
+
+    def stderr(self):
+        with self.cond:
+            return "".join(self.lines)
+
+    def wait_for(self, pattern, start=0):
+        """Returns the first stderr line (from index `start`) matching `pattern`."""
+        deadline = time.monotonic() + HANG_GUARD
+        with self.cond:
+            while True:
+                for line in self.lines[start:]:
+                    if re.search(pattern, line):
+                        return line
+                if self.proc.poll() is not None and not self._reader_alive():
+                    raise AssertionError("rivesyncd exited (%s) before %r:\n%s" % (self.proc.returncode, pattern, "".join(self.lines)))
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    raise AssertionError("no stderr line matching %r:\n%s" % (pattern, "".join(self.lines)))
+                self.cond.wait(min(remaining, 0.2))
+
+    def _reader_alive(self):
+        return not self.proc.stderr.closed and self.proc.poll() is None
+
+    def line_count(self):
+        with self.cond:
+            return len(self.lines)
+
+    def signal(self, number):
+        self.proc.send_signal(number)
+
+    def stop(self):
+        """SIGTERM and wait; returns the exit status."""
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(HANG_GUARD)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        return self.proc.returncode
+
+    def resident_kib(self):
+        with open("/proc/%d/status" % self.pid) as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1])
+        raise AssertionError("no VmRSS for %d" % self.pid)
+
+
+def connect(port, host="127.0.0.1"):
+    sock = socket.create_connection((host, port), timeout=HANG_GUARD)
+    sock.settimeout(HANG_GUARD)
+    return sock
+
+
+def handshake_request(key=None, subprotocol="rivesync.v1", extra=""):
+    key = key if key is not None else base64.b64encode(os.urandom(16)).decode()
+    lines = ["GET / HTTP/1.1", "Host: 127.0.0.1", "Upgrade: websocket", "Connection: Upgrade",
+             "Sec-WebSocket-Key: " + key, "Sec-WebSocket-Version: 13"]
+    if subprotocol:
+        lines.append("Sec-WebSocket-Protocol: " + subprotocol)
+    return ("\r\n".join(lines) + "\r\n" + extra + "\r\n").encode()
+
+
+def read_http_head(sock):
+    """Reads up to the blank line (or EOF); returns the head as text."""
+    data = b""
+    while b"\r\n\r\n" not in data:
+        chunk = sock.recv(4096)
+        if not chunk:
+            break
+        data += chunk
+    return data.decode("latin-1")
+
+
+def upgrade(port):
+    """A connected socket after a successful handshake."""
+    sock = connect(port)
+    sock.sendall(handshake_request())
+    head = read_http_head(sock)
+    if not head.startswith("HTTP/1.1 101"):
+        raise AssertionError("handshake refused: %r" % head)
+    return sock
+
+
+def frame(opcode, payload=b"", fin=True, rsv=0, masked=True, length=None):
+    """One client frame; `length` overrides the encoded payload length (lying headers)."""
+    n = len(payload) if length is None else length
+    head = bytes([(0x80 if fin else 0) | (rsv << 4) | opcode])
+    mask_bit = 0x80 if masked else 0
+    if n < 126:
+        head += bytes([mask_bit | n])
+    elif n < 65536:
+        head += bytes([mask_bit | 126]) + struct.pack("!H", n)
+    else:
+        head += bytes([mask_bit | 127]) + struct.pack("!Q", n)
+    if not masked:
+        return head + payload
+    key = os.urandom(4)
+    return head + key + bytes(b ^ key[i % 4] for i, b in enumerate(payload))
+
+
+def read_exact(sock, count):
+    data = b""
+    while len(data) < count:
+        chunk = sock.recv(count - len(data))
+        if not chunk:
+            raise EOFError("connection closed after %d of %d bytes" % (len(data), count))
+        data += chunk
+    return data
+
+
+def read_frame(sock):
+    """(opcode, payload) of the next server frame."""
+    b0, b1 = read_exact(sock, 2)
+    n = b1 & 0x7F
+    if n == 126:
+        n = struct.unpack("!H", read_exact(sock, 2))[0]
+    elif n == 127:
+        n = struct.unpack("!Q", read_exact(sock, 8))[0]
+    return b0 & 0x0F, read_exact(sock, n)
+
+
+def read_close_code(sock):
+    """Skips data frames up to a close frame; returns its status code (None for an empty close).
+    Raises EOFError when TCP ends without a close frame."""
+    while True:
+        opcode, payload = read_frame(sock)
+        if opcode == 8:
+            return struct.unpack("!H", payload[:2])[0] if len(payload) >= 2 else None
+
+
+def send_json(sock, message):
+    sock.sendall(frame(1, json.dumps(message).encode()))
+
+
+def read_json(sock):
+    while True:
+        opcode, payload = read_frame(sock)
+        if opcode == 1:
+            return json.loads(payload)
+        if opcode == 8:
+            raise AssertionError("closed while waiting for a message: %r" % payload)
+
+
+def hello(port):
+    """A greeted protocol connection and the welcome message."""
+    sock = upgrade(port)
+    send_json(sock, {"type": "hello", "protocol": [1], "id": 1})
+    welcome = read_json(sock)
+    if welcome.get("type") != "welcome":
+        raise AssertionError("expected welcome, got %r" % welcome)
+    return sock, welcome
