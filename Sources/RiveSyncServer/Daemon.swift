@@ -29,13 +29,16 @@ public final class Daemon: Sendable {
         var transport = WebSocketServer.Configuration()
         transport.host = configuration.host
         transport.port = configuration.port
+        transport.listens = configuration.listenDescriptor == nil
         transport.tlsCertificatePath = configuration.tlsCertificate
         transport.tlsKeyPath = configuration.tlsKey
         transport.maxMessageBytes = configuration.limits.maxMessageBytes
         transport.maxQueuedBytesPerSession = configuration.limits.maxSendQueueBytes
         transport.maxConnections = configuration.limits.maxConnections
         let metrics = context.metrics
-        server = WebSocketServer(configuration: transport, handler: SessionHandler(dispatcher: dispatcher)) { transportMetrics in
+        let handler: any WebSocketServerHandler =
+            configuration.testEcho ? EchoHandler(context: context) : SessionHandler(dispatcher: dispatcher)
+        server = WebSocketServer(configuration: transport, handler: handler) { transportMetrics in
             transportMetrics.prometheusText() + metrics.prometheusText()
         }
         context.attach(server)
@@ -56,6 +59,8 @@ public final class Daemon: Sendable {
     public func stop() {
         server.stop(closeCode: 1001)
         for worker in workers { worker.queue.sync { worker.syncJournals() } }
+        // State flush point (SIGTERM drain, `Supervisor.drain`): no connection is left and every
+        // worker queue is idle, so persistence flushes here before the process exits 0.
     }
 
     /// Loads the configured files, instances and state machines that the state directory

@@ -53,6 +53,12 @@ public struct DaemonConfiguration: Sendable {
     public var durability = DurabilityPolicy.always
     /// A file's journal is compacted into a snapshot after this many records.
     public var snapshotEvery = 10_000
+    /// An inherited listening socket (systemd socket activation, see `SocketActivation`): the
+    /// transport then binds nothing and `Supervisor` accepts on it. Not a configuration-file key.
+    public var listenDescriptor: Int32?
+    /// Test only (`--test-echo`, for Autobahn|Testsuite): echo every message instead of
+    /// speaking the protocol. Not a configuration-file key.
+    public var testEcho = false
 
     public init() {}
 
