@@ -36,6 +36,10 @@ public final class RemoteTarget: Sendable {
     /// The seq of the last batch this client applied for the target.
     public func seq() async throws -> UInt64 { try await session.seq(of: name) }
 
+    /// Returns once this client has applied the target's batch `seq` (for example the seq of
+    /// another client's `Receipt`), so reads see that batch.
+    public func waitForSeq(_ seq: UInt64) async throws { try await session.waitForSeq(name, seq) }
+
     /// Sets a value; returns once the daemon applied it.
     @discardableResult
     public func setValue(at path: String, to value: DynamicValue) async throws -> Receipt {

@@ -99,8 +99,7 @@ extension Session {
         nextListenerID += 1
         let kind: Listener.Kind = type == .trigger ? .trigger : .value
         let listener = Listener(
-            root: root, path: path, kind: kind, lastInstance: resolved.instance, last: includingCurrent && kind == .value ? nil : resolved.value,
-            sink: sink)
+            root: root, path: path, kind: kind, lastInstance: resolved.instance, last: resolved.value, sink: sink)
         mirrors[target]!.listeners[id] = listener
         if includingCurrent, kind == .value { sink(.value(resolved.value)) }
         return id
@@ -118,6 +117,18 @@ extension Session {
     func removeListener(_ target: String, _ id: Int) {
         mirrors[target]?.listeners[id] = nil
         mirrors[target]?.batchListeners[id] = nil
+    }
+
+    /// Returns once the target's replica has applied batch `seq`.
+    func waitForSeq(_ target: String, _ seq: UInt64) async throws {
+        guard try await ensureSubscribed(target).replica!.seq < seq else { return }
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            if let replica = mirrors[target]?.replica, replica.seq < seq {
+                mirrors[target]!.seqWaiters.append((seq, continuation))
+            } else {
+                continuation.resume()
+            }
+        }
     }
 
     /// The seq of the last batch the target's replica applied.

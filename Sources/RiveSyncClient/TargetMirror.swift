@@ -14,6 +14,8 @@ struct TargetMirror: Sendable {
     var waiters: [CheckedContinuation<Void, any Error>] = []
     var listeners: [Int: Listener] = [:]
     var batchListeners: [Int: AsyncThrowingStream<Batch, any Error>.Continuation] = [:]
+    /// Callers of `RemoteTarget.waitForSeq` and the seq each waits for.
+    var seqWaiters: [(seq: UInt64, continuation: CheckedContinuation<Void, any Error>)] = []
 
     /// Starts again from a snapshot reply (first subscribe, failed resume, catch-up), then
     /// tells every stream what changed since it last looked.
@@ -62,10 +64,14 @@ struct TargetMirror: Sendable {
         notify()
     }
 
-    /// Lets every stream compare its path with the replica.
+    /// Lets every stream compare its path with the replica, and wakes the seq waiters whose
+    /// batch has arrived.
     mutating func notify() {
         guard let replica else { return }
         for id in listeners.keys.sorted() { listeners[id]!.update(in: replica, schema: schema) }
+        let (ready, waiting) = (seqWaiters.filter { $0.seq <= replica.seq }, seqWaiters.filter { $0.seq > replica.seq })
+        seqWaiters = waiting
+        for waiter in ready { waiter.continuation.resume() }
     }
 
     /// Ends every stream and wait with `error`.
@@ -76,6 +82,8 @@ struct TargetMirror: Sendable {
         listeners = [:]
         for continuation in batchListeners.values { continuation.finish(throwing: error) }
         batchListeners = [:]
+        for waiter in seqWaiters { waiter.continuation.resume(throwing: error) }
+        seqWaiters = []
     }
 }
 

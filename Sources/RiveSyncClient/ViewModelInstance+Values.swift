@@ -40,7 +40,10 @@ extension ViewModelInstance {
 
     @discardableResult
     public func setValue(of property: NumberProperty, to value: Float) async throws -> Receipt {
-        try await set(property.path, .number, ValueCodec.number(value))
+        guard value.isFinite else {
+            throw ViewModelInstanceError.invalidValue(path: property.path, reason: "numbers must be finite 32-bit floats")
+        }
+        return try await set(property.path, .number, ValueCodec.number(value))
     }
 
     @discardableResult

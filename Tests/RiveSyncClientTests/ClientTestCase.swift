@@ -61,3 +61,62 @@ func first<Element: Sendable>(_ count: Int, of stream: AsyncThrowingStream<Eleme
         return result
     }
 }
+
+/// Iterates a stream in the background so a test can wait for its first n elements, then
+/// for more, without iterating the stream twice.
+actor Collector<Element: Sendable> {
+    private(set) var elements: [Element] = []
+    private var failure: (any Error)?
+    private var ended = false
+    private var waiters: [(count: Int, continuation: CheckedContinuation<[Element], any Error>)] = []
+    private var task: Task<Void, Never>?
+
+    /// Starts iterating `stream`.
+    static func start(_ stream: AsyncThrowingStream<Element, any Error>) async -> Collector {
+        let collector = Collector()
+        await collector.run(stream)
+        return collector
+    }
+
+    private func run(_ stream: AsyncThrowingStream<Element, any Error>) {
+        task = Task {
+            do {
+                for try await element in stream { append(element) }
+                finish(nil)
+            } catch {
+                finish(error)
+            }
+        }
+    }
+
+    private func append(_ element: Element) {
+        elements.append(element)
+        let ready = waiters.filter { $0.count <= elements.count }
+        waiters.removeAll { $0.count <= elements.count }
+        for waiter in ready { waiter.continuation.resume(returning: elements) }
+    }
+
+    private func finish(_ error: (any Error)?) {
+        ended = true
+        failure = error
+        for waiter in waiters { waiter.continuation.resume(throwing: error ?? TimedOut()) }
+        waiters = []
+    }
+
+    /// Waits (hang-guarded) until at least `count` elements arrived; returns all so far.
+    func waitFor(_ count: Int) async throws -> [Element] {
+        if elements.count >= count { return elements }
+        if ended { throw failure ?? TimedOut() }
+        return try await withCheckedThrowingContinuation { waiters.append((count, $0)) }
+    }
+
+    /// Stops iterating (ends the stream for its producer).
+    func cancel() { task?.cancel() }
+}
+
+extension Collector {
+    /// `waitFor` with a hang guard.
+    nonisolated func first(_ count: Int) async throws -> [Element] {
+        try await within { try await self.waitFor(count) }
+    }
+}
