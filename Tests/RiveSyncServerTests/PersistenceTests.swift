@@ -1,0 +1,185 @@
+import Foundation
+import RiveSyncJSON
+import Testing
+
+/// The state directory: restarts keep state, epoch and cursors; a torn last record is cut;
+/// damage in the middle refuses to start; a full disk refuses writes instead of acking them.
+@Suite(.serialized) struct PersistenceTests {
+    static func temporaryDirectory() throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("rivesync-state-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    /// Appends `count` players named `prefix-i` to the lobby and returns the acked names.
+    static func appendPlayers(_ client: TestClient, prefix: String, count: Int) async throws -> [String] {
+        var acked: [String] = []
+        for i in 0..<count {
+            let created = try await client.request(["type": "createInstance", "file": "demo", "source": ["blank": ["viewModel": "Player"]]])
+            guard let instance = created["instance"] else { continue }
+            let name = "\(prefix)-\(i)"
+            let set = try await client.request(["type": "set", "target": "lobby", "path": .string("#\(instance.intValue ?? 0)/name"), "value": .string(name)])
+            let append = try await client.request(["type": "listAppend", "target": "lobby", "path": "players", "instance": instance])
+            if set["type"] == "ack", append["type"] == "ack" { acked.append(name) }
+        }
+        return acked
+    }
+
+    /// The names of the lobby's players, in order.
+    static func playerNames(_ client: TestClient) async throws -> [String] {
+        let players = try await client.request(["type": "get", "target": "lobby", "path": "players"])
+        var names: [String] = []
+        for index in 0..<(players["value"]?.arrayValue?.count ?? 0) {
+            let name = try await client.request(["type": "get", "target": "lobby", "path": .string("players/\(index)/name")])
+            names.append(name["value"]?.stringValue ?? "?")
+        }
+        return names
+    }
+
+    @Test func restartKeepsStateEpochAndCursors() async throws {
+        let state = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: state) }
+        var daemon = try DaemonProcess(["--demo", "--state-dir", state])
+        var client = try await TestClient.connected(to: daemon)
+        let acked = try await Self.appendPlayers(client, prefix: "p", count: 5)
+        _ = try await client.request(["type": "set", "target": "theme", "path": "name", "value": "Dusk"])
+        let before = try await client.request(["type": "digest", "target": "lobby"])
+        #expect(daemon.stop() == 0)
+
+        daemon = try DaemonProcess(["--demo", "--state-dir", state])
+        defer { daemon.stop() }
+        client = try TestClient(url: daemon.url)
+        let hello = try await client.request(["type": "hello", "protocol": [1]])
+        let after = try await client.request(["type": "digest", "target": "lobby"])
+        #expect(after["digest"] == before["digest"] && after["seq"] == before["seq"], "\(daemon.stderr)")
+        #expect(try await Self.playerNames(client) == acked)
+        let themeName = try await client.request(["type": "get", "target": "character", "path": "@Theme/name"])
+        #expect(themeName["value"] == "Dusk")
+        let seq = try #require(before["seq"]?.intValue)
+        let resumed = try await client.request([
+            "type": "subscribe", "target": "lobby", "cursor": ["epoch": hello["epoch"] ?? .null, "seq": .number(Double(seq - 2))],
+        ])
+        #expect(resumed["type"] == "subscribed" && resumed["resumed"] == .bool(true), "\(resumed.jsonText)")
+        let first = try await client.nextBatch("lobby")
+        let second = try await client.nextBatch("lobby")
+        #expect(first["seq"]?.intValue == seq - 1 && second["seq"]?.intValue == seq)
+        let created = try await client.request(["type": "createInstance", "file": "demo", "source": ["blank": ["viewModel": "Player"]]])
+        let ack = try await client.request(["type": "listAppend", "target": "lobby", "path": "players", "instance": created["instance"] ?? .null])
+        #expect(ack["seq"]?.intValue == seq + 1, "seqs continue after a restart")
+    }
+
+    @Test func tornLastRecordIsCutAndTheRestKept() async throws {
+        let state = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: state) }
+        var daemon = try DaemonProcess(["--demo", "--state-dir", state])
+        let client = try await TestClient.connected(to: daemon)
+        let acked = try await Self.appendPlayers(client, prefix: "t", count: 3)
+        daemon.stop()
+        let log = FileHandle(forWritingAtPath: state + "/files/1/log")!
+        log.seekToEndOfFile()
+        log.write(Data("1234abcd {\"s\":999,\"t\":\"adv".utf8))
+        log.closeFile()
+        daemon = try DaemonProcess(["--demo", "--state-dir", state])
+        defer { daemon.stop() }
+        let again = try await TestClient.connected(to: daemon)
+        #expect(try await Self.playerNames(again) == acked)
+        #expect(daemon.stderr.contains("torn"), "\(daemon.stderr)")
+    }
+
+    @Test func damageInTheMiddleRefusesToStart() async throws {
+        let state = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: state) }
+        let daemon = try DaemonProcess(["--demo", "--state-dir", state])
+        let client = try await TestClient.connected(to: daemon)
+        _ = try await Self.appendPlayers(client, prefix: "d", count: 3)
+        daemon.stop()
+        let path = state + "/files/1/log"
+        var bytes = [UInt8](FileManager.default.contents(atPath: path)!)
+        let secondLine = bytes.firstIndex(of: UInt8(ascii: "\n"))! + 20
+        bytes[secondLine] ^= 0x01
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        #expect(throws: DaemonProcess.DaemonError.self) { try DaemonProcess(["--demo", "--state-dir", state]) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: DaemonProcess.binary())
+        process.arguments = ["--demo", "--state-dir", state, "--port", "0"]
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        process.waitUntilExit()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(process.terminationStatus != 0)
+        #expect(message.contains("corrupt at line 2"), "\(message)")
+    }
+
+    @Test func snapshotsCompactTheJournal() async throws {
+        let state = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: state) }
+        let config: JSONValue = [
+            "files": [["name": "demo", "path": .string(DaemonProcess.packageRoot + "/protocol/examples/demo.schema.json")]],
+            "instances": [["name": "theme", "file": "demo", "viewModel": "Theme", "instance": "Light"]],
+            "stateMachines": [["name": "lobby", "file": "demo", "artboard": "Lobby", "globals": ["Theme": "theme"]]],
+            "stateDirectory": .string(state), "snapshotEvery": 10, "durability": "everysec",
+        ]
+        let configPath = state + "/config.json"
+        try Data(config.serialized()).write(to: URL(fileURLWithPath: configPath))
+        var daemon = try DaemonProcess(["--config", configPath])
+        let client = try await TestClient.connected(to: daemon)
+        let acked = try await Self.appendPlayers(client, prefix: "s", count: 12)
+        let before = try await client.request(["type": "digest", "target": "lobby"])
+        #expect(daemon.stop() == 0)
+        #expect(FileManager.default.fileExists(atPath: state + "/files/1/snapshot.json"))
+        let logLines = (try String(contentsOfFile: state + "/files/1/log", encoding: .utf8)).split(separator: "\n").count
+        #expect(logLines < 10, "the log was compacted (\(logLines) lines)")
+        daemon = try DaemonProcess(["--config", configPath])
+        defer { daemon.stop() }
+        let again = try await TestClient.connected(to: daemon)
+        let after = try await again.request(["type": "digest", "target": "lobby"])
+        #expect(after["digest"] == before["digest"], "\(daemon.stderr)")
+        #expect(try await Self.playerNames(again) == acked)
+    }
+
+    /// A state directory on a 256 KiB tmpfs: once it is full, writes get `storage_failed`
+    /// and are not applied; everything acked before is there after a restart.
+    @Test func fullDiskRefusesWritesInsteadOfAckingThem() async throws {
+        let state = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: state) }
+        let mount = Process()
+        mount.executableURL = URL(fileURLWithPath: "/bin/mount")
+        mount.arguments = ["-t", "tmpfs", "-o", "size=256k", "tmpfs", state]
+        try mount.run()
+        mount.waitUntilExit()
+        try #require(mount.terminationStatus == 0, "this test needs to mount a tmpfs (root)")
+        defer {
+            let unmount = Process()
+            unmount.executableURL = URL(fileURLWithPath: "/bin/umount")
+            unmount.arguments = [state]
+            try? unmount.run()
+            unmount.waitUntilExit()
+        }
+        var daemon = try DaemonProcess(["--demo", "--state-dir", state])
+        let client = try await TestClient.connected(to: daemon)
+        let big = String(repeating: "z", count: 60_000)
+        var acked: [String] = []
+        var refused = false
+        for i in 0..<40 {
+            let value = "\(i)-" + big
+            let reply = try await client.request(["type": "set", "target": "lobby", "path": "title", "value": .string(value)])
+            if reply["type"] == "ack" {
+                #expect(!refused, "no write is acked after the disk filled up")
+                acked.append(value)
+            } else {
+                #expect(reply["code"] == "storage_failed", "\(reply.jsonText)")
+                refused = true
+            }
+        }
+        #expect(refused && !acked.isEmpty)
+        let title = try await client.request(["type": "get", "target": "lobby", "path": "title"])
+        #expect(title["value"]?.stringValue == acked.last, "a refused write is not applied")
+        daemon.stop()
+        daemon = try DaemonProcess(["--demo", "--state-dir", state])
+        defer { daemon.stop() }
+        let again = try await TestClient.connected(to: daemon)
+        let restored = try await again.request(["type": "get", "target": "lobby", "path": "title"])
+        #expect(restored["value"]?.stringValue == acked.last)
+    }
+}
