@@ -39,7 +39,8 @@ def parse_args():
     p.add_argument("--writer-rate", type=float, default=4000, help="total updates/s of the many-writers workload")
     p.add_argument("--advance-rate", type=float, default=1000, help="rivesyncd state machine advances/s (max 1000)")
     p.add_argument("--subs-per-process", type=int, default=500)
-    p.add_argument("--build-dir", default="/tmp/build-bench/release")
+    p.add_argument("--build-dir", default="/tmp/build-bench/release", help="where bench-load is")
+    p.add_argument("--daemon-dir", help="where rivesyncd is (default: --build-dir)")
     p.add_argument("--out", default=None)
     args = p.parse_args()
     defaults = ({"duration": 3.0, "reps": 1, "fanout_n": "100,1000", "fanout_r": "100,1000", "connections": "1000",
@@ -49,6 +50,7 @@ def parse_args():
     for name, value in defaults.items():
         if getattr(args, name) is None:
             setattr(args, name, value)
+    args.daemon_dir = args.daemon_dir or args.build_dir
     args.out = args.out or os.path.join(HERE, "results", "quick" if args.quick else "")
     return args
 
@@ -63,7 +65,7 @@ def run_traffic(args, system, workload, n, rate, writers, rep):
     kind, peer, paths = peers.SYSTEMS[system]
     drain = 2.0
     with tempfile.TemporaryDirectory(prefix="rivesync-bench-") as work:
-        server = peers.Server(kind, args.build_dir, work, core=0, rate=args.advance_rate)
+        server = peers.Server(kind, args.daemon_dir, work, core=0, rate=args.advance_rate)
         gen = None
         try:
             common = ["--duration", str(args.duration), "--drain", str(drain), "--paths", str(paths)]
@@ -92,7 +94,7 @@ def run_connections(args, system, count, rep):
     """Holds `count` idle subscribed connections; RSS growth per connection."""
     kind, peer, _ = peers.SYSTEMS[system]
     with tempfile.TemporaryDirectory(prefix="rivesync-bench-") as work:
-        server = peers.Server(kind, args.build_dir, work, core=0, rate=args.advance_rate)
+        server = peers.Server(kind, args.daemon_dir, work, core=0, rate=args.advance_rate)
         gen = None
         try:
             time.sleep(1)
@@ -133,7 +135,8 @@ def main():
     args = parse_args()
     peers.ensure_packages()
     os.makedirs(args.out, exist_ok=True)
-    commit = subprocess.run(["git", "-C", HERE, "describe", "--always", "--dirty"], capture_output=True, text=True).stdout.strip()
+    commit = os.environ.get("BENCH_DAEMON_REV") or subprocess.run(
+        ["git", "-C", HERE, "describe", "--always", "--dirty"], capture_output=True, text=True).stdout.strip() + " (working tree)"
     started = datetime.datetime.now().isoformat(timespec="seconds")
     load_before = loadavg()
     jobs = plan(args)
@@ -155,7 +158,7 @@ def main():
     median_rows = report.medians(rows)
     report.write_csv(os.path.join(args.out, "runs.csv"), rows)
     report.write_csv(os.path.join(args.out, "medians.csv"), median_rows)
-    conditions = (f"Run {started} on `{os.uname().nodename}` ({os.cpu_count()} cores), commit `{commit}`; "
+    conditions = (f"Run {started} on `{os.uname().nodename}` ({os.cpu_count()} cores), rivesyncd from `{commit}`; "
                   f"{args.duration:g} s per run, {args.reps} rep(s), medians; server on core 0, bench-load on core 1 "
                   f"(taskset); rivesyncd advances at most {args.advance_rate:g}/s with 2 workers; load average before "
                   f"{load_before}, after {loadavg()} (other engineers' builds share the machine). Peers: {peers.versions()}. "
