@@ -23,6 +23,7 @@ import glob
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 import threading
@@ -119,6 +120,15 @@ class Schemas:
                 + "\n  ".join(errors[:5]) + f"\n  message: {short(message)}")
 
 
+def die_with_parent():
+    """In the daemon's child process: SIGKILL it if this script dies (Linux prctl)."""
+    try:
+        import ctypes
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except Exception:
+        pass
+
+
 class Daemon:
     """`rivesyncd --demo --port 0`; the port is read from the `listening on` line."""
 
@@ -127,7 +137,7 @@ class Daemon:
         self.stderr_lines = []
         self.process = subprocess.Popen(
             [binary, "--demo", "--port", "0"], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE, text=True)
+            stderr=subprocess.PIPE, text=True, preexec_fn=die_with_parent)
         self.port = None
         found = threading.Event()
 
@@ -474,6 +484,8 @@ async def session(schemas, binary):
 
 
 def main():
+    # SIGTERM (a test's hang guard) unwinds normally, so every daemon started is stopped.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     here = os.path.dirname(os.path.abspath(__file__))
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--root", default=os.path.normpath(os.path.join(here, "..", "..", "..")), help="the package root")
