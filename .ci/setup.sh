@@ -13,3 +13,6 @@ if [ -n "$missing" ]; then
     $as_root apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $as_root apt-get install -y -qq $missing >/dev/null
 fi
+# Python packages from PyPI for the python3 on PATH (pyenv's on the developers' machines and
+# CI): jsonschema and websockets, for Tests/RiveSyncServerTests/python/validate_messages.py.
+python3 -c "import jsonschema, websockets" 2>/dev/null || python3 -m pip install -q --disable-pip-version-check jsonschema websockets
