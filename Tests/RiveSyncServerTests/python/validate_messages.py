@@ -135,9 +135,12 @@ class Daemon:
     def __init__(self, binary):
         self.binary = binary
         self.stderr_lines = []
-        self.process = subprocess.Popen(
-            [binary, "--demo", "--port", "0"], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE, text=True, preexec_fn=die_with_parent)
+        try:
+            self.process = subprocess.Popen(
+                [binary, "--demo", "--port", "0"], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                stderr=subprocess.PIPE, text=True, preexec_fn=die_with_parent)
+        except OSError as error:
+            raise Invalid(f"cannot start {binary}: {error} (build it first, or pass --daemon)")
         self.port = None
         found = threading.Event()
 
