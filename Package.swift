@@ -27,6 +27,9 @@ let package = Package(
             dependencies: ["RiveSyncModel", "RiveSyncProtocol", "RiveSyncJSON", "RiveSyncTransport", "RiveFile"],
             resources: [.embedInCode("demo.schema.json")]),
         .executableTarget(name: "rivesyncd", dependencies: ["RiveSyncServer"]),
+        .testTarget(
+            name: "RiveSyncServerTests",
+            dependencies: ["rivesyncd", "RiveSyncServer", "RiveSyncTransport", "RiveSyncProtocol", "RiveSyncModel", "RiveSyncJSON"]),
         // Benchmark (not a test): apply + advance throughput of the core.
         .executableTarget(name: "bench-model", dependencies: ["RiveSyncModel"], path: "bench/model"),
         // libwebsockets 4.1.6 (Debian) behind a header-only shim.
@@ -57,9 +60,13 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
-// libFuzzer target for the .riv reader, declared only for .ci/fuzz-riv.sh (RIVESYNC_FUZZ=1): it has
-// no main of its own (the fuzzer runtime supplies it), so a normal build could not link it.
+// libFuzzer targets for the .riv reader and the protocol message decoder, declared only for
+// .ci/fuzz-riv.sh and .ci/fuzz-messages.sh (RIVESYNC_FUZZ=1): they have no main of their own (the
+// fuzzer runtime supplies it), so a normal build could not link them.
 if Context.environment["RIVESYNC_FUZZ"] == "1" {
     package.products.append(.executable(name: "FuzzRivReader", targets: ["FuzzRivReader"]))
     package.targets.append(.executableTarget(name: "FuzzRivReader", dependencies: ["RiveFile"]))
+    package.products.append(.executable(name: "FuzzMessageDecoder", targets: ["FuzzMessageDecoder"]))
+    package.targets.append(
+        .executableTarget(name: "FuzzMessageDecoder", dependencies: ["RiveSyncProtocol", "RiveSyncModel", "RiveSyncJSON"]))
 }
