@@ -16,9 +16,10 @@ public struct Batch: Sendable, Hashable {
     /// The target's batch number (1, 2, 3, … with no gaps for one client).
     public let seq: UInt64
     public let changes: [Change]
-    /// True when the client could not get the batches it missed (the daemon restarted, kept
-    /// too few, or this client lagged) and started again from a snapshot at `seq`; the
-    /// values streams yield the differences then, and `changes` is empty.
+    /// True for a starting point rather than a batch: the state as of `seq`, either the
+    /// first element of `batches(includingCurrent: true)`, or a restart from a snapshot when
+    /// the client could not get the batches it missed (the daemon restarted, kept too few, or
+    /// this client lagged; value streams then yield the differences). `changes` is empty.
     public let isResync: Bool
 
     init(target: String, seq: UInt64, effects: [Effect]) {

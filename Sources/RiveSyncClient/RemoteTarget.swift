@@ -95,14 +95,15 @@ public final class RemoteTarget: Sendable {
     }
 
     /// Every batch of the target from now on, in seq order with no gaps (a resync after a
-    /// long disconnection is marked `isResync`).
-    public func batches() -> AsyncThrowingStream<Batch, any Error> {
+    /// long disconnection is marked `isResync`). With `includingCurrent`, the first element is
+    /// the starting point: `isResync` with the seq the later batches follow.
+    public func batches(includingCurrent: Bool = false) -> AsyncThrowingStream<Batch, any Error> {
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: Batch.self)
         let session = session
         let target = name
         let registration = Task {
             do {
-                let id = try await session.addBatchListener(target, continuation)
+                let id = try await session.addBatchListener(target, includingCurrent: includingCurrent, continuation)
                 continuation.onTermination = { _ in Task { await session.removeListener(target, id) } }
             } catch {
                 continuation.finish(throwing: error)

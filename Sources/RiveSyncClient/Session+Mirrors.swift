@@ -40,16 +40,25 @@ extension Session {
 
     /// Subscribes to the whole target (once) and waits for its replica.
     func ensureSubscribed(_ target: String) async throws -> TargetMirror {
-        if let mirror = mirrors[target], mirror.replica != nil { return mirror }
-        if mirrors[target] == nil {
-            let file = try await file(ofTarget: target)
-            let schema = try await schema(of: file)
-            if mirrors[target] == nil {
-                mirrors[target] = TargetMirror(target: target, file: file, schema: schema)
-                try await waitUntilReady()
-                sendSubscribe(target, cursor: nil)
-            }
-        }
+        try await prepareMirror(target)
+        return try await awaitReplica(target)
+    }
+
+    /// Creates the target's mirror and sends its subscribe, unless that happened already.
+    /// Returns without suspending after the subscribe is sent, so a caller can register a
+    /// listener before any reply is handled.
+    func prepareMirror(_ target: String) async throws {
+        guard mirrors[target] == nil else { return }
+        let file = try await file(ofTarget: target)
+        let schema = try await schema(of: file)
+        try await waitUntilReady()
+        guard mirrors[target] == nil else { return }
+        mirrors[target] = TargetMirror(target: target, file: file, schema: schema)
+        sendSubscribe(target, cursor: nil)
+    }
+
+    /// Waits until the target's mirror has its replica.
+    func awaitReplica(_ target: String) async throws -> TargetMirror {
         if mirrors[target]?.replica == nil {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 if mirrors[target] == nil {
@@ -105,12 +114,25 @@ extension Session {
         return id
     }
 
-    /// Registers a stream of every later batch of the target.
-    func addBatchListener(_ target: String, _ continuation: AsyncThrowingStream<Batch, any Error>.Continuation) async throws -> Int {
-        _ = try await ensureSubscribed(target)
+    /// Registers a stream of every later batch of the target: every batch after the
+    /// snapshot when this subscribes the target, else every batch after this call. With
+    /// `includingCurrent`, a starting point (`isResync`, the seq it starts after) comes first.
+    func addBatchListener(
+        _ target: String, includingCurrent: Bool, _ continuation: AsyncThrowingStream<Batch, any Error>.Continuation
+    ) async throws -> Int {
+        try await prepareMirror(target)
+        guard mirrors[target] != nil else { throw StateMachineError.unknownTarget(target) }
         let id = nextListenerID
         nextListenerID += 1
         mirrors[target]!.batchListeners[id] = continuation
+        if includingCurrent {
+            if let replica = mirrors[target]!.replica {
+                continuation.yield(Batch(resyncOf: target, seq: replica.seq))
+            } else {
+                mirrors[target]!.startMarkers.insert(id)
+            }
+        }
+        _ = try await awaitReplica(target)
         return id
     }
 

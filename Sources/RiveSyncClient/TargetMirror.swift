@@ -14,6 +14,8 @@ struct TargetMirror: Sendable {
     var waiters: [CheckedContinuation<Void, any Error>] = []
     var listeners: [Int: Listener] = [:]
     var batchListeners: [Int: AsyncThrowingStream<Batch, any Error>.Continuation] = [:]
+    /// Batch listeners that start with the snapshot's seq once it arrives.
+    var startMarkers: Set<Int> = []
     /// Callers of `RemoteTarget.waitForSeq` and the seq each waits for.
     var seqWaiters: [(seq: UInt64, continuation: CheckedContinuation<Void, any Error>)] = []
 
@@ -27,10 +29,9 @@ struct TargetMirror: Sendable {
         let hadReplica = replica != nil
         replica = Replica(snapshot: snapshot)
         self.epoch = epoch
-        if hadReplica {
-            let batch = Batch(resyncOf: target, seq: seq)
-            for continuation in batchListeners.values { continuation.yield(batch) }
-        }
+        let batch = Batch(resyncOf: target, seq: seq)
+        for (id, continuation) in batchListeners where hadReplica || startMarkers.contains(id) { continuation.yield(batch) }
+        startMarkers = []
         notify()
         for waiter in waiters { waiter.resume() }
         waiters = []
