@@ -25,13 +25,19 @@ public struct CommandSpec: Sendable {
     public var summary: String
     /// Placeholder names of the required positional arguments, in order.
     public var positionals: [String]
+    /// Whether the last positional may be given any number of times, including none.
+    public var variadic: Bool
     public var options: [Option]
     public var run: Action
 
-    public init(name: String, summary: String, positionals: [String] = [], options: [Option] = [], run: @escaping Action) {
+    public init(
+        name: String, summary: String, positionals: [String] = [], variadic: Bool = false, options: [Option] = [],
+        run: @escaping Action
+    ) {
         self.name = name
         self.summary = summary
         self.positionals = positionals
+        self.variadic = variadic
         self.options = options
         self.run = run
     }
@@ -39,7 +45,7 @@ public struct CommandSpec: Sendable {
     /// `inspect FILE [--text]`.
     public var synopsis: String {
         let parts =
-            [name] + positionals
+            [name] + (variadic ? positionals.dropLast() + positionals.suffix(1).map { "[\($0)...]" } : positionals)
             + options.map { option in
                 "[--\(option.name)\(option.valueName.map { " " + $0 } ?? "")]"
             }

@@ -44,10 +44,11 @@ public struct ParsedArguments: Sendable, Hashable {
                 throw Self.usage(spec, "option '--\(name)' needs a value")
             }
         }
-        if positionals.count < spec.positionals.count {
+        let required = spec.variadic ? spec.positionals.count - 1 : spec.positionals.count
+        if positionals.count < required {
             throw Self.usage(spec, "missing \(spec.positionals[positionals.count])")
         }
-        if positionals.count > spec.positionals.count {
+        if positionals.count > spec.positionals.count, !spec.variadic {
             throw Self.usage(spec, "unexpected argument '\(positionals[spec.positionals.count])'")
         }
     }

@@ -2,7 +2,10 @@
 /// the outcome into an exit status and at most one line on standard error.
 public enum RiveSyncCommandLine {
     /// Every subcommand, in the order `--help` lists them.
-    public static let commands: [CommandSpec] = [InspectCommand.spec]
+    public static let commands: [CommandSpec] = [
+        InspectCommand.spec, LsCommand.spec, ValueCommands.get, ValueCommands.set, ValueCommands.fire, WatchCommand.spec,
+        ListCommand.spec, BindCommand.spec, ScriptCommand.spec,
+    ]
 
     /// Runs the command line `arguments` (without the program name).
     public static func run(_ arguments: [String], console: inout any Console) -> ExitCode {

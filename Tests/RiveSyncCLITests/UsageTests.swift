@@ -9,6 +9,14 @@ final class UsageTests: XCTestCase {
 
             commands:
               inspect  Print the view models, enums, artboards and assets of a .riv or JSON schema file.
+              ls       List the files, view models, instances, globals, state machines and targets of a daemon.
+              get      Print the value at PATH of a target as JSON.
+              set      Set the value at PATH, read by the property's type (use -- before negative numbers).
+              fire     Fire the trigger at PATH.
+              watch    Print JSON lines of a target's batches, or of the values at PATHs as they change.
+              list     Edit a list: add/insert an INSTANCE (#ID, ViewModel or ViewModel/Name), remove by index or #ID, swap.
+              bind     Bind instances to slots: main=INSTANCE, Theme=INSTANCE (#ID, ViewModel or ViewModel/Name).
+              script   Run a scripted test client: set, fire, expect value, expect trigger, wait batch, sleep.
 
             Run 'rivesync COMMAND --help' for a command's arguments.
 

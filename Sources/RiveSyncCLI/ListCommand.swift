@@ -1,0 +1,85 @@
+import RiveSyncClient
+
+/// `rivesync list add|insert|remove|swap TARGET PATH …`: edits a list property. `add` and
+/// `insert` print the item's id (`#ID`), which matters when the item was created from a view
+/// model name.
+enum ListCommand {
+    static let usage = "list add TARGET PATH INSTANCE | list insert TARGET PATH INDEX INSTANCE | "
+        + "list remove TARGET PATH (INDEX | #ID) | list swap TARGET PATH INDEX INDEX"
+
+    static let spec = CommandSpec(
+        name: "list",
+        summary: "Edit a list: add/insert an INSTANCE (#ID, ViewModel or ViewModel/Name), remove by index or #ID, swap.",
+        positionals: ["ACTION", "TARGET", "PATH", "ARGUMENT"], variadic: true, options: RemoteCommand.options
+    ) { (arguments, console) throws(CommandError) in
+        let words = arguments.positionals
+        let expected = ["add": 4, "insert": 5, "remove": 4, "swap": 5]
+        guard words.count >= 3, let count = expected[words[0]] else { throw .usage("list: unknown action '\(words[0])' (usage: rivesync \(usage))") }
+        guard words.count == count else { throw .usage("list \(words[0]): wrong number of arguments (usage: rivesync \(usage))") }
+        func index(_ text: String) throws(CommandError) -> Int {
+            guard let index = Int(text), index >= 0 else { throw .usage("list \(words[0]): '\(text)' is not an index") }
+            return index
+        }
+        let (targetName, path) = (words[1], words[2])
+        let action: @Sendable (RemoteTarget, Worker, Output) async throws -> Void
+        switch words[0] {
+        case "add":
+            action = { target, worker, output in
+                let item = try await InstanceText.resolve(words[3], file: try await target.fileName(), worker: worker)
+                try await target.appendInstance(item, to: path)
+                output.line("#\(item)")
+            }
+        case "insert":
+            let at = try index(words[3])
+            action = { target, worker, output in
+                let item = try await InstanceText.resolve(words[4], file: try await target.fileName(), worker: worker)
+                try await target.insertInstance(item, to: path, at: at)
+                output.line("#\(item)")
+            }
+        case "remove":
+            if words[3].hasPrefix("#") {
+                guard let id = InstanceText.id(words[3]) else { throw .usage("list remove: '\(words[3])' is not an instance id") }
+                action = { target, _, _ in try await target.removeInstance(id, from: path) }
+            } else {
+                let at = try index(words[3])
+                action = { target, _, _ in try await target.removeInstance(at: at, from: path) }
+            }
+        default:
+            let (first, second) = (try index(words[3]), try index(words[4]))
+            action = { target, _, _ in try await target.swapInstance(atIndex: first, withIndex: second, in: path) }
+        }
+        try RemoteCommand.run(arguments, &console) { worker, output in
+            try await action(try await worker.target(named: targetName), worker, output)
+        }
+    }
+}
+
+/// `rivesync bind TARGET SLOT=INSTANCE...`: binds instances to a state machine's slots
+/// (`main`, or a global view model's name), all checked before any is applied.
+enum BindCommand {
+    static let spec = CommandSpec(
+        name: "bind", summary: "Bind instances to slots: main=INSTANCE, Theme=INSTANCE (#ID, ViewModel or ViewModel/Name).",
+        positionals: ["TARGET", "SLOT=INSTANCE"], variadic: true, options: RemoteCommand.options
+    ) { (arguments, console) throws(CommandError) in
+        let targetName = arguments.positionals[0]
+        var pairs: [(String, String)] = []
+        for word in arguments.positionals.dropFirst() {
+            let parts = word.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, !parts[0].isEmpty else { throw .usage("bind: '\(word)' is not SLOT=INSTANCE") }
+            pairs.append((parts[0], parts[1]))
+        }
+        guard !pairs.isEmpty else { throw .usage("bind: give at least one SLOT=INSTANCE") }
+        let bindings = pairs
+        try RemoteCommand.run(arguments, &console) { worker, output in
+            let target = try await worker.target(named: targetName)
+            let file = try await target.fileName()
+            var main: UInt64?
+            var globals: [(String, UInt64)] = []
+            for (slot, text) in bindings {
+                let id = try await InstanceText.resolve(text, file: file, worker: worker)
+                if slot == "main" { main = id } else { globals.append((slot, id)) }
+            }
+            ValueCommands.printReceipt(try await target.bind(main: main, globals: globals), output)
+        }
+    }
+}

@@ -1,0 +1,62 @@
+import RiveSyncClient
+import RiveSyncJSON
+
+/// `rivesync ls`: the daemon's files (view models with their instances, globals, artboards
+/// with their state machines) and targets (state machines and published instances).
+enum LsCommand {
+    static let spec = CommandSpec(
+        name: "ls", summary: "List the files, view models, instances, globals, state machines and targets of a daemon.",
+        options: RemoteCommand.options
+    ) { (arguments, console) throws(CommandError) in
+        try RemoteCommand.run(arguments, &console) { worker, output in
+            var files: [JSONValue] = []
+            var lines: [String] = []
+            for name in try await worker.getFileNames() {
+                let file = try await File(source: .name(name), worker: worker)
+                let globals = Set(try await file.getGlobalViewModelNames())
+                var viewModels: [JSONValue] = []
+                lines.append("file \(name)")
+                for viewModel in try await file.getViewModelNames() {
+                    let instances = try await file.getInstanceNames(of: viewModel)
+                    let global = globals.contains(viewModel)
+                    viewModels.append([
+                        "name": .string(viewModel), "global": .bool(global), "instances": .array(instances.map(JSONValue.string)),
+                    ])
+                    lines.append("  view model \(viewModel)\(global ? " (global)" : ""): \(instances.joined(separator: ", "))")
+                }
+                var artboards: [JSONValue] = []
+                for artboardName in try await file.getArtboardNames() {
+                    let machines = try await file.createArtboard(artboardName).getStateMachineNames()
+                    artboards.append(["name": .string(artboardName), "stateMachines": .array(machines.map(JSONValue.string))])
+                    lines.append("  artboard \(artboardName): \(machines.joined(separator: ", "))")
+                }
+                files.append(["name": .string(name), "viewModels": .array(viewModels), "artboards": .array(artboards)])
+            }
+            var targets: [JSONValue] = []
+            for target in try await worker.getTargets().sorted(by: { $0.name < $1.name }) {
+                targets.append(json(target))
+                let kind = target.kind == .stateMachine ? "state machine \(target.artboard ?? "")/\(target.stateMachine ?? "")" : "instance"
+                let bindings = target.bindings.map { "\($0.slot)=\($0.instance.map { "#\($0)" } ?? "null")" }.joined(separator: ", ")
+                lines.append("target \(target.name) (\(kind), file \(target.file), \(target.mode), seq \(target.seq)): \(bindings)")
+            }
+            if output.json {
+                output.line(JSONValue.object([("files", .array(files)), ("targets", .array(targets))]).jsonText)
+            } else {
+                lines.forEach(output.line)
+            }
+        }
+    }
+
+    private static func json(_ target: TargetInfo) -> JSONValue {
+        var members: [(String, JSONValue)] = [
+            ("name", .string(target.name)), ("file", .string(target.file)), ("kind", .string(target.kind.rawValue)),
+        ]
+        if let artboard = target.artboard { members.append(("artboard", .string(artboard))) }
+        if let machine = target.stateMachine { members.append(("stateMachine", .string(machine))) }
+        members += [
+            ("mode", .string(target.mode)), ("seq", .number(Double(target.seq))),
+            ("bindings", .array(target.bindings.map { ["slot": .string($0.slot), "instance": $0.instance.map { .number(Double($0)) } ?? .null] })),
+        ]
+        return .object(members)
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+
+/// Carries what asynchronous command code writes back to the synchronous command action,
+/// which copies it to its console as it arrives (so `watch` prints line by line) and then
+/// returns or throws the outcome.
+final class OutputPump: @unchecked Sendable {
+    // Guarded by `condition`.
+    private let condition = NSCondition()
+    private var chunks: [(toError: Bool, text: String)] = []
+    private var outcome: Result<Void, CommandError>?
+
+    /// Queues text for standard output.
+    func write(_ text: String) { append(false, text) }
+
+    /// Queues text for standard error.
+    func writeError(_ text: String) { append(true, text) }
+
+    private func append(_ toError: Bool, _ text: String) {
+        condition.withLock {
+            chunks.append((toError, text))
+            condition.signal()
+        }
+    }
+
+    /// Ends the pump with the command's outcome.
+    func finish(_ result: Result<Void, CommandError>) {
+        condition.withLock {
+            if outcome == nil { outcome = result }
+            condition.signal()
+        }
+    }
+
+    /// Copies queued text to `console` until the outcome is known, then returns or throws it.
+    func drain(into console: inout any Console) throws(CommandError) {
+        while true {
+            let (batch, result) = condition.withLock { () -> ([(toError: Bool, text: String)], Result<Void, CommandError>?) in
+                while chunks.isEmpty, outcome == nil { condition.wait() }
+                defer { chunks = [] }
+                return (chunks, chunks.isEmpty ? outcome : nil)
+            }
+            for chunk in batch {
+                if chunk.toError { console.writeError(chunk.text) } else { console.write(chunk.text) }
+            }
+            if let result { return try result.get() }
+        }
+    }
+}

@@ -1,0 +1,59 @@
+import RiveSyncClient
+import RiveSyncJSON
+
+/// `rivesync get|set|fire TARGET PATH [VALUE]`: one property of a state machine or published
+/// instance. `get` prints the value as JSON; `set` and `fire` print nothing (with `--json`,
+/// the daemon's acknowledgement) and return after the daemon applied the change.
+enum ValueCommands {
+    static let get = CommandSpec(
+        name: "get", summary: "Print the value at PATH of a target as JSON.", positionals: ["TARGET", "PATH"],
+        options: RemoteCommand.options
+    ) { (arguments, console) throws(CommandError) in
+        let (targetName, path) = (arguments.positionals[0], arguments.positionals[1])
+        try RemoteCommand.run(arguments, &console) { worker, output in
+            let target = try await worker.target(named: targetName)
+            let (type, value) = try await target.value(at: path)
+            if output.json {
+                let seq = try await target.seq()
+                output.line(
+                    JSONValue.object([
+                        ("target", .string(targetName)), ("path", .string(path)), ("type", .string("\(type)")),
+                        ("seq", .number(Double(seq))), ("value", try JSONParser().parse(value.jsonText)),
+                    ]).jsonText)
+            } else {
+                output.line(value.jsonText)
+            }
+        }
+    }
+
+    static let set = CommandSpec(
+        name: "set", summary: "Set the value at PATH, read by the property's type (use -- before negative numbers).",
+        positionals: ["TARGET", "PATH", "VALUE"], options: RemoteCommand.options
+    ) { (arguments, console) throws(CommandError) in
+        let (targetName, path, text) = (arguments.positionals[0], arguments.positionals[1], arguments.positionals[2])
+        try RemoteCommand.run(arguments, &console) { worker, output in
+            let target = try await worker.target(named: targetName)
+            let type = try await target.value(at: path).type
+            let value = try await ValueText.parse(text, as: type, path: path, worker: worker)
+            printReceipt(try await target.setValue(at: path, to: value), output)
+        }
+    }
+
+    static let fire = CommandSpec(
+        name: "fire", summary: "Fire the trigger at PATH.", positionals: ["TARGET", "PATH"], options: RemoteCommand.options
+    ) { (arguments, console) throws(CommandError) in
+        let (targetName, path) = (arguments.positionals[0], arguments.positionals[1])
+        try RemoteCommand.run(arguments, &console) { worker, output in
+            printReceipt(try await worker.target(named: targetName).fire(at: path), output)
+        }
+    }
+
+    /// With `--json`, the acknowledgement: `{"target":…,"seq":…,"command":…}`.
+    static func printReceipt(_ receipt: Receipt, _ output: Output) {
+        guard output.json else { return }
+        output.line(
+            JSONValue.object([
+                ("target", .string(receipt.target)), ("seq", .number(Double(receipt.seq))), ("command", .number(Double(receipt.command))),
+            ]).jsonText)
+    }
+}

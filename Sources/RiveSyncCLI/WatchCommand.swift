@@ -1,0 +1,87 @@
+import RiveSyncClient
+import RiveSyncJSON
+
+/// `rivesync watch TARGET [PATH...] [--count N] [--current]`: JSON lines, one per batch of the
+/// target (no PATH) or one per change of a PATH's value, until interrupted or N lines. A
+/// starting point or resync prints `{"seq":N,"resync":true}`.
+enum WatchCommand {
+    static let spec = CommandSpec(
+        name: "watch", summary: "Print JSON lines of a target's batches, or of the values at PATHs as they change.",
+        positionals: ["TARGET", "PATH"], variadic: true,
+        options: RemoteCommand.options + [
+            .init("count", valueName: "N", help: "stop after N lines"),
+            .init("current", help: "start with each PATH's current value (no PATH: the current seq)"),
+        ]
+    ) { (arguments, console) throws(CommandError) in
+        let targetName = arguments.positionals[0]
+        let paths = Array(arguments.positionals.dropFirst())
+        var limit: Int?
+        if let text = arguments.value("count") {
+            guard let count = Int(text), count > 0 else { throw .usage("watch: --count needs a positive integer, not '\(text)'") }
+            limit = count
+        }
+        let current = arguments.has("current")
+        try RemoteCommand.run(arguments, &console, reconnect: true) { [limit] worker, output in
+            let target = try await worker.target(named: targetName)
+            let counter = LineCounter(limit: limit)
+            if paths.isEmpty {
+                for try await batch in target.batches(includingCurrent: current) {
+                    guard let last = await counter.take() else { return }
+                    output.line(json(batch).jsonText)
+                    if last { return }
+                }
+                return
+            }
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for path in paths {
+                    let stream = target.valueStream(at: path, includingCurrent: current)
+                    group.addTask {
+                        for try await value in stream {
+                            guard let last = await counter.take() else { return }
+                            output.line(#"{"path":\#(JSONValue.string(path).jsonText),"value":\#(value.jsonText)}"#)
+                            if last { return }
+                        }
+                    }
+                }
+                try await group.next()
+                group.cancelAll()
+            }
+        }
+    }
+
+    /// A batch as one JSON line: `{"seq":4,"changes":[{"op":"set","path":"mood","value":5}]}`.
+    static func json(_ batch: Batch) -> JSONValue {
+        if batch.isResync { return ["seq": .number(Double(batch.seq)), "resync": true] }
+        let changes: [JSONValue] = batch.changes.map { change in
+            func value(_ dynamic: DynamicValue) -> JSONValue { (try? JSONParser().parse(dynamic.jsonText)) ?? .null }
+            switch change {
+            case .set(let path, let v): return .object([("op", "set"), ("path", .string(path)), ("value", value(v))])
+            case .fire(let path): return .object([("op", "fire"), ("path", .string(path))])
+            case .listInsert(let path, let index, let item):
+                return .object([("op", "listInsert"), ("path", .string(path)), ("index", .number(Double(index))), ("item", .number(Double(item)))])
+            case .listRemove(let path, let index):
+                return .object([("op", "listRemove"), ("path", .string(path)), ("index", .number(Double(index)))])
+            case .listSwap(let path, let index, let with):
+                return .object([("op", "listSwap"), ("path", .string(path)), ("index", .number(Double(index))), ("with", .number(Double(with)))])
+            case .bind(let slot, let instance):
+                return .object([("op", "bind"), ("slot", .string(slot)), ("instance", .number(Double(instance)))])
+            }
+        }
+        return .object([("seq", .number(Double(batch.seq))), ("changes", .array(changes))])
+    }
+}
+
+/// Counts printed lines across concurrent streams.
+actor LineCounter {
+    let limit: Int?
+    var count = 0
+
+    init(limit: Int?) { self.limit = limit }
+
+    /// Claims one more line: nil when the limit was reached, else whether it is the last.
+    func take() -> Bool? {
+        if let limit, count >= limit { return nil }
+        count += 1
+        return limit.map { count >= $0 } ?? false
+    }
+}
