@@ -157,6 +157,7 @@ def stuck_notify_receiver(scratch):
 
 
 def main():
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # let finally stop the daemons
     scratch = tempfile.mkdtemp(prefix="rivesync-supervision-")
     try:
         for test in (notify_watchdog_reload_drain, socket_activation, stuck_notify_receiver):
