@@ -50,6 +50,7 @@ struct ScriptRunner {
             targets[target] = remote
             waitBaselines[target] = try await remote.seq()
         }
+        try await worker.synchronize()
         for line in script.lines {
             guard case .expectTrigger(let target, let path, _) = line.step, fireBaselines[target + " " + path] == nil else { continue }
             fireBaselines[target + " " + path] = try await fires(target, path)
@@ -65,10 +66,12 @@ struct ScriptRunner {
         case .fire(let target, let path):
             try await targets[target]!.fire(at: path)
         case .expectValue(let target, let path, let text):
+            try await worker.synchronize()
             let (type, actual) = try await targets[target]!.value(at: path)
             let expected = try await ValueText.parse(text, as: type, path: path, worker: worker)
             guard expected == actual else { throw unmet(line, expected.jsonText, actual.jsonText) }
         case .expectTrigger(let target, let path, let expected):
+            try await worker.synchronize()
             let fired = try await fires(target, path) - fireBaselines[target + " " + path]!
             guard fired == expected else { throw unmet(line, "fired \(expected) times", "fired \(fired) times") }
         case .waitBatch(let target, let count):

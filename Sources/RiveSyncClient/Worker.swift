@@ -56,6 +56,16 @@ public final class Worker: Sendable {
         try await session.targetList().map(TargetInfo.init)
     }
 
+    /// Returns once every target this worker follows has applied each batch the daemon had
+    /// made when the call began. A write's acknowledgement guarantees only that its own
+    /// target's batch was applied; call this before reading other targets the write reached
+    /// (a shared instance's other state machines), or to see other clients' latest writes.
+    public func synchronize() async throws {
+        for target in try await getTargets() where await session.mirrors[target.name] != nil {
+            try await session.waitForSeq(target.name, target.seq)
+        }
+    }
+
     /// A state machine that exists in the daemon (made by its configuration or another
     /// client): this is how apps share one state machine.
     public func stateMachine(named name: String) async throws -> StateMachine {

@@ -84,4 +84,21 @@ final class SharingTests: ClientTestCase {
         let read = try await theme.value(of: name)
         XCTAssertEqual(read, "Dusk")
     }
+
+    func testSynchronizeMakesAWriteVisibleThroughEveryTargetItReached() async throws {
+        try startDemo()
+        let worker = try await connect()
+        let theme = try await worker.publishedInstance(named: "theme")
+        let character = try await worker.target(named: "character")
+        let lobby = try await worker.target(named: "lobby")
+        for round in 0..<20 {
+            let name = "Theme \(round)"
+            try await theme.setValue(of: StringProperty(path: "name"), to: name)
+            try await worker.synchronize()
+            let seenByCharacter = try await character.value(at: "@Theme/name").value
+            let seenByLobby = try await lobby.value(at: "@Theme/name").value
+            XCTAssertEqual(seenByCharacter, .string(name))
+            XCTAssertEqual(seenByLobby, .string(name))
+        }
+    }
 }

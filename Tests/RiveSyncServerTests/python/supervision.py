@@ -142,18 +142,29 @@ def socket_activation(scratch):
 
 
 def stuck_notify_receiver(scratch):
-    """A receiver that never reads: its queue fills within a few pings (WATCHDOG_USEC=20 ms),
-    later datagrams are dropped, and the daemon keeps serving and still stops cleanly."""
+    """A receiver that never reads, its queue already full (filled here before the daemon
+    starts): every notification is dropped, yet the daemon starts, keeps serving with the
+    watchdog firing every 10 ms, and stops cleanly. A blocking send would hang at READY=1."""
     notify = NotifyReceiver()
+    filler = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    filler.setblocking(False)
+    queued = 0
+    while True:
+        try:
+            filler.sendto(b"STATUS=filler", "\0" + notify.name[1:])
+            queued += 1
+        except BlockingIOError:
+            break
+    assert queued > 0, "could not fill the notify queue"
     daemon = Daemon(BINARY, ["--demo", "--port", "0"], env=environment(NOTIFY_SOCKET=notify.name, WATCHDOG_USEC="20000"))
     try:
-        daemon.wait_for(r"watchdog probe|listening on")
-        for _ in range(20):  # each greeting spans many 10 ms ping intervals
+        for _ in range(20):
             client, _ = hello(daemon.port)
             client.close()
         assert daemon.stop() == 0, daemon.stderr()
     finally:
         daemon.stop()
+        filler.close()
 
 
 def main():
