@@ -25,8 +25,10 @@ public final class Supervisor: Sendable {
     ///   - daemon: built with `listenDescriptor` set when `SocketActivation` found a socket.
     ///   - configurationPath: the `--config` file SIGHUP re-reads (nil for `--demo`).
     ///   - environment: where `NOTIFY_SOCKET`, `WATCHDOG_USEC` and `WATCHDOG_PID` are read.
-    public init(daemon: Daemon, configurationPath: String?, log: Log,
-                environment: [String: String] = ProcessInfo.processInfo.environment) {
+    public init(
+        daemon: Daemon, configurationPath: String?, log: Log,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) {
         self.daemon = daemon
         self.configurationPath = configurationPath
         self.log = log

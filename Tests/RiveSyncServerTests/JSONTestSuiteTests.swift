@@ -36,7 +36,8 @@ import Testing
 
     /// Whether the tests run: with the fixtures present, or when RIVESYNC_REQUIRE_FIXTURES=1 (CI),
     /// which turns their absence into a failure instead of a skip.
-    static let enabled = FileManager.default.fileExists(atPath: root + "/test_parsing")
+    static let enabled =
+        FileManager.default.fileExists(atPath: root + "/test_parsing")
         || ProcessInfo.processInfo.environment["RIVESYNC_REQUIRE_FIXTURES"] == "1"
 
     /// The files of one suite directory.
