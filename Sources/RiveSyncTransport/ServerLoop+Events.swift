@@ -12,7 +12,7 @@ func serverCallback(_ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ use
         loop.applyInbox()
         return 0  // nonzero would close lws' own cancel pipe (LWS.md §3.6)
     case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
-        return loop.acceptsHandshake() ? 0 : 1
+        return loop.acceptsHandshake(wsi) ? 0 : 1
     case LWS_CALLBACK_ESTABLISHED:
         loop.opened(wsi)
         return 0
@@ -43,12 +43,30 @@ extension ServerLoop {
         return id == 0 ? nil : sessions[id]
     }
 
-    func acceptsHandshake() -> Bool {
+    /// Admits a WebSocket upgrade. lws 4.1.6 checks neither the method, nor
+    /// `Sec-WebSocket-Version`, nor the key's form; RFC 6455 §4.2.1 wants a GET, version 13 and
+    /// a base64 16-byte key, so anything else gets HTTP 400 here. Then the capacity checks.
+    func acceptsHandshake(_ wsi: OpaquePointer) -> Bool {
+        guard lws_hdr_total_length(wsi, WSI_TOKEN_GET_URI) > 0, Self.header(wsi, WSI_TOKEN_VERSION) == "13",
+            Self.header(wsi, WSI_TOKEN_KEY).map(Self.isHandshakeKey) == true
+        else {
+            _ = lws_return_http_status(wsi, UInt32(HTTP_STATUS_BAD_REQUEST.rawValue), nil)
+            return false
+        }
         guard !stopping, sessions.count < configuration.maxConnections else {
             metrics.connectionsRejected.wrappingAdd(1, ordering: .relaxed)
             return false
         }
         return true
+    }
+
+    /// Whether `key` is 24 base64 characters ending in "==" (16 bytes encoded).
+    static func isHandshakeKey(_ key: String) -> Bool {
+        let bytes = Array(key.utf8)
+        return bytes.count == 24 && bytes[22...] == [61, 61]
+            && bytes[..<22].allSatisfy { b in
+                (65...90).contains(b) || (97...122).contains(b) || (48...57).contains(b) || b == 43 || b == 47
+            }
     }
 
     func opened(_ wsi: OpaquePointer) {
