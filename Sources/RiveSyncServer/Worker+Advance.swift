@@ -61,9 +61,11 @@ extension Worker {
 
     /// Sends each batch to its subscribers (encoded once for whole-target subscribers),
     /// records it in the history, then acks or rejects the advanced target's commands — all
-    /// in one transport submit, so a subscriber sees the batch before its ack.
+    /// in one transport submit, every batch of the advance before any ack, so a subscriber of
+    /// any target sees the advance's batch before the ack.
     func publish(_ batches: [ChangeBatch], advanced: String) {
         var out: [WebSocketServer.Command] = []
+        var replies: [WebSocketServer.Command] = []
         let limits = context.limits.withLock { $0 }
         let softLimit = limits.maxSendQueueBytes / 2
         for batch in batches {
@@ -97,14 +99,14 @@ extension Worker {
                 let ack = ServerMessage.reply(
                     "ack", id: waiting.requestID,
                     [("target", .string(batch.target)), ("seq", .number(Double(batch.seq))), ("command", .number(Double(number)))])
-                out.append(.send(ServerContext.payload(ack), to: [waiting.session]))
+                replies.append(.send(ServerContext.payload(ack), to: [waiting.session]))
             }
             for rejected in batch.rejected {
                 guard let waiting = record.pending.removeValue(forKey: rejected.id) else { continue }
                 var error = WireError(rejected.error)
                 error.details += [("seq", .number(Double(batch.seq))), ("command", .number(Double(rejected.id)))]
                 context.metrics.errors.add(1, ordering: .relaxed)
-                out.append(.send(ServerContext.payload(error.message(id: waiting.requestID)), to: [waiting.session]))
+                replies.append(.send(ServerContext.payload(error.message(id: waiting.requestID)), to: [waiting.session]))
             }
             if batch.target == advanced {
                 context.metrics.commandsApplied.add(batch.applied.count, ordering: .relaxed)
@@ -113,7 +115,7 @@ extension Worker {
             }
             targets[batch.target] = record
         }
-        context.submit(out)
+        context.submit(out + replies)
     }
 
     /// The effects visible to a path subscription: those with a path equal to, under or

@@ -40,7 +40,9 @@ extension FileRuntime {
         return batches
     }
 
-    /// Records a change for every target that can see it, with that target's paths.
+    /// Records a change for every target that can see it, with that target's paths. A change
+    /// to an instance no slot of a target reaches (addressed as `#id/…`) is in no batch of
+    /// that target: its replicas do not hold the instance.
     private func distribute(_ change: Change, from origin: String, into effects: inout [String: [Effect]]) {
         if case .bind(let slot, _, _) = change {
             effects[origin, default: []].append(Effect(paths: [slot.pathPrefix], change: change))
@@ -49,8 +51,8 @@ extension FileRuntime {
         let (instance, property) = change.location
         for name in targetNames {
             let paths = self.paths(of: instance, property: property, in: targets[name]!)
-            if !paths.isEmpty || name == origin {
-                effects[name, default: []].append(Effect(paths: paths.isEmpty ? ["#\(instance.rawValue)/\(property)"] : paths, change: change))
+            if !paths.isEmpty {
+                effects[name, default: []].append(Effect(paths: paths, change: change))
             }
         }
     }

@@ -26,10 +26,11 @@ final class DaemonProcess: @unchecked Sendable {
         return beside
     }
 
-    /// Starts the daemon with `arguments` (plus `--port 0`) and waits until it listens.
-    init(_ arguments: [String]) throws {
+    /// Starts the daemon with `arguments` (plus `--port`, 0 by default) and waits until it
+    /// listens.
+    init(_ arguments: [String], port requestedPort: Int = 0) throws {
         process.executableURL = URL(fileURLWithPath: Self.binary())
-        process.arguments = arguments + ["--port", "0"]
+        process.arguments = arguments + ["--port", String(requestedPort)]
         let pipe = Pipe()
         process.standardError = pipe
         process.standardOutput = FileHandle.nullDevice
@@ -56,6 +57,27 @@ final class DaemonProcess: @unchecked Sendable {
     enum DaemonError: Error { case didNotStart(String) }
 
     var url: String { "ws://127.0.0.1:\(port)/" }
+
+    /// A TCP port that was free a moment ago (for restarting a daemon on the same port).
+    static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        guard bound else { throw DaemonError.didNotStart("no free port") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// Kills the daemon with SIGKILL (a crash) and waits for it.
+    func crash() {
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
     var stderr: String { output.withLock { $0 } }
     var pid: Int32 { process.processIdentifier }
 

@@ -70,6 +70,18 @@ final class TestClient: Sendable {
         return try await next(where: { $0["id"]?.intValue == id }, what: "reply to \(message.jsonText)")
     }
 
+    /// The connection ended while a reply was awaited.
+    struct Closed: Error {}
+
+    /// Removes and returns every buffered message that matches, in order.
+    func takeAll(where matches: (JSONValue) -> Bool) -> [JSONValue] {
+        inbox.withLock { inbox in
+            let taken = inbox.messages.filter(matches)
+            inbox.messages.removeAll(where: matches)
+            return taken
+        }
+    }
+
     /// Removes and returns the first buffered message that matches (waiting for it).
     func next(where matches: @escaping @Sendable (JSONValue) -> Bool = { _ in true }, what: String = "a message", seconds: Double = 15) async throws -> JSONValue {
         let deadline = Date().addingTimeInterval(seconds)
@@ -79,6 +91,7 @@ final class TestClient: Sendable {
                 return inbox.messages.remove(at: index)
             }
             if let found { return found }
+            if closeCode != nil { throw Closed() }
             try await Task.sleep(nanoseconds: 2_000_000)
         }
         throw Timeout(what: what)
