@@ -52,6 +52,7 @@ extension Worker {
             let info = try model { try s.defaultViewModelInfo(for: artboard) }
             return ServerMessage.reply("defaultViewModelInfo", id: id, [("viewModel", .string(info.viewModelName)), ("instance", .string(info.instanceName))])
         case .createInstance(let file, let source, let publish):
+            if let publish, context.directory.target(publish) != nil { throw WireError(StateMachineError.targetExists(publish)) }
             let instance = try durably(file, Self.record(.createInstance(file: file, source: source, publish: nil))) {
                 try $0.createInstance(source)
             }
