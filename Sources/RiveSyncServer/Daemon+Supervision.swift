@@ -11,7 +11,7 @@ extension Daemon {
 
     /// One liveness round: the dispatcher queue, every worker queue, then an HTTP `GET /healthz`
     /// answered by the transport's service thread on an adopted socket pair.
-    /// - Returns: true when every stage answered (the transport within `timeout`).
+    /// - Returns: true when every stage answered (the transport within `timeout`, at least 1 s).
     func probe(timeout: Duration) -> Bool {
         dispatcher.queue.sync {}
         for worker in workers { worker.queue.sync {} }
