@@ -36,6 +36,7 @@ extension Worker {
 
     /// Makes a mutation of a file's runtime durable: runs it on a copy, journals the record
     /// only if it succeeded, and keeps the copy only if the record was written.
+    @discardableResult
     func durably<T>(_ file: String, _ record: JSONValue, _ mutation: (inout FileRuntime) throws -> T) throws(WireError) -> T {
         _ = try runtime(file)
         guard !replaying, journals[file] != nil else {
