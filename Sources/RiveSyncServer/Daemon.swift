@@ -22,7 +22,7 @@ public final class Daemon: Sendable {
         let epoch = state?.epoch ?? "e-" + String(UInt64.random(in: 0...UInt64.max), radix: 16)
         let context = ServerContext(configuration: configuration, epoch: epoch, log: log, stateDirectory: state)
         let workers = (0..<configuration.workers).map { Worker(index: $0, context: context) }
-        let dispatcher = Dispatcher(context: context, workers: workers)
+        let dispatcher = try Dispatcher(context: context, workers: workers)
         self.context = context
         self.workers = workers
         self.dispatcher = dispatcher

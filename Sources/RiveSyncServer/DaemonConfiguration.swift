@@ -49,6 +49,8 @@ public struct DaemonConfiguration: Sendable {
     public var allowFileUploads = false
     /// Default advance rate of auto targets created by clients.
     public var defaultRate: Double = 60
+    /// Tokens, anonymous access and allowed origins (the `auth` section).
+    public var auth = Auth.loopbackOnly
     /// When acknowledged changes reach the disk (with a state directory).
     public var durability = DurabilityPolicy.always
     /// A file's journal is compacted into a snapshot after this many records.
@@ -68,7 +70,7 @@ public struct DaemonConfiguration: Sendable {
         guard json.objectValue != nil else { throw .invalid("configuration: expected a JSON object") }
         let known: Set<String> = [
             "listen", "workers", "tls", "stateDirectory", "files", "instances", "stateMachines", "limits", "allowFileUploads",
-            "defaultRate", "durability", "snapshotEvery",
+            "defaultRate", "durability", "snapshotEvery", "auth",
         ]
         for (key, _) in json.objectValue! where !known.contains(key) {
             throw .invalid("configuration: unknown key '\(key)'")
@@ -90,6 +92,7 @@ public struct DaemonConfiguration: Sendable {
         }
         if let directory = json["stateDirectory"] { stateDirectory = Self.resolve(try Self.string(directory, "stateDirectory"), baseDirectory) }
         if let limits = json["limits"] { self.limits = try Limits(json: limits) }
+        if let auth = json["auth"] { self.auth = try Auth(json: auth, baseDirectory: baseDirectory) }
         if let uploads = json["allowFileUploads"] {
             guard let b = uploads.boolValue else { throw .invalid("allowFileUploads: expected true or false") }
             allowFileUploads = b

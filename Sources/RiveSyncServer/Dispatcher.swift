@@ -7,30 +7,44 @@ import RiveSyncProtocol
 import RiveSyncTransport
 
 /// Reads every incoming message in arrival order (one serial queue), keeps per-connection
-/// state (hello, subscription count, rate), answers daemon-wide requests itself and routes the
-/// rest to the worker that owns the file or target. Per connection, requests reach each
-/// worker in the order they were sent.
+/// state (identity, subscriptions, rate), checks each request against the connection's
+/// grants, answers daemon-wide requests itself and routes the rest to the worker that owns
+/// the file or target. Per connection, requests reach each worker in the order they were sent.
 final class Dispatcher: @unchecked Sendable {
     let queue = DispatchQueue(label: "rivesyncd.dispatcher")
     let context: ServerContext
     let workers: [Worker]
-    private var sessions: [SessionID: SessionState] = [:]
+    var sessions: [SessionID: SessionState] = [:]
+    /// The tokens file as last read (replaced by `reloadTokens`).
+    var tokens: TokenTable
     private var nextWorker = 0
 
     struct SessionState {
-        var greeted = false
-        var subscriptions: Set<String> = []
+        var remoteAddress: String
+        /// Set by a successful `hello`.
+        var identity: Identity?
+        /// Target → subscribed paths (`[""]`: the whole target), re-checked on reload.
+        var subscriptions: [String: [String]] = [:]
         var windowStart: UInt64 = 0
         var windowCount = 0
     }
 
-    init(context: ServerContext, workers: [Worker]) {
+    /// Reads the tokens file of the configuration, if any.
+    init(context: ServerContext, workers: [Worker]) throws(ConfigurationError) {
         self.context = context
         self.workers = workers
+        tokens = try context.configuration.auth.tokensFile.map { (path) throws(ConfigurationError) in try TokenTable.read(path) } ?? TokenTable()
     }
 
-    func opened(_ session: SessionID) {
-        queue.async { self.sessions[session] = SessionState() }
+    /// A connection opened: one whose `Origin` is not allowed is closed with 1008 at once.
+    func opened(_ session: SessionID, info: SessionInfo) {
+        queue.async {
+            guard self.admits(info) else {
+                self.context.log(.warning, "origin refused", [("origin", info.origin ?? ""), ("remote", info.remoteAddress)])
+                return self.context.submit([.close(session, code: 1008, reason: "origin not allowed")])
+            }
+            self.sessions[session] = SessionState(remoteAddress: info.remoteAddress)
+        }
     }
 
     func closed(_ session: SessionID) {
@@ -71,13 +85,15 @@ final class Dispatcher: @unchecked Sendable {
                           details: [("limit", "maxCommandsPerSecond")]),
                 id: request.id, to: session)
         }
-        if case .hello(let versions, _, _) = request.body {
-            return hello(session, versions: versions, id: request.id, limits: limits)
+        if case .hello(let versions, let token, _) = request.body {
+            return hello(session, versions: versions, token: token, id: request.id, limits: limits)
         }
-        guard sessions[session]!.greeted else {
+        guard let identity = sessions[session]!.identity else {
             return context.sendError(WireError(code: "hello_required", message: "send hello first"), id: request.id, to: session)
         }
-        route(request, from: session, limits: limits)
+        guard let grants = grants(of: identity) else { return refuse(session, id: request.id, reason: "token revoked") }
+        if let denial = grants.denial(of: request.body) { return context.sendError(denial.error, id: request.id, to: session) }
+        route(request, from: session, limits: limits, grants: grants)
     }
 
     private func rateAllows(_ session: SessionID, limit: Int) -> Bool {
@@ -90,8 +106,8 @@ final class Dispatcher: @unchecked Sendable {
         return sessions[session]!.windowCount <= limit
     }
 
-    private func hello(_ session: SessionID, versions: [Int], id: JSONValue?, limits: Limits) {
-        guard !sessions[session]!.greeted else {
+    private func hello(_ session: SessionID, versions: [Int], token: String?, id: JSONValue?, limits: Limits) {
+        guard sessions[session]!.identity == nil else {
             return context.sendError(WireError(code: "bad_message", message: "hello was already sent"), id: id, to: session)
         }
         guard versions.contains(1) else {
@@ -99,7 +115,10 @@ final class Dispatcher: @unchecked Sendable {
             context.submit([.close(session, code: 1002, reason: "unsupported protocol version")])
             return
         }
-        sessions[session]!.greeted = true
+        guard let identity = authenticate(token, remoteAddress: sessions[session]!.remoteAddress) else {
+            return refuse(session, id: id, reason: token == nil ? "a token is required" : "unknown token")
+        }
+        sessions[session]!.identity = identity
         context.send(
             ServerMessage.reply(
                 "welcome", id: id,
@@ -107,7 +126,7 @@ final class Dispatcher: @unchecked Sendable {
             to: session)
     }
 
-    private func route(_ request: Request, from session: SessionID, limits: Limits) {
+    private func route(_ request: Request, from session: SessionID, limits: Limits, grants: Grants) {
         let worker: Int
         switch request.body {
         case .ping:
@@ -116,6 +135,7 @@ final class Dispatcher: @unchecked Sendable {
             return context.send(filesReply(id: request.id), to: session)
         case .listTargets:
             let infos = workers.flatMap { worker in worker.queue.sync { worker.targetInfos() } }
+                .filter { grants.shows($0["name"]?.stringValue ?? "") }
             return context.send(ServerMessage.reply("targets", id: request.id, [("targets", .array(infos))]), to: session)
         case .upload(let kind, let data, let mediaType):
             return upload(session, kind: kind, data: data, mediaType: mediaType, id: request.id, limit: limits.maxAssetBytes)
@@ -136,15 +156,15 @@ final class Dispatcher: @unchecked Sendable {
                 return context.sendError(WireError(StateMachineError.unknownInstance(instance)), id: request.id, to: session)
             }
             worker = owner.location.worker
-        case .subscribe(let target, _, _):
+        case .subscribe(let target, let paths, _):
             guard let location = context.directory.target(target) else { return unknownTarget(target, id: request.id, session: session) }
-            if !sessions[session]!.subscriptions.contains(target), sessions[session]!.subscriptions.count >= limits.maxSubscriptions {
+            if sessions[session]!.subscriptions[target] == nil, sessions[session]!.subscriptions.count >= limits.maxSubscriptions {
                 return context.sendError(.limit("maxSubscriptions", limits.maxSubscriptions), id: request.id, to: session)
             }
-            sessions[session]!.subscriptions.insert(target)
+            sessions[session]!.subscriptions[target] = paths ?? [""]
             worker = location.worker
         case .unsubscribe(let target):
-            sessions[session]!.subscriptions.remove(target)
+            sessions[session]!.subscriptions[target] = nil
             guard let location = context.directory.target(target) else { return unknownTarget(target, id: request.id, session: session) }
             worker = location.worker
         case .bind(let target, _, _), .get(let target, _), .set(let target, _, _), .fire(let target, _),

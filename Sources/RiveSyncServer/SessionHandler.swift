@@ -6,7 +6,7 @@ final class SessionHandler: WebSocketServerHandler {
 
     init(dispatcher: Dispatcher) { self.dispatcher = dispatcher }
 
-    func opened(_ id: SessionID, info: SessionInfo) { dispatcher.opened(id) }
+    func opened(_ id: SessionID, info: SessionInfo) { dispatcher.opened(id, info: info) }
     func received(_ id: SessionID, message: [UInt8], isText: Bool) { dispatcher.received(id, bytes: message, isText: isText) }
     func closed(_ id: SessionID) { dispatcher.closed(id) }
     /// The transport closes the session (policy `.close(1008)`); batches stop well before

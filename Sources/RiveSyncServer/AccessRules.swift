@@ -1,0 +1,76 @@
+import RiveSyncJSON
+import RiveSyncProtocol
+
+/// A permission a request needs and the grants lack: becomes error `forbidden`, which names
+/// what was missing and never carries a value.
+struct Denial: Sendable, Hashable {
+    var permission: Permission
+    var target: String?
+    var path: String?
+
+    var error: WireError {
+        var details: [(String, JSONValue)] = [("scope", .string(permission.rawValue))]
+        var message = "this connection lacks '\(permission.rawValue)'"
+        if let target {
+            details.append(("target", .string(target)))
+            message += " on target '\(target)'"
+        }
+        if let path {
+            details.append(("path", .string(path)))
+            message += path.isEmpty ? " (the whole target)" : " at '\(path)'"
+        }
+        return WireError(code: "forbidden", message: message, details: details)
+    }
+}
+
+extension Grants {
+    /// What `request` needs that these grants lack, or nil when it is allowed. Checked before
+    /// the target is looked up, so a forbidden request does not learn whether it exists.
+    ///
+    /// Listing, `ping` and `unsubscribe` need only an authenticated connection (`listTargets`
+    /// shows only what `shows` allows). Requests that attach an existing instance by id
+    /// (`listAppend`, `listInsert`, `set` of `{"instance": id}`, `bind`) also need `create`,
+    /// since the instance may come from a target the connection cannot read.
+    func denial(of request: ClientRequest) -> Denial? {
+        switch request {
+        case .hello, .ping, .listFiles, .listTargets, .describe, .viewModelNames, .globalViewModelNames, .instanceNames, .properties,
+            .enums, .artboardNames, .stateMachineNames, .defaultViewModelInfo, .unsubscribe:
+            return nil
+        case .createInstance, .createStateMachine, .publish:
+            return need(.create)
+        case .upload, .loadFile:
+            return need(.load)
+        case .bind(let target, _, _):
+            return need(.create) ?? need(.write, target, "")
+        case .subscribe(let target, let paths, _):
+            return (paths ?? [""]).lazy.compactMap { need(.read, target, $0) }.first
+        case .get(let target, let path):
+            return need(.read, target, path)
+        case .digest(let target):
+            return need(.read, target, "")
+        case .set(let target, let path, let value):
+            return need(.write, target, path) ?? (value["instance"] == nil ? nil : need(.create))
+        case .fire(let target, let path):
+            return need(.fire, target, path)
+        case .listAppend(let target, let path, _), .listInsert(let target, let path, _, _):
+            return need(.write, target, path) ?? need(.create)
+        case .listRemoveAt(let target, let path, _), .listRemove(let target, let path, _), .listSwap(let target, let path, _, _):
+            return need(.write, target, path)
+        case .advance(let target):
+            return allowsSomewhere(.write, on: target) || allowsSomewhere(.fire, on: target) ? nil : Denial(permission: .write, target: target)
+        }
+    }
+
+    /// Whether `listTargets` shows `target`: the connection has some permission on it.
+    func shows(_ target: String) -> Bool {
+        [Permission.read, .write, .fire].contains { allowsSomewhere($0, on: target) }
+    }
+
+    private func need(_ permission: Permission) -> Denial? {
+        allows(permission) ? nil : Denial(permission: permission)
+    }
+
+    private func need(_ permission: Permission, _ target: String, _ path: String) -> Denial? {
+        allows(permission, on: target, at: path) ? nil : Denial(permission: permission, target: target, path: path)
+    }
+}

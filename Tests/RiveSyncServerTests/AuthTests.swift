@@ -1,0 +1,169 @@
+import Foundation
+import RiveSyncJSON
+import Testing
+
+/// Tokens and scopes against the real daemon: nothing but `hello` without a valid token,
+/// typed `unauthorized` / `forbidden` errors that carry no value, path-limited readers that
+/// see only their paths, and SIGHUP reloads that apply to open connections.
+@Suite(.serialized) struct AuthTests {
+    static let admin = "admin-token-0123456789"
+    static let reader = "reader-token-0123456789"
+    static let themer = "themer-token-0123456789"
+
+    static let tokens: JSONValue = [
+        "tokens": [
+            AuthDaemon.token("admin", admin, [["allow": ["read", "write", "fire"], "target": "*"], ["allow": ["create", "load"]]]),
+            AuthDaemon.token("reader", reader, [["allow": ["read"], "target": "character"]]),
+            AuthDaemon.token("themer", themer, [["allow": ["read", "write"], "target": "character", "paths": ["@Theme/"]]]),
+        ]
+    ]
+
+    @Test func withoutATokenOnlyHelloIsAnswered() async throws {
+        let server = try AuthDaemon(auth: [("allowAnonymous", false)], tokens: Self.tokens)
+        defer { server.stop() }
+        let client = try TestClient(url: server.daemon.url)
+        for request: JSONValue in [["type": "ping"], ["type": "listTargets"], ["type": "get", "target": "character", "path": "mood"]] {
+            let reply = try await client.request(request)
+            #expect(reply["code"] == "hello_required", "\(reply.jsonText)")
+        }
+        let refused = try await client.request(AuthDaemon.hello(nil))
+        #expect(refused["type"] == "error" && refused["code"] == "unauthorized", "\(refused.jsonText)")
+        #expect(try await client.closeCodeWhenClosed() == 1008)
+    }
+
+    @Test func aBadTokenIsUnauthorizedAndClosed() async throws {
+        let server = try AuthDaemon(auth: [], tokens: Self.tokens)
+        defer { server.stop() }
+        let client = try TestClient(url: server.daemon.url)
+        let refused = try await client.request(AuthDaemon.hello(Self.admin + "x"))
+        #expect(refused["code"] == "unauthorized", "\(refused.jsonText)")
+        #expect(try await client.closeCodeWhenClosed() == 1008)
+        #expect(!server.daemon.stderr.contains(Self.admin), "tokens are never logged")
+    }
+
+    @Test func aReadOnlyTokenReadsButCannotWrite() async throws {
+        let server = try AuthDaemon(auth: [], tokens: Self.tokens)
+        defer { server.stop() }
+        let client = try await server.connect(token: Self.reader)
+        let snapshot = try await client.request(["type": "subscribe", "target": "character"])
+        #expect(snapshot["type"] == "snapshot", "\(snapshot.jsonText)")
+        let value = try await client.request(["type": "get", "target": "character", "path": "mood"])
+        #expect(value["type"] == "value", "\(value.jsonText)")
+        let targets = try await client.request(["type": "listTargets"])
+        #expect(targets["targets"]?.arrayValue?.compactMap { $0["name"]?.stringValue } == ["character"], "only targets it may use")
+        let forbidden: [JSONValue] = [
+            ["type": "set", "target": "character", "path": "mood", "value": 3],
+            ["type": "fire", "target": "character", "path": "success"],
+            ["type": "get", "target": "lobby", "path": "title"],
+            ["type": "get", "target": "character", "path": "#1/name"],
+            ["type": "subscribe", "target": "no-such-target"],
+            ["type": "createInstance", "file": "demo", "source": ["blank": ["viewModel": "Player"]]],
+        ]
+        for request in forbidden {
+            let reply = try await client.request(request)
+            #expect(reply["code"] == "forbidden", "\(request.jsonText) → \(reply.jsonText)")
+        }
+    }
+
+    @Test func aPathPrefixTokenWritesAndReadsOnlyUnderItsPrefix() async throws {
+        let server = try AuthDaemon(auth: [], tokens: Self.tokens)
+        defer { server.stop() }
+        let themer = try await server.connect(token: Self.themer)
+        let admin = try await server.connect(token: Self.admin)
+
+        let outside = try await themer.request(["type": "set", "target": "character", "path": "mood", "value": 4])
+        #expect(outside["code"] == "forbidden", "\(outside.jsonText)")
+        for request: JSONValue in [
+            ["type": "subscribe", "target": "character", "paths": ["@Theme/name", "mood"]],
+            ["type": "subscribe", "target": "character"],
+            ["type": "get", "target": "character", "path": "mood"],
+            ["type": "get", "target": "character", "path": "#1/name"],
+            ["type": "get", "target": "character", "path": "@Themes/name"],
+        ] {
+            let reply = try await themer.request(request)
+            #expect(reply["code"] == "forbidden", "\(request.jsonText) → \(reply.jsonText)")
+            #expect(reply["values"] == nil && reply["value"] == nil && reply["instances"] == nil, "no value leaks: \(reply.jsonText)")
+        }
+
+        let snapshot = try await themer.request(["type": "subscribe", "target": "character", "paths": ["@Theme/name"]])
+        #expect(snapshot["values"]?["@Theme/name"] == "Light", "\(snapshot.jsonText)")
+        #expect(snapshot["values"]?.objectValue?.count == 1)
+
+        let moodAck = try await admin.request(["type": "set", "target": "character", "path": "mood", "value": 7])
+        #expect(moodAck["type"] == "ack", "\(moodAck.jsonText)")
+        let inside = try await themer.request(["type": "set", "target": "character", "path": "@Theme/name", "value": "Dusk"])
+        #expect(inside["type"] == "ack", "\(inside.jsonText)")
+        let batch = try await themer.nextBatch("character")
+        #expect(batch["seq"] == inside["seq"], "the mood batch was filtered out: \(batch.jsonText)")
+        #expect(!batch.jsonText.contains("mood"), "\(batch.jsonText)")
+    }
+
+    @Test func anonymousAccessGetsOnlyItsScopes() async throws {
+        let server = try AuthDaemon(auth: [("allowAnonymous", true), ("anonymousScopes", [["allow": ["read"], "target": "the*"]])], tokens: nil)
+        defer { server.stop() }
+        let client = try await server.connect(token: nil)
+        let value = try await client.request(["type": "get", "target": "theme", "path": "name"])
+        #expect(value["value"] == "Light", "\(value.jsonText)")
+        let write = try await client.request(["type": "set", "target": "theme", "path": "name", "value": "Dark"])
+        #expect(write["code"] == "forbidden", "\(write.jsonText)")
+        let other = try await client.request(["type": "get", "target": "character", "path": "mood"])
+        #expect(other["code"] == "forbidden", "\(other.jsonText)")
+        let unknownToken = try await TestClient(url: server.daemon.url).request(AuthDaemon.hello("not-a-token-of-this-daemon"))
+        #expect(unknownToken["code"] == "unauthorized", "a given token must be valid even with anonymous access")
+    }
+
+    @Test func reloadAddsRevokesAndNarrowsTokens() async throws {
+        let server = try AuthDaemon(auth: [], tokens: Self.tokens)
+        defer { server.stop() }
+        let revoked = try await server.connect(token: Self.admin)
+        let narrowed = try await server.connect(token: Self.reader)
+        let whole = try await narrowed.request(["type": "subscribe", "target": "character"])
+        #expect(whole["type"] == "snapshot")
+
+        let newcomer = "newcomer-token-0123456789"
+        let newcomerDigest = try Self.sha256Hex(newcomer)
+        try server.writeTokens([
+            "tokens": [
+                AuthDaemon.token("reader", Self.reader, [["allow": ["read"], "target": "character", "paths": ["mood"]]]),
+                ["name": "newcomer", "sha256": .string(newcomerDigest), "scopes": [["allow": ["read", "write"], "target": "*"]]],
+            ]
+        ])
+        try await server.reload(until: "tokens reloaded")
+
+        #expect(try await revoked.closeCodeWhenClosed() == 1008, "a revoked token's connection is closed at reload")
+        let ended = try await narrowed.next(where: { $0["type"] == "unsubscribed" })
+        #expect(ended["target"] == "character" && ended["id"] == nil, "\(ended.jsonText)")
+        let stillAllowed = try await narrowed.request(["type": "get", "target": "character", "path": "mood"])
+        #expect(stillAllowed["type"] == "value", "\(stillAllowed.jsonText)")
+        let nowForbidden = try await narrowed.request(["type": "subscribe", "target": "character"])
+        #expect(nowForbidden["code"] == "forbidden", "\(nowForbidden.jsonText)")
+
+        let added = try await server.connect(token: newcomer)
+        let write = try await added.request(["type": "set", "target": "lobby", "path": "title", "value": "Reloaded"])
+        #expect(write["type"] == "ack", "\(write.jsonText)")
+        let old = try TestClient(url: server.daemon.url)
+        let refused = try await old.request(AuthDaemon.hello(Self.admin))
+        #expect(refused["code"] == "unauthorized", "\(refused.jsonText)")
+
+        try Data("{ not json".utf8).write(to: URL(fileURLWithPath: server.tokensPath))
+        try await server.reload(until: "tokens file rejected")
+        let kept = try await server.connect(token: newcomer)
+        #expect(try await kept.request(["type": "ping"])["type"] == "pong", "a rejected file keeps the old tokens")
+    }
+
+    /// Lower-case hex SHA-256, computed by `sha256sum` (independent of the daemon's code).
+    static func sha256Hex(_ text: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
+        let input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        input.fileHandleForWriting.write(Data(text.utf8))
+        try input.fileHandleForWriting.close()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(String(decoding: data, as: UTF8.self).prefix(64))
+    }
+}
