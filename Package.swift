@@ -29,7 +29,8 @@ let package = Package(
         .executableTarget(name: "rivesyncd", dependencies: ["RiveSyncServer"]),
         .testTarget(
             name: "RiveSyncServerTests",
-            dependencies: ["rivesyncd", "RiveSyncServer", "RiveSyncTransport", "RiveSyncProtocol", "RiveSyncModel", "RiveSyncJSON"]),
+            dependencies: ["rivesyncd", "RiveSyncServer", "RiveSyncTransport", "RiveSyncProtocol", "RiveSyncModel", "RiveSyncJSON"],
+            exclude: ["python"]),
         // Benchmark (not a test): apply + advance throughput of the core.
         .executableTarget(name: "bench-model", dependencies: ["RiveSyncModel"], path: "bench/model"),
         // libwebsockets 4.1.6 (Debian) behind a header-only shim.
