@@ -57,7 +57,8 @@ extension Grants {
         case .listRemoveAt(let target, let path, _), .listRemove(let target, let path, _), .listSwap(let target, let path, _, _):
             return need(.write, target, path)
         case .advance(let target):
-            return allowsSomewhere(.write, on: target) || allowsSomewhere(.fire, on: target) ? nil : Denial(permission: .write, target: target)
+            return allowsSomewhere(.write, on: target) || allowsSomewhere(.fire, on: target)
+                ? nil : Denial(permission: .write, target: target)
         }
     }
 

@@ -82,13 +82,17 @@ struct Scope: Sendable, Hashable {
         guard !permissions.contains(where: \.isDaemonWide) else {
             throw .invalid("\(here): give create and load in an entry of their own")
         }
-        guard let target = json["target"]?.stringValue, !target.isEmpty else { throw .invalid("\(here).target: expected a target name or pattern") }
+        guard let target = json["target"]?.stringValue, !target.isEmpty else {
+            throw .invalid("\(here).target: expected a target name or pattern")
+        }
         targets = TargetPattern(target)
         guard let paths = json["paths"] else {
             prefixes = [[]]
             return
         }
-        guard let list = paths.arrayValue, !list.isEmpty else { throw .invalid("\(here).paths: expected a non-empty array of path prefixes") }
+        guard let list = paths.arrayValue, !list.isEmpty else {
+            throw .invalid("\(here).paths: expected a non-empty array of path prefixes")
+        }
         prefixes = try list.map { (item) throws(ConfigurationError) in try Self.prefix(item, "\(here).paths") }
     }
 

@@ -57,10 +57,15 @@ extension DaemonConfiguration {
             guard json["anonymousScopes"] == nil || anonymous != .denied else {
                 throw .invalid("auth.anonymousScopes: anonymous access is not allowed (allowAnonymous)")
             }
-            anonymousGrants = try json["anonymousScopes"].map { (value) throws(ConfigurationError) in try Grants(json: value, here: "auth.anonymousScopes") } ?? .everything
+            anonymousGrants =
+                try json["anonymousScopes"].map { (value) throws(ConfigurationError) in
+                    try Grants(json: value, here: "auth.anonymousScopes")
+                } ?? .everything
             allowedOrigins = try json["allowedOrigins"].map { (value) throws(ConfigurationError) in
                 let origins = value.arrayValue?.compactMap(\.stringValue)
-                guard let origins, origins.count == value.arrayValue?.count else { throw .invalid("auth.allowedOrigins: expected an array of strings") }
+                guard let origins, origins.count == value.arrayValue?.count else {
+                    throw .invalid("auth.allowedOrigins: expected an array of strings")
+                }
                 return origins
             }
         }

@@ -42,7 +42,8 @@ struct TokenTable: Sendable {
                 }
                 digest = Self.digest(of: text)
             case (nil, let hash?):
-                guard let hex = hash.stringValue?.lowercased(), hex.utf8.count == 64, hex.utf8.allSatisfy({ Self.hexDigits.contains($0) }) else {
+                guard let hex = hash.stringValue?.lowercased(), hex.utf8.count == 64, hex.utf8.allSatisfy({ Self.hexDigits.contains($0) })
+                else {
                     throw .invalid("\(at).sha256: expected 64 hex digits")
                 }
                 digest = Array(hex.utf8)
@@ -57,7 +58,9 @@ struct TokenTable: Sendable {
 
     /// Reads and validates a tokens file.
     static func read(_ path: String) throws(ConfigurationError) -> TokenTable {
-        guard let data = FileManager.default.contents(atPath: path) else { throw .unreadable(path: path, reason: "cannot read the tokens file") }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw .unreadable(path: path, reason: "cannot read the tokens file")
+        }
         let json: JSONValue
         do {
             json = try JSONParser().parse([UInt8](data))

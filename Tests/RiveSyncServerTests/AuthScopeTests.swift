@@ -36,7 +36,9 @@ import Testing
     }
 
     @Test func requestsNeedTheirPermissions() throws {
-        let writer = try Self.grants([["allow": ["write"], "target": "lobby", "paths": ["players"]], ["allow": ["fire"], "target": "character"]])
+        let writer = try Self.grants([
+            ["allow": ["write"], "target": "lobby", "paths": ["players"]], ["allow": ["fire"], "target": "character"],
+        ])
         #expect(writer.denial(of: .set(target: "lobby", path: "players/0/x", value: 3)) == nil)
         #expect(writer.denial(of: .set(target: "lobby", path: "host", value: ["instance": 5]))?.permission == .write)
         #expect(writer.denial(of: .listAppend(target: "lobby", path: "players", instance: InstanceID(5))) == Denial(permission: .create))
@@ -66,17 +68,24 @@ import Testing
         for entry in invalid {
             #expect(throws: ConfigurationError.self, "\(entry.jsonText)") { try table(entry) }
         }
-        let twice: JSONValue = ["tokens": [["name": "a", "token": "long-enough-token-123", "scopes": scopes], ["name": "b", "token": "long-enough-token-123", "scopes": scopes]]]
+        let twice: JSONValue = [
+            "tokens": [
+                ["name": "a", "token": "long-enough-token-123", "scopes": scopes],
+                ["name": "b", "token": "long-enough-token-123", "scopes": scopes],
+            ]
+        ]
         #expect(throws: ConfigurationError.self) { try TokenTable(json: twice, here: "tokens.json") }
     }
 
     @Test func tokensMatchByPlainTextOrDigest() throws {
         let abcDigest = "BA7816BF8F01CFEA414140DE5DAE2223B00361A396177A9CB410FF61F20015AD"
         let tokens = try TokenTable(
-            json: ["tokens": [
-                ["name": "plain", "token": "long-enough-token-123", "scopes": []],
-                ["name": "hashed", "sha256": .string(abcDigest), "scopes": []],
-            ]],
+            json: [
+                "tokens": [
+                    ["name": "plain", "token": "long-enough-token-123", "scopes": []],
+                    ["name": "hashed", "sha256": .string(abcDigest), "scopes": []],
+                ]
+            ],
             here: "tokens.json")
         #expect(tokens.entry(forToken: "long-enough-token-123")?.name == "plain")
         #expect(tokens.entry(forToken: "abc")?.name == "hashed", "SHA-256 of 'abc', given in upper case")

@@ -99,7 +99,8 @@ import Testing
     }
 
     @Test func anonymousAccessGetsOnlyItsScopes() async throws {
-        let server = try AuthDaemon(auth: [("allowAnonymous", true), ("anonymousScopes", [["allow": ["read"], "target": "the*"]])], tokens: nil)
+        let server = try AuthDaemon(
+            auth: [("allowAnonymous", true), ("anonymousScopes", [["allow": ["read"], "target": "the*"]])], tokens: nil)
         defer { server.stop() }
         let client = try await server.connect(token: nil)
         let value = try await client.request(["type": "get", "target": "theme", "path": "name"])

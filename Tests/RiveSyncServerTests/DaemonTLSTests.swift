@@ -16,16 +16,20 @@ import Testing
         let key = keys.appendingPathComponent("key.pem").path
         let openssl = try Self.run(
             "/usr/bin/openssl",
-            ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", key, "-out", certificate,
-             "-days", "1", "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1"])
+            [
+                "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", key, "-out", certificate,
+                "-days", "1", "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1",
+            ])
         try #require(openssl.status == 0, "openssl: \(openssl.output)")
 
-        let server = try AuthDaemon(auth: [], tokens: Self.tokens, extra: [("tls", ["certificate": .string(certificate), "key": .string(key)])])
+        let server = try AuthDaemon(
+            auth: [], tokens: Self.tokens, extra: [("tls", ["certificate": .string(certificate), "key": .string(key)])])
         defer { server.stop() }
         let url = "wss://127.0.0.1:\(server.daemon.port)/"
         let request: JSONValue = ["type": "get", "target": "theme", "path": "name"]
         let client = try Self.run(
-            "/usr/bin/python3", [DaemonProcess.packageRoot + "/Tests/RiveSyncServerTests/python/wss_client.py", url, certificate, Self.token, request.jsonText])
+            "/usr/bin/python3",
+            [DaemonProcess.packageRoot + "/Tests/RiveSyncServerTests/python/wss_client.py", url, certificate, Self.token, request.jsonText])
         try #require(client.status == 0, "wss client: \(client.output)\n\(server.daemon.stderr)")
         let replies = try client.output.split(separator: "\n").map { try JSONParser().parse(String($0)) }
         #expect(replies.first?["type"] == "welcome", "\(client.output)")

@@ -24,10 +24,13 @@ final class AuthDaemon: Sendable {
             [
                 ("files", [["name": "demo", "path": .string(DaemonProcess.packageRoot + "/protocol/examples/demo.schema.json")]]),
                 ("instances", [["name": "theme", "file": "demo", "viewModel": "Theme", "instance": "Light"]]),
-                ("stateMachines", [
-                    ["name": "character", "file": "demo", "artboard": "Character", "globals": ["Theme": "theme"]],
-                    ["name": "lobby", "file": "demo", "artboard": "Lobby", "globals": ["Theme": "theme"]],
-                ]),
+                (
+                    "stateMachines",
+                    [
+                        ["name": "character", "file": "demo", "artboard": "Character", "globals": ["Theme": "theme"]],
+                        ["name": "lobby", "file": "demo", "artboard": "Lobby", "globals": ["Theme": "theme"]],
+                    ]
+                ),
                 ("auth", .object(section)),
             ] + extra)
         let configPath = directory.appendingPathComponent("config.json").path
