@@ -43,7 +43,9 @@ extension Dispatcher {
     /// Answers `unauthorized`, closes with 1008 and forgets the session at once: its later
     /// messages are ignored and its subscriptions get no more batches.
     func refuse(_ session: SessionID, id: JSONValue?, reason: String) {
-        context.log(.warning, "connection refused", [("reason", reason), ("remote", sessions[session]?.remoteAddress ?? "")])
+        var metadata = [("reason", reason), ("remote", sessions[session]?.remoteAddress ?? "")]
+        if case .token(let name, _)? = sessions[session]?.identity { metadata.append(("token", name)) }
+        context.log(.warning, "connection refused", metadata)
         context.sendError(WireError(code: "unauthorized", message: reason), id: id, to: session)
         context.submit([.close(session, code: 1008, reason: "unauthorized")])
         sessions[session] = nil
