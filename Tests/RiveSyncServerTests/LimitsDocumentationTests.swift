@@ -1,0 +1,16 @@
+import Foundation
+import RiveSyncServer
+import Testing
+
+/// The README's limits table is the settings table: same names, defaults and reload marks.
+@Suite struct LimitsDocumentationTests {
+    @Test func readmeListsEveryLimitWithItsDefault() throws {
+        let readme = try String(contentsOfFile: DaemonProcess.packageRoot + "/README.md", encoding: .utf8)
+        let defaults = Limits().jsonValue
+        for setting in Limits.settings {
+            let value = try #require(defaults[setting.name]?.intValue)
+            let row = "| `\(setting.name)` | \(value) | \(setting.summary) | \(setting.reloadable ? "yes" : "no") |"
+            #expect(readme.contains(row), "README is missing: \(row)")
+        }
+    }
+}
