@@ -83,6 +83,7 @@ extension Dispatcher {
         }
     }
 
+    /// 127.0.0.0/8, ::1, and 127.x mapped into IPv6.
     static func isLoopback(_ address: String) -> Bool {
         address.hasPrefix("127.") || address == "::1" || address.hasPrefix("::ffff:127.")
     }
