@@ -1,0 +1,60 @@
+import Foundation
+import XCTest
+
+@testable import RiveSyncClient
+
+/// The daemon crashes (SIGKILL) and comes back on the same port and state directory: clients
+/// reconnect by themselves and resume from their cursor, losing and repeating nothing.
+final class RestartTests: ClientTestCase {
+    func testStreamsContinueAcrossADaemonCrashAndRestart() async throws {
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent("rivesync-restart-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: state) }
+        let port = try Self.freePort()
+        daemon = try DaemonProcess(["--demo", "--state-dir", state], port: port)
+        let watcher = try await connect()
+        let writer = try await connect()
+        let mood = NumberProperty(path: "mood")
+        let watched = try await watcher.stateMachine(named: "character").mainInstance()
+        let written = try await writer.stateMachine(named: "character").mainInstance()
+        let values = await Collector.start(watched.valueStream(of: mood, includingCurrent: true))
+        for value in 1...4 { try await written.setValue(of: mood, to: Float(value)) }
+        try await XCTAssertEqualAsync(try await values.first(5), [0, 1, 2, 3, 4])
+
+        daemon.kill()
+        daemon = try DaemonProcess(["--demo", "--state-dir", state], port: port)
+        for value in 5...8 { try await Self.retrying { try await written.setValue(of: mood, to: Float(value)) } }
+
+        let seen = try await values.first(9)
+        XCTAssertEqual(seen, (0...8).map(Float.init), "every acked write, in order, across the restart")
+        let total = await values.elements.count
+        XCTAssertEqual(total, 9, "nothing repeated after the resume")
+        let readBack = try await watched.value(of: mood)
+        XCTAssertEqual(readBack, 8)
+    }
+
+    /// Retries while the worker is still reconnecting (a bounded number of times).
+    static func retrying(_ body: () async throws -> Void) async throws {
+        for attempt in 1...100 {
+            do {
+                try await body()
+                return
+            } catch where attempt < 100 {
+                try await Task.sleep(nanoseconds: 50_000_000)
+            }
+        }
+    }
+
+    static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        guard bound else { throw DaemonProcess.DaemonError.didNotStart("no free port") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
