@@ -4,7 +4,7 @@ import RiveSyncTransport
 /// Runs a `Daemon` the way `systemd/rivesyncd.service` expects (`Type=notify`): accepts on a
 /// socket-activated listener when one was passed, reports `READY=1` / `STATUS=` / `RELOADING=1`
 /// / `STOPPING=1` over `$NOTIFY_SOCKET`, feeds the watchdog from liveness probes, reloads limits
-/// on SIGHUP and drains on SIGTERM. Without systemd's variables it just runs the daemon.
+/// and tokens on SIGHUP and drains on SIGTERM. Without systemd's variables it just runs the daemon.
 ///
 /// `start`, `reload` and `drain` are called from `rivesyncd`'s signal loop, one at a time.
 public final class Supervisor: Sendable {
@@ -56,14 +56,22 @@ public final class Supervisor: Sendable {
         return endpoint
     }
 
-    /// SIGHUP: re-reads the configuration file and applies the reloadable limits, logging each
-    /// change. A file that cannot be read or is invalid is logged and ignored; the daemon keeps
-    /// running with what it had.
+    /// SIGHUP, between `RELOADING=1` and `READY=1`: re-reads the configuration file and applies
+    /// the reloadable limits, then the tokens file (`Daemon.reloadTokens`). A file that cannot
+    /// be read or is invalid is logged and ignored; the daemon keeps what it had.
     public func reload() {
         notifier?.notify("RELOADING=1\nSTATUS=reloading\nMONOTONIC_USEC=\(Self.monotonicMicroseconds())")
-        defer { notifier?.notify("READY=1\nSTATUS=serving on \(running.withLock { $0.endpoint })") }
+        reloadLimits()
+        do { try daemon.reloadTokens() } catch {
+            log(.error, "reload: tokens file rejected; keeping the old tokens", [("error", "\(error)")])
+        }
+        notifier?.notify("READY=1\nSTATUS=serving on \(running.withLock { $0.endpoint })")
+    }
+
+    /// Applies the reloadable limits of the configuration file, logging each change.
+    private func reloadLimits() {
         guard let path = configurationPath else {
-            return log(.info, "reload: no configuration file (started with --demo); nothing to reload")
+            return log(.info, "reload: no configuration file (started with --demo); limits unchanged")
         }
         let configuration: DaemonConfiguration
         do {

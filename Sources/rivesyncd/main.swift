@@ -40,7 +40,6 @@ while true {
     sigwait(&signals, &received)
     if received == SIGHUP {
         supervisor.reload()
-        do { try daemon.reloadTokens() } catch { log(.error, "reload: tokens file rejected; keeping the old tokens", [("error", "\(error)")]) }
         continue
     }
     log(.info, "stopping", [("signal", "\(received)")])

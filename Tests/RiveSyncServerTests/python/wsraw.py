@@ -26,7 +26,12 @@ class Daemon:
         self.lines = []
         self.cond = threading.Condition()
         threading.Thread(target=self._read, daemon=True).start()
-        line = self.wait_for(ready)
+        try:
+            line = self.wait_for(ready)
+        except BaseException:
+            self.proc.kill()
+            self.proc.wait()
+            raise
         match = re.search(r"listening on \S+:(\d+)", line)
         self.port = int(match.group(1)) if match else None
 
