@@ -41,7 +41,8 @@ extension Daemon {
     /// Applies the reloadable limits of `new` (the others need a restart and are kept).
     /// - Returns: one line per setting that differs, saying whether it was applied.
     func reloadLimits(_ new: Limits) -> [String] {
-        context.limits.withLock { current in
+        defer { for worker in workers { worker.queue.async { worker.refreshLimits() } } }
+        return context.limits.withLock { current in
             var changes: [String] = []
             for setting in Limits.settings {
                 let (old, wanted) = (current[keyPath: setting.keyPath], new[keyPath: setting.keyPath])

@@ -60,12 +60,23 @@ final class Worker: @unchecked Sendable {
 
     /// Loads a schema as a file of this worker (on the queue).
     func load(_ schema: FileSchema, as name: String, number: UInt64) {
-        var limits = ModelLimits()
+        files[name] = FileRuntime(schema: schema, limits: modelLimits(), firstInstanceID: number << Directory.fileIDShift | 1)
+    }
+
+    /// The model's limits from the daemon's current limits.
+    func modelLimits() -> ModelLimits {
         let daemonLimits = context.limits.withLock { $0 }
+        var limits = ModelLimits()
         limits.maxListLength = daemonLimits.maxListLength
         limits.maxStringBytes = daemonLimits.maxStringBytes
         limits.maxInstances = daemonLimits.maxInstancesPerFile
-        files[name] = FileRuntime(schema: schema, limits: limits, firstInstanceID: number << Directory.fileIDShift | 1)
+        return limits
+    }
+
+    /// Applies reloaded limits to the files already loaded.
+    func refreshLimits() {
+        let limits = modelLimits()
+        for name in files.keys { files[name]!.limits = limits }
     }
 
     /// Checks that an instance id belongs to `file` on this worker.
