@@ -98,7 +98,7 @@ def plot(median_rows, out_dir):
     png = os.path.join(out_dir, "fanout.png")
     script = [f'set terminal pngcairo size 1500,{420 * len(rates)} font ",10"', f'set output "{png}"',
               f"set multiplot layout {len(rates)},3", "set key top left font \",8\"", "set xlabel \"subscribers N\"",
-              "set grid", "set logscale y"]
+              "set grid", "set logscale y", "set xrange [0:1100]"]
     block = 0
     for rate in rates:
         for column, title in [(2, "p50 latency ms"), (3, "p99 latency ms"), (4, "delivered updates/s")]:

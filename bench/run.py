@@ -82,7 +82,7 @@ def run_traffic(args, system, workload, n, rate, writers, rep):
                    "server_peak_rss_mb": round(server.memory_kb()[1] / 1024, 1)}
             batches1 = server.batches()
             if batches1 is not None:
-                row["batches_per_s"] = round((batches1 - batches0) / (args.duration + drain), 1)
+                row["batches_per_s"] = round((batches1 - batches0) / args.duration, 1)
             return row
         finally:
             if gen:
