@@ -22,10 +22,8 @@ struct TargetMirror: Sendable {
     /// Starts again from a snapshot reply (first subscribe, failed resume, catch-up), then
     /// tells every stream what changed since it last looked.
     mutating func install(snapshot json: JSONValue, epoch: String) throws {
-        var instances: [InstanceState] = []
-        for state in json["instances"]?.arrayValue ?? [] { instances.append(try StateCodec.decodeState(state, schema: schema)) }
-        let seq = UInt64(json["seq"]?.intValue ?? 0)
-        let snapshot = TargetSnapshot(target: target, seq: seq, bindings: try StateCodec.decodeBindings(json["bindings"]), instances: instances)
+        let snapshot = try StateCodec.decodeSnapshot(json, target: target, schema: schema)
+        let seq = snapshot.seq
         let hadReplica = replica != nil
         replica = Replica(snapshot: snapshot)
         self.epoch = epoch
@@ -43,24 +41,10 @@ struct TargetMirror: Sendable {
         guard var replica else { return }
         let seq = UInt64(json["seq"]?.intValue ?? 0)
         guard seq > replica.seq else { return }
-        var effects: [Effect] = []
-        var introduced: [InstanceID: String] = [:]
-        for effectJSON in json["effects"]?.arrayValue ?? [] {
-            // An effect on an instance this target cannot reach carries no states (see README:
-            // daemon issues); the replica skips it instead of failing the whole batch.
-            if effectJSON["op"]?.stringValue != "bind", let raw = effectJSON["instance"]?.intValue {
-                let id = InstanceID(UInt64(raw))
-                if replica.store[id] == nil, introduced[id] == nil { continue }
-            }
-            let effect = try StateCodec.decodeEffect(effectJSON, schema: schema) { id in
-                replica.store[id]?.viewModel ?? introduced[id]
-            }
-            for state in effect.change.introducedStates { introduced[state.id] = state.viewModel }
-            effects.append(effect)
-        }
-        try replica.apply(ChangeBatch(target: target, seq: seq, effects: effects, applied: [], rejected: []))
+        let decoded = try StateCodec.decodeBatch(json, schema: schema, replica: replica)
+        try replica.apply(decoded)
         self.replica = replica
-        let batch = Batch(target: target, seq: seq, effects: effects)
+        let batch = Batch(target: target, seq: seq, effects: decoded.effects)
         for continuation in batchListeners.values { continuation.yield(batch) }
         notify()
     }
@@ -85,15 +69,5 @@ struct TargetMirror: Sendable {
         batchListeners = [:]
         for waiter in seqWaiters { waiter.continuation.resume(throwing: error) }
         seqWaiters = []
-    }
-}
-
-extension Change {
-    /// The instance states a change brings into reach.
-    var introducedStates: [InstanceState] {
-        switch self {
-        case .set(_, _, _, let states), .listInsert(_, _, _, _, let states), .bind(_, _, let states): return states
-        case .fire, .listRemove, .listSwap: return []
-        }
     }
 }

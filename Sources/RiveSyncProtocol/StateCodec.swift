@@ -121,6 +121,29 @@ public enum StateCodec {
         return Effect(paths: paths, change: change)
     }
 
+    /// Reads a whole-target `snapshot` message into the snapshot a `Replica` starts from.
+    public static func decodeSnapshot(_ json: JSONValue, target: String, schema: FileSchema) throws(WireError) -> TargetSnapshot {
+        var instances: [InstanceState] = []
+        for state in json["instances"]?.arrayValue ?? [] { instances.append(try decodeState(state, schema: schema)) }
+        guard let seq = json["seq"]?.intValue, seq >= 0 else { throw .badField("seq", "a non-negative integer") }
+        return TargetSnapshot(target: target, seq: UInt64(seq), bindings: try decodeBindings(json["bindings"]), instances: instances)
+    }
+
+    /// Reads a `batch` message for `replica`: a `set` value is typed by the view model of its
+    /// instance, found in the replica or in the batch's earlier `introduced` states.
+    public static func decodeBatch(_ json: JSONValue, schema: FileSchema, replica: Replica) throws(WireError) -> ChangeBatch {
+        guard let seq = json["seq"]?.intValue, seq >= 0 else { throw .badField("seq", "a non-negative integer") }
+        var effects: [Effect] = []
+        var introduced: [InstanceID: String] = [:]
+        for effect in json["effects"]?.arrayValue ?? [] {
+            let decoded = try decodeEffect(effect, schema: schema) { replica.store[$0]?.viewModel ?? introduced[$0] }
+            for state in decoded.change.introducedStates { introduced[state.id] = state.viewModel }
+            effects.append(decoded)
+        }
+        let commands = (json["commands"]?.arrayValue ?? []).compactMap { $0.intValue.map(UInt64.init) }
+        return ChangeBatch(target: replica.target, seq: UInt64(seq), effects: effects, applied: commands, rejected: [])
+    }
+
     /// Reads the bindings of a snapshot.
     public static func decodeBindings(_ json: JSONValue?) throws(WireError) -> [Binding] {
         guard let items = json?.arrayValue else { throw .badField("bindings", "an array") }

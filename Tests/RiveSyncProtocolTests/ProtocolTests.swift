@@ -95,11 +95,7 @@ import Testing
         var runtime = FileRuntime(schema: schema)
         try runtime.createStateMachine(artboard: "A")
         let snapshotJSON = ServerMessage.snapshot(try runtime.snapshot(of: "s"), id: nil, epoch: "e", reason: nil)
-        var instances: [InstanceState] = []
-        for state in snapshotJSON["instances"]!.arrayValue! { instances.append(try StateCodec.decodeState(state, schema: schema)) }
-        var replica = Replica(
-            snapshot: TargetSnapshot(target: "s", seq: 0, bindings: try StateCodec.decodeBindings(snapshotJSON["bindings"]), instances: instances))
-        var viewModels: [InstanceID: String] = Dictionary(uniqueKeysWithValues: instances.map { ($0.id, $0.viewModel) })
+        var replica = Replica(snapshot: try StateCodec.decodeSnapshot(snapshotJSON, target: "s", schema: schema))
         for round in 0..<20 {
             let p = try runtime.createInstance(.blank(from: .name("P")))
             let commands: [Command] = [
@@ -110,13 +106,9 @@ import Testing
             for (i, command) in commands.enumerated() { try runtime.enqueue(QueuedCommand(id: UInt64(i), command: command), on: "s") }
             for batch in try runtime.advance("s") {
                 let wire = try JSONParser().parse(ServerMessage.batch(batch, epoch: "e", effects: batch.effects, commands: batch.applied).serialized())
-                var effects: [Effect] = []
-                for effect in wire["effects"]!.arrayValue! {
-                    let decoded = try StateCodec.decodeEffect(effect, schema: schema) { viewModels[$0] }
-                    if case .listInsert(_, _, _, _, let introduced) = decoded.change { introduced.forEach { viewModels[$0.id] = $0.viewModel } }
-                    effects.append(decoded)
-                }
-                try replica.apply(ChangeBatch(target: "s", seq: UInt64(wire["seq"]!.intValue!), effects: effects, applied: [], rejected: []))
+                let decoded = try StateCodec.decodeBatch(wire, schema: schema, replica: replica)
+                #expect(decoded.effects == batch.effects && decoded.applied == batch.applied)
+                try replica.apply(decoded)
             }
         }
         #expect(replica.digest == (try runtime.digest(of: "s")))

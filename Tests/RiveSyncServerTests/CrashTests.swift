@@ -74,7 +74,6 @@ final class CrashWorkloadClient: @unchecked Sendable {
     private var epoch: String?
     private var replica: Replica?
     private var schema: FileSchema?
-    private var viewModels: [InstanceID: String] = [:]
     private var operation = 0
     private var client: TestClient?
 
@@ -156,13 +155,7 @@ final class CrashWorkloadClient: @unchecked Sendable {
     private func start(from reply: JSONValue) throws {
         guard let schema else { return }
         if reply["type"] == "snapshot" {
-            var states: [InstanceState] = []
-            for state in reply["instances"]?.arrayValue ?? [] { states.append(try StateCodec.decodeState(state, schema: schema)) }
-            replica = Replica(
-                snapshot: TargetSnapshot(
-                    target: "lobby", seq: UInt64(reply["seq"]?.intValue ?? 0), bindings: try StateCodec.decodeBindings(reply["bindings"]),
-                    instances: states))
-            viewModels = Dictionary(states.map { ($0.id, $0.viewModel) }, uniquingKeysWith: { a, _ in a })
+            replica = Replica(snapshot: try StateCodec.decodeSnapshot(reply, target: "lobby", schema: schema))
         }
         record(["kind": "start", "seq": reply["seq"] ?? .null, "resumed": reply["resumed"] ?? .bool(false)])
     }
@@ -175,18 +168,7 @@ final class CrashWorkloadClient: @unchecked Sendable {
 
     private func apply(_ batch: JSONValue) throws {
         guard let schema, var replica else { return }
-        var effects: [Effect] = []
-        for effect in batch["effects"]?.arrayValue ?? [] {
-            let decoded = try StateCodec.decodeEffect(effect, schema: schema) { [viewModels] in viewModels[$0] }
-            switch decoded.change {
-            case .set(_, _, _, let introduced), .listInsert(_, _, _, _, let introduced), .bind(_, _, let introduced):
-                for state in introduced { viewModels[state.id] = state.viewModel }
-            default:
-                break
-            }
-            effects.append(decoded)
-        }
-        try replica.apply(ChangeBatch(target: "lobby", seq: UInt64(batch["seq"]?.intValue ?? 0), effects: effects, applied: [], rejected: []))
+        try replica.apply(try StateCodec.decodeBatch(batch, schema: schema, replica: replica))
         self.replica = replica
         record([
             "kind": "batch", "seq": batch["seq"] ?? .null, "commands": batch["commands"] ?? .null,

@@ -15,6 +15,16 @@ public enum Change: Sendable, Hashable {
     case bind(slot: BindingSlot, instance: InstanceID, introduced: [InstanceState])
 }
 
+extension Change {
+    /// The instance states the change brings into reach (upserted before it applies).
+    public var introducedStates: [InstanceState] {
+        switch self {
+        case .set(_, _, _, let states), .listInsert(_, _, _, _, let states), .bind(_, _, let states): return states
+        case .fire, .listRemove, .listSwap: return []
+        }
+    }
+}
+
 /// A change as one target sees it: the change plus the paths (from that target's slots) at
 /// which it is visible, used to filter what each subscriber receives.
 public struct Effect: Sendable, Hashable {
