@@ -1,11 +1,7 @@
 import RiveSyncModel
 
 /// What a path leads to in a replica: the instance holding the property, its descriptor and value.
-struct ResolvedValue: Sendable {
-    var instance: InstanceID
-    var property: PropertySchema
-    var value: RiveSyncModel.PropertyValue
-}
+typealias ResolvedValue = ResolvedProperty
 
 /// Resolves paths in a replica with the daemon's rules (PROTOCOL.md §1), so a bad path fails
 /// locally with the same error the daemon would give.
@@ -15,51 +11,7 @@ enum ReplicaPath {
     static func resolve(
         _ path: String, from root: InstanceID?, in replica: Replica, schema: FileSchema
     ) throws(PropertyError) -> ResolvedValue {
-        var segments = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-        guard !path.isEmpty, !segments.contains(where: \.isEmpty) else { throw .invalidPath(path) }
-        var current: InstanceID
-        var walked: [String] = []
-        if let root {
-            current = root
-        } else if segments[0].hasPrefix("@") {
-            guard let id = replica.instance(in: .global(String(segments[0].dropFirst()))) else { throw .noSuchSlot(path: segments[0]) }
-            current = id
-            walked.append(segments.removeFirst())
-        } else if segments[0].hasPrefix("#"), let raw = UInt64(segments[0].dropFirst()) {
-            current = InstanceID(raw)
-            walked.append(segments.removeFirst())
-        } else {
-            guard let id = replica.instance(in: .main) else { throw .nullInstance(path: "") }
-            current = id
-        }
-        guard !segments.isEmpty else { throw .invalidPath(path) }
-        var index = 0
-        while true {
-            walked.append(segments[index])
-            let here = walked.joined(separator: "/")
-            guard let state = replica.store[current] else { throw .unknownInstance(current) }
-            guard let viewModel = schema.viewModels.first(where: { $0.name == state.viewModel }),
-                let property = viewModel.property(named: segments[index]), let value = state.values[property.name]
-            else { throw .noSuchProperty(path: here) }
-            index += 1
-            if index == segments.count { return ResolvedValue(instance: current, property: property, value: value) }
-            switch value {
-            case .viewModel(let nested):
-                guard let nested else { throw .nullInstance(path: here) }
-                current = nested
-            case .list(let items):
-                guard let itemIndex = Int(segments[index]) else {
-                    throw .typeMismatch(path: here + "/" + segments[index], expected: "list index", actual: segments[index])
-                }
-                guard items.indices.contains(itemIndex) else { throw .indexOutOfRange(path: here, index: itemIndex, count: items.count) }
-                walked.append(segments[index])
-                current = items[itemIndex]
-                index += 1
-                guard index < segments.count else { throw .invalidPath(path) }
-            default:
-                throw .typeMismatch(path: here, expected: "viewModel", actual: property.type.rawValue)
-            }
-        }
+        try replica.resolve(path, schema: schema, from: root)
     }
 }
 

@@ -1,29 +1,40 @@
 /// What a path leads to: an instance's property and its current value.
-struct ResolvedProperty {
-    var instance: InstanceID
-    var property: PropertySchema
-    var value: PropertyValue
+public struct ResolvedProperty: Sendable, Hashable {
+    public var instance: InstanceID
+    public var property: PropertySchema
+    public var value: PropertyValue
+
+    public init(instance: InstanceID, property: PropertySchema, value: PropertyValue) {
+        self.instance = instance
+        self.property = property
+        self.value = value
+    }
 }
 
-extension FileRuntime {
-    /// Resolves a `/`-separated, case-sensitive path in a target.
+/// Path resolution, shared by the daemon's runtime and every replica so that a path means the
+/// same thing, and fails with the same error, everywhere.
+public enum PropertyPath {
+    /// Resolves a `/`-separated, case-sensitive path.
     ///
-    /// The first segment may pick the starting instance: `@Name` for the global slot `Name`,
-    /// `#17` for the instance with id 17; otherwise the path starts at the main slot. Each
-    /// further segment names a property; after a nested view model the path goes on inside it,
-    /// and after a list an integer segment picks an item. The path must end at a property.
-    func resolve(_ path: String, in target: Target) throws(PropertyError) -> ResolvedProperty {
+    /// With a `root` the path starts at that instance. Otherwise the first segment may pick the
+    /// starting instance: `@Name` for the global slot `Name`, `#17` for the instance with id 17;
+    /// else the path starts at the main slot. Each further segment names a property; after a
+    /// nested view model the path goes on inside it, and after a list an integer segment picks
+    /// an item. The path must end at a property.
+    public static func resolve(
+        _ path: String, schema: FileSchema, store: InstanceStore, bindings: [Binding], from root: InstanceID? = nil,
+        maxSegments: Int = 32
+    ) throws(PropertyError) -> ResolvedProperty {
         let segments = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         guard !path.isEmpty, !segments.contains(where: \.isEmpty) else { throw .invalidPath(path) }
-        guard segments.count <= limits.maxPathSegments else {
-            throw .limitExceeded(limit: "maxPathSegments", value: limits.maxPathSegments)
-        }
+        guard segments.count <= maxSegments else { throw .limitExceeded(limit: "maxPathSegments", value: maxSegments) }
+        func slot(_ slot: BindingSlot) -> InstanceID? { bindings.first { $0.slot == slot }?.instance }
         var index = 0
         var current: InstanceID
-        if segments[0].hasPrefix("@") {
-            guard let id = target.instance(in: .global(String(segments[0].dropFirst()))) else {
-                throw .noSuchSlot(path: segments[0])
-            }
+        if let root {
+            current = root
+        } else if segments[0].hasPrefix("@") {
+            guard let id = slot(.global(String(segments[0].dropFirst()))) else { throw .noSuchSlot(path: segments[0]) }
             current = id
             index = 1
         } else if segments[0].hasPrefix("#"), let raw = UInt64(segments[0].dropFirst()) {
@@ -31,7 +42,7 @@ extension FileRuntime {
             current = InstanceID(raw)
             index = 1
         } else {
-            guard let id = target.instance(in: .main) else { throw .nullInstance(path: "") }
+            guard let id = slot(.main) else { throw .nullInstance(path: "") }
             current = id
         }
         guard index < segments.count else { throw .invalidPath(path) }
@@ -64,6 +75,20 @@ extension FileRuntime {
                 throw .typeMismatch(path: here, expected: "viewModel", actual: property.type.rawValue)
             }
         }
+    }
+}
+
+extension Replica {
+    /// Resolves a path in the replica with the daemon's rules (see `PropertyPath`).
+    public func resolve(_ path: String, schema: FileSchema, from root: InstanceID? = nil) throws(PropertyError) -> ResolvedProperty {
+        try PropertyPath.resolve(path, schema: schema, store: store, bindings: bindings, from: root)
+    }
+}
+
+extension FileRuntime {
+    /// Resolves a path in a target (see `PropertyPath`).
+    func resolve(_ path: String, in target: Target) throws(PropertyError) -> ResolvedProperty {
+        try PropertyPath.resolve(path, schema: schema, store: store, bindings: target.bindings, maxSegments: limits.maxPathSegments)
     }
 
     /// Paths in `target` at which a property of `instance` is visible.
