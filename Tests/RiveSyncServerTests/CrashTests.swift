@@ -61,6 +61,8 @@ import Testing
             #expect(replicaDigest == digest["digest"]?.stringValue, "\(writer.name)'s replica")
         }
         let problems = history.withLock { $0.violations() }
+        let events = history.withLock { $0.events.count }
+        print("crash test: \(Self.crashes) SIGKILLs, \(ackedNames.count) acked appends checked, \(events) history events, final seq \(digest["seq"]?.intValue ?? 0)")
         #expect(problems.isEmpty, "\(problems.prefix(5).joined(separator: "\n"))")
     }
 }
