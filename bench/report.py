@@ -7,7 +7,7 @@ import subprocess
 
 KEY = ("workload", "system", "N", "R")
 NUMERIC = ["delivered_per_s", "p50_ms", "p99_ms", "max_ms", "lost", "gaps", "order_violations",
-           "server_cpu_s", "server_peak_rss_mb", "gen_cpu_pct", "batches_per_s", "rss_per_conn_kb", "ready"]
+           "server_cpu_s", "server_us_per_delivery", "server_peak_rss_mb", "gen_cpu_pct", "batches_per_s", "rss_per_conn_kb", "ready"]
 
 
 def write_csv(path, rows):
@@ -18,6 +18,27 @@ def write_csv(path, rows):
         writer = csv.DictWriter(f, fieldnames=fields)
         writer.writeheader()
         writer.writerows(rows)
+
+
+def read_runs(out_dir):
+    """runs.csv back as rows (numbers parsed) and the conditions paragraph of results.md."""
+    rows = []
+    with open(os.path.join(out_dir, "runs.csv"), newline="") as f:
+        for row in csv.DictReader(f):
+            for key, value in row.items():
+                try:
+                    row[key] = int(value)
+                except ValueError:
+                    try:
+                        row[key] = float(value)
+                    except ValueError:
+                        pass
+            if row.get("received") and row.get("server_cpu_s") not in (None, ""):
+                row["server_us_per_delivery"] = round(row["server_cpu_s"] * 1e6 / row["received"], 2)
+            rows.append(row)
+    with open(os.path.join(out_dir, "results.md")) as f:
+        conditions = f.read().split("\n")[2]
+    return rows, conditions
 
 
 def medians(rows):
@@ -55,15 +76,16 @@ def markdown(median_rows, conditions):
                   "(coalescing allowed: its gaps are coalesced updates, not losses). Latency is writer "
                   "send → subscriber receive. `lost` = sent × N − received (after a 2 s drain). "
                   "`gen CPU` ≥ ~90 % means the generator (one core) was saturated and the row "
-                  "measures it, not the server.", "",
+                  "measures it, not the server; `server µs/update` (server CPU ÷ updates received by all "
+                  "subscribers) compares servers independently of that.", "",
                   "| workload | system | N | R/s | delivered/s | p50 ms | p99 ms | max ms | lost | gaps | order viol. "
-                  "| server CPU s | peak RSS MB | gen CPU % | batches/s |",
-                  "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+                  "| server CPU s | server µs/update | peak RSS MB | gen CPU % | batches/s |",
+                  "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
         for r in sorted(fanout, key=lambda r: (r["workload"], r["N"], r["R"], r["system"])):
             lines.append("| " + " | ".join([
                 r["workload"], r["system"], fmt(r["N"]), fmt(r["R"]), fmt(int(r.get("delivered_per_s", 0))),
                 fmt(r.get("p50_ms")), fmt(r.get("p99_ms")), fmt(r.get("max_ms")), fmt(int(r.get("lost", 0))),
-                fmt(int(r.get("gaps", 0))), fmt(int(r.get("order_violations", 0))), fmt(r.get("server_cpu_s")),
+                fmt(int(r.get("gaps", 0))), fmt(int(r.get("order_violations", 0))), fmt(r.get("server_cpu_s")), fmt(r.get("server_us_per_delivery")),
                 fmt(r.get("server_peak_rss_mb"), 1), fmt(r.get("gen_cpu_pct"), 0), fmt(r.get("batches_per_s"), 0)]) + " |")
         lines.append("")
     conns = [r for r in median_rows if r["workload"] == "connections"]

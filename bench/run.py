@@ -42,6 +42,7 @@ def parse_args():
     p.add_argument("--build-dir", default="/tmp/build-bench/release", help="where bench-load is")
     p.add_argument("--daemon-dir", help="where rivesyncd is (default: --build-dir)")
     p.add_argument("--out", default=None)
+    p.add_argument("--rerender", action="store_true", help="only rebuild medians, Markdown and plot from OUT/runs.csv")
     args = p.parse_args()
     defaults = ({"duration": 3.0, "reps": 1, "fanout_n": "100,1000", "fanout_r": "100,1000", "connections": "1000",
                  "writer_subscribers": 100} if args.quick else
@@ -80,6 +81,8 @@ def run_traffic(args, system, workload, n, rate, writers, rep):
                    "connections": total, **generator.merge(results, n, args.duration),
                    "server_cpu_s": round(server.cpu_seconds() - cpu0, 2),
                    "server_peak_rss_mb": round(server.memory_kb()[1] / 1024, 1)}
+            if row["received"]:
+                row["server_us_per_delivery"] = round(row["server_cpu_s"] * 1e6 / row["received"], 2)
             batches1 = server.batches()
             if batches1 is not None:
                 row["batches_per_s"] = round((batches1 - batches0) / args.duration, 1)
@@ -131,8 +134,22 @@ def plan(args):
     return jobs
 
 
+def write_outputs(args, rows, conditions):
+    median_rows = report.medians(rows)
+    report.write_csv(os.path.join(args.out, "runs.csv"), rows)
+    report.write_csv(os.path.join(args.out, "medians.csv"), median_rows)
+    with open(os.path.join(args.out, "results.md"), "w") as f:
+        f.write(report.markdown(median_rows, conditions) + "\n")
+    png = report.plot(median_rows, args.out)
+    print("wrote", args.out, "(runs.csv, medians.csv, results.md" + (", fanout.png)" if png else ")"))
+
+
 def main():
     args = parse_args()
+    if args.rerender:
+        rows, conditions = report.read_runs(args.out)
+        write_outputs(args, rows, conditions)
+        return
     peers.ensure_packages()
     os.makedirs(args.out, exist_ok=True)
     commit = os.environ.get("BENCH_DAEMON_REV") or subprocess.run(
@@ -155,18 +172,12 @@ def main():
         rows.append(row)
         print("   ", {k: row.get(k) for k in ("delivered_per_s", "p50_ms", "p99_ms", "lost", "gen_cpu_pct",
                                                 "server_cpu_s", "rss_per_conn_kb", "ready", "errors") if k in row}, flush=True)
-    median_rows = report.medians(rows)
-    report.write_csv(os.path.join(args.out, "runs.csv"), rows)
-    report.write_csv(os.path.join(args.out, "medians.csv"), median_rows)
     conditions = (f"Run {started} on `{os.uname().nodename}` ({os.cpu_count()} cores), rivesyncd from `{commit}`; "
                   f"{args.duration:g} s per run, {args.reps} rep(s), medians; server on core 0, bench-load on core 1 "
                   f"(taskset); rivesyncd advances at most {args.advance_rate:g}/s with 2 workers; load average before "
                   f"{load_before}, after {loadavg()} (other engineers' builds share the machine). Peers: {peers.versions()}. "
                   f"Fan-out cells with N×R > {args.max_deliveries:g} deliveries/s skipped.")
-    with open(os.path.join(args.out, "results.md"), "w") as f:
-        f.write(report.markdown(median_rows, conditions) + "\n")
-    png = report.plot(median_rows, args.out)
-    print("wrote", args.out, "(runs.csv, medians.csv, results.md" + (", fanout.png)" if png else ")"))
+    write_outputs(args, rows, conditions)
 
 
 if __name__ == "__main__":
