@@ -55,6 +55,11 @@ final class ServerContext: Sendable {
         server.withLock { $0 }?.queuedBytes(session) ?? 0
     }
 
+    /// Bytes queued on the service thread for all sessions together (a recent snapshot).
+    func totalQueuedBytes() -> Int {
+        server.withLock { $0 }?.metrics.queuedBytes.load(ordering: .relaxed) ?? 0
+    }
+
     /// Encodes a message once as a shareable text payload.
     static func payload(_ message: JSONValue) -> Payload {
         Payload(bytes: message.serialized(), isText: true)

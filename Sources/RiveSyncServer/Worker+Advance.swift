@@ -68,19 +68,21 @@ extension Worker {
         var replies: [WebSocketServer.Command] = []
         let limits = context.limits.withLock { $0 }
         let softLimit = limits.maxSendQueueBytes / 2
+        // No session can be over the soft limit while the whole transport queue is under it.
+        let anyBacklog = context.totalQueuedBytes() > softLimit
         for batch in batches {
-            guard var record = targets[batch.target] else { continue }
+            guard targets[batch.target] != nil else { continue }
             context.metrics.batches.add(1, ordering: .relaxed)
             let full = ServerContext.payload(ServerMessage.batch(batch, epoch: context.epoch, effects: batch.effects, commands: batch.applied))
-            record.history.append(HistoryEntry(batch: batch, payload: full))
-            if record.history.count > limits.historyBatches { record.history.removeFirst(record.history.count - limits.historyBatches) }
+            targets[batch.target]!.history.append(HistoryEntry(batch: batch, payload: full))
+            if targets[batch.target]!.history.count >= 2 * limits.historyBatches {
+                targets[batch.target]!.history.removeFirst(limits.historyBatches)
+            }
             var wholeTarget: [SessionID] = []
-            for session in record.subscribers.keys.sorted() {
-                let subscription = record.subscribers[session]!
-                if subscription.lagging { continue }
-                if context.queuedBytes(session) > softLimit {
-                    record.subscribers[session]!.lagging = true
-                    scheduleCatchUpCheck()
+            var lagging: [SessionID] = []
+            for (session, subscription) in targets[batch.target]!.subscribers where !subscription.lagging {
+                if anyBacklog, context.queuedBytes(session) > softLimit {
+                    lagging.append(session)
                     continue
                 }
                 if let paths = subscription.paths {
@@ -93,16 +95,18 @@ extension Worker {
                     wholeTarget.append(session)
                 }
             }
+            for session in lagging { targets[batch.target]!.subscribers[session]!.lagging = true }
+            if !lagging.isEmpty { scheduleCatchUpCheck() }
             if !wholeTarget.isEmpty { out.append(.send(full, to: wholeTarget)) }
             for number in batch.applied {
-                guard let waiting = record.pending.removeValue(forKey: number) else { continue }
+                guard let waiting = targets[batch.target]!.pending.removeValue(forKey: number) else { continue }
                 let ack = ServerMessage.reply(
                     "ack", id: waiting.requestID,
                     [("target", .string(batch.target)), ("seq", .number(Double(batch.seq))), ("command", .number(Double(number)))])
                 replies.append(.send(ServerContext.payload(ack), to: [waiting.session]))
             }
             for rejected in batch.rejected {
-                guard let waiting = record.pending.removeValue(forKey: rejected.id) else { continue }
+                guard let waiting = targets[batch.target]!.pending.removeValue(forKey: rejected.id) else { continue }
                 var error = WireError(rejected.error)
                 error.details += [("seq", .number(Double(batch.seq))), ("command", .number(Double(rejected.id)))]
                 context.metrics.errors.add(1, ordering: .relaxed)
@@ -113,7 +117,6 @@ extension Worker {
                 context.metrics.commandsRejected.add(batch.rejected.count, ordering: .relaxed)
                 context.metrics.commandsQueued.add(-(batch.applied.count + batch.rejected.count), ordering: .relaxed)
             }
-            targets[batch.target] = record
         }
         context.submit(out + replies)
     }

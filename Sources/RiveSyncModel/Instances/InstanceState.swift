@@ -57,10 +57,8 @@ public struct InstanceStore: Sendable {
 
     /// Replaces one value and keeps the parent index in step.
     mutating func setValue(_ value: PropertyValue, of id: InstanceID, property: String) {
-        guard var state = instances[id] else { return }
-        if let old = state.values[property] { unlink(old, parent: id, property: property) }
-        state.values[property] = value
-        instances[id] = state
+        guard instances[id] != nil else { return }
+        if let old = instances[id]!.values.updateValue(value, forKey: property) { unlink(old, parent: id, property: property) }
         link(value, parent: id, property: property)
     }
 
