@@ -5,23 +5,103 @@ import RiveSyncModel
 import RiveSyncProtocol
 import Testing
 
-/// Clients append players continuously while the daemon is killed with SIGKILL at random
-/// moments and restarted on the same port and state directory, and while clients drop their
-/// connections. Afterwards: every acked append is in the list exactly once, the recorded
-/// history passes the checker, and every client's replica has the daemon's digest.
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Clients append players and write a big lobby title continuously while the daemon is
+/// killed with SIGKILL at random moments and restarted on the same port and state directory,
+/// while clients drop their connections, and while a slow reader (a raw socket that stops
+/// reading for a while) falls behind and gets catch-up snapshots. Afterwards: every acked
+/// append is in the list exactly once, the recorded history passes the checker, and every
+/// client's replica (the slow reader's too) has the daemon's digest.
 @Suite(.serialized) struct CrashTests {
     static let crashes = 10
     static let clientCount = 4
+    /// Players each writer tries to append: bounds the lobby's snapshot well below
+    /// `sendQueueBytes` (a snapshot bigger than the send queue would close the connection).
+    static let appendsPerClient = 50
+    /// Each writer op also sets the lobby title to about this many bytes, so that the slow
+    /// reader's send queue fills.
+    static let titleBytes = 8_000
+    /// The title of the last burst (one set per advance): batches just under half the send
+    /// queue, and a snapshot (title and players) well under the queue.
+    static let burstTitleBytes = 16_000
+    /// The daemon's `maxSendQueueBytes` (its minimum): batches stop at half of it.
+    static let sendQueueBytes = 65_536
+
+    /// A daemon configuration like `--demo` (file `demo`, `theme`, `character` and `lobby`)
+    /// with a small send queue and a state directory.
+    static func configuration(state: String) throws -> String {
+        let config: JSONValue = [
+            "files": [["name": "demo", "path": .string(DaemonProcess.packageRoot + "/protocol/examples/demo.schema.json")]],
+            "instances": [["name": "theme", "file": "demo", "viewModel": "Theme", "instance": "Light"]],
+            "stateMachines": [
+                ["name": "character", "file": "demo", "artboard": "Character", "stateMachine": "character", "globals": ["Theme": "theme"], "rate": 60],
+                ["name": "lobby", "file": "demo", "artboard": "Lobby", "stateMachine": "lobby", "globals": ["Theme": "theme"], "rate": 60],
+            ],
+            "limits": ["maxSendQueueBytes": .number(Double(sendQueueBytes))],
+            "stateDirectory": .string(state),
+        ]
+        let path = state + ".config.json"
+        try Data(config.serialized()).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    /// Sets the lobby title to `burstTitleBytes`, one set per advance (each awaits its ack),
+    /// until the daemon's `/metrics` count a catch-up; records the commands in the history as
+    /// client `burst`. Returns the number of sets.
+    @discardableResult
+    static func burstUntilCatchUp(_ daemon: DaemonProcess, history: Locked<HistoryChecker>, seconds: Double = 15) async throws -> Int {
+        let client = try await TestClient.connected(to: daemon)
+        defer { client.close() }
+        func record(_ members: [(String, JSONValue)]) {
+            history.withLock { $0.record(.object([("client", "burst")] + members)) }
+        }
+        let deadline = Date().addingTimeInterval(seconds)
+        var sets = 0
+        while Date() < deadline {
+            if sets % 10 == 0, try await catchUpsSent(daemon) > 0 { return sets }
+            sets += 1
+            let op = "burst-\(sets)"
+            record([("kind", "invoke"), ("op", .string(op))])
+            let title = op + "-" + String(repeating: "b", count: burstTitleBytes)
+            let reply = try await client.request(["type": "set", "target": "lobby", "path": "title", "value": .string(title)])
+            if reply["type"] == "ack" {
+                record([("kind", "ok"), ("op", .string(op)), ("command", reply["command"] ?? .null), ("seq", reply["seq"] ?? .null)])
+            } else {
+                record([("kind", "fail"), ("op", .string(op))])
+            }
+        }
+        throw TestClient.Timeout(what: "a catch-up on /metrics after \(sets) big titles")
+    }
+
+    /// `rivesync_catch_ups_total` of the running daemon.
+    static func catchUpsSent(_ daemon: DaemonProcess) async throws -> Int {
+        let (body, _) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(daemon.port)/metrics")!)
+        let line = String(decoding: body, as: UTF8.self).split(separator: "\n").first { $0.hasPrefix("rivesync_catch_ups_total ") }
+        return Int(line?.split(separator: " ").last ?? "") ?? 0
+    }
 
     @Test func acknowledgedWritesSurviveKillsAndClientsConverge() async throws {
         let state = try PersistenceTests.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: state) }
+        let configPath = try Self.configuration(state: state)
+        defer {
+            try? FileManager.default.removeItem(atPath: state)
+            try? FileManager.default.removeItem(atPath: configPath)
+        }
         let port = try DaemonProcess.freePort()
-        let daemon = Locked<DaemonProcess>(try DaemonProcess(["--demo", "--state-dir", state], port: port))
+        let daemon = Locked<DaemonProcess>(try DaemonProcess(["--config", configPath], port: port))
         let running = Locked(true)
         let history = Locked(HistoryChecker())
         let acked = Locked<[String]>([])
-        let writers = (0..<Self.clientCount).map { CrashWorkloadClient(name: "c\($0)", url: "ws://127.0.0.1:\(port)/", history: history) }
+        let writers = (0..<Self.clientCount).map { CrashWorkloadClient(name: "c\($0)", url: "ws://127.0.0.1:\(port)/", history: history) {
+                running.withLock { $0 }
+            }
+        }
+        let slow = SlowCrashReader(name: "slow", port: port, history: history)
+        slow.start()
+        defer { slow.stop() }
 
         try await withThrowingTaskGroup(of: Void.self) { group in
             for writer in writers {
@@ -38,10 +118,16 @@ import Testing
                     try await Task.sleep(nanoseconds: UInt64.random(in: 150_000_000...450_000_000, using: &rng))
                     daemon.withLock { $0.crash() }
                     try await Task.sleep(nanoseconds: 50_000_000)
-                    let restarted = try DaemonProcess(["--demo", "--state-dir", state], port: port)
+                    let restarted = try DaemonProcess(["--config", configPath], port: port)
                     daemon.withLock { $0 = restarted }
                 }
                 try await Task.sleep(nanoseconds: 300_000_000)
+                // The daemon's kernel send buffer to the slow reader grows to megabytes on
+                // loopback before its own send queue fills, more than the short lives above
+                // see: a last burst of big titles until the daemon reports a catch-up (the
+                // reader then meets it in its stream). The deadline is only a hang guard.
+                let live = daemon.withLock { $0 }
+                try await Self.burstUntilCatchUp(live, history: history)
                 running.withLock { $0 = false }
             }
             try await group.waitForAll()
@@ -60,9 +146,18 @@ import Testing
             let replicaDigest = try await writer.finalDigest(waitingFor: digest["seq"]?.intValue ?? 0)
             #expect(replicaDigest == digest["digest"]?.stringValue, "\(writer.name)'s replica")
         }
+        let slowDigest = try await slow.finalDigest(waitingFor: digest["seq"]?.intValue ?? 0)
+        let reader = slow.shared.withLock { $0 }
+        let overflowCloses = writers.map(\.overflowCloses).reduce(reader.overflowCloses, +)
+        #expect(slowDigest == digest["digest"]?.stringValue, "the slow reader's replica")
+        #expect(reader.failures.isEmpty, "slow reader: \(reader.failures.prefix(5).joined(separator: "\n"))")
+        #expect(reader.catchUps >= 1, "the slow reader fell behind and got a catch-up snapshot")
         let problems = history.withLock { $0.violations() }
         let events = history.withLock { $0.events.count }
-        print("crash test: \(Self.crashes) SIGKILLs, \(ackedNames.count) acked appends checked, \(events) history events, final seq \(digest["seq"]?.intValue ?? 0)")
+        print(
+            "crash test: \(Self.crashes) SIGKILLs, \(ackedNames.count) acked appends checked, \(events) history events, final seq \(digest["seq"]?.intValue ?? 0); "
+                + "slow reader: \(reader.catchUps) catch-ups, \(reader.batches) batches, \(reader.sessions) sessions (\(reader.resumes) resumed), "
+                + "largest message \(reader.largestMessage) bytes; \(overflowCloses) connections closed 1008 (resume did not fit the send queue)")
         #expect(problems.isEmpty, "\(problems.prefix(5).joined(separator: "\n"))")
     }
 }
@@ -77,19 +172,36 @@ final class CrashWorkloadClient: @unchecked Sendable {
     private var replica: Replica?
     private var schema: FileSchema?
     private var operation = 0
+    private var appendAttempts = 0
     private var client: TestClient?
+    /// False after a connection was closed with 1008: the daemon found its send queue full at
+    /// once, i.e. a resume's missing batches did not fit (PROTOCOL.md §12 promises a catch-up
+    /// there instead). The next subscribe then goes without a cursor.
+    private var useCursor = true
+    /// Connections the daemon closed with 1008.
+    private(set) var overflowCloses = 0
+    private let keepGoing: @Sendable () -> Bool
 
-    init(name: String, url: String, history: Locked<HistoryChecker>) {
+    init(name: String, url: String, history: Locked<HistoryChecker>, keepGoing: @escaping @Sendable () -> Bool = { true }) {
         self.name = name
         self.url = url
         self.history = history
+        self.keepGoing = keepGoing
     }
 
     /// One connection: returns the names whose appends were acked.
     func runSession() async -> [String] {
         let done = Locked<[String]>([])
         do { try await session(into: done) } catch {}
+        noteOverflow(client)
         return done.withLock { $0 }
+    }
+
+    private func noteOverflow(_ client: TestClient?) {
+        if client?.closeCode == .some(1008) {
+            overflowCloses += 1
+            useCursor = false
+        }
     }
 
     private func session(into done: Locked<[String]>) async throws {
@@ -108,31 +220,40 @@ final class CrashWorkloadClient: @unchecked Sendable {
             schema = try FileSchema(json: try await client.request(["type": "describe", "file": "demo"])["schema"] ?? .null)
         }
         var subscribe: JSONValue = ["type": "subscribe", "target": "lobby"]
-        if let replica, let epoch, case .object(var members) = subscribe {
+        if useCursor, let replica, let epoch, case .object(var members) = subscribe {
             members.append(("cursor", ["epoch": .string(epoch), "seq": .number(Double(replica.seq))]))
             subscribe = .object(members)
         }
+        useCursor = true
         let reply = try await client.request(subscribe)
         epoch = welcome["epoch"]?.stringValue
         try start(from: reply)
         let sessionLength = Int.random(in: 5...40)
-        for _ in 0..<sessionLength {
+        for _ in 0..<sessionLength where keepGoing() {
             operation += 1
             let op = "\(name)-\(operation)"
             do {
-                let created = try await client.request(["type": "createInstance", "file": "demo", "source": ["blank": ["viewModel": "Player"]]])
-                try drainBatches(client)
-                guard let instance = created["instance"] else { throw TestClient.Closed() }
-                let named = try await command(
-                    client, op + "/name", ["type": "set", "target": "lobby", "path": .string("#\(instance.intValue ?? 0)/name"), "value": .string(op)])
-                guard named else { continue }
-                if try await command(client, op + "/append", ["type": "listAppend", "target": "lobby", "path": "players", "instance": instance]) {
-                    done.withLock { $0.append(op) }
+                if appendAttempts < CrashTests.appendsPerClient {
+                    appendAttempts += 1
+                    if try await appendPlayer(client, op) { done.withLock { $0.append(op) } }
                 }
+                let title = op + "-" + String(repeating: "t", count: CrashTests.titleBytes)
+                _ = try await command(client, op + "/title", ["type": "set", "target": "lobby", "path": "title", "value": .string(title)])
             } catch {
                 return
             }
         }
+    }
+
+    /// Creates a player named `op` and appends it to the lobby; true when the append was acked.
+    private func appendPlayer(_ client: TestClient, _ op: String) async throws -> Bool {
+        let created = try await client.request(["type": "createInstance", "file": "demo", "source": ["blank": ["viewModel": "Player"]]])
+        try drainBatches(client)
+        guard let instance = created["instance"] else { throw TestClient.Closed() }
+        let named = try await command(
+            client, op + "/name", ["type": "set", "target": "lobby", "path": .string("#\(instance.intValue ?? 0)/name"), "value": .string(op)])
+        guard named else { return false }
+        return try await command(client, op + "/append", ["type": "listAppend", "target": "lobby", "path": "players", "instance": instance])
     }
 
     /// Sends one command and records invoke and ok / fail / info; true when acked.
@@ -183,21 +304,38 @@ final class CrashWorkloadClient: @unchecked Sendable {
         history.withLock { $0.record(.object([("client", .string(name))] + members)) }
     }
 
-    /// Connects once more, resumes, applies batches up to `seq`, and returns the replica's digest.
+    /// Connects once more, resumes, applies batches up to `seq`, and returns the replica's
+    /// digest. A resume closed with 1008 (its missing batches did not fit in the send queue)
+    /// is retried once without the cursor.
     func finalDigest(waitingFor seq: Int) async throws -> String? {
+        do {
+            return try await finalSession(waitingFor: seq)
+        } catch {
+            guard !useCursor else { throw error }
+            return try await finalSession(waitingFor: seq)
+        }
+    }
+
+    private func finalSession(waitingFor seq: Int) async throws -> String? {
         let client = try TestClient(url: url)
         defer { client.close() }
-        _ = try await client.request(["type": "hello", "protocol": [1]])
-        if let replica, let epoch {
-            try start(from: try await client.request([
-                "type": "subscribe", "target": "lobby", "cursor": ["epoch": .string(epoch), "seq": .number(Double(replica.seq))],
-            ]))
-        } else {
-            try start(from: try await client.request(["type": "subscribe", "target": "lobby"]))
+        do {
+            _ = try await client.request(["type": "hello", "protocol": [1]])
+            if useCursor, let replica, let epoch {
+                try start(from: try await client.request([
+                    "type": "subscribe", "target": "lobby", "cursor": ["epoch": .string(epoch), "seq": .number(Double(replica.seq))],
+                ]))
+            } else {
+                try start(from: try await client.request(["type": "subscribe", "target": "lobby"]))
+            }
+            useCursor = true
+            while (replica?.seq ?? 0) < UInt64(seq) {
+                try apply(try await client.nextBatch("lobby"))
+            }
+            return replica?.digest
+        } catch {
+            noteOverflow(client)
+            throw error
         }
-        while (replica?.seq ?? 0) < UInt64(seq) {
-            try apply(try await client.nextBatch("lobby"))
-        }
-        return replica?.digest
     }
 }
