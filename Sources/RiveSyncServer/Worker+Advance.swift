@@ -75,8 +75,8 @@ extension Worker {
             context.metrics.batches.add(1, ordering: .relaxed)
             let full = ServerContext.payload(ServerMessage.batch(batch, epoch: context.epoch, effects: batch.effects, commands: batch.applied))
             targets[batch.target]!.history.append(HistoryEntry(batch: batch, payload: full))
-            if targets[batch.target]!.history.count >= 2 * limits.historyBatches {
-                targets[batch.target]!.history.removeFirst(limits.historyBatches)
+            if targets[batch.target]!.history.count > limits.historyBatches {
+                targets[batch.target]!.history.removeFirst(targets[batch.target]!.history.count - limits.historyBatches)
             }
             var wholeTarget: [SessionID] = []
             var lagging: [SessionID] = []

@@ -58,11 +58,16 @@ extension Worker {
 
     /// The batches after the cursor, if the cursor is of this epoch and all of them are still
     /// in the history; nil when a fresh snapshot is needed instead.
+    /// The replay must also fit in half the send queue (it is sent at once); a resume from
+    /// further back gets a snapshot instead.
     private func missingBatches(_ record: TargetRecord, after cursor: Cursor, currentSeq: UInt64) -> [HistoryEntry]? {
         guard cursor.epoch == context.epoch, cursor.seq <= currentSeq else { return nil }
         if cursor.seq == currentSeq { return [] }
         guard let first = record.history.first, first.batch.seq <= cursor.seq + 1 else { return nil }
-        return record.history.filter { $0.batch.seq > cursor.seq }
+        let missing = record.history.filter { $0.batch.seq > cursor.seq }
+        let budget = context.limits.withLock { $0.maxSendQueueBytes } / 2
+        guard missing.reduce(0, { $0 + $1.payload.count }) <= budget else { return nil }
+        return missing
     }
 
     /// A snapshot message: the whole target, or the values at `paths`.
