@@ -24,7 +24,8 @@ sh .ci/autobahn-install.sh "$scratch/autobahn" >"$scratch/install.log" 2>&1 || {
 
 # Autobahn's 9.* cases echo messages of up to 16 MiB: raise the two limits that would refuse them.
 cat >"$scratch/config.json" <<JSON
-{"listen": {"host": "127.0.0.1", "port": 0}, "limits": {"maxMessageBytes": 67108864, "maxSendQueueBytes": 134217728}}
+{"listen": {"host": "127.0.0.1", "port": 0}, "limits": {"maxMessageBytes": 67108864, "maxSendQueueBytes": 134217728},
+ "auth": {"allowAnonymous": "loopback"}}
 JSON
 "$binary" --config "$scratch/config.json" --test-echo 2>"$scratch/daemon.log" &
 daemon_pid=$!

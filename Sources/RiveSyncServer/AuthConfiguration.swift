@@ -23,8 +23,9 @@ extension DaemonConfiguration {
         /// `Origin` header (non-browser clients) are not affected.
         public var allowedOrigins: [String]?
 
-        /// Without an `auth` section (and in the demo): no tokens, anonymous connections from
-        /// loopback only, with every permission — like Redis' protected mode.
+        /// The demo's access (and the default of a configuration built in code): no tokens,
+        /// anonymous connections from loopback only, with every permission. A configuration
+        /// file must have an `auth` section.
         public static let loopbackOnly = Auth(tokensFile: nil, anonymous: .loopback, anonymousGrants: .everything, allowedOrigins: nil)
 
         init(tokensFile: String?, anonymous: Anonymous, anonymousGrants: Grants, allowedOrigins: [String]?) {

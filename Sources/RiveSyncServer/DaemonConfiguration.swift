@@ -92,7 +92,10 @@ public struct DaemonConfiguration: Sendable {
         }
         if let directory = json["stateDirectory"] { stateDirectory = Self.resolve(try Self.string(directory, "stateDirectory"), baseDirectory) }
         if let limits = json["limits"] { self.limits = try Limits(json: limits) }
-        if let auth = json["auth"] { self.auth = try Auth(json: auth, baseDirectory: baseDirectory) }
+        guard let auth = json["auth"] else {
+            throw .invalid("auth: required — give tokens, or allow anonymous access explicitly, e.g. \"auth\": {\"allowAnonymous\": \"loopback\"}")
+        }
+        self.auth = try Auth(json: auth, baseDirectory: baseDirectory)
         if let uploads = json["allowFileUploads"] {
             guard let b = uploads.boolValue else { throw .invalid("allowFileUploads: expected true or false") }
             allowFileUploads = b

@@ -23,6 +23,7 @@ enum TypesSchema {
     static let configuration = """
         {"files": [{"name": "types", "path": "types.json"}],
          "instances": [{"name": "all", "file": "types", "viewModel": "All"}],
-         "limits": {"historyBatches": 16}}
+         "limits": {"historyBatches": 16},
+         "auth": {"allowAnonymous": "loopback"}}
         """
 }

@@ -41,6 +41,7 @@ import Testing
                 ["name": "lobby", "file": "demo", "artboard": "Lobby", "stateMachine": "lobby", "globals": ["Theme": "theme"], "rate": 60],
             ],
             "limits": ["maxSendQueueBytes": .number(Double(sendQueueBytes))],
+            "auth": ["allowAnonymous": "loopback"],
             "stateDirectory": .string(state),
         ]
         let path = state + ".config.json"

@@ -119,6 +119,7 @@ import Testing
             "instances": [["name": "theme", "file": "demo", "viewModel": "Theme", "instance": "Light"]],
             "stateMachines": [["name": "lobby", "file": "demo", "artboard": "Lobby", "globals": ["Theme": "theme"]]],
             "stateDirectory": .string(state), "snapshotEvery": 10, "durability": "everysec",
+            "auth": ["allowAnonymous": "loopback"],
         ]
         let configPath = state + "/config.json"
         try Data(config.serialized()).write(to: URL(fileURLWithPath: configPath))

@@ -17,6 +17,7 @@ import Testing
             "instances": [["name": "theme", "file": "demo", "viewModel": "Theme", "instance": "Light"]],
             "stateMachines": [["name": "lobby", "file": "demo", "artboard": "Lobby", "globals": ["Theme": "theme"], "rate": 200]],
             "limits": ["maxSendQueueBytes": 65536, "historyBatches": 16],
+            "auth": ["allowAnonymous": "loopback"],
         ]
         let configPath = directory.appendingPathComponent("config.json").path
         try Data(config.serialized()).write(to: URL(fileURLWithPath: configPath))

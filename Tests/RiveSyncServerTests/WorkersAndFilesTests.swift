@@ -12,6 +12,7 @@ import Testing
             "workers": 2,
             "files": [["name": "one", "path": .string(schema), "worker": 0], ["name": "two", "path": .string(schema), "worker": 1]],
             "stateMachines": [["name": "lobby", "file": "one", "artboard": "Lobby"]],
+            "auth": ["allowAnonymous": "loopback"],
         ]
         let path = directory + "/config.json"
         try Data(config.serialized()).write(to: URL(fileURLWithPath: path))

@@ -47,7 +47,7 @@ def environment(**extra):
 
 def write_config(path, limits):
     with open(path + ".tmp", "w") as f:
-        f.write(limits if isinstance(limits, str) else json.dumps({"listen": {"port": 0}, "files": [], "limits": limits}))
+        f.write(limits if isinstance(limits, str) else json.dumps({"listen": {"port": 0}, "files": [], "limits": limits, "auth": {"allowAnonymous": "loopback"}}))
     os.rename(path + ".tmp", path)
 
 

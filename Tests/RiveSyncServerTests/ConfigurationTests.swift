@@ -1,0 +1,27 @@
+import RiveSyncJSON
+import RiveSyncServer
+import Testing
+
+/// Configuration files are checked before anything starts.
+@Suite struct ConfigurationTests {
+    @Test func anonymousAccessMustBeExplicit() throws {
+        #expect(throws: ConfigurationError.self) { try DaemonConfiguration(json: ["files": []], baseDirectory: "/") }
+        let loopback = try DaemonConfiguration(json: ["auth": ["allowAnonymous": "loopback"]], baseDirectory: "/")
+        #expect(loopback.auth.anonymous == .loopback)
+        #expect(throws: ConfigurationError.self) { try DaemonConfiguration(json: ["auth": [:]], baseDirectory: "/") }
+    }
+
+    @Test(arguments: [
+        #"{"auth": {"allowAnonymous": true}, "nonsense": 1}"#,
+        #"{"auth": {"allowAnonymous": true}, "workers": 0}"#,
+        #"{"auth": {"allowAnonymous": true}, "durability": "sometimes"}"#,
+        #"{"auth": {"allowAnonymous": true}, "limits": {"maxSubscriptions": 0}}"#,
+        #"{"auth": {"allowAnonymous": true}, "limits": {"maxWhatever": 1}}"#,
+        #"{"auth": {"allowAnonymous": true}, "files": [{"name": "x"}]}"#,
+        #"{"auth": {"allowAnonymous": true}, "stateMachines": [{"name": "s", "file": "f", "mode": "fast"}]}"#,
+    ])
+    func badConfigurationsAreRefused(text: String) throws {
+        let json = try JSONParser().parse(text)
+        #expect(throws: ConfigurationError.self) { try DaemonConfiguration(json: json, baseDirectory: "/") }
+    }
+}
