@@ -8,23 +8,26 @@ extension InstanceStore {
     /// main, "@Theme" for a global). Empty when `id` is unreachable.
     func paths(to id: InstanceID, roots: [(prefix: String, id: InstanceID)]) -> [String] {
         var results: [String] = []
-        var visiting = Set<InstanceID>()
+        var visiting: [InstanceID] = []
         collectPaths(to: id, suffix: [], roots: roots, visiting: &visiting, into: &results)
         return results
     }
 
+    /// Walks up the parent links. `visiting` is the current chain (short: arrays beat sets
+    /// here, this runs for every change of every advance).
     private func collectPaths(
         to id: InstanceID, suffix: [String], roots: [(prefix: String, id: InstanceID)],
-        visiting: inout Set<InstanceID>, into results: inout [String]
+        visiting: inout [InstanceID], into results: inout [String]
     ) {
-        guard results.count < Self.maxPathsPerInstance, visiting.insert(id).inserted else { return }
-        defer { visiting.remove(id) }
+        guard results.count < Self.maxPathsPerInstance, !visiting.contains(id) else { return }
+        visiting.append(id)
+        defer { visiting.removeLast() }
         for root in roots where root.id == id {
             let segments = (root.prefix.isEmpty ? [] : [root.prefix]) + suffix.reversed()
             results.append(segments.joined(separator: "/"))
         }
-        var seenLinks = Set<ParentLink>()
-        for link in parents[id] ?? [] where seenLinks.insert(link).inserted {
+        let links = parents[id] ?? []
+        for (position, link) in links.enumerated() where !links[..<position].contains(link) {
             guard let parent = instances[link.parent], let value = parent.values[link.property] else { continue }
             switch value {
             case .list(let items):
