@@ -121,10 +121,10 @@ final class FileJournal {
             close(newFD)
             throw .writeFailed(path: logPath, errno: errno)
         }
-        try DurableFile.syncDirectory(of: logPath)
         close(fd)
         fd = newFD
         recordsSinceSnapshot = 0
+        try DurableFile.syncDirectory(of: logPath)
     }
 
     private static func openLog(_ path: String) throws(PersistenceError) -> Int32 {

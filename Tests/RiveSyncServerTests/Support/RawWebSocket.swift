@@ -51,6 +51,7 @@ final class RawWebSocket {
         guard connected == 0 else {
             let error = errno
             Glibc.close(fd)
+            fd = -1
             throw Failure.connect(error)
         }
         do { try handshake(port: port) } catch {
