@@ -79,6 +79,7 @@ extension Worker {
                 targets[batch.target]!.history.removeFirst(targets[batch.target]!.history.count - limits.historyBatches)
             }
             var wholeTarget: [SessionID] = []
+            var byPaths: [[String]: [SessionID]] = [:]
             var lagging: [SessionID] = []
             for (session, subscription) in targets[batch.target]!.subscribers where !subscription.lagging {
                 if anyBacklog, context.queuedBytes(session) > softLimit {
@@ -86,14 +87,17 @@ extension Worker {
                     continue
                 }
                 if let paths = subscription.paths {
-                    let effects = Self.filter(batch.effects, paths)
-                    if !effects.isEmpty {
-                        let message = ServerMessage.batch(batch, epoch: context.epoch, effects: effects, commands: batch.applied)
-                        out.append(.send(ServerContext.payload(message), to: [session]))
-                    }
+                    byPaths[paths, default: []].append(session)
                 } else {
                     wholeTarget.append(session)
                 }
+            }
+            // Each distinct set of paths is filtered and encoded once, shared by its sessions.
+            for (paths, sessions) in byPaths {
+                let effects = Self.filter(batch.effects, paths)
+                guard !effects.isEmpty else { continue }
+                let message = ServerMessage.batch(batch, epoch: context.epoch, effects: effects, commands: batch.applied)
+                out.append(.send(ServerContext.payload(message), to: sessions))
             }
             for session in lagging { targets[batch.target]!.subscribers[session]!.lagging = true }
             if !lagging.isEmpty { scheduleCatchUpCheck() }
