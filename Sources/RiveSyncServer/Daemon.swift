@@ -34,6 +34,7 @@ public final class Daemon: Sendable {
         transport.tlsKeyPath = configuration.tlsKey
         transport.maxMessageBytes = configuration.limits.maxMessageBytes
         transport.maxQueuedBytesPerSession = configuration.limits.maxSendQueueBytes
+        transport.socketSendBufferBytes = configuration.limits.socketSendBufferBytes
         transport.maxConnections = configuration.limits.maxConnections
         let metrics = context.metrics
         let handler: any WebSocketServerHandler =

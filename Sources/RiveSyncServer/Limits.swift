@@ -6,6 +6,7 @@ public struct Limits: Sendable, Hashable {
     public var maxJSONDepth = 32
     public var maxSubscriptions = 256
     public var maxSendQueueBytes = 8 << 20
+    public var socketSendBufferBytes = 256 << 10
     public var maxConnections = 10_000
     public var maxListLength = 10_000
     public var maxStringBytes = 64 << 10
@@ -32,6 +33,7 @@ public struct Limits: Sendable, Hashable {
         Setting(name: "maxJSONDepth", summary: "nesting depth of one message (error too_deep)", range: 4...256, reloadable: true, keyPath: \.maxJSONDepth),
         Setting(name: "maxSubscriptions", summary: "subscriptions per connection", range: 1...100_000, reloadable: true, keyPath: \.maxSubscriptions),
         Setting(name: "maxSendQueueBytes", summary: "send backlog per connection before catch-up", range: 64 << 10...(1 << 30), reloadable: false, keyPath: \.maxSendQueueBytes),
+        Setting(name: "socketSendBufferBytes", summary: "kernel send buffer per connection (SO_SNDBUF)", range: 4 << 10...(64 << 20), reloadable: false, keyPath: \.socketSendBufferBytes),
         Setting(name: "maxConnections", summary: "simultaneous WebSocket connections", range: 1...1_000_000, reloadable: false, keyPath: \.maxConnections),
         Setting(name: "maxListLength", summary: "items in one list property", range: 1...10_000_000, reloadable: true, keyPath: \.maxListLength),
         Setting(name: "maxStringBytes", summary: "UTF-8 bytes in one string value", range: 16...(16 << 20), reloadable: true, keyPath: \.maxStringBytes),

@@ -1,4 +1,7 @@
 import CWebSockets
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The lws protocol callback of the server. Runs on the service thread only.
 func serverCallback(_ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user: UnsafeMutableRawPointer?,
@@ -70,6 +73,10 @@ extension ServerLoop {
     }
 
     func opened(_ wsi: OpaquePointer) {
+        if configuration.socketSendBufferBytes > 0 {
+            var size = Int32(configuration.socketSendBufferBytes)
+            _ = setsockopt(lws_get_socket_fd(wsi), SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         let id = makeSessionID()
         let stats = SessionStats()
         let session = ServerSession(id: id, wsi: wsi, stats: stats, maxMessageBytes: configuration.maxMessageBytes)
@@ -106,25 +113,60 @@ extension ServerLoop {
 
     func writeable(_ wsi: OpaquePointer) -> Int32 {
         guard let session = session(wsi) else { return 0 }
+        session.awaitingWriteable = false
         session.lastWritten = nil
         if let close = session.pendingClose, close.immediate || session.queue.isEmpty {
             Self.sendCloseReason(wsi, code: close.code, reason: close.reason)
             return -1
         }
+        guard writeNext(session) else { return -1 }
+        if !session.queue.isEmpty || session.pendingClose != nil { requestWriteable(session) }
+        return 0
+    }
+
+    /// Hands the next write of the session's queue to lws; false if lws failed it (the
+    /// connection is dead).
+    private func writeNext(_ session: ServerSession) -> Bool {
         let bytesBefore = session.queue.bytes
         let countBefore = session.queue.count
         guard let unit = session.queue.next(coalesceLimit: configuration.coalesceBytes, copyEveryWrite: false) else {
-            return 0
+            return true
         }
         queueChanged(session, bytesDelta: session.queue.bytes - bytesBefore, countDelta: session.queue.count - countBefore)
-        let written = lws_write(wsi, unit.buffer.base.assumingMemoryBound(to: UInt8.self), unit.length, unit.flags)
+        let written = lws_write(session.wsi, unit.buffer.base.assumingMemoryBound(to: UInt8.self), unit.length, unit.flags)
         session.lastWritten = unit.buffer
-        if written < 0 { return -1 }
+        if written < 0 { return false }
         metrics.writes.wrappingAdd(1, ordering: .relaxed)
         metrics.messagesOut.wrappingAdd(unit.completedMessages, ordering: .relaxed)
         metrics.bytesOut.wrappingAdd(unit.payloadBytes, ordering: .relaxed)
-        if !session.queue.isEmpty || session.pendingClose != nil { lws_callback_on_writable(wsi) }
-        return 0
+        return true
+    }
+
+    /// Asks lws for a `WRITEABLE` of the session (once until it comes).
+    func requestWriteable(_ session: ServerSession) {
+        guard !session.awaitingWriteable else { return }
+        session.awaitingWriteable = true
+        lws_callback_on_writable(session.wsi)
+    }
+
+    /// Writes to every session whose queue went from empty to non-empty during this inbox
+    /// drain, at once when lws holds nothing unsent for it (`lws_partial_buffered`): one
+    /// `send()` per session instead of a `poll()` round per batch. What is left waits for a
+    /// `WRITEABLE` as before. Everything queued in the drain leaves as one coalesced write.
+    private func flushNewlyQueued() {
+        let flush = newlyQueued
+        newlyQueued.removeAll(keepingCapacity: true)
+        for session in flush where sessions[session.id] === session && !session.queue.isEmpty {
+            if !session.awaitingWriteable, session.pendingClose == nil, lws_partial_buffered(session.wsi) == 0 {
+                guard writeNext(session) else {
+                    lws_set_timeout(session.wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC)
+                    continue
+                }
+                metrics.directWrites.wrappingAdd(1, ordering: .relaxed)
+                if session.queue.isEmpty { continue }
+            }
+            requestWriteable(session)
+        }
     }
 
     func closed(_ wsi: OpaquePointer) {
@@ -160,6 +202,7 @@ extension ServerLoop {
                 beginStop(closeCode: code)
             }
         }
+        flushNewlyQueued()
     }
 
     private func enqueue(_ payload: Payload, for id: SessionID) {
@@ -179,7 +222,7 @@ extension ServerLoop {
         let wasEmpty = session.queue.isEmpty
         session.queue.append(payload)
         queueChanged(session, bytesDelta: payload.count, countDelta: 1)
-        if wasEmpty { lws_callback_on_writable(session.wsi) }
+        if wasEmpty { newlyQueued.append(session) }
     }
 
     private func overflow(_ session: ServerSession) {

@@ -28,6 +28,8 @@ final class ServerLoop: @unchecked Sendable {
     var httpBodies: [OpaquePointer: Payload] = [:]
     var stopping = false
     var exitRequested = false
+    /// Sessions whose send queue became non-empty during the current inbox drain.
+    var newlyQueued: [ServerSession] = []
     private var nextID: SessionID = 1
     private let arena = CStringArena()
     private let protocols: UnsafeMutablePointer<lws_protocols>
@@ -163,7 +165,7 @@ final class ServerLoop: @unchecked Sendable {
         if let existing = session.pendingClose, existing.immediate || !immediate { return }
         if immediate { discardQueue(of: session) }
         session.pendingClose = .init(code: code, reason: reason, immediate: immediate)
-        lws_callback_on_writable(session.wsi)
+        requestWriteable(session)
     }
 
     /// Drops the session's unstarted messages and updates the gauges.

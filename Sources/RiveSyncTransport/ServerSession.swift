@@ -16,6 +16,8 @@ final class ServerSession {
     /// The buffer of the last `lws_write`, kept until the next `WRITEABLE`/`CLOSED` (LWS.md §3.2).
     var lastWritten: Payload?
     var overflowed = false
+    /// A `WRITEABLE` was requested and has not come yet.
+    var awaitingWriteable = false
     var pendingClose: PendingClose?
     /// Set once an incoming message was refused; every later `RECEIVE` returns -1 (LWS.md §3.3).
     var rejectingInput = false

@@ -22,6 +22,9 @@ public final class TransportMetrics: Sendable {
     public let bytesOut = Atomic<Int>(0)
     /// `lws_write` calls (counter); below `messagesOut` when writes are coalesced.
     public let writes = Atomic<Int>(0)
+    /// Writes made as soon as a batch was queued, without waiting for a `WRITEABLE` (counter;
+    /// part of `writes`).
+    public let directWrites = Atomic<Int>(0)
     /// Message bytes queued in all sessions, not yet written (gauge).
     public let queuedBytes = Atomic<Int>(0)
     /// Messages queued in all sessions, not yet written (gauge).
@@ -49,6 +52,7 @@ public final class TransportMetrics: Sendable {
             ("messages_out_total", "counter", messagesOut.load(ordering: .relaxed)),
             ("bytes_out_total", "counter", bytesOut.load(ordering: .relaxed)),
             ("writes_total", "counter", writes.load(ordering: .relaxed)),
+            ("direct_writes_total", "counter", directWrites.load(ordering: .relaxed)),
             ("queued_bytes", "gauge", queuedBytes.load(ordering: .relaxed)),
             ("queued_messages", "gauge", queuedMessages.load(ordering: .relaxed)),
             ("queue_overflows_total", "counter", queueOverflows.load(ordering: .relaxed)),

@@ -39,6 +39,11 @@ extension WebSocketServer {
         /// Up to this many bytes of small queued messages are framed into one socket write.
         /// 0 disables coalescing.
         public var coalesceBytes = 16 * 1024
+        /// The kernel send buffer of each connection (`SO_SNDBUF`), so that a peer that stops
+        /// reading holds a bounded amount of kernel memory; 0 keeps the kernel's autotuning.
+        /// Writes leave as soon as they are queued while the socket has room, so without a bound
+        /// the kernel, not the send queue, would absorb a slow peer's backlog (megabytes).
+        public var socketSendBufferBytes = 0
         /// How long `stop()` waits for peers to answer close frames before tearing down.
         public var shutdownGraceMilliseconds = 2000
 
@@ -57,6 +62,7 @@ extension WebSocketServer {
             try check(maxMessageBytes > 0, "maxMessageBytes must be positive")
             try check(maxQueuedBytesPerSession > 0, "maxQueuedBytesPerSession must be positive")
             try check(maxConnections > 0, "maxConnections must be positive")
+            try check((0...Int(Int32.max / 2)).contains(socketSendBufferBytes), "socketSendBufferBytes must be 0...1 GiB")
             try check((0...32767).contains(pingIntervalSeconds), "pingIntervalSeconds must be 0...32767")
             try check(pingIntervalSeconds == 0 || (idleTimeoutSeconds > pingIntervalSeconds && idleTimeoutSeconds <= 65535),
                       "idleTimeoutSeconds must exceed pingIntervalSeconds")

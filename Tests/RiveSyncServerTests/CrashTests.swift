@@ -114,6 +114,8 @@ import Testing
                 }
             }
             group.addTask {
+                // Writers stop when this task ends, also when it fails (else the group hangs).
+                defer { running.withLock { $0 = false } }
                 var rng = SystemRandomNumberGenerator()
                 for _ in 0..<Self.crashes {
                     try await Task.sleep(nanoseconds: UInt64.random(in: 150_000_000...450_000_000, using: &rng))
@@ -129,7 +131,6 @@ import Testing
                 // reader then meets it in its stream). The deadline is only a hang guard.
                 let live = daemon.withLock { $0 }
                 try await Self.burstUntilCatchUp(live, history: history)
-                running.withLock { $0 = false }
             }
             try await group.waitForAll()
         }

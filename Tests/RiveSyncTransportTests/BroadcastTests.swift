@@ -3,7 +3,8 @@ import Testing
 
 @Suite struct BroadcastTests {
     /// Every client must see every broadcast, in submit order, whether messages arrive one per
-    /// submit or many per submit (which exercises coalesced writes).
+    /// submit or many per submit (which exercises coalesced writes), and whether a write leaves
+    /// at once after a submit or waits for lws' `WRITEABLE` (fragments of large messages).
     @Test func broadcastArrivesInSubmitOrderOnEveryClient() async throws {
         let clientCount = 5
         let messageCount = 400
@@ -48,6 +49,9 @@ import Testing
                     #expect(received == expected)
                 }
                 #expect(server.metrics.messagesOut.load(ordering: .relaxed) == clientCount * messageCount)
+                let direct = server.metrics.directWrites.load(ordering: .relaxed)
+                #expect(direct > 0)
+                #expect(server.metrics.writes.load(ordering: .relaxed) > direct)
             }
         }
     }

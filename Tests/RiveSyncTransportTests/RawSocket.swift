@@ -57,6 +57,14 @@ final class RawSocket {
         return n > 0 ? Array(buffer[0..<n]) : nil
     }
 
+    /// Reads and discards what has arrived, at most `limit` bytes, without waiting; returns the
+    /// number of bytes read.
+    func readAvailable(upTo limit: Int) -> Int {
+        var buffer = [UInt8](repeating: 0, count: limit)
+        let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+        return max(n, 0)
+    }
+
     /// Reads until EOF.
     func readToEnd() -> [UInt8] {
         var all = pending

@@ -66,3 +66,31 @@ import Testing
         }
     }
 }
+
+/// What the kernel may hold for a peer that reads slowly: `socketSendBufferBytes`, not
+/// megabytes of autotuned buffers, so that the send queue (and its overflow policy) sees the
+/// backlog.
+@Suite struct SocketSendBufferTests {
+    @Test func aSlowReaderBacklogStaysInTheSendQueue() async throws {
+        let total = 8 << 20
+        try await withServer({
+            $0.socketSendBufferBytes = 64 << 10
+            $0.maxQueuedBytesPerSession = 64 << 20
+        }, echo: false) { server, handler in
+            let socket = try RawSocket(port: try #require(server.port))
+            #expect(try socket.upgrade().hasPrefix("HTTP/1.1 101"))
+            try await waitUntil("session open") { handler.openedIDs.count == 1 }
+            let id = handler.openedIDs[0]
+            var read = 0
+            for _ in 0..<(total / SlowConsumerTests.chunk.count) {
+                server.send(SlowConsumerTests.chunk, to: [id])
+                try await Task.sleep(nanoseconds: 2_000_000)
+                read += socket.readAvailable(upTo: 16 << 10)
+            }
+            try await Task.sleep(nanoseconds: 100_000_000)
+            let queued = try #require(server.queuedBytes(id))
+            let inKernel = total - queued - read
+            #expect(inKernel < 2 << 20, "the kernel holds \(inKernel) bytes (read \(read), queued \(queued))")
+        }
+    }
+}
