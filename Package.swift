@@ -55,7 +55,9 @@ let package = Package(
         .executableTarget(name: "bench-riv-load", dependencies: ["RiveFile"], path: "bench/riv-load"),
         // Benchmark (not a test): WebSocket load generator for bench/run.py (rivesyncd vs peers).
         .target(name: "BenchLoadKit", path: "bench/load-kit"),
-        .executableTarget(name: "bench-load", dependencies: ["BenchLoadKit", "RiveSyncTransport"], path: "bench/load"),
+        // glibc's epoll and eventfd headers (not in the Swift Glibc module), for bench-load's raw engine.
+        .systemLibrary(name: "CEpoll", path: "bench/load-epoll"),
+        .executableTarget(name: "bench-load", dependencies: ["BenchLoadKit", "CEpoll", "RiveSyncTransport"], path: "bench/load"),
         .testTarget(name: "BenchLoadTests", dependencies: ["BenchLoadKit"]),
     ],
     swiftLanguageModes: [.v6]

@@ -55,6 +55,8 @@ def medians(rows):
             if values:
                 row[column] = round(statistics.median(values), 3)
         row["errors"] = next((r["errors"] for r in group if r.get("errors")), "")
+        # Runs from before the engine column all used the libwebsockets client.
+        row["engine"] = next((r["engine"] for r in group if r.get("engine")), "lws")
         out.append(row)
     return out
 

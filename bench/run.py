@@ -20,6 +20,7 @@ import peers  # noqa: E402
 import report  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+ENGINES = {"raw": "raw-socket epoll engine", "lws": "libwebsockets client"}
 
 
 def parse_args():
@@ -32,13 +33,15 @@ def parse_args():
     p.add_argument("--fanout-n", help="subscriber counts (default 100,500,1000; quick 100,1000)")
     p.add_argument("--fanout-r", help="updates/s (default 100,1000,10000; quick 100,1000)")
     p.add_argument("--max-deliveries", type=float, default=1e6,
-                   help="skip fan-out cells with N*R above this (the generator tops out near 0.5 M/s)")
+                   help="skip fan-out cells with N*R above this (the raw engine tops out near 1 M/s, lws at 0.5-0.75 M/s)")
     p.add_argument("--connections", help="idle connection counts (default 1000,5000,10000; quick 1000)")
     p.add_argument("--writers", type=int, default=16)
     p.add_argument("--writer-subscribers", type=int, help="subscribers of the many-writers run (default 500; quick 100)")
     p.add_argument("--writer-rate", type=float, default=4000, help="total updates/s of the many-writers workload")
     p.add_argument("--advance-rate", type=float, default=1000, help="rivesyncd state machine advances/s (max 1000)")
     p.add_argument("--subs-per-process", type=int, default=500)
+    p.add_argument("--engine", choices=("raw", "lws"), default="raw",
+                   help="bench-load subscriber engine: raw sockets + epoll (default) or the libwebsockets client")
     p.add_argument("--build-dir", default="/tmp/build-bench/release", help="where bench-load is")
     p.add_argument("--daemon-dir", help="where rivesyncd is (default: --build-dir)")
     p.add_argument("--out", default=None)
@@ -69,7 +72,7 @@ def run_traffic(args, system, workload, n, rate, writers, rep):
         server = peers.Server(kind, args.daemon_dir, work, core=0, rate=args.advance_rate)
         gen = None
         try:
-            common = ["--duration", str(args.duration), "--drain", str(drain), "--paths", str(paths)]
+            common = ["--duration", str(args.duration), "--drain", str(drain), "--paths", str(paths), "--engine", args.engine]
             procs = [["--writers", str(writers), "--rate", str(rate), *common]]
             procs += [["--subscribers", str(k), *common] for k in generator.split(n, args.subs_per_process)]
             gen = generator.Generator(os.path.join(args.build_dir, "bench-load"), 1, peer, server.url(peer), procs)
@@ -102,7 +105,7 @@ def run_connections(args, system, count, rep):
         try:
             time.sleep(1)
             base = server.memory_kb()[0]
-            procs = [["--subscribers", str(k), "--idle"] for k in generator.split(count, 2500)]
+            procs = [["--subscribers", str(k), "--idle", "--engine", args.engine] for k in generator.split(count, 2500)]
             gen = generator.Generator(os.path.join(args.build_dir, "bench-load"), 1, peer, server.url(peer), procs)
             ready, _ = gen.ready_counts(timeout=300)
             time.sleep(2)
@@ -169,12 +172,14 @@ def main():
         except Exception as error:  # a failed run is reported, the matrix goes on
             row = {"workload": workload, "system": system, "N": n, "R": int(rate), "rep": rep, "errors": str(error)[:300]}
         row["load"] = loadavg()
+        row["engine"] = args.engine
         rows.append(row)
         print("   ", {k: row.get(k) for k in ("delivered_per_s", "p50_ms", "p99_ms", "lost", "gen_cpu_pct",
                                                 "server_cpu_s", "rss_per_conn_kb", "ready", "errors") if k in row}, flush=True)
     conditions = (f"Run {started} on `{os.uname().nodename}` ({os.cpu_count()} cores), rivesyncd from `{commit}`; "
                   f"{args.duration:g} s per run, {args.reps} rep(s), medians; server on core 0, bench-load on core 1 "
-                  f"(taskset); rivesyncd advances at most {args.advance_rate:g}/s with 2 workers; load average before "
+                  f"(taskset), subscribers on bench-load's {ENGINES[args.engine]} (`--engine {args.engine}`); "
+                  f"rivesyncd advances at most {args.advance_rate:g}/s with 2 workers; load average before "
                   f"{load_before}, after {loadavg()} (other engineers' builds share the machine). Peers: {peers.versions()}. "
                   f"Fan-out cells with N×R > {args.max_deliveries:g} deliveries/s skipped.")
     write_outputs(args, rows, conditions)

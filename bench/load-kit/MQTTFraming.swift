@@ -65,8 +65,8 @@ public struct MQTTPacketSplitter: Sendable {
     public init() {}
 
     /// Appends `bytes` and calls `packet` with the type nibble and body of each complete packet.
-    public mutating func feed(_ bytes: [UInt8], _ packet: (UInt8, ArraySlice<UInt8>) -> Void) {
-        buffer += bytes
+    public mutating func feed(_ bytes: UnsafeRawBufferPointer, _ packet: (UInt8, ArraySlice<UInt8>) -> Void) {
+        buffer.append(contentsOf: bytes)
         var start = 0
         while let (headerBytes, length) = Self.header(buffer, from: start), buffer.count - start >= headerBytes + length {
             let body = start + headerBytes
@@ -74,6 +74,11 @@ public struct MQTTPacketSplitter: Sendable {
             start = body + length
         }
         buffer.removeFirst(start)
+    }
+
+    /// Array convenience for `feed(_:_:)`.
+    public mutating func feed(_ bytes: [UInt8], _ packet: (UInt8, ArraySlice<UInt8>) -> Void) {
+        bytes.withUnsafeBytes { feed($0, packet) }
     }
 
     /// Fixed-header size and remaining length of the packet at `start`, nil if incomplete.

@@ -1,9 +1,10 @@
 import BenchLoadKit
 import Synchronization
 
-/// Per-connection receive state and process-wide tallies. All event callbacks run on the one
-/// lws service thread, so the lock is uncontended there; the main thread takes it to read
-/// readiness and the final figures.
+/// Per-connection receive state and process-wide tallies. Events arrive on the lws service
+/// thread (writers, and subscribers with `--engine lws`) and on the raw engine's epoll thread
+/// (subscribers with `--engine raw`); a subscriber process uses one of them, so the lock is
+/// uncontended there. The main thread takes it to read readiness and the final figures.
 final class Collector: Sendable {
     /// One connection's state; a class so the receive path mutates it in place. Reached only
     /// through the lock.
@@ -80,12 +81,19 @@ final class Collector: Sendable {
                 if !state.connections[index].closed, state.tally.errors.count < 5 { state.tally.errors.append(why) }
                 state.connections[index].closed = true
             case .message(let bytes, let now):
-                Self.receive(bytes, now: now, into: &state, index: index)
+                bytes.withUnsafeBytes { Self.receive($0, now: now, into: &state, index: index) }
             }
         }
     }
 
-    private static func receive(_ bytes: [UInt8], now: UInt64, into state: inout State, index: Int) {
+    /// Handles one message of connection `index` received at `now` (the raw engine's entry:
+    /// `bytes` may point into its receive buffer, no copy is made).
+    func receive(_ bytes: UnsafeRawBufferPointer, receivedAt now: UInt64, index: Int) {
+        let borrowed = BorrowedBytes(buffer: bytes)
+        state.withLock { Self.receive(borrowed.buffer, now: now, into: &$0, index: index) }
+    }
+
+    private static func receive(_ bytes: UnsafeRawBufferPointer, now: UInt64, into state: inout State, index: Int) {
         let connection = state.connections[index]
         guard connection.decoder.subscriber else {
             connection.decoder.receive(bytes) { _ in }
@@ -124,4 +132,10 @@ enum ClientEventView: Sendable {
     case opened
     case message([UInt8], receivedAt: UInt64)
     case closed(String)
+}
+
+/// A buffer handed into the lock for the duration of one call. Region checking would tie a
+/// caller's pointer to the locked state; the collector only reads it and never keeps it.
+private struct BorrowedBytes: @unchecked Sendable {
+    let buffer: UnsafeRawBufferPointer
 }

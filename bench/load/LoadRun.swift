@@ -6,12 +6,27 @@ import RiveSyncTransport
 /// writers, then reports.
 struct LoadRun {
     let options: Options
-    let client: WebSocketClient
     let collector = Collector()
+    /// The lws client context: writers, and subscribers with `--engine lws`.
+    let client: WebSocketClient?
+    /// The epoll engine of subscribers with `--engine raw`.
+    let raw: RawSubscriberEngine?
 
     /// Connections are opened in groups of this size, each waiting for the previous ones.
     static let connectGroup = 250
     static let readyTimeout: UInt64 = 180_000_000_000
+
+    /// Starts the engines the options need.
+    init(options: Options) throws {
+        self.options = options
+        if options.engine == .raw, options.subscribers > 0 {
+            guard let url = WebSocketURL(options.url) else { throw RawEngineError("not a ws:// URL: \(options.url)") }
+            raw = try RawSubscriberEngine(url: url, subprotocol: options.peer.subprotocol, collector: collector)
+        } else {
+            raw = nil
+        }
+        client = options.writers > 0 || raw == nil ? try WebSocketClient() : nil
+    }
 
     /// Runs the whole process; returns the exit status.
     func run() -> Int32 {
@@ -19,8 +34,14 @@ struct LoadRun {
         let total = options.subscribers + options.writers
         for index in 0..<total {
             let subscriber = index < options.subscribers
-            guard let connection = open(subscriber: subscriber, name: "bench-\(getpid())-\(index)") else { return 1 }
-            if !subscriber { writers.append(connection) }
+            let name = "bench-\(getpid())-\(index)"
+            let decoder = ReceiveDecoder(peer: options.peer, subscriber: subscriber)
+            if subscriber, let raw {
+                raw.connect(index: collector.add(decoder), greeting: options.peer.greeting(subscriber: true, name: name, target: options.target))
+            } else {
+                guard let connection = open(decoder, name: name) else { return 1 }
+                if !subscriber { writers.append(connection) }
+            }
             if (index + 1) % Self.connectGroup == 0 { waitReady(upTo: index + 1) }
         }
         let ready = waitReady(upTo: total)
@@ -44,9 +65,13 @@ struct LoadRun {
         return 0
     }
 
-    /// Connects and queues the greeting; nil (after a message) if the URL is unusable.
-    private func open(subscriber: Bool, name: String) -> ClientConnection? {
-        let index = collector.add(ReceiveDecoder(peer: options.peer, subscriber: subscriber))
+    /// Connects on the lws client and queues the greeting; nil (after a message) if the URL is unusable.
+    private func open(_ decoder: ReceiveDecoder, name: String) -> ClientConnection? {
+        guard let client else {
+            printError("bench-load: no libwebsockets client in this process")
+            return nil
+        }
+        let index = collector.add(decoder)
         let collector = collector
         do {
             let connection = try client.connect(to: options.url, subprotocol: options.peer.subprotocol) { event in
@@ -57,7 +82,7 @@ struct LoadRun {
                 case .failed(let reason): collector.handle(.closed("failed: \(reason)"), index: index)
                 }
             }
-            for payload in options.peer.greeting(subscriber: subscriber, name: name, target: options.target) {
+            for payload in options.peer.greeting(subscriber: decoder.subscriber, name: name, target: options.target) {
                 connection.send(payload)
             }
             return connection

@@ -1,4 +1,5 @@
 import BenchLoadKit
+import RiveSyncTransport
 
 /// The command line of `bench-load` (see `usage`).
 struct Options: Sendable {
@@ -20,17 +21,24 @@ struct Options: Sendable {
     var idle = false
     /// Start at once instead of waiting for `GO <monotonic ns>` on stdin.
     var standalone = false
+    /// What runs the subscriber connections (writers always use the lws client).
+    var engine = SubscriberEngine.raw
 
     static let usage = """
         usage: bench-load --peer rivesync|mqtt|yjs|mirror --url ws://HOST:PORT[/PATH]
                           [--subscribers N] [--writers W] [--first-writer I] [--rate R]
                           [--duration S] [--drain S] [--paths K] [--target NAME] [--idle] [--standalone]
+                          [--engine raw|lws]
 
-        Opens N subscriber and W writer connections on one libwebsockets client context, prints
-        READY when all are subscribed, waits for 'GO <CLOCK_MONOTONIC ns>' on stdin (or starts
-        at once with --standalone), sends R updates/s round-robin over the writers for S seconds,
-        receives for --drain more seconds and prints one 'RESULT {json}' line. With --idle it
-        prints READY and holds the connections until stdin closes.
+        Opens N subscriber and W writer connections, prints READY when all are subscribed,
+        waits for 'GO <CLOCK_MONOTONIC ns>' on stdin (or starts at once with --standalone),
+        sends R updates/s round-robin over the writers for S seconds, receives for --drain more
+        seconds and prints one 'RESULT {json}' line. With --idle it prints READY and holds the
+        connections until stdin closes.
+
+        Writers run on one libwebsockets client context. Subscribers run on the engine chosen
+        with --engine: 'raw' (default) is non-blocking sockets served by one epoll thread with
+        a minimal WebSocket client (ws:// only); 'lws' puts them on the libwebsockets context.
         """
 
     init(arguments: [String]) throws(UsageError) {
@@ -61,13 +69,30 @@ struct Options: Sendable {
             case "--target": target = try value(flag)
             case "--idle": idle = true
             case "--standalone": standalone = true
+            case "--engine":
+                let name = try value(flag)
+                guard let parsed = SubscriberEngine(rawValue: name) else { throw UsageError("--engine: expected raw or lws, got '\(name)'") }
+                engine = parsed
             default: throw UsageError("unknown argument '\(flag)'")
             }
         }
         guard !url.isEmpty else { throw UsageError("--url is required") }
         guard subscribers + writers > 0 else { throw UsageError("give --subscribers and/or --writers") }
         guard writers == 0 || rate > 0 else { throw UsageError("--rate must be > 0 with writers") }
+        if engine == .raw, subscribers > 0 {
+            guard let parsed = WebSocketURL(url), !parsed.isSecure else {
+                throw UsageError("--engine raw needs a ws:// URL (use --engine lws for wss://)")
+            }
+        }
     }
+}
+
+/// The two ways of running subscriber connections.
+enum SubscriberEngine: String, Sendable {
+    /// `RawSubscriberEngine`: raw sockets and one epoll thread.
+    case raw
+    /// `RiveSyncTransport.WebSocketClient`: the libwebsockets client context.
+    case lws
 }
 
 /// A command-line mistake, printed with the usage.

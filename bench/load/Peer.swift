@@ -65,14 +65,14 @@ struct ReceiveDecoder: Sendable {
     }
 
     /// Handles one message; calls `records` with the bytes that may hold records.
-    mutating func receive(_ bytes: [UInt8], records: ([UInt8]) -> Void) {
+    mutating func receive(_ bytes: UnsafeRawBufferPointer, records: (UnsafeRawBufferPointer) -> Void) {
         switch peer {
         case .rivesync:
-            if Self.hasType(bytes, "batch") {
+            if Self.starts(bytes, with: Self.batchPrefix) {
                 records(bytes)
-            } else if Self.hasType(bytes, subscriber ? "snapshot" : "welcome") {
+            } else if Self.starts(bytes, with: subscriber ? Self.snapshotPrefix : Self.welcomePrefix) {
                 ready = true
-            } else if firstError == nil, Self.hasType(bytes, "error") {
+            } else if firstError == nil, Self.starts(bytes, with: Self.errorPrefix) {
                 firstError = String(decoding: bytes.prefix(300), as: UTF8.self)
             }
         case .mqtt:
@@ -81,7 +81,7 @@ struct ReceiveDecoder: Sendable {
             mqtt.feed(bytes) { type, body in
                 if type == MQTTFraming.PacketType.publish.rawValue, body.count >= 2 {
                     let topicLength = Int(body[body.startIndex]) << 8 | Int(body[body.startIndex + 1])
-                    records(Array(body.dropFirst(2 + topicLength)))
+                    body.dropFirst(2 + topicLength).withUnsafeBytes(records)
                 } else if type == wanted {
                     readyNow = true
                 }
@@ -97,10 +97,14 @@ struct ReceiveDecoder: Sendable {
         }
     }
 
-    /// True if the JSON message starts with `{"type":"<type>"`.
-    private static func hasType(_ bytes: [UInt8], _ type: String) -> Bool {
-        let prefix = Array(#"{"type":"\#(type)""#.utf8)
-        return bytes.count >= prefix.count && bytes[0..<prefix.count].elementsEqual(prefix)
+    /// `{"type":"<type>"`: how the rivesync messages the decoder looks at start.
+    private static let batchPrefix = typePrefix("batch"), snapshotPrefix = typePrefix("snapshot"),
+        welcomePrefix = typePrefix("welcome"), errorPrefix = typePrefix("error")
+
+    private static func typePrefix(_ type: String) -> [UInt8] { Array(#"{"type":"\#(type)""#.utf8) }
+
+    private static func starts(_ bytes: UnsafeRawBufferPointer, with prefix: [UInt8]) -> Bool {
+        bytes.count >= prefix.count && bytes.prefix(prefix.count).elementsEqual(prefix)
     }
 }
 

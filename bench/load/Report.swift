@@ -12,7 +12,8 @@ struct Report {
         let latency = tally.latency
         let buckets = latency.counts.enumerated().filter { $0.element > 0 }.map { "[\($0.offset),\($0.element)]" }
         let fields: [(String, String)] = [
-            ("peer", quoted(options.peer.rawValue)), ("subscribers", "\(options.subscribers)"), ("writers", "\(options.writers)"),
+            ("peer", quoted(options.peer.rawValue)), ("engine", quoted(options.engine.rawValue)),
+            ("subscribers", "\(options.subscribers)"), ("writers", "\(options.writers)"),
             ("ready", "\(ready)"), ("rate", "\(options.rate)"), ("duration", "\(options.duration)"), ("sent", "\(sent)"),
             ("received", "\(tally.received)"), ("receivedInWindow", "\(tally.receivedInWindow)"), ("gaps", "\(tally.gaps)"),
             ("orderViolations", "\(tally.orderViolations)"), ("messages", "\(tally.messages)"), ("bytes", "\(tally.bytes)"),

@@ -1,12 +1,10 @@
 import Glibc
-import RiveSyncTransport
 
 // bench-load: the load generator of bench/run.py (see Options.usage and bench/README.md).
 signal(SIGPIPE, SIG_IGN)
 do {
     let options = try Options(arguments: Array(CommandLine.arguments.dropFirst()))
-    let client = try WebSocketClient()
-    exit(LoadRun(options: options, client: client).run())
+    exit(try LoadRun(options: options).run())
 } catch let error as UsageError {
     printError("bench-load: \(error.message)\n\n\(Options.usage)")
     exit(2)

@@ -1,0 +1,103 @@
+import CEpoll
+import Glibc
+import RiveSyncTransport
+import Synchronization
+
+/// Subscriber connections on non-blocking TCP sockets, all served by one thread blocked in
+/// `epoll_wait` (`--engine raw`). `connect` may be called from any thread: it queues the
+/// request and wakes the loop through an eventfd; sockets and connection state live only on
+/// the loop's thread (`RawEventLoop`).
+final class RawSubscriberEngine: Sendable {
+    /// A connection to open: its collector index and the messages it sends once open.
+    struct Request: Sendable {
+        let index: Int
+        let greeting: [Payload]
+    }
+
+    /// Where every connection goes and what its upgrade request names.
+    struct Target: Sendable {
+        let address: sockaddr_in
+        let host: String
+        let port: Int
+        let path: String
+        let subprotocol: String?
+    }
+
+    let target: Target
+    let collector: Collector
+    let epoll: Int32
+    /// An eventfd registered in `epoll`: written when requests are queued.
+    let wake: Int32
+    private let requests = Mutex<[Request]>([])
+
+    /// Resolves `url` (a `ws://` URL, IPv4) and starts the loop thread.
+    init(url: WebSocketURL, subprotocol: String?, collector: Collector) throws(RawEngineError) {
+        guard !url.isSecure else { throw RawEngineError("the raw engine speaks ws:// only") }
+        guard let address = Self.resolve(url.host, port: url.port) else { throw RawEngineError("cannot resolve \(url.host) (IPv4)") }
+        target = Target(address: address, host: url.host, port: url.port, path: url.path, subprotocol: subprotocol)
+        self.collector = collector
+        epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
+        wake = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
+        guard epoll >= 0, wake >= 0 else { throw RawEngineError("epoll/eventfd: \(errnoText())") }
+        var event = epoll_event(events: EPOLLIN.rawValue, data: epoll_data_t(u64: RawEventLoop.wakeToken))
+        guard epoll_ctl(epoll, EPOLL_CTL_ADD, wake, &event) == 0 else { throw RawEngineError("epoll_ctl: \(errnoText())") }
+        try Self.startThread { [self] in RawEventLoop(engine: self).run() }
+    }
+
+    /// Queues a connection; its events reach the collector under `index`.
+    func connect(index: Int, greeting: [Payload]) {
+        requests.withLock { $0.append(Request(index: index, greeting: greeting)) }
+        var one: UInt64 = 1
+        _ = write(wake, &one, MemoryLayout<UInt64>.size)
+    }
+
+    /// The queued requests, emptying the queue (loop thread).
+    func takeRequests() -> [Request] {
+        requests.withLock { queued in
+            defer { queued = [] }
+            return queued
+        }
+    }
+
+    private static func resolve(_ host: String, port: Int) -> sockaddr_in? {
+        var hints = addrinfo()
+        hints.ai_family = AF_INET
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        var list: UnsafeMutablePointer<addrinfo>?
+        guard getaddrinfo(host, nil, &hints, &list) == 0, let first = list, let raw = first.pointee.ai_addr else { return nil }
+        defer { freeaddrinfo(list) }
+        var address = raw.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee }
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        return address
+    }
+
+    /// Runs `body` on a new detached pthread (the loop never returns; the process exits).
+    private static func startThread(_ body: @escaping @Sendable () -> Void) throws(RawEngineError) {
+        final class Box {
+            let body: @Sendable () -> Void
+            init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+        }
+        let box = Unmanaged.passRetained(Box(body)).toOpaque()
+        var thread = pthread_t()
+        let rc = pthread_create(&thread, nil, { raw in
+            Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue().body()
+            return nil
+        }, box)
+        guard rc == 0 else {
+            Unmanaged<Box>.fromOpaque(box).release()
+            throw RawEngineError("pthread_create returned \(rc)")
+        }
+        pthread_detach(thread)
+    }
+}
+
+/// Why the raw engine could not start.
+struct RawEngineError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// `strerror(errno)`.
+func errnoText(_ code: Int32 = errno) -> String {
+    String(cString: strerror(code))
+}
