@@ -92,6 +92,7 @@ extension ServerLoop {
 
     func received(_ wsi: OpaquePointer, _ chunk: UnsafeRawBufferPointer) -> Int32 {
         guard let session = session(wsi), !session.rejectingInput else { return -1 }
+        session.writesAtOnce = false
         let step = session.assembler.append(chunk, first: lws_is_first_fragment(wsi) != 0,
                                             final: lws_is_final_fragment(wsi) != 0,
                                             binary: lws_frame_is_binary(wsi) != 0)
@@ -114,6 +115,7 @@ extension ServerLoop {
     func writeable(_ wsi: OpaquePointer) -> Int32 {
         guard let session = session(wsi) else { return 0 }
         session.awaitingWriteable = false
+        session.writesAtOnce = true
         session.lastWritten = nil
         if let close = session.pendingClose, close.immediate || session.queue.isEmpty {
             Self.sendCloseReason(wsi, code: close.code, reason: close.reason)
@@ -150,14 +152,16 @@ extension ServerLoop {
     }
 
     /// Writes to every session whose queue went from empty to non-empty during this inbox
-    /// drain, at once when lws holds nothing unsent for it (`lws_partial_buffered`): one
+    /// drain, at once when lws holds nothing unsent for it (`lws_partial_buffered`) and it
+    /// received nothing since its last `WRITEABLE` (`writesAtOnce`): one
     /// `send()` per session instead of a `poll()` round per batch. What is left waits for a
     /// `WRITEABLE` as before. Everything queued in the drain leaves as one coalesced write.
     private func flushNewlyQueued() {
         let flush = newlyQueued
         newlyQueued.removeAll(keepingCapacity: true)
         for session in flush where sessions[session.id] === session && !session.queue.isEmpty {
-            if !session.awaitingWriteable, session.pendingClose == nil, lws_partial_buffered(session.wsi) == 0 {
+            if session.writesAtOnce, !session.awaitingWriteable, session.pendingClose == nil,
+               lws_partial_buffered(session.wsi) == 0 {
                 guard writeNext(session) else {
                     lws_set_timeout(session.wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC)
                     continue

@@ -18,6 +18,10 @@ final class ServerSession {
     var overflowed = false
     /// A `WRITEABLE` was requested and has not come yet.
     var awaitingWriteable = false
+    /// Whether a write may leave outside `WRITEABLE`: set there, cleared by every `RECEIVE`.
+    /// lws answers pings and closes only from its own writable handling, so a reply to
+    /// something just received must not overtake the pong or close lws still owes.
+    var writesAtOnce = false
     var pendingClose: PendingClose?
     /// Set once an incoming message was refused; every later `RECEIVE` returns -1 (LWS.md §3.3).
     var rejectingInput = false
