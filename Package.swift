@@ -29,8 +29,11 @@ let package = Package(
         .executableTarget(name: "rivesyncd", dependencies: ["RiveSyncServer"]),
         .testTarget(
             name: "RiveSyncServerTests",
-            dependencies: ["rivesyncd", "RiveSyncServer", "RiveSyncTransport", "RiveSyncProtocol", "RiveSyncModel", "RiveSyncJSON"],
+            dependencies: ["rivesyncd", "RiveSyncServer", "RiveSyncTransport", "RiveSyncProtocol", "RiveSyncModel", "RiveSyncJSON",
+                           "RiveSyncTestSupport"],
             exclude: ["python"]),
+        // Test-only: launching a real rivesyncd, shared by the server, client and CLI tests.
+        .target(name: "RiveSyncTestSupport", path: "Tests/RiveSyncTestSupport"),
         // Benchmark (not a test): apply + advance throughput of the core.
         .executableTarget(name: "bench-model", dependencies: ["RiveSyncModel"], path: "bench/model"),
         // libwebsockets 4.1.6 (Debian) behind a header-only shim.
@@ -45,12 +48,12 @@ let package = Package(
         // The rivesync command line: a small subcommand parser and the subcommands.
         .target(name: "RiveSyncCLI", dependencies: ["RiveFile", "RiveSyncModel", "RiveSyncJSON", "RiveSyncClient"]),
         .executableTarget(name: "rivesync", dependencies: ["RiveSyncCLI"]),
-        .testTarget(name: "RiveSyncCLITests", dependencies: ["rivesync", "rivesyncd"]),
+        .testTarget(name: "RiveSyncCLITests", dependencies: ["rivesync", "rivesyncd", "RiveSyncTestSupport"]),
         // Headless client: Rive's data-binding API over the wire, with a local replica per target.
         .target(
             name: "RiveSyncClient", dependencies: ["RiveSyncTransport", "RiveSyncProtocol", "RiveSyncModel", "RiveSyncJSON"],
             exclude: ["README.md"]),
-        .testTarget(name: "RiveSyncClientTests", dependencies: ["RiveSyncClient", "rivesyncd"]),
+        .testTarget(name: "RiveSyncClientTests", dependencies: ["RiveSyncClient", "rivesyncd", "RiveSyncTestSupport"]),
         // Benchmark (not a test): .riv load time against byte-scan baselines.
         .executableTarget(name: "bench-riv-load", dependencies: ["RiveFile"], path: "bench/riv-load"),
         // Benchmark (not a test): WebSocket load generator for bench/run.py (rivesyncd vs peers).

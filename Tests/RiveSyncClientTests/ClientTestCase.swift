@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import RiveSyncClient
+import RiveSyncTestSupport
 
 /// A test against a real daemon of its own: `startDaemon` runs `rivesyncd`, `connect` opens
 /// client connections; teardown closes them, stops the daemon and prints its stderr if the

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import RiveSyncClient
+import RiveSyncTestSupport
 
 /// The daemon crashes (SIGKILL) and comes back on the same port and state directory: clients
 /// reconnect by themselves and resume from their cursor, losing and repeating nothing.
@@ -9,7 +10,7 @@ final class RestartTests: ClientTestCase {
     func testStreamsContinueAcrossADaemonCrashAndRestart() async throws {
         let state = FileManager.default.temporaryDirectory.appendingPathComponent("rivesync-restart-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: state) }
-        let port = try Self.freePort()
+        let port = try DaemonProcess.freePort()
         daemon = try DaemonProcess(["--demo", "--state-dir", state], port: port)
         let watcher = try await connect()
         let writer = try await connect()
@@ -20,7 +21,7 @@ final class RestartTests: ClientTestCase {
         for value in 1...4 { try await written.setValue(of: mood, to: Float(value)) }
         try await XCTAssertEqualAsync(try await values.first(5), [0, 1, 2, 3, 4])
 
-        daemon.kill()
+        daemon.crash()
         daemon = try DaemonProcess(["--demo", "--state-dir", state], port: port)
         for value in 5...8 { try await Self.retrying { try await written.setValue(of: mood, to: Float(value)) } }
 
@@ -42,19 +43,5 @@ final class RestartTests: ClientTestCase {
                 try await Task.sleep(nanoseconds: 50_000_000)
             }
         }
-    }
-
-    static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
-        }
-        guard bound else { throw DaemonProcess.DaemonError.didNotStart("no free port") }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import RiveSyncJSON
 import RiveSyncModel
 import Testing
+import RiveSyncTestSupport
 
 /// Eight clients write, fire and edit lists of the demo's `lobby` at once; all of them must
 /// receive the same batches (same seqs, same effects, no gaps) and end with the daemon's digest.

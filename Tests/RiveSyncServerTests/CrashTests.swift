@@ -4,6 +4,7 @@ import RiveSyncTransport
 import RiveSyncModel
 import RiveSyncProtocol
 import Testing
+import RiveSyncTestSupport
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

@@ -1,6 +1,7 @@
 import Foundation
 import RiveSyncJSON
 import Testing
+import RiveSyncTestSupport
 
 /// The daemon's TLS (certificate and key from the configuration) with an independent client
 /// that verifies the certificate, and the `Origin` allow-list.

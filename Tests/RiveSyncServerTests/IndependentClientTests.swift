@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import RiveSyncTestSupport
 
 /// Runs `python/independent_client.py` — a client written from PROTOCOL.md only, over
 /// Debian's `python3-websockets` — against a fresh `rivesyncd --demo`.

@@ -5,6 +5,7 @@ import RiveSyncProtocol
 import RiveSyncServer
 import RiveSyncTransport
 import Testing
+import RiveSyncTestSupport
 
 /// nst/JSONTestSuite (`../shared/fixtures/JSONTestSuite/`, read in place) through the daemon's
 /// decoding path for one incoming message: `JSONParser` with the default `Limits`, then

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import RiveSyncTestSupport
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

@@ -1,6 +1,7 @@
 import Foundation
 import RiveSyncJSON
 import Testing
+import RiveSyncTestSupport
 
 /// The state directory: restarts keep state, epoch and cursors; a torn last record is cut;
 /// damage in the middle refuses to start; a full disk refuses writes instead of acking them.

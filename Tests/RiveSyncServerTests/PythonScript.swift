@@ -1,5 +1,6 @@
 import Foundation
 import RiveSyncTransport
+import RiveSyncTestSupport
 
 /// A Python script from `Tests/RiveSyncServerTests/python/` run as a child process, with its
 /// stdout and stderr collected together. `finish(within:)` is a hang guard: a script still

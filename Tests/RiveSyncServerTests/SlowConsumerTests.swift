@@ -1,6 +1,7 @@
 import Foundation
 import RiveSyncJSON
 import Testing
+import RiveSyncTestSupport
 
 /// A subscriber that stops reading must not slow the others, nor grow the daemon's memory,
 /// nor silently lose state: when it reads again it gets a catch-up snapshot and converges.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import RiveSyncTestSupport
 
 /// Issue 4's Theme test: two separate client processes bound to the same global `Theme`
 /// instance. `theme_subscriber.py` subscribes (target `character` path `@Theme/background`,

@@ -1,6 +1,7 @@
 import Foundation
 import RiveSyncJSON
 import Testing
+import RiveSyncTestSupport
 
 /// Files on different workers, and files loaded by a client at run time.
 @Suite(.serialized) struct WorkersAndFilesTests {

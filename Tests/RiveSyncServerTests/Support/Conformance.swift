@@ -1,5 +1,6 @@
 import Foundation
 import RiveSyncJSON
+import RiveSyncTestSupport
 
 /// Runs one `protocol/conformance/*.json` case against a daemon (see
 /// `protocol/conformance/README.md` for the format).

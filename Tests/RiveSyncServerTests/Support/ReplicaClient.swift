@@ -2,6 +2,7 @@ import Foundation
 import RiveSyncJSON
 import RiveSyncModel
 import RiveSyncProtocol
+import RiveSyncTestSupport
 
 /// A test client that keeps a replica of one whole target from its snapshot and batches,
 /// decoded with the file's schema, and records every batch it applied.

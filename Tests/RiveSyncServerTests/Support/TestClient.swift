@@ -1,6 +1,7 @@
 import Foundation
 import RiveSyncJSON
 import RiveSyncTransport
+import RiveSyncTestSupport
 
 /// A protocol client for tests on our lws transport: sends JSON, buffers every incoming
 /// message in order, and waits (with a hang guard) for the next one or for one that matches.

@@ -1,22 +1,29 @@
 import Foundation
-import RiveSyncTransport
+import Synchronization
 
 /// A real `rivesyncd` started for a test on port 0: the bound port is read back from its
 /// `listening on` line. `stop()` sends SIGTERM and waits; `stderr` is kept for failures.
-final class DaemonProcess: @unchecked Sendable {
-    let process = Process()
-    private(set) var port = 0
-    private let output = Locked("")
+/// Shared by the server, client and CLI tests; a daemon that is not built or does not start
+/// fails the test (never skips it).
+public final class DaemonProcess: @unchecked Sendable {
+    public let process = Process()
+    public private(set) var port = 0
+    private let output = Output()
+
+    /// The daemon's stderr so far, appended to by the pipe's reader.
+    private final class Output: Sendable {
+        let text = Mutex("")
+    }
 
     /// The package root, from this file's path.
-    static let packageRoot: String = {
+    public static let packageRoot: String = {
         var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
-        parts.removeLast(4)
+        parts.removeLast(3)
         return parts.joined(separator: "/")
     }()
 
     /// The built `rivesyncd` next to the test bundle.
-    static func binary(_ name: String = "rivesyncd") -> String {
+    public static func binary(_ name: String = "rivesyncd") -> String {
         let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(name).path
         if FileManager.default.isExecutableFile(atPath: beside) { return beside }
         for configuration in ["debug", "release"] {
@@ -28,7 +35,7 @@ final class DaemonProcess: @unchecked Sendable {
 
     /// Starts the daemon with `arguments` (plus `--port`, 0 by default) and waits until it
     /// listens.
-    init(_ arguments: [String], port requestedPort: Int = 0) throws {
+    public init(_ arguments: [String], port requestedPort: Int = 0) throws {
         process.executableURL = URL(fileURLWithPath: Self.binary())
         process.arguments = arguments + ["--port", String(requestedPort)]
         let pipe = Pipe()
@@ -37,12 +44,12 @@ final class DaemonProcess: @unchecked Sendable {
         let output = self.output
         pipe.fileHandleForReading.readabilityHandler = { handle in
             let data = handle.availableData
-            if !data.isEmpty { output.withLock { $0 += String(decoding: data, as: UTF8.self) } }
+            if !data.isEmpty { output.text.withLock { $0 += String(decoding: data, as: UTF8.self) } }
         }
         try process.run()
         let deadline = Date().addingTimeInterval(20)
         while Date() < deadline {
-            let text = output.withLock { $0 }
+            let text = output.text.withLock { $0 }
             if let range = text.range(of: #"listening on [^\s]+:(\d+)"#, options: .regularExpression) {
                 port = Int(text[range].split(separator: ":").last!)!
                 return
@@ -54,12 +61,12 @@ final class DaemonProcess: @unchecked Sendable {
         throw DaemonError.didNotStart(stderr)
     }
 
-    enum DaemonError: Error { case didNotStart(String) }
+    public enum DaemonError: Error { case didNotStart(String) }
 
-    var url: String { "ws://127.0.0.1:\(port)/" }
+    public var url: String { "ws://127.0.0.1:\(port)/" }
 
     /// A TCP port that was free a moment ago (for restarting a daemon on the same port).
-    static func freePort() throws -> Int {
+    public static func freePort() throws -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
         var address = sockaddr_in()
@@ -74,15 +81,15 @@ final class DaemonProcess: @unchecked Sendable {
     }
 
     /// Kills the daemon with SIGKILL (a crash) and waits for it.
-    func crash() {
+    public func crash() {
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
     }
-    var stderr: String { output.withLock { $0 } }
-    var pid: Int32 { process.processIdentifier }
+    public var stderr: String { output.text.withLock { $0 } }
+    public var pid: Int32 { process.processIdentifier }
 
     /// Resident memory of the daemon in KiB (from /proc).
-    var residentKiB: Int {
+    public var residentKiB: Int {
         let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
         let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
         return Int(line.split(separator: " ").dropFirst().first ?? "0") ?? 0
@@ -90,7 +97,7 @@ final class DaemonProcess: @unchecked Sendable {
 
     /// SIGTERM, then wait (SIGKILL after 10 s). Returns the exit status.
     @discardableResult
-    func stop() -> Int32 {
+    public func stop() -> Int32 {
         guard process.isRunning else { return process.terminationStatus }
         process.terminate()
         let deadline = Date().addingTimeInterval(10)
@@ -101,4 +108,15 @@ final class DaemonProcess: @unchecked Sendable {
     }
 
     deinit { stop() }
+
+    /// Writes a configuration file (and any extra files) into a new temporary directory and
+    /// returns the configuration's path.
+    public static func writeConfiguration(_ json: String, files: [String: String] = [:]) throws -> String {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rivesync-test-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        for (name, contents) in files { try Data(contents.utf8).write(to: directory.appendingPathComponent(name)) }
+        let path = directory.appendingPathComponent("config.json").path
+        try Data(json.utf8).write(to: URL(fileURLWithPath: path))
+        return path
+    }
 }
