@@ -101,17 +101,11 @@ extension ClientLoop {
             ServerLoop.sendCloseReason(wsi, code: close.code, reason: close.reason)
             return -1
         }
-        let bytesBefore = session.queue.bytes
-        let countBefore = session.queue.count
-        guard let unit = session.queue.next(coalesceLimit: 0, copyEveryWrite: true) else { return 0 }
-        metrics.queuedBytes.wrappingAdd(session.queue.bytes - bytesBefore, ordering: .relaxed)
-        metrics.queuedMessages.wrappingAdd(session.queue.count - countBefore, ordering: .relaxed)
-        let written = lws_write(wsi, unit.buffer.base.assumingMemoryBound(to: UInt8.self), unit.length, unit.flags)
-        session.lastWritten = unit.buffer
-        if written < 0 { return -1 }
-        metrics.writes.wrappingAdd(1, ordering: .relaxed)
-        metrics.messagesOut.wrappingAdd(unit.completedMessages, ordering: .relaxed)
-        metrics.bytesOut.wrappingAdd(unit.payloadBytes, ordering: .relaxed)
+        guard let write = session.queue.write(to: wsi, coalesceLimit: 0, copyEveryWrite: true, metrics: metrics) else { return 0 }
+        metrics.queuedBytes.wrappingAdd(write.bytesDelta, ordering: .relaxed)
+        metrics.queuedMessages.wrappingAdd(write.countDelta, ordering: .relaxed)
+        session.lastWritten = write.buffer
+        if !write.accepted { return -1 }
         if !session.queue.isEmpty || session.pendingClose != nil { lws_callback_on_writable(wsi) }
         return 0
     }

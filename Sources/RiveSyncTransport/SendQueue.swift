@@ -15,6 +15,17 @@ struct WriteUnit {
     let payloadBytes: Int
 }
 
+/// What `SendQueue.write(to:coalesceLimit:copyEveryWrite:metrics:)` did.
+struct QueueWrite {
+    /// The written buffer, to keep alive until the next `WRITEABLE`/`CLOSED` (LWS.md §3.2).
+    let buffer: Payload
+    /// False if lws failed the write (the connection is dead).
+    let accepted: Bool
+    /// Change of the queue's byte and message counts, for the gauges.
+    let bytesDelta: Int
+    let countDelta: Int
+}
+
 /// A per-connection FIFO of outgoing messages, turned into `lws_write` calls.
 ///
 /// Touched only on the service thread. Large messages leave as fragments of at most
@@ -71,6 +82,21 @@ struct SendQueue {
         let buffer = copyEveryWrite ? message.withUnsafeBytes { Payload(copying: $0, isText: message.isText) } : message
         return WriteUnit(buffer: buffer, length: message.count, flags: Self.flags(for: message),
                          completedMessages: 1, payloadBytes: message.count)
+    }
+
+    /// Hands the next write to lws and counts it in `metrics` (writes, messages and bytes
+    /// out); nil when the queue is empty. Client and server sessions both write this way.
+    mutating func write(to wsi: OpaquePointer, coalesceLimit: Int, copyEveryWrite: Bool, metrics: TransportMetrics) -> QueueWrite? {
+        let bytesBefore = bytes
+        let countBefore = count
+        guard let unit = next(coalesceLimit: coalesceLimit, copyEveryWrite: copyEveryWrite) else { return nil }
+        let written = lws_write(wsi, unit.buffer.base.assumingMemoryBound(to: UInt8.self), unit.length, unit.flags)
+        if written >= 0 {
+            metrics.writes.wrappingAdd(1, ordering: .relaxed)
+            metrics.messagesOut.wrappingAdd(unit.completedMessages, ordering: .relaxed)
+            metrics.bytesOut.wrappingAdd(unit.payloadBytes, ordering: .relaxed)
+        }
+        return QueueWrite(buffer: unit.buffer, accepted: written >= 0, bytesDelta: bytes - bytesBefore, countDelta: count - countBefore)
     }
 
     private mutating func nextFragment(of message: Payload) -> WriteUnit {

@@ -129,19 +129,11 @@ extension ServerLoop {
     /// Hands the next write of the session's queue to lws; false if lws failed it (the
     /// connection is dead).
     private func writeNext(_ session: ServerSession) -> Bool {
-        let bytesBefore = session.queue.bytes
-        let countBefore = session.queue.count
-        guard let unit = session.queue.next(coalesceLimit: configuration.coalesceBytes, copyEveryWrite: false) else {
-            return true
-        }
-        queueChanged(session, bytesDelta: session.queue.bytes - bytesBefore, countDelta: session.queue.count - countBefore)
-        let written = lws_write(session.wsi, unit.buffer.base.assumingMemoryBound(to: UInt8.self), unit.length, unit.flags)
-        session.lastWritten = unit.buffer
-        if written < 0 { return false }
-        metrics.writes.wrappingAdd(1, ordering: .relaxed)
-        metrics.messagesOut.wrappingAdd(unit.completedMessages, ordering: .relaxed)
-        metrics.bytesOut.wrappingAdd(unit.payloadBytes, ordering: .relaxed)
-        return true
+        guard let write = session.queue.write(to: session.wsi, coalesceLimit: configuration.coalesceBytes,
+                                              copyEveryWrite: false, metrics: metrics) else { return true }
+        queueChanged(session, bytesDelta: write.bytesDelta, countDelta: write.countDelta)
+        session.lastWritten = write.buffer
+        return write.accepted
     }
 
     /// Asks lws for a `WRITEABLE` of the session (once until it comes).
