@@ -19,10 +19,16 @@ final class RawSocket {
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     }
 
-    /// Connects to 127.0.0.1:`port`.
-    convenience init(port: Int) throws {
+    /// Connects to 127.0.0.1:`port`. A `receiveBufferBytes` above zero fixes the kernel receive
+    /// buffer (`SO_RCVBUF`, set before connecting so that it also bounds the advertised window)
+    /// instead of letting the kernel autotune it.
+    convenience init(port: Int, receiveBufferBytes: Int32 = 0) throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw SocketError(description: "socket failed") }
+        if receiveBufferBytes > 0 {
+            var size = receiveBufferBytes
+            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -63,6 +69,12 @@ final class RawSocket {
         var buffer = [UInt8](repeating: 0, count: limit)
         let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
         return max(n, 0)
+    }
+
+    /// Bytes that arrived in the kernel receive queue and are not read yet (`FIONREAD`).
+    var unreadBytes: Int {
+        var count: Int32 = 0
+        return ioctl(fd, UInt(FIONREAD), &count) == 0 ? Int(count) : 0
     }
 
     /// Reads until EOF.
