@@ -94,7 +94,7 @@ extension Worker {
             }
             // Each distinct set of paths is filtered and encoded once, shared by its sessions.
             for (paths, sessions) in byPaths {
-                let effects = Self.filter(batch.effects, paths)
+                let effects = PathFilter.effects(batch.effects, visibleTo: paths)
                 guard !effects.isEmpty else { continue }
                 let message = ServerMessage.batch(batch, epoch: context.epoch, effects: effects, commands: batch.applied)
                 out.append(.send(ServerContext.payload(message), to: sessions))
@@ -123,17 +123,5 @@ extension Worker {
             }
         }
         context.submit(out + replies)
-    }
-
-    /// The effects visible to a path subscription: those with a path equal to, under or
-    /// above one of `paths`.
-    static func filter(_ effects: [Effect], _ paths: [String]) -> [Effect] {
-        effects.filter { effect in
-            effect.paths.contains { p in paths.contains { q in Self.related(p, q) } }
-        }
-    }
-
-    static func related(_ a: String, _ b: String) -> Bool {
-        a == b || a.isEmpty || b.isEmpty || a.hasPrefix(b + "/") || b.hasPrefix(a + "/")
     }
 }

@@ -23,7 +23,7 @@ extension Worker {
             out.append(.send(ServerContext.payload(reply), to: [session]))
             for entry in missing {
                 if let paths {
-                    let effects = Self.filter(entry.batch.effects, paths)
+                    let effects = PathFilter.effects(entry.batch.effects, visibleTo: paths)
                     guard !effects.isEmpty else { continue }
                     let message = ServerMessage.batch(entry.batch, epoch: context.epoch, effects: effects, commands: entry.batch.applied)
                     out.append(.send(ServerContext.payload(message), to: [session]))

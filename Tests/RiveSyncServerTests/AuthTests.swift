@@ -9,12 +9,17 @@ import Testing
     static let admin = "admin-token-0123456789"
     static let reader = "reader-token-0123456789"
     static let themer = "themer-token-0123456789"
+    static let namer = "namer-token-0123456789"
 
     static let tokens: JSONValue = [
         "tokens": [
             AuthDaemon.token("admin", admin, [["allow": ["read", "write", "fire"], "target": "*"], ["allow": ["create", "load"]]]),
             AuthDaemon.token("reader", reader, [["allow": ["read"], "target": "character"]]),
             AuthDaemon.token("themer", themer, [["allow": ["read", "write"], "target": "character", "paths": ["@Theme/"]]]),
+            AuthDaemon.token("namer", namer, [
+                ["allow": ["read"], "target": "character", "paths": ["@Theme/name"]],
+                ["allow": ["read"], "target": "lobby", "paths": ["players/0/name"]],
+            ]),
         ]
     ]
 
@@ -96,6 +101,44 @@ import Testing
         let batch = try await themer.nextBatch("character")
         #expect(batch["seq"] == inside["seq"], "the mood batch was filtered out: \(batch.jsonText)")
         #expect(!batch.jsonText.contains("mood"), "\(batch.jsonText)")
+    }
+
+    /// A bind or list insert above a limited reader's paths brings whole instance states
+    /// (`introduced`); the reader gets only the values on its paths, a whole-target reader all.
+    @Test func anAttachAboveAPathLimitedReaderShowsItOnlyItsPaths() async throws {
+        let server = try AuthDaemon(auth: [], tokens: Self.tokens)
+        defer { server.stop() }
+        let namer = try await server.connect(token: Self.namer)
+        let admin = try await server.connect(token: Self.admin)
+        let names = try await namer.request(["type": "subscribe", "target": "character", "paths": ["@Theme/name"]])
+        #expect(names["values"] == ["@Theme/name": "Light"], "\(names.jsonText)")
+        let seats = try await namer.request(["type": "subscribe", "target": "lobby", "paths": ["players/0/name"]])
+        #expect(seats["type"] == "error" && seats["code"] == "index_out_of_range", "no item 0 yet: \(seats.jsonText)")
+        #expect(try await admin.request(["type": "subscribe", "target": "character"])["type"] == "snapshot")
+
+        let dark = try await admin.request(["type": "createInstance", "file": "demo", "source": ["name": "Dark", "viewModel": "Theme"]])
+        let darkID = try #require(dark["instance"])
+        #expect(try await admin.request(["type": "bind", "target": "character", "globals": [["name": "Theme", "instance": darkID]]])["type"] == "ack")
+        let limited = try await namer.nextBatch("character")
+        let full = try await admin.nextBatch("character")
+        #expect(limited["effects"]?.arrayValue?.first?["op"] == "bind" && limited["effects"]?.arrayValue?.first?["instance"] == darkID, "\(limited.jsonText)")
+        #expect(limited["effects"]?.arrayValue?.first?["introduced"] == [["id": darkID, "viewModel": "Theme", "name": "Dark", "values": ["name": "Dark"]]],
+                "only @Theme/name of the new theme: \(limited.jsonText)")
+        let fullValues = full["effects"]?.arrayValue?.first?["introduced"]?.arrayValue?.first?["values"]?.objectValue?.map(\.0).sorted()
+        #expect(fullValues == ["accent", "background", "foreground", "mode", "name"], "\(full.jsonText)")
+
+        let guest = try await admin.request(["type": "createInstance", "file": "demo", "source": ["name": "Guest", "viewModel": "Player"]])
+        let guestID = try #require(guest["instance"])
+        let first = try await admin.request(["type": "listAppend", "target": "lobby", "path": "players", "instance": guestID])
+        #expect(first["type"] == "ack", "\(first.jsonText)")
+        #expect(try await namer.request(["type": "subscribe", "target": "lobby", "paths": ["players/0/name"]])["values"] == ["players/0/name": "Guest"])
+        let host = try await admin.request(["type": "createInstance", "file": "demo", "source": ["default": ["viewModel": "Player"]]])
+        let hostID = try #require(host["instance"])
+        #expect(try await admin.request(["type": "listInsert", "target": "lobby", "path": "players", "index": 0, "instance": hostID])["type"] == "ack")
+        let insert = try await namer.nextBatch("lobby")
+        let introduced = insert["effects"]?.arrayValue?.first?["introduced"]
+        #expect(introduced?.arrayValue?.first?["id"] == hostID && introduced?.arrayValue?.first?["values"]?.objectValue?.map(\.0) == ["name"], "\(insert.jsonText)")
+        #expect(introduced?.arrayValue?.count == 1)
     }
 
     @Test func anonymousAccessGetsOnlyItsScopes() async throws {
