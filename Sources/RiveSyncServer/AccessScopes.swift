@@ -1,12 +1,12 @@
 import RiveSyncJSON
 
 /// What a scope can allow. `read`, `write` and `fire` apply to targets and paths; `create`
-/// (instances, state machines, publish, bind, attaching instances by id) and `load`
-/// (`loadFile`, `upload`) are daemon-wide.
+/// (instances, state machines, publish, bind, attaching instances by id), `load`
+/// (`loadFile`, `upload`) and `metrics` (`GET /metrics`) are daemon-wide.
 enum Permission: String, Sendable, CaseIterable {
-    case read, write, fire, create, load
+    case read, write, fire, create, load, metrics
 
-    var isDaemonWide: Bool { self == .create || self == .load }
+    var isDaemonWide: Bool { self == .create || self == .load || self == .metrics }
 }
 
 /// The targets a scope names: every target (`*`), the names that start with a prefix
@@ -57,7 +57,7 @@ struct Scope: Sendable, Hashable {
     }
 
     /// Reads one entry: `{"allow": ["read", "write"], "target": "character", "paths": ["@Theme"]}`
-    /// or a daemon-wide `{"allow": ["create", "load"]}`.
+    /// or a daemon-wide `{"allow": ["create", "load", "metrics"]}`.
     init(json: JSONValue, here: String) throws(ConfigurationError) {
         guard let members = json.objectValue else { throw .invalid("\(here): expected an object") }
         for (key, _) in members where !["allow", "target", "paths"].contains(key) {
@@ -73,14 +73,14 @@ struct Scope: Sendable, Hashable {
         }
         if permissions.allSatisfy(\.isDaemonWide) {
             guard json["target"] == nil, json["paths"] == nil else {
-                throw .invalid("\(here): create and load are daemon-wide; give them without target and paths")
+                throw .invalid("\(here): create, load and metrics are daemon-wide; give them without target and paths")
             }
             targets = .any
             prefixes = [[]]
             return
         }
         guard !permissions.contains(where: \.isDaemonWide) else {
-            throw .invalid("\(here): give create and load in an entry of their own")
+            throw .invalid("\(here): give create, load and metrics in an entry of their own")
         }
         guard let target = json["target"]?.stringValue, !target.isEmpty else {
             throw .invalid("\(here).target: expected a target name or pattern")
@@ -115,7 +115,7 @@ struct Grants: Sendable, Hashable {
     /// Every permission on every target (the demo's and the default anonymous grants).
     static let everything = Grants(scopes: [
         Scope(permissions: [.read, .write, .fire], targets: .any, prefixes: [[]]),
-        Scope(permissions: [.create, .load], targets: .any, prefixes: [[]]),
+        Scope(permissions: [.create, .load, .metrics], targets: .any, prefixes: [[]]),
     ])
 
     /// Reads a `scopes` array.
@@ -126,7 +126,7 @@ struct Grants: Sendable, Hashable {
 
     init(scopes: [Scope]) { self.scopes = scopes }
 
-    /// A daemon-wide permission (`create`, `load`).
+    /// A daemon-wide permission (`create`, `load`, `metrics`).
     func allows(_ permission: Permission) -> Bool {
         scopes.contains { $0.permissions.contains(permission) }
     }

@@ -39,9 +39,10 @@ public final class Daemon: Sendable {
         let metrics = context.metrics
         let handler: any WebSocketServerHandler =
             configuration.testEcho ? EchoHandler(context: context) : SessionHandler(dispatcher: dispatcher)
-        server = WebSocketServer(configuration: transport, handler: handler) { transportMetrics in
-            transportMetrics.prometheusText() + metrics.prometheusText()
-        }
+        server = WebSocketServer(
+            configuration: transport, handler: handler,
+            metricsAccess: { dispatcher.metricsAccess(authorization: $0, remoteAddress: $1) },
+            metricsBody: { $0.prometheusText() + metrics.prometheusText() })
         context.attach(server)
         try restoreState()
         try loadConfiguredState()

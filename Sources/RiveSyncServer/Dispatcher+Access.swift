@@ -23,7 +23,7 @@ extension Dispatcher {
     /// must be valid even where anonymous access is allowed.
     func authenticate(_ token: String?, remoteAddress: String) -> Identity? {
         if let token {
-            return tokens.entry(forToken: token).map { .token(name: $0.name, digest: $0.digest) }
+            return tokens.withLock { $0.entry(forToken: token) }.map { .token(name: $0.name, digest: $0.digest) }
         }
         switch context.configuration.auth.anonymous {
         case .allowed: return .anonymous
@@ -36,8 +36,22 @@ extension Dispatcher {
     func grants(of identity: Identity) -> Grants? {
         switch identity {
         case .anonymous: return context.configuration.auth.anonymousGrants
-        case .token(_, let digest): return tokens.entry(forDigest: digest)?.grants
+        case .token(_, let digest): return tokens.withLock { $0.entry(forDigest: digest)?.grants }
         }
+    }
+
+    /// Whether `GET /metrics` is answered: it needs the `metrics` permission, from the token in
+    /// `Authorization: Bearer <token>` or, without that header, from anonymous access. Called on
+    /// the transport's service thread: reads only the locked tokens and the configuration.
+    func metricsAccess(authorization: String?, remoteAddress: String) -> HTTPAccess {
+        guard let authorization else {
+            guard authenticate(nil, remoteAddress: remoteAddress) != nil else { return .unauthorized }
+            return context.configuration.auth.anonymousGrants.allows(.metrics) ? .allowed : .unauthorized
+        }
+        let parts = authorization.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "bearer",
+              let grants = tokens.withLock({ $0.entry(forToken: String(parts[1]))?.grants }) else { return .unauthorized }
+        return grants.allows(.metrics) ? .allowed : .forbidden
     }
 
     /// Answers `unauthorized`, closes with 1008 and forgets the session at once: its later
@@ -59,7 +73,7 @@ extension Dispatcher {
         guard let path = context.configuration.auth.tokensFile else { return }
         let table = try TokenTable.read(path)
         queue.sync {
-            tokens = table
+            tokens.withLock { $0 = table }
             recheckSessions()
         }
         context.log(.info, "tokens reloaded", [("path", path), ("tokens", "\(table.entries.count)")])

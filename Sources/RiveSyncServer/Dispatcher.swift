@@ -15,8 +15,9 @@ final class Dispatcher: @unchecked Sendable {
     let context: ServerContext
     let workers: [Worker]
     var sessions: [SessionID: SessionState] = [:]
-    /// The tokens file as last read (replaced by `reloadTokens`).
-    var tokens: TokenTable
+    /// The tokens file as last read (replaced by `reloadTokens`); locked because `/metrics`
+    /// checks tokens on the transport's service thread.
+    let tokens: Locked<TokenTable>
     private var nextWorker = 0
 
     struct SessionState {
@@ -33,7 +34,7 @@ final class Dispatcher: @unchecked Sendable {
     init(context: ServerContext, workers: [Worker]) throws(ConfigurationError) {
         self.context = context
         self.workers = workers
-        tokens = try context.configuration.auth.tokensFile.map { (path) throws(ConfigurationError) in try TokenTable.read(path) } ?? TokenTable()
+        tokens = Locked(try context.configuration.auth.tokensFile.map { (path) throws(ConfigurationError) in try TokenTable.read(path) } ?? TokenTable())
     }
 
     /// A connection opened: one whose `Origin` is not allowed is closed with 1008 at once.

@@ -1,17 +1,37 @@
 import CWebSockets
 
-/// Plain HTTP on the WebSocket port: `GET /healthz` and `GET /metrics`; anything else is 404.
+/// A plain HTTP answer with a small text body.
+struct HTTPResponse {
+    var status: http_status
+    var body: String
+    var contentType = "text/plain; charset=utf-8"
+    /// `WWW-Authenticate` (for 401).
+    var challenge: String?
+}
+
+/// Plain HTTP on the WebSocket port: `GET /healthz` and `GET /metrics` (when `metricsAccess`
+/// allows it: 401 without acceptable credentials, 403 for credentials without the right);
+/// anything else is 404.
 extension ServerLoop {
     func http(_ wsi: OpaquePointer, path: String) -> Int32 {
         metrics.httpRequests.wrappingAdd(1, ordering: .relaxed)
         let isGet = lws_hdr_total_length(wsi, WSI_TOKEN_GET_URI) > 0
-        let response: (body: String, contentType: String)?
+        let response: HTTPResponse
         switch (isGet, path) {
-        case (true, "/healthz"): response = ("ok\n", "text/plain; charset=utf-8")
-        case (true, "/metrics"): response = (metricsBody(metrics), "text/plain; version=0.0.4; charset=utf-8")
-        default: response = nil
-        }
-        guard let response else {
+        case (true, "/healthz"):
+            response = HTTPResponse(status: HTTP_STATUS_OK, body: "ok\n")
+        case (true, "/metrics"):
+            switch metricsAccess(Self.header(wsi, WSI_TOKEN_HTTP_AUTHORIZATION), Self.peerAddress(wsi)) {
+            case .allowed:
+                response = HTTPResponse(status: HTTP_STATUS_OK, body: metricsBody(metrics),
+                                        contentType: "text/plain; version=0.0.4; charset=utf-8")
+            case .unauthorized:
+                response = HTTPResponse(status: HTTP_STATUS_UNAUTHORIZED, body: "a bearer token is needed\n",
+                                        challenge: "Bearer realm=\"rivesyncd\"")
+            case .forbidden:
+                response = HTTPResponse(status: HTTP_STATUS_FORBIDDEN, body: "the token may not read metrics\n")
+            }
+        default:
             if lws_return_http_status(wsi, UInt32(HTTP_STATUS_NOT_FOUND.rawValue), nil) != 0 { return -1 }
             return lws_http_transaction_completed(wsi) != 0 ? -1 : 0
         }
@@ -21,11 +41,17 @@ extension ServerLoop {
             let start = buffer.baseAddress! + Payload.headroom
             let end = buffer.baseAddress! + buffer.count
             var cursor: UnsafeMutablePointer<UInt8>? = start
-            return response.contentType.withCString { type in
-                lws_add_http_common_headers(wsi, UInt32(HTTP_STATUS_OK.rawValue), type, lws_filepos_t(body.count),
-                                            &cursor, end) == 0
-                    && lws_finalize_write_http_header(wsi, start, &cursor, end) == 0
+            let common = response.contentType.withCString { type in
+                lws_add_http_common_headers(wsi, UInt32(response.status.rawValue), type, lws_filepos_t(body.count), &cursor, end) == 0
             }
+            guard common else { return false }
+            if let challenge = response.challenge {
+                let added = challenge.withCString { value in
+                    lws_add_http_header_by_token(wsi, WSI_TOKEN_HTTP_WWW_AUTHENTICATE, value, Int32(challenge.utf8.count), &cursor, end) == 0
+                }
+                guard added else { return false }
+            }
+            return lws_finalize_write_http_header(wsi, start, &cursor, end) == 0
         }
         guard ok else { return -1 }
         httpBodies[wsi] = body

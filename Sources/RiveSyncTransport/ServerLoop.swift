@@ -19,6 +19,7 @@ final class ServerLoop: @unchecked Sendable {
     let configuration: WebSocketServer.Configuration
     let handler: any WebSocketServerHandler
     let metrics: TransportMetrics
+    let metricsAccess: @Sendable (_ authorization: String?, _ remoteAddress: String) -> HTTPAccess
     let metricsBody: @Sendable (TransportMetrics) -> String
     let inbox: Inbox<Input>
     let sessionStats: Locked<[SessionID: SessionStats]>
@@ -37,11 +38,14 @@ final class ServerLoop: @unchecked Sendable {
     private let shutdownTimer: UnsafeMutablePointer<rs_timer_t>
 
     init(configuration: WebSocketServer.Configuration, handler: any WebSocketServerHandler,
-         metrics: TransportMetrics, metricsBody: @escaping @Sendable (TransportMetrics) -> String,
+         metrics: TransportMetrics,
+         metricsAccess: @escaping @Sendable (_ authorization: String?, _ remoteAddress: String) -> HTTPAccess,
+         metricsBody: @escaping @Sendable (TransportMetrics) -> String,
          inbox: Inbox<Input>, sessionStats: Locked<[SessionID: SessionStats]>) {
         self.configuration = configuration
         self.handler = handler
         self.metrics = metrics
+        self.metricsAccess = metricsAccess
         self.metricsBody = metricsBody
         self.inbox = inbox
         self.sessionStats = sessionStats

@@ -29,6 +29,7 @@ public final class WebSocketServer: Sendable {
 
     private let handler: any WebSocketServerHandler
     private let metricsBody: @Sendable (TransportMetrics) -> String
+    private let metricsAccess: @Sendable (_ authorization: String?, _ remoteAddress: String) -> HTTPAccess
     private let inbox = Inbox<ServerLoop.Input>()
     private let state = Locked<RunState>(.idle)
     private let sessionStats = Locked<[SessionID: SessionStats]>([:])
@@ -43,12 +44,17 @@ public final class WebSocketServer: Sendable {
     /// - Parameters:
     ///   - configuration: listen address, TLS and limits.
     ///   - handler: receives session events on the service thread.
+    ///   - metricsAccess: decides, from the `Authorization` header (nil when absent) and the
+    ///     peer's address, whether `GET /metrics` is answered; on the service thread, must be
+    ///     quick. Defaults to everyone.
     ///   - metricsBody: produces the body of `GET /metrics` (Prometheus text), on the service
     ///     thread; must be quick. Defaults to the transport's own metrics.
     public init(configuration: Configuration, handler: any WebSocketServerHandler,
+                metricsAccess: @escaping @Sendable (_ authorization: String?, _ remoteAddress: String) -> HTTPAccess = { _, _ in .allowed },
                 metricsBody: @escaping @Sendable (TransportMetrics) -> String = { $0.prometheusText() }) {
         self.configuration = configuration
         self.handler = handler
+        self.metricsAccess = metricsAccess
         self.metricsBody = metricsBody
     }
 
@@ -61,7 +67,7 @@ public final class WebSocketServer: Sendable {
         try configuration.validate()
         TransportLog.configureDefaultIfNeeded()
         let loop = ServerLoop(configuration: configuration, handler: handler, metrics: metrics,
-                              metricsBody: metricsBody, inbox: inbox, sessionStats: sessionStats)
+                              metricsAccess: metricsAccess, metricsBody: metricsBody, inbox: inbox, sessionStats: sessionStats)
         let started = Latch<Result<Int, TransportError>>()
         try state.withLock { (state) throws(TransportError) in
             guard case .idle = state else { throw TransportError(.notRunning, "a server can be started only once") }

@@ -30,3 +30,12 @@ public protocol WebSocketServerHandler: Sendable {
     /// set by `Configuration.overflowPolicy`. Called once per overflow episode.
     func sendQueueOverflow(_ id: SessionID, queuedBytes: Int)
 }
+
+/// Whether an HTTP request for a protected resource (`GET /metrics`) is answered.
+public enum HTTPAccess: Sendable {
+    case allowed
+    /// No credentials, or credentials that are not valid: 401 with `WWW-Authenticate: Bearer`.
+    case unauthorized
+    /// Valid credentials without the right: 403.
+    case forbidden
+}

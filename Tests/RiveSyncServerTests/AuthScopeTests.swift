@@ -47,6 +47,8 @@ import Testing
         #expect(writer.denial(of: .digest(target: "lobby"))?.permission == .read)
         #expect(writer.denial(of: .loadFile(name: "x", content: .schema(.object([]))))?.permission == .load)
         #expect(writer.shows("lobby") && !writer.shows("theme"))
+        #expect(!writer.allows(.metrics) && Grants.everything.allows(.metrics))
+        #expect(try Self.grants([["allow": ["metrics"]]]).allows(.metrics))
         #expect(writer.denial(of: .unsubscribe(target: "theme")) == nil)
     }
 
@@ -61,6 +63,8 @@ import Testing
             ["name": "a", "token": "long-enough-token-123", "scopes": scopes, "admin": true],
             ["name": "a", "token": "long-enough-token-123", "scopes": [["allow": ["read"], "target": "x", "paths": ["#3"]]]],
             ["name": "a", "token": "long-enough-token-123", "scopes": [["allow": ["create"], "target": "x"]]],
+            ["name": "a", "token": "long-enough-token-123", "scopes": [["allow": ["metrics"], "target": "x"]]],
+            ["name": "a", "token": "long-enough-token-123", "scopes": [["allow": ["read", "metrics"], "target": "x"]]],
             ["name": "a", "token": "long-enough-token-123", "scopes": [["allow": ["read", "load"], "target": "x"]]],
             ["name": "a", "token": "long-enough-token-123", "scopes": [["allow": [], "target": "x"]]],
             ["name": "a", "token": "long-enough-token-123", "scopes": [["allow": ["read"]]]],

@@ -2,6 +2,10 @@ import Foundation
 import RiveSyncJSON
 import Testing
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// Tokens and scopes against the real daemon: nothing but `hello` without a valid token,
 /// typed `unauthorized` / `forbidden` errors that carry no value, path-limited readers that
 /// see only their paths, and SIGHUP reloads that apply to open connections.
@@ -13,7 +17,7 @@ import Testing
 
     static let tokens: JSONValue = [
         "tokens": [
-            AuthDaemon.token("admin", admin, [["allow": ["read", "write", "fire"], "target": "*"], ["allow": ["create", "load"]]]),
+            AuthDaemon.token("admin", admin, [["allow": ["read", "write", "fire"], "target": "*"], ["allow": ["create", "load", "metrics"]]]),
             AuthDaemon.token("reader", reader, [["allow": ["read"], "target": "character"]]),
             AuthDaemon.token("themer", themer, [["allow": ["read", "write"], "target": "character", "paths": ["@Theme/"]]]),
             AuthDaemon.token("namer", namer, [
@@ -139,6 +143,38 @@ import Testing
         let introduced = insert["effects"]?.arrayValue?.first?["introduced"]
         #expect(introduced?.arrayValue?.first?["id"] == hostID && introduced?.arrayValue?.first?["values"]?.objectValue?.map(\.0) == ["name"], "\(insert.jsonText)")
         #expect(introduced?.arrayValue?.count == 1)
+    }
+
+    /// `GET /metrics` needs the `metrics` permission: a bearer token that has it, or anonymous
+    /// access that has it; `/healthz` stays open for probes.
+    @Test func metricsNeedTheMetricsPermission() async throws {
+        let server = try AuthDaemon(auth: [], tokens: Self.tokens)
+        defer { server.stop() }
+        func get(_ path: String, token: String?) async throws -> (status: Int, body: String, challenge: String?) {
+            var request = URLRequest(url: URL(string: "http://127.0.0.1:\(server.daemon.port)\(path)")!)
+            if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+            let (data, response) = try await URLSession.shared.data(for: request)
+            let http = try #require(response as? HTTPURLResponse)
+            return (http.statusCode, String(decoding: data, as: UTF8.self), http.value(forHTTPHeaderField: "WWW-Authenticate"))
+        }
+        let anonymous = try await get("/metrics", token: nil)
+        #expect(anonymous.status == 401 && anonymous.challenge?.hasPrefix("Bearer") == true, "\(anonymous)")
+        #expect(!anonymous.body.contains("rivesync_"))
+        #expect(try await get("/metrics", token: Self.admin + "x").status == 401)
+        let reader = try await get("/metrics", token: Self.reader)
+        #expect(reader.status == 403 && !reader.body.contains("rivesync_"), "a valid token without the permission: \(reader)")
+        let admin = try await get("/metrics", token: Self.admin)
+        #expect(admin.status == 200 && admin.body.contains("rivesync_transport_connections"), "\(admin)")
+        #expect(try await get("/healthz", token: nil) == (200, "ok\n", nil))
+
+        let open = try AuthDaemon(auth: [("allowAnonymous", true), ("anonymousScopes", [["allow": ["read"], "target": "*"]])], tokens: Self.tokens)
+        defer { open.stop() }
+        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(open.daemon.port)/metrics")!)
+        let (_, response) = try await URLSession.shared.data(for: request)
+        #expect((response as? HTTPURLResponse)?.statusCode == 401, "anonymous scopes without metrics")
+        request.setValue("Bearer \(Self.admin)", forHTTPHeaderField: "Authorization")
+        let (_, withToken) = try await URLSession.shared.data(for: request)
+        #expect((withToken as? HTTPURLResponse)?.statusCode == 200)
     }
 
     @Test func anonymousAccessGetsOnlyItsScopes() async throws {

@@ -44,13 +44,36 @@ import Testing
 
     @Test func metricsBodyComesFromCaller() async throws {
         let handler = RecordingHandler(echo: false)
-        let server = WebSocketServer(configuration: .init(), handler: handler) { metrics in
+        let server = WebSocketServer(configuration: .init(), handler: handler, metricsBody: { metrics in
             "app_up 1\n" + metrics.prometheusText(prefix: "app_transport")
-        }
+        })
         try server.start()
         defer { server.stop() }
         let response = try RawSocket.httpGet(port: try #require(server.port), path: "/metrics")
         #expect(response.contains("\r\n\r\napp_up 1\n# TYPE app_transport_connections_opened_total counter\n"))
+    }
+
+    @Test func metricsAccessSeesTheAuthorizationHeaderAndThePeer() async throws {
+        let seen = Locked<[String]>([])
+        let server = WebSocketServer(configuration: .init(), handler: RecordingHandler(echo: false), metricsAccess: { authorization, peer in
+            seen.withLock { $0.append("\(authorization ?? "-") from \(peer)") }
+            switch authorization {
+            case "Bearer good"?: return .allowed
+            case "Bearer weak"?: return .forbidden
+            default: return .unauthorized
+            }
+        })
+        try server.start()
+        defer { server.stop() }
+        let port = try #require(server.port)
+        let none = try RawSocket.httpGet(port: port, path: "/metrics")
+        #expect(none.hasPrefix("HTTP/1.1 401") && none.contains("\r\nwww-authenticate: Bearer realm=\"rivesyncd\"\r\n") && !none.contains("# TYPE"), "\(none)")
+        let weak = try RawSocket.httpGet(port: port, path: "/metrics", headers: "Authorization: Bearer weak\r\n")
+        #expect(weak.hasPrefix("HTTP/1.1 403") && !weak.contains("# TYPE"), "\(weak)")
+        let good = try RawSocket.httpGet(port: port, path: "/metrics", headers: "Authorization: Bearer good\r\n")
+        #expect(good.hasPrefix("HTTP/1.1 200") && good.contains("# TYPE rivesync_transport_connections_opened_total counter"), "\(good)")
+        #expect(try RawSocket.httpGet(port: port, path: "/healthz").hasSuffix("\r\n\r\nok\n"), "health is not asked about")
+        #expect(seen.withLock { $0 } == ["- from 127.0.0.1", "Bearer weak from 127.0.0.1", "Bearer good from 127.0.0.1"])
     }
 
     @Test func invalidUTF8TextFrameGets1007() async throws {

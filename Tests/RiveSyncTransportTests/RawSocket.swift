@@ -155,9 +155,9 @@ final class RawSocket {
     }
 
     /// Sends an HTTP/1.1 GET with `Connection: close` and returns the whole response.
-    static func httpGet(port: Int, path: String) throws -> String {
+    static func httpGet(port: Int, path: String, headers: String = "") throws -> String {
         let socket = try RawSocket(port: port)
-        try socket.send("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        try socket.send("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n\(headers)Connection: close\r\n\r\n")
         return String(decoding: socket.readToEnd(), as: UTF8.self)
     }
 }
