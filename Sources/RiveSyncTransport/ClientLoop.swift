@@ -33,39 +33,22 @@ final class ClientLoop: @unchecked Sendable {
     var stopping = false
     var exitRequested = false
     static let protocolName = "rivesync-client"
-    private let arena = CStringArena()
-    private let protocols: UnsafeMutablePointer<lws_protocols>
-    private let retryPolicy: UnsafeMutablePointer<lws_retry_bo_t>
-    private let shutdownTimer: UnsafeMutablePointer<rs_timer_t>
+    private let allocations: LoopAllocations
 
     init(configuration: WebSocketClient.Configuration, inbox: Inbox<Input>, metrics: TransportMetrics) {
         self.configuration = configuration
         self.inbox = inbox
         self.metrics = metrics
-        protocols = .allocate(capacity: 2)
-        protocols.initialize(repeating: lws_protocols(), count: 2)
-        protocols[0].name = UnsafePointer(arena.dup(ClientLoop.protocolName))
-        protocols[0].callback = clientCallback
-        protocols[0].rx_buffer_size = 64 * 1024
-        retryPolicy = .allocate(capacity: 1)
-        retryPolicy.initialize(to: lws_retry_bo_t())
-        retryPolicy.pointee.secs_since_valid_ping = UInt16(configuration.pingIntervalSeconds)
-        retryPolicy.pointee.secs_since_valid_hangup = UInt16(configuration.idleTimeoutSeconds)
-        shutdownTimer = .allocate(capacity: 1)
-        shutdownTimer.initialize(to: rs_timer_t())
-    }
-
-    deinit {
-        protocols.deallocate()
-        retryPolicy.deallocate()
-        shutdownTimer.deallocate()
+        allocations = LoopAllocations(protocolName: ClientLoop.protocolName, callback: clientCallback, rxBufferSize: 64 * 1024,
+                                      pingIntervalSeconds: configuration.pingIntervalSeconds,
+                                      idleTimeoutSeconds: configuration.idleTimeoutSeconds)
     }
 
     /// The service thread's body.
     func run(reportingTo started: Latch<Result<Int, TransportError>>) {
         var info = lws_context_creation_info()
         info.port = rs_port_no_listen()
-        info.protocols = UnsafePointer(protocols)
+        info.protocols = UnsafePointer(allocations.protocols)
         info.uid = -1
         info.gid = -1
         info.user = Unmanaged.passUnretained(self).toOpaque()
@@ -75,15 +58,10 @@ final class ClientLoop: @unchecked Sendable {
             return
         }
         self.context = context
-        shutdownTimer.pointee.owner = Unmanaged.passUnretained(self).toOpaque()
+        allocations.shutdownTimer.pointee.owner = Unmanaged.passUnretained(self).toOpaque()
         inbox.open(context: context)
         started.fulfil(.success(0))
-        while !exitRequested {
-            if lws_service(context, 0) < 0 { break }
-        }
-        inbox.close()
-        rs_timer_cancel(shutdownTimer)
-        lws_context_destroy(context)
+        allocations.serve(context, inbox: inbox) { exitRequested }
         self.context = nil
         for session in sessions.values {
             finish(session, with: session.isOpen ? .closed(code: nil, reason: "client shut down") : .failed("client shut down"))
@@ -136,7 +114,7 @@ final class ClientLoop: @unchecked Sendable {
         info.local_protocol_name = UnsafePointer(strings.dup(ClientLoop.protocolName))
         info.ietf_version_or_minus_one = -1
         info.opaque_user_data = UnsafeMutableRawPointer(bitPattern: UInt(request.id))
-        if configuration.pingIntervalSeconds > 0 { info.retry_and_idle_policy = UnsafePointer(retryPolicy) }
+        if configuration.pingIntervalSeconds > 0 { info.retry_and_idle_policy = UnsafePointer(allocations.retryPolicy) }
         if request.url.isSecure {
             var flags = Int32(LCCSCF_USE_SSL.rawValue)
             if request.tls.allowSelfSigned { flags |= Int32(LCCSCF_ALLOW_SELFSIGNED.rawValue) }
@@ -160,7 +138,7 @@ final class ClientLoop: @unchecked Sendable {
             exitRequested = true
             return
         }
-        rs_timer_schedule(context, shutdownTimer, { sul in
+        rs_timer_schedule(context, allocations.shutdownTimer, { sul in
             let loop = Unmanaged<ClientLoop>.fromOpaque(rs_timer_owner(sul)!).takeUnretainedValue()
             loop.exitRequested = true
         }, lws_usec_t(configuration.shutdownGraceMilliseconds) * 1000)

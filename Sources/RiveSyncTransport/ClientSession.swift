@@ -1,5 +1,5 @@
 /// Service-thread state of one client connection.
-final class ClientSession {
+final class ClientSession: ReceivingSession {
     let request: ClientLoop.ConnectRequest
     /// The lws connection once `lws_client_connect_via_info` returned it (LWS.md §3.10).
     var wsi: OpaquePointer?

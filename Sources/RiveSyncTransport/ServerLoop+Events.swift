@@ -93,22 +93,8 @@ extension ServerLoop {
     func received(_ wsi: OpaquePointer, _ chunk: UnsafeRawBufferPointer) -> Int32 {
         guard let session = session(wsi), !session.rejectingInput else { return -1 }
         session.writesAtOnce = false
-        let step = session.assembler.append(chunk, first: lws_is_first_fragment(wsi) != 0,
-                                            final: lws_is_final_fragment(wsi) != 0,
-                                            binary: lws_frame_is_binary(wsi) != 0)
-        switch step {
-        case .partial:
-            return 0
-        case .complete(let message, let isText):
-            metrics.messagesIn.wrappingAdd(1, ordering: .relaxed)
-            metrics.bytesIn.wrappingAdd(message.count, ordering: .relaxed)
+        return session.receive(chunk, on: wsi, metrics: metrics) { message, isText in
             handler.received(session.id, message: message, isText: isText)
-            return 0
-        case .tooLarge:
-            metrics.messagesTooLarge.wrappingAdd(1, ordering: .relaxed)
-            session.rejectingInput = true
-            Self.sendCloseReason(wsi, code: 1009, reason: "message too big")
-            return -1
         }
     }
 

@@ -32,10 +32,7 @@ final class ServerLoop: @unchecked Sendable {
     /// Sessions whose send queue became non-empty during the current inbox drain.
     var newlyQueued: [ServerSession] = []
     private var nextID: SessionID = 1
-    private let arena = CStringArena()
-    private let protocols: UnsafeMutablePointer<lws_protocols>
-    private let retryPolicy: UnsafeMutablePointer<lws_retry_bo_t>
-    private let shutdownTimer: UnsafeMutablePointer<rs_timer_t>
+    private let allocations: LoopAllocations
 
     init(configuration: WebSocketServer.Configuration, handler: any WebSocketServerHandler,
          metrics: TransportMetrics,
@@ -49,23 +46,9 @@ final class ServerLoop: @unchecked Sendable {
         self.metricsBody = metricsBody
         self.inbox = inbox
         self.sessionStats = sessionStats
-        protocols = .allocate(capacity: 2)
-        protocols.initialize(repeating: lws_protocols(), count: 2)
-        protocols[0].name = UnsafePointer(arena.dup(configuration.subprotocol))
-        protocols[0].callback = serverCallback
-        protocols[0].rx_buffer_size = 16 * 1024
-        retryPolicy = .allocate(capacity: 1)
-        retryPolicy.initialize(to: lws_retry_bo_t())
-        retryPolicy.pointee.secs_since_valid_ping = UInt16(configuration.pingIntervalSeconds)
-        retryPolicy.pointee.secs_since_valid_hangup = UInt16(configuration.idleTimeoutSeconds)
-        shutdownTimer = .allocate(capacity: 1)
-        shutdownTimer.initialize(to: rs_timer_t())
-    }
-
-    deinit {
-        protocols.deallocate()
-        retryPolicy.deallocate()
-        shutdownTimer.deallocate()
+        allocations = LoopAllocations(protocolName: configuration.subprotocol, callback: serverCallback, rxBufferSize: 16 * 1024,
+                                      pingIntervalSeconds: configuration.pingIntervalSeconds,
+                                      idleTimeoutSeconds: configuration.idleTimeoutSeconds)
     }
 
     /// The service thread's body: create the context, report the outcome, serve until
@@ -73,35 +56,30 @@ final class ServerLoop: @unchecked Sendable {
     func run(reportingTo started: Latch<Result<Int, TransportError>>) {
         var info = lws_context_creation_info()
         let isIPv4 = ServerLoop.isIPv4Literal(configuration.host)
-        info.iface = UnsafePointer(arena.dup(configuration.host))
+        info.iface = UnsafePointer(allocations.arena.dup(configuration.host))
         info.port = configuration.listens ? Int32(configuration.port) : CONTEXT_PORT_NO_LISTEN_SERVER
-        info.protocols = UnsafePointer(protocols)
+        info.protocols = UnsafePointer(allocations.protocols)
         info.uid = -1
         info.gid = -1
         info.user = Unmanaged.passUnretained(self).toOpaque()
         info.pt_serv_buf_size = 32 * 1024
         info.options = rs_opt_validate_utf8() | rs_opt_fail_unable_to_bind() | (isIPv4 ? rs_opt_disable_ipv6() : 0)
-        if configuration.pingIntervalSeconds > 0 { info.retry_and_idle_policy = UnsafePointer(retryPolicy) }
+        if configuration.pingIntervalSeconds > 0 { info.retry_and_idle_policy = UnsafePointer(allocations.retryPolicy) }
         if let cert = configuration.tlsCertificatePath, let key = configuration.tlsKeyPath {
             info.options |= rs_opt_ssl_global_init()
-            info.ssl_cert_filepath = UnsafePointer(arena.dup(cert))
-            info.ssl_private_key_filepath = UnsafePointer(arena.dup(key))
+            info.ssl_cert_filepath = UnsafePointer(allocations.arena.dup(cert))
+            info.ssl_private_key_filepath = UnsafePointer(allocations.arena.dup(key))
         }
         guard let context = lws_create_context(&info) else {
             started.fulfil(.failure(diagnoseStartFailure()))
             return
         }
         self.context = context
-        shutdownTimer.pointee.owner = Unmanaged.passUnretained(self).toOpaque()
+        allocations.shutdownTimer.pointee.owner = Unmanaged.passUnretained(self).toOpaque()
         let port = configuration.listens ? Int(lws_get_vhost_listen_port(lws_get_vhost_by_name(context, "default"))) : 0
         inbox.open(context: context)
         started.fulfil(.success(port))
-        while !exitRequested {
-            if lws_service(context, 0) < 0 { break }
-        }
-        inbox.close()
-        rs_timer_cancel(shutdownTimer)
-        lws_context_destroy(context)
+        allocations.serve(context, inbox: inbox) { exitRequested }
         self.context = nil
     }
 
@@ -158,7 +136,7 @@ final class ServerLoop: @unchecked Sendable {
             exitRequested = true
             return
         }
-        rs_timer_schedule(context, shutdownTimer, { sul in
+        rs_timer_schedule(context, allocations.shutdownTimer, { sul in
             let loop = Unmanaged<ServerLoop>.fromOpaque(rs_timer_owner(sul)!).takeUnretainedValue()
             loop.exitRequested = true
         }, lws_usec_t(configuration.shutdownGraceMilliseconds) * 1000)

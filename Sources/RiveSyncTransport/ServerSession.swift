@@ -1,5 +1,5 @@
 /// Service-thread state of one WebSocket session of a server.
-final class ServerSession {
+final class ServerSession: ReceivingSession {
     /// A close that waits for the queue to drain (caller close) or not (limits, shutdown).
     struct PendingClose {
         let code: UInt16

@@ -1,0 +1,47 @@
+import CWebSockets
+
+/// The C memory a service loop lends to its lws context for the context's whole life: the
+/// protocol table, the ping/idle policy, the shutdown timer and the strings they point at.
+/// Shared by `ServerLoop` and `ClientLoop`; freed when the loop is.
+final class LoopAllocations {
+    /// Strings handed to lws (protocol name, interface, certificate paths).
+    let arena = CStringArena()
+    /// One protocol and the zeroed terminator.
+    let protocols: UnsafeMutablePointer<lws_protocols>
+    let retryPolicy: UnsafeMutablePointer<lws_retry_bo_t>
+    let shutdownTimer: UnsafeMutablePointer<rs_timer_t>
+
+    typealias Callback = @convention(c) (OpaquePointer?, lws_callback_reasons, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, Int) -> Int32
+
+    init(protocolName: String, callback: Callback, rxBufferSize: Int,
+         pingIntervalSeconds: Int, idleTimeoutSeconds: Int) {
+        protocols = .allocate(capacity: 2)
+        protocols.initialize(repeating: lws_protocols(), count: 2)
+        protocols[0].name = UnsafePointer(arena.dup(protocolName))
+        protocols[0].callback = callback
+        protocols[0].rx_buffer_size = rxBufferSize
+        retryPolicy = .allocate(capacity: 1)
+        retryPolicy.initialize(to: lws_retry_bo_t())
+        retryPolicy.pointee.secs_since_valid_ping = UInt16(pingIntervalSeconds)
+        retryPolicy.pointee.secs_since_valid_hangup = UInt16(idleTimeoutSeconds)
+        shutdownTimer = .allocate(capacity: 1)
+        shutdownTimer.initialize(to: rs_timer_t())
+    }
+
+    deinit {
+        protocols.deallocate()
+        retryPolicy.deallocate()
+        shutdownTimer.deallocate()
+    }
+
+    /// Runs `context` until `finished()` (checked after each service round) or an lws error,
+    /// then closes `inbox`, cancels the shutdown timer and destroys the context.
+    func serve<Input>(_ context: OpaquePointer, inbox: Inbox<Input>, until finished: () -> Bool) {
+        while !finished() {
+            if lws_service(context, 0) < 0 { break }
+        }
+        inbox.close()
+        rs_timer_cancel(shutdownTimer)
+        lws_context_destroy(context)
+    }
+}
