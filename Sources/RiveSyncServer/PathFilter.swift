@@ -1,7 +1,8 @@
 import RiveSyncModel
 
 /// What a path subscription sees of a batch: the effects with a path equal to, under or above
-/// one of its paths (`players` matches `players/2/x` and the other way round).
+/// one of its paths (`players` matches `players/2/x` and the other way round), each with only
+/// those of its paths.
 ///
 /// An effect that reaches the subscription only from above (a list insert, nested replacement
 /// or bind of something that contains its paths) keeps, of its `introduced` states, only what
@@ -11,7 +12,9 @@ enum PathFilter {
     /// The effects of a batch as a subscription to `paths` receives them.
     static func effects(_ effects: [Effect], visibleTo paths: [String]) -> [Effect] {
         effects.compactMap { effect in
-            guard effect.paths.contains(where: { p in paths.contains { q in related(p, q) } }) else { return nil }
+            var effect = effect
+            effect.paths = effect.paths.filter { p in paths.contains { q in related(p, q) } }
+            guard !effect.paths.isEmpty else { return nil }
             if effect.paths.contains(where: { p in paths.contains { q in isWithin(p, q) } }) { return effect }
             return projected(effect, onto: paths)
         }

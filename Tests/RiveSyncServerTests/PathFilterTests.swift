@@ -31,6 +31,14 @@ import Testing
         #expect(PathFilter.effects([fire], visibleTo: ["header"]) == [fire], "below a path: unchanged")
     }
 
+    @Test func anEffectKeepsOnlyThePathsTheSubscriptionIsAbout() {
+        let shared = Effect(paths: ["@Theme/name", "header/theme/name", "mood"],
+                            change: .set(instance: InstanceID(7), property: "name", value: .string("Dusk"), introduced: []))
+        #expect(PathFilter.effects([shared], visibleTo: ["@Theme"]).map(\.paths) == [["@Theme/name"]])
+        #expect(PathFilter.effects([shared], visibleTo: ["header", "mood"]).map(\.paths) == [["header/theme/name", "mood"]])
+        #expect(PathFilter.effects([shared], visibleTo: ["@Theme/accent"]).isEmpty)
+    }
+
     @Test func aBindAboveKeepsOnlyTheSubscribedValues() throws {
         let states = try #require(Self.introduced(PathFilter.effects([Self.bind], visibleTo: ["@Theme/name"])))
         #expect(states == [InstanceState(id: InstanceID(7), viewModel: "Theme", name: "Dark", values: ["name": .string("Dark")])])
