@@ -1,3 +1,4 @@
+import Foundation
 import BenchLoadKit
 import Testing
 
@@ -165,13 +166,34 @@ struct WebSocketFramingTests {
         #expect(!String(decoding: plain, as: UTF8.self).contains("Sec-WebSocket-Protocol"))
     }
 
-    @Test func handshakeResponseNeedsStatus101() {
-        let header = Array("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\n\r\n".utf8)
-        #expect(WebSocketHandshake.response(Array(header.dropLast())) == .incomplete)
-        #expect(WebSocketHandshake.response(header + [0x81, 0x00]) == .accepted(headerBytes: header.count))
-        #expect(WebSocketHandshake.response(Array("HTTP/1.1 404 Not Found\r\n\r\n".utf8))
+    @Test func sha1MatchesTheFIPSExamples() {
+        func hex(_ text: String) -> String { SHA1.digest(Array(text.utf8)).map { String(format: "%02x", $0) }.joined() }
+        #expect(hex("abc") == "a9993e364706816aba3e25717850c26c9cd0d89d")
+        #expect(hex("") == "da39a3ee5e6b4b0d3255bfef95601890afd80709")
+        #expect(hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq") == "84983e441c3bd26ebaae4aa1f95129e5e54670f1")
+        #expect(hex(String(repeating: "a", count: 1000)) == "291e9a6c66994949b57ba5e650361e98fc36b1ba")
+        #expect(hex(String(repeating: "a", count: 55)) == "c1c8bbdc22796e28c0e15163d20899b65621d65a", "padding fits one block")
+        #expect(hex(String(repeating: "a", count: 56)) == "c2db330f6083854c99d4b5bfb6e8f29f201be699", "padding needs a second block")
+        #expect(hex(String(repeating: "a", count: 64)) == "0098ba824b5c16427bd7a1122a5a442a25ec644d")
+    }
+
+    @Test func handshakeResponseNeedsStatus101AndTheAcceptOfTheKey() {
+        let key = Array("the sample nonce".utf8)
+        #expect(WebSocketHandshake.accept(for: key) == "s3pPLMBiTxaQ9kYGzzhZRbK+xOo=", "RFC 6455 section 1.3")
+        let header = Array("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nsec-websocket-accept:  s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\n\r\n".utf8)
+        #expect(WebSocketHandshake.response(Array(header.dropLast()), key: key) == .incomplete)
+        #expect(WebSocketHandshake.response(header + [0x81, 0x00], key: key) == .accepted(headerBytes: header.count))
+        let otherKey = Array("another nonce!!!".utf8)
+        guard case .rejected(let reason) = WebSocketHandshake.response(header, key: otherKey) else {
+            Issue.record("a response to another key was accepted")
+            return
+        }
+        #expect(reason.contains("does not answer the key"))
+        let missing = Array("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\n\r\n".utf8)
+        #expect(WebSocketHandshake.response(missing, key: key) != .accepted(headerBytes: missing.count))
+        #expect(WebSocketHandshake.response(Array("HTTP/1.1 404 Not Found\r\n\r\n".utf8), key: key)
             == .rejected("handshake: expected status 101, got 'HTTP/1.1 404 Not Found'"))
-        #expect(WebSocketHandshake.response(Array(repeating: 0x41, count: WebSocketHandshake.maxHeaderBytes + 1))
+        #expect(WebSocketHandshake.response(Array(repeating: 0x41, count: WebSocketHandshake.maxHeaderBytes + 1), key: key)
             == .rejected("handshake: response header over \(WebSocketHandshake.maxHeaderBytes) bytes"))
     }
 }

@@ -1,8 +1,8 @@
+import Foundation
+
 /// The client side of the WebSocket opening handshake (RFC 6455 §4.1): the upgrade request
-/// and the check of the server's response header.
-///
-/// Only the status is checked (101 required); `Sec-WebSocket-Accept` is not verified, which
-/// is enough for a load generator talking to known loopback servers.
+/// and the check of the server's response header (status 101 and the `Sec-WebSocket-Accept`
+/// that answers the request's key).
 public enum WebSocketHandshake {
     /// What the response bytes received so far amount to.
     public enum Response: Sendable, Equatable {
@@ -26,15 +26,32 @@ public enum WebSocketHandshake {
         return Array((lines.joined(separator: "\r\n") + "\r\n\r\n").utf8)
     }
 
-    /// Checks the response header at the start of `bytes`.
-    public static func response(_ bytes: [UInt8]) -> Response {
+    /// The GUID RFC 6455 §1.3 appends to the key.
+    static let acceptGUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
+
+    /// The `Sec-WebSocket-Accept` value that answers `key` (the 16 nonce bytes).
+    public static func accept(for key: [UInt8]) -> String {
+        base64(SHA1.digest(Array((base64(key) + acceptGUID).utf8)))
+    }
+
+    /// Checks the response header at the start of `bytes` to a request made with `key`.
+    public static func response(_ bytes: [UInt8], key: [UInt8]) -> Response {
         guard let end = headerEnd(bytes) else {
             return bytes.count > maxHeaderBytes ? .rejected("handshake: response header over \(maxHeaderBytes) bytes") : .incomplete
         }
-        let statusLine = String(decoding: bytes.prefix { $0 != UInt8(ascii: "\r") }, as: UTF8.self)
+        let lines = String(decoding: bytes[..<end], as: UTF8.self).components(separatedBy: "\r\n")
+        let statusLine = lines[0]
         let parts = statusLine.split(separator: " ", maxSplits: 2)
         guard parts.count >= 2, parts[0].hasPrefix("HTTP/1."), parts[1] == "101" else {
             return .rejected("handshake: expected status 101, got '\(statusLine.prefix(200))'")
+        }
+        let expected = accept(for: key)
+        let accepts = lines.dropFirst().compactMap { line -> String? in
+            guard let colon = line.firstIndex(of: ":"), line[..<colon].lowercased() == "sec-websocket-accept" else { return nil }
+            return line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        guard accepts == [expected] else {
+            return .rejected("handshake: Sec-WebSocket-Accept \(accepts) does not answer the key (expected \(expected))")
         }
         return .accepted(headerBytes: end)
     }

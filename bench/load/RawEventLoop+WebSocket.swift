@@ -14,6 +14,8 @@ final class RawConnection {
     var phase = Phase.connecting
     /// Response bytes received before the handshake completed.
     var handshake: [UInt8] = []
+    /// The nonce of the upgrade request, which `Sec-WebSocket-Accept` must answer.
+    var handshakeKey: [UInt8] = []
     var parser = WebSocketFrameParser()
     /// Bytes to send; `sent` of them have been.
     var outbox: [UInt8] = []
@@ -37,6 +39,7 @@ extension RawEventLoop {
         let key = (0..<16).map { _ in UInt8.random(in: .min ... .max) }
         let target = engine.target
         connection.phase = .handshaking
+        connection.handshakeKey = key
         connection.outbox += WebSocketHandshake.request(
             host: target.host, port: target.port, path: target.path, subprotocol: target.subprotocol, key: key)
         flush(connection)
@@ -46,7 +49,7 @@ extension RawEventLoop {
     func consume(_ connection: RawConnection, _ bytes: UnsafeRawBufferPointer, now: UInt64) {
         guard connection.phase == .handshaking else { return frames(connection, bytes, now: now) }
         connection.handshake.append(contentsOf: bytes)
-        switch WebSocketHandshake.response(connection.handshake) {
+        switch WebSocketHandshake.response(connection.handshake, key: connection.handshakeKey) {
         case .incomplete:
             return
         case .rejected(let reason):
