@@ -59,6 +59,7 @@ enum ErrorText {
         case .unknownInstance(let id): return "no instance #\(id)"
         case .wrongWorker(let message), .error(let message): return message
         case .notManual(let name): return "'\(name)' advances by itself"
+        case .targetDeleted(let name): return "target '\(name)' was deleted"
         case .cancelled: return "cancelled"
         }
     }

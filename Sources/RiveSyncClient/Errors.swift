@@ -64,6 +64,8 @@ public enum StateMachineError: Error, Sendable, Hashable {
     case wrongWorker(String)
     /// `advance()` on a target that advances by itself.
     case notManual(String)
+    /// The target was deleted: its streams ended, and writes still queued on it did not apply.
+    case targetDeleted(String)
 }
 
 /// Errors of property reads, writes and streams, with the case names of Rive's

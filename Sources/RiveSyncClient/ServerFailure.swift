@@ -28,6 +28,7 @@ struct ServerFailure: Error, Sendable {
     /// removed from paths, so errors name paths as the caller wrote them.
     func typed(_ domain: Domain, pathPrefix: String = "") -> any Error {
         if let error = connectionError { return error }
+        if code == "target_deleted" { return StateMachineError.targetDeleted(text("target")) }
         switch domain {
         case .file: return fileError
         case .artboard: return artboardError ?? fileError

@@ -37,6 +37,9 @@ extension Session {
             if type == "snapshot", let target = json["target"]?.stringValue, mirrors[target] != nil {
                 installSnapshot(json, in: target)
             }
+            if type == "unsubscribed", json["id"] == nil, let target = json["target"]?.stringValue, mirrors[target] != nil {
+                endSubscription(target, reason: json["reason"]?.stringValue)
+            }
             return
         }
         switch entry {
@@ -52,6 +55,16 @@ extension Session {
                 mirrors[target] = nil
             }
         }
+    }
+
+    /// The daemon ended a subscription (the target was deleted, or the token may no longer read
+    /// it): its streams end with the reason.
+    private func endSubscription(_ target: String, reason: String?) {
+        let error: any Error = reason == "deleted"
+            ? StateMachineError.targetDeleted(target)
+            : WorkerError.forbidden("the daemon ended the subscription to '\(target)' (the token's scopes changed)")
+        mirrors[target]!.fail(error)
+        mirrors[target] = nil
     }
 
     private func installSnapshot(_ json: JSONValue, in target: String) {

@@ -78,6 +78,16 @@ public final class Worker: Sendable {
         try await RemoteTarget(worker: self, name: name).boundInstance()
     }
 
+    /// Deletes a state machine or published instance. Its instances are freed unless another
+    /// target or a live instance still holds them; streams on it end with
+    /// `StateMachineError.targetDeleted` in every client, and so do writes still queued on it.
+    /// Returns the ids of the freed instances.
+    @discardableResult
+    public func deleteTarget(named name: String) async throws -> [UInt64] {
+        let reply = try await session.request(.deleteTarget(target: name), .stateMachine)
+        return reply["freed"]?.arrayValue?.compactMap { $0.intValue.map(UInt64.init) } ?? []
+    }
+
     /// Path-based access to any target, for tools that learn types at run time.
     public func target(named name: String) async throws -> RemoteTarget {
         _ = try await session.file(ofTarget: name)

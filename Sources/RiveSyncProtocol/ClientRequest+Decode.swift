@@ -79,6 +79,7 @@ extension ClientRequest {
             }
             self = .subscribe(target: try f.string("target"), paths: try f.strings("paths"), cursor: cursor)
         case "unsubscribe": self = .unsubscribe(target: try f.string("target"))
+        case "deleteTarget": self = .deleteTarget(target: try f.string("target"))
         case "get": self = .get(target: try f.string("target"), path: try f.string("path"))
         case "set": self = .set(target: try f.string("target"), path: try f.string("path"), value: try f.value("value"))
         case "fire": self = .fire(target: try f.string("target"), path: try f.string("path"))

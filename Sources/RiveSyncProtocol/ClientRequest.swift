@@ -70,6 +70,8 @@ public enum ClientRequest: Sendable, Hashable {
     case createInstance(file: String, source: InstanceSource, publish: String?)
     case createStateMachine(StateMachineRequest)
     case publish(instance: InstanceID, name: String)
+    /// Deletes a state machine or published instance, freeing the instances only it held.
+    case deleteTarget(target: String)
     case bind(target: String, main: InstanceID?, globals: [GlobalBinding])
     case subscribe(target: String, paths: [String]?, cursor: Cursor?)
     case unsubscribe(target: String)
@@ -107,6 +109,7 @@ public enum ClientRequest: Sendable, Hashable {
         case .createInstance: return "createInstance"
         case .createStateMachine: return "createStateMachine"
         case .publish: return "publish"
+        case .deleteTarget: return "deleteTarget"
         case .bind: return "bind"
         case .subscribe: return "subscribe"
         case .unsubscribe: return "unsubscribe"

@@ -40,7 +40,7 @@ extension Grants {
             return need(.create)
         case .upload, .loadFile:
             return need(.load)
-        case .bind(let target, _, _):
+        case .bind(let target, _, _), .deleteTarget(let target):
             return need(.create) ?? need(.write, target, "")
         case .subscribe(let target, let paths, _):
             return (paths ?? [""]).lazy.compactMap { need(.read, target, $0) }.first

@@ -17,6 +17,8 @@ final class Directory: Sendable {
         var fileOrder: [String] = []
         var fileNames: [UInt64: String] = [:]
         var targets: [String: String] = [:]
+        /// Names of deleted targets → their file, the only one that may use the name again.
+        var retiredTargets: [String: String] = [:]
         var nextFileNumber: UInt64 = 1
     }
 
@@ -71,12 +73,29 @@ final class Directory: Sendable {
         }
     }
 
-    /// Claims a target name for a file; false when taken.
+    /// Claims a target name for a file; false when taken, or when it was the name of a
+    /// deleted target of another file (each file's journal then holds every generation of a
+    /// name, so replaying the files one by one never finds it taken).
     func claimTarget(_ name: String, file: String) -> Bool {
         state.withLock { state in
-            guard state.targets[name] == nil else { return false }
+            guard state.targets[name] == nil, (state.retiredTargets[name] ?? file) == file else { return false }
             state.targets[name] = file
             return true
+        }
+    }
+
+    /// Records names a restored file's deleted targets had (their claims were never made).
+    func rememberRetired(_ names: [String], file: String) {
+        state.withLock { state in
+            for name in names { state.retiredTargets[name] = file }
+        }
+    }
+
+    /// Frees a deleted target's name for its file.
+    func retireTarget(_ name: String, file: String) {
+        state.withLock { state in
+            state.targets[name] = nil
+            state.retiredTargets[name] = file
         }
     }
 

@@ -168,6 +168,10 @@ final class Dispatcher: @unchecked Sendable {
             sessions[session]!.subscriptions[target] = nil
             guard let location = context.directory.target(target) else { return unknownTarget(target, id: request.id, session: session) }
             worker = location.worker
+        case .deleteTarget(let target):
+            guard let location = context.directory.target(target) else { return unknownTarget(target, id: request.id, session: session) }
+            for other in sessions.keys { sessions[other]!.subscriptions[target] = nil }
+            worker = location.worker
         case .bind(let target, _, _), .get(let target, _), .set(let target, _, _), .fire(let target, _),
             .listAppend(let target, _, _), .listInsert(let target, _, _, _), .listRemoveAt(let target, _, _),
             .listRemove(let target, _, _), .listSwap(let target, _, _, _), .advance(let target), .digest(let target):

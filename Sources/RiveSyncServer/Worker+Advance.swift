@@ -73,7 +73,8 @@ extension Worker {
         for batch in batches {
             guard targets[batch.target] != nil else { continue }
             context.metrics.batches.add(1, ordering: .relaxed)
-            let full = ServerContext.payload(ServerMessage.batch(batch, epoch: context.epoch, effects: batch.effects, commands: batch.applied))
+            let targetEpoch = epoch(of: batch.target)
+            let full = ServerContext.payload(ServerMessage.batch(batch, epoch: targetEpoch, effects: batch.effects, commands: batch.applied))
             targets[batch.target]!.history.append(HistoryEntry(batch: batch, payload: full))
             if targets[batch.target]!.history.count > limits.historyBatches {
                 targets[batch.target]!.history.removeFirst(targets[batch.target]!.history.count - limits.historyBatches)
@@ -96,7 +97,7 @@ extension Worker {
             for (paths, sessions) in byPaths {
                 let effects = PathFilter.effects(batch.effects, visibleTo: paths)
                 guard !effects.isEmpty else { continue }
-                let message = ServerMessage.batch(batch, epoch: context.epoch, effects: effects, commands: batch.applied)
+                let message = ServerMessage.batch(batch, epoch: targetEpoch, effects: effects, commands: batch.applied)
                 out.append(.send(ServerContext.payload(message), to: sessions))
             }
             for session in lagging { targets[batch.target]!.subscribers[session]!.lagging = true }

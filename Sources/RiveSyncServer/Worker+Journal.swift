@@ -35,9 +35,12 @@ extension Worker {
     }
 
     /// Makes a mutation of a file's runtime durable: runs it on a copy, journals the record
-    /// only if it succeeded, and keeps the copy only if the record was written.
+    /// only if it succeeded, and keeps the copy only if the record was written. A mutation
+    /// that adds or removes a target leaves `snapshot` false and calls `snapshotIfDue` once
+    /// `targets` matches the runtime again (a snapshot holds both).
     @discardableResult
-    func durably<T>(_ file: String, _ record: JSONValue, _ mutation: (inout FileRuntime) throws -> T) throws(WireError) -> T {
+    func durably<T>(_ file: String, _ record: JSONValue, snapshot: Bool = true,
+                    _ mutation: (inout FileRuntime) throws -> T) throws(WireError) -> T {
         _ = try runtime(file)
         guard !replaying, journals[file] != nil else {
             do { return try mutation(&files[file]!) } catch { throw WireError(error) }
@@ -47,7 +50,7 @@ extension Worker {
         do { result = try mutation(&copy) } catch { throw WireError(error) }
         try journal(file, record)
         files[file] = copy
-        snapshotIfDue(file)
+        if snapshot { snapshotIfDue(file) }
         return result
     }
 
@@ -81,7 +84,7 @@ extension Worker {
                 return .object([
                     ("name", .string(name)), ("manual", .bool(record.manual)), ("rate", .number(record.rate)),
                     ("history", .array(record.history.map { entry in
-                        ServerMessage.batch(entry.batch, epoch: context.epoch, effects: entry.batch.effects, commands: entry.batch.applied)
+                        ServerMessage.batch(entry.batch, epoch: epoch(of: name), effects: entry.batch.effects, commands: entry.batch.applied)
                     })),
                 ])
             })),
@@ -117,11 +120,12 @@ extension Worker {
                 }
                 targets[targetName] = record
             }
+            context.directory.rememberRetired(Array(files[name]!.retiredTargets.keys), file: name)
         }
         for record in recovered.records {
             let body = Fields(record)
             switch body.type {
-            case "createInstance", "createStateMachine", "publish":
+            case "createInstance", "createStateMachine", "publish", "deleteTarget":
                 let request = try ClientRequest(record["request"] ?? .null)
                 _ = try? apply(request, file: name)
             case "advance":
@@ -149,6 +153,8 @@ extension Worker {
             _ = try createStateMachine(stateMachine)
         case .publish(let instance, let name):
             try publish(instance, as: name, file: file)
+        case .deleteTarget(let target):
+            _ = try deleteTarget(target)
         default:
             break
         }

@@ -78,6 +78,8 @@ extension Worker {
             }
             try queued(number, on: target, session: session, requestID: id)
             return nil
+        case .deleteTarget(let target):
+            return ServerMessage.reply("targetDeleted", id: id, try deleteTarget(target))
         case .subscribe(let target, let paths, let cursor):
             try subscribe(session, to: target, paths: paths, cursor: cursor, id: id)
             return nil
@@ -126,12 +128,13 @@ extension Worker {
     func publish(_ instance: InstanceID, as name: String, file: String) throws(WireError) {
         guard context.directory.claimTarget(name, file: file) else { throw WireError(StateMachineError.targetExists(name)) }
         do {
-            try durably(file, Self.record(.publish(instance: instance, name: name))) { try $0.publish(instance, as: name) }
+            try durably(file, Self.record(.publish(instance: instance, name: name)), snapshot: false) { try $0.publish(instance, as: name) }
         } catch {
             context.directory.releaseTarget(name)
             throw error
         }
         targets[name] = TargetRecord(file: file, manual: false, rate: context.configuration.defaultRate)
+        snapshotIfDue(file)
     }
 
     /// Creates a state machine target; returns its name.
@@ -157,7 +160,7 @@ extension Worker {
         resolved.stateMachine = machine
         resolved.rate = request.rate ?? context.configuration.defaultRate
         do {
-            try durably(request.file, Self.record(.createStateMachine(resolved))) {
+            try durably(request.file, Self.record(.createStateMachine(resolved)), snapshot: false) {
                 try $0.createStateMachine(
                     named: name, artboard: artboard.name, stateMachine: machine, main: request.main,
                     globals: request.globals.map { ($0.name, $0.instance) })
@@ -167,6 +170,7 @@ extension Worker {
             throw error
         }
         targets[name] = TargetRecord(file: request.file, manual: request.manual, rate: resolved.rate!)
+        snapshotIfDue(request.file)
         return name
     }
 }

@@ -16,16 +16,16 @@ extension Worker {
         }
         let seq = (try? runtime.target(target).seq) ?? 0
         var out: [WebSocketServer.Command] = []
-        if let cursor, let missing = missingBatches(record, after: cursor, currentSeq: seq) {
+        if let cursor, let missing = missingBatches(record, after: cursor, currentSeq: seq, epoch: epoch(of: target)) {
             let reply = ServerMessage.reply(
                 "subscribed", id: id,
-                [("target", .string(target)), ("epoch", .string(context.epoch)), ("seq", .number(Double(cursor.seq))), ("resumed", true)])
+                [("target", .string(target)), ("epoch", .string(epoch(of: target))), ("seq", .number(Double(cursor.seq))), ("resumed", true)])
             out.append(.send(ServerContext.payload(reply), to: [session]))
             for entry in missing {
                 if let paths {
                     let effects = PathFilter.effects(entry.batch.effects, visibleTo: paths)
                     guard !effects.isEmpty else { continue }
-                    let message = ServerMessage.batch(entry.batch, epoch: context.epoch, effects: effects, commands: entry.batch.applied)
+                    let message = ServerMessage.batch(entry.batch, epoch: epoch(of: target), effects: effects, commands: entry.batch.applied)
                     out.append(.send(ServerContext.payload(message), to: [session]))
                 } else {
                     out.append(.send(entry.payload, to: [session]))
@@ -60,8 +60,8 @@ extension Worker {
     /// in the history; nil when a fresh snapshot is needed instead.
     /// The replay must also fit in half the send queue (it is sent at once); a resume from
     /// further back gets a snapshot instead.
-    private func missingBatches(_ record: TargetRecord, after cursor: Cursor, currentSeq: UInt64) -> [HistoryEntry]? {
-        guard cursor.epoch == context.epoch, cursor.seq <= currentSeq else { return nil }
+    private func missingBatches(_ record: TargetRecord, after cursor: Cursor, currentSeq: UInt64, epoch: String) -> [HistoryEntry]? {
+        guard cursor.epoch == epoch, cursor.seq <= currentSeq else { return nil }
         if cursor.seq == currentSeq { return [] }
         guard let first = record.history.first, first.batch.seq <= cursor.seq + 1 else { return nil }
         let missing = record.history.filter { $0.batch.seq > cursor.seq }
@@ -75,11 +75,11 @@ extension Worker {
         let runtime = files[targets[target]!.file]!
         var message: JSONValue
         if paths == nil, let snapshot = try? runtime.snapshot(of: target) {
-            message = ServerMessage.snapshot(snapshot, id: id, epoch: context.epoch, reason: reason)
+            message = ServerMessage.snapshot(snapshot, id: id, epoch: epoch(of: target), reason: reason)
         } else {
             let seq = (try? runtime.target(target).seq) ?? 0
             var fields: [(String, JSONValue)] = [
-                ("target", .string(target)), ("epoch", .string(context.epoch)), ("seq", .number(Double(seq))), ("values", .object(values)),
+                ("target", .string(target)), ("epoch", .string(epoch(of: target))), ("seq", .number(Double(seq))), ("values", .object(values)),
             ]
             if let reason { fields.append(("reason", .string(reason))) }
             message = ServerMessage.reply("snapshot", id: id, fields)

@@ -117,4 +117,16 @@ final class DaemonCommandTests: DaemonCLITestCase {
                     + #"{"seq":2,"changes":[{"op":"listInsert","path":"players","index":0,"item":1099511627781}]}"# + "\n",
                 stderr: ""))
     }
+
+    func testDeleteEndsAWatchAndTheTarget() throws {
+        let watch = try StreamingProcess(["watch", "character", "mood", "--url", daemon.url])
+        XCTAssertEqual(try rivesync("set", "character", "mood", "1").status, 0)
+        XCTAssertEqual(try watch.nextLine(), #"{"path":"mood","value":1}"#)
+        let deleted = try rivesync("delete", "character", "--json")
+        XCTAssertEqual(deleted.status, 0, deleted.stderr)
+        XCTAssertTrue(deleted.stdout.hasPrefix(#"{"target":"character","freed":[1099511627"#), deleted.stdout)
+        XCTAssertEqual(try watch.finish(), .init(status: 1, stdout: "", stderr: "rivesync: target 'character' was deleted\n"))
+        XCTAssertEqual(try rivesync("get", "character", "mood"), .init(status: 1, stdout: "", stderr: "rivesync: no target 'character' (see 'rivesync ls')\n"))
+        XCTAssertEqual(try rivesync("delete", "character"), .init(status: 1, stdout: "", stderr: "rivesync: no target 'character' (see 'rivesync ls')\n"))
+    }
 }

@@ -16,6 +16,7 @@ final class UsageTests: XCTestCase {
               watch    Print JSON lines of a target's batches, or of the values at PATHs as they change.
               list     Edit a list: add/insert an INSTANCE (#ID, ViewModel or ViewModel/Name), remove by index or #ID, swap.
               bind     Bind instances to slots: main=INSTANCE, Theme=INSTANCE (#ID, ViewModel or ViewModel/Name).
+              delete   Delete a target; instances only it held are freed.
               script   Run a scripted test client: set, fire, expect value, expect trigger, wait batch, sleep.
 
             Run 'rivesync COMMAND --help' for a command's arguments.

@@ -101,4 +101,33 @@ final class SharingTests: ClientTestCase {
             XCTAssertEqual(seenByLobby, .string(name))
         }
     }
+
+    func testDeletingATargetEndsEveryClientsStreamsWithTargetDeleted() async throws {
+        try startDemo()
+        let a = try await connect()
+        let b = try await connect()
+        let mood = NumberProperty(path: "mood")
+        let mainB = try await b.stateMachine(named: "character").mainInstance()
+        let moods = mainB.valueStream(of: mood)
+        let reader = Task { () -> [Float] in
+            var seen: [Float] = []
+            for try await value in moods { seen.append(value) }
+            return seen
+        }
+        try await mainB.setValue(of: mood, to: 3)
+        let freed = try await a.deleteTarget(named: "character")
+        XCTAssertFalse(freed.isEmpty, "the character's own main instance is freed")
+        do {
+            let seen = try await within { try await reader.value }
+            XCTFail("the stream ended without an error after \(seen)")
+        } catch StateMachineError.targetDeleted(let name) {
+            XCTAssertEqual(name, "character")
+        }
+        do {
+            try await a.deleteTarget(named: "character")
+            XCTFail("deleted twice")
+        } catch StateMachineError.unknownTarget(let name) {
+            XCTAssertEqual(name, "character")
+        }
+    }
 }

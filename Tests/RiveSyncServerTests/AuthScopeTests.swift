@@ -48,6 +48,10 @@ import Testing
         #expect(writer.denial(of: .loadFile(name: "x", content: .schema(.object([]))))?.permission == .load)
         #expect(writer.shows("lobby") && !writer.shows("theme"))
         #expect(!writer.allows(.metrics) && Grants.everything.allows(.metrics))
+        #expect(writer.denial(of: .deleteTarget(target: "lobby")) == Denial(permission: .create))
+        let creator = try Self.grants([["allow": ["create"]], ["allow": ["write"], "target": "room-*"]])
+        #expect(creator.denial(of: .deleteTarget(target: "room-1")) == nil)
+        #expect(creator.denial(of: .deleteTarget(target: "lobby"))?.permission == .write)
         #expect(try Self.grants([["allow": ["metrics"]]]).allows(.metrics))
         #expect(writer.denial(of: .unsubscribe(target: "theme")) == nil)
     }

@@ -62,6 +62,14 @@ public struct InstanceStore: Sendable {
         link(value, parent: id, property: property)
     }
 
+    /// Removes an instance and its links to its children. Links to it from other instances
+    /// are the caller's to remove first.
+    mutating func remove(_ id: InstanceID) {
+        guard let old = instances.removeValue(forKey: id) else { return }
+        unlinkChildren(of: old)
+        parents[id] = nil
+    }
+
     /// Every instance reachable from `roots` (including them), each once, in visit order.
     public func closure(of roots: [InstanceID]) -> [InstanceID] {
         var seen = Set<InstanceID>()

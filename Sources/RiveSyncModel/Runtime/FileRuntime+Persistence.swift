@@ -7,12 +7,14 @@ public struct FileRuntimeState: Sendable, Hashable {
         public var kind: TargetKind
         public var bindings: [Binding]
         public var seq: UInt64
+        public var generation: Int
 
-        public init(name: String, kind: TargetKind, bindings: [Binding], seq: UInt64) {
+        public init(name: String, kind: TargetKind, bindings: [Binding], seq: UInt64, generation: Int = 0) {
             self.name = name
             self.kind = kind
             self.bindings = bindings
             self.seq = seq
+            self.generation = generation
         }
     }
 
@@ -21,11 +23,14 @@ public struct FileRuntimeState: Sendable, Hashable {
     public var instances: [InstanceState]
     /// Targets in creation order.
     public var targets: [TargetState]
+    /// Deleted target names and their last generation.
+    public var retiredTargets: [String: Int]
 
-    public init(nextInstanceID: UInt64, instances: [InstanceState], targets: [TargetState]) {
+    public init(nextInstanceID: UInt64, instances: [InstanceState], targets: [TargetState], retiredTargets: [String: Int] = [:]) {
         self.nextInstanceID = nextInstanceID
         self.instances = instances
         self.targets = targets
+        self.retiredTargets = retiredTargets
     }
 }
 
@@ -36,8 +41,9 @@ extension FileRuntime {
             nextInstanceID: nextInstanceID, instances: store.instances.keys.sorted().map { store.instances[$0]! },
             targets: targetNames.map { name in
                 let target = targets[name]!
-                return FileRuntimeState.TargetState(name: name, kind: target.kind, bindings: target.bindings, seq: target.seq)
-            })
+                return FileRuntimeState.TargetState(
+                    name: name, kind: target.kind, bindings: target.bindings, seq: target.seq, generation: target.generation)
+            }, retiredTargets: retiredTargets)
     }
 
     /// A runtime restored from a snapshot's state.
@@ -48,7 +54,9 @@ extension FileRuntime {
             var target = Target(name: persisted.name, kind: persisted.kind, bindings: persisted.bindings)
             target.seq = persisted.seq
             addTarget(target)
+            targets[persisted.name]!.generation = persisted.generation
         }
+        retiredTargets = state.retiredTargets
     }
 
     /// Removes and returns a target's queued commands without applying them (used when they

@@ -13,6 +13,9 @@ public struct FileRuntime: Sendable {
     /// Targets by name, plus their creation order (batches of one advance follow it).
     var targets: [String: Target] = [:]
     public internal(set) var targetNames: [String] = []
+    /// Names of deleted targets and the generation each had, so that a new target with the
+    /// name gets the next one.
+    public internal(set) var retiredTargets: [String: Int] = [:]
 
     /// - Parameter firstInstanceID: the id of the first instance; a daemon gives each file
     ///   its own range so that ids never collide across files.
@@ -81,7 +84,10 @@ public struct FileRuntime: Sendable {
         addTarget(Target(name: name, kind: .publishedInstance, bindings: [Binding(slot: .main, instance: instance)]))
     }
 
+    /// Adds a new target: a name used before by deleted targets gets the next generation.
     mutating func addTarget(_ target: Target) {
+        var target = target
+        target.generation = retiredTargets[target.name].map { $0 + 1 } ?? 0
         targets[target.name] = target
         targetNames.append(target.name)
     }

@@ -14,6 +14,9 @@ public struct Target: Sendable {
     public internal(set) var queue: [QueuedCommand] = []
     /// The seq of the last batch (0 before the first).
     public internal(set) var seq: UInt64 = 0
+    /// How many deleted targets of this file had this name before it (0 for the first). Seqs
+    /// start again at 1 for each generation, so a cursor is only meaningful within one.
+    public internal(set) var generation = 0
 
     init(name: String, kind: TargetKind, bindings: [Binding]) {
         self.name = name

@@ -95,8 +95,10 @@ enum JournalCodec {
                     break
                 }
                 members += [("bindings", .array(target.bindings.map(StateCodec.encode))), ("seq", .number(Double(target.seq)))]
+                if target.generation > 0 { members.append(("generation", .number(Double(target.generation)))) }
                 return .object(members)
             })),
+            ("retiredTargets", .object(state.retiredTargets.keys.sorted().map { ($0, .number(Double(state.retiredTargets[$0]!))) })),
         ])
     }
 
@@ -112,9 +114,16 @@ enum JournalCodec {
             } else {
                 kind = .publishedInstance
             }
-            targets.append(FileRuntimeState.TargetState(name: name, kind: kind, bindings: try StateCodec.decodeBindings(target["bindings"]), seq: UInt64(seq)))
+            targets.append(FileRuntimeState.TargetState(
+                name: name, kind: kind, bindings: try StateCodec.decodeBindings(target["bindings"]), seq: UInt64(seq),
+                generation: target["generation"]?.intValue ?? 0))
+        }
+        var retired: [String: Int] = [:]
+        for (name, generation) in json["retiredTargets"]?.objectValue ?? [] {
+            guard let generation = generation.intValue else { throw Invalid(description: "retiredTargets.\(name)") }
+            retired[name] = generation
         }
         guard let next = json["nextInstanceID"]?.intValue else { throw Invalid(description: "nextInstanceID") }
-        return FileRuntimeState(nextInstanceID: UInt64(next), instances: instances, targets: targets)
+        return FileRuntimeState(nextInstanceID: UInt64(next), instances: instances, targets: targets, retiredTargets: retired)
     }
 }

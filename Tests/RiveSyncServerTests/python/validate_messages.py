@@ -41,10 +41,12 @@ CLIENT_TYPES = [
     "properties", "enums", "artboardNames", "stateMachineNames", "defaultViewModelInfo", "createInstance",
     "createStateMachine", "publish", "bind", "subscribe", "unsubscribe", "get", "set", "fire", "listAppend",
     "listInsert", "listRemoveAt", "listRemove", "listSwap", "advance", "digest", "ping", "upload", "loadFile",
+    "deleteTarget",
 ]
 SERVER_TYPES = [
     "welcome", "error", "names", "properties", "enums", "files", "targets", "target", "schema", "defaultViewModelInfo",
     "instance", "snapshot", "subscribed", "unsubscribed", "batch", "ack", "value", "advanced", "digest", "pong", "asset",
+    "targetDeleted",
 ]
 RECV_TIMEOUT = 15  # seconds; a hang guard only
 
@@ -474,6 +476,13 @@ async def session(schemas, binary):
                 await s.request({"type": "get", "target": "everything", "path": path}, "value")
             await s.request({"type": "digest", "target": "everything"}, "digest")
             await s.request({"type": "unsubscribe", "target": "everything"}, "unsubscribed")
+            # Deleting a target: its subscriber is told (unsubscribed without id), then the reply.
+            await s2.request({"type": "subscribe", "target": "everything"}, "snapshot")
+            await s.request({"type": "deleteTarget", "target": "everything"}, "targetDeleted")
+            ended = await s2.next("the end of the deleted target's subscription")
+            if ended.get("type") != "unsubscribed" or ended.get("reason") != "deleted" or "id" in ended:
+                raise Invalid(f"session: expected unsubscribed (deleted) without id, received {short(ended)}")
+            await s.request({"type": "deleteTarget", "target": "everything"}, "error")  # unknown_target
             await s.request({"type": "ping"}, "pong")
             missing_requests = sorted(set(CLIENT_TYPES) - s.sent - s2.sent)
             missing_replies = sorted(set(SERVER_TYPES) - s.seen - s2.seen)

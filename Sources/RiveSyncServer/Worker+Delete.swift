@@ -1,0 +1,42 @@
+import RiveSyncJSON
+import RiveSyncModel
+import RiveSyncProtocol
+import RiveSyncTransport
+
+extension Worker {
+    /// The epoch a target's cursors belong to: the daemon's, with the generation appended for
+    /// a target whose name was used by deleted targets before (its seqs start again at 1).
+    func epoch(of target: String) -> String {
+        guard let record = targets[target], let generation = try? files[record.file]?.target(target).generation,
+              generation > 0 else { return context.epoch }
+        return "\(context.epoch)~\(generation)"
+    }
+
+    /// Deletes a target (`deleteTarget`): journaled first, then the model frees what only it
+    /// held; its subscribers get `unsubscribed` with reason `deleted`, its queued commands
+    /// error `target_deleted`, and its name is free again for this file. Returns the reply.
+    func deleteTarget(_ target: String) throws(WireError) -> [(String, JSONValue)] {
+        let record = try record(target)
+        let removal = try durably(record.file, Self.record(.deleteTarget(target: target)), snapshot: false) { try $0.removeTarget(target) }
+        targets[target] = nil
+        context.directory.retireTarget(target, file: record.file)
+        snapshotIfDue(record.file)
+        guard !replaying else { return [] }
+        var out: [WebSocketServer.Command] = []
+        let ended = ServerMessage.reply("unsubscribed", id: nil, [("target", .string(target)), ("reason", "deleted")])
+        if !record.subscribers.isEmpty { out.append(.send(ServerContext.payload(ended), to: Array(record.subscribers.keys))) }
+        context.metrics.subscriptions.add(-record.subscribers.count, ordering: .relaxed)
+        for dropped in removal.dropped {
+            guard let waiting = record.pending[dropped.id] else { continue }
+            let error = WireError(
+                code: "target_deleted", message: "target '\(target)' was deleted before this command applied",
+                details: [("target", .string(target)), ("command", .number(Double(dropped.id)))])
+            out.append(.send(ServerContext.payload(error.message(id: waiting.requestID)), to: [waiting.session]))
+        }
+        context.metrics.commandsQueued.add(-removal.dropped.count, ordering: .relaxed)
+        context.metrics.commandsRejected.add(removal.dropped.count, ordering: .relaxed)
+        context.submit(out)
+        context.log(.info, "target deleted", [("target", target), ("file", record.file), ("freed", "\(removal.freed.count)")])
+        return [("target", .string(target)), ("freed", .array(removal.freed.map { .number(Double($0.rawValue)) }))]
+    }
+}
