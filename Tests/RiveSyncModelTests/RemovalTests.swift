@@ -57,4 +57,44 @@ import Testing
         #expect(restored.retiredTargets == ["sm": 0])
         #expect(restored.persistentState == runtime.persistentState)
     }
+
+    /// Rooms that share `sm`'s Theme come and go under random commands: no live instance ever
+    /// refers to a freed one, nothing a remaining target reaches is freed, and a replica of
+    /// `sm` keeps converging.
+    @Test func randomRoomsComeAndGoWithoutDanglingReferences() throws {
+        var runtime = try Fixtures.kitchenRuntime()
+        var replica = Replica(snapshot: try runtime.snapshot(of: "sm"))
+        var random = RandomCommands(rng: SeededGenerator(seed: 2026))
+        var rng = SeededGenerator(seed: 11)
+        let theme = try #require(try runtime.target("sm").instance(in: .global("Theme")))
+        var rooms: [String] = []
+        var freedTotal = 0
+        for step in 0..<600 {
+            if rooms.count < 4 || Int.random(in: 0..<10, using: &rng) == 0 {
+                let name = "room-\(step)"
+                let share = Bool.random(using: &rng)
+                try runtime.createStateMachine(named: name, artboard: "Main", globals: share ? [("Theme", theme)] : [])
+                rooms.append(name)
+            }
+            let target = Bool.random(using: &rng) ? "sm" : rooms.randomElement(using: &rng)!
+            try runtime.enqueue(QueuedCommand(id: UInt64(step), command: try random.next(in: &runtime)), on: target)
+            for batch in try runtime.advance(target) where batch.target == "sm" { try replica.apply(batch) }
+            if Int.random(in: 0..<4, using: &rng) == 0 {
+                let victim = rooms.remove(at: Int.random(in: 0..<rooms.count, using: &rng))
+                let removal = try runtime.removeTarget(victim)
+                freedTotal += removal.freed.count
+                let reachable = Set(runtime.store.closure(of: runtime.targetNames.flatMap { name in
+                    (try? runtime.target(name).bindings.compactMap(\.instance)) ?? []
+                }))
+                #expect(reachable.isDisjoint(with: removal.freed), "step \(step): freed something a target still reaches")
+                for state in runtime.store.instances.values {
+                    #expect(state.children.allSatisfy { runtime.store[$0] != nil }, "step \(step): #\(state.id.rawValue) refers to a freed instance")
+                }
+            }
+        }
+        for batch in try runtime.advance("sm") { try replica.apply(batch) }
+        #expect(replica.digest == (try runtime.digest(of: "sm")))
+        #expect(freedTotal > 100, "rooms were freed (\(freedTotal) instances)")
+        #expect(runtime.store[theme] != nil)
+    }
 }
