@@ -153,9 +153,19 @@ actor Session {
     func close() {
         guard phase != .closed else { return }
         phase = .closed
+        if let link {
+            for name in privateTargets { link.send(text: Request(id: nil, body: .deleteTarget(target: name)).jsonValue.jsonText) }
+        }
         link?.close(code: 1000, reason: "client closed")
         link = nil
         failEverything(WorkerError.closed)
+    }
+
+    /// The targets this session made under its own prefix (`~<clientTag>.`): state machines
+    /// created without a target name and anchors of instances no target reached. Nobody else
+    /// knows their names, so `close` deletes them (the daemon frees what only they held).
+    var privateTargets: [String] {
+        targetFiles.keys.filter { $0.hasPrefix("~\(clientTag).") }.sorted()
     }
 
     func failEverything(_ error: any Error) {

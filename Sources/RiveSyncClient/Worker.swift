@@ -42,6 +42,9 @@ public final class Worker: Sendable {
     }
 
     /// Closes the connection. Pending calls throw and streams end with `WorkerError.closed`.
+    /// The targets only this worker knows are deleted first: state machines created without a
+    /// `targetName`, and the private anchors of instances no target reached (the daemon frees
+    /// the instances only they held; anything bound or listed elsewhere stays).
     public func close() async {
         await session.close()
     }

@@ -130,4 +130,37 @@ final class SharingTests: ClientTestCase {
             XCTAssertEqual(name, "character")
         }
     }
+
+    func testCloseDeletesTheWorkersPrivateTargetsAndFreesWhatOnlyTheyHeld() async throws {
+        try startDemo()
+        let a = try await connect()
+        let observer = try await connect()
+        let file = try await File(source: .name("demo"), worker: a)
+        let player = try await file.createViewModelInstance(.viewModelDefault(from: .name("Player")))
+        try await player.setValue(of: StringProperty(path: "name"), to: "anchored")
+        _ = try await file.createArtboard("Lobby").createStateMachine()
+        let shared = try await file.createViewModelInstance(.viewModelDefault(from: .name("Player")))
+        let lobby = try await a.stateMachine(named: "lobby").mainInstance()
+        try await lobby.appendInstance(shared, to: ListProperty(path: "players"))
+        try await shared.setValue(of: StringProperty(path: "name"), to: "in the lobby")
+        @Sendable func privateNames() async throws -> [String] {
+            try await observer.getTargets().map(\.name).filter { $0.hasPrefix("~") }
+        }
+        let before = try await privateNames()
+        XCTAssertEqual(before.count, 2, "an anchor for the player and the unnamed state machine: \(before)")
+
+        await a.close()
+        try await within {
+            while try await !privateNames().isEmpty { try await Task.sleep(nanoseconds: 20_000_000) }
+        }
+        let theme = try await observer.target(named: "theme")
+        do {
+            _ = try await theme.value(at: "#\(player.id.rawValue)/name")
+            XCTFail("the anchored player was not freed")
+        } catch ViewModelInstanceError.unknownInstance(let id) {
+            XCTAssertEqual(id, player.id.rawValue)
+        }
+        let kept = try await observer.target(named: "lobby").value(at: "players/0/name")
+        XCTAssertEqual(kept.value, .string("in the lobby"), "an instance the lobby holds stays")
+    }
 }
