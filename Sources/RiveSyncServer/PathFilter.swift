@@ -56,7 +56,7 @@ enum PathFilter {
         case .bind(let slot, let instance, _):
             return Effect(paths: effect.paths, change: .bind(slot: slot, instance: instance, introduced: introduced))
         case .fire, .listRemove, .listSwap:
-            return projected(effect, onto: paths)
+            return effect
         }
     }
 
