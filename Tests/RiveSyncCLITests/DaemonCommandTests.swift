@@ -119,7 +119,8 @@ final class DaemonCommandTests: DaemonCLITestCase {
     }
 
     func testDeleteEndsAWatchAndTheTarget() throws {
-        let watch = try StreamingProcess(["watch", "character", "mood", "--url", daemon.url])
+        let watch = try StreamingProcess(["watch", "character", "mood", "--current", "--url", daemon.url])
+        XCTAssertEqual(try watch.nextLine(), #"{"path":"mood","value":0}"#, "subscribed before the set")
         XCTAssertEqual(try rivesync("set", "character", "mood", "1").status, 0)
         XCTAssertEqual(try watch.nextLine(), #"{"path":"mood","value":1}"#)
         let deleted = try rivesync("delete", "character", "--json")

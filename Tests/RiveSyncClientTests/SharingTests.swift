@@ -108,13 +108,22 @@ final class SharingTests: ClientTestCase {
         let b = try await connect()
         let mood = NumberProperty(path: "mood")
         let mainB = try await b.stateMachine(named: "character").mainInstance()
-        let moods = mainB.valueStream(of: mood)
+        let moods = mainB.valueStream(of: mood, includingCurrent: true)
+        let (seen, sink) = AsyncStream.makeStream(of: Float.self)
         let reader = Task { () -> [Float] in
-            var seen: [Float] = []
-            for try await value in moods { seen.append(value) }
-            return seen
+            var values: [Float] = []
+            for try await value in moods {
+                values.append(value)
+                sink.yield(value)
+            }
+            return values
         }
-        try await mainB.setValue(of: mood, to: 3)
+        let firstValue = Task { () -> Float? in
+            for await value in seen { return value }
+            return nil
+        }
+        let current = try await within { await firstValue.value }
+        XCTAssertEqual(current, 0, "the stream is listening before the delete")
         let freed = try await a.deleteTarget(named: "character")
         XCTAssertFalse(freed.isEmpty, "the character's own main instance is freed")
         do {
