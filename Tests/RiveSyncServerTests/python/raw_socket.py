@@ -92,8 +92,12 @@ def handshake_cases(port):
         finally:
             sock.close()
 
+    status = head(b"\x00" + os.urandom(511))
+    assert status.startswith("HTTP/1.0 403") or status.startswith("HTTP/1.1 403"), "binary garbage: %r" % status[:40]
+    # Fully random bytes: lws answers 403, or (about 1 in 300, when the first byte looks like
+    # the start of a request line) closes without an answer; either way the daemon stays up.
     status = head(os.urandom(512))
-    assert status.startswith("HTTP/1.0 403") or status.startswith("HTTP/1.1 403"), "random bytes: %r" % status[:40]
+    assert status == "" or status.split(" ")[1] == "403", "random bytes: %r" % status[:40]
     status = head(b"GET /nowhere HTTP/1.1\r\nHost: x\r\n\r\n")
     assert status.startswith("HTTP/1.1 404"), "plain GET of an unknown path: %r" % status[:40]
     status = head(b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03" + os.urandom(200))  # a TLS hello on a plain port
