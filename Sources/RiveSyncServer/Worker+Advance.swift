@@ -47,14 +47,9 @@ extension Worker {
             try journal(file, record)
             return true
         } catch {
-            var out: [WebSocketServer.Command] = []
-            for dropped in (try? files[file]!.discardQueue(of: target)) ?? [] {
-                guard let waiting = targets[target]!.pending.removeValue(forKey: dropped.id) else { continue }
-                out.append(.send(ServerContext.payload(error.message(id: waiting.requestID)), to: [waiting.session]))
-            }
-            context.metrics.commandsRejected.add(out.count, ordering: .relaxed)
-            context.metrics.commandsQueued.add(-out.count, ordering: .relaxed)
-            context.submit(out)
+            let dropped = (try? files[file]!.discardQueue(of: target)) ?? []
+            context.submit(abandon(dropped, pending: targets[target]!.pending) { _ in error })
+            for command in dropped { targets[target]!.pending[command.id] = nil }
             return false
         }
     }

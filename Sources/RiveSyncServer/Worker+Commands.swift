@@ -53,6 +53,20 @@ extension Worker {
         scheduleAdvance(target)
     }
 
+    /// Ends queued commands that will never apply: each one a session still waits for gets
+    /// `error(command number)`, and the gauges count every one as rejected. Returns the error
+    /// replies to send.
+    func abandon(_ commands: [QueuedCommand], pending: [UInt64: PendingAck],
+                 error: (UInt64) -> WireError) -> [WebSocketServer.Command] {
+        context.metrics.commandsRejected.add(commands.count, ordering: .relaxed)
+        context.metrics.commandsQueued.add(-commands.count, ordering: .relaxed)
+        return commands.compactMap { command in
+            pending[command.id].map { waiting in
+                .send(ServerContext.payload(error(command.id).message(id: waiting.requestID)), to: [waiting.session])
+            }
+        }
+    }
+
     /// Checks what the model cannot: asset ids must be uploaded or file assets, nested
     /// instances must belong to the target's file on this worker.
     private func checkValue(_ value: PropertyValue, file: String, path: String) throws(WireError) {

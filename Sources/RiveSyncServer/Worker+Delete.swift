@@ -26,15 +26,11 @@ extension Worker {
         let ended = ServerMessage.reply("unsubscribed", id: nil, [("target", .string(target)), ("reason", "deleted")])
         if !record.subscribers.isEmpty { out.append(.send(ServerContext.payload(ended), to: Array(record.subscribers.keys))) }
         context.metrics.subscriptions.add(-record.subscribers.count, ordering: .relaxed)
-        for dropped in removal.dropped {
-            guard let waiting = record.pending[dropped.id] else { continue }
-            let error = WireError(
+        out += abandon(removal.dropped, pending: record.pending) { number in
+            WireError(
                 code: "target_deleted", message: "target '\(target)' was deleted before this command applied",
-                details: [("target", .string(target)), ("command", .number(Double(dropped.id)))])
-            out.append(.send(ServerContext.payload(error.message(id: waiting.requestID)), to: [waiting.session]))
+                details: [("target", .string(target)), ("command", .number(Double(number)))])
         }
-        context.metrics.commandsQueued.add(-removal.dropped.count, ordering: .relaxed)
-        context.metrics.commandsRejected.add(removal.dropped.count, ordering: .relaxed)
         context.submit(out)
         context.log(.info, "target deleted", [("target", target), ("file", record.file), ("freed", "\(removal.freed.count)")])
         return [("target", .string(target)), ("freed", .array(removal.freed.map { .number(Double($0.rawValue)) }))]

@@ -3,6 +3,10 @@ import RiveSyncJSON
 import Testing
 import RiveSyncTestSupport
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// `deleteTarget` against the real daemon: subscribers are told, queued commands get a typed
 /// error, what only the target held is freed, a name used again starts a new epoch, and all
 /// of it survives a restart with and without journal compaction.
@@ -54,6 +58,10 @@ import RiveSyncTestSupport
         #expect(freed == roomInstances, "the room's own instances (main, its player, the Theme made for it) are freed: \(deleted.jsonText)")
         let dropped = try await owner.next(where: { $0["id"] == 50 }, what: "the queued set")
         #expect(dropped["code"] == "target_deleted" && dropped["details"]?["target"] == "room", "\(dropped.jsonText)")
+        let (body, _) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(daemon.port)/metrics")!)
+        let metrics = String(decoding: body, as: UTF8.self)
+        #expect(metrics.contains("rivesync_commands_queued 0\n"), "the dropped set is no longer counted as queued:\n\(metrics)")
+        #expect(metrics.contains("rivesync_commands_rejected_total 1\n"), "\(metrics)")
         let ended = try await watcher.next(where: { $0["type"] == "unsubscribed" }, what: "the end of the stream")
         #expect(ended["target"] == "room" && ended["reason"] == "deleted" && ended["id"] == nil, "\(ended.jsonText)")
         #expect(try await owner.request(["type": "get", "target": "room", "path": "title"])["code"] == "unknown_target")
