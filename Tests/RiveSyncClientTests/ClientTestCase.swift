@@ -39,15 +39,37 @@ class ClientTestCase: XCTestCase {
 struct TimedOut: Error {}
 
 /// Runs `body`, failing with `TimedOut` after `seconds` (a hang guard, not a timing check).
+/// The timeout returns even when `body` ignores cancellation (awaiting another task's value,
+/// a continuation), so a stream that never ends fails the test instead of hanging it.
 func within<T: Sendable>(_ seconds: Double = 20, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
-    try await withThrowingTaskGroup(of: T.self) { group in
-        group.addTask { try await body() }
-        group.addTask {
-            try await Task.sleep(for: .seconds(seconds))
-            throw TimedOut()
+    try await withCheckedThrowingContinuation { continuation in
+        let outcome = FirstOutcome(continuation)
+        let work = Task {
+            do { outcome.resume(.success(try await body())) } catch { outcome.resume(.failure(error)) }
         }
-        defer { group.cancelAll() }
-        return try await group.next()!
+        Task {
+            try? await Task.sleep(for: .seconds(seconds))
+            if outcome.resume(.failure(TimedOut())) { work.cancel() }
+        }
+    }
+}
+
+/// A continuation resumed by whichever of the body and the timeout finishes first.
+private final class FirstOutcome<T: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var continuation: CheckedContinuation<T, any Error>?
+
+    init(_ continuation: CheckedContinuation<T, any Error>) { self.continuation = continuation }
+
+    /// Resumes with `result` if nothing did yet; returns whether this call did.
+    @discardableResult
+    func resume(_ result: Result<T, any Error>) -> Bool {
+        let pending = lock.withLock { () -> CheckedContinuation<T, any Error>? in
+            defer { continuation = nil }
+            return continuation
+        }
+        pending?.resume(with: result)
+        return pending != nil
     }
 }
 
