@@ -44,14 +44,17 @@ extension Dispatcher {
     /// `Authorization: Bearer <token>` or, without that header, from anonymous access. Called on
     /// the transport's service thread: reads only the locked tokens and the configuration.
     func metricsAccess(authorization: String?, remoteAddress: String) -> HTTPAccess {
-        guard let authorization else {
-            guard authenticate(nil, remoteAddress: remoteAddress) != nil else { return .unauthorized }
-            return context.configuration.auth.anonymousGrants.allows(.metrics) ? .allowed : .unauthorized
+        var token: String?
+        if let authorization {
+            let parts = authorization.split(separator: " ", maxSplits: 1)
+            guard parts.count == 2, parts[0].lowercased() == "bearer" else { return .unauthorized }
+            token = String(parts[1])
         }
-        let parts = authorization.split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, parts[0].lowercased() == "bearer",
-              let grants = tokens.withLock({ $0.entry(forToken: String(parts[1]))?.grants }) else { return .unauthorized }
-        return grants.allows(.metrics) ? .allowed : .forbidden
+        guard let identity = authenticate(token, remoteAddress: remoteAddress), let grants = grants(of: identity) else {
+            return .unauthorized
+        }
+        if grants.allows(.metrics) { return .allowed }
+        return token == nil ? .unauthorized : .forbidden
     }
 
     /// Answers `unauthorized`, closes with 1008 and forgets the session at once: its later
