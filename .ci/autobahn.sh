@@ -31,7 +31,7 @@ JSON
 daemon_pid=$!
 port=""
 for _ in $(seq 200); do
-    port=$(sed -n 's/^listening on 127.0.0.1:\([0-9]*\)$/\1/p' "$scratch/daemon.log")
+    port=$(sed -n 's/.*listening on 127.0.0.1:\([0-9]*\).*/\1/p' "$scratch/daemon.log")
     [ -z "$port" ] || break
     kill -0 "$daemon_pid" 2>/dev/null || { cat "$scratch/daemon.log"; exit 1; }
     sleep 0.1

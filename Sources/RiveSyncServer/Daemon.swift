@@ -9,8 +9,6 @@ import RiveSyncTransport
 /// The daemon: loads the configured files onto workers, creates the shared instances and
 /// state machines, and serves protocol v1 on one WebSocket port.
 public final class Daemon: Sendable {
-    public static let version = "0.1.0"
-
     let context: ServerContext
     let workers: [Worker]
     let dispatcher: Dispatcher
@@ -63,50 +61,6 @@ public final class Daemon: Sendable {
         for worker in workers { worker.queue.sync { worker.syncJournals() } }
         // State flush point (SIGTERM drain, `Supervisor.drain`): no connection is left and every
         // worker queue is idle, so persistence flushes here before the process exits 0.
-    }
-
-    /// Loads the configured files, instances and state machines that the state directory
-    /// did not already restore (the restored state wins; new entries are added).
-    private func loadConfiguredState() throws {
-        let configuration = context.configuration
-        for (i, entry) in configuration.files.enumerated() where context.directory.file(entry.name) == nil {
-            let schema = try Self.readSchema(entry)
-            let workerIndex = (entry.worker ?? i) % workers.count
-            guard let location = context.directory.reserveFile(entry.name, worker: workerIndex) else {
-                throw ConfigurationError.invalid("files: '\(entry.name)' appears twice")
-            }
-            let worker = workers[workerIndex]
-            try worker.queue.sync { try worker.loadDurably(schema, as: entry.name, number: location.number) }
-        }
-        for entry in configuration.instances where context.directory.target(entry.name) == nil {
-            guard let location = context.directory.file(entry.file) else { throw ConfigurationError.invalid("instances.\(entry.name): no file '\(entry.file)'") }
-            let worker = workers[location.worker]
-            try worker.queue.sync { () throws in
-                let source: InstanceSource =
-                    entry.instance.map { .name($0, from: .name(entry.viewModel)) } ?? .viewModelDefault(from: .name(entry.viewModel))
-                let instance = try worker.durably(entry.file, Worker.record(.createInstance(file: entry.file, source: source, publish: nil))) {
-                    try $0.createInstance(source)
-                }
-                try worker.publish(instance, as: entry.name, file: entry.file)
-            }
-        }
-        for entry in configuration.stateMachines where context.directory.target(entry.name) == nil {
-            guard let location = context.directory.file(entry.file) else { throw ConfigurationError.invalid("stateMachines.\(entry.name): no file '\(entry.file)'") }
-            let worker = workers[location.worker]
-            try worker.queue.sync { () throws in
-                var globals: [GlobalBinding] = []
-                for (name, published) in entry.globals.sorted(by: { $0.key < $1.key }) {
-                    guard let target = worker.targets[published], target.file == entry.file,
-                        let instance = try worker.files[entry.file]!.target(published).instance(in: .main)
-                    else { throw ConfigurationError.invalid("stateMachines.\(entry.name).globals.\(name): no published instance '\(published)' in file '\(entry.file)'") }
-                    globals.append(GlobalBinding(name: name, instance: instance))
-                }
-                _ = try worker.createStateMachine(
-                    StateMachineRequest(
-                        file: entry.file, name: entry.name, artboard: entry.artboard, stateMachine: entry.stateMachine, globals: globals,
-                        manual: entry.manual, rate: entry.rate))
-            }
-        }
     }
 
     /// Reads a configured file: inline schema, a `.riv` (by its magic) or a JSON schema.

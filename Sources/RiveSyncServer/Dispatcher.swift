@@ -5,6 +5,7 @@ import RiveSyncJSON
 import RiveSyncModel
 import RiveSyncProtocol
 import RiveSyncTransport
+import RiveSyncVersion
 
 /// Reads every incoming message in arrival order (one serial queue), keeps per-connection
 /// state (identity, subscriptions, rate), checks each request against the connection's
@@ -45,11 +46,15 @@ final class Dispatcher: @unchecked Sendable {
                 return self.context.submit([.close(session, code: 1008, reason: "origin not allowed")])
             }
             self.sessions[session] = SessionState(remoteAddress: info.remoteAddress)
+            self.context.log(.debug, "connection opened", [("session", "\(session)"), ("remote", info.remoteAddress), ("origin", info.origin ?? "")])
         }
     }
 
     func closed(_ session: SessionID) {
         queue.async {
+            if let state = self.sessions[session] {
+                self.context.log(.debug, "connection closed", [("session", "\(session)"), ("remote", state.remoteAddress)])
+            }
             self.sessions[session] = nil
             for worker in self.workers { worker.queue.async { worker.sessionClosed(session) } }
         }
@@ -123,7 +128,7 @@ final class Dispatcher: @unchecked Sendable {
         context.send(
             ServerMessage.reply(
                 "welcome", id: id,
-                [("protocol", 1), ("server", .string("rivesyncd/\(Daemon.version)")), ("epoch", .string(context.epoch)), ("limits", limits.jsonValue)]),
+                [("protocol", 1), ("server", .string("rivesyncd/\(RiveSyncVersion.current)")), ("epoch", .string(context.epoch)), ("limits", limits.jsonValue)]),
             to: session)
     }
 

@@ -180,6 +180,8 @@ extension ServerLoop {
                 if stopping || lws_adopt_socket_vhost(lws_get_vhost_by_name(context, "default"), fd) == nil {
                     TransportLog.log(.warning, "rivesync: could not adopt fd \(fd)")
                 }
+            case .command(.reloadCertificates(let done)):
+                done(reloadCertificates())
             case .stop(let code):
                 beginStop(closeCode: code)
             }

@@ -20,6 +20,11 @@ public final class WebSocketServer: Sendable {
         /// Hand an accepted, connected socket to lws as a new server connection (it then does
         /// the HTTP/WebSocket handshake like any other). The server owns `fd` afterwards.
         case adopt(fileDescriptor: Int32)
+        /// Re-read the TLS certificate chain and key from the configured files (same paths)
+        /// for new connections; open ones keep theirs. The pair is checked first: a file that
+        /// cannot be read, or a key that does not match, keeps the old pair. `done` is called
+        /// on the service thread with the outcome (`.tlsSetupFailed`, or `.notRunning`).
+        case reloadCertificates(done: @Sendable (Result<Void, TransportError>) -> Void)
     }
 
     /// The settings this server was created with.

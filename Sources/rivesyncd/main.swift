@@ -1,18 +1,40 @@
 import Foundation
 import RiveSyncServer
+import RiveSyncVersion
 
-let log = Log()
+func fail(_ lines: [String], status: Int32, usage: Bool = false) -> Never {
+    let text = lines.map { "rivesyncd: \($0)\n" }.joined() + (usage ? "see rivesyncd --help\n" : "")
+    FileHandle.standardError.write(Data(text.utf8))
+    exit(status)
+}
+
 let commandLine: DaemonCommandLine
 do {
     commandLine = try DaemonCommandLine(arguments: Array(CommandLine.arguments.dropFirst()))
 } catch {
-    FileHandle.standardError.write(Data("rivesyncd: \(error)\n\(DaemonCommandLine.usage)".utf8))
-    exit(64)
+    fail(error.lines, status: 64, usage: true)
 }
-if commandLine.showHelp {
+switch commandLine.action {
+case .help:
     FileHandle.standardOutput.write(Data(DaemonCommandLine.usage.utf8))
     exit(0)
+case .version:
+    FileHandle.standardOutput.write(Data("rivesyncd \(RiveSyncVersion.current)\n".utf8))
+    exit(0)
+case .checkConfiguration:
+    let path = commandLine.configurationPath!
+    let problems = Daemon.check(configurationPath: path)
+    guard problems.isEmpty else { fail(problems.map { "\(path): \($0)" }, status: 1) }
+    FileHandle.standardOutput.write(Data("\(path): valid\n".utf8))
+    exit(0)
+case .serve:
+    break
 }
+
+let configuration: DaemonConfiguration
+do { configuration = try commandLine.configuration() } catch { fail(error.lines, status: 1) }
+let log = Log(minimum: configuration.logLevel)
+log.routeTransportLines()
 
 var signals = sigset_t()
 sigemptyset(&signals)
@@ -24,16 +46,17 @@ let daemon: Daemon
 let supervisor: Supervisor
 let endpoint: String
 do {
-    var configuration = commandLine.configuration
-    configuration.listenDescriptor = try SocketActivation.takeListeningSocket()
-    daemon = try Daemon(configuration: configuration, log: log)
-    supervisor = Supervisor(daemon: daemon, configurationPath: commandLine.configurationPath, log: log)
+    var running = configuration
+    running.listenDescriptor = try SocketActivation.takeListeningSocket()
+    daemon = try Daemon(configuration: running, log: log)
+    supervisor = Supervisor(daemon: daemon, commandLine: commandLine, log: log)
     endpoint = try supervisor.start()
+} catch let error as ConfigurationError {
+    fail(error.lines, status: 1)
 } catch {
-    FileHandle.standardError.write(Data("rivesyncd: \(error)\n".utf8))
-    exit(1)
+    fail(["\(error)"], status: 1)
 }
-FileHandle.standardError.write(Data("listening on \(endpoint)\n".utf8))
+log.announce("listening on \(endpoint)")
 
 while true {
     var received: Int32 = 0
