@@ -13,6 +13,9 @@ public final class Daemon: Sendable {
     let workers: [Worker]
     let dispatcher: Dispatcher
     let server: WebSocketServer
+    /// What `GET /readyz` says: set by `start()` (the state is restored by then), cleared when
+    /// draining begins.
+    let ready: Locked<Bool>
 
     /// Builds the daemon and loads its configuration; nothing listens until `start()`.
     public init(configuration: DaemonConfiguration, log: Log = Log()) throws {
@@ -35,12 +38,15 @@ public final class Daemon: Sendable {
         transport.socketSendBufferBytes = configuration.limits.socketSendBufferBytes
         transport.maxConnections = configuration.limits.maxConnections
         let metrics = context.metrics
+        let ready = Locked(false)
+        self.ready = ready
         let handler: any WebSocketServerHandler =
             configuration.testEcho ? EchoHandler(context: context) : SessionHandler(dispatcher: dispatcher)
         server = WebSocketServer(
             configuration: transport, handler: handler,
             metricsAccess: { dispatcher.metricsAccess(authorization: $0, remoteAddress: $1) },
-            metricsBody: { $0.prometheusText() + metrics.prometheusText() })
+            metricsBody: { $0.prometheusText() + metrics.prometheusText() + ProcessMetrics.prometheusText() },
+            readiness: { ready.withLock { $0 } })
         context.attach(server)
         try restoreState()
         try loadConfiguredState()
@@ -51,12 +57,14 @@ public final class Daemon: Sendable {
     public func start() throws -> Int {
         try server.start()
         let port = server.port ?? context.configuration.port
+        ready.withLock { $0 = true }
         context.log(.info, "listening", [("host", context.configuration.host), ("port", "\(port)"), ("epoch", context.epoch)])
         return port
     }
 
     /// Closes every connection with 1001, then stops.
     public func stop() {
+        ready.withLock { $0 = false }
         server.stop(closeCode: 1001)
         for worker in workers { worker.queue.sync { worker.syncJournals() } }
         // State flush point (SIGTERM drain, `Supervisor.drain`): no connection is left and every

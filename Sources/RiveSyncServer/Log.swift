@@ -74,7 +74,7 @@ public struct Log: Sendable {
         if writes(.info) { levels.insert(.notice) }
         if writes(.debug) { levels.insert(.info) }
         TransportLog.configure(levels: levels) { [self] level, text in
-            self(Self.level(of: level), text, [("source", "lws")])
+            self(Self.level(of: level), text.trimmingCharacters(in: .whitespaces), [("source", "lws")])
         }
     }
 

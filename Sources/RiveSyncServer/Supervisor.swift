@@ -119,6 +119,7 @@ public final class Supervisor: Sendable {
     /// flushed). The caller exits 0 afterwards.
     public func drain() {
         notifier?.notify("STOPPING=1\nSTATUS=draining")
+        daemon.ready.withLock { $0 = false }
         let state = running.withLock { $0 }
         state.watchdog?.stop()
         state.acceptor?.stop()

@@ -9,9 +9,10 @@ struct HTTPResponse {
     var challenge: String?
 }
 
-/// Plain HTTP on the WebSocket port: `GET /healthz` and `GET /metrics` (when `metricsAccess`
-/// allows it: 401 without acceptable credentials, 403 for credentials without the right);
-/// anything else is 404.
+/// Plain HTTP on the WebSocket port: `GET /healthz` (the loop answers), `GET /readyz` (200 while
+/// `readiness` says so and the server is not stopping, else 503) and `GET /metrics` (when
+/// `metricsAccess` allows it: 401 without acceptable credentials, 403 for credentials without
+/// the right); anything else is 404.
 extension ServerLoop {
     func http(_ wsi: OpaquePointer, path: String) -> Int32 {
         metrics.httpRequests.wrappingAdd(1, ordering: .relaxed)
@@ -20,6 +21,10 @@ extension ServerLoop {
         switch (isGet, path) {
         case (true, "/healthz"):
             response = HTTPResponse(status: HTTP_STATUS_OK, body: "ok\n")
+        case (true, "/readyz"):
+            response =
+                !stopping && readiness()
+                ? HTTPResponse(status: HTTP_STATUS_OK, body: "ready\n") : HTTPResponse(status: HTTP_STATUS_SERVICE_UNAVAILABLE, body: "not ready\n")
         case (true, "/metrics"):
             switch metricsAccess(Self.header(wsi, WSI_TOKEN_HTTP_AUTHORIZATION), Self.peerAddress(wsi)) {
             case .allowed:

@@ -34,6 +34,7 @@ public final class WebSocketServer: Sendable {
 
     private let handler: any WebSocketServerHandler
     private let metricsBody: @Sendable (TransportMetrics) -> String
+    private let readiness: @Sendable () -> Bool
     private let metricsAccess: @Sendable (_ authorization: String?, _ remoteAddress: String) -> HTTPAccess
     private let inbox = Inbox<ServerLoop.Input>()
     private let state = Locked<RunState>(.idle)
@@ -56,11 +57,13 @@ public final class WebSocketServer: Sendable {
     ///     thread; must be quick. Defaults to the transport's own metrics.
     public init(configuration: Configuration, handler: any WebSocketServerHandler,
                 metricsAccess: @escaping @Sendable (_ authorization: String?, _ remoteAddress: String) -> HTTPAccess = { _, _ in .allowed },
-                metricsBody: @escaping @Sendable (TransportMetrics) -> String = { $0.prometheusText() }) {
+                metricsBody: @escaping @Sendable (TransportMetrics) -> String = { $0.prometheusText() },
+                readiness: @escaping @Sendable () -> Bool = { true }) {
         self.configuration = configuration
         self.handler = handler
         self.metricsAccess = metricsAccess
         self.metricsBody = metricsBody
+        self.readiness = readiness
     }
 
     /// Binds, starts the service thread, and returns once the server accepts connections.
@@ -72,7 +75,7 @@ public final class WebSocketServer: Sendable {
         try configuration.validate()
         TransportLog.configureDefaultIfNeeded()
         let loop = ServerLoop(configuration: configuration, handler: handler, metrics: metrics,
-                              metricsAccess: metricsAccess, metricsBody: metricsBody, inbox: inbox, sessionStats: sessionStats)
+                              metricsAccess: metricsAccess, metricsBody: metricsBody, readiness: readiness, inbox: inbox, sessionStats: sessionStats)
         let started = Latch<Result<Int, TransportError>>()
         try state.withLock { (state) throws(TransportError) in
             guard case .idle = state else { throw TransportError(.notRunning, "a server can be started only once") }
