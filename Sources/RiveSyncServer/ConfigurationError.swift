@@ -37,9 +37,11 @@ struct ConfigurationProblems {
         if case .several(let inner) = error { all += inner } else { all.append(error) }
     }
 
-    /// Refuses the members of `json` that `ConfigurationKeys` does not list for `section`.
+    /// Refuses the members of `json` that `ConfigurationKeys` does not list for `section`, and
+    /// a `json` that is not an object.
     mutating func refuseUnknownKeys(of json: JSONValue, section: String, here: String) {
-        guard let members = json.objectValue, let known = ConfigurationKeys.sections[section] else { return }
+        guard let known = ConfigurationKeys.sections[section] else { return }
+        guard let members = json.objectValue else { return add(.invalid("\(here.isEmpty ? "configuration" : here): expected an object")) }
         for (key, _) in members where !known.contains(key) {
             add(.invalid("\(here.isEmpty ? key : "\(here).\(key)"): unknown key (one of \(known.joined(separator: ", ")))"))
         }

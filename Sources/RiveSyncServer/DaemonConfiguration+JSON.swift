@@ -65,7 +65,6 @@ extension DaemonConfiguration {
         if let metrics = json["metrics"] {
             problems.refuseUnknownKeys(of: metrics, section: "metrics", here: "metrics")
             problems.check { () throws(ConfigurationError) in
-                guard metrics.objectValue != nil else { throw .invalid("metrics: expected an object") }
                 if let cap = metrics["maxTargetLabels"] { maxTargetLabels = try Self.integer(cap, "metrics.maxTargetLabels", in: 0...10_000) }
             }
         }
@@ -97,7 +96,10 @@ extension DaemonConfiguration {
     private static func file(_ item: JSONValue, _ here: String, _ base: String) throws(ConfigurationError) -> FileEntry {
         var entry = FileEntry(name: try string(item["name"], "\(here).name"), path: nil, schema: nil, worker: nil)
         if let path = item["path"] { entry.path = resolve(try string(path, "\(here).path"), base) }
-        if let schema = item["schema"] { entry.schema = schema }
+        if let schema = item["schema"] {
+            guard schema.objectValue != nil else { throw .invalid("\(here).schema: expected a schema object (protocol/SCHEMA.md)") }
+            entry.schema = schema
+        }
         guard (entry.path == nil) != (entry.schema == nil) else { throw .invalid("\(here): give exactly one of 'path' and 'schema'") }
         if let worker = item["worker"] { entry.worker = try integer(worker, "\(here).worker", in: 0...63) }
         return entry
