@@ -96,7 +96,7 @@ public struct Log: Sendable {
     }
 
     static func quote(_ text: String) -> String {
-        if !text.isEmpty, text.allSatisfy({ $0.isLetter || $0.isNumber || "._-:/@#".contains($0) }) { return text }
+        if !text.isEmpty, text.allSatisfy({ $0.isLetter || $0.isNumber || "._-:/@#[]".contains($0) }) { return text }
         var quoted = "\""
         for scalar in text.unicodeScalars {
             switch scalar {
