@@ -20,11 +20,12 @@ arch=$(dpkg --print-architecture)
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-root="$work/root"
+# The tree dpkg-shlibdeps expects: debian/control beside the package's root, debian/PACKAGE.
+root="$work/debian/rivesync"
 doc="$root/usr/share/doc/rivesync"
 share="$root/usr/share/rivesync"
 
-install -d "$root/usr/bin"
+install -d "$root/usr/bin" "$root/DEBIAN"
 for product in rivesyncd rivesync; do
     install -m 0755 "$bin/$product" "$root/usr/bin/$product"
     strip --strip-unneeded "$root/usr/bin/$product"
@@ -61,13 +62,11 @@ License: Apache-2.0
 COPYRIGHT
 chmod 0644 "$doc/copyright"
 
-# Depends: from the libraries the binaries link (dpkg-shlibdeps wants a debian/control).
-mkdir -p "$work/shlibs/debian"
-printf 'Source: rivesync\n\nPackage: rivesync\nArchitecture: any\n' > "$work/shlibs/debian/control"
-depends=$(cd "$work/shlibs" && dpkg-shlibdeps -O "$root/usr/bin/rivesyncd" "$root/usr/bin/rivesync" | sed -n 's/^shlibs:Depends=//p')
+# Depends: from the libraries the binaries link.
+printf 'Source: rivesync\n\nPackage: rivesync\nArchitecture: any\n' > "$work/debian/control"
+depends=$(cd "$work" && dpkg-shlibdeps -O debian/rivesync/usr/bin/rivesyncd debian/rivesync/usr/bin/rivesync | sed -n 's/^shlibs:Depends=//p')
 [ -n "$depends" ] || { echo "build-deb: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
 
-install -d "$root/DEBIAN"
 cat > "$root/DEBIAN/control" <<CONTROL
 Package: rivesync
 Version: $version
