@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// A small tmpfs mounted for a test (CI runs as root), so a disk can really fill up.
-final class Tmpfs {
+final class Tmpfs: Sendable {
     let path: String
 
     /// Mounts a tmpfs of `bytes` at a new temporary directory; the test fails without root.
@@ -20,10 +20,14 @@ final class Tmpfs {
         return Int(stats.f_bavail) * Int(stats.f_frsize)
     }
 
-    /// Fills the file system up to `leaving` free bytes with a file that `release` deletes.
+    /// Fills the file system up to about `leaving` free bytes with a file that `release`
+    /// deletes (a little less when a daemon writes at the same moment).
     func fill(leaving: Int) throws {
-        let size = max(0, freeBytes - leaving)
-        try Data(count: size).write(to: URL(fileURLWithPath: path + "/filler"))
+        let fd = open(path + "/filler", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        try #require(fd >= 0, "cannot create the filler file")
+        defer { close(fd) }
+        var size = freeBytes - leaving
+        while size > 0, posix_fallocate(fd, 0, off_t(size)) != 0 { size -= 65_536 }
     }
 
     /// Frees what `fill` took.
