@@ -108,7 +108,8 @@ public final class Daemon: Sendable {
                 _ = try worker.createStateMachine(
                     StateMachineRequest(
                         file: entry.file, name: entry.name, artboard: entry.artboard, stateMachine: entry.stateMachine, globals: globals,
-                        manual: entry.manual, rate: entry.rate))
+                        manual: entry.manual, rate: entry.rate),
+                    grants: .everything)
             }
         }
     }

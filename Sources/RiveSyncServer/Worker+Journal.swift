@@ -166,7 +166,7 @@ extension Worker {
         case .createInstance(_, let source, _):
             _ = try files[file]!.createInstance(source)
         case .createStateMachine(let stateMachine):
-            _ = try createStateMachine(stateMachine)
+            _ = try createStateMachine(stateMachine, grants: .everything)
         case .publish(let instance, let name):
             try publish(instance, as: name, file: file)
         case .deleteTarget(let target):
