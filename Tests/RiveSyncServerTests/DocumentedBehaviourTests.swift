@@ -25,3 +25,40 @@ import RiveSyncTestSupport
         #expect(machine["code"] == "limit_exceeded", "a state machine needing default instances: \(machine.jsonText)")
     }
 }
+
+extension DocumentedBehaviourTests {
+    /// §6: a bind with neither `main` nor globals is valid by nothing: it gets `bad_message`
+    /// (it used to take a command number and never get a reply).
+    @Test func aBindOfNothingIsRefused() async throws {
+        let daemon = try DaemonProcess(["--demo"])
+        defer { daemon.stop() }
+        let client = try await TestClient.connected(to: daemon)
+        for bind: JSONValue in [["type": "bind", "target": "lobby"], ["type": "bind", "target": "lobby", "main": .null, "globals": []]] {
+            let reply = try await client.request(bind)
+            #expect(reply["code"] == "bad_message" && reply["details"]?["field"] == "main", "\(reply.jsonText)")
+        }
+        #expect(try await client.request(["type": "ping"])["type"] == "pong")
+    }
+
+    /// §7: a cursor that is not `{epoch, seq}` is reported as field `cursor`.
+    @Test func aMalformedCursorNamesTheCursor() async throws {
+        let daemon = try DaemonProcess(["--demo"])
+        defer { daemon.stop() }
+        let client = try await TestClient.connected(to: daemon)
+        for cursor: JSONValue in [5, "e-1:3", ["epoch": "e-1"], ["seq": 3]] {
+            let reply = try await client.request(["type": "subscribe", "target": "lobby", "cursor": cursor])
+            #expect(reply["code"] == "bad_message" && reply["details"]?["field"] == "cursor", "\(cursor.jsonText): \(reply.jsonText)")
+        }
+    }
+
+    /// §3: before `welcome`, anything but `hello` — an unknown type too — is `hello_required`.
+    @Test func anUnknownTypeBeforeHelloIsHelloRequired() async throws {
+        let daemon = try DaemonProcess(["--demo"])
+        defer { daemon.stop() }
+        let client = try TestClient(url: daemon.url)
+        let reply = try await client.request(["type": "dance"])
+        #expect(reply["code"] == "hello_required", "\(reply.jsonText)")
+        let malformedHello = try await client.request(["type": "hello", "protocol": "one"])
+        #expect(malformedHello["code"] == "bad_message", "a malformed hello is still bad_message: \(malformedHello.jsonText)")
+    }
+}
