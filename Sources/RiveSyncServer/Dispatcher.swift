@@ -196,8 +196,12 @@ final class Dispatcher: @unchecked Sendable {
     }
 
     private func filesReply(id: JSONValue?) -> JSONValue {
+        let configured = Set(context.configuration.files.map(\.name))
         let files = context.directory.files().map { file -> JSONValue in
-            ["name": .string(file.name), "worker": .number(Double(file.worker))]
+            [
+                "name": .string(file.name), "worker": .number(Double(file.worker)),
+                "source": configured.contains(file.name) ? "config" : "upload",
+            ]
         }
         return ServerMessage.reply("files", id: id, [("files", .array(files))])
     }

@@ -62,3 +62,23 @@ extension DocumentedBehaviourTests {
         #expect(malformedHello["code"] == "bad_message", "a malformed hello is still bad_message: \(malformedHello.jsonText)")
     }
 }
+
+extension DocumentedBehaviourTests {
+    /// §5: `listFiles` says where each file came from.
+    @Test func listFilesGivesEachFilesSource() async throws {
+        let config = try DaemonProcess.writeConfiguration(
+            #"{"files": [{"name": "demo", "path": "\#(DaemonProcess.packageRoot)/protocol/examples/demo.schema.json"}],"#
+                + #""allowFileUploads": true, "auth": {"allowAnonymous": "loopback"}}"#)
+        let daemon = try DaemonProcess(["--config", config])
+        defer { daemon.stop() }
+        let client = try await TestClient.connected(to: daemon)
+        let loaded = try await client.request([
+            "type": "loadFile", "name": "extra",
+            "schema": ["rivesyncSchema": 1, "viewModels": [["name": "A", "properties": [["name": "n", "type": "number"]]]]],
+        ])
+        #expect(loaded["type"] == "files", "\(loaded.jsonText)")
+        let files = try await client.request(["type": "listFiles"])
+        let sources = (files["files"]?.arrayValue ?? []).map { "\($0["name"]?.stringValue ?? "?")=\($0["source"]?.stringValue ?? "none")" }
+        #expect(sources == ["demo=config", "extra=upload"], "\(files.jsonText)")
+    }
+}
