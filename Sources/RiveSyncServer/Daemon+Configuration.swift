@@ -130,7 +130,8 @@ extension Daemon {
                 _ = try worker.createStateMachine(
                     StateMachineRequest(
                         file: entry.file, name: entry.name, artboard: entry.artboard, stateMachine: entry.stateMachine, globals: globals,
-                        manual: entry.manual, rate: entry.rate))
+                        manual: entry.manual, rate: entry.rate),
+                    grants: .everything)
             } catch {
                 problem = .invalid("\(here)\(Self.key(of: error, instance: false)): \(Self.reason(error))")
             }

@@ -20,7 +20,11 @@ public final class Daemon: Sendable {
     /// Builds the daemon and loads its configuration; nothing listens until `start()`.
     public init(configuration: DaemonConfiguration, log: Log = Log()) throws {
         let state = try configuration.stateDirectory.map { try StateDirectory(path: $0, policy: configuration.durability) }
-        let epoch = state?.epoch ?? "e-" + String(UInt64.random(in: 0...UInt64.max), radix: 16)
+        let recovery = try state?.recoverJournals()
+        if let renewed = recovery?.renewed, !renewed.isEmpty {
+            log(.warning, "history was lost; starting a new epoch, so old cursors get snapshots", [("lost", renewed.joined(separator: "; "))])
+        }
+        let epoch = state?.epoch ?? StateDirectory.newEpoch()
         let context = ServerContext(configuration: configuration, epoch: epoch, log: log, stateDirectory: state)
         let workers = (0..<configuration.workers).map { Worker(index: $0, context: context) }
         let dispatcher = try Dispatcher(context: context, workers: workers)
@@ -48,7 +52,7 @@ public final class Daemon: Sendable {
             metricsBody: { $0.prometheusText() + metrics.prometheusText() + ProcessMetrics.prometheusText() },
             readiness: { ready.withLock { $0 } })
         context.attach(server)
-        try restoreState()
+        try restoreState(recovery?.journals ?? [])
         try loadConfiguredState()
     }
 
