@@ -79,11 +79,16 @@ extension Daemon {
         let worker = workers[location.worker]
         if context.directory.target(entry.name) != nil {
             let kept = worker.queue.sync { () -> String? in
-                guard let runtime = worker.files[entry.file], let id = try? runtime.target(entry.name).instance(in: .main) else { return nil }
+                guard let runtime = worker.files[entry.file], let id = try? runtime.target(entry.name).instance(in: .main) else {
+                    return nil
+                }
                 return runtime.store[id]?.viewModel
             }
             if kept != entry.viewModel {
-                overridden(here, "the state directory keeps instance '\(entry.name)' of view model '\(kept ?? "?")'; the configuration asks for '\(entry.viewModel)'")
+                overridden(
+                    here,
+                    "the state directory keeps instance '\(entry.name)' of view model '\(kept ?? "?")'; the configuration asks for '\(entry.viewModel)'"
+                )
             }
             return
         }
@@ -91,7 +96,9 @@ extension Daemon {
             try worker.queue.sync { () throws in
                 let source: InstanceSource =
                     entry.instance.map { .name($0, from: .name(entry.viewModel)) } ?? .viewModelDefault(from: .name(entry.viewModel))
-                let instance = try worker.durably(entry.file, Worker.record(.createInstance(file: entry.file, source: source, publish: nil))) {
+                let instance = try worker.durably(
+                    entry.file, Worker.record(.createInstance(file: entry.file, source: source, publish: nil))
+                ) {
                     try $0.createInstance(source)
                 }
                 try worker.publish(instance, as: entry.name, file: entry.file)

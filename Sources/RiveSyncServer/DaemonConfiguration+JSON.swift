@@ -24,7 +24,9 @@ extension DaemonConfiguration {
         }
         if let tls = json["tls"] {
             problems.refuseUnknownKeys(of: tls, section: "tls", here: "tls")
-            problems.check { () throws(ConfigurationError) in tlsCertificate = Self.resolve(try Self.string(tls["certificate"], "tls.certificate"), base) }
+            problems.check { () throws(ConfigurationError) in
+                tlsCertificate = Self.resolve(try Self.string(tls["certificate"], "tls.certificate"), base)
+            }
             problems.check { () throws(ConfigurationError) in tlsKey = Self.resolve(try Self.string(tls["key"], "tls.key"), base) }
         }
         problems.check { () throws(ConfigurationError) in
@@ -35,7 +37,8 @@ extension DaemonConfiguration {
         }
         problems.check { () throws(ConfigurationError) in
             guard let auth = json["auth"] else {
-                throw .invalid("auth: required — give tokens, or allow anonymous access explicitly, e.g. \"auth\": {\"allowAnonymous\": \"loopback\"}")
+                throw .invalid(
+                    "auth: required — give tokens, or allow anonymous access explicitly, e.g. \"auth\": {\"allowAnonymous\": \"loopback\"}")
             }
             self.auth = try Auth(json: auth, baseDirectory: base)
         }
@@ -65,7 +68,9 @@ extension DaemonConfiguration {
         if let metrics = json["metrics"] {
             problems.refuseUnknownKeys(of: metrics, section: "metrics", here: "metrics")
             problems.check { () throws(ConfigurationError) in
-                if let cap = metrics["maxTargetLabels"] { maxTargetLabels = try Self.integer(cap, "metrics.maxTargetLabels", in: 0...10_000) }
+                if let cap = metrics["maxTargetLabels"] {
+                    maxTargetLabels = try Self.integer(cap, "metrics.maxTargetLabels", in: 0...10_000)
+                }
             }
         }
         for (i, item) in Self.items(json, "files", &problems).enumerated() {
@@ -88,7 +93,9 @@ extension DaemonConfiguration {
             let here = "stateMachines[\(i)]"
             problems.refuseUnknownKeys(of: item, section: "stateMachines[]", here: here)
             let defaultRate = self.defaultRate
-            problems.check { () throws(ConfigurationError) in stateMachines.append(try Self.stateMachine(item, here, defaultRate: defaultRate)) }
+            problems.check { () throws(ConfigurationError) in
+                stateMachines.append(try Self.stateMachine(item, here, defaultRate: defaultRate))
+            }
         }
         try problems.throwIfAny()
     }
@@ -105,10 +112,13 @@ extension DaemonConfiguration {
         return entry
     }
 
-    private static func stateMachine(_ item: JSONValue, _ here: String, defaultRate: Double) throws(ConfigurationError) -> StateMachineEntry {
+    private static func stateMachine(_ item: JSONValue, _ here: String, defaultRate: Double) throws(ConfigurationError) -> StateMachineEntry
+    {
         var globals: [String: String] = [:]
         if let members = item["globals"] {
-            guard let map = members.objectValue else { throw .invalid("\(here).globals: expected an object of view model name to instance name") }
+            guard let map = members.objectValue else {
+                throw .invalid("\(here).globals: expected an object of view model name to instance name")
+            }
             for (name, value) in map { globals[name] = try string(value, "\(here).globals.\(name)") }
         }
         let mode = try item["mode"].map { (v) throws(ConfigurationError) in try string(v, "\(here).mode") } ?? "auto"
@@ -150,7 +160,9 @@ extension DaemonConfiguration {
     }
 
     private static func rate(_ json: JSONValue, _ here: String) throws(ConfigurationError) -> Double {
-        guard let rate = json.numberValue, rate > 0, rate <= 1000 else { throw .invalid("\(here): expected a number of advances per second in (0, 1000]") }
+        guard let rate = json.numberValue, rate > 0, rate <= 1000 else {
+            throw .invalid("\(here): expected a number of advances per second in (0, 1000]")
+        }
         return rate
     }
 

@@ -42,7 +42,8 @@ final class DaemonMetrics: Sendable {
     func add(_ amount: Int, to counter: TargetCounter, of target: String) {
         guard amount != 0 else { return }
         targets.withLock { all in
-            let label = all[target] != nil || all.count - (all[Self.otherTarget] == nil ? 0 : 1) < maxTargetLabels ? target : Self.otherTarget
+            let label =
+                all[target] != nil || all.count - (all[Self.otherTarget] == nil ? 0 : 1) < maxTargetLabels ? target : Self.otherTarget
             all[label, default: [Int](repeating: 0, count: TargetCounter.allCases.count)][counter.rawValue] += amount
         }
     }
@@ -84,7 +85,9 @@ final class DaemonMetrics: Sendable {
         header("requests_total", "counter", "Requests received.")
         sample("requests_total", [], "\(requests.load(ordering: .relaxed))")
         header("errors_total", "counter", "Error replies sent, by protocol error code.")
-        for (code, count) in errors.withLock({ $0 }).sorted(by: { $0.key < $1.key }) { sample("errors_total", [("code", code)], "\(count)") }
+        for (code, count) in errors.withLock({ $0 }).sorted(by: { $0.key < $1.key }) {
+            sample("errors_total", [("code", code)], "\(count)")
+        }
         header("advance_duration_seconds", "histogram", "Time to apply one advance and build its batches.")
         let counts = advanceCounts.withLock { $0 }
         var cumulative = 0
@@ -101,6 +104,7 @@ final class DaemonMetrics: Sendable {
 
     /// A label value in the exposition format: backslash, double quote and newline escaped.
     static func escape(_ value: String) -> String {
-        value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"").replacingOccurrences(of: "\n", with: "\\n")
+        value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"").replacingOccurrences(
+            of: "\n", with: "\\n")
     }
 }

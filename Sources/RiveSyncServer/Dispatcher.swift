@@ -46,7 +46,8 @@ final class Dispatcher: @unchecked Sendable {
                 return self.context.submit([.close(session, code: 1008, reason: "origin not allowed")])
             }
             self.sessions[session] = SessionState(remoteAddress: info.remoteAddress)
-            self.context.log(.debug, "connection opened", [("session", "\(session)"), ("remote", info.remoteAddress), ("origin", info.origin ?? "")])
+            let metadata = [("session", "\(session)"), ("remote", info.remoteAddress), ("origin", info.origin ?? "")]
+            self.context.log(.debug, "connection opened", metadata)
         }
     }
 

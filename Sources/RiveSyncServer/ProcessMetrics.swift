@@ -18,20 +18,28 @@ enum ProcessMetrics {
         let pageSize = Double(sysconf(Int32(_SC_PAGESIZE)))
         let statm = (try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8))?.split(separator: " ").compactMap { Double($0) }
         metric("virtual_memory_bytes", "gauge", "Virtual memory size, in bytes.", statm.flatMap { $0.first }.map { $0 * pageSize })
-        metric("resident_memory_bytes", "gauge", "Resident memory size, in bytes.", statm.flatMap { $0.count > 1 ? $0[1] : nil }.map { $0 * pageSize })
+        metric(
+            "resident_memory_bytes", "gauge", "Resident memory size, in bytes.",
+            statm.flatMap { $0.count > 1 ? $0[1] : nil }.map { $0 * pageSize })
         let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")).map { Double($0.count) }
         metric("open_fds", "gauge", "Open file descriptors.", fds)
         var limit = rlimit()
-        metric("max_fds", "gauge", "Limit of open file descriptors.", getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 ? Double(limit.rlim_cur) : nil)
+        metric(
+            "max_fds", "gauge", "Limit of open file descriptors.",
+            getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 ? Double(limit.rlim_cur) : nil)
         let start = stat.flatMap { fields in fields.count > 21 ? Double(fields[21]) : nil }
-        metric("start_time_seconds", "gauge", "Start time of the process since the Unix epoch, in seconds.", start.flatMap { ticksSinceBoot in bootTime().map { $0 + ticksSinceBoot / ticks } })
+        metric(
+            "start_time_seconds", "gauge", "Start time of the process since the Unix epoch, in seconds.",
+            start.flatMap { ticksSinceBoot in bootTime().map { $0 + ticksSinceBoot / ticks } })
         return text
     }
 
     /// The fields of `/proc/self/stat` from the third on (after `pid (comm)`), numbered as in
     /// proc(5) minus one: index 13 is utime, 14 stime, 21 starttime.
     private static func statFields() -> [String]? {
-        guard let text = try? String(contentsOfFile: "/proc/self/stat", encoding: .utf8), let close = text.lastIndex(of: ")") else { return nil }
+        guard let text = try? String(contentsOfFile: "/proc/self/stat", encoding: .utf8), let close = text.lastIndex(of: ")") else {
+            return nil
+        }
         return ["pid", "comm"] + text[text.index(after: close)...].split(separator: " ").map(String.init)
     }
 

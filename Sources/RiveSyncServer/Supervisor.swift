@@ -83,7 +83,9 @@ public final class Supervisor: Sendable {
         do {
             new = try commandLine.configuration()
         } catch {
-            for line in error.lines { log(.error, "reload: configuration rejected; keeping the running one", [("path", path), ("error", line)]) }
+            for line in error.lines {
+                log(.error, "reload: configuration rejected; keeping the running one", [("path", path), ("error", line)])
+            }
             return
         }
         var running = self.running.withLock { $0.configuration }

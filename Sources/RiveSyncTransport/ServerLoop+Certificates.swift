@@ -20,7 +20,9 @@ extension ServerLoop {
             return .failure(TransportError(.tlsSetupFailed, "cannot load the certificate chain '\(certificate)'; keeping the old pair"))
         }
         guard SSL_CTX_use_PrivateKey_file(scratch, key, SSL_FILETYPE_PEM) == 1, SSL_CTX_check_private_key(scratch) == 1 else {
-            return .failure(TransportError(.tlsSetupFailed, "the key '\(key)' cannot be loaded or does not match the certificate; keeping the old pair"))
+            return .failure(
+                TransportError(.tlsSetupFailed, "the key '\(key)' cannot be loaded or does not match the certificate; keeping the old pair")
+            )
         }
         guard lws_tls_cert_updated(context, certificate, key, nil, 0, nil, 0) == 0 else {
             return .failure(TransportError(.tlsSetupFailed, "libwebsockets refused the new pair"))

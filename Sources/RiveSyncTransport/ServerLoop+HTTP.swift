@@ -22,9 +22,8 @@ extension ServerLoop {
         case (true, "/healthz"):
             response = HTTPResponse(status: HTTP_STATUS_OK, body: "ok\n")
         case (true, "/readyz"):
-            response =
-                !stopping && readiness()
-                ? HTTPResponse(status: HTTP_STATUS_OK, body: "ready\n") : HTTPResponse(status: HTTP_STATUS_SERVICE_UNAVAILABLE, body: "not ready\n")
+            let ready = !stopping && readiness()
+            response = HTTPResponse(status: ready ? HTTP_STATUS_OK : HTTP_STATUS_SERVICE_UNAVAILABLE, body: ready ? "ready\n" : "not ready\n")
         case (true, "/metrics"):
             switch metricsAccess(Self.header(wsi, WSI_TOKEN_HTTP_AUTHORIZATION), Self.peerAddress(wsi)) {
             case .allowed:

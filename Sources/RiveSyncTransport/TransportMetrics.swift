@@ -46,7 +46,7 @@ public final class TransportMetrics: Sendable {
         let rows: [(String, String, String, Int)] = [
             ("connections_opened_total", "counter", "WebSocket sessions opened.", connectionsOpened.load(ordering: .relaxed)),
             ("connections", "gauge", "WebSocket sessions open now.", connectionsCurrent.load(ordering: .relaxed)),
-            ("connections_rejected_total", "counter", "Handshakes refused (maxConnections or shutdown).", connectionsRejected.load(ordering: .relaxed)),
+            ("connections_rejected_total", "counter", "Handshakes refused.", connectionsRejected.load(ordering: .relaxed)),
             ("messages_in_total", "counter", "Whole messages received.", messagesIn.load(ordering: .relaxed)),
             ("bytes_in_total", "counter", "Message bytes received.", bytesIn.load(ordering: .relaxed)),
             ("messages_out_total", "counter", "Messages written, one per session per message.", messagesOut.load(ordering: .relaxed)),
@@ -56,8 +56,8 @@ public final class TransportMetrics: Sendable {
             ("queued_bytes", "gauge", "Message bytes queued in all sessions, not yet written.", queuedBytes.load(ordering: .relaxed)),
             ("queued_messages", "gauge", "Messages queued in all sessions, not yet written.", queuedMessages.load(ordering: .relaxed)),
             ("queue_overflows_total", "counter", "Send-queue overflows.", queueOverflows.load(ordering: .relaxed)),
-            ("messages_dropped_total", "counter", "Messages dropped to overflowed, closing or discarded queues.", messagesDropped.load(ordering: .relaxed)),
-            ("messages_too_large_total", "counter", "Connections closed with 1009 for a message over maxMessageBytes.", messagesTooLarge.load(ordering: .relaxed)),
+            ("messages_dropped_total", "counter", "Messages dropped (overflow, closing).", messagesDropped.load(ordering: .relaxed)),
+            ("messages_too_large_total", "counter", "Messages over the size limit (1009).", messagesTooLarge.load(ordering: .relaxed)),
             ("http_requests_total", "counter", "Plain HTTP requests served.", httpRequests.load(ordering: .relaxed)),
         ]
         var text = ""

@@ -91,7 +91,10 @@ import Testing
             #"{"auth": {"allowAnonymous": true}, "files": [{"name": "a", "path": "a.riv", "worker": 1}, {"name": "b", "schema": {"viewModels": []}}], "instances": [{"name": "t", "file": "a", "viewModel": "Theme", "instance": "Dark"}], "stateMachines": [{"name": "m", "file": "a", "artboard": "Main", "stateMachine": "SM", "globals": {"Theme": "t"}, "mode": "manual", "rate": 0.5}]}"#,
             true
         ),
-        (#"{"auth": {"allowAnonymous": true}, "tls": {"certificate": "c.pem", "key": "k.pem"}, "stateDirectory": "/var/lib/x", "durability": "everysec", "snapshotEvery": 10, "defaultRate": 1000, "allowFileUploads": true, "logLevel": "debug", "metrics": {"maxTargetLabels": 0}, "limits": {"maxSubscriptions": 1, "historyBatches": 1000000}}"#, true),
+        (
+            #"{"auth": {"allowAnonymous": true}, "tls": {"certificate": "c.pem", "key": "k.pem"}, "stateDirectory": "/var/lib/x", "durability": "everysec", "snapshotEvery": 10, "defaultRate": 1000, "allowFileUploads": true, "logLevel": "debug", "metrics": {"maxTargetLabels": 0}, "limits": {"maxSubscriptions": 1, "historyBatches": 1000000}}"#,
+            true
+        ),
         (#"{}"#, false),
         (#"[]"#, false),
         (#"{"auth": {}}"#, false),
@@ -145,7 +148,8 @@ import Testing
         documents.append(try JSONParser().parse(example))
         let expected = Self.cases.map(\.valid) + [true]
         let validator = try Tool.run(
-            "/usr/bin/env", ["python3", PythonScript.path("validate_config.py"), Self.schemaPath], input: JSONValue.array(documents).jsonText)
+            "/usr/bin/env", ["python3", PythonScript.path("validate_config.py"), Self.schemaPath],
+            input: JSONValue.array(documents).jsonText)
         try #require(validator.status == 0, "validate_config.py: \(validator.output)")
         let verdicts = try JSONParser().parse(validator.output.trimmingCharacters(in: .whitespacesAndNewlines)).arrayValue ?? []
         try #require(verdicts.count == documents.count, "\(validator.output)")

@@ -75,9 +75,8 @@ import RiveSyncTestSupport
         let url = "wss://127.0.0.1:\(server.daemon.port)/"
         func verifies(with authority: String) throws -> Bool {
             let request: JSONValue = ["type": "get", "target": "theme", "path": "name"]
-            let client = try Self.run(
-                "/usr/bin/python3",
-                [DaemonProcess.packageRoot + "/Tests/RiveSyncServerTests/python/wss_client.py", url, authority, Self.token, request.jsonText])
+            let script = DaemonProcess.packageRoot + "/Tests/RiveSyncServerTests/python/wss_client.py"
+            let client = try Self.run("/usr/bin/python3", [script, url, authority, Self.token, request.jsonText])
             if client.status != 0 { #expect(client.output.contains("CERTIFICATE_VERIFY_FAILED"), "\(client.output)") }
             return client.status == 0
         }

@@ -6,7 +6,9 @@ import Testing
 /// (`source=lws`), filtered by `--log-level`, with a syslog priority prefix when stderr is the
 /// journal (`JOURNAL_STREAM`).
 @Suite(.serialized) struct LoggingTests {
-    static var logfmt: Regex<(Substring, Substring?, Substring, Substring, Substring?, Substring?, Substring?, Substring?)> { #/^(<[0-9]>)?level=(debug|info|warning|error) msg=("([^"\\]|\\.)*"|[^ "]+)( [a-zA-Z]+=("([^"\\]|\\.)*"|[^ "]*))*$/# }
+    static var logfmt: Regex<(Substring, Substring?, Substring, Substring, Substring?, Substring?, Substring?, Substring?)> {
+        #/^(<[0-9]>)?level=(debug|info|warning|error) msg=("([^"\\]|\\.)*"|[^ "]+)( [a-zA-Z]+=("([^"\\]|\\.)*"|[^ "]*))*$/#
+    }
 
     static func expectEveryLineIsLogfmt(_ daemon: DaemonProcess) {
         for line in daemon.stderrLines {
@@ -22,7 +24,9 @@ import Testing
         client.close()
         try await daemon.waitForLine(containing: #"level=debug msg="connection closed" session=1 remote=127.0.0.1"#)
         try await daemon.waitForLine(containing: #"msg="Creating Vhost 'default' port"#)
-        #expect(daemon.stderrLines.contains { $0.hasSuffix(" source=lws") && $0.hasPrefix("level=info ") }, "lws notices at info:\n\(daemon.stderr)")
+        #expect(
+            daemon.stderrLines.contains { $0.hasSuffix(" source=lws") && $0.hasPrefix("level=info ") },
+            "lws notices at info:\n\(daemon.stderr)")
         #expect(daemon.stderrLines.contains { $0.hasSuffix(" source=lws") && $0.hasPrefix("level=debug ") }, "lws info lines at debug")
         daemon.stop()
         Self.expectEveryLineIsLogfmt(daemon)

@@ -36,11 +36,14 @@ import Testing
         }
         for name in [
             "rivesync_transport_connections", "rivesync_transport_bytes_out_total", "rivesync_transport_queued_bytes",
-            "process_cpu_seconds_total", "process_resident_memory_bytes", "process_open_fds", "process_max_fds", "process_start_time_seconds",
+            "process_cpu_seconds_total", "process_resident_memory_bytes", "process_open_fds", "process_max_fds",
+            "process_start_time_seconds",
         ] {
             #expect(metrics.contains("\n\(name) "), "missing \(name)")
         }
-        let rss = metrics.split(separator: "\n").first { $0.hasPrefix("process_resident_memory_bytes ") }.flatMap { Double($0.split(separator: " ")[1]) }
+        let rss = metrics.split(separator: "\n").first { $0.hasPrefix("process_resident_memory_bytes ") }.flatMap {
+            Double($0.split(separator: " ")[1])
+        }
         #expect((rss ?? 0) > 1_000_000, "resident memory should be megabytes, got \(rss ?? 0)")
     }
 
@@ -65,7 +68,8 @@ import Testing
     @Test func targetLabelsStopAtTheCap() async throws {
         let schema = DaemonProcess.packageRoot + "/protocol/examples/demo.schema.json"
         let path = try DaemonProcess.writeConfiguration(
-            #"{"files": [{"name": "demo", "path": "\#(schema)"}], "metrics": {"maxTargetLabels": 2}, "auth": {"allowAnonymous": "loopback"}}"#)
+            #"{"files": [{"name": "demo", "path": "\#(schema)"}], "metrics": {"maxTargetLabels": 2}, "auth": {"allowAnonymous": "loopback"}}"#
+        )
         let daemon = try DaemonProcess(["--config", path])
         defer { daemon.stop() }
         let client = try await TestClient.connected(to: daemon)
@@ -78,6 +82,10 @@ import Testing
         }
         let (_, metrics) = try await Self.get(daemon, "/metrics")
         let labelled = metrics.split(separator: "\n").filter { $0.hasPrefix("rivesync_subscriptions{") }
-        #expect(labelled == [#"rivesync_subscriptions{target="_other"} 2"#, #"rivesync_subscriptions{target="a"} 1"#, #"rivesync_subscriptions{target="b"} 1"#])
+        #expect(
+            labelled == [
+                #"rivesync_subscriptions{target="_other"} 2"#, #"rivesync_subscriptions{target="a"} 1"#,
+                #"rivesync_subscriptions{target="b"} 1"#,
+            ])
     }
 }

@@ -33,7 +33,8 @@ import Testing
     @Test func checkConfigListsEveryProblemByKeyPath() throws {
         let path = try DaemonProcess.writeConfiguration(
             Self.configuration(
-                stateMachines: #"[{"name": "c", "file": "demo", "artboard": "Charactr"}, {"name": "l", "file": "demo", "artboard": "Lobby", "globals": {"Theme": "them"}}, {"name": "x", "file": "nofile"}]"#,
+                stateMachines:
+                    #"[{"name": "c", "file": "demo", "artboard": "Charactr"}, {"name": "l", "file": "demo", "artboard": "Lobby", "globals": {"Theme": "them"}}, {"name": "x", "file": "nofile"}]"#,
                 extra: #""workers": 0, "limits": {"maxSubscriptions": 0},"#))
         let result = try Self.rivesyncd(["--check-config", path])
         #expect(result.status == 1)
@@ -45,7 +46,9 @@ import Testing
             ], "syntax problems first, then (after they are fixed) the semantic ones:\n\(result.output)")
         let fixed = try DaemonProcess.writeConfiguration(
             Self.configuration(
-                stateMachines: #"[{"name": "c", "file": "demo", "artboard": "Charactr"}, {"name": "l", "file": "demo", "artboard": "Lobby", "globals": {"Theme": "them"}}, {"name": "x", "file": "nofile"}, {"name": "s", "file": "demo", "artboard": "Lobby", "stateMachine": "nope"}]"#))
+                stateMachines:
+                    #"[{"name": "c", "file": "demo", "artboard": "Charactr"}, {"name": "l", "file": "demo", "artboard": "Lobby", "globals": {"Theme": "them"}}, {"name": "x", "file": "nofile"}, {"name": "s", "file": "demo", "artboard": "Lobby", "stateMachine": "nope"}]"#
+            ))
         let semantic = try Self.rivesyncd(["--check-config", fixed])
         #expect(semantic.status == 1)
         #expect(
@@ -55,15 +58,20 @@ import Testing
                 "rivesyncd: \(fixed): stateMachines[2].file: no file 'nofile'",
                 "rivesyncd: \(fixed): stateMachines[3].stateMachine: no state machine 'nope'",
             ], "\(semantic.output)")
-        let good = try DaemonProcess.writeConfiguration(Self.configuration(stateMachines: #"[{"name": "c", "file": "demo", "artboard": "Character", "globals": {"Theme": "theme"}}]"#))
+        let good = try DaemonProcess.writeConfiguration(
+            Self.configuration(stateMachines: #"[{"name": "c", "file": "demo", "artboard": "Character", "globals": {"Theme": "theme"}}]"#))
         let valid = try Self.rivesyncd(["--check-config", good])
         #expect(valid.status == 0 && valid.output == "\(good): valid\n", "\(valid.output)")
         let missing = try Self.rivesyncd(["--check-config", "/nonexistent/config.json"])
-        #expect(missing.status == 1 && missing.output == "rivesyncd: /nonexistent/config.json: /nonexistent/config.json: cannot read the file\n", "\(missing.output)")
+        #expect(
+            missing.status == 1
+                && missing.output == "rivesyncd: /nonexistent/config.json: /nonexistent/config.json: cannot read the file\n",
+            "\(missing.output)")
     }
 
     @Test func theSameErrorsStopTheDaemonWithoutADump() throws {
-        let path = try DaemonProcess.writeConfiguration(Self.configuration(stateMachines: #"[{"name": "c", "file": "demo", "artboard": "Charactr"}]"#))
+        let path = try DaemonProcess.writeConfiguration(
+            Self.configuration(stateMachines: #"[{"name": "c", "file": "demo", "artboard": "Charactr"}]"#))
         let result = try Self.rivesyncd(["--config", path, "--port", "0"])
         #expect(result.status == 1)
         #expect(result.output == "rivesyncd: stateMachines[0].artboard: no artboard 'Charactr'\n", "\(result.output)")
@@ -87,12 +95,16 @@ import Testing
 
     @Test func sighupReportsEveryChangedKey() async throws {
         let machines = #"[{"name": "c", "file": "demo", "artboard": "Character", "globals": {"Theme": "theme"}}]"#
-        let path = try DaemonProcess.writeConfiguration(Self.configuration(stateMachines: machines, extra: #""limits": {"maxSubscriptions": 10},"#))
+        let path = try DaemonProcess.writeConfiguration(
+            Self.configuration(stateMachines: machines, extra: #""limits": {"maxSubscriptions": 10},"#))
         let daemon = try DaemonProcess(["--config", path])
         defer { daemon.stop() }
         let edited = Self.configuration(
-            stateMachines: #"[{"name": "c", "file": "demo", "artboard": "Character", "globals": {"Theme": "theme"}, "rate": 30}, {"name": "l", "file": "demo", "artboard": "Lobby"}]"#,
-            extra: #""workers": 3, "defaultRate": 20, "logLevel": "debug", "allowFileUploads": true, "limits": {"maxSubscriptions": 20, "maxConnections": 5},"#)
+            stateMachines:
+                #"[{"name": "c", "file": "demo", "artboard": "Character", "globals": {"Theme": "theme"}, "rate": 30}, {"name": "l", "file": "demo", "artboard": "Lobby"}]"#,
+            extra:
+                #""workers": 3, "defaultRate": 20, "logLevel": "debug", "allowFileUploads": true, "limits": {"maxSubscriptions": 20, "maxConnections": 5},"#
+        )
         try Data(edited.utf8).write(to: URL(fileURLWithPath: path))
         let lines = try await daemon.reload()
         for expected in [
@@ -121,7 +133,8 @@ import Testing
     @Test func theStateDirectoryWinsAndSaysSo() async throws {
         let state = FileManager.default.temporaryDirectory.appendingPathComponent("rivesync-state-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: state) }
-        let first = Self.configuration(stateMachines: #"[{"name": "c", "file": "demo", "artboard": "Character", "globals": {"Theme": "theme"}}]"#)
+        let first = Self.configuration(
+            stateMachines: #"[{"name": "c", "file": "demo", "artboard": "Character", "globals": {"Theme": "theme"}}]"#)
         let path = try DaemonProcess.writeConfiguration(first)
         let before = try DaemonProcess(["--config", path, "--state-dir", state])
         #expect(before.stop() == 0)
@@ -129,11 +142,14 @@ import Testing
         let unchanged = try DaemonProcess(["--config", path, "--state-dir", state])
         #expect(unchanged.stop() == 0)
         #expect(!unchanged.stderr.contains("overridden"), "a restart with the same configuration warns of nothing:\n\(unchanged.stderr)")
-        let edited = Self.configuration(stateMachines: #"[{"name": "c", "file": "demo", "artboard": "Character", "globals": {"Theme": "theme"}, "mode": "manual"}]"#)
+        let edited = Self.configuration(
+            stateMachines: #"[{"name": "c", "file": "demo", "artboard": "Character", "globals": {"Theme": "theme"}, "mode": "manual"}]"#)
         try Data(edited.utf8).write(to: URL(fileURLWithPath: path))
         let after = try DaemonProcess(["--config", path, "--state-dir", state])
         defer { after.stop() }
         let warning = try await after.waitForLine(containing: #"msg="configuration overridden by the state directory""#)
-        #expect(warning.hasPrefix("level=warning ") && warning.contains("key=stateMachines[0]") && warning.contains("as auto at rate 60.0"), "\(warning)")
+        #expect(
+            warning.hasPrefix("level=warning ") && warning.contains("key=stateMachines[0]") && warning.contains("as auto at rate 60.0"),
+            "\(warning)")
     }
 }

@@ -35,7 +35,9 @@ enum Tool {
         process.standardInput = stdin
         try process.run()
         let deadline = DispatchTime.now() + seconds
-        DispatchQueue.global().asyncAfter(deadline: deadline) { [process] in if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        DispatchQueue.global().asyncAfter(deadline: deadline) { [process] in
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        }
         DispatchQueue.global().async {
             stdin.fileHandleForWriting.write(Data(input.utf8))
             try? stdin.fileHandleForWriting.close()
