@@ -15,6 +15,11 @@ extension Daemon {
         for (key, file) in [("tls.certificate", configuration.tlsCertificate), ("tls.key", configuration.tlsKey)] {
             if let file, !FileManager.default.isReadableFile(atPath: file) { problems.append("\(key): cannot read '\(file)'") }
         }
+        // The tokens file on its own, so that the files are checked even when it is bad.
+        if let tokens = configuration.auth.tokensFile {
+            do { _ = try TokenTable.read(tokens) } catch { problems.append("auth.tokensFile: \(error)") }
+            configuration.auth.tokensFile = nil
+        }
         do { _ = try Daemon(configuration: configuration, log: Log(minimum: .error)) } catch let error as ConfigurationError {
             problems += error.lines
         } catch {
@@ -54,7 +59,7 @@ extension Daemon {
     private func loadFile(_ entry: DaemonConfiguration.FileEntry, index: Int, here: String) throws(ConfigurationError) {
         let schema: FileSchema
         do { schema = try Self.readSchema(entry) } catch {
-            throw .invalid("\(here).\(entry.path == nil ? "schema" : "path"): \(error)")
+            throw .invalid("\(here).\(entry.path == nil ? "schema" : "path"): \(Self.reason(error))")
         }
         if let restored = context.directory.file(entry.name) {
             let worker = workers[restored.worker]

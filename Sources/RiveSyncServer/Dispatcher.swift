@@ -35,7 +35,10 @@ final class Dispatcher: @unchecked Sendable {
     init(context: ServerContext, workers: [Worker]) throws(ConfigurationError) {
         self.context = context
         self.workers = workers
-        tokens = Locked(try context.configuration.auth.tokensFile.map { (path) throws(ConfigurationError) in try TokenTable.read(path) } ?? TokenTable())
+        let table = try context.configuration.auth.tokensFile.map { (path) throws(ConfigurationError) in
+            do { return try TokenTable.read(path) } catch { throw .invalid("auth.tokensFile: \(error)") }
+        }
+        tokens = Locked(table ?? TokenTable())
     }
 
     /// A connection opened: one whose `Origin` is not allowed is closed with 1008 at once.

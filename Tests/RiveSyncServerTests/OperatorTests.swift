@@ -69,6 +69,30 @@ import Testing
             "\(missing.output)")
     }
 
+    @Test func checkConfigReadsTheFilesItNames() throws {
+        let path = try DaemonProcess.writeConfiguration(
+            #"""
+            {"auth": {"tokensFile": "tokens.json"}, "tls": {"certificate": "missing.pem", "key": "missing.key"},
+             "files": [{"name": "x", "path": "missing.riv"}, {"name": "y", "schema": {"viewModels": [{"name": 1}]}},
+                       {"name": "z", "path": "bad.json"}],
+             "stateMachines": [{"name": "s", "file": "x"}]}
+            """#,
+            files: ["tokens.json": #"{"tokens": [{"name": "a", "token": "short"}]}"#, "bad.json": "{"])
+        let directory = (path as NSString).deletingLastPathComponent
+        let result = try Self.rivesyncd(["--check-config", path])
+        #expect(result.status == 1)
+        let lines = result.output.split(separator: "\n").map { $0.replacingOccurrences(of: "rivesyncd: \(path): ", with: "") }
+        #expect(
+            lines == [
+                "tls.certificate: cannot read '\(directory)/missing.pem'",
+                "tls.key: cannot read '\(directory)/missing.key'",
+                "auth.tokensFile: \(directory)/tokens.json: tokens[0].token: expected a string of at least 16 bytes",
+                "files[0].path: \(directory)/missing.riv: cannot read the file",
+                "files[1].schema: viewModels[0].name: expected a string",
+                "files[2].path: \(directory)/bad.json: not JSON: at byte 1: expected a string key",
+            ], "\(result.output)")
+    }
+
     @Test func theSameErrorsStopTheDaemonWithoutADump() throws {
         let path = try DaemonProcess.writeConfiguration(
             Self.configuration(stateMachines: #"[{"name": "c", "file": "demo", "artboard": "Charactr"}]"#))
