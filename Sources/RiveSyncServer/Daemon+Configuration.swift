@@ -117,12 +117,25 @@ extension Daemon {
         guard let location = context.directory.file(entry.file) else { throw .invalid("\(here).file: no file '\(entry.file)'") }
         let worker = workers[location.worker]
         if context.directory.target(entry.name) != nil {
-            let kept = worker.queue.sync { worker.targets[entry.name].map { ($0.manual, $0.rate) } }
-            if let kept, kept != (entry.manual, entry.rate) {
-                overridden(
-                    here,
-                    "the state directory keeps state machine '\(entry.name)' as \(kept.0 ? "manual" : "auto") at rate \(kept.1); the configuration asks for \(entry.manual ? "manual" : "auto") at rate \(entry.rate)"
-                )
+            let kept = worker.queue.sync { () -> (record: Worker.TargetRecord, kind: TargetKind)? in
+                guard let record = worker.targets[entry.name], let target = try? worker.files[entry.file]?.target(entry.name) else {
+                    return nil
+                }
+                return (record, target.kind)
+            }
+            if let kept {
+                var differences: [String] = []
+                if kept.record.manual != entry.manual { differences.append("mode \(kept.record.manual ? "manual" : "auto")") }
+                if kept.record.rate != entry.rate { differences.append("rate \(kept.record.rate)") }
+                if case .stateMachine(let artboard, let machine) = kept.kind {
+                    if let wanted = entry.artboard, wanted != artboard { differences.append("artboard '\(artboard)'") }
+                    if let wanted = entry.stateMachine, wanted != machine { differences.append("state machine '\(machine)'") }
+                } else {
+                    differences.append("a published instance")
+                }
+                if !differences.isEmpty {
+                    overridden(here, "the state directory keeps '\(entry.name)' with \(differences.joined(separator: ", "))")
+                }
             }
             return
         }

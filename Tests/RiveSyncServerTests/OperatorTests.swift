@@ -167,13 +167,14 @@ import Testing
         #expect(unchanged.stop() == 0)
         #expect(!unchanged.stderr.contains("overridden"), "a restart with the same configuration warns of nothing:\n\(unchanged.stderr)")
         let edited = Self.configuration(
-            stateMachines: #"[{"name": "c", "file": "demo", "artboard": "Character", "globals": {"Theme": "theme"}, "mode": "manual"}]"#)
+            stateMachines: #"[{"name": "c", "file": "demo", "artboard": "Lobby", "globals": {"Theme": "theme"}, "mode": "manual"}]"#)
         try Data(edited.utf8).write(to: URL(fileURLWithPath: path))
         let after = try DaemonProcess(["--config", path, "--state-dir", state])
         defer { after.stop() }
         let warning = try await after.waitForLine(containing: #"msg="configuration overridden by the state directory""#)
         #expect(
-            warning.hasPrefix("level=warning ") && warning.contains("key=stateMachines[0]") && warning.contains("as auto at rate 60.0"),
+            warning.hasPrefix("level=warning ") && warning.contains("key=stateMachines[0]")
+                && warning.hasSuffix(#"detail="the state directory keeps 'c' with mode auto, artboard 'Character'""#),
             "\(warning)")
     }
 }
