@@ -59,7 +59,13 @@ public final class Daemon: Sendable {
     /// Starts listening; returns the bound port.
     @discardableResult
     public func start() throws -> Int {
-        try server.start()
+        do { try server.start() } catch {
+            switch error.kind {
+            case .addressInUse: throw ConfigurationError.invalid("listen: \(error.detail)")
+            case .tlsSetupFailed: throw ConfigurationError.invalid("tls: \(error.detail)")
+            default: throw error
+            }
+        }
         let port = server.port ?? context.configuration.port
         ready.withLock { $0 = true }
         context.log(.info, "listening", [("host", context.configuration.host), ("port", "\(port)"), ("epoch", context.epoch)])

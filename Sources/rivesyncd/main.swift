@@ -31,8 +31,15 @@ case .serve:
     break
 }
 
+/// Logs why the daemon cannot start (one error line per problem, so journald records them at
+/// error priority) and exits 1.
+func refuseToStart(_ lines: [String], log: Log) -> Never {
+    for line in lines { log(.error, "not started", [("error", line)]) }
+    exit(1)
+}
+
 let configuration: DaemonConfiguration
-do { configuration = try commandLine.configuration() } catch { fail(error.lines, status: 1) }
+do { configuration = try commandLine.configuration() } catch { refuseToStart(error.lines, log: Log()) }
 let log = Log(minimum: configuration.logLevel)
 log.routeTransportLines()
 
@@ -52,9 +59,9 @@ do {
     supervisor = Supervisor(daemon: daemon, commandLine: commandLine, log: log)
     endpoint = try supervisor.start()
 } catch let error as ConfigurationError {
-    fail(error.lines, status: 1)
+    refuseToStart(error.lines, log: log)
 } catch {
-    fail(["\(error)"], status: 1)
+    refuseToStart(["\(error)"], log: log)
 }
 log.announce("listening on \(endpoint)")
 

@@ -98,7 +98,8 @@ import Testing
             Self.configuration(stateMachines: #"[{"name": "c", "file": "demo", "artboard": "Charactr"}]"#))
         let result = try Self.rivesyncd(["--config", path, "--port", "0"])
         #expect(result.status == 1)
-        #expect(result.output == "rivesyncd: stateMachines[0].artboard: no artboard 'Charactr'\n", "\(result.output)")
+        let logged = #"level=error msg="not started" error="stateMachines[0].artboard: no artboard 'Charactr'""#
+        #expect(result.output == logged + "\n", "\(result.output)")
     }
 
     @Test(arguments: [
