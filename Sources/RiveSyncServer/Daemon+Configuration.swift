@@ -1,6 +1,7 @@
 import Foundation
 import RiveSyncModel
 import RiveSyncProtocol
+import RiveSyncTransport
 
 extension Daemon {
     /// `rivesyncd --check-config`: reads the configuration file, then loads what it names the way
@@ -14,6 +15,11 @@ extension Daemon {
         var problems: [String] = []
         for (key, file) in [("tls.certificate", configuration.tlsCertificate), ("tls.key", configuration.tlsKey)] {
             if let file, !FileManager.default.isReadableFile(atPath: file) { problems.append("\(key): cannot read '\(file)'") }
+        }
+        if problems.isEmpty, let certificate = configuration.tlsCertificate, let key = configuration.tlsKey,
+            let problem = CertificatePair.problem(certificate: certificate, key: key)
+        {
+            problems.append("tls: \(problem.detail)")
         }
         // The tokens file on its own, so that the files are checked even when it is bad.
         if let tokens = configuration.auth.tokensFile {

@@ -93,6 +93,16 @@ import Testing
             ], "\(result.output)")
     }
 
+    @Test func checkConfigLoadsTheCertificatePair() throws {
+        let path = try DaemonProcess.writeConfiguration(
+            #"{"auth": {"allowAnonymous": true}, "tls": {"certificate": "cert.pem", "key": "key.pem"}}"#,
+            files: ["cert.pem": "not a certificate\n", "key.pem": "not a key\n"])
+        let directory = (path as NSString).deletingLastPathComponent
+        let result = try Self.rivesyncd(["--check-config", path])
+        #expect(result.status == 1)
+        #expect(result.output == "rivesyncd: \(path): tls: cannot load the certificate chain '\(directory)/cert.pem'\n", "\(result.output)")
+    }
+
     @Test func theSameErrorsStopTheDaemonWithoutADump() throws {
         let path = try DaemonProcess.writeConfiguration(
             Self.configuration(stateMachines: #"[{"name": "c", "file": "demo", "artboard": "Charactr"}]"#))
