@@ -65,7 +65,8 @@ public struct Log: Sendable {
         FileHandle.standardError.write(Data(line.utf8))
     }
 
-    /// Sends libwebsockets' own lines through this log (`source=lws`), mapped to our levels
+    /// Sends libwebsockets' own lines through this log (`source=lws`; the transport's, which it
+    /// logs through lws, as `source=transport`), mapped to our levels
     /// (`ERR` error, `WARN` warning, `NOTICE` info, `INFO` debug), and has lws emit only the
     /// levels `minimum` writes. Call again after changing `minimum`. Process-wide.
     public func routeTransportLines() {
@@ -74,7 +75,13 @@ public struct Log: Sendable {
         if writes(.info) { levels.insert(.notice) }
         if writes(.debug) { levels.insert(.info) }
         TransportLog.configure(levels: levels) { [self] level, text in
-            self(Self.level(of: level), text.trimmingCharacters(in: .whitespaces), [("source", "lws")])
+            let line = text.trimmingCharacters(in: .whitespaces)
+            // The transport's own lines go through lws' logger too, marked "rivesync: ".
+            if line.hasPrefix("rivesync: ") {
+                self(Self.level(of: level), String(line.dropFirst(10)), [("source", "transport")])
+            } else {
+                self(Self.level(of: level), line, [("source", "lws")])
+            }
         }
     }
 
