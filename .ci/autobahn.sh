@@ -27,6 +27,7 @@ cat >"$scratch/config.json" <<JSON
 {"listen": {"host": "127.0.0.1", "port": 0}, "limits": {"maxMessageBytes": 67108864, "maxSendQueueBytes": 134217728},
  "auth": {"allowAnonymous": "loopback"}}
 JSON
+: >"$scratch/daemon.log"  # exists before the loop reads it (the redirection below is the child's)
 "$binary" --config "$scratch/config.json" --test-echo 2>"$scratch/daemon.log" &
 daemon_pid=$!
 port=""

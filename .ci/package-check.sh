@@ -27,6 +27,10 @@ version=$(dpkg-deb --field "$package" Version)
 /usr/bin/rivesyncd --check-config /etc/rivesyncd/config.json
 dpkg-query --showformat='${Conffiles}\n' --show rivesync | grep -q "/etc/rivesyncd/config.json" || fail "config.json is not a conffile"
 systemd-analyze verify /lib/systemd/system/rivesyncd.service /lib/systemd/system/rivesyncd.socket
+for doc in README.md protocol/PROTOCOL.md protocol/SCHEMA.md protocol/schemas/common.schema.json systemd/README.md \
+    config/rivesyncd.conf.schema.json config/example.json changelog.gz copyright; do
+    [ -f "/usr/share/doc/rivesync/$doc" ] || fail "/usr/share/doc/rivesync/$doc is not installed"
+done
 for page in "8 rivesyncd" "5 rivesyncd.conf" "1 rivesync"; do
     man -w $page >/dev/null || fail "man page $page is not installed"
 done
@@ -41,6 +45,7 @@ for uri in $documentation; do
 done
 
 # The installed binary runs on the installed example (on a free port) and becomes ready.
+: >"$scratch/daemon.log"  # exists before the loop reads it (the redirection below is the child's)
 /usr/bin/rivesyncd --config /etc/rivesyncd/config.json --port 0 2>"$scratch/daemon.log" &
 daemon_pid=$!
 port=""

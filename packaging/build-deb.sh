@@ -43,11 +43,16 @@ for page in man/rivesyncd.8 man/rivesyncd.conf.5 man/rivesync.1; do
     install -d "$root/usr/share/man/man$section"
     gzip -9n < "$page" > "$root/usr/share/man/man$section/$(basename "$page").gz"
 done
-install -d "$doc/examples"
+# The docs keep the repository's layout, so that README.md's links to protocol/, systemd/ and
+# config/ resolve; schemas and examples are linked from /usr/share/rivesync.
+install -d "$doc/protocol" "$doc/systemd" "$doc/config"
 install -m 0644 README.md "$doc/README.md"
-install -m 0644 protocol/PROTOCOL.md protocol/SCHEMA.md "$doc/"
-install -m 0644 systemd/README.md "$doc/systemd.md"
-install -m 0644 systemd/socket-activated.conf "$doc/examples/socket-activated.conf"
+install -m 0644 protocol/PROTOCOL.md protocol/SCHEMA.md "$doc/protocol/"
+ln -s ../../../rivesync/schemas "$doc/protocol/schemas"
+ln -s ../../../rivesync/examples "$doc/protocol/examples"
+install -m 0644 systemd/README.md systemd/socket-activated.conf "$doc/systemd/"
+install -m 0644 config/example.json "$doc/config/example.json"
+ln -s ../../../rivesync/rivesyncd.conf.schema.json "$doc/config/rivesyncd.conf.schema.json"
 gzip -9n < CHANGELOG.md > "$doc/changelog.gz"
 cat > "$doc/copyright" <<COPYRIGHT
 Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/
