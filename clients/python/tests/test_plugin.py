@@ -1,0 +1,83 @@
+"""The plugin's fixtures with the user's own files, and the connection-level errors."""
+
+import json
+import os
+import socket
+
+import pytest
+
+import rivesync
+from rivesync import ConnectionFailed, Forbidden, Unauthorized
+
+FIXTURES = os.path.join(os.path.dirname(__file__), "..", "..", "..", "..", "shared", "fixtures", "riv")
+COUNTER = {
+    "rivesyncSchema": 1,
+    "viewModels": [{"name": "Counter", "properties": [{"name": "count", "type": "number"},
+                                                      {"name": "bump", "type": "trigger"}],
+                    "instances": [{"name": "Start", "values": {"count": 1}}]}],
+    "artboards": [{"name": "Main", "viewModel": "Counter", "stateMachines": ["run"]}],
+}
+
+
+@pytest.fixture
+def counter_daemon(rivesyncd_factory, tmp_path):
+    path = tmp_path / "counter.schema.json"
+    path.write_text(json.dumps(COUNTER))
+    return rivesyncd_factory(str(path), config={"stateMachines": [
+        {"name": "counter", "file": "counter", "artboard": "Main", "stateMachine": "run"}]})
+
+
+async def test_a_daemon_on_the_users_schema(counter_daemon, connect, wait_for):
+    worker = await connect(counter_daemon)
+    assert await worker.get_file_names() == ["counter"]
+    counter = await worker.state_machine("counter")
+    main = await counter.main_instance()
+    assert await main.value("count") == 1
+    other = await connect(counter_daemon)
+    await (await other.target("counter")).set_value("count", 41)
+    assert await wait_for(main, "count", 41) == 41
+
+
+async def test_a_daemon_on_a_riv_file(rivesyncd_factory, connect):
+    riv = os.path.join(FIXTURES, "data_binding_test_2.riv")
+    if not os.path.exists(riv):
+        if os.environ.get("RIVESYNC_REQUIRE_FIXTURES") == "1":
+            pytest.fail(f"fixture {riv} is missing (RIVESYNC_REQUIRE_FIXTURES=1)")
+        pytest.skip(f"fixture {riv} is missing")
+    daemon = rivesyncd_factory(riv)
+    worker = await connect(daemon)
+    file = await worker.file("data_binding_test_2")
+    assert await file.get_view_model_names()
+
+
+async def test_unreachable_unauthorized_and_forbidden(rivesyncd_factory, connect, tmp_path):
+    with socket.socket() as listener:  # a port nobody answers on
+        listener.bind(("127.0.0.1", 0))
+        port = listener.getsockname()[1]
+    with pytest.raises(ConnectionFailed):
+        await rivesync.Worker.connect(f"ws://127.0.0.1:{port}/", connect_timeout=2)
+    with socket.socket() as silent:  # accepts, never answers: the connect timeout ends the wait
+        silent.bind(("127.0.0.1", 0))
+        silent.listen()
+        with pytest.raises(ConnectionFailed) as timed_out:
+            await rivesync.Worker.connect(f"ws://127.0.0.1:{silent.getsockname()[1]}/", connect_timeout=0.5)
+        assert "within 0.5 s" in timed_out.value.message
+    tokens = tmp_path / "tokens.json"
+    tokens.write_text(json.dumps({"tokens": [
+        {"name": "reader", "token": "read-only-token-0123", "scopes": [{"allow": ["read"], "target": "*"}]}]}))
+    tokens.chmod(0o600)
+    demo = os.path.join(os.path.dirname(__file__), "..", "..", "..", "protocol", "examples", "demo.schema.json")
+    daemon = rivesyncd_factory(demo, file_name="demo", config={
+        "auth": {"tokensFile": str(tokens)},
+        "instances": [{"name": "theme", "file": "demo", "viewModel": "Theme", "instance": "Light"}]})
+    with pytest.raises(Unauthorized) as refused:
+        await rivesync.Worker.connect(daemon.url, "wrong")
+    assert refused.value.code == "unauthorized"
+    with pytest.raises(Unauthorized):
+        await rivesync.Worker.connect(daemon.url)
+    reader = await connect(daemon, "read-only-token-0123")
+    theme = await reader.target("theme")
+    assert await theme.value("name") == "Light"
+    with pytest.raises(Forbidden) as forbidden:
+        await theme.set_value("name", "x")
+    assert forbidden.value.code == "forbidden" and forbidden.value.details["scope"] == "write"
