@@ -46,7 +46,7 @@ let package = Package(
         .target(name: "RiveFile", dependencies: ["RiveSyncModel"]),
         .testTarget(name: "RiveFileTests", dependencies: ["RiveFile", "RiveSyncModel"]),
         // The rivesync command line: a small subcommand parser and the subcommands.
-        .target(name: "RiveSyncCLI", dependencies: ["RiveFile", "RiveSyncModel", "RiveSyncJSON", "RiveSyncClient"]),
+        .target(name: "RiveSyncCLI", dependencies: ["RiveFile", "RiveSyncModel", "RiveSyncJSON", "RiveSyncProtocol", "RiveSyncClient"]),
         .executableTarget(name: "rivesync", dependencies: ["RiveSyncCLI"]),
         .testTarget(name: "RiveSyncCLITests", dependencies: ["rivesync", "rivesyncd", "RiveSyncTestSupport"]),
         // Headless client: Rive's data-binding API over the wire, with a local replica per target.

@@ -9,7 +9,7 @@ enum DeleteCommand {
         options: RemoteCommand.options
     ) { (arguments, console) throws(CommandError) in
         let targetName = arguments.positionals[0]
-        try RemoteCommand.run(arguments, &console) { worker, output in
+        try RemoteCommand.oneShot(arguments, &console) { worker, output in
             let freed = try await worker.deleteTarget(named: targetName)
             if output.json {
                 output.line(JSONValue.object([

@@ -8,7 +8,7 @@ enum LsCommand {
         name: "ls", summary: "List the files, view models, instances, globals, state machines and targets of a daemon.",
         options: RemoteCommand.options
     ) { (arguments, console) throws(CommandError) in
-        try RemoteCommand.run(arguments, &console) { worker, output in
+        try RemoteCommand.oneShot(arguments, &console) { worker, output in
             var files: [JSONValue] = []
             var lines: [String] = []
             for name in try await worker.getFileNames() {
