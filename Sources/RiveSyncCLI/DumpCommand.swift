@@ -16,7 +16,14 @@ enum DumpCommand {
             let target = try await worker.target(named: targetName)
             let state = try await target.state()
             guard let path else { return output.line(state.jsonText) }
-            let value = try JSONParser().parse(try await target.value(at: path).value.jsonText)
+            var value: JSONValue
+            if path.hasPrefix("@"), !path.contains("/") {  // a bare global slot: its instance
+                let slot = state["bindings"]?.arrayValue?.first { $0["slot"]?.stringValue == String(path.dropFirst()) }
+                guard let slot else { throw ViewModelInstanceError.noSuchProperty(path: path) }
+                value = ["instance": slot["instance"] ?? .null]
+            } else {
+                value = try JSONParser().parse(try await target.value(at: path).value.jsonText)
+            }
             var instances: [Int: JSONValue] = [:]
             for instance in state["instances"]?.arrayValue ?? [] {
                 if let id = instance["id"]?.intValue { instances[id] = instance }

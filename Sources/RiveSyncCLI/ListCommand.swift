@@ -4,7 +4,8 @@ import RiveSyncClient
 /// `insert` print the item's id (`#ID`), which matters when the item was created from a view
 /// model name.
 enum ListCommand {
-    static let usage = "list add TARGET PATH INSTANCE | list insert TARGET PATH INDEX INSTANCE | "
+    static let usage =
+        "list add TARGET PATH INSTANCE | list insert TARGET PATH INDEX INSTANCE | "
         + "list remove TARGET PATH (INDEX | #ID) | list swap TARGET PATH INDEX INDEX"
 
     static let spec = CommandSpec(
@@ -14,7 +15,9 @@ enum ListCommand {
     ) { (arguments, console) throws(CommandError) in
         let words = arguments.positionals
         let expected = ["add": 4, "insert": 5, "remove": 4, "swap": 5]
-        guard words.count >= 3, let count = expected[words[0]] else { throw .usage("list: unknown action '\(words[0])' (usage: rivesync \(usage))") }
+        guard words.count >= 3, let count = expected[words[0]] else {
+            throw .usage("list: unknown action '\(words[0])' (usage: rivesync \(usage))")
+        }
         guard words.count == count else { throw .usage("list \(words[0]): wrong number of arguments (usage: rivesync \(usage))") }
         let (targetName, path) = (words[1], words[2])
         let advance = arguments.has("advance")

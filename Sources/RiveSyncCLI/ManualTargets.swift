@@ -13,7 +13,8 @@ enum ManualTargets {
     ) async throws -> Receipt {
         guard try await target.info().mode == "manual" else { return try await command() }
         guard advance else {
-            output.timeoutHint("'\(target.name)' is a manual target: its commands apply on 'rivesync advance \(target.name)', or use --advance")
+            output.timeoutHint(
+                "'\(target.name)' is a manual target: its commands apply on 'rivesync advance \(target.name)', or use --advance")
             return try await command()
         }
         let machine = try await target.worker.stateMachine(named: target.name)

@@ -86,7 +86,9 @@ struct Script: Sendable {
                 }
                 let step = try Self.step(line)
                 if case .connect(let declared, _) = step {
-                    guard !connections.contains(declared) else { throw ScriptSyntaxError(message: "connection '\(declared)' declared twice") }
+                    guard !connections.contains(declared) else {
+                        throw ScriptSyntaxError(message: "connection '\(declared)' declared twice")
+                    }
                     connections.insert(declared)
                 }
                 lines.append(Line(number: index + 1, text: text, connection: connection, step: step))
@@ -114,7 +116,8 @@ struct Script: Sendable {
         return (words, rest.trimmingCharacters(in: .whitespaces))
     }
 
-    static let stepNames = "set, fire, list, bind, advance, expect value, expect trigger, expect error, wait batch, wait value, sleep, connect"
+    static let stepNames =
+        "set, fire, list, bind, advance, expect value, expect trigger, expect error, wait batch, wait value, sleep, connect"
 
     static func step(_ line: String) throws(ScriptSyntaxError) -> Step {
         let (head, _) = words(line, 2)

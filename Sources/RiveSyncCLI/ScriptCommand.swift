@@ -22,7 +22,9 @@ enum ScriptCommand {
         let name = path == "-" ? "stdin" : path
         let script = try Script(text: String(decoding: data, as: UTF8.self), name: name)
         let format = arguments.value("format") ?? "text"
-        guard let report = ScriptReport.Format(rawValue: format) else { throw .usage("script: --format is text, tap or junit, not '\(format)'") }
+        guard let report = ScriptReport.Format(rawValue: format) else {
+            throw .usage("script: --format is text, tap or junit, not '\(format)'")
+        }
         let timeout = try RemoteCommand.timeout(arguments) ?? 10
         let url = RemoteCommand.url(arguments)
         let token = try RemoteCommand.token(arguments)

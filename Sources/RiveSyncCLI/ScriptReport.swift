@@ -26,7 +26,9 @@ struct ScriptReport {
         switch format {
         case .text: output.line("ok \(line.number): \(line.text)")
         case .tap: output.line("ok \(index(line)) - \(line.number): \(line.text)")
-        case .junit: cases.append(#"  <testcase classname="\#(xml(name))" name="\#(xml("\(line.number): \(line.text)"))" time="\#(seconds(duration))"/>"#)
+        case .junit:
+            cases.append(
+                #"  <testcase classname="\#(xml(name))" name="\#(xml("\(line.number): \(line.text)"))" time="\#(seconds(duration))"/>"#)
         }
     }
 
@@ -47,7 +49,8 @@ struct ScriptReport {
                     + xml(error.message) + "</failure></testcase>")
             skippedCount = skipped.count
             for other in skipped {
-                cases.append(#"  <testcase classname="\#(xml(name))" name="\#(xml("\(other.number): \(other.text)"))"><skipped/></testcase>"#)
+                cases.append(
+                    #"  <testcase classname="\#(xml(name))" name="\#(xml("\(other.number): \(other.text)"))"><skipped/></testcase>"#)
             }
             finished()
         }

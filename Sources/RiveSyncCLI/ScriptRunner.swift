@@ -47,7 +47,8 @@ struct ScriptRunner {
     }
 
     mutating func run(_ line: Script.Line) async throws {
-        let limit = timeout
+        var limit = timeout
+        if case .waitValue(_, _, _, let within?) = line.step { limit += Self.seconds(within) }  // its own limit comes first
         let message = "\(name):\(line.number): \(line.text)\n  timed out after \(RemoteCommand.seconds(limit))"
         var copy = self
         let step = line.step
@@ -60,7 +61,9 @@ struct ScriptRunner {
     }
 
     /// `body`'s result, or `CommandError.timeout(message)` after `seconds`.
-    static func within<T: Sendable>(_ seconds: Double, _ message: String, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+    static func within<T: Sendable>(_ seconds: Double, _ message: String, _ body: @escaping @Sendable () async throws -> T) async throws
+        -> T
+    {
         try await withThrowingTaskGroup(of: T.self) { group in
             group.addTask { try await body() }
             group.addTask {
@@ -125,7 +128,7 @@ struct ScriptRunner {
             let type = try await remote.value(at: path).type
             let wanted = try await ValueText.parse(expected.text, as: type, path: path, worker: connections[on]!.worker)
             let tolerance = expected.tolerance
-            let seconds = within.map { Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18 } ?? timeout
+            let seconds = within.map(Self.seconds) ?? timeout
             let last = LastValue()
             let stream = remote.valueStream(at: path, includingCurrent: true)
             do {
@@ -138,7 +141,8 @@ struct ScriptRunner {
             } catch CommandError.timeout {
                 let seen = await last.value?.jsonText ?? "nothing"
                 throw CommandError.expectationFailed(
-                    "\(name):\(line.number): \(line.text)\n  expected: \(describe(wanted, expected)) within \(RemoteCommand.seconds(seconds))\n  actual:   \(seen)")
+                    "\(name):\(line.number): \(line.text)\n  expected: \(describe(wanted, expected)) within \(RemoteCommand.seconds(seconds))\n  actual:   \(seen)"
+                )
             }
         case .sleep(let duration):
             try await Task.sleep(for: duration)
@@ -184,7 +188,8 @@ struct ScriptRunner {
         await close()
         guard waiting.isEmpty else {
             throw CommandError.expectationFailed(
-                "\(name): commands on manual target\(waiting.count == 1 ? "" : "s") \(waiting.joined(separator: ", ")) never applied (add 'advance TARGET')")
+                "\(name): commands on manual target\(waiting.count == 1 ? "" : "s") \(waiting.joined(separator: ", ")) never applied (add 'advance TARGET')"
+            )
         }
     }
 
@@ -194,6 +199,10 @@ struct ScriptRunner {
             connection.queued.values.joined().forEach { $0.cancel() }
             await connection.worker.close()
         }
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
     static func matches(_ actual: DynamicValue, _ expected: DynamicValue, _ tolerance: Double?) -> Bool {

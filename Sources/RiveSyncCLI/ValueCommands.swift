@@ -36,7 +36,9 @@ enum ValueCommands {
             let target = try await worker.target(named: targetName)
             let type = try await target.value(at: path).type
             let value = try await ValueText.parse(text, as: type, path: path, worker: worker)
-            printReceipt(try await ManualTargets.apply(target, advance: advance, output: output) { try await target.setValue(at: path, to: value) }, output)
+            printReceipt(
+                try await ManualTargets.apply(target, advance: advance, output: output) { try await target.setValue(at: path, to: value) },
+                output)
         }
     }
 
@@ -48,7 +50,8 @@ enum ValueCommands {
         let advance = arguments.has("advance")
         try RemoteCommand.oneShot(arguments, &console) { worker, output in
             let target = try await worker.target(named: targetName)
-            printReceipt(try await ManualTargets.apply(target, advance: advance, output: output) { try await target.fire(at: path) }, output)
+            printReceipt(
+                try await ManualTargets.apply(target, advance: advance, output: output) { try await target.fire(at: path) }, output)
         }
     }
 

@@ -45,7 +45,8 @@ enum WatchCommand {
                             guard let last = await counter.take() else { return }
                             let seq = try await target.seq()
                             output.line(
-                                #"{"path":\#(JSONValue.string(path).jsonText),"value":\#(value.jsonText),"seq":\#(seq),"time":"\#(timestamp())"}"#)
+                                #"{"path":\#(JSONValue.string(path).jsonText),"value":\#(value.jsonText),"seq":\#(seq),"time":"\#(timestamp())"}"#
+                            )
                             if last { return }
                         }
                     }
@@ -71,11 +72,15 @@ enum WatchCommand {
             case .set(let path, let v): return .object([("op", "set"), ("path", .string(path)), ("value", value(v))])
             case .fire(let path): return .object([("op", "fire"), ("path", .string(path))])
             case .listInsert(let path, let index, let item):
-                return .object([("op", "listInsert"), ("path", .string(path)), ("index", .number(Double(index))), ("item", .number(Double(item)))])
+                return .object([
+                    ("op", "listInsert"), ("path", .string(path)), ("index", .number(Double(index))), ("item", .number(Double(item))),
+                ])
             case .listRemove(let path, let index):
                 return .object([("op", "listRemove"), ("path", .string(path)), ("index", .number(Double(index)))])
             case .listSwap(let path, let index, let with):
-                return .object([("op", "listSwap"), ("path", .string(path)), ("index", .number(Double(index))), ("with", .number(Double(with)))])
+                return .object([
+                    ("op", "listSwap"), ("path", .string(path)), ("index", .number(Double(index))), ("with", .number(Double(with))),
+                ])
             case .bind(let slot, let instance):
                 return .object([("op", "bind"), ("slot", .string(slot)), ("instance", .number(Double(instance)))])
             }

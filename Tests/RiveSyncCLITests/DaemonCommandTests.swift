@@ -2,7 +2,8 @@ import Foundation
 import XCTest
 
 /// `ls`, `get`, `set`, `fire`, `list`, `bind` and `watch` against a demo daemon, compared to
-/// literal output and exit statuses.
+/// literal output (watch lines without their `time`, checked in `QACommandTests`) and exit
+/// statuses.
 final class DaemonCommandTests: DaemonCLITestCase {
     func testLs() throws {
         XCTAssertEqual(
@@ -56,10 +57,10 @@ final class DaemonCommandTests: DaemonCLITestCase {
             (["set", "theme", "background", "blue"],
              .init(status: 64, stdout: "", stderr: "rivesync: 'blue' is not a color #RRGGBB or #AARRGGBB (property 'background' is color)\n")),
             (["set", "character", "success", "1"], .init(status: 64, stdout: "", stderr: "rivesync: 'success' is a trigger: use 'rivesync fire'\n")),
-            (["get", "character", "mod"], .init(status: 1, stdout: "", stderr: "rivesync: no property at 'mod'\n")),
-            (["set", "theme", "mode", "sepia"], .init(status: 1, stdout: "", stderr: "rivesync: 'mode': 'sepia' is not one of light, dark\n")),
-            (["fire", "character", "mood"], .init(status: 1, stdout: "", stderr: "rivesync: type mismatch: expected trigger, got number\n")),
-            (["get", "nobody", "x"], .init(status: 1, stdout: "", stderr: "rivesync: no target 'nobody' (see 'rivesync ls')\n")),
+            (["get", "character", "mod"], .init(status: 6, stdout: "", stderr: "rivesync: no property at 'mod'\n")),
+            (["set", "theme", "mode", "sepia"], .init(status: 7, stdout: "", stderr: "rivesync: 'mode': 'sepia' is not one of light, dark\n")),
+            (["fire", "character", "mood"], .init(status: 7, stdout: "", stderr: "rivesync: type mismatch: expected trigger, got number\n")),
+            (["get", "nobody", "x"], .init(status: 6, stdout: "", stderr: "rivesync: no target 'nobody' (see 'rivesync ls')\n")),
             (["list", "frob", "lobby", "players"],
              .init(status: 64, stdout: "", stderr: "rivesync: list: unknown action 'frob' (usage: rivesync \(listUsage))\n")),
             (["bind", "character", "Theme"], .init(status: 64, stdout: "", stderr: "rivesync: bind: 'Theme' is not SLOT=INSTANCE\n")),
@@ -70,7 +71,7 @@ final class DaemonCommandTests: DaemonCLITestCase {
         }
         XCTAssertEqual(
             try RivesyncProcess.run(["ls", "--url", "ws://127.0.0.1:1"]),
-            .init(status: 1, stdout: "", stderr: "rivesync: cannot connect to ws://127.0.0.1:1: Unable to connect\n"))
+            .init(status: 3, stdout: "", stderr: "rivesync: cannot connect to ws://127.0.0.1:1: Unable to connect\n"))
     }
 
     private let listUsage =
@@ -87,30 +88,30 @@ final class DaemonCommandTests: DaemonCLITestCase {
         XCTAssertEqual(try rivesync("get", "lobby", "players"), .init(status: 0, stdout: "[]\n", stderr: ""))
         XCTAssertEqual(
             try rivesync("list", "remove", "lobby", "players", "0"),
-            .init(status: 1, stdout: "", stderr: "rivesync: 'players': index 0 outside 0..<0\n"))
+            .init(status: 7, stdout: "", stderr: "rivesync: 'players': index 0 outside 0..<0\n"))
 
         XCTAssertEqual(try rivesync("bind", "character", "Theme=Theme/Dark"), .init(status: 0, stdout: "", stderr: ""))
         XCTAssertEqual(try rivesync("get", "character", "@Theme/name"), .init(status: 0, stdout: "\"Dark\"\n", stderr: ""))
         XCTAssertEqual(
             try rivesync("bind", "character", "Lobby=Theme/Dark"),
-            .init(status: 1, stdout: "", stderr: "rivesync: 'Lobby' is not a global view model\n"))
+            .init(status: 6, stdout: "", stderr: "rivesync: 'Lobby' is not a global view model\n"))
     }
 
     func testWatchPrintsEachChangeUntilCount() throws {
         let watch = try StreamingProcess(["watch", "character", "mood", "--current", "--count", "3", "--url", daemon.url])
-        XCTAssertEqual(try watch.nextLine(), #"{"path":"mood","value":0}"#)
+        XCTAssertEqual(try watch.nextLine().withoutTime, #"{"path":"mood","value":0,"seq":0}"#)
         XCTAssertEqual(try rivesync("set", "character", "mood", "1").status, 0)
         XCTAssertEqual(try rivesync("set", "character", "mood", "2").status, 0)
         XCTAssertEqual(
-            try watch.finish(),
-            .init(status: 0, stdout: #"{"path":"mood","value":1}"# + "\n" + #"{"path":"mood","value":2}"# + "\n", stderr: ""))
+            try watch.finish().withoutTime,
+            .init(status: 0, stdout: #"{"path":"mood","value":1,"seq":1}"# + "\n" + #"{"path":"mood","value":2,"seq":2}"# + "\n", stderr: ""))
 
         let batches = try StreamingProcess(["watch", "lobby", "--current", "--count", "3", "--url", daemon.url])
-        XCTAssertEqual(try batches.nextLine(), #"{"seq":0,"resync":true}"#)
+        XCTAssertEqual(try batches.nextLine().withoutTime, #"{"seq":0,"resync":true}"#)
         XCTAssertEqual(try rivesync("set", "lobby", "title", "Hi").status, 0)
         XCTAssertEqual(try rivesync("list", "add", "lobby", "players", "Player").status, 0)
         XCTAssertEqual(
-            try batches.finish(),
+            try batches.finish().withoutTime,
             .init(
                 status: 0,
                 stdout: #"{"seq":1,"changes":[{"op":"set","path":"title","value":"Hi"}]}"# + "\n"
@@ -120,14 +121,24 @@ final class DaemonCommandTests: DaemonCLITestCase {
 
     func testDeleteEndsAWatchAndTheTarget() throws {
         let watch = try StreamingProcess(["watch", "character", "mood", "--current", "--url", daemon.url])
-        XCTAssertEqual(try watch.nextLine(), #"{"path":"mood","value":0}"#, "subscribed before the set")
+        XCTAssertEqual(try watch.nextLine().withoutTime, #"{"path":"mood","value":0,"seq":0}"#, "subscribed before the set")
         XCTAssertEqual(try rivesync("set", "character", "mood", "1").status, 0)
-        XCTAssertEqual(try watch.nextLine(), #"{"path":"mood","value":1}"#)
+        XCTAssertEqual(try watch.nextLine().withoutTime, #"{"path":"mood","value":1,"seq":1}"#)
         let deleted = try rivesync("delete", "character", "--json")
         XCTAssertEqual(deleted.status, 0, deleted.stderr)
         XCTAssertTrue(deleted.stdout.hasPrefix(#"{"target":"character","freed":[1099511627"#), deleted.stdout)
-        XCTAssertEqual(try watch.finish(), .init(status: 1, stdout: "", stderr: "rivesync: target 'character' was deleted\n"))
-        XCTAssertEqual(try rivesync("get", "character", "mood"), .init(status: 1, stdout: "", stderr: "rivesync: no target 'character' (see 'rivesync ls')\n"))
-        XCTAssertEqual(try rivesync("delete", "character"), .init(status: 1, stdout: "", stderr: "rivesync: no target 'character' (see 'rivesync ls')\n"))
+        XCTAssertEqual(try watch.finish().withoutTime, .init(status: 8, stdout: "", stderr: "rivesync: target 'character' was deleted\n"))
+        XCTAssertEqual(try rivesync("get", "character", "mood"), .init(status: 6, stdout: "", stderr: "rivesync: no target 'character' (see 'rivesync ls')\n"))
+        XCTAssertEqual(try rivesync("delete", "character"), .init(status: 6, stdout: "", stderr: "rivesync: no target 'character' (see 'rivesync ls')\n"))
     }
+}
+
+extension String {
+    /// A watch line without its `"time":"…"` member.
+    var withoutTime: String { replacingOccurrences(of: #","time":"[^"]*""#, with: "", options: .regularExpression) }
+}
+
+extension RivesyncProcess.Result {
+    /// The result with `time` removed from its watch lines.
+    var withoutTime: Self { .init(status: status, stdout: stdout.withoutTime, stderr: stderr) }
 }
