@@ -12,6 +12,7 @@ enum RemoteCommand {
         .init("token", valueName: "TOKEN", help: "access token (default $RIVESYNC_TOKEN; visible in ps: prefer --token-file)"),
         .init("token-file", valueName: "FILE", help: "read the access token from FILE"),
         .init("timeout", valueName: "SECONDS", help: "longest wait for connecting and for the command (default 5)"),
+        .init("cacert", valueName: "FILE", help: "trust the CA certificates in FILE (PEM) for wss://"),
         .init("json", help: "print JSON instead of text, errors included"),
     ]
 
@@ -39,6 +40,14 @@ enum RemoteCommand {
         return arguments.value("token") ?? ProcessInfo.processInfo.environment["RIVESYNC_TOKEN"]
     }
 
+    /// Makes `--cacert FILE` the certificates `wss://` connections of this process trust
+    /// (OpenSSL's `SSL_CERT_FILE`, read when the first connection's TLS context is made).
+    static func trustCertificates(_ arguments: ParsedArguments) throws(CommandError) {
+        guard let path = arguments.value("cacert") else { return }
+        guard FileManager.default.isReadableFile(atPath: path) else { throw .failure("\(path): cannot be read") }
+        setenv("SSL_CERT_FILE", path, 1)
+    }
+
     /// The daemon's address from `--url` or `$RIVESYNC_URL`.
     static func url(_ arguments: ParsedArguments) -> String {
         arguments.value("url") ?? ProcessInfo.processInfo.environment["RIVESYNC_URL"] ?? Worker.defaultURL
@@ -58,6 +67,7 @@ enum RemoteCommand {
         let pump = OutputPump()
         let url = url(arguments)
         let token = try token(arguments)
+        try trustCertificates(arguments)
         let json = arguments.has("json")
         var connectSeconds = defaultTimeout
         if let connectLimit { connectSeconds = connectLimit } else if let given = try timeout(arguments) { connectSeconds = given }

@@ -1,5 +1,5 @@
 import RiveSyncJSON
-import RiveSyncProtocol
+import RiveSyncVersion
 
 /// The `rivesync` command line: finds the subcommand, parses its arguments, runs it and turns
 /// the outcome into an exit status and at most one line on standard error (with `--json`,

@@ -9,8 +9,7 @@ import RiveSyncTransport
 /// The daemon: loads the configured files onto workers, creates the shared instances and
 /// state machines, and serves protocol v1 on one WebSocket port.
 public final class Daemon: Sendable {
-    /// The release (`RiveSyncVersion.current`, shared with the CLI).
-    public static let version = RiveSyncVersion.current
+    public static let version = "0.1.0"
 
     let context: ServerContext
     let workers: [Worker]

@@ -18,7 +18,7 @@ enum RivesyncProcess {
     private final class Marker {}
 
     /// Runs `rivesync arguments…` to completion, with `environment` added to this process's
-    /// (RIVESYNC_* variables removed unless given) and `stdin` as its standard input.
+    /// (RIVESYNC_* and SSL_CERT_FILE removed unless given) and `stdin` as its standard input.
     static func run(_ arguments: [String], environment: [String: String] = [:], stdin: String? = nil) throws -> Result {
         let binary = productsDirectory.appendingPathComponent("rivesync")
         guard FileManager.default.isExecutableFile(atPath: binary.path) else {
@@ -28,7 +28,7 @@ enum RivesyncProcess {
         process.executableURL = binary
         process.arguments = arguments
         var variables = ProcessInfo.processInfo.environment.filter {
-            !$0.key.hasPrefix("RIVESYNC_") || $0.key == "RIVESYNC_REQUIRE_FIXTURES"
+            (!$0.key.hasPrefix("RIVESYNC_") || $0.key == "RIVESYNC_REQUIRE_FIXTURES") && $0.key != "SSL_CERT_FILE"
         }
         variables.merge(environment) { $1 }
         process.environment = variables

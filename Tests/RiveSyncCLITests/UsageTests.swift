@@ -26,6 +26,7 @@ final class UsageTests: XCTestCase {
               --token TOKEN        access token (default $RIVESYNC_TOKEN; visible in ps: prefer --token-file)
               --token-file FILE    read the access token from FILE
               --timeout SECONDS    longest wait for connecting and for the command (default 5)
+              --cacert FILE        trust the CA certificates in FILE (PEM) for wss://
               --json               print JSON instead of text, errors included
 
             exit status:
