@@ -122,9 +122,10 @@ class Session:
         self.generation += 1
         generation = self.generation
         try:
+            options = {"ssl": self.ssl} if self.ssl is not None else {}
             ws = await asyncio.wait_for(
-                websockets.connect(self.url, subprotocols=["rivesync.v1"], max_size=None, ssl=self.ssl,
-                                   open_timeout=None, ping_interval=None),
+                websockets.connect(self.url, subprotocols=["rivesync.v1"], max_size=None, open_timeout=None,
+                                   ping_interval=None, **options),
                 self.connect_timeout)
         except asyncio.TimeoutError:
             raise ConnectionFailed(f"{self.url}: no answer within {self.connect_timeout:g} s") from None

@@ -3,6 +3,8 @@
 import json
 import os
 import socket
+import ssl
+import subprocess
 
 import pytest
 
@@ -81,3 +83,20 @@ async def test_unreachable_unauthorized_and_forbidden(rivesyncd_factory, connect
     with pytest.raises(Forbidden) as forbidden:
         await theme.set_value("name", "x")
     assert forbidden.value.code == "forbidden" and forbidden.value.details["scope"] == "write"
+
+
+async def test_wss_with_a_private_ca(rivesyncd_factory, connect, tmp_path):
+    certificate, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", str(key),
+         "-out", str(certificate), "-days", "1", "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1"],
+        check=True, capture_output=True)
+    demo = os.path.join(os.path.dirname(__file__), "..", "..", "..", "protocol", "examples", "demo.schema.json")
+    daemon = rivesyncd_factory(demo, file_name="demo", config={
+        "tls": {"certificate": str(certificate), "key": str(key)},
+        "instances": [{"name": "theme", "file": "demo", "viewModel": "Theme", "instance": "Light"}]})
+    url = f"wss://127.0.0.1:{daemon.port}/"
+    with pytest.raises(ConnectionFailed):
+        await rivesync.Worker.connect(url)
+    worker = await connect(url, ssl=ssl.create_default_context(cafile=str(certificate)))
+    assert await (await worker.target("theme")).value("name") == "Light"
