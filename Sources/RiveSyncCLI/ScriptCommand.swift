@@ -1,9 +1,9 @@
 import Foundation
 import RiveSyncClient
 
-/// `rivesync script FILE|- [--timeout SECONDS] [--format text|tap|junit]`: runs a scripted
+/// `rivesync script FILE|- [--timeout SECONDS] [--format text|json|tap|junit]`: runs a scripted
 /// test client (see `Script`). Text output prints `ok LINE: STEP` per step and `passed N
-/// steps`; `tap` prints TAP version 13, `junit` one JUnit XML test suite (a test case per
+/// steps`; `json` (the default with `--json`) a JSON line per step and a summary; `tap` prints TAP version 13, `junit` one JUnit XML test suite (a test case per
 /// step). The first failing step ends the run: an unmet expectation exits 2, other errors
 /// with their own status (see `rivesync --help`).
 enum ScriptCommand {
@@ -13,7 +13,7 @@ enum ScriptCommand {
         positionals: ["FILE"],
         options: RemoteCommand.options.filter { $0.name != "timeout" } + [
             .init("timeout", valueName: "SECONDS", help: "longest wait for connecting and for each step (default 10)"),
-            .init("format", valueName: "FORMAT", help: "text (default), tap or junit"),
+            .init("format", valueName: "FORMAT", help: "text (default; json with --json), json (lines), tap or junit"),
         ]
     ) { (arguments, console) throws(CommandError) in
         let path = arguments.positionals[0]
@@ -21,9 +21,9 @@ enum ScriptCommand {
         guard let data else { throw .failure("\(path): cannot be read") }
         let name = path == "-" ? "stdin" : path
         let script = try Script(text: String(decoding: data, as: UTF8.self), name: name)
-        let format = arguments.value("format") ?? "text"
+        let format = arguments.value("format") ?? (arguments.has("json") ? "json" : "text")
         guard let report = ScriptReport.Format(rawValue: format) else {
-            throw .usage("script: --format is text, tap or junit, not '\(format)'")
+            throw .usage("script: --format is text, json, tap or junit, not '\(format)'")
         }
         let timeout = try RemoteCommand.timeout(arguments) ?? 10
         let url = RemoteCommand.url(arguments)

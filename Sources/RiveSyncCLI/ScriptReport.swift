@@ -1,9 +1,10 @@
 import Foundation
+import RiveSyncJSON
 
-/// Prints a script's results as text, TAP version 13 or JUnit XML.
+/// Prints a script's results as text, JSON lines, TAP version 13 or JUnit XML.
 struct ScriptReport {
     enum Format: String {
-        case text, tap, junit
+        case text, json, tap, junit
     }
 
     let format: Format
@@ -25,6 +26,7 @@ struct ScriptReport {
     mutating func passed(_ line: Script.Line, after duration: Duration) {
         switch format {
         case .text: output.line("ok \(line.number): \(line.text)")
+        case .json: output.line(json(line, "ok", duration).jsonText)
         case .tap: output.line("ok \(index(line)) - \(line.number): \(line.text)")
         case .junit:
             cases.append(
@@ -37,6 +39,17 @@ struct ScriptReport {
         let skipped = lines.drop { $0.number != line.number }.dropFirst()
         switch format {
         case .text: break
+        case .json:
+            let details: [(String, JSONValue)] = [
+                ("code", .string(error.code)), ("exit", .number(Double(error.exitCode.rawValue))), ("message", .string(error.message)),
+            ]
+            output.line(json(line, "failed", duration, details).jsonText)
+            for other in skipped { output.line(json(other, "skipped", nil).jsonText) }
+            output.line(
+                JSONValue.object([
+                    ("passed", .number(Double(lines.count - skipped.count - 1))), ("failed", 1),
+                    ("skipped", .number(Double(skipped.count))),
+                ]).jsonText)
         case .tap:
             output.line("not ok \(index(line)) - \(line.number): \(line.text)")
             output.line("  ---\n  code: \(error.code)\n  exit: \(error.exitCode.rawValue)")
@@ -60,6 +73,10 @@ struct ScriptReport {
     func finished() {
         switch format {
         case .text: if failures == 0 { output.line("passed \(lines.count) steps") }
+        case .json:
+            if failures == 0 {
+                output.line(JSONValue.object([("passed", .number(Double(lines.count))), ("failed", 0), ("skipped", 0)]).jsonText)
+            }
         case .tap: break
         case .junit:
             output.line(#"<?xml version="1.0" encoding="UTF-8"?>"#)
@@ -69,6 +86,15 @@ struct ScriptReport {
             cases.forEach(output.line)
             output.line("</testsuite>")
         }
+    }
+
+    /// `{"line":3,"step":"…","status":"ok","seconds":0.002}` and the error's members.
+    private func json(_ line: Script.Line, _ status: String, _ duration: Duration?, _ more: [(String, JSONValue)] = []) -> JSONValue {
+        var members: [(String, JSONValue)] = [
+            ("line", .number(Double(line.number))), ("step", .string(line.text)), ("status", .string(status)),
+        ]
+        if let duration { members.append(("seconds", .number(Double(seconds(duration)) ?? 0))) }
+        return .object(members + more)
     }
 
     private func index(_ line: Script.Line) -> Int { (lines.firstIndex { $0.number == line.number } ?? 0) + 1 }

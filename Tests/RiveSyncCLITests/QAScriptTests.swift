@@ -36,7 +36,7 @@ final class QAScriptTests: QADaemonTestCase {
     func testListBindAdvanceErrorsAndTolerance() throws {
         let script = """
             list add lobby players Player/Guest
-            list add lobby players Player
+            list insert lobby players 0 Player
             list swap lobby players 0 1
             expect value lobby players/1/name Guest
             list remove lobby players 0
@@ -113,5 +113,18 @@ final class QAScriptTests: QADaemonTestCase {
         XCTAssertTrue(
             junit.stdout.contains(#"<testcase classname="stdin" name="3: fire character yes"><skipped/></testcase>"#), junit.stdout)
         XCTAssertTrue(junit.stdout.hasSuffix("</testsuite>\n"), junit.stdout)
+        let json = try rivesync("script", "-", "--json", stdin: script)
+        XCTAssertEqual(json.status, 2)
+        let lines = json.stdout.split(separator: "\n").map {
+            $0.replacingOccurrences(of: #","seconds":[0-9.e-]+"#, with: "", options: .regularExpression)
+        }
+        XCTAssertEqual(
+            lines,
+            [
+                #"{"line":1,"step":"set character mood 4","status":"ok"}"#,
+                #"{"line":2,"step":"expect value character mood 5","status":"failed","code":"expectation_failed","exit":2,"message":"stdin:2: expect value character mood 5\n  expected: 5\n  actual:   4"}"#,
+                #"{"line":3,"step":"fire character yes","status":"skipped"}"#, #"{"passed":1,"failed":1,"skipped":1}"#,
+            ], json.stdout)
+        XCTAssertTrue(json.stderr.hasPrefix(#"{"error":{"code":"expectation_failed","exit":2,"#), json.stderr)
     }
 }
