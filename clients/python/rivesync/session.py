@@ -338,8 +338,20 @@ class Session:
                 raise StateMachineError("unknown_target", f"no target '{target}'", {"target": target})
         return self.files[target]
 
-    async def target_list(self):
-        targets = (await self.request({"type": "listTargets"}))["targets"]
+    async def target_list(self, page_size=None):
+        """Every target, following ``listTargets`` pages until a reply has no ``next``."""
+        targets, after = [], None
+        while True:
+            message = {"type": "listTargets"}
+            if page_size is not None:
+                message["limit"] = page_size
+            if after is not None:
+                message["after"] = after
+            reply = await self.request(message)
+            targets += reply["targets"]
+            if not isinstance(reply.get("next"), str) or reply["next"] == after:
+                break
+            after = reply["next"]
         for info in targets:
             self.files[info["name"]] = info["file"]
         return targets

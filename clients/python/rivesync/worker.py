@@ -74,9 +74,10 @@ class Worker:
     async def get_file_names(self):
         return [f["name"] for f in (await self.session.request({"type": "listFiles"}))["files"]]
 
-    async def get_targets(self):
-        """Every target as ``listTargets`` gives it (dicts with name, file, kind, mode, seq, bindings…)."""
-        return await self.session.target_list()
+    async def get_targets(self, page_size=None):
+        """Every target as ``listTargets`` gives it (dicts with name, file, kind, mode, seq,
+        bindings…), page by page (``page_size`` targets a request; default the daemon's)."""
+        return await self.session.target_list(page_size)
 
     async def file(self, name):
         """The loaded file ``name`` (Rive: ``File(source:worker:)``)."""

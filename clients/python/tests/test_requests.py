@@ -32,6 +32,7 @@ async def test_listings(rivesyncd, connect):
     assert await (await demo.create_artboard("Lobby")).get_state_machine_names() == ["lobby"]
     assert await demo.default_view_model_info("Lobby") == ("Lobby", "Default")
     targets = {t["name"]: t for t in await worker.get_targets()}
+    assert [t["name"] for t in await worker.get_targets(page_size=1)] == sorted(targets)  # every page followed
     assert targets["theme"]["kind"] == "instance" and targets["character"]["mode"] == "auto"
     with pytest.raises(FileError) as missing:
         await worker.file("nope")
@@ -167,7 +168,6 @@ async def test_publish_delete_upload_and_load_file(rivesyncd_factory, connect):
     assert published.id == copy.id
     stream = await dark.value_stream("name")
     waiting = asyncio.ensure_future(stream.__anext__())
-    await asyncio.sleep(0.05)
     assert await worker.delete_target("dark-theme") == [copy.id]
     with pytest.raises(TargetDeleted):
         await waiting
