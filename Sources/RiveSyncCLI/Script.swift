@@ -1,27 +1,8 @@
 import Foundation
 
-/// A `rivesync script` file: one step per line; blank lines and `#` comments are skipped.
-///
-/// ```
-/// set TARGET PATH VALUE                       set a value (VALUE is the rest of the line)
-/// fire TARGET PATH                            fire a trigger
-/// list add|insert|remove|swap TARGET PATH …   edit a list (as 'rivesync list')
-/// bind TARGET SLOT=INSTANCE...                bind instances (as 'rivesync bind')
-/// advance TARGET                              advance a manual target; waits until the
-///                                             commands this connection queued on it applied
-/// expect value TARGET PATH VALUE [~TOL]       the value now equals VALUE (numbers: within TOL)
-/// expect trigger TARGET PATH N                the trigger fired N times since the script started
-/// expect error CODE STEP                      STEP fails with the protocol error CODE
-/// wait batch TARGET [N]                       N more batches (default 1) of TARGET arrived since
-///                                             the script started or the last wait on TARGET
-/// wait value TARGET PATH VALUE [~TOL] [within DURATION]
-///                                             wait until the value equals VALUE
-/// sleep DURATION                              pause (250ms, 2s)
-/// connect NAME [URL]                          open another connection (default: the same URL)
-/// NAME: STEP                                  run STEP on connection NAME
-/// ```
-///
-/// Commands on a manual target do not wait for their acknowledgement; `advance` does.
+/// A `rivesync script` file: one step per line (`stepHelp` lists them, as `rivesync script
+/// --help` prints them); blank lines and `#` comments are skipped. Commands on a manual target
+/// do not wait for their acknowledgement; `advance` does.
 struct Script: Sendable {
     /// One step and where it came from.
     struct Line: Sendable {
@@ -115,6 +96,26 @@ struct Script: Sendable {
         }
         return (words, rest.trimmingCharacters(in: .whitespaces))
     }
+
+    /// The steps, for `rivesync script --help`.
+    static let stepHelp = """
+        steps (one a line; '#' starts a comment):
+          set TARGET PATH VALUE                     set a value (VALUE is the rest of the line)
+          fire TARGET PATH                          fire a trigger
+          list add|insert|remove|swap TARGET PATH … edit a list, as 'rivesync list'
+          bind TARGET SLOT=INSTANCE...              bind instances, as 'rivesync bind'
+          advance TARGET                            advance a manual target; waits for the commands
+                                                    this connection queued on it
+          expect value TARGET PATH VALUE [~TOL]     the value now equals VALUE (numbers: within TOL)
+          expect trigger TARGET PATH N              fired N times since the script started
+          expect error CODE STEP                    STEP fails with the protocol error CODE
+          wait batch TARGET [N]                     N more batches of TARGET (default 1)
+          wait value TARGET PATH VALUE [~TOL] [within DURATION]
+                                                    wait until the value equals VALUE
+          sleep DURATION                            pause (250ms, 2s)
+          connect NAME [URL]                        open another connection
+          NAME: STEP                                run STEP on connection NAME
+        """
 
     static let stepNames =
         "set, fire, list, bind, advance, expect value, expect trigger, expect error, wait batch, wait value, sleep, connect"

@@ -10,6 +10,7 @@ enum ScriptCommand {
     static let spec = CommandSpec(
         name: "script",
         summary: "Run a scripted test client (set, fire, list, bind, advance, expect, wait, sleep, connect); FILE - reads stdin.",
+        details: Script.stepHelp,
         positionals: ["FILE"],
         options: RemoteCommand.options.filter { $0.name != "timeout" } + [
             .init("timeout", valueName: "SECONDS", help: "longest wait for connecting and for each step (default 10)"),

@@ -57,7 +57,7 @@ final class UsageTests: XCTestCase {
                     Print the view models, enums, artboards and assets of a .riv or JSON schema file.
 
                     options:
-                      --text            print a human-readable tree instead of JSON
+                      --text               print a human-readable tree instead of JSON
 
                     """, stderr: ""))
     }
