@@ -1,5 +1,6 @@
 """The plugin's fixtures with the user's own files, and the connection-level errors."""
 
+import glob
 import json
 import os
 import socket
@@ -40,16 +41,34 @@ async def test_a_daemon_on_the_users_schema(counter_daemon, connect, wait_for):
     assert await wait_for(main, "count", 41) == 41
 
 
-async def test_a_daemon_on_a_riv_file(rivesyncd_factory, connect):
-    riv = os.path.join(FIXTURES, "data_binding_test_2.riv")
-    if not os.path.exists(riv):
+async def test_riv_files_and_the_digest_of_every_property_type(rivesyncd_factory, connect):
+    """Every .riv fixture in one daemon; a state machine on each artboard that has one; each
+    replica's digest equals the daemon's (all 13 property types occur in these files)."""
+    rivs = sorted(glob.glob(os.path.join(FIXTURES, "*.riv")))
+    if not rivs:
         if os.environ.get("RIVESYNC_REQUIRE_FIXTURES") == "1":
-            pytest.fail(f"fixture {riv} is missing (RIVESYNC_REQUIRE_FIXTURES=1)")
-        pytest.skip(f"fixture {riv} is missing")
-    daemon = rivesyncd_factory(riv)
+            pytest.fail(f"no .riv fixtures in {FIXTURES} (RIVESYNC_REQUIRE_FIXTURES=1)")
+        pytest.skip(f"no .riv fixtures in {FIXTURES}")
+    first = rivesyncd_factory(rivs[0])  # the plugin's one-file form, named by the file's stem
+    stem = os.path.basename(rivs[0])[:-4]
+    assert await (await connect(first)).get_file_names() == [stem]
+    daemon = rivesyncd_factory(config={"files": [{"name": os.path.basename(p)[:-4], "path": p} for p in rivs]})
     worker = await connect(daemon)
-    file = await worker.file("data_binding_test_2")
-    assert await file.get_view_model_names()
+    machines, types = 0, set()
+    for name in await worker.get_file_names():
+        file = await worker.file(name)
+        types |= {p["type"] for vm in file.schema.get("viewModels", []) for p in vm["properties"]}
+        for artboard in file.schema.get("artboards", []):
+            if not artboard.get("stateMachines"):
+                continue
+            machine = await (await file.create_artboard(artboard["name"])).create_state_machine()
+            seq, digest = await machine.daemon_digest()
+            assert await machine.seq() == seq
+            assert await machine.digest() == digest, f"{name}/{artboard['name']}"
+            machines += 1
+    assert machines >= 50 and len(rivs) >= 20
+    assert types >= {"artboard", "assetBlob", "assetFont", "assetImage", "boolean", "color", "enum", "list", "number",
+                     "string", "symbolListIndex", "trigger", "viewModel"}
 
 
 async def test_unreachable_unauthorized_and_forbidden(rivesyncd_factory, connect, tmp_path):
