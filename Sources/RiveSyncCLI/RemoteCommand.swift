@@ -79,12 +79,13 @@ enum RemoteCommand {
             do {
                 let worker = try await Worker(url: url, token: token, clientName: "rivesync", reconnect: reconnect)
                 connecting.cancel()
-                if let workLimit {
+                let watchdog = workLimit.map { limit in
                     Task {
-                        try await Task.sleep(for: .milliseconds(workLimit * 1000))
-                        if let expiry { pump.finish(expiry) } else { pump.finishWithTimeout("timed out after \(seconds(workLimit))") }
+                        try await Task.sleep(for: .milliseconds(limit * 1000))
+                        if let expiry { pump.finish(expiry) } else { pump.finishWithTimeout("timed out after \(seconds(limit))") }
                     }
                 }
+                defer { watchdog?.cancel() }
                 do {
                     try await body(worker, Output(pump: pump, json: json))
                     await worker.close()

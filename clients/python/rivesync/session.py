@@ -324,9 +324,11 @@ class Session:
             await asyncio.gather(self.reader, return_exceptions=True)
 
     async def drop_connection(self):
-        """Test hook: drops the connection as a network failure would (no close frame)."""
+        """Test hook: drops the connection as a network failure would (no close frame), and
+        returns once the worker has noticed (it is reconnecting, or closed without reconnect)."""
         if self.ws is not None:
             self.ws.transport.abort()
+            await asyncio.gather(self.reader, return_exceptions=True)
 
     # Targets, files and mirrors.
 
