@@ -101,6 +101,8 @@ class Session:
         self.names = itertools.count(1)  # of private state machines
         self.reconnect_task = None
         self.reconnect_hold = None  # test hook: an Event the reconnect loop waits for
+        self.reading = asyncio.Event()  # test hook: cleared, incoming messages wait unread
+        self.reading.set()
         # What the test suite checks: request types sent, resumes and resyncs seen.
         self.sent_types = set()
         self.resumes = 0
@@ -196,6 +198,7 @@ class Session:
     async def _read(self, ws, generation):
         try:
             async for raw in ws:
+                await self.reading.wait()
                 self._handle(json.loads(raw))
         except websockets.exceptions.ConnectionClosed:
             pass

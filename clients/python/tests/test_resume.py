@@ -4,6 +4,7 @@ arrive, in order, none twice, and no snapshot is needed."""
 
 import asyncio
 import os
+import socket
 
 
 DEMO = os.path.join(os.path.dirname(__file__), "..", "..", "..", "protocol", "examples", "demo.schema.json")
@@ -53,3 +54,28 @@ async def test_resume_across_a_daemon_restart(rivesyncd_factory, connect, tmp_pa
     assert watcher.epoch == epoch and watcher.session.resumes == 1
     seq, digest = await lobby.daemon_digest()
     assert seq == await lobby.seq() == 2 and digest == await lobby.digest()
+
+
+async def test_a_slow_reader_gets_a_catch_up_and_converges(rivesyncd_factory, connect):
+    daemon = rivesyncd_factory(DEMO, file_name="demo", config={
+        "limits": {"maxSendQueueBytes": 65536, "socketSendBufferBytes": 4096},
+        "stateMachines": [{"name": "lobby", "file": "demo", "artboard": "Lobby"}]})
+    slow = await connect(daemon)
+    lobby = await slow.target("lobby")
+    titles = await lobby.value_stream("title")
+    sock = slow.session.ws.transport.get_extra_info("socket")
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)  # no receive-buffer autotuning
+    slow.session.reading.clear()  # the slow reader stops reading
+    writer = await connect(daemon)
+    target = await writer.target("lobby")
+    for index in range(300):  # about 9 MB of batches: far past what the buffers and the queue hold
+        await target.set_value("title", f"{index:03d}" + "x" * 30000)
+    slow.session.reading.set()
+    await slow.synchronize()
+    assert slow.session.resyncs >= 1, "a catch-up snapshot replaced the batches it could not take"
+    seq, digest = await lobby.daemon_digest()
+    assert await lobby.seq() == seq and await lobby.digest() == digest
+    seen = []
+    while not titles.queue.empty():
+        seen.append((await titles.__anext__())[:3])
+    assert seen[-1] == "299" and len(seen) < 300, f"{len(seen)} values, the last {seen[-1:]}"
