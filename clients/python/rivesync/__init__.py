@@ -8,7 +8,10 @@ from .errors import (ArtboardError, Closed, ConnectionFailed, Disconnected, File
 from .replica import Replica, ReplicaError
 from .session import Batch
 from .testing import WaitTimeout, wait_for
-from .worker import DEFAULT_URL, Artboard, File, Receipt, RemoteTarget, StateMachine, ViewModelInstance, Worker
+from .file import Artboard, File
+from .instance import ViewModelInstance
+from .target import Receipt, RemoteTarget, StateMachine
+from .worker import DEFAULT_URL, Worker
 
 __version__ = "0.1.0"
 
