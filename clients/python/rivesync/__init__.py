@@ -6,7 +6,7 @@ from .errors import (ArtboardError, Closed, ConnectionFailed, Disconnected, File
                      RiveSyncError, StateMachineError, TargetDeleted, Unauthorized, ViewModelInstanceError,
                      WorkerError)
 from .replica import Replica, ReplicaError
-from .session import Batch
+from .mirror import Batch
 from .testing import WaitTimeout, wait_for
 from .file import Artboard, File
 from .instance import ViewModelInstance

@@ -3,7 +3,7 @@
 import asyncio
 
 from .errors import ViewModelInstanceError
-from .session import Batch
+from .mirror import Batch
 
 
 class ValueStream:
