@@ -93,10 +93,11 @@ final class QACommandTests: QADaemonTestCase {
                     result.stderr.hasPrefix(#"{"error":{"code":"\#(code)","exit":\#(status),"message":"#), "\(arguments): \(result.stderr)")
             }
         }
-        let manual = try rivesync("set", "manual", "mood", "3", "--timeout", "0.5")
+        // 3 s: long enough to connect on a loaded machine, so the timeout is the acknowledgement's.
+        let manual = try rivesync("set", "manual", "mood", "3", "--timeout", "3")
         XCTAssertEqual(
             manual.stderr,
-            "rivesync: timed out after 0.5s ('manual' is a manual target: its commands apply on 'rivesync advance manual', or use --advance)\n"
+            "rivesync: timed out after 3s ('manual' is a manual target: its commands apply on 'rivesync advance manual', or use --advance)\n"
         )
     }
 
@@ -154,10 +155,11 @@ final class QACommandTests: QADaemonTestCase {
                 of: #"^\{"path":"mood","value":2,"seq":1,"time":"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z"\}$"#, options: .regularExpression),
             line)
         XCTAssertEqual(try watch.finish().status, 0)
-        XCTAssertEqual(try rivesync("watch", "character", "--timeout", "0.5"), .init(status: 0, stdout: "", stderr: ""))
+        // 3 s: long enough to connect on a loaded machine, so the end is the watch's own.
+        XCTAssertEqual(try rivesync("watch", "character", "--timeout", "3"), .init(status: 0, stdout: "", stderr: ""))
         XCTAssertEqual(
-            try rivesync("watch", "character", "--count", "1", "--timeout", "0.5"),
-            .init(status: 9, stdout: "", stderr: "rivesync: timed out after 0.5s\n"))
+            try rivesync("watch", "character", "--count", "1", "--timeout", "3"),
+            .init(status: 9, stdout: "", stderr: "rivesync: timed out after 3s\n"))
     }
 }
 
