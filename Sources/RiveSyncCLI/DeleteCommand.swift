@@ -12,9 +12,10 @@ enum DeleteCommand {
         try RemoteCommand.oneShot(arguments, &console) { worker, output in
             let freed = try await worker.deleteTarget(named: targetName)
             if output.json {
-                output.line(JSONValue.object([
-                    ("target", .string(targetName)), ("freed", .array(freed.map { .number(Double($0)) })),
-                ]).jsonText)
+                output.line(
+                    JSONValue.object([
+                        ("target", .string(targetName)), ("freed", .array(freed.map { .number(Double($0)) })),
+                    ]).jsonText)
             } else {
                 output.line("deleted '\(targetName)', freed \(freed.count) instance\(freed.count == 1 ? "" : "s")")
             }

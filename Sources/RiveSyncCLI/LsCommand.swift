@@ -55,7 +55,10 @@ enum LsCommand {
         if let machine = target.stateMachine { members.append(("stateMachine", .string(machine))) }
         members += [
             ("mode", .string(target.mode)), ("seq", .number(Double(target.seq))),
-            ("bindings", .array(target.bindings.map { ["slot": .string($0.slot), "instance": $0.instance.map { .number(Double($0)) } ?? .null] })),
+            (
+                "bindings",
+                .array(target.bindings.map { ["slot": .string($0.slot), "instance": $0.instance.map { .number(Double($0)) } ?? .null] })
+            ),
         ]
         return .object(members)
     }

@@ -36,7 +36,8 @@ final class DaemonCommandTests: DaemonCLITestCase {
         XCTAssertEqual(try rivesync("set", "character", "mood", "5.5"), .init(status: 0, stdout: "", stderr: ""))
         XCTAssertEqual(try rivesync("get", "character", "mood"), .init(status: 0, stdout: "5.5\n", stderr: ""))
         XCTAssertEqual(
-            try RivesyncProcess.run(["set", "--url", daemon.url, "character", "--", "mood", "-2"]), .init(status: 0, stdout: "", stderr: ""))
+            try RivesyncProcess.run(["set", "--url", daemon.url, "character", "--", "mood", "-2"]), .init(status: 0, stdout: "", stderr: "")
+        )
         XCTAssertEqual(
             try rivesync("get", "character", "mood", "--json"),
             .init(status: 0, stdout: #"{"target":"character","path":"mood","type":"number","seq":2,"value":-2}"# + "\n", stderr: ""))
@@ -53,18 +54,39 @@ final class DaemonCommandTests: DaemonCLITestCase {
 
     func testErrorsAreOneLineWithTheirStatus() throws {
         let cases: [([String], RivesyncProcess.Result)] = [
-            (["set", "character", "mood", "abc"], .init(status: 64, stdout: "", stderr: "rivesync: 'abc' is not a number (property 'mood' is number)\n")),
-            (["set", "theme", "background", "blue"],
-             .init(status: 64, stdout: "", stderr: "rivesync: 'blue' is not a color #RRGGBB or #AARRGGBB (property 'background' is color)\n")),
-            (["set", "character", "success", "1"], .init(status: 64, stdout: "", stderr: "rivesync: 'success' is a trigger: use 'rivesync fire'\n")),
+            (
+                ["set", "character", "mood", "abc"],
+                .init(status: 64, stdout: "", stderr: "rivesync: 'abc' is not a number (property 'mood' is number)\n")
+            ),
+            (
+                ["set", "theme", "background", "blue"],
+                .init(
+                    status: 64, stdout: "",
+                    stderr: "rivesync: 'blue' is not a color #RRGGBB or #AARRGGBB (property 'background' is color)\n")
+            ),
+            (
+                ["set", "character", "success", "1"],
+                .init(status: 64, stdout: "", stderr: "rivesync: 'success' is a trigger: use 'rivesync fire'\n")
+            ),
             (["get", "character", "mod"], .init(status: 6, stdout: "", stderr: "rivesync: no property at 'mod'\n")),
-            (["set", "theme", "mode", "sepia"], .init(status: 7, stdout: "", stderr: "rivesync: 'mode': 'sepia' is not one of light, dark\n")),
-            (["fire", "character", "mood"], .init(status: 7, stdout: "", stderr: "rivesync: type mismatch: expected trigger, got number\n")),
+            (
+                ["set", "theme", "mode", "sepia"],
+                .init(status: 7, stdout: "", stderr: "rivesync: 'mode': 'sepia' is not one of light, dark\n")
+            ),
+            (
+                ["fire", "character", "mood"],
+                .init(status: 7, stdout: "", stderr: "rivesync: type mismatch: expected trigger, got number\n")
+            ),
             (["get", "nobody", "x"], .init(status: 6, stdout: "", stderr: "rivesync: no target 'nobody' (see 'rivesync ls')\n")),
-            (["list", "frob", "lobby", "players"],
-             .init(status: 64, stdout: "", stderr: "rivesync: list: unknown action 'frob' (usage: rivesync \(listUsage))\n")),
+            (
+                ["list", "frob", "lobby", "players"],
+                .init(status: 64, stdout: "", stderr: "rivesync: list: unknown action 'frob' (usage: rivesync \(listUsage))\n")
+            ),
             (["bind", "character", "Theme"], .init(status: 64, stdout: "", stderr: "rivesync: bind: 'Theme' is not SLOT=INSTANCE\n")),
-            (["watch", "character", "--count", "0"], .init(status: 64, stdout: "", stderr: "rivesync: watch: --count needs a positive integer, not '0'\n")),
+            (
+                ["watch", "character", "--count", "0"],
+                .init(status: 64, stdout: "", stderr: "rivesync: watch: --count needs a positive integer, not '0'\n")
+            ),
         ]
         for (arguments, expected) in cases {
             XCTAssertEqual(try RivesyncProcess.run(arguments + ["--url", daemon.url]), expected, "\(arguments)")
@@ -78,10 +100,14 @@ final class DaemonCommandTests: DaemonCLITestCase {
         "list add TARGET PATH INSTANCE | list insert TARGET PATH INDEX INSTANCE | list remove TARGET PATH (INDEX | #ID) | list swap TARGET PATH INDEX INDEX"
 
     func testListEditsAndBind() throws {
-        XCTAssertEqual(try rivesync("list", "add", "lobby", "players", "Player/Guest"), .init(status: 0, stdout: "#1099511627781\n", stderr: ""))
-        XCTAssertEqual(try rivesync("list", "insert", "lobby", "players", "0", "Player"), .init(status: 0, stdout: "#1099511627782\n", stderr: ""))
-        XCTAssertEqual(try rivesync("list", "add", "lobby", "players", "#1099511627781"), .init(status: 0, stdout: "#1099511627781\n", stderr: ""))
-        XCTAssertEqual(try rivesync("get", "lobby", "players"), .init(status: 0, stdout: "[1099511627782,1099511627781,1099511627781]\n", stderr: ""))
+        XCTAssertEqual(
+            try rivesync("list", "add", "lobby", "players", "Player/Guest"), .init(status: 0, stdout: "#1099511627781\n", stderr: ""))
+        XCTAssertEqual(
+            try rivesync("list", "insert", "lobby", "players", "0", "Player"), .init(status: 0, stdout: "#1099511627782\n", stderr: ""))
+        XCTAssertEqual(
+            try rivesync("list", "add", "lobby", "players", "#1099511627781"), .init(status: 0, stdout: "#1099511627781\n", stderr: ""))
+        XCTAssertEqual(
+            try rivesync("get", "lobby", "players"), .init(status: 0, stdout: "[1099511627782,1099511627781,1099511627781]\n", stderr: ""))
         XCTAssertEqual(try rivesync("list", "swap", "lobby", "players", "0", "1"), .init(status: 0, stdout: "", stderr: ""))
         XCTAssertEqual(try rivesync("list", "remove", "lobby", "players", "#1099511627781"), .init(status: 0, stdout: "", stderr: ""))
         XCTAssertEqual(try rivesync("list", "remove", "lobby", "players", "0"), .init(status: 0, stdout: "", stderr: ""))
@@ -104,7 +130,8 @@ final class DaemonCommandTests: DaemonCLITestCase {
         XCTAssertEqual(try rivesync("set", "character", "mood", "2").status, 0)
         XCTAssertEqual(
             try watch.finish().withoutTime,
-            .init(status: 0, stdout: #"{"path":"mood","value":1,"seq":1}"# + "\n" + #"{"path":"mood","value":2,"seq":2}"# + "\n", stderr: ""))
+            .init(
+                status: 0, stdout: #"{"path":"mood","value":1,"seq":1}"# + "\n" + #"{"path":"mood","value":2,"seq":2}"# + "\n", stderr: ""))
 
         let batches = try StreamingProcess(["watch", "lobby", "--current", "--count", "3", "--url", daemon.url])
         XCTAssertEqual(try batches.nextLine().withoutTime, #"{"seq":0,"resync":true}"#)
@@ -128,8 +155,12 @@ final class DaemonCommandTests: DaemonCLITestCase {
         XCTAssertEqual(deleted.status, 0, deleted.stderr)
         XCTAssertTrue(deleted.stdout.hasPrefix(#"{"target":"character","freed":[1099511627"#), deleted.stdout)
         XCTAssertEqual(try watch.finish().withoutTime, .init(status: 8, stdout: "", stderr: "rivesync: target 'character' was deleted\n"))
-        XCTAssertEqual(try rivesync("get", "character", "mood"), .init(status: 6, stdout: "", stderr: "rivesync: no target 'character' (see 'rivesync ls')\n"))
-        XCTAssertEqual(try rivesync("delete", "character"), .init(status: 6, stdout: "", stderr: "rivesync: no target 'character' (see 'rivesync ls')\n"))
+        XCTAssertEqual(
+            try rivesync("get", "character", "mood"),
+            .init(status: 6, stdout: "", stderr: "rivesync: no target 'character' (see 'rivesync ls')\n"))
+        XCTAssertEqual(
+            try rivesync("delete", "character"),
+            .init(status: 6, stdout: "", stderr: "rivesync: no target 'character' (see 'rivesync ls')\n"))
     }
 }
 
