@@ -11,7 +11,8 @@ export { Replica, ReplicaError, parseColor, formatColor };
  * A request the daemon refused, or a connection failure: `code` is the protocol's error code
  * (PROTOCOL.md §13), or one of the client's own: `connection_lost` (the connection closed
  * before the reply; a command may or may not have applied), `closed` (the client was closed),
- * `replica_diverged` (a batch did not fit the replica; the client resubscribes).
+ * `replica_diverged` (a batch did not fit the replica; the client resubscribes), `listener_failed` (a
+ * callback given to `watch` or `on` threw; reported on the client's `error` listeners).
  */
 export class RiveSyncError extends Error {
   /**
@@ -535,8 +536,10 @@ export class Target {
 
   /**
    * Calls `callback(value)` now (if the path resolves) and after every batch that changes the
-   * value at `path`. Returns a function that stops it.
-   * @param {string} path
+   * value at `path`. Returns a function that stops it. `path` may be a function returning the
+   * path, asked again at every batch (handles of moving list items use it); while it does not
+   * resolve, the callback is not called.
+   * @param {string|(() => string)} path
    * @param {(value: any) => void} callback
    */
   watch(path, callback) {
@@ -582,14 +585,18 @@ export class Target {
   notifyValue(entry) {
     let value;
     try {
-      value = this.value(entry.path);
+      value = this.value(typeof entry.path === 'function' ? entry.path() : entry.path);
     } catch {
       return;
     }
     const text = JSON.stringify(value);
     if (text === entry.last) return;
     entry.last = text;
-    entry.callback(value);
+    try {
+      entry.callback(value);
+    } catch (error) {
+      this.client.emit('error', error instanceof RiveSyncError ? error : new RiveSyncError('listener_failed', String(error?.message ?? error)));
+    }
   }
 
   // MARK: Writes: each resolves with the ack, or rejects with the error.
@@ -791,7 +798,7 @@ export class ValueProperty {
   /** Calls `callback(value)` after each batch that changes the value. */
   on(callback) {
     let first = true;
-    const stop = this.owner.target.watch(this.owner.pathTo(this.path), (value) => {
+    const stop = this.owner.target.watch(() => this.owner.pathTo(this.path), (value) => {
       if (first) first = false;
       else callback(value);
     });
