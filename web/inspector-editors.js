@@ -98,13 +98,17 @@ export function editor(context, path, schema, value) {
     default:
       node = element('span', { ...tag, className: 'editor mono' });
   }
+  // While the user is changing a control (typing, dragging), batches do not overwrite it.
+  node.addEventListener('input', () => (node.dataset.editing = 'true'));
+  node.addEventListener('change', () => delete node.dataset.editing, true);
+  node.addEventListener('focusout', () => delete node.dataset.editing);
   update(node, schema.type, value);
   return node;
 }
 
-/** Shows `value` in an editor made by `editor`, unless the user is typing in it. */
+/** Shows `value` in an editor made by `editor`, unless the user is in the middle of changing it. */
 export function update(node, type, value) {
-  const focused = node.contains(document.activeElement) && document.activeElement !== document.body;
+  const focused = node.dataset.editing === 'true';
   const part = (name) => node.querySelector(`[data-part="${name}"]`);
   switch (type) {
     case 'number':

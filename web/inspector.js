@@ -98,7 +98,7 @@ async function renderFiles() {
       text: `${a.name}${a.viewModel ? ' (' + a.viewModel + ')' : ''}: ${a.stateMachines.join(', ') || 'no state machines'}`,
     })));
     root.append(element('div', { className: 'file', 'data-file': file.name }, [
-      element('h3', { text: `${file.name} (${file.source}, worker ${file.worker})` }),
+      element('h3', { text: `${file.name} (worker ${file.worker}${file.source ? `, ${file.source}` : ''})` }),
       element('div', { className: 'muted', text: 'view models' }), viewModels,
       element('div', { className: 'muted', text: 'enums' }), enums,
       element('div', { className: 'muted', text: 'artboards' }), artboards,

@@ -128,7 +128,7 @@ function drawLobby(lobby, client, readOnly) {
     };
     const items = [];
     const host = lobby.value('host');
-    if (host) items.push(avatar(host.instance, 30, 30, 16, `host ${lobby.replica.instances.get(host.instance).values.name}`));
+    if (host) items.push(avatar(host.instance, 60, 30, 16, `host: ${lobby.replica.instances.get(host.instance).values.name}`));
     for (const id of lobby.value('players')) {
       const values = lobby.replica.instances.get(id).values;
       const x = Math.max(20, Math.min(380, values.x));
@@ -151,7 +151,7 @@ function drawLobby(lobby, client, readOnly) {
       const me = new ViewModelInstance(lobby, { id: created.instance });
       const hue = Math.floor(Math.random() * 0xffffff);
       await Promise.all([
-        me.string('name').set(`Player ${created.instance}`),
+        me.string('name').set(`Player ${created.instance % 1000}`),
         me.color('color').set((0xff000000 | hue) >>> 0),
         me.number('x').set(60 + Math.floor(Math.random() * 280)),
         me.number('y').set(60 + Math.floor(Math.random() * 120)),

@@ -247,7 +247,9 @@ export class Replica {
 
   /** SHA-256 of the canonical bytes, lower-case hex: equal to the daemon's `digest` at this seq. */
   async digest() {
-    const hash = await globalThis.crypto.subtle.digest('SHA-256', this.canonicalBytes());
+    // Browsers and Node 19+ have WebCrypto as `crypto`; Node 18 has it in node:crypto.
+    const subtle = globalThis.crypto?.subtle ?? (await import('node:crypto')).webcrypto.subtle;
+    const hash = await subtle.digest('SHA-256', this.canonicalBytes());
     return Array.from(new Uint8Array(hash), (b) => b.toString(16).padStart(2, '0')).join('');
   }
 }
