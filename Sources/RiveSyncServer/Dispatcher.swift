@@ -181,7 +181,7 @@ final class Dispatcher: @unchecked Sendable {
             return
         }
         let owner = workers[worker]
-        owner.queue.async { owner.handle(request, from: session) }
+        owner.queue.async { owner.handle(request, from: session, grants: grants) }
     }
 
     private func unknownFile(_ file: String, id: JSONValue?, session: SessionID) {

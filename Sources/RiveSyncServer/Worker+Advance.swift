@@ -108,6 +108,7 @@ extension Worker {
             for rejected in batch.rejected {
                 guard let waiting = targets[batch.target]!.pending.removeValue(forKey: rejected.id) else { continue }
                 var error = WireError(rejected.error)
+                if let path = waiting.hiddenPath { error = error.withoutState(path: path) }
                 error.details += [("seq", .number(Double(batch.seq))), ("command", .number(Double(rejected.id)))]
                 context.metrics.errors.add(1, ordering: .relaxed)
                 replies.append(.send(ServerContext.payload(error.message(id: waiting.requestID)), to: [waiting.session]))

@@ -122,26 +122,42 @@ extension Worker {
             }
             context.directory.rememberRetired(Array(files[name]!.retiredTargets.keys), file: name)
         }
-        for record in recovered.records {
-            let body = Fields(record)
-            switch body.type {
-            case "createInstance", "createStateMachine", "publish", "deleteTarget":
-                let request = try ClientRequest(record["request"] ?? .null)
-                _ = try? apply(request, file: name)
-            case "advance":
-                let target = body.string("target")
-                for command in record["commands"]?.arrayValue ?? [] {
-                    let number = UInt64(command["n"]?.intValue ?? 0)
-                    highestCommand = max(highestCommand, number)
-                    try files[name]!.enqueue(QueuedCommand(id: number, command: try JournalCodec.decodeCommand(command["c"] ?? .null)), on: target)
-                }
-                runAdvance(target)
-            default:
-                throw JournalCodec.Invalid(description: "record type '\(body.type)'")
+        for (line, record) in recovered.records {
+            do {
+                highestCommand = max(highestCommand, try replay(record, file: name))
+            } catch {
+                throw PersistenceError.corrupt(path: recovered.journal.logPath, line: line, reason: "cannot be replayed: \(error)")
             }
         }
         journals[name] = recovered.journal
+        if recovered.header["format"]?.intValue != FileJournal.format {
+            // A journal of the first format: compact it into a snapshot and a segmented log.
+            writeSnapshot(name)
+            try recovered.journal.upgradeHeader(recovered.header)
+        }
         return highestCommand
+    }
+
+    /// Replays one record of the log; returns the highest command number in it.
+    private func replay(_ record: JSONValue, file name: String) throws -> UInt64 {
+        let body = Fields(record)
+        switch body.type {
+        case "createInstance", "createStateMachine", "publish", "deleteTarget":
+            try apply(try ClientRequest(record["request"] ?? .null), file: name)
+            return 0
+        case "advance":
+            let target = body.string("target")
+            var highestCommand: UInt64 = 0
+            for command in record["commands"]?.arrayValue ?? [] {
+                let number = UInt64(command["n"]?.intValue ?? 0)
+                highestCommand = max(highestCommand, number)
+                try files[name]!.enqueue(QueuedCommand(id: number, command: try JournalCodec.decodeCommand(command["c"] ?? .null)), on: target)
+            }
+            runAdvance(target)
+            return highestCommand
+        default:
+            throw JournalCodec.Invalid(description: "record type '\(body.type)'")
+        }
     }
 
     /// Replays a creation request of the journal.
@@ -150,7 +166,7 @@ extension Worker {
         case .createInstance(_, let source, _):
             _ = try files[file]!.createInstance(source)
         case .createStateMachine(let stateMachine):
-            _ = try createStateMachine(stateMachine)
+            _ = try createStateMachine(stateMachine, grants: .everything)
         case .publish(let instance, let name):
             try publish(instance, as: name, file: file)
         case .deleteTarget(let target):
