@@ -57,7 +57,11 @@ function drawTheme(character) {
   $('theme').addEventListener('click', () => {
     const theme = character.schema.viewModels.find((vm) => vm.name === 'Theme');
     const current = character.value('@Theme/mode');
-    const next = theme.instances.find((i) => i.values.mode !== current) ?? theme.instances[0];
+    const next = theme.instances.find((i) => i.values && i.values.mode !== current) ?? theme.instances[0];
+    if (!next?.values) {
+      status('switching themes needs the authored values, which describe shows with the create permission', true);
+      return;
+    }
     const writes = Object.entries(next.values).map(([key, value]) => character.set(`@Theme/${key}`, value));
     report(`theme ${next.name}`, Promise.all(writes));
   });

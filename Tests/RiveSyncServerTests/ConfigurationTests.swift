@@ -16,7 +16,8 @@ import Testing
     @Test func inspectorIsOffAndReadOnlyByDefault() throws {
         let plain = try DaemonConfiguration(json: ["auth": ["allowAnonymous": "loopback"]], baseDirectory: "/")
         #expect(plain.inspector == DaemonConfiguration.Inspector(enabled: false, readOnly: true))
-        let on = try DaemonConfiguration(json: ["auth": ["allowAnonymous": "loopback"], "inspector": ["enabled": true]], baseDirectory: "/")
+        let on = try DaemonConfiguration(
+            json: ["auth": ["allowAnonymous": "loopback"], "inspector": ["enabled": true]], baseDirectory: "/")
         #expect(on.inspector == DaemonConfiguration.Inspector(enabled: true, readOnly: true))
         #expect(DaemonConfiguration.demo().inspector == DaemonConfiguration.Inspector(enabled: true, readOnly: false))
     }

@@ -8,7 +8,8 @@ import Testing
         var configuration = WebSocketServer.Configuration()
         let body = Array("<!doctype html><p>hi</p>".utf8) + [0x00, 0xFF]
         configuration.staticFiles = [
-            "/": StaticFile(contentType: "text/html; charset=utf-8", bytes: body, headers: [("Content-Security-Policy", "default-src 'self'")]),
+            "/": StaticFile(
+                contentType: "text/html; charset=utf-8", bytes: body, headers: [("Content-Security-Policy", "default-src 'self'")]),
             "/big.js": StaticFile(contentType: "text/javascript", bytes: [UInt8](repeating: 0x61, count: 300_000)),
         ]
         let server = WebSocketServer(configuration: configuration, handler: RecordingHandler(echo: false))

@@ -507,7 +507,7 @@ class InspectorInBrowsers(unittest.TestCase):
         wait_for(lambda: b.find_element(By.ID, "mood-value").text == "7", "the mood in B")
         a.find_element(By.ID, "theme").click()
         wait_for(lambda: b.find_element(By.TAG_NAME, "body").get_attribute("data-theme") == "Dark", "the theme switch in B")
-        self.assertEqual(self.daemon.get("theme", "background"), "#FF121212")
+        wait_for(lambda: self.daemon.get("theme", "background") == "#FF121212", "the dark background at the daemon")
         wait_for(lambda: "18, 18, 18" in b.execute_script("return document.body.style.background;"), "B's page in the dark colours")
         time.sleep(0.6)  # let the trigger animation finish before the picture
         b.save_screenshot(os.path.join(self.screenshots, "preview.png"))
