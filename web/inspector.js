@@ -121,6 +121,7 @@ async function renderTargets() {
 
 async function selectTarget(name) {
   const client = page.client;
+  if (page.target?.name === name && client.targets.has(name)) return;
   if (page.target && page.target.name !== name) await page.target.unsubscribe().catch(() => {});
   sessionStorage.setItem('rivesync-target', name);
   for (const button of $('targets').querySelectorAll('button')) button.setAttribute('aria-pressed', String(button.dataset.target === name));

@@ -252,6 +252,25 @@ export class RiveSync {
     return (await this.request({ type: 'viewModelNames', file })).names;
   }
 
+  async globalViewModelNames(file) {
+    return (await this.request({ type: 'globalViewModelNames', file })).names;
+  }
+
+  async instanceNames(file, viewModel) {
+    return (await this.request({ type: 'instanceNames', file, viewModel })).names;
+  }
+
+  /** @returns {Promise<Array<{name: string, type: string, metaData: string}>>} */
+  async properties(file, viewModel) {
+    return (await this.request({ type: 'properties', file, viewModel })).properties;
+  }
+
+  /** @returns {Promise<{viewModel: string, instance: string}>} */
+  async defaultViewModelInfo(file, artboard) {
+    const reply = await this.request({ type: 'defaultViewModelInfo', file, artboard });
+    return { viewModel: reply.viewModel, instance: reply.instance };
+  }
+
   async enums(file) {
     return (await this.request({ type: 'enums', file })).enums;
   }
@@ -302,9 +321,20 @@ export class RiveSync {
    * @returns {Promise<{id: string, bytes: number, mediaType: string}>}
    */
   async upload(kind, bytes, mediaType) {
-    let binary = '';
-    for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-    return (await this.request({ type: 'upload', kind, data: btoa(binary), mediaType })).asset;
+    return (await this.request({ type: 'upload', kind, data: base64(bytes), mediaType })).asset;
+  }
+
+  /**
+   * Loads a file at run time: `{schema}` (a SCHEMA.md object) or `{riv}` (the `.riv` bytes).
+   * Resolves with the new file list.
+   * @param {string} name
+   * @param {{schema?: Object, riv?: Uint8Array}} content
+   */
+  async loadFile(name, content) {
+    const message = { type: 'loadFile', name };
+    if (content.schema) message.schema = content.schema;
+    if (content.riv) message.riv = base64(content.riv);
+    return (await this.request(message)).files;
   }
 
   // MARK: Targets (§7, §8)
@@ -344,6 +374,13 @@ export class RiveSync {
   async command(message) {
     return this.request(message);
   }
+}
+
+/** Base64 of bytes (for `upload` and `loadFile`). */
+function base64(bytes) {
+  let binary = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary);
 }
 
 /**

@@ -30,6 +30,18 @@ test('hello, listings and a subscription with a replica equal to the daemon', as
     assert.deepEqual((await client.listFiles()).map((f) => f.name), ['demo']);
     const names = (await client.listTargets()).map((t) => t.name).sort();
     assert.deepEqual(names, ['character', 'lobby', 'theme']);
+    assert.deepEqual(await client.viewModelNames('demo'), ['Theme', 'Character', 'Player', 'Lobby']);
+    assert.deepEqual(await client.globalViewModelNames('demo'), ['Theme']);
+    assert.deepEqual(await client.instanceNames('demo', 'Theme'), ['Light', 'Dark']);
+    assert.deepEqual((await client.properties('demo', 'Lobby')).map((p) => [p.name, p.type, p.metaData]),
+      [['title', 'string', ''], ['players', 'list', ''], ['host', 'viewModel', 'Player']]);
+    assert.deepEqual(await client.enums('demo'), [{ name: 'Mode', values: ['light', 'dark'] }]);
+    assert.deepEqual(await client.artboardNames('demo'), ['Character', 'Lobby']);
+    assert.deepEqual(await client.stateMachineNames('demo', 'Lobby'), ['lobby']);
+    assert.deepEqual(await client.defaultViewModelInfo('demo', 'Lobby'), { viewModel: 'Lobby', instance: 'Default' });
+    const schema = { viewModels: [{ name: 'Dot', properties: [{ name: 'r', type: 'number' }], instances: [] }], artboards: [] };
+    assert.deepEqual((await client.loadFile('dots', { schema })).map((f) => f.name).sort(), ['demo', 'dots']);
+    await assert.rejects(client.loadFile('dots', { schema }), (e) => e.code === 'file_exists');
     const character = await client.subscribe('character');
     const vmi = character.viewModelInstance;
     assert.equal(vmi.viewModelName, 'Character');
