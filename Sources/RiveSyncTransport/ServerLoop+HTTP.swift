@@ -40,7 +40,7 @@ extension ServerLoop {
                                         contentType: "text/plain; version=0.0.4; charset=utf-8")
             case .unauthorized:
                 response = HTTPResponse(status: HTTP_STATUS_UNAUTHORIZED, body: "a bearer token is needed\n",
-                                        headers: [("WWW-Authenticate", "Bearer realm=\"rivesyncd\"")])
+                                        headers: [("www-authenticate", "Bearer realm=\"rivesyncd\"")])
             case .forbidden:
                 response = HTTPResponse(status: HTTP_STATUS_FORBIDDEN, body: "the token may not read metrics\n")
             }
