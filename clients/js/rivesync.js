@@ -243,9 +243,20 @@ export class RiveSync {
     return this.schemas.get(file);
   }
 
-  /** @returns {Promise<Array<Object>>} the targets this connection may see (listTargets). */
+  /**
+   * The targets this connection may see (`listTargets`), every page: a reply with `next`
+   * is followed by a request for the targets `after` it.
+   * @returns {Promise<Array<Object>>}
+   */
   async listTargets() {
-    return (await this.request({ type: 'listTargets' })).targets;
+    const targets = [];
+    let after;
+    for (;;) {
+      const reply = await this.request(after === undefined ? { type: 'listTargets' } : { type: 'listTargets', after });
+      targets.push(...reply.targets);
+      if (typeof reply.next !== 'string' || reply.next === after) return targets;
+      after = reply.next;
+    }
   }
 
   async viewModelNames(file) {
