@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import RiveSyncTestSupport
+import Testing
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -23,7 +23,11 @@ import RiveSyncTestSupport
         #expect(page.body.contains(#"<script type="module" src="/inspector.js"></script>"#))
         let policy = try #require(page.headers["Content-Security-Policy"] as? String)
         #expect(policy.contains("script-src 'self'") && policy.contains("connect-src 'self'") && !policy.contains("unsafe"))
-        for path in ["/inspector.js", "/inspector-editors.js", "/preview.html", "/preview.js", "/rivesync.js", "/replica.js", "/rive-adapter.js"] {
+        let paths = [
+            "/inspector.js", "/inspector-editors.js", "/inspector.css", "/preview.html", "/preview.js", "/preview.css",
+            "/rivesync.js", "/replica.js", "/rive-adapter.js",
+        ]
+        for path in paths {
             let file = try await Self.get(daemon.port, path)
             #expect(file.status == 200, "\(path)")
             #expect(file.headers["Content-Security-Policy"] as? String == policy, "\(path)")
