@@ -24,7 +24,7 @@ let package = Package(
         // The daemon: workers, dispatcher, subscriptions, advances, configuration. Owns all I/O.
         .target(
             name: "RiveSyncServer",
-            dependencies: ["RiveSyncModel", "RiveSyncProtocol", "RiveSyncJSON", "RiveSyncTransport", "RiveFile"],
+            dependencies: ["RiveSyncModel", "RiveSyncProtocol", "RiveSyncJSON", "RiveSyncTransport", "RiveFile", "CCrypto"],
             // Web/ links the pages (web/) and the JavaScript client (clients/js/) served by --demo or
             // the inspector section.
             resources: [
@@ -46,6 +46,8 @@ let package = Package(
         // libwebsockets 4.1.6 (Debian) behind a header-only shim.
         .systemLibrary(name: "CWebSockets", pkgConfig: "libwebsockets",
                        providers: [.apt(["libwebsockets-dev"])]),
+        // OpenSSL's libcrypto (Debian) behind a header-only shim: SHA-256 for the daemon.
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // WebSocket/HTTP transport: lws context, service thread, sessions by id. No JSON, no Rive.
         .target(name: "RiveSyncTransport", dependencies: ["CWebSockets"], exclude: ["README.md"]),
         .testTarget(name: "RiveSyncTransportTests", dependencies: ["RiveSyncTransport"]),

@@ -34,22 +34,28 @@ extension Worker {
         .object([("t", .string(request.type)), ("request", Request(id: nil, body: request).jsonValue)])
     }
 
-    /// Makes a mutation of a file's runtime durable: runs it on a copy, journals the record
-    /// only if it succeeded, and keeps the copy only if the record was written. A mutation
-    /// that adds or removes a target leaves `snapshot` false and calls `snapshotIfDue` once
-    /// `targets` matches the runtime again (a snapshot holds both).
+    /// Makes a mutation of a file's runtime durable: journals the record, then mutates the
+    /// runtime in place. The model's mutations check everything before they change anything,
+    /// so one that throws left the runtime as it was, and its record is taken back. (No copy
+    /// of the file's state: O(1) in the number of instances.) A mutation that adds or removes
+    /// a target leaves `snapshot` false and calls `snapshotIfDue` once `targets` matches the
+    /// runtime again (a snapshot holds both).
     @discardableResult
     func durably<T>(_ file: String, _ record: JSONValue, snapshot: Bool = true,
                     _ mutation: (inout FileRuntime) throws -> T) throws(WireError) -> T {
         _ = try runtime(file)
-        guard !replaying, journals[file] != nil else {
-            do { return try mutation(&files[file]!) } catch { throw WireError(error) }
-        }
-        var copy = files[file]!
-        let result: T
-        do { result = try mutation(&copy) } catch { throw WireError(error) }
         try journal(file, record)
-        files[file] = copy
+        let result: T
+        do {
+            result = try mutation(&files[file]!)
+        } catch {
+            if !replaying, let journal = journals[file] {
+                do { try journal.retractLast() } catch let failure {
+                    context.log(.error, "could not take back a journal record", [("file", file), ("error", "\(failure)")])
+                }
+            }
+            throw WireError(error)
+        }
         if snapshot { snapshotIfDue(file) }
         return result
     }

@@ -115,7 +115,8 @@ extension Worker {
         case .digest(let target):
             let runtime = files[try record(target).file]!
             let seq = try model { try runtime.target(target).seq }
-            let digest = try model { try runtime.digest(of: target) }
+            let bindings = try model { try runtime.target(target).bindings }
+            let digest = SHA256Digest.hex(StateDigest.canonicalBytes(bindings: bindings, store: runtime.store))
             return ServerMessage.reply("digest", id: id, [("target", .string(target)), ("seq", .number(Double(seq))), ("digest", .string(digest))])
         case .hello, .listFiles, .listTargets, .ping, .upload, .loadFile:
             throw WireError.internalError("request '\(body.type)' reached a worker")

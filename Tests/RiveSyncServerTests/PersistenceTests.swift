@@ -140,6 +140,30 @@ import RiveSyncTestSupport
         #expect(try await Self.playerNames(again) == acked)
     }
 
+    /// A journaled mutation that the model refuses after its record was written (an
+    /// incompatible main instance) takes the record back: the restart replays nothing of it.
+    @Test func aRefusedMutationLeavesNoRecordBehind() async throws {
+        let state = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: state) }
+        var daemon = try DaemonProcess(["--demo", "--state-dir", state])
+        let client = try await TestClient.connected(to: daemon)
+        let player = try await client.request(["type": "createInstance", "file": "demo", "source": ["blank": ["viewModel": "Player"]]])
+        let refused = try await client.request([
+            "type": "createStateMachine", "file": "demo", "artboard": "Lobby", "name": "wrong", "main": player["instance"] ?? .null,
+        ])
+        #expect(refused["code"] == "incompatible_instance", "\(refused.jsonText)")
+        let acked = try await Self.appendPlayers(client, prefix: "r", count: 1)
+        #expect(daemon.stop() == 0)
+        daemon = try DaemonProcess(["--demo", "--state-dir", state])
+        defer { daemon.stop() }
+        let again = try await TestClient.connected(to: daemon)
+        let targets = try await again.request(["type": "listTargets"])
+        #expect(targets["targets"]?.arrayValue?.map { $0["name"] } == ["character", "lobby", "theme"], "\(targets.jsonText)")
+        #expect(try await Self.playerNames(again) == acked)
+        let retry = try await again.request(["type": "createStateMachine", "file": "demo", "artboard": "Lobby", "name": "wrong"])
+        #expect(retry["type"] == "target", "the name was never taken: \(retry.jsonText)")
+    }
+
     /// A state directory on a 2 MiB tmpfs that fills up, then has space again: while it is
     /// full, writes get `storage_failed` and are not applied; a failed append leaves no
     /// fragment in the log, so the writes acked after space came back survive a restart.

@@ -22,6 +22,8 @@ final class FileJournal {
     private var goodLength: off_t
     /// Set when a failed append could not be cut off: nothing is written until it is.
     private var damaged = false
+    /// Where the last appended record starts, until the next snapshot (for `retractLast`).
+    private var lastRecordStart: off_t?
 
     /// The `format` of journals with segment lines; `file.json` without it is the first format
     /// (a log without a segment line), which is still read.
@@ -197,9 +199,22 @@ final class FileJournal {
             throw error
         }
         if policy != .always { unsynced = true }
+        lastRecordStart = goodLength
         goodLength += off_t(line.count)
         sequence = next
         recordsSinceSnapshot += 1
+    }
+
+    /// Takes back the record `append` just wrote, for a change that could not be made after
+    /// all. If the log cannot be cut, the journal refuses writes until it can.
+    func retractLast() throws(PersistenceError) {
+        guard let start = lastRecordStart else { return }
+        lastRecordStart = nil
+        goodLength = start
+        sequence -= 1
+        recordsSinceSnapshot -= 1
+        damaged = true
+        try cutBack()
     }
 
     /// Cuts the log back to its last complete record and makes that durable.
@@ -237,6 +252,7 @@ final class FileJournal {
         close(fd)
         fd = newFD
         goodLength = off_t(segment.count)
+        lastRecordStart = nil
         recordsSinceSnapshot = 0
         try DurableFile.syncDirectory(of: logPath)
     }
