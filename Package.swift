@@ -38,7 +38,7 @@ let package = Package(
             name: "RiveSyncServerTests",
             dependencies: ["rivesyncd", "RiveSyncServer", "RiveSyncTransport", "RiveSyncProtocol", "RiveSyncModel", "RiveSyncJSON",
                            "RiveSyncTestSupport"],
-            exclude: ["python"]),
+            exclude: ["python", "journal-v1"]),
         // Test-only: launching a real rivesyncd, shared by the server, client and CLI tests.
         .target(name: "RiveSyncTestSupport", path: "Tests/RiveSyncTestSupport"),
         // Benchmark (not a test): apply + advance throughput of the core.

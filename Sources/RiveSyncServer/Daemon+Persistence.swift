@@ -13,8 +13,8 @@ extension Daemon {
         }
         var highestCommand: UInt64 = 0
         for (number, recovered) in journals {
-            let name = recovered.header["name"]?.stringValue ?? ""
-            let workerIndex = (recovered.header["worker"]?.intValue ?? 0) % workers.count
+            let name = recovered.header.name
+            let workerIndex = recovered.header.worker % workers.count
             guard context.directory.restoreFile(name, worker: workerIndex, number: number) else {
                 throw PersistenceError.corrupt(path: state.fileDirectory(number), line: 1, reason: "file name '\(name)' appears twice")
             }
@@ -35,7 +35,6 @@ extension Worker {
     func loadDurably(_ schema: FileSchema, as name: String, number: UInt64) throws {
         load(schema, as: name, number: number)
         guard let state = context.stateDirectory else { return }
-        let header: JSONValue = .object([("name", .string(name)), ("worker", .number(Double(index))), ("schema", schema.jsonValue)])
-        journals[name] = try state.createJournal(number: number, header: header)
+        journals[name] = try state.createJournal(number: number, header: JournalHeader(name: name, worker: index, schema: schema.jsonValue))
     }
 }

@@ -89,7 +89,7 @@ public final class Daemon: Sendable {
             try worker.queue.sync { () throws in
                 let source: InstanceSource =
                     entry.instance.map { .name($0, from: .name(entry.viewModel)) } ?? .viewModelDefault(from: .name(entry.viewModel))
-                let instance = try worker.durably(entry.file, Worker.record(.createInstance(file: entry.file, source: source, publish: nil))) {
+                let instance = try worker.durably(entry.file, .createInstance(source)) {
                     try $0.createInstance(source)
                 }
                 try worker.publish(instance, as: entry.name, file: entry.file)

@@ -55,7 +55,7 @@ extension Worker {
             return ServerMessage.reply("defaultViewModelInfo", id: id, [("viewModel", .string(info.viewModelName)), ("instance", .string(info.instanceName))])
         case .createInstance(let file, let source, let publish):
             if let publish, context.directory.target(publish) != nil { throw WireError(StateMachineError.targetExists(publish)) }
-            let instance = try durably(file, Self.record(.createInstance(file: file, source: source, publish: nil))) {
+            let instance = try durably(file, .createInstance(source)) {
                 try $0.createInstance(source)
             }
             let state = files[file]!.store[instance]!
@@ -132,7 +132,7 @@ extension Worker {
     func publish(_ instance: InstanceID, as name: String, file: String) throws(WireError) {
         guard context.directory.claimTarget(name, file: file) else { throw WireError(StateMachineError.targetExists(name)) }
         do {
-            try durably(file, Self.record(.publish(instance: instance, name: name)), snapshot: false) { try $0.publish(instance, as: name) }
+            try durably(file, .publish(instance: instance, name: name), snapshot: false) { try $0.publish(instance, as: name) }
         } catch {
             context.directory.releaseTarget(name)
             throw error
@@ -166,7 +166,7 @@ extension Worker {
         resolved.stateMachine = machine
         resolved.rate = request.rate ?? context.configuration.defaultRate
         do {
-            try durably(request.file, Self.record(.createStateMachine(resolved)), snapshot: false) {
+            try durably(request.file, .createStateMachine(resolved), snapshot: false) {
                 try $0.createStateMachine(
                     named: name, artboard: artboard.name, stateMachine: machine, main: request.main,
                     globals: request.globals.map { ($0.name, $0.instance) })

@@ -3,6 +3,8 @@ import RiveSyncJSON
 import Testing
 import RiveSyncTestSupport
 
+@testable import RiveSyncServer
+
 /// Damage to a state directory: a complete record that does not check out, records out of
 /// order and a missing snapshot refuse to start with the file and line; lost history (the
 /// log or a whole journal gone) starts a new epoch, so no old cursor resumes onto it.
@@ -102,28 +104,54 @@ import RiveSyncTestSupport
         }
     }
 
-    /// A journal written before segment lines (no `format` in file.json, no segment line) is
-    /// restored with its epoch, then rewritten in the current format.
+    /// A state directory that rivesyncd at fc7e991 wrote (journal format 1, `journal-v1/`) is
+    /// restored with its epoch, seqs and digests, then rewritten in the current format, which
+    /// restores the same again.
     @Test func aJournalOfTheFirstFormatIsRestoredAndUpgraded() async throws {
         let state = try PersistenceTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: state) }
-        let before = try await Self.populated(state)
-        let headerPath = state + "/files/1/file.json"
-        var header = try JSONParser(maxDepth: 512).parse([UInt8](try #require(FileManager.default.contents(atPath: headerPath))))
-        header = .object((header.objectValue ?? []).filter { $0.0 != "format" })
-        try Data(header.serialized()).write(to: URL(fileURLWithPath: headerPath))
-        try Self.writeLog(state, Array(try Self.logLines(state).dropFirst()))
-        let daemon = try DaemonProcess(["--demo", "--state-dir", state])
-        defer { daemon.stop() }
-        let client = try TestClient(url: daemon.url)
-        let welcome = try await client.request(["type": "hello", "protocol": [1]])
-        #expect(welcome["epoch"] == before.epoch, "\(daemon.stderr)")
-        let digest = try await client.request(["type": "digest", "target": "lobby"])
-        #expect(digest["seq"]?.intValue == before.seq)
-        #expect(try await PersistenceTests.playerNames(client) == ["p-0", "p-1", "p-2"])
-        let upgraded = try JSONParser(maxDepth: 512).parse([UInt8](try #require(FileManager.default.contents(atPath: headerPath))))
-        #expect(upgraded["format"] == 2)
-        #expect(FileManager.default.fileExists(atPath: state + "/files/1/snapshot.json"))
+        try FileManager.default.removeItem(atPath: state)
+        try FileManager.default.copyItem(atPath: DaemonProcess.packageRoot + "/Tests/RiveSyncServerTests/journal-v1", toPath: state)
+        for round in ["first format", "upgraded"] {
+            let daemon = try DaemonProcess(["--demo", "--state-dir", state])
+            defer { daemon.stop() }
+            let client = try TestClient(url: daemon.url)
+            let welcome = try await client.request(["type": "hello", "protocol": [1]])
+            #expect(welcome["epoch"] == "e-d213e981aec49a7b", "\(round): \(daemon.stderr)")
+            let lobby = try await client.request(["type": "digest", "target": "lobby"])
+            #expect(lobby["seq"] == 5 && lobby["digest"] == "5b2dc9c480506b6ba17c4e7e2bfd99d58def29f333b337e35aff1378fd6d28bf", "\(round)")
+            let room = try await client.request(["type": "digest", "target": "room"])
+            #expect(room["digest"] == "c3c65e4812c8c10c824e469ed7e9dd207eac07defbbdf34a5b439568caa71d42", "\(round)")
+            #expect(try await PersistenceTests.playerNames(client) == ["v1-a", "v1-b"], "\(round)")
+            let theme = try await client.request(["type": "get", "target": "theme", "path": "name"])
+            #expect(theme["value"] == "Dusk", "\(round)")
+            #expect(daemon.stop() == 0)
+            let header = try JSONParser(maxDepth: 512).parse([UInt8](try #require(FileManager.default.contents(atPath: state + "/files/1/file.json"))))
+            #expect(header["format"] == 2, "\(round): file.json is rewritten in the current format")
+        }
+    }
+
+    /// Records that check out (checksum, order) but cannot be replayed, or do not have their
+    /// fields, refuse to start with the file and line: nothing is skipped.
+    @Test(arguments: [
+        (#"{"t":"advance","target":"nowhere","commands":[]}"#, "cannot be replayed"),
+        (#"{"t":"createStateMachine","name":"x","artboard":"Nope","stateMachine":null,"main":null,"globals":[],"manual":false,"rate":60}"#, "cannot be replayed"),
+        (#"{"t":"createInstance"}"#, "without 'source'"),
+        (#"{"t":"publish","instance":"seven","name":"x"}"#, "expected an integer"),
+        (#"{"t":"teleport"}"#, "record type 'teleport'"),
+    ])
+    func aRecordThatCannotBeReplayedRefusesToStart(record: String, reason: String) async throws {
+        let state = try PersistenceTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: state) }
+        _ = try await Self.populated(state)
+        var lines = try Self.logLines(state)
+        let sequence = lines.count - 1
+        let json = try JSONParser().parse(Array(record.utf8))
+        let line = FileJournal.line(.object([("s", .number(Double(sequence)))] + (json.objectValue ?? [])))
+        lines.insert(Substring(String(decoding: line.dropLast(), as: UTF8.self)), at: lines.count - 1)
+        try Self.writeLog(state, lines)
+        let stderr = Self.refusal(state)
+        #expect(stderr.contains("corrupt at line \(sequence + 1)") && stderr.contains(reason), "\(stderr)")
     }
 
     /// Ways of losing history while `daemon.json` (the epoch) stays.

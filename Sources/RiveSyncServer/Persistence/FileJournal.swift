@@ -43,12 +43,11 @@ final class FileJournal {
 
     /// Starts the journal of a newly loaded file. The directory is built under a temporary
     /// name and renamed into place, so a crash never leaves a half-made journal behind.
-    static func create(directory: String, header: JSONValue, policy: DurabilityPolicy) throws(PersistenceError) -> FileJournal {
-        guard case .object(let members) = header else { throw .unusable(path: directory, reason: "a journal header must be an object") }
+    static func create(directory: String, header: JournalHeader, policy: DurabilityPolicy) throws(PersistenceError) -> FileJournal {
         let building = directory + ".new"
         try? FileManager.default.removeItem(atPath: building)
         try DurableFile.makeDirectory(building)
-        try DurableFile.replace(building + "/file.json", with: Self.headerBytes(members))
+        try DurableFile.replace(building + "/file.json", with: header.json.serialized())
         try DurableFile.replace(building + "/log", with: segmentLine(after: 0))
         guard rename(building, directory) == 0 else { throw .writeFailed(path: directory, errno: errno) }
         try DurableFile.syncDirectory(of: directory)
@@ -56,17 +55,13 @@ final class FileJournal {
         return FileJournal(directory: directory, policy: policy, fd: fd, sequence: 0, goodLength: off_t(segmentLine(after: 0).count))
     }
 
-    private static func headerBytes(_ members: [(String, JSONValue)]) -> [UInt8] {
-        JSONValue.object([("format", .number(Double(format)))] + members.filter { $0.0 != "format" }).serialized()
-    }
-
     /// What recovery found: the header, the snapshot (if any), and the records after it.
     struct Recovered {
         var journal: FileJournal
-        var header: JSONValue
-        var snapshot: JSONValue?
+        var header: JournalHeader
+        var snapshot: JournalSnapshot?
         /// Records after the snapshot, with their line numbers in the log.
-        var records: [(line: Int, record: JSONValue)]
+        var records: [(line: Int, record: JournalRecord)]
         /// Bytes of a torn last record that were cut off (0 when the log was clean).
         var tornBytes: Int
         /// Why history that clients may have seen is gone (the log is missing or empty), or
@@ -79,19 +74,22 @@ final class FileJournal {
     /// snapshot that is not there throw `corrupt`.
     static func recover(directory: String, policy: DurabilityPolicy) throws(PersistenceError) -> Recovered {
         let headerPath = directory + "/file.json"
-        guard let headerBytes = DurableFile.read(headerPath), let header = try? JSONParser(maxDepth: 512, maxBytes: 1 << 30).parse(headerBytes)
-        else { throw .corrupt(path: headerPath, line: 1, reason: "unreadable header") }
-        let segmented = header["format"]?.intValue.map { $0 >= 2 } ?? false
-        var snapshot: JSONValue?
+        guard let headerBytes = DurableFile.read(headerPath) else { throw .corrupt(path: headerPath, line: 1, reason: "missing") }
+        let header: JournalHeader
+        do { header = try JournalHeader(json: try JSONParser(maxDepth: 512, maxBytes: 1 << 30).parse(headerBytes)) } catch {
+            throw .corrupt(path: headerPath, line: 1, reason: "\(error)")
+        }
+        let segmented = header.format >= 2
+        var snapshot: JournalSnapshot?
         let snapshotPath = directory + "/snapshot.json"
         if let bytes = DurableFile.read(snapshotPath) {
-            do { snapshot = try parseLine(bytes[...]) } catch { throw .corrupt(path: snapshotPath, line: 1, reason: "\(error)") }
+            do { snapshot = try JournalSnapshot(json: try parseLine(bytes[...])) } catch { throw .corrupt(path: snapshotPath, line: 1, reason: "\(error)") }
         }
-        let upTo = UInt64(snapshot?["upTo"]?.intValue ?? 0)
+        let upTo = snapshot?.upTo ?? 0
         let logPath = directory + "/log"
         let existing = DurableFile.read(logPath)
         let bytes = existing ?? []
-        var scan = LogScan(path: logPath, upTo: upTo, hasSnapshot: snapshot != nil)
+        var scan = LogScan(path: logPath, upTo: upTo, hasSnapshot: snapshot != nil, file: header.name, format: header.format)
         var start = 0
         while start < bytes.count, let newline = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) {
             let record: JSONValue
@@ -134,12 +132,16 @@ final class FileJournal {
         var line = 0
         var segmentAfter: UInt64?
         var lastSequence: UInt64 = 0
-        var records: [(line: Int, record: JSONValue)] = []
+        let file: String
+        let format: Int
+        var records: [(line: Int, record: JournalRecord)] = []
 
-        init(path: String, upTo: UInt64, hasSnapshot: Bool) {
+        init(path: String, upTo: UInt64, hasSnapshot: Bool, file: String, format: Int) {
             self.path = path
             self.upTo = upTo
             self.hasSnapshot = hasSnapshot
+            self.file = file
+            self.format = format
         }
 
         mutating func take(_ record: JSONValue) throws(PersistenceError) {
@@ -178,18 +180,20 @@ final class FileJournal {
                     reason: "record \(sequence) where record \(lastSequence + 1) belongs (duplicated, reordered or missing records)")
             }
             lastSequence = sequence
-            if sequence > upTo { records.append((line, record)) }
+            guard sequence > upTo else { return }
+            do { records.append((line, try JournalRecord(json: record, file: file, format: format))) } catch {
+                throw .corrupt(path: path, line: line, reason: "\(error)")
+            }
         }
     }
 
     /// Appends a record (`s` is added). With policy `always` it is on disk when this returns;
     /// with `everysec` it is in the kernel and `syncIfNeeded` makes it durable. When it throws,
     /// the log is as it was before the call (or the journal refuses writes until it can be).
-    func append(_ record: JSONValue) throws(PersistenceError) {
-        guard case .object(let members) = record else { return }
+    func append(_ record: JournalRecord) throws(PersistenceError) {
         if damaged { try cutBack() }
         let next = sequence + 1
-        let line = Self.line(.object([("s", .number(Double(next)))] + members))
+        let line = Self.line(.object([("s", .number(Double(next)))] + record.members))
         do throws(PersistenceError) {
             try DurableFile.writeAll(fd, line, path: logPath)
             if policy == .always, fdatasync(fd) != 0 { throw PersistenceError.writeFailed(path: logPath, errno: errno) }
@@ -231,11 +235,11 @@ final class FileJournal {
     }
 
     /// Writes a snapshot of the state after the last record, then starts a new log after it.
-    func writeSnapshot(_ state: JSONValue) throws(PersistenceError) {
-        guard case .object(let members) = state else { return }
+    func writeSnapshot(state: JSONValue, targets: [JournalSnapshot.Target]) throws(PersistenceError) {
         if damaged { try cutBack() }
         try syncIfNeeded()
-        try DurableFile.replace(directory + "/snapshot.json", with: Self.line(.object([("upTo", .number(Double(sequence)))] + members)))
+        let snapshot = JournalSnapshot(upTo: sequence, state: state, targets: targets)
+        try DurableFile.replace(directory + "/snapshot.json", with: Self.line(snapshot.json))
         let fresh = logPath + ".new"
         let segment = Self.segmentLine(after: sequence)
         let newFD = open(fresh, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0o600)
@@ -259,9 +263,11 @@ final class FileJournal {
 
     /// Rewrites `file.json` in the current format (after a journal of the first format was
     /// restored and compacted into a snapshot and a segmented log).
-    func upgradeHeader(_ header: JSONValue) throws(PersistenceError) {
-        guard case .object(let members) = header, header["format"]?.intValue != Self.format else { return }
-        try DurableFile.replace(directory + "/file.json", with: Self.headerBytes(members))
+    func upgradeHeader(_ header: JournalHeader) throws(PersistenceError) {
+        guard header.format != Self.format else { return }
+        var upgraded = header
+        upgraded.format = Self.format
+        try DurableFile.replace(directory + "/file.json", with: upgraded.json.serialized())
     }
 
     private static func openLog(_ path: String) throws(PersistenceError) -> Int32 {

@@ -95,7 +95,7 @@ final class StateDirectory: Sendable {
     }
 
     /// Starts the journal of a newly loaded file and lists it in `daemon.json`.
-    func createJournal(number: UInt64, header: JSONValue) throws(PersistenceError) -> FileJournal {
+    func createJournal(number: UInt64, header: JournalHeader) throws(PersistenceError) -> FileJournal {
         let journal = try FileJournal.create(directory: fileDirectory(number), header: header, policy: policy)
         try record.withLock { (record) throws(PersistenceError) in
             var updated = record
