@@ -35,7 +35,8 @@ public struct DaemonCommandLine: Sendable {
                rivesyncd --version | --help
 
           --demo               serve the built-in demo (file 'demo': global Theme published as
-                               'theme', state machines 'character' and 'lobby')
+                               'theme', state machines 'character' and 'lobby'), with the
+                               inspector at / and the preview at /preview.html
           --config FILE        read the JSON configuration FILE (rivesyncd.conf(5))
           --check-config FILE  check FILE and the files it names, print every problem with its
                                key path, and exit 0 (valid) or 1; serves nothing

@@ -32,6 +32,8 @@ extension DaemonConfiguration {
         compare("auth.allowedOrigins", \.auth.allowedOrigins)
         compare("logLevel", \.logLevel)
         compare("metrics.maxTargetLabels", \.maxTargetLabels)
+        compare("inspector.enabled", \.inspector.enabled)
+        compare("inspector.readOnly", \.inspector.readOnly)
         return changed
     }
 }

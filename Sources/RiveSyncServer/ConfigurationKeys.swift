@@ -7,7 +7,7 @@ public enum ConfigurationKeys {
     public static let sections: [String: [String]] = [
         "": [
             "listen", "workers", "tls", "stateDirectory", "files", "instances", "stateMachines", "limits", "allowFileUploads",
-            "defaultRate", "durability", "snapshotEvery", "auth", "logLevel", "metrics",
+            "defaultRate", "durability", "snapshotEvery", "auth", "logLevel", "metrics", "inspector",
         ],
         "listen": ["host", "port"],
         "tls": ["certificate", "key"],
@@ -18,6 +18,7 @@ public enum ConfigurationKeys {
         "auth": ["tokensFile", "allowAnonymous", "anonymousScopes", "allowedOrigins"],
         "auth.anonymousScopes[]": Scope.keys,
         "metrics": ["maxTargetLabels"],
+        "inspector": ["enabled", "readOnly"],
     ]
 
     /// Every key path (`listen.host`, `files[].name`, `limits.maxMessageBytes`, …), sorted.

@@ -41,6 +41,7 @@ public final class Daemon: Sendable {
         transport.maxQueuedBytesPerSession = configuration.limits.maxSendQueueBytes
         transport.socketSendBufferBytes = configuration.limits.socketSendBufferBytes
         transport.maxConnections = configuration.limits.maxConnections
+        if configuration.inspector.enabled { transport.staticFiles = WebPages.files(inspector: configuration.inspector) }
         let metrics = context.metrics
         let ready = Locked(false)
         self.ready = ready

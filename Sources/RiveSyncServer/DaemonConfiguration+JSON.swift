@@ -43,6 +43,9 @@ extension DaemonConfiguration {
             self.auth = try Auth(json: auth, baseDirectory: base)
         }
         problems.check { () throws(ConfigurationError) in
+            if let inspector = json["inspector"] { self.inspector = try Inspector(json: inspector) }
+        }
+        problems.check { () throws(ConfigurationError) in
             if let uploads = json["allowFileUploads"] { allowFileUploads = try Self.bool(uploads, "allowFileUploads") }
         }
         problems.check { () throws(ConfigurationError) in

@@ -61,6 +61,8 @@ public struct DaemonConfiguration: Sendable {
     /// Targets that get their own `target` label in `/metrics`; the others are summed under
     /// `target="_other"` (`metrics.maxTargetLabels`).
     public var maxTargetLabels = 100
+    /// The inspector and demo preview pages on the daemon's port (the `inspector` section).
+    public var inspector = Inspector()
     /// An inherited listening socket (systemd socket activation, see `SocketActivation`): the
     /// transport then binds nothing and `Supervisor` accepts on it. Not a configuration-file key.
     public var listenDescriptor: Int32?

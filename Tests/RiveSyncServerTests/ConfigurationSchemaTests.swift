@@ -75,6 +75,8 @@ import Testing
             (properties["snapshotEvery"]?["default"], .number(Double(parsed.snapshotEvery))),
             (properties["logLevel"]?["default"], .string(parsed.logLevel.rawValue)),
             (properties["metrics"]?["properties"]?["maxTargetLabels"]?["default"], .number(Double(parsed.maxTargetLabels))),
+            (properties["inspector"]?["properties"]?["enabled"]?["default"], .bool(parsed.inspector.enabled)),
+            (properties["inspector"]?["properties"]?["readOnly"]?["default"], .bool(parsed.inspector.readOnly)),
         ]
         for (documented, actual) in expected { #expect(documented == actual) }
     }
@@ -123,6 +125,9 @@ import Testing
         (#"{"auth": {"allowAnonymous": true}, "logLevel": "loud"}"#, false),
         (#"{"auth": {"allowAnonymous": true}, "metrics": {"maxTargetLabels": -1}}"#, false),
         (#"{"auth": {"allowAnonymous": true}, "metrics": {"labels": 1}}"#, false),
+        (#"{"auth": {"allowAnonymous": true}, "inspector": {"enabled": true, "readOnly": false}}"#, true),
+        (#"{"auth": {"allowAnonymous": true}, "inspector": true}"#, false),
+        (#"{"auth": {"allowAnonymous": true}, "inspector": {"readonly": false}}"#, false),
         (#"{"auth": {"allowAnonymous": true}, "limits": {"maxSubscriptions": 0}}"#, false),
         (#"{"auth": {"allowAnonymous": true}, "limits": {"maxWhatever": 1}}"#, false),
         (#"{"auth": {"allowAnonymous": true}, "files": {}}"#, false),
