@@ -4,6 +4,7 @@ Each server runs on loopback, pinned to one core with taskset, from its own conf
 temporary directory. Peers come from Debian packages only (installed with apt if missing).
 """
 
+import json
 import os
 import shutil
 import socket
@@ -62,28 +63,36 @@ def wait_port(port, proc, timeout=30):
 class Server:
     """One running server process with /proc readings."""
 
-    def __init__(self, kind, build_dir, work_dir, core, rate):
+    def __init__(self, kind, build_dir, work_dir, core, rate, workers=2, room_files=0):
+        """rivesyncd gets `workers` worker threads and either the fan-out's one state machine
+        (advancing at most `rate`/s) or, with `room_files` > 0, that many copies of the rooms
+        schema (`rooms-<i>` on worker i) and no targets: the rooms workload creates them."""
         self.kind = kind
         self.port = free_port()
-        cmd, env = self._command(build_dir, work_dir, rate)
+        cmd, env = self._command(build_dir, work_dir, rate, workers, room_files)
         self.log = open(os.path.join(work_dir, f"{kind}.log"), "w")
         self.proc = subprocess.Popen(["taskset", "-c", str(core), *cmd], env=env, stdout=self.log, stderr=self.log)
         wait_port(self.port, self.proc)
         self.ticks = os.sysconf("SC_CLK_TCK")
 
-    def _command(self, build_dir, work_dir, rate):
+    def _command(self, build_dir, work_dir, rate, workers, room_files):
         env = dict(os.environ)
         if self.kind == "rivesync":
-            schema = os.path.join(os.path.dirname(os.path.abspath(__file__)), "peers", "bench.schema.json")
+            here = os.path.dirname(os.path.abspath(__file__))
+            if room_files:
+                schema = os.path.join(here, "peers", "rooms.schema.json")
+                files = [{"name": f"rooms-{i}", "path": schema, "worker": i} for i in range(room_files)]
+                machines = []
+            else:
+                files = [{"name": "bench", "path": os.path.join(here, "peers", "bench.schema.json")}]
+                machines = [{"name": "bench", "file": "bench", "artboard": "Bench", "stateMachine": "bench",
+                             "mode": "auto", "rate": int(rate) if float(rate).is_integer() else rate}]
             config = os.path.join(work_dir, "rivesyncd.json")
             with open(config, "w") as f:
-                f.write(
-                    '{"listen": {"host": "127.0.0.1", "port": %d}, "workers": 2,\n'
-                    ' "files": [{"name": "bench", "path": "%s"}],\n'
-                    ' "stateMachines": [{"name": "bench", "file": "bench", "artboard": "Bench",'
-                    ' "stateMachine": "bench", "mode": "auto", "rate": %g}],\n'
-                    ' "limits": {"maxConnections": 20000, "maxCommandsPerSecond": 10000000},\n'
-                    ' "auth": {"allowAnonymous": "loopback"}}\n' % (self.port, schema, rate))
+                json.dump({"listen": {"host": "127.0.0.1", "port": self.port}, "workers": workers,
+                           "files": files, "stateMachines": machines,
+                           "limits": {"maxConnections": 20000, "maxCommandsPerSecond": 10000000},
+                           "auth": {"allowAnonymous": "loopback"}}, f)
             return [os.path.join(build_dir, "rivesyncd"), "--config", config], env
         if self.kind == "mosquitto":
             config = os.path.join(work_dir, "mosquitto.conf")
