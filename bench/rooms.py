@@ -23,6 +23,8 @@ def add_arguments(p):
     p.add_argument("--room-rates", default="60",
                    help="advances/s at most of each room (createStateMachine rate; a comma list runs each)")
     p.add_argument("--room-workers", default="1,2", help="rivesyncd worker counts to compare")
+    p.add_argument("--server-cores", default="0",
+                   help="taskset CPU list of rivesyncd in the rooms workload (bench-load stays on core 1)")
     p.add_argument("--rooms-per-process", type=int, default=125, help="rooms per bench-load process")
 
 
@@ -50,7 +52,7 @@ def run(args, daemon_dir, workers, room_rate):
     drain = 2.0
     clients = args.clients_per_room
     with tempfile.TemporaryDirectory(prefix="rivesync-bench-") as work:
-        server = peers.Server("rivesync", daemon_dir, work, core=0, rate=None, workers=workers, room_files=2)
+        server = peers.Server("rivesync", daemon_dir, work, core=args.server_cores, rate=None, workers=workers, room_files=2)
         gen = None
         try:
             time.sleep(0.5)

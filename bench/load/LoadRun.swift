@@ -81,7 +81,8 @@ struct LoadRun {
                 switch event {
                 case .opened: collector.handle(.opened, index: index)
                 case .message(let bytes, _): collector.handle(.message(bytes, receivedAt: Clock.now()), index: index)
-                case .closed(let code, let reason): collector.handle(.closed("closed \(code.map(String.init) ?? "-") \(reason)"), index: index)
+                case .closed(let code, let reason):
+                    collector.handle(.closed("closed \(code.map(String.init) ?? "-") \(reason)"), index: index)
                 case .failed(let reason): collector.handle(.closed("failed: \(reason)"), index: index)
                 }
             }

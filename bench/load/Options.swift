@@ -93,7 +93,9 @@ struct Options: Sendable {
             case "--standalone": standalone = true
             case "--engine":
                 let name = try value(flag)
-                guard let parsed = SubscriberEngine(rawValue: name) else { throw UsageError("--engine: expected raw or lws, got '\(name)'") }
+                guard let parsed = SubscriberEngine(rawValue: name) else {
+                    throw UsageError("--engine: expected raw or lws, got '\(name)'")
+                }
                 engine = parsed
             case "--rooms": rooms = Int(try number(flag))
             case "--first-room": firstRoom = Int(try number(flag))

@@ -14,7 +14,7 @@ final class RawEventLoop {
 
     let engine: RawSubscriberEngine
     private var connections: [RawConnection?] = []
-    /// The slot of each collector index (connections are opened in any order of indexes).
+    /// The slot of each collector index (they differ when the process also has lws writers).
     private var slots: [Int: Int] = [:]
     /// Updates to send from the connections, while the run lasts.
     var writing: RawSubscriberEngine.WritePlan?
@@ -132,7 +132,8 @@ final class RawEventLoop {
         }
         guard pending != connection.watchesWritable else { return }
         connection.watchesWritable = pending
-        var event = epoll_event(events: EPOLLIN.rawValue | (pending ? EPOLLOUT.rawValue : 0), data: epoll_data_t(u64: UInt64(connection.slot)))
+        var event = epoll_event(
+            events: EPOLLIN.rawValue | (pending ? EPOLLOUT.rawValue : 0), data: epoll_data_t(u64: UInt64(connection.slot)))
         if epoll_ctl(engine.epoll, EPOLL_CTL_MOD, connection.fd, &event) != 0 { close(connection, "epoll_ctl: \(errnoText())") }
     }
 

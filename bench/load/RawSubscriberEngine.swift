@@ -120,10 +120,12 @@ final class RawSubscriberEngine: Sendable {
         }
         let box = Unmanaged.passRetained(Box(body)).toOpaque()
         var thread = pthread_t()
-        let rc = pthread_create(&thread, nil, { raw in
-            Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue().body()
-            return nil
-        }, box)
+        let rc = pthread_create(
+            &thread, nil,
+            { raw in
+                Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue().body()
+                return nil
+            }, box)
         guard rc == 0 else {
             Unmanaged<Box>.fromOpaque(box).release()
             throw RawEngineError("pthread_create returned \(rc)")
