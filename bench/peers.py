@@ -118,6 +118,19 @@ class Server:
             fields = f.read().rsplit(")", 1)[1].split()
         return (int(fields[11]) + int(fields[12])) / self.ticks
 
+    def schedstat(self):
+        """(run, wait) seconds summed over the server's threads from /proc/PID/task/*/schedstat:
+        time on a CPU and time runnable but waiting for one (other load on its core)."""
+        run = wait = 0
+        for task in os.listdir(f"/proc/{self.proc.pid}/task"):
+            try:
+                with open(f"/proc/{self.proc.pid}/task/{task}/schedstat") as f:
+                    fields = f.read().split()
+            except OSError:  # a thread that ended
+                continue
+            run, wait = run + int(fields[0]), wait + int(fields[1])
+        return run / 1e9, wait / 1e9
+
     def memory_kb(self):
         """(current RSS, peak RSS) in KiB from /proc/PID/status."""
         values = {}
@@ -128,11 +141,12 @@ class Server:
                     values[key] = int(rest.split()[0])
         return values.get("VmRSS", 0), values.get("VmHWM", 0)
 
-    def batches(self):
-        """rivesyncd's batches_total counter (None for other servers)."""
+    def batches(self, timeout=5):
+        """rivesyncd's batches_total counter (None for other servers). Raises if /metrics
+        does not answer within `timeout` seconds."""
         if self.kind != "rivesync":
             return None
-        with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/metrics", timeout=5) as response:
+        with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/metrics", timeout=timeout) as response:
             for line in response.read().decode().splitlines():
                 if line.startswith("rivesync_batches_total "):
                     return int(float(line.split()[1]))

@@ -201,7 +201,7 @@ def main():
             row.update(workers=workers, room_rate=room_rate)
         try:
             if workload == "rooms":
-                row.update(rooms.run(args, directories[daemon], workers, room_rate))
+                row.update(rooms.run(args, directories[daemon], n, workers, room_rate))
             elif workload == "connections":
                 row.update(run_connections(args, directories.get(daemon), system, n, rep))
             else:
