@@ -39,10 +39,10 @@ export function formatColor(argb) {
   return '#' + (argb >>> 0).toString(16).toUpperCase().padStart(8, '0');
 }
 
-/** Compares strings as Swift does (NFC, then by Unicode scalar), for the digest's key order. */
+/** Compares strings by Unicode code point (the order of their UTF-8 bytes): the digest's key order (PROTOCOL.md §7). */
 function compareNames(a, b) {
-  const x = Array.from(a.normalize('NFC'), (c) => c.codePointAt(0));
-  const y = Array.from(b.normalize('NFC'), (c) => c.codePointAt(0));
+  const x = Array.from(a, (c) => c.codePointAt(0));
+  const y = Array.from(b, (c) => c.codePointAt(0));
   for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i] - y[i];
   return x.length - y.length;
 }
