@@ -36,6 +36,9 @@ public final class Daemon: Sendable {
         transport.maxQueuedBytesPerSession = configuration.limits.maxSendQueueBytes
         transport.socketSendBufferBytes = configuration.limits.socketSendBufferBytes
         transport.maxConnections = configuration.limits.maxConnections
+        transport.maxConnectionsPerAddress = configuration.limits.maxConnectionsPerAddress
+        transport.maxUnhandledMessagesPerSession = configuration.limits.maxPendingRequests
+        transport.handshakeTimeoutSeconds = configuration.limits.helloTimeoutSeconds
         let metrics = context.metrics
         let handler: any WebSocketServerHandler =
             configuration.testEcho ? EchoHandler(context: context) : SessionHandler(dispatcher: dispatcher)

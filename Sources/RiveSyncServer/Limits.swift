@@ -15,6 +15,11 @@ public struct Limits: Sendable, Hashable {
     public var maxInstancesPerFile = 1_000_000
     /// Batches kept per target for resuming subscribers.
     public var historyBatches = 1_024
+    public var helloTimeoutSeconds = 10
+    public var maxConnectionsPerAddress = 1_000
+    public var maxPendingRequests = 64
+    public var maxTargets = 10_000
+    public var maxPageSize = 1_000
 
     public init() {}
 
@@ -41,6 +46,11 @@ public struct Limits: Sendable, Hashable {
         Setting(name: "maxCommandsPerSecond", summary: "requests per second per connection", range: 1...10_000_000, reloadable: true, keyPath: \.maxCommandsPerSecond),
         Setting(name: "maxInstancesPerFile", summary: "live instances in one file", range: 16...100_000_000, reloadable: true, keyPath: \.maxInstancesPerFile),
         Setting(name: "historyBatches", summary: "batches kept per target for resume", range: 16...1_000_000, reloadable: false, keyPath: \.historyBatches),
+        Setting(name: "helloTimeoutSeconds", summary: "seconds from connect to hello (close 1008 past it)", range: 1...3_600, reloadable: true, keyPath: \.helloTimeoutSeconds),
+        Setting(name: "maxConnectionsPerAddress", summary: "sockets from one address, counted from accept (HTTP 503 past it)", range: 1...1_000_000, reloadable: false, keyPath: \.maxConnectionsPerAddress),
+        Setting(name: "maxPendingRequests", summary: "requests per connection read and not yet handled (reading pauses)", range: 1...100_000, reloadable: false, keyPath: \.maxPendingRequests),
+        Setting(name: "maxTargets", summary: "targets in the daemon (error limit_exceeded)", range: 1...10_000_000, reloadable: true, keyPath: \.maxTargets),
+        Setting(name: "maxPageSize", summary: "entries in one listTargets reply (next pages on)", range: 1...1_000_000, reloadable: true, keyPath: \.maxPageSize),
     ]
 
     /// Reads `{"maxMessageBytes": …, …}`; unknown names and out-of-range values are errors.

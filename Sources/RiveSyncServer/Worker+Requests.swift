@@ -53,21 +53,23 @@ extension Worker {
             return ServerMessage.reply("defaultViewModelInfo", id: id, [("viewModel", .string(info.viewModelName)), ("instance", .string(info.instanceName))])
         case .createInstance(let file, let source, let publish):
             if let publish, context.directory.target(publish) != nil { throw WireError(StateMachineError.targetExists(publish)) }
+            let maxTargets = context.limits.withLock { $0.maxTargets }
+            if publish != nil, context.directory.targetCount >= maxTargets { throw WireError.limit("maxTargets", maxTargets) }
             let instance = try durably(file, Self.record(.createInstance(file: file, source: source, publish: nil))) {
                 try $0.createInstance(source)
             }
             let state = files[file]!.store[instance]!
-            if let publish { try self.publish(instance, as: publish, file: file) }
+            if let publish { try self.publish(instance, as: publish, file: file, maxTargets: maxTargets) }
             return ServerMessage.reply(
                 "instance", id: id,
                 [("instance", .number(Double(instance.rawValue))), ("viewModel", .string(state.viewModel)), ("name", .string(state.name))])
         case .createStateMachine(let request):
-            let name = try createStateMachine(request)
+            let name = try createStateMachine(request, maxTargets: context.limits.withLock { $0.maxTargets })
             return ServerMessage.reply("target", id: id, [("target", .string(name))] + (targetInfo(name)?.objectValue ?? []))
         case .publish(let instance, let name):
             guard let owner = context.directory.file(of: instance) else { throw WireError(StateMachineError.unknownInstance(instance)) }
             try checkInstance(instance, in: owner.name)
-            try publish(instance, as: name, file: owner.name)
+            try publish(instance, as: name, file: owner.name, maxTargets: context.limits.withLock { $0.maxTargets })
             return ServerMessage.reply("target", id: id, [("target", .string(name))] + (targetInfo(name)?.objectValue ?? []))
         case .bind(let target, let main, let globals):
             let file = try record(target).file
@@ -124,9 +126,10 @@ extension Worker {
         return record
     }
 
-    /// Publishes an instance as a target (auto mode, default rate).
-    func publish(_ instance: InstanceID, as name: String, file: String) throws(WireError) {
-        guard context.directory.claimTarget(name, file: file) else { throw WireError(StateMachineError.targetExists(name)) }
+    /// Publishes an instance as a target (auto mode, default rate); a client's request passes
+    /// `maxTargets`.
+    func publish(_ instance: InstanceID, as name: String, file: String, maxTargets: Int? = nil) throws(WireError) {
+        try claimTarget(name, file: file, maxTargets: maxTargets)
         do {
             try durably(file, Self.record(.publish(instance: instance, name: name)), snapshot: false) { try $0.publish(instance, as: name) }
         } catch {
@@ -137,8 +140,22 @@ extension Worker {
         snapshotIfDue(file)
     }
 
-    /// Creates a state machine target; returns its name.
-    func createStateMachine(_ request: StateMachineRequest) throws(WireError) -> String {
+    /// Claims a target name: `target_exists` when taken, `limit_exceeded` when a client's
+    /// request (`maxTargets` given) would pass the limit.
+    private func claimTarget(_ name: String, file: String, maxTargets: Int?) throws(WireError) {
+        guard let maxTargets else {
+            guard context.directory.claimTarget(name, file: file) else { throw WireError(StateMachineError.targetExists(name)) }
+            return
+        }
+        switch context.directory.claimTarget(name, file: file, limit: maxTargets) {
+        case .claimed: return
+        case .taken: throw WireError(StateMachineError.targetExists(name))
+        case .full: throw WireError.limit("maxTargets", maxTargets)
+        }
+    }
+
+    /// Creates a state machine target; returns its name. A client's request passes `maxTargets`.
+    func createStateMachine(_ request: StateMachineRequest, maxTargets: Int? = nil) throws(WireError) -> String {
         let schema = try runtime(request.file).schema
         let artboard: ArtboardSchema
         do {
@@ -154,7 +171,7 @@ extension Worker {
             try checkInstance(instance, in: request.file)
         }
         let name = request.name ?? machine
-        guard context.directory.claimTarget(name, file: request.file) else { throw WireError(StateMachineError.targetExists(name)) }
+        try claimTarget(name, file: request.file, maxTargets: maxTargets)
         var resolved = request
         resolved.name = name
         resolved.stateMachine = machine
