@@ -39,7 +39,7 @@ public struct Limits: Sendable, Hashable {
         Setting(name: "maxSubscriptions", summary: "subscriptions per connection", range: 1...100_000, reloadable: true, keyPath: \.maxSubscriptions),
         Setting(name: "maxSendQueueBytes", summary: "send backlog per connection before catch-up", range: 64 << 10...(1 << 30), reloadable: false, keyPath: \.maxSendQueueBytes),
         Setting(name: "socketSendBufferBytes", summary: "kernel send buffer per connection (SO_SNDBUF)", range: 4 << 10...(64 << 20), reloadable: false, keyPath: \.socketSendBufferBytes),
-        Setting(name: "maxConnections", summary: "simultaneous WebSocket connections", range: 1...1_000_000, reloadable: false, keyPath: \.maxConnections),
+        Setting(name: "maxConnections", summary: "simultaneous connections, counted from accept (HTTP 503 past it)", range: 1...1_000_000, reloadable: false, keyPath: \.maxConnections),
         Setting(name: "maxListLength", summary: "items in one list property", range: 1...10_000_000, reloadable: true, keyPath: \.maxListLength),
         Setting(name: "maxStringBytes", summary: "UTF-8 bytes in one string value", range: 16...(16 << 20), reloadable: true, keyPath: \.maxStringBytes),
         Setting(name: "maxAssetBytes", summary: "bytes in one uploaded image, font or blob", range: 1024...(256 << 20), reloadable: true, keyPath: \.maxAssetBytes),

@@ -1,6 +1,7 @@
 import CWebSockets
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Who gets a connection: every accepted socket counts from `accept` — before its HTTP
@@ -70,7 +71,8 @@ extension ServerLoop {
     /// connection is closed either way).
     static func sendServiceUnavailable(_ fd: Int32, reason: String) {
         let body = reason + "\n"
-        let response = "HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n"
+        let response =
+            "HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n"
             + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\nRetry-After: 1\r\n\r\n" + body
         _ = Array(response.utf8).withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT | MSG_NOSIGNAL)) }
     }

@@ -21,7 +21,8 @@ extension ServerLoop {
     func updateReading(_ session: ServerSession) {
         let partial = lws_partial_buffered(session.wsi) != 0
         let unhandledLimit = configuration.maxUnhandledMessagesPerSession
-        let pause = partial || session.queue.bytes > configuration.maxQueuedBytesPerSession / 2
+        let pause =
+            partial || session.queue.bytes > configuration.maxQueuedBytesPerSession / 2
             || (unhandledLimit > 0 && session.unhandledMessages >= unhandledLimit)
         if partial { requestWriteable(session) }
         guard pause != session.readingPaused else { return }
