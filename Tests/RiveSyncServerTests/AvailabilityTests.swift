@@ -8,6 +8,7 @@ import Testing
 @Suite(.serialized) struct AvailabilityTests {
     @Test(arguments: [
         "slow_subscriber",  // item 6: half-closed slow subscribers must not wedge the service thread
+        "slow_subscribers_catch_up",  // item 6: 20 slow subscribers all converge, through catch-ups
         "hello_timeout",  // item 7: silent sockets are closed 1008 within helloTimeoutSeconds
         "per_address_limit",  // item 7: HTTP 503 past maxConnectionsPerAddress, counted from accept
         "unread_replies",  // item 8: unread describe replies: bounded memory, others served
