@@ -25,7 +25,14 @@ let package = Package(
         .target(
             name: "RiveSyncServer",
             dependencies: ["RiveSyncModel", "RiveSyncProtocol", "RiveSyncJSON", "RiveSyncTransport", "RiveFile", "CCrypto"],
-            resources: [.embedInCode("demo.schema.json")]),
+            // Web/ links the pages (web/) and the JavaScript client (clients/js/) served by --demo or
+            // the inspector section.
+            resources: [
+                .embedInCode("demo.schema.json"), .embedInCode("Web/rivesync.js"), .embedInCode("Web/replica.js"),
+                .embedInCode("Web/rive-adapter.js"), .embedInCode("Web/index.html"), .embedInCode("Web/inspector.js"),
+                .embedInCode("Web/inspector-editors.js"), .embedInCode("Web/inspector.css"), .embedInCode("Web/preview.html"),
+                .embedInCode("Web/preview.js"), .embedInCode("Web/preview.css"),
+            ]),
         .executableTarget(name: "rivesyncd", dependencies: ["RiveSyncServer"]),
         .testTarget(
             name: "RiveSyncServerTests",

@@ -43,6 +43,7 @@ public final class Daemon: Sendable {
         transport.maxConnectionsPerAddress = configuration.limits.maxConnectionsPerAddress
         transport.maxUnhandledMessagesPerSession = configuration.limits.maxPendingRequests
         transport.handshakeTimeoutSeconds = configuration.limits.helloTimeoutSeconds
+        if configuration.inspector.enabled { transport.staticFiles = WebPages.files(inspector: configuration.inspector) }
         let metrics = context.metrics
         let handler: any WebSocketServerHandler =
             configuration.testEcho ? EchoHandler(context: context) : SessionHandler(dispatcher: dispatcher)
