@@ -30,4 +30,26 @@ import Testing
             withExtendedLifetime(peers) {}
         }
     }
+
+    /// The WebSocket case at the transport: an echo peer with a 4 KiB receive window sends
+    /// 64 KiB messages and reads none of the echoes, then half-closes. (On fc7e991 the service
+    /// thread span here: `/healthz` timed out and `stop()` never returned.)
+    @Test func halfClosedWebSocketPeerThatReadsNothingDoesNotWedgeTheServer() async throws {
+        try await withServer({ $0.socketSendBufferBytes = 8192 }) { server, _ in
+            let port = try #require(server.port)
+            var peers: [RawSocket] = []
+            for _ in 0..<4 {
+                let peer = try RawSocket(port: port, receiveBufferBytes: 4096)
+                #expect(try peer.upgrade().hasPrefix("HTTP/1.1 101"))
+                let message = RawSocket.clientFrame(opcode: 2, payload: [UInt8](repeating: 7, count: 64 << 10))
+                for _ in 0..<8 { try peer.send(message) }
+                peers.append(peer)
+            }
+            try await Task.sleep(nanoseconds: 500_000_000)  // echoes are under way and stuck
+            for peer in peers { peer.shutdownWrite() }
+            try await Task.sleep(nanoseconds: 300_000_000)
+            #expect(try RawSocket.httpGet(port: port, path: "/healthz").hasSuffix("ok\n"))
+            withExtendedLifetime(peers) {}
+        }
+    }
 }
