@@ -2,7 +2,8 @@
 # Installs what only the tests need, on top of .ci/setup.sh (which installs what building and
 # running needs): Node and Debian's `ws` for the Node tests of rivesync.js (clients/js/test/),
 # headless Chromium, its WebDriver and Selenium (for /usr/bin/python3) for the browser tests
-# (Tests/browser/). Safe to run again.
+# (Tests/browser/); pytest from PyPI, for the python3 on PATH, for the Python client's suite
+# (clients/python/tests). Safe to run again.
 set -eu
 packages="nodejs node-ws chromium chromium-driver python3-selenium"
 missing=""
@@ -17,3 +18,4 @@ if [ -n "$(echo "$missing" | tr -d ' ')" ]; then
     $as_root apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $as_root apt-get install -y -qq $missing >/dev/null
 fi
+python3 -c "import pytest" 2>/dev/null || python3 -m pip install -q --disable-pip-version-check pytest
