@@ -41,6 +41,23 @@ def ensure_packages():
         subprocess.run(["apt-get", "install", "-y", "--no-install-recommends", *missing], check=True, env=env)
 
 
+_KNOWN_LIMITS = {}
+
+
+def limits(binary):
+    """The benchmark's limits for the rivesyncd at `binary`: room for every connection and
+    command. Daemons refuse limits they do not know, and `maxConnectionsPerAddress` (default
+    1,000, every bench connection comes from 127.0.0.1) came after fc7e991, so it is set only
+    where the binary has it."""
+    if binary not in _KNOWN_LIMITS:
+        with open(binary, "rb") as f:
+            _KNOWN_LIMITS[binary] = b"maxConnectionsPerAddress" in f.read()
+    out = {"maxConnections": 20000, "maxCommandsPerSecond": 10000000}
+    if _KNOWN_LIMITS[binary]:
+        out["maxConnectionsPerAddress"] = 20000
+    return out
+
+
 def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -87,13 +104,14 @@ class Server:
                 files = [{"name": "bench", "path": os.path.join(here, "peers", "bench.schema.json")}]
                 machines = [{"name": "bench", "file": "bench", "artboard": "Bench", "stateMachine": "bench",
                              "mode": "auto", "rate": int(rate) if float(rate).is_integer() else rate}]
+            binary = os.path.join(build_dir, "rivesyncd")
             config = os.path.join(work_dir, "rivesyncd.json")
             with open(config, "w") as f:
                 json.dump({"listen": {"host": "127.0.0.1", "port": self.port}, "workers": workers,
                            "files": files, "stateMachines": machines,
-                           "limits": {"maxConnections": 20000, "maxCommandsPerSecond": 10000000},
+                           "limits": limits(binary),
                            "auth": {"allowAnonymous": "loopback"}}, f)
-            return [os.path.join(build_dir, "rivesyncd"), "--config", config], env
+            return [binary, "--config", config], env
         if self.kind == "mosquitto":
             config = os.path.join(work_dir, "mosquitto.conf")
             # Mosquitto 2.0.11 refuses to start with only a websockets listener ("Unable to start
