@@ -183,7 +183,11 @@ extension ServerLoop {
         for input in inbox.drain() {
             switch input {
             case .command(.send(let payload, let ids)):
-                for id in ids { enqueue(payload, for: id) }
+                metrics.bytesInTransit.subtract(payload.count * ids.count, ordering: .relaxed)
+                for id in ids {
+                    sessions[id]?.stats.inTransit.subtract(payload.count, ordering: .relaxed)
+                    enqueue(payload, for: id)
+                }
             case .command(.close(let id, let code, let reason)):
                 if let session = sessions[id] { requestClose(session, code: code, reason: reason, immediate: false) }
             case .command(.replaceQueue(let id, let payloads)):

@@ -27,6 +27,9 @@ public final class TransportMetrics: Sendable {
     public let directWrites = Atomic<Int>(0)
     /// Message bytes queued in all sessions, not yet written (gauge).
     public let queuedBytes = Atomic<Int>(0)
+    /// Bytes of sends submitted (`payload × sessions`) that the service thread has not applied
+    /// yet: with `queuedBytes`, what `WebSocketServer.totalQueuedBytes` reports.
+    let bytesInTransit = Atomic<Int>(0)
     /// Messages queued in all sessions, not yet written (gauge).
     public let queuedMessages = Atomic<Int>(0)
     /// Send-queue overflows (counter).
