@@ -4,6 +4,7 @@ Each server runs on loopback, pinned to one core with taskset, from its own conf
 temporary directory. Peers come from Debian packages only (installed with apt if missing).
 """
 
+import json
 import os
 import shutil
 import socket
@@ -40,6 +41,23 @@ def ensure_packages():
         subprocess.run(["apt-get", "install", "-y", "--no-install-recommends", *missing], check=True, env=env)
 
 
+_KNOWN_LIMITS = {}
+
+
+def limits(binary):
+    """The benchmark's limits for the rivesyncd at `binary`: room for every connection and
+    command. Daemons refuse limits they do not know, and `maxConnectionsPerAddress` (default
+    1,000, every bench connection comes from 127.0.0.1) came after fc7e991, so it is set only
+    where the binary has it."""
+    if binary not in _KNOWN_LIMITS:
+        with open(binary, "rb") as f:
+            _KNOWN_LIMITS[binary] = b"maxConnectionsPerAddress" in f.read()
+    out = {"maxConnections": 20000, "maxCommandsPerSecond": 10000000}
+    if _KNOWN_LIMITS[binary]:
+        out["maxConnectionsPerAddress"] = 20000
+    return out
+
+
 def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -62,29 +80,38 @@ def wait_port(port, proc, timeout=30):
 class Server:
     """One running server process with /proc readings."""
 
-    def __init__(self, kind, build_dir, work_dir, core, rate):
+    def __init__(self, kind, build_dir, work_dir, core, rate, workers=2, room_files=0):
+        """rivesyncd gets `workers` worker threads and either the fan-out's one state machine
+        (advancing at most `rate`/s) or, with `room_files` > 0, that many copies of the rooms
+        schema (`rooms-<i>` on worker i) and no targets: the rooms workload creates them."""
         self.kind = kind
         self.port = free_port()
-        cmd, env = self._command(build_dir, work_dir, rate)
+        cmd, env = self._command(build_dir, work_dir, rate, workers, room_files)
         self.log = open(os.path.join(work_dir, f"{kind}.log"), "w")
         self.proc = subprocess.Popen(["taskset", "-c", str(core), *cmd], env=env, stdout=self.log, stderr=self.log)
         wait_port(self.port, self.proc)
         self.ticks = os.sysconf("SC_CLK_TCK")
 
-    def _command(self, build_dir, work_dir, rate):
+    def _command(self, build_dir, work_dir, rate, workers, room_files):
         env = dict(os.environ)
         if self.kind == "rivesync":
-            schema = os.path.join(os.path.dirname(os.path.abspath(__file__)), "peers", "bench.schema.json")
+            here = os.path.dirname(os.path.abspath(__file__))
+            if room_files:
+                schema = os.path.join(here, "peers", "rooms.schema.json")
+                files = [{"name": f"rooms-{i}", "path": schema, "worker": i} for i in range(room_files)]
+                machines = []
+            else:
+                files = [{"name": "bench", "path": os.path.join(here, "peers", "bench.schema.json")}]
+                machines = [{"name": "bench", "file": "bench", "artboard": "Bench", "stateMachine": "bench",
+                             "mode": "auto", "rate": int(rate) if float(rate).is_integer() else rate}]
+            binary = os.path.join(build_dir, "rivesyncd")
             config = os.path.join(work_dir, "rivesyncd.json")
             with open(config, "w") as f:
-                f.write(
-                    '{"listen": {"host": "127.0.0.1", "port": %d}, "workers": 2,\n'
-                    ' "files": [{"name": "bench", "path": "%s"}],\n'
-                    ' "stateMachines": [{"name": "bench", "file": "bench", "artboard": "Bench",'
-                    ' "stateMachine": "bench", "mode": "auto", "rate": %g}],\n'
-                    ' "limits": {"maxConnections": 20000, "maxCommandsPerSecond": 10000000},\n'
-                    ' "auth": {"allowAnonymous": "loopback"}}\n' % (self.port, schema, rate))
-            return [os.path.join(build_dir, "rivesyncd"), "--config", config], env
+                json.dump({"listen": {"host": "127.0.0.1", "port": self.port}, "workers": workers,
+                           "files": files, "stateMachines": machines,
+                           "limits": limits(binary),
+                           "auth": {"allowAnonymous": "loopback"}}, f)
+            return [binary, "--config", config], env
         if self.kind == "mosquitto":
             config = os.path.join(work_dir, "mosquitto.conf")
             # Mosquitto 2.0.11 refuses to start with only a websockets listener ("Unable to start
@@ -109,6 +136,19 @@ class Server:
             fields = f.read().rsplit(")", 1)[1].split()
         return (int(fields[11]) + int(fields[12])) / self.ticks
 
+    def schedstat(self):
+        """(run, wait) seconds summed over the server's threads from /proc/PID/task/*/schedstat:
+        time on a CPU and time runnable but waiting for one (other load on its core)."""
+        run = wait = 0
+        for task in os.listdir(f"/proc/{self.proc.pid}/task"):
+            try:
+                with open(f"/proc/{self.proc.pid}/task/{task}/schedstat") as f:
+                    fields = f.read().split()
+            except OSError:  # a thread that ended
+                continue
+            run, wait = run + int(fields[0]), wait + int(fields[1])
+        return run / 1e9, wait / 1e9
+
     def memory_kb(self):
         """(current RSS, peak RSS) in KiB from /proc/PID/status."""
         values = {}
@@ -119,11 +159,12 @@ class Server:
                     values[key] = int(rest.split()[0])
         return values.get("VmRSS", 0), values.get("VmHWM", 0)
 
-    def batches(self):
-        """rivesyncd's batches_total counter (None for other servers)."""
+    def batches(self, timeout=5):
+        """rivesyncd's batches_total counter (None for other servers). Raises if /metrics
+        does not answer within `timeout` seconds."""
         if self.kind != "rivesync":
             return None
-        with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/metrics", timeout=5) as response:
+        with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/metrics", timeout=timeout) as response:
             for line in response.read().decode().splitlines():
                 if line.startswith("rivesync_batches_total "):
                     return int(float(line.split()[1]))

@@ -5,9 +5,12 @@ import os
 import statistics
 import subprocess
 
-KEY = ("workload", "system", "N", "R")
+import rooms
+
+KEY = ("workload", "system", "daemon", "workers", "room_rate", "N", "R")
 NUMERIC = ["delivered_per_s", "p50_ms", "p99_ms", "max_ms", "lost", "gaps", "order_violations",
-           "server_cpu_s", "server_us_per_delivery", "server_peak_rss_mb", "gen_cpu_pct", "batches_per_s", "rss_per_conn_kb", "ready"]
+           "server_cpu_s", "server_us_per_delivery", "server_peak_rss_mb", "gen_cpu_pct", "batches_per_s", "rss_per_conn_kb", "ready",
+           "sent_per_s", "server_us_per_update", "rss_rooms_mb", "rss_clients_mb", "create_s", "server_wait_s"]
 
 
 def write_csv(path, rows):
@@ -42,7 +45,7 @@ def read_runs(out_dir):
 
 
 def medians(rows):
-    """One row per (workload, system, N, R): the median of each numeric column over reps."""
+    """One row per KEY (workload, system, daemon, workers, room rate, N, R): the median of each numeric column over reps."""
     groups = {}
     for row in rows:
         groups.setdefault(tuple(row.get(k) for k in KEY), []).append(row)
@@ -69,6 +72,12 @@ def fmt(value, digits=2):
     return f"{value:,}"
 
 
+def label(row, median_rows):
+    """The system, with its daemon when the rows measure more than one rivesyncd."""
+    several = len({r.get("daemon") for r in median_rows if r.get("daemon")}) > 1
+    return f"{row['system']} @{row['daemon']}" if several and row.get("daemon") else row["system"]
+
+
 def markdown(median_rows, conditions):
     lines = ["# RiveSync side-by-side benchmark", "", conditions, ""]
     fanout = [r for r in median_rows if r["workload"] in ("fanout", "writers")]
@@ -85,7 +94,7 @@ def markdown(median_rows, conditions):
                   "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
         for r in sorted(fanout, key=lambda r: (r["workload"], r["N"], r["R"], r["system"])):
             lines.append("| " + " | ".join([
-                r["workload"], r["system"], fmt(r["N"]), fmt(r["R"]), fmt(int(r.get("delivered_per_s", 0))),
+                r["workload"], label(r, median_rows), fmt(r["N"]), fmt(r["R"]), fmt(int(r.get("delivered_per_s", 0))),
                 fmt(r.get("p50_ms")), fmt(r.get("p99_ms")), fmt(r.get("max_ms")), fmt(int(r.get("lost", 0))),
                 fmt(int(r.get("gaps", 0))), fmt(int(r.get("order_violations", 0))), fmt(r.get("server_cpu_s")), fmt(r.get("server_us_per_delivery")),
                 fmt(r.get("server_peak_rss_mb"), 1), fmt(r.get("gen_cpu_pct"), 0), fmt(r.get("batches_per_s"), 0)]) + " |")
@@ -95,10 +104,11 @@ def markdown(median_rows, conditions):
         lines += ["## Idle subscribed connections (medians)", "",
                   "| system | connections | held | RSS per connection KB | peak RSS MB |", "|---|---:|---:|---:|---:|"]
         for r in sorted(conns, key=lambda r: (r["N"], r["system"])):
-            lines.append(f"| {r['system']} | {fmt(r['N'])} | {fmt(int(r.get('ready', 0)))} | "
+            lines.append(f"| {label(r, median_rows)} | {fmt(r['N'])} | {fmt(int(r.get('ready', 0)))} | "
                          f"{fmt(r.get('rss_per_conn_kb'), 1)} | {fmt(r.get('server_peak_rss_mb'), 1)} |")
         lines.append("")
-    errors = [f"- {r['workload']} {r['system']} N={r['N']} R={r['R']}: {r['errors']}" for r in median_rows if r.get("errors")]
+    lines += rooms.markdown(median_rows, fmt)
+    errors = [f"- {r['workload']} {label(r, median_rows)} N={r['N']} R={r['R']}: {r['errors']}" for r in median_rows if r.get("errors")]
     if errors:
         lines += ["## Errors reported by the generator", ""] + errors + [""]
     return "\n".join(lines)
@@ -109,6 +119,7 @@ def plot(median_rows, out_dir):
     rows = [r for r in median_rows if r["workload"] == "fanout"]
     if not rows:
         return None
+    rows = [dict(r, system=label(r, rows)) for r in rows]
     systems = sorted({r["system"] for r in rows})
     rates = sorted({r["R"] for r in rows})
     data = os.path.join(out_dir, "fanout-plot.dat")

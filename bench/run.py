@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Side-by-side WebSocket fan-out benchmark: rivesyncd vs Mosquitto, y-websocket and the
-libwebsockets mirror floor, on loopback, server pinned to core 0 and bench-load to core 1.
+libwebsockets mirror floor, on loopback, server pinned to core 0 and bench-load to core 1;
+and the rooms workload (rivesyncd only, bench/rooms.py).
 
 Usage: bench/run.sh [--quick] [options]  (bench/run.sh builds, then runs this; --help lists options)
 Writes CSV, Markdown and a PNG plot to bench/results/ (bench/results/quick/ with --quick).
@@ -18,6 +19,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import generator  # noqa: E402
 import peers  # noqa: E402
 import report  # noqa: E402
+import rooms  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ENGINES = {"raw": "raw-socket epoll engine", "lws": "libwebsockets client"}
@@ -29,7 +31,7 @@ def parse_args():
     p.add_argument("--duration", type=float, help="seconds of sending per run (default 20; quick 3)")
     p.add_argument("--reps", type=int, help="repetitions per configuration, medians reported (default 3; quick 1)")
     p.add_argument("--systems", default=",".join(peers.SYSTEMS), help="comma list of " + ",".join(peers.SYSTEMS))
-    p.add_argument("--workloads", default="fanout,connections,writers")
+    p.add_argument("--workloads", default="fanout,connections,writers", help="comma list of fanout,connections,writers,rooms")
     p.add_argument("--fanout-n", help="subscriber counts (default 100,500,1000; quick 100,1000)")
     p.add_argument("--fanout-r", help="updates/s (default 100,1000,10000; quick 100,1000)")
     p.add_argument("--max-deliveries", type=float, default=1e6,
@@ -44,7 +46,11 @@ def parse_args():
                    help="bench-load subscriber engine: raw sockets + epoll (default) or the libwebsockets client")
     p.add_argument("--build-dir", default="/tmp/build-bench/release", help="where bench-load is")
     p.add_argument("--daemon-dir", help="where rivesyncd is (default: --build-dir)")
-    p.add_argument("--out", default=None)
+    p.add_argument("--daemon", action="append", metavar="LABEL=DIR",
+                   help="a rivesyncd to measure, named LABEL (repeat to compare; bench/run.sh passes one per BENCH_REV)")
+    rooms.add_arguments(p)
+    p.add_argument("--out", default=None, help="output directory (default results/, results/quick/ with --quick; "
+                                               "results/rooms/ or results/rooms-quick/ for --workloads rooms)")
     p.add_argument("--rerender", action="store_true", help="only rebuild medians, Markdown and plot from OUT/runs.csv")
     args = p.parse_args()
     defaults = ({"duration": 3.0, "reps": 1, "fanout_n": "100,1000", "fanout_r": "100,1000", "connections": "1000",
@@ -55,8 +61,20 @@ def parse_args():
         if getattr(args, name) is None:
             setattr(args, name, value)
     args.daemon_dir = args.daemon_dir or args.build_dir
-    args.out = args.out or os.path.join(HERE, "results", "quick" if args.quick else "")
+    subdir = "quick" if args.quick else ""
+    if args.workloads == "rooms":
+        subdir = "rooms-quick" if args.quick else "rooms"
+    args.out = args.out or os.path.join(HERE, "results", subdir)
     return args
+
+
+def daemons(args):
+    """[(label, directory)] of the rivesyncd builds to measure."""
+    if args.daemon:
+        return [tuple(item.split("=", 1)) for item in args.daemon]
+    commit = subprocess.run(["git", "-C", HERE, "describe", "--always", "--dirty"], capture_output=True,
+                            text=True).stdout.strip()
+    return [(commit + " (working tree)", args.daemon_dir)]
 
 
 def loadavg():
@@ -64,12 +82,12 @@ def loadavg():
         return " ".join(f.read().split()[:3])
 
 
-def run_traffic(args, system, workload, n, rate, writers, rep):
+def run_traffic(args, daemon_dir, system, workload, n, rate, writers, rep):
     """One timed run on a fresh server: N subscribers, `writers` writers at `rate` updates/s."""
     kind, peer, paths = peers.SYSTEMS[system]
     drain = 2.0
     with tempfile.TemporaryDirectory(prefix="rivesync-bench-") as work:
-        server = peers.Server(kind, args.daemon_dir, work, core=0, rate=args.advance_rate)
+        server = peers.Server(kind, daemon_dir, work, core=0, rate=args.advance_rate)
         gen = None
         try:
             common = ["--duration", str(args.duration), "--drain", str(drain), "--paths", str(paths), "--engine", args.engine]
@@ -96,11 +114,11 @@ def run_traffic(args, system, workload, n, rate, writers, rep):
             server.stop()
 
 
-def run_connections(args, system, count, rep):
+def run_connections(args, daemon_dir, system, count, rep):
     """Holds `count` idle subscribed connections; RSS growth per connection."""
     kind, peer, _ = peers.SYSTEMS[system]
     with tempfile.TemporaryDirectory(prefix="rivesync-bench-") as work:
-        server = peers.Server(kind, args.daemon_dir, work, core=0, rate=args.advance_rate)
+        server = peers.Server(kind, daemon_dir, work, core=0, rate=args.advance_rate)
         gen = None
         try:
             time.sleep(1)
@@ -119,21 +137,33 @@ def run_connections(args, system, count, rep):
             server.stop()
 
 
-def plan(args):
+def plan(args, builds):
+    """Jobs: (workload, system, N, R, rep, daemon label or "", rivesyncd workers, rooms' advance
+    rate or None). rivesync systems run once per daemon, the peers once."""
     systems = [s for s in args.systems.split(",") if s]
     workloads = args.workloads.split(",")
+    labels = [label for label, _ in builds]
+
+    def each(workload, system, n, rate, rep):
+        if peers.SYSTEMS[system][0] != "rivesync":
+            return [(workload, system, n, rate, rep, "", 2, None)]
+        return [(workload, system, n, rate, rep, label, 2, None) for label in labels]
+
     jobs = []
     for rep in range(1, args.reps + 1):
         if "fanout" in workloads:
             for n in map(int, args.fanout_n.split(",")):
                 for rate in map(float, args.fanout_r.split(",")):
                     if n * rate <= args.max_deliveries:
-                        jobs += [("fanout", s, n, rate, rep) for s in systems]
+                        jobs += [job for s in systems for job in each("fanout", s, n, rate, rep)]
         if "connections" in workloads:
             conn_systems = [s for s in systems if s != "rivesync-latest"]  # same server as rivesync-every
-            jobs += [("connections", s, c, 0, rep) for c in map(int, args.connections.split(",")) for s in conn_systems]
+            jobs += [job for c in map(int, args.connections.split(",")) for s in conn_systems
+                     for job in each("connections", s, c, 0, rep)]
         if "writers" in workloads:
-            jobs += [("writers", s, args.writer_subscribers, args.writer_rate, rep) for s in systems]
+            jobs += [job for s in systems for job in each("writers", s, args.writer_subscribers, args.writer_rate, rep)]
+        if "rooms" in workloads:
+            jobs += rooms.plan(args, builds, rep)
     return jobs
 
 
@@ -153,35 +183,48 @@ def main():
         rows, conditions = report.read_runs(args.out)
         write_outputs(args, rows, conditions)
         return
-    peers.ensure_packages()
+    if set(args.workloads.split(",")) - {"rooms"}:
+        peers.ensure_packages()  # the peers and gnuplot; the rooms workload is rivesyncd alone
     os.makedirs(args.out, exist_ok=True)
-    commit = os.environ.get("BENCH_DAEMON_REV") or subprocess.run(
-        ["git", "-C", HERE, "describe", "--always", "--dirty"], capture_output=True, text=True).stdout.strip() + " (working tree)"
+    builds = daemons(args)
+    directories = dict(builds)
     started = datetime.datetime.now().isoformat(timespec="seconds")
     load_before = loadavg()
-    jobs = plan(args)
+    jobs = plan(args, builds)
     rows = []
-    for i, (workload, system, n, rate, rep) in enumerate(jobs, 1):
-        label = f"[{i}/{len(jobs)}] {workload} {system} N={n} R={int(rate)} rep {rep} (load {loadavg()})"
-        print(label, flush=True)
+    for i, (workload, system, n, rate, rep, daemon, workers, room_rate) in enumerate(jobs, 1):
+        on = f" @{daemon} ({workers} workers)" if daemon else ""
+        on += f", rooms advance {room_rate}/s" if room_rate else ""
+        print(f"[{i}/{len(jobs)}] {workload} {system}{on} N={n} R={int(rate)} rep {rep} (load {loadavg()})", flush=True)
+        row = {"workload": workload, "system": system, "N": n, "R": int(rate), "rep": rep, "daemon": daemon}
+        if workload == "rooms":
+            row.update(workers=workers, room_rate=room_rate)
         try:
-            if workload == "connections":
-                row = run_connections(args, system, n, rep)
+            if workload == "rooms":
+                row.update(rooms.run(args, directories[daemon], n, workers, room_rate))
+            elif workload == "connections":
+                row.update(run_connections(args, directories.get(daemon), system, n, rep))
             else:
-                row = run_traffic(args, system, workload, n, rate, args.writers if workload == "writers" else 1, rep)
+                row.update(run_traffic(args, directories.get(daemon), system, workload, n, rate,
+                                       args.writers if workload == "writers" else 1, rep))
         except Exception as error:  # a failed run is reported, the matrix goes on
-            row = {"workload": workload, "system": system, "N": n, "R": int(rate), "rep": rep, "errors": str(error)[:300]}
+            row["errors"] = str(error)[:300]
         row["load"] = loadavg()
         row["engine"] = args.engine
         rows.append(row)
         print("   ", {k: row.get(k) for k in ("delivered_per_s", "p50_ms", "p99_ms", "lost", "gen_cpu_pct",
                                                 "server_cpu_s", "rss_per_conn_kb", "ready", "errors") if k in row}, flush=True)
-    conditions = (f"Run {started} on `{os.uname().nodename}` ({os.cpu_count()} cores), rivesyncd from `{commit}`; "
+    names = ", ".join(f"`{label}`" for label, _ in builds)
+    conditions = (f"Run {started} on `{os.uname().nodename}` ({os.cpu_count()} cores), rivesyncd from {names}; "
                   f"{args.duration:g} s per run, {args.reps} rep(s), medians; server on core 0, bench-load on core 1 "
                   f"(taskset), subscribers on bench-load's {ENGINES[args.engine]} (`--engine {args.engine}`); "
-                  f"rivesyncd advances at most {args.advance_rate:g}/s with 2 workers; load average before "
+                  f"fan-out rivesyncd advances at most {args.advance_rate:g}/s with 2 workers; load average before "
                   f"{load_before}, after {loadavg()} (other engineers' builds share the machine). Peers: {peers.versions()}. "
                   f"Fan-out cells with N×R > {args.max_deliveries:g} deliveries/s skipped.")
+    if "rooms" in args.workloads.split(","):
+        conditions += (f" Rooms: {args.rooms} rooms × {args.clients_per_room} clients at {args.client_rate:g} sets/s, "
+                       f"rooms advance at most {args.room_rates}/s, rivesyncd workers {args.room_workers}, "
+                       f"{args.rooms_per_process} rooms per bench-load process.")
     write_outputs(args, rows, conditions)
 
 

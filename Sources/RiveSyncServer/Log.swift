@@ -50,19 +50,37 @@ public struct Log: Sendable {
 
     public func callAsFunction(_ level: Level, _ message: String, _ metadata: [(String, String)] = []) {
         guard writes(level) else { return }
-        write(level, message, metadata)
+        emit(level, message, metadata)
     }
 
     /// Writes an info line whatever `minimum` is: `listening on HOST:PORT`, which tests and
     /// scripts read the bound port from.
-    public func announce(_ message: String) { write(.info, message, []) }
+    public func announce(_ message: String) { emit(.info, message, []) }
 
-    private func write(_ level: Level, _ message: String, _ metadata: [(String, String)]) {
+    private func emit(_ level: Level, _ message: String, _ metadata: [(String, String)]) {
         var line = sink.journal ? "<\(level.priority)>" : ""
         line += "level=\(level.rawValue) msg=\(Self.quote(message))"
         for (key, value) in metadata { line += " \(key)=\(Self.quote(value))" }
         line += "\n"
-        FileHandle.standardError.write(Data(line.utf8))
+        Self.writeStandardError(line)
+    }
+
+    /// Writes `text` to file descriptor 2 with `write(2)`, ignoring every failure: a closed or
+    /// full stderr loses the line and nothing else. (`FileHandle.write` traps on `EPIPE`, and
+    /// without `SIGPIPE` ignored the write itself kills the process.) Never blocks on a lock.
+    public static func writeStandardError(_ text: String) {
+        var bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeMutableBytes { write(2, $0.baseAddress! + offset, $0.count - offset) }
+            if written > 0 {
+                offset += written
+            } else if written < 0, errno == EINTR {
+                continue
+            } else {
+                return
+            }
+        }
     }
 
     /// Sends libwebsockets' own lines through this log (`source=lws`; the transport's, which it

@@ -58,7 +58,7 @@ final class ServerContext: Sendable {
 
     /// Bytes queued on the service thread for all sessions together (a recent snapshot).
     func totalQueuedBytes() -> Int {
-        server.withLock { $0 }?.metrics.queuedBytes.load(ordering: .relaxed) ?? 0
+        server.withLock { $0 }?.totalQueuedBytes ?? 0
     }
 
     /// Encodes a message once as a shareable text payload.

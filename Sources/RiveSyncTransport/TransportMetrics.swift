@@ -27,6 +27,9 @@ public final class TransportMetrics: Sendable {
     public let directWrites = Atomic<Int>(0)
     /// Message bytes queued in all sessions, not yet written (gauge).
     public let queuedBytes = Atomic<Int>(0)
+    /// Bytes of sends submitted (`payload × sessions`) that the service thread has not applied
+    /// yet: with `queuedBytes`, what `WebSocketServer.totalQueuedBytes` reports.
+    let bytesInTransit = Atomic<Int>(0)
     /// Messages queued in all sessions, not yet written (gauge).
     public let queuedMessages = Atomic<Int>(0)
     /// Send-queue overflows (counter).
@@ -35,6 +38,8 @@ public final class TransportMetrics: Sendable {
     public let messagesDropped = Atomic<Int>(0)
     /// Messages closed with 1009 for exceeding `maxMessageBytes` (counter).
     public let messagesTooLarge = Atomic<Int>(0)
+    /// Times a session stopped being read for back-pressure (counter).
+    public let readPauses = Atomic<Int>(0)
     /// Plain HTTP requests served (counter).
     public let httpRequests = Atomic<Int>(0)
 
@@ -58,6 +63,7 @@ public final class TransportMetrics: Sendable {
             ("queue_overflows_total", "counter", "Send-queue overflows.", queueOverflows.load(ordering: .relaxed)),
             ("messages_dropped_total", "counter", "Messages dropped (overflow, closing).", messagesDropped.load(ordering: .relaxed)),
             ("messages_too_large_total", "counter", "Messages over the size limit (1009).", messagesTooLarge.load(ordering: .relaxed)),
+            ("read_pauses_total", "counter", "Times a session stopped being read (back-pressure).", readPauses.load(ordering: .relaxed)),
             ("http_requests_total", "counter", "Plain HTTP requests served.", httpRequests.load(ordering: .relaxed)),
         ]
         var text = ""

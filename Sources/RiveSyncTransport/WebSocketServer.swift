@@ -25,6 +25,9 @@ public final class WebSocketServer: Sendable {
         /// cannot be read, or a key that does not match, keeps the old pair. `done` is called
         /// on the service thread with the outcome (`.tlsSetupFailed`, or `.notRunning`).
         case reloadCertificates(done: @Sendable (Result<Void, TransportError>) -> Void)
+        /// One message the handler received from the session is done with (with
+        /// `Configuration.maxUnhandledMessagesPerSession` > 0, send exactly one per message).
+        case handled(SessionID)
     }
 
     /// The settings this server was created with.
@@ -115,13 +118,24 @@ public final class WebSocketServer: Sendable {
     /// - Returns: false when the server is not running (nothing was queued).
     @discardableResult
     public func submit(_ commands: [Command]) -> Bool {
-        inbox.submit(commands.lazy.map { .command($0) })
+        for case .send(let payload, let ids) in commands { countInTransit(payload, ids) }
+        return inbox.submit(commands.lazy.map { .command($0) })
     }
 
     /// Queues one shared `payload` for every session in `ids`. See `Command.send`.
     @discardableResult
     public func send(_ payload: Payload, to ids: [SessionID]) -> Bool {
-        inbox.submit(CollectionOfOne(.command(.send(payload, to: ids))))
+        countInTransit(payload, ids)
+        return inbox.submit(CollectionOfOne(.command(.send(payload, to: ids))))
+    }
+
+    /// Counts a send before the service thread applies it, so `queuedBytes` includes it from
+    /// the moment it is submitted (a reading taken right after a submit is never stale).
+    private func countInTransit(_ payload: Payload, _ ids: [SessionID]) {
+        sessionStats.withLock { stats in
+            for id in ids { stats[id]?.inTransit.add(payload.count, ordering: .relaxed) }
+        }
+        metrics.bytesInTransit.add(payload.count * ids.count, ordering: .relaxed)
     }
 
     /// Closes a session after its queued messages. See `Command.close`.
@@ -132,11 +146,16 @@ public final class WebSocketServer: Sendable {
 
     /// Message bytes queued for `id` and not yet fully written, or nil for an unknown session.
     ///
-    /// A snapshot as of the last command the service thread applied: commands still in
-    /// transit are not counted. Use it for slow-consumer policy (e.g. replace a growing
-    /// backlog with a catch-up via `Command.replaceQueue`).
+    /// Sends submitted but not yet applied by the service thread count too. Use it for
+    /// slow-consumer policy (e.g. replace a growing backlog with a catch-up via
+    /// `Command.replaceQueue`).
     public func queuedBytes(_ id: SessionID) -> Int? {
-        sessionStats.withLock { $0[id] }?.queuedBytes.load(ordering: .relaxed)
+        sessionStats.withLock { $0[id] }.map { $0.queuedBytes.load(ordering: .relaxed) + $0.inTransit.load(ordering: .relaxed) }
+    }
+
+    /// Message bytes queued for all sessions together, sends in transit included.
+    public var totalQueuedBytes: Int {
+        metrics.queuedBytes.load(ordering: .relaxed) + metrics.bytesInTransit.load(ordering: .relaxed)
     }
 
     /// Sends close frames with `closeCode` to every session, waits up to
@@ -159,4 +178,6 @@ public final class WebSocketServer: Sendable {
 /// Cross-thread view of one session, for `queuedBytes(_:)`.
 final class SessionStats: Sendable {
     let queuedBytes = Atomic<Int>(0)
+    /// Bytes of sends submitted to the session that the service thread has not applied yet.
+    let inTransit = Atomic<Int>(0)
 }

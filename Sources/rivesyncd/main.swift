@@ -2,9 +2,11 @@ import Foundation
 import RiveSyncServer
 import RiveSyncVersion
 
+// First of all: a write to a closed stderr or socket must fail with EPIPE, not kill us.
+signal(SIGPIPE, SIG_IGN)
+
 func fail(_ lines: [String], status: Int32, usage: Bool = false) -> Never {
-    let text = lines.map { "rivesyncd: \($0)\n" }.joined() + (usage ? "see rivesyncd --help\n" : "")
-    FileHandle.standardError.write(Data(text.utf8))
+    Log.writeStandardError(lines.map { "rivesyncd: \($0)\n" }.joined() + (usage ? "see rivesyncd --help\n" : ""))
     exit(status)
 }
 
@@ -14,18 +16,19 @@ do {
 } catch {
     fail(error.lines, status: 64, usage: true)
 }
+// stdout through stdio: a closed stdout loses the text, nothing else.
 switch commandLine.action {
 case .help:
-    FileHandle.standardOutput.write(Data(DaemonCommandLine.usage.utf8))
+    print(DaemonCommandLine.usage, terminator: "")
     exit(0)
 case .version:
-    FileHandle.standardOutput.write(Data("rivesyncd \(RiveSyncVersion.current)\n".utf8))
+    print("rivesyncd \(RiveSyncVersion.current)")
     exit(0)
 case .checkConfiguration:
     let path = commandLine.configurationPath!
     let problems = Daemon.check(configurationPath: path)
     guard problems.isEmpty else { fail(problems.map { "\(path): \($0)" }, status: 1) }
-    FileHandle.standardOutput.write(Data("\(path): valid\n".utf8))
+    print("\(path): valid")
     exit(0)
 case .serve:
     break
@@ -47,7 +50,7 @@ var signals = sigset_t()
 sigemptyset(&signals)
 for signal in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&signals, signal) }
 pthread_sigmask(SIG_BLOCK, &signals, nil)
-signal(SIGPIPE, SIG_IGN)
+raiseDescriptorLimit()
 
 let daemon: Daemon
 let supervisor: Supervisor
@@ -75,4 +78,13 @@ while true {
     log(.info, "stopping", [("signal", "\(received)")])
     supervisor.drain()
     exit(0)
+}
+
+/// Raises the soft `RLIMIT_NOFILE` to the hard one, as daemons do: every connection is a
+/// descriptor, and the transport sizes its connection budget from the soft limit.
+func raiseDescriptorLimit() {
+    var limit = rlimit()
+    guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
+    limit.rlim_cur = limit.rlim_max
+    _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
 }

@@ -67,6 +67,31 @@ import Testing
     }
 }
 
+/// `queuedBytes` counts a send from the moment it is submitted, not from when the service
+/// thread gets to it: a slow-consumer policy deciding from a reading taken right after its
+/// own sends sees them (the daemon once queued seven batches past its soft limit that way).
+@Suite struct InTransitTests {
+    @Test func aSubmittedSendCountsAtOnce() async throws {
+        try await withServer({
+            $0.socketSendBufferBytes = 64 << 10
+            $0.maxQueuedBytesPerSession = 16 << 20
+        }, echo: false) { server, handler in
+            let socket = try RawSocket(port: try #require(server.port), receiveBufferBytes: 4096)
+            #expect(try socket.upgrade().hasPrefix("HTTP/1.1 101"))
+            try await waitUntil("session open") { handler.openedIDs.count == 1 }
+            let id = handler.openedIDs[0]
+            let chunks = 40
+            #expect(server.submit(Array(repeating: .send(SlowConsumerTests.chunk, to: [id]), count: chunks)))
+            let queued = try #require(server.queuedBytes(id))
+            let total = server.totalQueuedBytes
+            let kernel = 1 << 20  // at most what both sockets can hold: the sends the loop wrote already
+            #expect(queued >= chunks * SlowConsumerTests.chunk.count - kernel, "queued \(queued) right after the submit")
+            #expect(total >= chunks * SlowConsumerTests.chunk.count - kernel, "all sessions: \(total) right after the submit")
+            withExtendedLifetime(socket) {}
+        }
+    }
+}
+
 /// What the server's kernel side may hold for a peer that reads slowly: `socketSendBufferBytes`,
 /// not megabytes of autotuned buffers, so that the send queue (and its overflow policy) sees the
 /// backlog. The reader fixes its own receive buffer, and what waits in it is counted apart: on

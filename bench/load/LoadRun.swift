@@ -37,7 +37,8 @@ struct LoadRun {
             let name = "bench-\(getpid())-\(index)"
             let decoder = ReceiveDecoder(peer: options.peer, subscriber: subscriber)
             if subscriber, let raw {
-                raw.connect(index: collector.add(decoder), greeting: options.peer.greeting(subscriber: true, name: name, target: options.target))
+                let target = options.rooms > 0 ? options.layout.target(ofConnection: index) : options.target
+                raw.connect(index: collector.add(decoder), greeting: options.peer.greeting(subscriber: true, name: name, target: target))
             } else {
                 guard let connection = open(decoder, name: name) else { return 1 }
                 if !subscriber { writers.append(connection) }
@@ -54,12 +55,14 @@ struct LoadRun {
         let start = options.standalone ? Clock.now() + 200_000_000 : Self.readStart()
         let end = start + UInt64(options.duration * 1e9)
         collector.setWindowEnd(end)
+        if options.rooms > 0 { startRoomClients(from: start, to: end) }
         Clock.sleep(until: start)
         let cpuStart = Clock.cpuSeconds()
-        let sent = writers.isEmpty ? 0 : pace(writers, from: start, to: end)
+        var sent = writers.isEmpty ? 0 : pace(writers, from: start, to: end)
         Clock.sleep(until: end)
         let cpu = Clock.cpuSeconds() - cpuStart
         Clock.sleep(until: end + UInt64(options.drain * 1e9))
+        if options.rooms > 0 { sent = roomClientsSent() }
         print("RESULT " + Report(options: options, ready: ready, sent: sent, cpuSeconds: cpu, tally: collector.snapshot()).json)
         fflush(nil)
         return 0
@@ -78,7 +81,8 @@ struct LoadRun {
                 switch event {
                 case .opened: collector.handle(.opened, index: index)
                 case .message(let bytes, _): collector.handle(.message(bytes, receivedAt: Clock.now()), index: index)
-                case .closed(let code, let reason): collector.handle(.closed("closed \(code.map(String.init) ?? "-") \(reason)"), index: index)
+                case .closed(let code, let reason):
+                    collector.handle(.closed("closed \(code.map(String.init) ?? "-") \(reason)"), index: index)
                 case .failed(let reason): collector.handle(.closed("failed: \(reason)"), index: index)
                 }
             }
@@ -112,18 +116,35 @@ struct LoadRun {
             let paths = (0..<pathsPerWriter).map { "s\((global * pathsPerWriter + $0) % options.paths)" }
             return UpdateEncoder(peer: options.peer, writer: global, paths: paths, target: options.target, processID: Int(getpid()))
         }
-        var seqs = Array(repeating: 0, count: writers.count)
-        let interval = 1e9 / options.rate
-        var sent = 0
-        while true {
-            let due = start + UInt64(Double(sent) * interval)
-            guard due < end else { return sent }
+        var pacer = RoundRobinPacer(writers: writers.count, rate: options.rate, start: start, end: end)
+        while let due = pacer.nextDue {
             Clock.sleep(until: due)
-            let local = sent % writers.count
-            let record = Record(writer: options.firstWriter + local, seq: seqs[local], sentNanoseconds: Clock.now())
+            let (local, seq) = pacer.take()
+            let record = Record(writer: options.firstWriter + local, seq: seq, sentNanoseconds: Clock.now())
             writers[local].send(encoders[local].encode(record))
-            seqs[local] += 1
-            sent += 1
+        }
+        return pacer.sent
+    }
+
+    /// Has the raw engine's loop send the room clients' updates at `--rate` in total, in a
+    /// shuffled order: each client sends at its own fixed phase of the period, so the clients
+    /// of a room write at unrelated times, as independent users would (in connection order a
+    /// room's clients would send back to back and their sets share one advance).
+    private func startRoomClients(from start: UInt64, to end: UInt64) {
+        let layout = options.layout
+        let processID = Int(getpid())
+        let encoders = (0..<options.subscribers).map { layout.encoder(ofConnection: $0, processID: processID) }
+        let order = SeededShuffle.permutation(of: options.subscribers, seed: UInt64(options.firstRoom))
+        let pacer = RoundRobinPacer(writers: options.subscribers, rate: options.rate, start: start, end: end)
+        raw?.startWriting(RawSubscriberEngine.WritePlan(encoders: encoders, order: order, pacer: pacer))
+    }
+
+    /// The room clients' updates sent, once the loop has made the last one (waits for it: a
+    /// loop that fell behind still sends every update that was due, late).
+    private func roomClientsSent() -> Int {
+        while true {
+            if let sent = raw?.sentCount() { return sent }
+            Clock.sleep(until: Clock.now() + 10_000_000)
         }
     }
 

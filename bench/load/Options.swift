@@ -23,12 +23,28 @@ struct Options: Sendable {
     var standalone = false
     /// What runs the subscriber connections (writers always use the lws client).
     var engine = SubscriberEngine.raw
+    /// Rooms (rivesync state machines `room-<i>`) of this process; each has `clientsPerRoom`
+    /// connections that subscribe to it and write to it. 0 = the fan-out shape above.
+    var rooms = 0
+    var firstRoom = 0
+    var clientsPerRoom = 8
+    /// Create the rooms (over the protocol) instead of running clients in them.
+    var createRooms = false
+    /// The files the rooms are created on, round-robin (`--create-rooms`).
+    var files: [String] = []
+    /// Advances per second of the rooms created (`rate` of `createStateMachine`).
+    var roomRate = 60
+
+    /// The room layout of a `--rooms` process.
+    var layout: RoomLayout { RoomLayout(firstRoom: firstRoom, rooms: rooms, clientsPerRoom: clientsPerRoom) }
 
     static let usage = """
         usage: bench-load --peer rivesync|mqtt|yjs|mirror --url ws://HOST:PORT[/PATH]
                           [--subscribers N] [--writers W] [--first-writer I] [--rate R]
                           [--duration S] [--drain S] [--paths K] [--target NAME] [--idle] [--standalone]
                           [--engine raw|lws]
+                          [--rooms N [--first-room I] [--clients-per-room K]]
+                          [--create-rooms --rooms N [--first-room I] --files A,B… [--room-rate R]]
 
         Opens N subscriber and W writer connections, prints READY when all are subscribed,
         waits for 'GO <CLOCK_MONOTONIC ns>' on stdin (or starts at once with --standalone),
@@ -39,6 +55,12 @@ struct Options: Sendable {
         Writers run on one libwebsockets client context. Subscribers run on the engine chosen
         with --engine: 'raw' (default) is non-blocking sockets served by one epoll thread with
         a minimal WebSocket client (ws:// only); 'lws' puts them on the libwebsockets context.
+
+        With --rooms (rivesync, raw engine) the process runs N rooms instead: K clients per room
+        (default 8), each subscribed to its room 'room-<i>' and writing its own property
+        'client<k>'; --rate is then the updates/s of all its clients together. --create-rooms
+        creates those rooms as auto state machines of the bench rooms schema (artboard Room,
+        state machine room) on the given files, prints 'CREATED <count> <seconds>' and exits.
         """
 
     init(arguments: [String]) throws(UsageError) {
@@ -71,14 +93,31 @@ struct Options: Sendable {
             case "--standalone": standalone = true
             case "--engine":
                 let name = try value(flag)
-                guard let parsed = SubscriberEngine(rawValue: name) else { throw UsageError("--engine: expected raw or lws, got '\(name)'") }
+                guard let parsed = SubscriberEngine(rawValue: name) else {
+                    throw UsageError("--engine: expected raw or lws, got '\(name)'")
+                }
                 engine = parsed
+            case "--rooms": rooms = Int(try number(flag))
+            case "--first-room": firstRoom = Int(try number(flag))
+            case "--clients-per-room": clientsPerRoom = max(1, Int(try number(flag)))
+            case "--create-rooms": createRooms = true
+            case "--files": files = try value(flag).split(separator: ",").map(String.init)
+            case "--room-rate": roomRate = Int(try number(flag))
             default: throw UsageError("unknown argument '\(flag)'")
             }
         }
         guard !url.isEmpty else { throw UsageError("--url is required") }
-        guard subscribers + writers > 0 else { throw UsageError("give --subscribers and/or --writers") }
+        if rooms > 0 {
+            guard subscribers == 0, writers == 0 else { throw UsageError("--rooms replaces --subscribers and --writers") }
+            guard peer == .rivesync, engine == .raw else { throw UsageError("--rooms needs --peer rivesync and --engine raw") }
+            guard !createRooms || !files.isEmpty else { throw UsageError("--create-rooms needs --files") }
+            if !createRooms { subscribers = rooms * clientsPerRoom }
+        } else if createRooms {
+            throw UsageError("--create-rooms needs --rooms")
+        }
+        guard subscribers + writers > 0 || createRooms else { throw UsageError("give --subscribers and/or --writers") }
         guard writers == 0 || rate > 0 else { throw UsageError("--rate must be > 0 with writers") }
+        guard rooms == 0 || createRooms || idle || rate > 0 else { throw UsageError("--rate must be > 0 with --rooms") }
         if engine == .raw, subscribers > 0 {
             guard let parsed = WebSocketURL(url), !parsed.isSecure else {
                 throw UsageError("--engine raw needs a ws:// URL (use --engine lws for wss://)")

@@ -4,7 +4,8 @@ import Glibc
 /// The raw engine's thread: one level-triggered epoll set over the wake eventfd and every
 /// subscriber socket. It owns all connection state; no other thread touches it. Each readable
 /// socket gets one large `recv`, and the clock is read once per `recv` for all messages it
-/// completes (`RawEventLoop+WebSocket.swift`).
+/// completes (`RawEventLoop+WebSocket.swift`). While it has a write plan, the wait ends when
+/// the next update is due (`RawEventLoop+Writing.swift`).
 final class RawEventLoop {
     /// epoll token of the wake eventfd; sockets use their slot in `connections`.
     static let wakeToken = UInt64.max
@@ -13,19 +14,23 @@ final class RawEventLoop {
 
     let engine: RawSubscriberEngine
     private var connections: [RawConnection?] = []
+    /// The slot of each collector index (they differ when the process also has lws writers).
+    private var slots: [Int: Int] = [:]
+    /// Updates to send from the connections, while the run lasts.
+    var writing: RawSubscriberEngine.WritePlan?
     /// The one receive buffer, allocated for the life of the thread (the loop never returns).
     private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: receiveBytes, alignment: 16)
 
     init(engine: RawSubscriberEngine) { self.engine = engine }
 
     /// Serves events forever. The event buffer is allocated once: a Swift array passed as
-    /// `&events` was copied on every `epoll_wait` here (seen in perf as page faults in malloc).
+    /// `&events` was copied on every wait here (seen in perf as page faults in malloc).
     func run() -> Never {
         let events = UnsafeMutableBufferPointer<epoll_event>.allocate(capacity: Self.maxEvents)
         while true {
-            let count = epoll_wait(engine.epoll, events.baseAddress, Int32(events.count), -1)
+            let count = waitForEvents(events)
             if count < 0 {
-                guard errno == EINTR else { fatalError("bench-load: epoll_wait: \(errnoText())") }
+                guard errno == EINTR else { fatalError("bench-load: epoll_pwait2: \(errnoText())") }
                 continue
             }
             for event in events[0..<Int(count)] {
@@ -35,6 +40,7 @@ final class RawEventLoop {
                     service(slot: Int(event.data.u64), events: event.events)
                 }
             }
+            if writing != nil { sendDue() }
         }
     }
 
@@ -42,6 +48,13 @@ final class RawEventLoop {
         var counter: UInt64 = 0
         _ = read(engine.wake, &counter, MemoryLayout<UInt64>.size)
         for request in engine.takeRequests() { open(request) }
+        if let plan = engine.takePlan() { writing = plan }
+    }
+
+    /// The open connection of collector index `index`, if it is open.
+    func openConnection(index: Int) -> RawConnection? {
+        guard let slot = slots[index], let connection = connections[slot], connection.phase == .open else { return nil }
+        return connection
     }
 
     /// Starts a non-blocking connect; the socket is watched for writability until it completes.
@@ -60,6 +73,7 @@ final class RawEventLoop {
         let connectError = rc == 0 ? 0 : errno
         let connection = RawConnection(fd: fd, index: request.index, slot: connections.count, greeting: request.greeting)
         connections.append(connection)
+        slots[request.index] = connection.slot
         var event = epoll_event(events: EPOLLIN.rawValue | EPOLLOUT.rawValue, data: epoll_data_t(u64: UInt64(connection.slot)))
         if connectError != 0, connectError != EINPROGRESS {
             close(connection, "connect: \(errnoText(connectError))")
@@ -118,7 +132,8 @@ final class RawEventLoop {
         }
         guard pending != connection.watchesWritable else { return }
         connection.watchesWritable = pending
-        var event = epoll_event(events: EPOLLIN.rawValue | (pending ? EPOLLOUT.rawValue : 0), data: epoll_data_t(u64: UInt64(connection.slot)))
+        var event = epoll_event(
+            events: EPOLLIN.rawValue | (pending ? EPOLLOUT.rawValue : 0), data: epoll_data_t(u64: UInt64(connection.slot)))
         if epoll_ctl(engine.epoll, EPOLL_CTL_MOD, connection.fd, &event) != 0 { close(connection, "epoll_ctl: \(errnoText())") }
     }
 

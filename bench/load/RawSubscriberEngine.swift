@@ -1,12 +1,14 @@
+import BenchLoadKit
 import CEpoll
 import Glibc
 import RiveSyncTransport
 import Synchronization
 
 /// Subscriber connections on non-blocking TCP sockets, all served by one thread blocked in
-/// `epoll_wait` (`--engine raw`). `connect` may be called from any thread: it queues the
-/// request and wakes the loop through an eventfd; sockets and connection state live only on
-/// the loop's thread (`RawEventLoop`).
+/// `epoll_pwait2` (`--engine raw`). `connect` and `startWriting` may be called from any thread:
+/// they queue the request and wake the loop through an eventfd; sockets and connection state
+/// live only on the loop's thread (`RawEventLoop`). With `--rooms`, the subscribers also write
+/// (`RawEventLoop+Writing.swift`).
 final class RawSubscriberEngine: Sendable {
     /// A connection to open: its collector index and the messages it sends once open.
     struct Request: Sendable {
@@ -23,12 +25,26 @@ final class RawSubscriberEngine: Sendable {
         let subprotocol: String?
     }
 
+    /// What the subscribers send once the run starts: one encoder per connection (in
+    /// collector index order), all paced by one open-loop pacer whose writer `w` is
+    /// connection `order[w]`.
+    struct WritePlan: Sendable {
+        var encoders: [UpdateEncoder]
+        var order: [Int]
+        var pacer: RoundRobinPacer
+        /// Updates sent so far (those due on a connection that had closed are not).
+        var sent = 0
+    }
+
     let target: Target
     let collector: Collector
     let epoll: Int32
     /// An eventfd registered in `epoll`: written when requests are queued.
     let wake: Int32
     private let requests = Mutex<[Request]>([])
+    private let plan = Mutex<WritePlan?>(nil)
+    /// Updates the loop has sent (written once its pacer has run out).
+    private let written = Mutex<Int?>(nil)
 
     /// Resolves `url` (a `ws://` URL, IPv4) and starts the loop thread.
     init(url: WebSocketURL, subprotocol: String?, collector: Collector) throws(RawEngineError) {
@@ -49,6 +65,31 @@ final class RawSubscriberEngine: Sendable {
         requests.withLock { $0.append(Request(index: index, greeting: greeting)) }
         var one: UInt64 = 1
         _ = write(wake, &one, MemoryLayout<UInt64>.size)
+    }
+
+    /// Has the loop send updates from its connections from now on (once per process).
+    func startWriting(_ plan: WritePlan) {
+        self.plan.withLock { $0 = plan }
+        var one: UInt64 = 1
+        _ = write(wake, &one, MemoryLayout<UInt64>.size)
+    }
+
+    /// The queued write plan, if any (loop thread).
+    func takePlan() -> WritePlan? {
+        plan.withLock { queued in
+            defer { queued = nil }
+            return queued
+        }
+    }
+
+    /// Records how many updates the loop sent (loop thread, when its pacer has run out).
+    func finishWriting(sent: Int) {
+        written.withLock { $0 = sent }
+    }
+
+    /// How many updates the loop sent; nil while it is still sending.
+    func sentCount() -> Int? {
+        written.withLock { $0 }
     }
 
     /// The queued requests, emptying the queue (loop thread).
@@ -79,10 +120,12 @@ final class RawSubscriberEngine: Sendable {
         }
         let box = Unmanaged.passRetained(Box(body)).toOpaque()
         var thread = pthread_t()
-        let rc = pthread_create(&thread, nil, { raw in
-            Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue().body()
-            return nil
-        }, box)
+        let rc = pthread_create(
+            &thread, nil,
+            { raw in
+                Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue().body()
+                return nil
+            }, box)
         guard rc == 0 else {
             Unmanaged<Box>.fromOpaque(box).release()
             throw RawEngineError("pthread_create returned \(rc)")

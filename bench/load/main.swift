@@ -4,7 +4,7 @@ import Glibc
 signal(SIGPIPE, SIG_IGN)
 do {
     let options = try Options(arguments: Array(CommandLine.arguments.dropFirst()))
-    exit(try LoadRun(options: options).run())
+    exit(options.createRooms ? try RoomSetup(options: options).run() : try LoadRun(options: options).run())
 } catch let error as UsageError {
     printError("bench-load: \(error.message)\n\n\(Options.usage)")
     exit(2)

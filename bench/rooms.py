@@ -1,0 +1,132 @@
+"""The rooms workload of bench/run.py (issue 11): the multiplayer-preview shape on rivesyncd.
+
+ROOMS state machines of the rooms schema (peers/rooms.schema.json), created over the protocol
+at the start of each run; CLIENTS connections per room, each subscribed to its room (whole
+target) and writing CLIENT_RATE sets/s to its own property `client<k>`, so nothing coalesces.
+Every set reaches the CLIENTS subscribers of its room (its writer too). Runs on a fresh daemon
+per run, once per daemon (BENCH_REV list) and worker count, alternating daemons.
+"""
+
+import os
+import subprocess
+import tempfile
+import time
+
+import generator
+import peers
+
+
+def add_arguments(p):
+    p.add_argument("--rooms", default="100,1000",
+                   help="rooms (state machines) of the rooms workload; a comma list runs each")
+    p.add_argument("--clients-per-room", type=int, default=8, help="clients per room, each subscribing and writing")
+    p.add_argument("--client-rate", type=float, default=10, help="sets/s of each room client")
+    p.add_argument("--room-rates", default="60",
+                   help="advances/s at most of each room (createStateMachine rate; a comma list runs each)")
+    p.add_argument("--room-workers", default="1,2", help="rivesyncd worker counts to compare")
+    p.add_argument("--server-cores", default="0",
+                   help="taskset CPU list of rivesyncd in the rooms workload (bench-load stays on core 1)")
+    p.add_argument("--rooms-per-process", type=int, default=125, help="rooms per bench-load process")
+
+
+def plan(args, daemons, rep):
+    """The rooms jobs of one repetition: (workload, system, N, R, rep, daemon, workers,
+    room rate) for every room count, room rate and worker count, daemons alternating."""
+    return [("rooms", "rivesync-rooms", int(n), int(args.client_rate), rep, label, int(workers), int(rate))
+            for n in args.rooms.split(",") for rate in args.room_rates.split(",")
+            for workers in args.room_workers.split(",") for label, _ in daemons]
+
+
+def create_rooms(args, url, count, room_rate):
+    """Creates `count` rooms over the protocol (one bench-load connection); returns its seconds."""
+    cmd = ["taskset", "-c", "1", os.path.join(args.build_dir, "bench-load"), "--peer", "rivesync", "--url", url,
+           "--create-rooms", "--rooms", str(count), "--files", "rooms-0,rooms-1", "--room-rate", str(room_rate)]
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=400)
+    lines = [line for line in done.stdout.splitlines() if line.startswith("CREATED ")]
+    if done.returncode != 0 or not lines:
+        raise RuntimeError(f"creating rooms failed ({done.returncode}): {done.stderr.strip()[-300:]}")
+    return float(lines[0].split()[2])
+
+
+def run(args, daemon_dir, count, workers, room_rate):
+    """One timed run of `count` rooms on a fresh daemon with `workers` workers, rooms
+    advancing at most `room_rate`/s; returns the row's figures."""
+    drain = 2.0
+    clients = args.clients_per_room
+    with tempfile.TemporaryDirectory(prefix="rivesync-bench-") as work:
+        server = peers.Server("rivesync", daemon_dir, work, core=args.server_cores, rate=None, workers=workers, room_files=2)
+        gen = None
+        try:
+            time.sleep(0.5)
+            rss_start = server.memory_kb()[0]
+            create_s = create_rooms(args, server.url("rivesync"), count, room_rate)
+            rss_rooms = server.memory_kb()[0]
+            procs, first = [], 0
+            for rooms in generator.split(count, args.rooms_per_process):
+                procs.append(["--rooms", str(rooms), "--first-room", str(first), "--clients-per-room", str(clients),
+                              "--rate", str(rooms * clients * args.client_rate), "--duration", str(args.duration),
+                              "--drain", str(drain)])
+                first += rooms
+            gen = generator.Generator(os.path.join(args.build_dir, "bench-load"), 1, "rivesync",
+                                      server.url("rivesync"), procs)
+            ready, total = gen.ready_counts(timeout=400)
+            rss_ready = server.memory_kb()[0]
+            batches0, cpu0, sched0 = server.batches(timeout=30), server.cpu_seconds(), server.schedstat()
+            gen.go(time.monotonic_ns() + 300_000_000)
+            results = gen.results(timeout=args.duration + drain + 120)
+            row = {"ready": ready, "connections": total, "create_s": round(create_s, 2),
+                   **generator.merge(results, clients, args.duration),
+                   "server_cpu_s": round(server.cpu_seconds() - cpu0, 2),
+                   "server_wait_s": round(server.schedstat()[1] - sched0[1], 2),
+                   "rss_rooms_mb": round((rss_rooms - rss_start) / 1024, 1),
+                   "rss_clients_mb": round((rss_ready - rss_rooms) / 1024, 1),
+                   "server_peak_rss_mb": round(server.memory_kb()[1] / 1024, 1)}
+            row["sent_per_s"] = round(row["sent"] / args.duration)
+            if row["sent"]:
+                row["server_us_per_update"] = round(row["server_cpu_s"] * 1e6 / row["sent"], 2)
+            if row["received"]:
+                row["server_us_per_delivery"] = round(row["server_cpu_s"] * 1e6 / row["received"], 2)
+            try:  # an overloaded daemon answers /metrics late (its HTTP shares the lws thread)
+                batches1 = server.batches(timeout=30)
+                row["batches_per_s"] = round((batches1 - batches0) / args.duration, 1)
+            except OSError as error:
+                row["errors"] = (row["errors"] + "; " if row["errors"] else "") + f"/metrics after the run: {error}"
+            return row
+        finally:
+            if gen:
+                gen.stop()
+            server.stop()
+
+
+def markdown(median_rows, fmt):
+    """The rooms table (one row per daemon, worker count and room rate), or no lines."""
+    rows = [r for r in median_rows if r["workload"] == "rooms"]
+    if not rows:
+        return []
+    lines = ["## Rooms (medians)", "",
+             "`rooms` state machines × 8 clients, each client subscribed to its whole room and writing "
+             "`R/s` sets/s to its own property at its own fixed phase; every set is delivered to the 8 "
+             "subscribers of its room (its writer too). Latency is the writer's send → each subscriber's "
+             "receive, as measured: it includes the wait for the room's next advance (an auto target "
+             "advances at once when it has been idle for an interval, else at the interval's end: up to "
+             "1/`adv/s`, 16.7 ms at 60/s). `lost` = sent × 8 − received; `gaps` are sets never seen by a "
+             "subscriber because a later set of the same client reached it first (coalesced in one "
+             "advance). `µs/update` = server CPU ÷ sets sent, `µs/delivery` ÷ records received. RSS: "
+             "growth with the rooms created (`rooms MB`), then with the clients connected and subscribed "
+             "(`clients MB`), and the peak. `create s`: creating all rooms over one connection. `wait s`: "
+             "time the server's threads were runnable but waiting for a CPU (`/proc/PID/task/*/schedstat`, "
+             "over the same span as server CPU): other load on its core, near 0 on a quiet machine.", "",
+             "| daemon | workers | adv/s | rooms | R/s | sent/s | delivered/s | p50 ms | p99 ms | max ms | lost | "
+             "gaps | server CPU s | wait s | µs/update | µs/delivery | batches/s | rooms MB | clients MB | peak RSS MB | "
+             "gen CPU % | create s |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    order = {label: i for i, label in enumerate(dict.fromkeys(r.get("daemon", "") for r in rows))}
+    for r in sorted(rows, key=lambda r: (r.get("room_rate") or 0, r["N"], r.get("workers") or 0, order[r.get("daemon", "")])):
+        lines.append("| " + " | ".join([
+            f"`{r.get('daemon', '')}`", fmt(r.get("workers")), fmt(r.get("room_rate")), fmt(r["N"]), fmt(r["R"]),
+            fmt(int(r.get("sent_per_s", 0))), fmt(int(r.get("delivered_per_s", 0))), fmt(r.get("p50_ms")),
+            fmt(r.get("p99_ms")), fmt(r.get("max_ms")), fmt(int(r.get("lost", 0))), fmt(int(r.get("gaps", 0))),
+            fmt(r.get("server_cpu_s")), fmt(r.get("server_wait_s")), fmt(r.get("server_us_per_update")), fmt(r.get("server_us_per_delivery")),
+            fmt(r.get("batches_per_s"), 0), fmt(r.get("rss_rooms_mb"), 1), fmt(r.get("rss_clients_mb"), 1),
+            fmt(r.get("server_peak_rss_mb"), 1), fmt(r.get("gen_cpu_pct"), 0), fmt(r.get("create_s"))]) + " |")
+    return lines + [""]
