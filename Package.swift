@@ -1,8 +1,24 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+// RiveSyncClient's default WebSocket transport: libwebsockets on Linux, Foundation's
+// URLSessionWebSocketTask on Apple platforms (and anywhere else). With
+// RIVESYNC_CLIENT_TRANSPORT=foundation the client takes Foundation on Linux too and no longer
+// depends on libwebsockets at all (RiveSyncClientTests' ClientPackageTests builds a package so).
+let clientOnFoundation = Context.environment["RIVESYNC_CLIENT_TRANSPORT"] == "foundation"
+let foundationPlatforms: [Platform] = [.macOS, .macCatalyst, .iOS, .tvOS, .visionOS, .watchOS, .windows, .android]
+let clientTransports: [Target.Dependency] =
+    clientOnFoundation
+    ? ["RiveSyncFoundationWebSocket"]
+    : [.target(name: "RiveSyncLibWebSockets", condition: .when(platforms: [.linux])),
+       .target(name: "RiveSyncFoundationWebSocket", condition: .when(platforms: foundationPlatforms))]
+let clientTransportSettings: [SwiftSetting] =
+    clientOnFoundation ? [] : [.define("RIVESYNC_LIBWEBSOCKETS", .when(platforms: [.linux]))]
+
 let package = Package(
     name: "RiveSync",
+    // What the client side needs (the daemon and its transport are Linux-only).
+    platforms: [.macOS(.v13), .macCatalyst(.v16), .iOS(.v16), .tvOS(.v16), .visionOS(.v1), .watchOS(.v9)],
     products: [
         .library(name: "RiveSyncModel", targets: ["RiveSyncModel"]),
         .library(name: "RiveSyncJSON", targets: ["RiveSyncJSON"]),
@@ -11,6 +27,9 @@ let package = Package(
         .library(name: "RiveFile", targets: ["RiveFile"]),
         .executable(name: "rivesync", targets: ["rivesync"]),
         .library(name: "RiveSyncClient", targets: ["RiveSyncClient"]),
+        .library(name: "RiveSyncWebSocket", targets: ["RiveSyncWebSocket"]),
+        .library(name: "RiveSyncLibWebSockets", targets: ["RiveSyncLibWebSockets"]),
+        .library(name: "RiveSyncFoundationWebSocket", targets: ["RiveSyncFoundationWebSocket"]),
     ],
     targets: [
         // Pure view-model core: schema, instances, paths, binding, advance, replica. No I/O.
@@ -51,9 +70,20 @@ let package = Package(
         .testTarget(name: "RiveSyncCLITests", dependencies: ["rivesync", "rivesyncd", "RiveSyncTestSupport"]),
         // Headless client: Rive's data-binding API over the wire, with a local replica per target.
         .target(
-            name: "RiveSyncClient", dependencies: ["RiveSyncTransport", "RiveSyncProtocol", "RiveSyncModel", "RiveSyncJSON"],
-            exclude: ["README.md"]),
-        .testTarget(name: "RiveSyncClientTests", dependencies: ["RiveSyncClient", "rivesyncd", "RiveSyncTestSupport"]),
+            name: "RiveSyncClient",
+            dependencies: ["RiveSyncWebSocket", "RiveSyncProtocol", "RiveSyncModel", "RiveSyncJSON"] + clientTransports,
+            exclude: ["README.md"], swiftSettings: clientTransportSettings),
+        .testTarget(
+            name: "RiveSyncClientTests",
+            dependencies: ["RiveSyncClient", "RiveSyncLibWebSockets", "RiveSyncFoundationWebSocket", "rivesyncd", "RiveSyncTestSupport"],
+            exclude: ["ClientPackage"]),
+        // The client's transport seam: WebSocketConnection and WebSocketTransport. No I/O.
+        .target(name: "RiveSyncWebSocket"),
+        // The seam on libwebsockets (RiveSyncTransport's WebSocketClient): the default on Linux.
+        .target(name: "RiveSyncLibWebSockets", dependencies: ["RiveSyncWebSocket", "RiveSyncTransport"]),
+        // The seam on Foundation's URLSessionWebSocketTask: the default on Apple platforms.
+        .target(name: "RiveSyncFoundationWebSocket", dependencies: ["RiveSyncWebSocket"]),
+        .testTarget(name: "RiveSyncFoundationWebSocketTests", dependencies: ["RiveSyncFoundationWebSocket"]),
         // Benchmark (not a test): .riv load time against byte-scan baselines.
         .executableTarget(name: "bench-riv-load", dependencies: ["RiveFile"], path: "bench/riv-load"),
         // Benchmark (not a test): WebSocket load generator for bench/run.py (rivesyncd vs peers).

@@ -1,24 +1,27 @@
 import RiveSyncJSON
 import RiveSyncModel
 import RiveSyncProtocol
-import RiveSyncTransport
+import RiveSyncWebSocket
 
 extension Session {
     /// Handles one event of the connection of `generation` (events of older connections are
     /// dropped).
-    func receive(_ event: ClientEvent, generation current: Int) {
+    func receive(_ event: WebSocketEvent, generation current: Int) {
         guard current == generation else { return }
         switch event {
         case .opened:
             openWaiter?.resume()
             openWaiter = nil
-        case .message(let bytes, _):
+        case .message(let bytes):
             guard let json = try? JSONParser(maxDepth: 256, maxBytes: Int.max).parse(bytes) else { return }
             handle(json)
         case .failed(let reason):
-            linkEnded(WorkerError.connectionFailed("\(settings.url): \(reason)"))
+            linkEnded(WorkerError.connectionFailed("\(settings.url): \(reason)"), reconnecting: true)
         case .closed(let code, let reason):
-            linkEnded(WorkerError.connectionFailed("\(settings.url): closed (\(code.map(String.init) ?? "no code")) \(reason)"))
+            let error = code == 1008
+                ? WorkerError.unauthorized("\(settings.url): closed (1008) \(reason)")
+                : WorkerError.connectionFailed("\(settings.url): closed (\(code.map(String.init) ?? "no code")) \(reason)")
+            linkEnded(error, reconnecting: event.allowsReconnect)
         }
     }
 
@@ -81,8 +84,9 @@ extension Session {
         sendSubscribe(target, cursor: nil)
     }
 
-    /// The connection ended: fail what waits for a reply, then reconnect (or close for good).
-    func linkEnded(_ error: WorkerError) {
+    /// The connection ended: fail what waits for a reply, then reconnect (or, without
+    /// `reconnecting`, close for good with `error`).
+    func linkEnded(_ error: WorkerError, reconnecting: Bool) {
         link = nil
         generation += 1
         if let openWaiter {
@@ -95,9 +99,9 @@ extension Session {
         }
         pending = [:]
         guard phase == .ready else { return }
-        guard settings.reconnect else {
+        guard settings.reconnect, reconnecting else {
             phase = .closed
-            failEverything(WorkerError.disconnected)
+            failEverything(reconnecting ? WorkerError.disconnected : error)
             return
         }
         phase = .reconnecting
@@ -115,7 +119,7 @@ extension Session {
             do {
                 try await openLink()
             } catch {
-                link?.close()
+                link?.close(code: 1000, reason: "")
                 link = nil
                 pause = min(pause * 2, .seconds(2))
                 continue
@@ -137,7 +141,7 @@ extension Session {
     func dropConnection(holdingReconnect: Bool) {
         reconnectHeld = holdingReconnect
         link?.close(code: 4000, reason: "dropped by test")
-        linkEnded(.disconnected)
+        linkEnded(.disconnected, reconnecting: true)
     }
 
     /// Test hook: lets a held reconnect loop go on.

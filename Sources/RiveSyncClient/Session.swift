@@ -1,13 +1,7 @@
 import RiveSyncJSON
 import RiveSyncModel
 import RiveSyncProtocol
-import RiveSyncTransport
-
-/// The one process-wide WebSocket client context: every `Worker` opens its connections on it
-/// (several lws client contexts in one process leak OpenSSL state, see the transport README).
-enum SharedTransport {
-    static let client = Result { () throws(TransportError) -> WebSocketClient in try WebSocketClient() }
-}
+import RiveSyncWebSocket
 
 /// The state behind one `Worker`: the connection, requests waiting for replies, one mirror per
 /// subscribed target, and the reconnect loop. All of it lives on this actor; messages are
@@ -20,6 +14,7 @@ actor Session {
         var token: String?
         var clientName: String
         var reconnect: Bool
+        var transport: any WebSocketTransport
     }
 
     /// Where the connection is in its life.
@@ -45,7 +40,7 @@ actor Session {
     /// Distinguishes this client's generated target names from other clients'.
     let clientTag = String(UInt32.random(in: 0...UInt32.max), radix: 16)
     var phase = Phase.connecting
-    var link: ClientConnection?
+    var link: (any WebSocketConnection)?
     var generation = 0
     var nextRequestID = 1
     var pending: [Int: Pending] = [:]
@@ -73,7 +68,7 @@ actor Session {
             phase = .ready
         } catch {
             phase = .closed
-            link?.close()
+            link?.close(code: 1000, reason: "")
             throw error
         }
     }
@@ -82,12 +77,10 @@ actor Session {
     func openLink() async throws {
         generation += 1
         let current = generation
-        let client: WebSocketClient
-        let connection: ClientConnection
-        let events: AsyncStream<ClientEvent>
+        let connection: any WebSocketConnection
+        let events: AsyncStream<WebSocketEvent>
         do {
-            client = try SharedTransport.client.get()
-            (connection, events) = try client.connect(to: settings.url, subprotocol: "rivesync.v1")
+            (connection, events) = try settings.transport.connect(to: settings.url, subprotocol: "rivesync.v1")
         } catch {
             throw WorkerError.connectionFailed("\(settings.url): \(error)")
         }

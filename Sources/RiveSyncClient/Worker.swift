@@ -2,6 +2,7 @@ import Foundation
 import RiveSyncJSON
 import RiveSyncModel
 import RiveSyncProtocol
+import RiveSyncWebSocket
 
 /// A connection to a `rivesyncd` daemon, in the role of Rive's `Worker`: files, instances and
 /// state machines made through it live in the daemon and are shared with every other client.
@@ -22,11 +23,17 @@ public final class Worker: Sendable {
     ///   - token: access token, if the daemon needs one.
     ///   - clientName: free text for the daemon's logs.
     ///   - reconnect: reconnect and resume after a dropped connection (default true); when
-    ///     false, a drop ends every stream with `WorkerError.disconnected`.
+    ///     false, a drop ends every stream with `WorkerError.disconnected`. A close that
+    ///     reconnecting cannot mend (1008, a revoked token) ends them with the close's error.
+    ///   - transport: the WebSocket library (`Worker.defaultTransport` when nil).
     /// - Throws: `WorkerError` when the daemon cannot be reached or refuses the client.
-    public init(url: String = Worker.defaultURL, token: String? = nil, clientName: String = "RiveSyncClient", reconnect: Bool = true)
-        async throws {
-        session = Session(settings: .init(url: url, token: token, clientName: clientName, reconnect: reconnect))
+    public init(
+        url: String = Worker.defaultURL, token: String? = nil, clientName: String = "RiveSyncClient", reconnect: Bool = true,
+        transport: (any WebSocketTransport)? = nil
+    ) async throws {
+        session = Session(
+            settings: .init(
+                url: url, token: token, clientName: clientName, reconnect: reconnect, transport: transport ?? Worker.defaultTransport))
         try await session.start()
     }
 
