@@ -3,9 +3,15 @@ import PackageDescription
 
 // RiveSyncClient's default WebSocket transport: libwebsockets on Linux, Foundation's
 // URLSessionWebSocketTask on Apple platforms (and anywhere else). With
-// RIVESYNC_CLIENT_TRANSPORT=foundation the client takes Foundation on Linux too and no longer
-// depends on libwebsockets at all (RiveSyncClientTests' ClientPackageTests builds a package so).
+// RIVESYNC_CLIENT_TRANSPORT=foundation the client takes Foundation on Linux too. Where the
+// client is on Foundation, the package leaves out every target that needs libwebsockets (the
+// daemon, its transport, their tests; see the end of this file), so SwiftPM never looks for
+// the system library (ClientPackageTests in RiveSyncClientTests builds a package both ways).
+#if os(Linux)
 let clientOnFoundation = Context.environment["RIVESYNC_CLIENT_TRANSPORT"] == "foundation"
+#else
+let clientOnFoundation = true
+#endif
 let foundationPlatforms: [Platform] = [.macOS, .macCatalyst, .iOS, .tvOS, .visionOS, .watchOS, .windows, .android]
 let clientTransports: [Target.Dependency] =
     clientOnFoundation
@@ -95,6 +101,30 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// Without libwebsockets (Apple hosts, RIVESYNC_CLIENT_TRANSPORT=foundation): drop the system
+// libraries and everything that depends on them, with the products made of those targets.
+if clientOnFoundation {
+    let systemOnly: Set<String> = ["CWebSockets", "CEpoll"]
+    var dropped = systemOnly
+    func names(_ dependency: Target.Dependency) -> String? {
+        switch dependency {
+        case .targetItem(let name, _), .byNameItem(let name, _): name
+        default: nil
+        }
+    }
+    var grew = true
+    while grew {
+        let more = package.targets.filter { !dropped.contains($0.name) && $0.dependencies.contains { names($0).map(dropped.contains) ?? false } }
+        dropped.formUnion(more.map(\.name))
+        grew = !more.isEmpty
+    }
+    package.targets.removeAll { dropped.contains($0.name) }
+    package.products.removeAll { product in
+        let targets = (product as? Product.Library)?.targets ?? (product as? Product.Executable)?.targets ?? []
+        return targets.contains(where: dropped.contains)
+    }
+}
 
 // libFuzzer targets for the .riv reader and the protocol message decoder, declared only for
 // .ci/fuzz-riv.sh and .ci/fuzz-messages.sh (RIVESYNC_FUZZ=1): they have no main of their own (the
