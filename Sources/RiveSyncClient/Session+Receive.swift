@@ -48,6 +48,13 @@ extension Session {
         switch entry {
         case .request(let continuation):
             if type == "error" { continuation.resume(throwing: ServerFailure(json)) } else { continuation.resume(returning: json) }
+        case .reply(let reply, let domain, let pathPrefix, let onSuccess):
+            if type == "error" {
+                reply.complete(.failure(ServerFailure(json).typed(domain, pathPrefix: pathPrefix)))
+            } else {
+                onSuccess?(self)
+                reply.complete(.success(json))
+            }
         case .subscription(let target):
             guard mirrors[target] != nil else { return }
             switch type {
@@ -94,9 +101,7 @@ extension Session {
             openWaiter.resume(throwing: error)
             return
         }
-        for entry in pending.values {
-            if case .request(let continuation) = entry { continuation.resume(throwing: WorkerError.disconnected) }
-        }
+        for entry in pending.values { entry.fail(WorkerError.disconnected) }
         pending = [:]
         guard phase == .ready else { return }
         guard settings.reconnect, reconnecting else {

@@ -34,6 +34,9 @@ actor Session {
         case request(CheckedContinuation<JSONValue, any Error>)
         /// A (re)subscribe the session sent itself; the reply is installed in the mirror.
         case subscription(target: String)
+        /// A request whose reply is awaited later (`submit`): failures become the public
+        /// errors of `domain`; `onSuccess` runs here before the reply is handed over.
+        case reply(Reply, ServerFailure.Domain, pathPrefix: String, onSuccess: (@Sendable (isolated Session) -> Void)?)
     }
 
     let settings: Settings
@@ -114,6 +117,21 @@ actor Session {
         }
     }
 
+    /// Sends a request once connected and returns without waiting for the reply.
+    func submit(
+        _ body: ClientRequest, _ domain: ServerFailure.Domain, pathPrefix: String = "",
+        onSuccess: (@Sendable (isolated Session) -> Void)? = nil
+    ) async throws -> Reply {
+        try await waitUntilReady()
+        guard let link else { throw WorkerError.disconnected }
+        let id = nextRequestID
+        nextRequestID += 1
+        let reply = Reply()
+        pending[id] = .reply(reply, domain, pathPrefix: pathPrefix, onSuccess: onSuccess)
+        link.send(text: Request(id: .number(Double(id)), body: body).jsonValue.jsonText)
+        return reply
+    }
+
     func send(_ body: ClientRequest) async throws -> JSONValue {
         guard let link else { throw WorkerError.disconnected }
         let id = nextRequestID
@@ -162,9 +180,7 @@ actor Session {
     }
 
     func failEverything(_ error: any Error) {
-        for entry in pending.values {
-            if case .request(let continuation) = entry { continuation.resume(throwing: error) }
-        }
+        for entry in pending.values { entry.fail(error) }
         pending = [:]
         for waiter in readyWaiters { waiter.resume(throwing: error) }
         readyWaiters = []
@@ -172,5 +188,16 @@ actor Session {
         mirrors = [:]
         holdWaiter?.resume()
         holdWaiter = nil
+    }
+}
+
+extension Session.Pending {
+    /// Ends a request that will get no reply.
+    func fail(_ error: any Error) {
+        switch self {
+        case .request(let continuation): continuation.resume(throwing: error)
+        case .reply(let reply, _, _, _): reply.complete(.failure(error))
+        case .subscription: break
+        }
     }
 }

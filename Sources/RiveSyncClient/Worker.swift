@@ -15,6 +15,8 @@ public final class Worker: Sendable {
     public static let defaultURL = "ws://127.0.0.1:7420"
 
     let session: Session
+    /// The command queue of the calls that return at once (and of their `confirmed` forms).
+    let calls = CallQueue()
 
     /// Connects to the daemon at `url` and says hello.
     ///
@@ -40,7 +42,15 @@ public final class Worker: Sendable {
     /// Closes the connection when the last reference goes away.
     deinit {
         let session = session
+        calls.finish()
         Task { await session.close() }
+    }
+
+    /// The failures of calls that returned at once (`setValue`, `fire`, list edits, the nested
+    /// `value(of:)`, `advance(by:)`): what Rive only logs. Every open stream gets each failure;
+    /// while none is open they are written to standard error.
+    public func errors() -> AsyncStream<QueuedCallError> {
+        calls.errors.stream()
     }
 
     /// Same as `init(url:token:)`.
@@ -54,6 +64,7 @@ public final class Worker: Sendable {
     /// the instances only they held; anything bound or listed elsewhere stays).
     public func close() async {
         await session.close()
+        calls.errors.finish()
     }
 
     /// Names of the files loaded in the daemon.

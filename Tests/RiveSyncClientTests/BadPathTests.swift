@@ -25,17 +25,17 @@ final class BadPathTests: ClientTestCase {
             _ = try await character.value(of: NumberProperty(path: "mod"))
         }
         await XCTAssertThrowsAsync(ViewModelInstanceError.valueMismatch("string", "number")) {
-            try await character.setValue(of: StringProperty(path: "mood"), to: "happy")
+            try await character.confirmed.setValue(of: StringProperty(path: "mood"), to: "happy")
         }
         await XCTAssertThrowsAsync(ViewModelInstanceError.invalidPath("mood//x")) {
             _ = try await character.value(of: NumberProperty(path: "mood//x"))
         }
         let theme = try await worker.publishedInstance(named: "theme")
         await XCTAssertThrowsAsync(ViewModelInstanceError.invalidEnumValue(path: "mode", value: "sepia", allowed: ["light", "dark"])) {
-            try await theme.setValue(of: EnumProperty(path: "mode"), to: "sepia")
+            try await theme.confirmed.setValue(of: EnumProperty(path: "mode"), to: "sepia")
         }
         await XCTAssertThrowsAsync(ViewModelInstanceError.invalidValue(path: "mood", reason: "numbers must be finite 32-bit floats")) {
-            try await character.setValue(of: NumberProperty(path: "mood"), to: .infinity)
+            try await character.confirmed.setValue(of: NumberProperty(path: "mood"), to: .infinity)
         }
         do {
             for try await _ in try await worker.target(named: "lobby").valueStream(at: "players/3/x") { XCTFail("no value expected") }
