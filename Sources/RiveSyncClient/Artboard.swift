@@ -46,7 +46,7 @@ public final class Artboard: Sendable {
             file: file.name, name: target, artboard: self.name, stateMachine: machine, main: mainID, globals: globalBindings, manual: manual)
         await file.worker.calls.barrier()
         _ = try await session.request(.createStateMachine(request), .stateMachine)
-        await session.remember(target: target, file: file.name)
+        await session.remember(target: target, file: file.name, manual: manual)
         if let mainID { await session.adopt(mainID, anchor: target) }
         for binding in globalBindings { await session.adopt(binding.instance, anchor: target) }
         return StateMachine(worker: file.worker, name: target, file: file.name)

@@ -18,9 +18,16 @@ final class CallQueue: Sendable {
 
     private struct State {
         var nextTicket = 1
-        var unfinished: Set<Int> = []
+        /// Tickets without an outcome yet, and whether each waits for a manual advance.
+        var unfinished: [Int: Bool] = [:]
         var barriers: [(ticket: Int, continuation: CheckedContinuation<Void, Never>)] = []
+
+        /// The oldest unfinished ticket a barrier waits for.
+        var oldestAwaited: Int { unfinished.filter { !$0.value }.keys.min() ?? Int.max }
     }
+
+    /// The ticket of the job the drainer runs (for `barrier(before:)` inside a job).
+    @TaskLocal static var currentTicket: Int?
 
     private let state = Locked(State())
     private let jobs: AsyncStream<Job>.Continuation
@@ -33,11 +40,12 @@ final class CallQueue: Sendable {
         Task {
             for await job in stream {
                 do {
-                    guard let reply = try await job.submit() else {
+                    guard let reply = try await Self.$currentTicket.withValue(job.ticket, operation: job.submit) else {
                         job.outcome(.success(nil))
                         Self.finish(job.ticket, in: state)
                         continue
                     }
+                    if reply.awaitsAdvance { Self.finish(job.ticket, in: state, keeping: true) }
                     reply.whenDone { result in
                         job.outcome(result.map { $0 })
                         Self.finish(job.ticket, in: state)
@@ -70,14 +78,16 @@ final class CallQueue: Sendable {
         }
     }
 
-    /// Returns once every call queued before it has its reply (or failed): a read after a
-    /// write sees the write, as in Rive.
-    func barrier() async {
-        let ticket = state.withLock { $0.nextTicket - 1 }
+    /// Returns once every call queued before it has its reply (or failed), so a read after a
+    /// write sees the write, as in Rive. Commands to a manual state machine are not waited
+    /// for: they apply at its next advance (reads are as of the last advance, as Rive's).
+    /// Inside a job, `before` is the job's own ticket.
+    func barrier(before ticket: Int? = nil) async {
+        let last = ticket.map { $0 - 1 } ?? state.withLock { $0.nextTicket - 1 }
         await withCheckedContinuation { continuation in
             let ready = state.withLock { state -> Bool in
-                guard state.unfinished.contains(where: { $0 <= ticket }) else { return true }
-                state.barriers.append((ticket, continuation))
+                guard state.oldestAwaited <= last else { return true }
+                state.barriers.append((last, continuation))
                 return false
             }
             if ready { continuation.resume() }
@@ -88,15 +98,17 @@ final class CallQueue: Sendable {
         state.withLock { state in
             let ticket = state.nextTicket
             state.nextTicket += 1
-            state.unfinished.insert(ticket)
+            state.unfinished[ticket] = false
             jobs.yield(Job(ticket: ticket, submit: submit, outcome: outcome))
         }
     }
 
-    private static func finish(_ ticket: Int, in state: Locked<State>) {
+    /// Marks a ticket done (or, `keeping` it, as one barriers do not wait for) and releases the
+    /// barriers that no longer wait.
+    private static func finish(_ ticket: Int, in state: Locked<State>, keeping: Bool = false) {
         let released = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-            state.unfinished.remove(ticket)
-            let oldest = state.unfinished.min() ?? Int.max
+            state.unfinished[ticket] = keeping ? true : nil
+            let oldest = state.oldestAwaited
             let ready = state.barriers.filter { $0.ticket < oldest }
             state.barriers.removeAll { $0.ticket < oldest }
             return ready.map(\.continuation)

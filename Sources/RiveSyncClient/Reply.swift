@@ -3,6 +3,15 @@ import RiveSyncJSON
 /// The daemon's reply to a request that was sent, awaited later: how queued calls keep many
 /// requests in flight while the queue goes on.
 final class Reply: Sendable {
+    /// True for a command to a manual state machine: acknowledged only by its next advance,
+    /// so the call queue's barriers do not wait for it (reads show the state as of the last
+    /// advance, as Rive's do).
+    let awaitsAdvance: Bool
+
+    init(awaitsAdvance: Bool = false) {
+        self.awaitsAdvance = awaitsAdvance
+    }
+
     private enum State {
         case waiting([@Sendable (Result<JSONValue, any Error>) -> Void])
         case done(Result<JSONValue, any Error>)

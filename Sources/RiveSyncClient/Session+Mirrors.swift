@@ -21,7 +21,9 @@ extension Session {
     func targetList() async throws -> [JSONValue] {
         let targets = try await request(.listTargets, .stateMachine)["targets"]?.arrayValue ?? []
         for target in targets {
-            if let name = target["name"]?.stringValue, let file = target["file"]?.stringValue { targetFiles[name] = file }
+            guard let name = target["name"]?.stringValue else { continue }
+            if let file = target["file"]?.stringValue { targetFiles[name] = file }
+            if target["mode"]?.stringValue == "manual" { manualTargets.insert(name) } else { manualTargets.remove(name) }
         }
         return targets
     }
@@ -34,9 +36,13 @@ extension Session {
         return file
     }
 
-    func remember(target: String, file: String) {
+    func remember(target: String, file: String, manual: Bool = false) {
         targetFiles[target] = file
+        if manual { manualTargets.insert(target) }
     }
+
+    /// Whether commands to `target` wait for an `advance()`.
+    func isManual(_ target: String) -> Bool { manualTargets.contains(target) }
 
     /// Subscribes to the whole target (once) and waits for its replica.
     func ensureSubscribed(_ target: String) async throws -> TargetMirror {

@@ -53,6 +53,8 @@ actor Session {
     var mirrors: [String: TargetMirror] = [:]
     var schemas: [String: FileSchema] = [:]
     var targetFiles: [String: String] = [:]
+    /// The targets known to advance only on `advance()` (their commands are acknowledged then).
+    var manualTargets: Set<String> = []
     /// The target through which each instance handle is addressed (`#id/path`).
     var anchors: [InstanceID: String] = [:]
     var nextListenerID = 1
@@ -117,16 +119,17 @@ actor Session {
         }
     }
 
-    /// Sends a request once connected and returns without waiting for the reply.
+    /// Sends a request once connected and returns without waiting for the reply. A command to
+    /// a manual state machine (`awaitsAdvance`) is marked so on the reply.
     func submit(
-        _ body: ClientRequest, _ domain: ServerFailure.Domain, pathPrefix: String = "",
+        _ body: ClientRequest, _ domain: ServerFailure.Domain, pathPrefix: String = "", commandTo target: String? = nil,
         onSuccess: (@Sendable (isolated Session) -> Void)? = nil
     ) async throws -> Reply {
         try await waitUntilReady()
         guard let link else { throw WorkerError.disconnected }
         let id = nextRequestID
         nextRequestID += 1
-        let reply = Reply()
+        let reply = Reply(awaitsAdvance: target.map(manualTargets.contains) ?? false)
         pending[id] = .reply(reply, domain, pathPrefix: pathPrefix, onSuccess: onSuccess)
         link.send(text: Request(id: .number(Double(id)), body: body).jsonValue.jsonText)
         return reply

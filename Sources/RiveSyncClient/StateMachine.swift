@@ -44,7 +44,8 @@ public final class StateMachine: Sendable {
         var bindings: [GlobalBinding] = []
         for (slot, instance) in pairs { bindings.append(GlobalBinding(name: slot, instance: try await instance.resolvedID())) }
         let (target, globals) = (name, bindings)
-        return try await worker.session.submit(.bind(target: target, main: mainID, globals: globals), .stateMachine) { session in
+        return try await worker.session.submit(.bind(target: target, main: mainID, globals: globals), .stateMachine, commandTo: target) {
+            session in
             if let mainID { session.adopt(mainID, anchor: target) }
             for global in globals { session.adopt(global.instance, anchor: target) }
         }

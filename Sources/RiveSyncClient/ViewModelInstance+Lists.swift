@@ -55,8 +55,9 @@ extension ViewModelInstance {
     private func resolving(_ call: @autoclosure @escaping @Sendable () -> String, _ find: @escaping @Sendable () async throws -> ViewModelInstance)
         -> ViewModelInstance {
         let identity = InstanceIdentity()
-        post(call()) {
+        post(call()) { [calls] in
             do {
+                await calls.barrier(before: CallQueue.currentTicket)
                 let found = try await find()
                 identity.settle(.success(try await found.identity.resolved()))
             } catch {

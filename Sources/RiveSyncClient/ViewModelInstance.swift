@@ -88,7 +88,7 @@ public final class ViewModelInstance: Sendable, Hashable {
         _ = try await read(path, type)
         let target = try await anchor()
         let prefix = try await pathPrefix()
-        return try await session.submit(body(target, prefix + path), .instance, pathPrefix: prefix, onSuccess: onSuccess)
+        return try await session.submit(body(target, prefix + path), .instance, pathPrefix: prefix, commandTo: target, onSuccess: onSuccess)
     }
 
     func submitSet(_ path: String, _ type: DataType, _ value: JSONValue) async throws -> Reply {
