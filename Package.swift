@@ -83,6 +83,8 @@ let package = Package(
             name: "RiveSyncClientTests",
             dependencies: ["RiveSyncClient", "RiveSyncLibWebSockets", "RiveSyncFoundationWebSocket", "rivesyncd", "RiveSyncTestSupport"],
             exclude: ["ClientPackage"]),
+        // Rive's documentation snippets, unchanged, compiled and run against the daemon.
+        .testTarget(name: "RiveDocSnippetTests", dependencies: ["RiveSyncClient", "rivesyncd", "RiveSyncTestSupport"]),
         // The client's transport seam: WebSocketConnection and WebSocketTransport. No I/O.
         .target(name: "RiveSyncWebSocket"),
         // The seam on libwebsockets (RiveSyncTransport's WebSocketClient): the default on Linux.

@@ -32,7 +32,7 @@ public final class Artboard: Sendable {
     ///   created when it throws.
     public func createStateMachine(
         _ name: String? = nil, binding main: ViewModelInstance? = nil, targetName: String? = nil, manual: Bool = false,
-        @GlobalViewModelInstanceBindingsBuilder globals: () -> [(String, ViewModelInstance)] = { [] }
+        @GlobalViewModelInstanceBindingsBuilder globals: @Sendable () -> [(String, ViewModelInstance)] = { [] }
     ) async throws -> StateMachine {
         let session = file.worker.session
         let pairs = globals()

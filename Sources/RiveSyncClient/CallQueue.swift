@@ -94,6 +94,13 @@ final class CallQueue: Sendable {
         }
     }
 
+    /// Whether every job before `ticket` has its outcome, so the replica shows their effects
+    /// (always true outside a job). Checks against the replica are only sound then.
+    func isSettled(before ticket: Int?) -> Bool {
+        guard let ticket else { return true }
+        return state.withLock { state in !state.unfinished.keys.contains { $0 < ticket } }
+    }
+
     private func enqueue(_ submit: @escaping Submit, outcome: @escaping @Sendable (Result<JSONValue?, any Error>) -> Void) {
         state.withLock { state in
             let ticket = state.nextTicket

@@ -75,7 +75,7 @@ extension ViewModelInstanceError: CustomStringConvertible, LocalizedError {
     public var description: String {
         switch self {
         case .missingData: "the daemon sent no value"
-        case .valueMismatch(let expected, let actual): "the property is a \(actual), not a \(expected)"
+        case .valueMismatch(let expected, let actual): "type mismatch: expected \(expected), got \(actual)"
         case .message(let message): message
         case .cancelled: "cancelled"
         case .invalidPath(let path): "invalid path '\(path)'"

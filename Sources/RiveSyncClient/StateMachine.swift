@@ -26,7 +26,7 @@ public final class StateMachine: Sendable {
     @discardableResult
     public func bindViewModelInstances(
         main: ViewModelInstance? = nil,
-        @GlobalViewModelInstanceBindingsBuilder globals: () -> [(String, ViewModelInstance)] = { [] }
+        @GlobalViewModelInstanceBindingsBuilder globals: @Sendable () -> [(String, ViewModelInstance)] = { [] }
     ) async throws -> Receipt {
         let pairs = globals()
         return Receipt(try await worker.calls.run { [self] in try await submitBind(main: main, globals: pairs) } ?? .null)

@@ -83,6 +83,13 @@ extension ViewModelInstance {
         return try await related(items[Int(index)])
     }
 
+    /// Waits until the calls queued before this one applied: the daemon checks a list edit or
+    /// a replacement against the state when it arrives, not after the commands queued before it
+    /// (README, daemon issues), so edits that depend on each other are not sent together.
+    private func settleEarlierCalls() async {
+        await calls.barrier(before: CallQueue.currentTicket)
+    }
+
     /// After a successful placement, the instance is addressed through this one's target.
     private func adopting(_ instance: InstanceID) async throws -> @Sendable (isolated Session) -> Void {
         let target = try await anchor()
@@ -90,6 +97,7 @@ extension ViewModelInstance {
     }
 
     func submitNested(_ property: ViewModelInstanceProperty, _ instance: ViewModelInstance) async throws -> Reply {
+        await settleEarlierCalls()
         let id = try await instance.resolvedID()
         return try await submit(property.path, .viewModel, onSuccess: try await adopting(id)) {
             .set(target: $0, path: $1, value: ["instance": .number(Double(id.rawValue))])
@@ -97,11 +105,13 @@ extension ViewModelInstance {
     }
 
     func submitAppend(_ instance: ViewModelInstance, to list: ListProperty) async throws -> Reply {
+        await settleEarlierCalls()
         let id = try await instance.resolvedID()
         return try await submit(list.path, .list, onSuccess: try await adopting(id)) { .listAppend(target: $0, path: $1, instance: id) }
     }
 
     func submitInsert(_ instance: ViewModelInstance, to list: ListProperty, at index: Int32) async throws -> Reply {
+        await settleEarlierCalls()
         let id = try await instance.resolvedID()
         return try await submit(list.path, .list, onSuccess: try await adopting(id)) {
             .listInsert(target: $0, path: $1, index: Int(index), instance: id)
@@ -109,16 +119,19 @@ extension ViewModelInstance {
     }
 
     func submitRemove(at index: Int32, from list: ListProperty) async throws -> Reply {
-        try await submit(list.path, .list) { .listRemoveAt(target: $0, path: $1, index: Int(index)) }
+        await settleEarlierCalls()
+        return try await submit(list.path, .list) { .listRemoveAt(target: $0, path: $1, index: Int(index)) }
     }
 
     func submitRemove(_ instance: ViewModelInstance, from list: ListProperty) async throws -> Reply {
+        await settleEarlierCalls()
         let id = try await instance.resolvedID()
         return try await submit(list.path, .list) { .listRemove(target: $0, path: $1, instance: id) }
     }
 
     func submitSwap(_ index: Int32, _ other: Int32, in list: ListProperty) async throws -> Reply {
-        try await submit(list.path, .list) { .listSwap(target: $0, path: $1, index: Int(index), with: Int(other)) }
+        await settleEarlierCalls()
+        return try await submit(list.path, .list) { .listSwap(target: $0, path: $1, index: Int(index), with: Int(other)) }
     }
 
     private func items(_ property: ListProperty) async throws -> [InstanceID] {

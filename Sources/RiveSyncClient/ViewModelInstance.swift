@@ -80,12 +80,21 @@ public final class ViewModelInstance: Sendable, Hashable {
     }
 
     /// Checks the path and type locally (the same errors the daemon gives), then sends the
-    /// command; the reply is awaited by whoever wants it.
+    /// command; the reply is awaited by whoever wants it. While earlier queued calls are still
+    /// in flight the replica does not show them yet, so the daemon alone checks (its errors are
+    /// the same).
     func submit(
         _ path: String, _ type: DataType, onSuccess: (@Sendable (isolated Session) -> Void)? = nil,
         _ body: (_ target: String, _ path: String) -> ClientRequest
     ) async throws -> Reply {
-        _ = try await read(path, type)
+        if calls.isSettled(before: CallQueue.currentTicket) {
+            do {
+                _ = try await read(path, type)
+            } catch ViewModelInstanceError.valueMismatch(let given, let property) {
+                // A write names the property's type as expected, as the daemon does.
+                throw ViewModelInstanceError.valueMismatch(property, given)
+            }
+        }
         let target = try await anchor()
         let prefix = try await pathPrefix()
         return try await session.submit(body(target, prefix + path), .instance, pathPrefix: prefix, commandTo: target, onSuccess: onSuccess)

@@ -24,7 +24,9 @@ final class BadPathTests: ClientTestCase {
         await XCTAssertThrowsAsync(ViewModelInstanceError.noSuchProperty(path: "mod")) {
             _ = try await character.value(of: NumberProperty(path: "mod"))
         }
-        await XCTAssertThrowsAsync(ViewModelInstanceError.valueMismatch("string", "number")) {
+        // A write names the property's type as expected and the value's as actual, wherever it
+        // is checked (here or in the daemon).
+        await XCTAssertThrowsAsync(ViewModelInstanceError.valueMismatch("number", "string")) {
             try await character.confirmed.setValue(of: StringProperty(path: "mood"), to: "happy")
         }
         await XCTAssertThrowsAsync(ViewModelInstanceError.invalidPath("mood//x")) {

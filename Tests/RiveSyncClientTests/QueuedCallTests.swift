@@ -49,11 +49,11 @@ final class QueuedCallTests: ClientTestCase {
         XCTAssertEqual(Set(failures.map(\.description)), [
             #"setValue(of: StringProperty(path: "nmae"), to: "typo") failed: no property at path 'nmae'"#,
             #"setValue(of: EnumProperty(path: "mode"), to: "sepia") failed: 'sepia' is not a value of the enum at 'mode' (allowed: light, dark)"#,
-            #"setValue(of: NumberProperty(path: "name"), to: 1.0) failed: the property is a string, not a number"#,
+            #"setValue(of: NumberProperty(path: "name"), to: 1.0) failed: type mismatch: expected string, got number"#,
         ])
         let typed = failures.compactMap { $0.error as? ViewModelInstanceError }
         XCTAssertEqual(Set(typed), [
-            .noSuchProperty(path: "nmae"), .invalidEnumValue(path: "mode", value: "sepia", allowed: ["light", "dark"]), .valueMismatch("number", "string"),
+            .noSuchProperty(path: "nmae"), .invalidEnumValue(path: "mode", value: "sepia", allowed: ["light", "dark"]), .valueMismatch("string", "number"),
         ])
     }
 
