@@ -1,4 +1,5 @@
 // swift-tools-version:6.0
+import Foundation
 import PackageDescription
 
 // RiveSyncClient's default WebSocket transport: libwebsockets on Linux, Foundation's
@@ -82,7 +83,7 @@ let package = Package(
         .testTarget(
             name: "RiveSyncClientTests",
             dependencies: ["RiveSyncClient", "RiveSyncLibWebSockets", "RiveSyncFoundationWebSocket", "rivesyncd", "RiveSyncTestSupport"],
-            exclude: ["ClientPackage"]),
+            exclude: ["Packages"]),
         // Rive's documentation snippets, unchanged, compiled and run against the daemon.
         .testTarget(name: "RiveDocSnippetTests", dependencies: ["RiveSyncClient", "rivesyncd", "RiveSyncTestSupport"]),
         // The client's transport seam: WebSocketConnection and WebSocketTransport. No I/O.
@@ -125,6 +126,22 @@ if clientOnFoundation {
     package.products.removeAll { product in
         let targets = (product as? Product.Library)?.targets ?? (product as? Product.Executable)?.targets ?? []
         return targets.contains(where: dropped.contains)
+    }
+}
+
+// Rive's RiveRuntime for the client's RiveRuntimeInstance (Sources/RiveSyncClient/Bridge):
+// RIVESYNC_RIVE_RUNTIME=1 adds rive-ios (fetched; Apple platforms), RIVESYNC_RIVE_RUNTIME_PATH
+// a local package instead (AppPackageTests points it at a compile-only stand-in).
+let rivePath = Context.environment["RIVESYNC_RIVE_RUNTIME_PATH"]
+if rivePath != nil || Context.environment["RIVESYNC_RIVE_RUNTIME"] == "1" {
+    let client = package.targets.first { $0.name == "RiveSyncClient" }!
+    if let rivePath {
+        package.dependencies.append(.package(path: rivePath))
+        client.dependencies.append(.product(name: "RiveRuntime", package: URL(fileURLWithPath: rivePath).lastPathComponent))
+    } else {
+        package.dependencies.append(.package(url: "https://github.com/rive-app/rive-ios", from: "6.24.0"))
+        client.dependencies.append(
+            .product(name: "RiveRuntime", package: "rive-ios", condition: .when(platforms: [.macOS, .macCatalyst, .iOS, .tvOS, .visionOS])))
     }
 }
 

@@ -3,7 +3,7 @@ import XCTest
 
 import RiveSyncTestSupport
 
-/// `ClientPackage/` depends only on the `RiveSyncClient` product, as an app would. Built with
+/// `Packages/ClientPackage/` depends only on the `RiveSyncClient` product, as an app would. Built with
 /// the default transport it links libwebsockets and talks to the daemon; built with
 /// `RIVESYNC_CLIENT_TRANSPORT=foundation` (what Apple hosts get) SwiftPM never looks for
 /// libwebsockets and no libwebsockets target is planned, built or linked. A `libwebsockets.pc` that
@@ -11,7 +11,7 @@ import RiveSyncTestSupport
 /// for it (it warns when it does). Both builds share one scratch directory under `.build/`, so
 /// the second only rebuilds the client (about 35 s cold for the first, 10 s for the second).
 final class ClientPackageTests: ClientTestCase {
-    private static let package = DaemonProcess.packageRoot + "/Tests/RiveSyncClientTests/ClientPackage"
+    private static let package = DaemonProcess.packageRoot + "/Tests/RiveSyncClientTests/Packages/ClientPackage"
     private static let scratch = DaemonProcess.packageRoot + "/.build/client-package"
 
     func testAPackageOnTheClientProductBuildsWithEitherTransport() async throws {
@@ -38,7 +38,22 @@ final class ClientPackageTests: ClientTestCase {
         // Debian's libcurl has no WebSocket support: the Foundation client fails, typed and at once.
         let refused = try Self.run(daemon.url)
         XCTAssertEqual(refused.status, 1, refused.output)
-        XCTAssertTrue(refused.output.hasPrefix("error: connectionFailed("), refused.output)
+        XCTAssertTrue(refused.output.hasPrefix("error: cannot connect to the daemon: "), refused.output)
+    }
+
+    /// `Packages/AppPackage/` imports RiveRuntime and RiveSyncClient together (names qualified) and
+    /// bridges them; RiveSync's manifest takes `Packages/RiveRuntimeStandIn/` for RiveRuntime, so the
+    /// client's `RiveRuntimeInstance` adapter is compiled (about 35 s cold). Only type-checked
+    /// against RIVE-API.md's signatures: running it with the real RiveRuntime needs a Mac.
+    func testAnAppImportingRiveRuntimeAndTheClientBuildsWithTheAdapter() throws {
+        let tests = DaemonProcess.packageRoot + "/Tests/RiveSyncClientTests/Packages"
+        let result = try Self.execute(
+            "/usr/bin/env",
+            ["swift", "build", "--package-path", tests + "/AppPackage", "--scratch-path", DaemonProcess.packageRoot + "/.build/app-package",
+             "--product", "rive-app"],
+            environment: ["RIVESYNC_RIVE_RUNTIME_PATH": tests + "/RiveRuntimeStandIn"])
+        XCTAssertEqual(result.status, 0, result.output)
+        XCTAssertFalse(result.output.contains("error:"), result.output)
     }
 
     private struct Build {

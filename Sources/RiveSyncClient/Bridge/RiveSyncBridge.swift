@@ -33,7 +33,11 @@ public final class RiveSyncBridge<Local: LocalViewModelInstance> {
     }
 
     public private(set) var state = State.bound {
-        didSet { for listener in stateListeners.values { listener.yield(state) } }
+        didSet {
+            for (id, listener) in stateListeners {
+                if case .terminated = listener.yield(state) { stateListeners[id] = nil }
+            }
+        }
     }
     /// Writes and fires the bridge sent to the daemon (for tests and diagnostics).
     public private(set) var remoteWrites = 0
@@ -76,10 +80,8 @@ public final class RiveSyncBridge<Local: LocalViewModelInstance> {
     public func states() -> AsyncStream<State> {
         let (stream, continuation) = AsyncStream.makeStream(of: State.self)
         continuation.yield(state)
-        let id = nextListener
+        stateListeners[nextListener] = continuation
         nextListener += 1
-        stateListeners[id] = continuation
-        continuation.onTermination = { _ in Task { @MainActor [weak self] in self?.stateListeners[id] = nil } }
         return stream
     }
 

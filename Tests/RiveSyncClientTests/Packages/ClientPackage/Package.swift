@@ -6,7 +6,7 @@ import Foundation
 import PackageDescription
 
 let repository = URL(fileURLWithPath: Context.packageDirectory).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent()
 
 let package = Package(
     name: "ClientPackage",
