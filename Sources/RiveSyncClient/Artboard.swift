@@ -43,7 +43,8 @@ public final class Artboard: Sendable {
         var globalBindings: [GlobalBinding] = []
         for (slot, instance) in pairs { globalBindings.append(GlobalBinding(name: slot, instance: try await instance.resolvedID())) }
         let request = StateMachineRequest(
-            file: file.name, name: target, artboard: self.name, stateMachine: machine, main: mainID, globals: globalBindings, manual: manual)
+            file: file.name, name: target, artboard: self.name, stateMachine: machine, main: mainID, globals: globalBindings, manual: manual
+        )
         await file.worker.calls.barrier()
         _ = try await session.request(.createStateMachine(request), .stateMachine)
         await session.remember(target: target, file: file.name, manual: manual)

@@ -1,9 +1,9 @@
 import RiveSyncWebSocket
 
 #if RIVESYNC_LIBWEBSOCKETS
-import RiveSyncLibWebSockets
+    import RiveSyncLibWebSockets
 #else
-import RiveSyncFoundationWebSocket
+    import RiveSyncFoundationWebSocket
 #endif
 
 extension Worker {
@@ -12,9 +12,9 @@ extension Worker {
     /// (`FoundationWebSocketTransport`). The package manifest picks it; see the README.
     public static var defaultTransport: any WebSocketTransport {
         #if RIVESYNC_LIBWEBSOCKETS
-        LibWebSocketsTransport()
+            LibWebSocketsTransport()
         #else
-        FoundationWebSocketTransport()
+            FoundationWebSocketTransport()
         #endif
     }
 }

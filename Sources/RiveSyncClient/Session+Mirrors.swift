@@ -86,7 +86,8 @@ extension Session {
         let mirror = try await ensureSubscribed(target)
         let replica = mirror.replica!
         if let root, replica.store[root] == nil {
-            let reply = try await request(.get(target: target, path: "#\(root.rawValue)/\(path)"), .instance, pathPrefix: "#\(root.rawValue)/")
+            let reply = try await request(
+                .get(target: target, path: "#\(root.rawValue)/\(path)"), .instance, pathPrefix: "#\(root.rawValue)/")
             let type = DataType(rawValue: reply["valueType"]?.stringValue ?? "") ?? .string
             let value = try ValueCodec.decode(reply["value"] ?? .null, as: type, path: path)
             return ResolvedValue(instance: root, property: PropertySchema(name: path, type: type), value: value)
@@ -109,7 +110,9 @@ extension Session {
         if let type, resolved.property.type != type {
             throw ViewModelInstanceError.valueMismatch(type.rawValue, resolved.property.type.rawValue)
         }
-        guard mirrors[target]?.replica?.store[resolved.instance] != nil else { throw ViewModelInstanceError.unknownInstance(resolved.instance.rawValue) }
+        guard mirrors[target]?.replica?.store[resolved.instance] != nil else {
+            throw ViewModelInstanceError.unknownInstance(resolved.instance.rawValue)
+        }
         let id = nextListenerID
         nextListenerID += 1
         let kind: Listener.Kind = type == .trigger ? .trigger : .value
@@ -170,7 +173,8 @@ extension Session {
     func anchor(for id: InstanceID, file: String) async throws -> String {
         if let anchor = anchors[id] { return anchor }
         if let mirror = mirrors.values.sorted(by: { $0.target < $1.target })
-            .first(where: { $0.file == file && $0.replica?.store[id] != nil }) {
+            .first(where: { $0.file == file && $0.replica?.store[id] != nil })
+        {
             anchors[id] = mirror.target
             return mirror.target
         }

@@ -18,7 +18,8 @@ extension Session {
         case .failed(let reason):
             linkEnded(WorkerError.connectionFailed("\(settings.url): \(reason)"), reconnecting: true)
         case .closed(let code, let reason):
-            let error = code == 1008
+            let error =
+                code == 1008
                 ? WorkerError.unauthorized("\(settings.url): closed (1008) \(reason)")
                 : WorkerError.connectionFailed("\(settings.url): closed (\(code.map(String.init) ?? "no code")) \(reason)")
             linkEnded(error, reconnecting: event.allowsReconnect)
@@ -70,7 +71,8 @@ extension Session {
     /// The daemon ended a subscription (the target was deleted, or the token may no longer read
     /// it): its streams end with the reason.
     private func endSubscription(_ target: String, reason: String?) {
-        let error: any Error = reason == "deleted"
+        let error: any Error =
+            reason == "deleted"
             ? StateMachineError.targetDeleted(target)
             : WorkerError.forbidden("the daemon ended the subscription to '\(target)' (the token's scopes changed)")
         mirrors[target]!.fail(error)

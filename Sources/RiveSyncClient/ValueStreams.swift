@@ -14,7 +14,9 @@ enum ValueStreams {
         let registration = Task {
             do {
                 let target = try await target()
-                let id = try await session.addListener(target, root: try await root(), path: path, type: type, includingCurrent: includingCurrent) {
+                let id = try await session.addListener(
+                    target, root: try await root(), path: path, type: type, includingCurrent: includingCurrent
+                ) {
                     event in
                     if case .finished(let error) = event {
                         continuation.finish(throwing: error)

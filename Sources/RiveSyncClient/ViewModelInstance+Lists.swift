@@ -52,8 +52,11 @@ extension ViewModelInstance {
     // MARK: The work behind both forms
 
     /// A handle the queue resolves with `find`, in call order.
-    private func resolving(_ call: @autoclosure @escaping @Sendable () -> String, _ find: @escaping @Sendable () async throws -> ViewModelInstance)
-        -> ViewModelInstance {
+    private func resolving(
+        _ call: @autoclosure @escaping @Sendable () -> String, _ find: @escaping @Sendable () async throws -> ViewModelInstance
+    )
+        -> ViewModelInstance
+    {
         let identity = InstanceIdentity()
         post(call()) { [calls] in
             do {

@@ -39,7 +39,9 @@ extension ViewModelInstance {
     }
 
     public func setValue(of property: StringProperty, to value: String) {
-        post("setValue(of: \(property), to: \(value.debugDescription))") { [self] in try await submitSet(property.path, .string, .string(value)) }
+        post("setValue(of: \(property), to: \(value.debugDescription))") { [self] in
+            try await submitSet(property.path, .string, .string(value))
+        }
     }
 
     public func setValue(of property: NumberProperty, to value: Float) {
@@ -55,7 +57,9 @@ extension ViewModelInstance {
     }
 
     public func setValue(of property: EnumProperty, to value: String) {
-        post("setValue(of: \(property), to: \(value.debugDescription))") { [self] in try await submitSet(property.path, .enum, .string(value)) }
+        post("setValue(of: \(property), to: \(value.debugDescription))") { [self] in
+            try await submitSet(property.path, .enum, .string(value))
+        }
     }
 
     /// Fires a trigger.

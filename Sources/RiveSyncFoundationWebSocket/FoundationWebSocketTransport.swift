@@ -2,7 +2,7 @@ import Foundation
 import RiveSyncWebSocket
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// `WebSocketTransport` on Foundation's `URLSessionWebSocketTask`: the client's default on
@@ -25,7 +25,9 @@ public struct FoundationWebSocketTransport: WebSocketTransport {
         self.maximumMessageSize = maximumMessageSize
     }
 
-    public func connect(to url: String, subprotocol: String) throws -> (connection: any WebSocketConnection, events: AsyncStream<WebSocketEvent>) {
+    public func connect(to url: String, subprotocol: String) throws -> (
+        connection: any WebSocketConnection, events: AsyncStream<WebSocketEvent>
+    ) {
         guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(), scheme == "ws" || scheme == "wss",
             parsed.host != nil
         else { throw WebSocketTransportError.invalidURL(url) }

@@ -18,7 +18,9 @@ public struct LibWebSocketsTransport: WebSocketTransport {
         self.tls = tls
     }
 
-    public func connect(to url: String, subprotocol: String) throws -> (connection: any WebSocketConnection, events: AsyncStream<WebSocketEvent>) {
+    public func connect(to url: String, subprotocol: String) throws -> (
+        connection: any WebSocketConnection, events: AsyncStream<WebSocketEvent>
+    ) {
         let client: WebSocketClient
         do {
             client = try Self.client.get()

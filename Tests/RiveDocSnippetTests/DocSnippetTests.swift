@@ -17,10 +17,14 @@ final class DocSnippetTests: XCTestCase {
 
     func testTheSnippetsAreRivesTextUnchanged() throws {
         let here = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        let reference = URL(fileURLWithPath: DaemonProcess.packageRoot).deletingLastPathComponent().appendingPathComponent("shared/reference")
+        let reference = URL(fileURLWithPath: DaemonProcess.packageRoot).deletingLastPathComponent().appendingPathComponent(
+            "shared/reference")
         var checked = 0
-        for (source, text) in [("RuntimeDocSnippets.swift", "000_d55d690704db4c59.txt"), ("GuideSnippets.swift", "004_994036300760905f.txt")] {
-            let lines = try String(contentsOf: reference.appendingPathComponent(text), encoding: .utf8).components(separatedBy: "\n").map(Self.unquoted)
+        for (source, text) in [
+            ("RuntimeDocSnippets.swift", "000_d55d690704db4c59.txt"), ("GuideSnippets.swift", "004_994036300760905f.txt"),
+        ] {
+            let lines = try String(contentsOf: reference.appendingPathComponent(text), encoding: .utf8).components(separatedBy: "\n").map(
+                Self.unquoted)
             let snippets = Self.snippets(in: try String(contentsOf: here.appendingPathComponent(source), encoding: .utf8))
             XCTAssertFalse(snippets.isEmpty, source)
             for (start, body) in snippets {
@@ -35,7 +39,8 @@ final class DocSnippetTests: XCTestCase {
     func testTheSnippetsRunWithRivesMeaning() async throws {
         daemon = try DaemonProcess([
             "--config",
-            try DaemonProcess.writeConfiguration(DocsSchema.configuration, files: ["docs.json": DocsSchema.schema, "character.json": DocsSchema.character]),
+            try DaemonProcess.writeConfiguration(
+                DocsSchema.configuration, files: ["docs.json": DocsSchema.schema, "character.json": DocsSchema.character]),
         ])
         guideDaemonURL = daemon.url
         let worker = try await Worker(url: daemon.url)
@@ -74,10 +79,14 @@ final class DocSnippetTests: XCTestCase {
         let boolValue = try await RuntimeDocSnippets.bool(viewModelInstance: instance)
         let colorValue = try await RuntimeDocSnippets.color(viewModelInstance: instance)
         let enumValue = try await RuntimeDocSnippets.enumeration(viewModelInstance: instance)
-        XCTAssertEqual([stringValue, "\(numberValue)", "\(boolValue)", "\(colorValue)", enumValue], ["start", "0.0", "false", "#FF000000", "other"])
-        let (valueFires, triggerFires) = (Task { try await RuntimeDocSnippets.observingValues(viewModelInstance: instance) }, Task {
-            try await RuntimeDocSnippets.observingTriggers(viewModelInstance: instance)
-        })
+        XCTAssertEqual(
+            [stringValue, "\(numberValue)", "\(boolValue)", "\(colorValue)", enumValue], ["start", "0.0", "false", "#FF000000", "other"])
+        let (valueFires, triggerFires) = (
+            Task { try await RuntimeDocSnippets.observingValues(viewModelInstance: instance) },
+            Task {
+                try await RuntimeDocSnippets.observingTriggers(viewModelInstance: instance)
+            }
+        )
         await RuntimeDocSnippets.trigger(viewModelInstance: instance)
         let strings = try await instance.value(of: StringProperty(path: "path/to/string"))
         let numbers = try await instance.value(of: NumberProperty(path: "path/to/number"))
@@ -85,7 +94,8 @@ final class DocSnippetTests: XCTestCase {
         let colors = try await instance.value(of: ColorProperty(path: "path/to/color"))
         let enums = try await instance.value(of: EnumProperty(path: "path/to/enum"))
         let fires = try await instance.fireCount(of: TriggerProperty(path: "path/to/trigger"))
-        XCTAssertEqual([strings, "\(numbers)", "\(bools)", "\(colors)", enums, "\(fires)"], ["value", "9001.0", "true", "#FFFFFFFF", "value", "1"])
+        XCTAssertEqual(
+            [strings, "\(numbers)", "\(bools)", "\(colors)", enums, "\(fires)"], ["value", "9001.0", "true", "#FFFFFFFF", "value", "1"])
         valueFires.cancel()
         triggerFires.cancel()
         try await valueFires.value

@@ -1,3 +1,5 @@
+// swift-format-ignore-file
+// (Rive's text and signatures are kept as written there.)
 import Foundation
 import RiveSyncClient
 

@@ -130,7 +130,9 @@ final class BridgeTests: ClientTestCase {
         host.setValue(of: StringProperty(path: "name"), to: "New host")
         lobby.setValue(of: ViewModelInstanceProperty(path: "host"), to: host)
         try await eventually("a nested replacement") {
-            let (inA, inB) = (try await a.local.value(at: "host/name", kind: .string), try await b.local.value(at: "host/name", kind: .string))
+            let (inA, inB) = (
+                try await a.local.value(at: "host/name", kind: .string), try await b.local.value(at: "host/name", kind: .string)
+            )
             return inA == .string("New host") && inB == .string("New host")
         }
         b.local.instance(at: "host").setValue(.number(3), at: "x")
@@ -144,12 +146,13 @@ final class BridgeTests: ClientTestCase {
     func testUnbindStopsBothDirections() async throws {
         try startDemo()
         let a = try await app("lobby", viewModel: "Lobby")
-        let states = await Collector.start(AsyncThrowingStream { continuation in
-            Task { @MainActor in
-                for await state in a.bridge.states() { continuation.yield(state) }
-                continuation.finish()
-            }
-        })
+        let states = await Collector.start(
+            AsyncThrowingStream { continuation in
+                Task { @MainActor in
+                    for await state in a.bridge.states() { continuation.yield(state) }
+                    continuation.finish()
+                }
+            })
         let lobby = try await a.worker.stateMachine(named: "lobby").mainInstance()
         try await eventually("bound") { try await a.local.value(at: "title", kind: .string) == .string("Preview lobby") }
         a.bridge.unbind()

@@ -1,7 +1,6 @@
 import Foundation
-import XCTest
-
 import RiveSyncTestSupport
+import XCTest
 
 /// `Packages/ClientPackage/` depends only on the `RiveSyncClient` product, as an app would. Built with
 /// the default transport it links libwebsockets and talks to the daemon; built with
@@ -19,7 +18,9 @@ final class ClientPackageTests: ClientTestCase {
         let probe = try Self.writeProbe()
 
         let onLibWebSockets = try Self.build(environment: ["PKG_CONFIG_PATH": probe])
-        XCTAssertTrue(onLibWebSockets.output.contains("libwebsockets"), "the probe shows SwiftPM asking for libwebsockets:\n\(onLibWebSockets.output)")
+        XCTAssertTrue(
+            onLibWebSockets.output.contains("libwebsockets"), "the probe shows SwiftPM asking for libwebsockets:\n\(onLibWebSockets.output)"
+        )
         XCTAssertTrue(onLibWebSockets.modules.contains("RiveSyncLibWebSockets"))
         XCTAssertTrue(try Self.libraries().contains("libwebsockets"), "the default client links libwebsockets on Linux")
         let run = try Self.run(daemon.url)
@@ -49,8 +50,11 @@ final class ClientPackageTests: ClientTestCase {
         let tests = DaemonProcess.packageRoot + "/Tests/RiveSyncClientTests/Packages"
         let result = try Self.execute(
             "/usr/bin/env",
-            ["swift", "build", "--package-path", tests + "/AppPackage", "--scratch-path", DaemonProcess.packageRoot + "/.build/app-package",
-             "--product", "rive-app"],
+            [
+                "swift", "build", "--package-path", tests + "/AppPackage", "--scratch-path",
+                DaemonProcess.packageRoot + "/.build/app-package",
+                "--product", "rive-app",
+            ],
             environment: ["RIVESYNC_RIVE_RUNTIME_PATH": tests + "/RiveRuntimeStandIn"])
         XCTAssertEqual(result.status, 0, result.output)
         XCTAssertFalse(result.output.contains("error:"), result.output)

@@ -87,7 +87,9 @@ final class ListAndNestedTests: ClientTestCase {
 
     private static func ids(_ instance: ViewModelInstance, _ list: ListProperty) async throws -> [UInt64] {
         var ids: [UInt64] = []
-        for index in 0..<Int32(try await instance.size(of: list)) { ids.append(try await instance.confirmed.value(of: list, at: index).instanceID) }
+        for index in 0..<Int32(try await instance.size(of: list)) {
+            ids.append(try await instance.confirmed.value(of: list, at: index).instanceID)
+        }
         return ids
     }
 }

@@ -46,15 +46,20 @@ final class QueuedCallTests: ClientTestCase {
             return seen
         }
         // In the order they are found: the enum value is checked by the daemon, the others here.
-        XCTAssertEqual(Set(failures.map(\.description)), [
-            #"setValue(of: StringProperty(path: "nmae"), to: "typo") failed: no property at path 'nmae'"#,
-            #"setValue(of: EnumProperty(path: "mode"), to: "sepia") failed: 'sepia' is not a value of the enum at 'mode' (allowed: light, dark)"#,
-            #"setValue(of: NumberProperty(path: "name"), to: 1.0) failed: type mismatch: expected string, got number"#,
-        ])
+        XCTAssertEqual(
+            Set(failures.map(\.description)),
+            [
+                #"setValue(of: StringProperty(path: "nmae"), to: "typo") failed: no property at path 'nmae'"#,
+                #"setValue(of: EnumProperty(path: "mode"), to: "sepia") failed: 'sepia' is not a value of the enum at 'mode' (allowed: light, dark)"#,
+                #"setValue(of: NumberProperty(path: "name"), to: 1.0) failed: type mismatch: expected string, got number"#,
+            ])
         let typed = failures.compactMap { $0.error as? ViewModelInstanceError }
-        XCTAssertEqual(Set(typed), [
-            .noSuchProperty(path: "nmae"), .invalidEnumValue(path: "mode", value: "sepia", allowed: ["light", "dark"]), .valueMismatch("string", "number"),
-        ])
+        XCTAssertEqual(
+            Set(typed),
+            [
+                .noSuchProperty(path: "nmae"), .invalidEnumValue(path: "mode", value: "sepia", allowed: ["light", "dark"]),
+                .valueMismatch("string", "number"),
+            ])
     }
 
     func testNestedHandlesResolveInCallOrder() async throws {
@@ -97,7 +102,8 @@ final class QueuedCallTests: ClientTestCase {
             }
             return calls
         }
-        XCTAssertEqual(failures, [#"value(of: ListProperty(path: "players"), at: 3)"#, #"setValue(of: NumberProperty(path: "x"), to: 1.0)"#])
+        XCTAssertEqual(
+            failures, [#"value(of: ListProperty(path: "players"), at: 3)"#, #"setValue(of: NumberProperty(path: "x"), to: 1.0)"#])
     }
 
     func testAManualStateMachineAppliesQueuedCallsAtAdvance() async throws {

@@ -35,7 +35,8 @@ final class FoundationAdapterTests: XCTestCase {
         connection.didOpen(subprotocol: "")
         for text in ["{\"type\":\"welcome\"}", "é ✓", ""] { task.deliver(.success(.text(text))) }
         let events = try await log.first(4)
-        XCTAssertEqual(events, [.opened(subprotocol: nil), .message(Array("{\"type\":\"welcome\"}".utf8)), .message(Array("é ✓".utf8)), .message([])])
+        XCTAssertEqual(
+            events, [.opened(subprotocol: nil), .message(Array("{\"type\":\"welcome\"}".utf8)), .message(Array("é ✓".utf8)), .message([])])
     }
 
     func testABinaryMessageClosesWith1003() async throws {
@@ -49,7 +50,9 @@ final class FoundationAdapterTests: XCTestCase {
     }
 
     func testThePeersCloseCodeDecidesWhetherToReconnect() async throws {
-        let cases: [(Int, UInt16?, Bool)] = [(1008, 1008, false), (1002, 1002, false), (1007, 1007, false), (1001, 1001, true), (1011, 1011, true), (0, nil, true)]
+        let cases: [(Int, UInt16?, Bool)] = [
+            (1008, 1008, false), (1002, 1002, false), (1007, 1007, false), (1001, 1001, true), (1011, 1011, true), (0, nil, true),
+        ]
         for (raw, code, reconnects) in cases {
             let (connection, _, log) = makeConnection()
             connection.didOpen(subprotocol: nil)
@@ -74,7 +77,8 @@ final class FoundationAdapterTests: XCTestCase {
         lost.didComplete(error: TaskDouble.Failure())
         lost.didClose(code: 1000, reason: nil)
         let lostEvents = try await lostLog.all()
-        XCTAssertEqual(lostEvents, [.opened(subprotocol: nil), .closed(code: nil, reason: "simulated failure")], "one terminal event, the first")
+        XCTAssertEqual(
+            lostEvents, [.opened(subprotocol: nil), .closed(code: nil, reason: "simulated failure")], "one terminal event, the first")
     }
 
     func testAFailedWriteEndsTheConnection() async throws {
@@ -96,7 +100,9 @@ final class FoundationAdapterTests: XCTestCase {
         connection.send(text: "after close")
         let events = try await log.all()
         XCTAssertEqual(events.last, .closed(code: 1000, reason: "client closed"))
-        XCTAssertEqual(task.calls.filter { $0 != .resume }, ["0", "1", "2", "3", "4"].map { .send($0) } + [.cancel(code: 1000, reason: "client closed")])
+        XCTAssertEqual(
+            task.calls.filter { $0 != .resume },
+            ["0", "1", "2", "3", "4"].map { .send($0) } + [.cancel(code: 1000, reason: "client closed")])
     }
 
     func testAnsweredPingsKeepTheConnectionAndAnUnansweredOneEndsIt() async throws {

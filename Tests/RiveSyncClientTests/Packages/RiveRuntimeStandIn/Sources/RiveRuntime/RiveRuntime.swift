@@ -1,3 +1,5 @@
+// swift-format-ignore-file
+// (Rive's text and signatures are kept as written there.)
 import Foundation
 
 // Signatures from RIVE-API.md §1 (Rive's new Apple runtime); every body stops the program.
