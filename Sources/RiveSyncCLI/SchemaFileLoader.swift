@@ -49,6 +49,7 @@ enum SchemaFileLoader {
         case .invalidViewModel(let name): return "invalid view model \(name)"
         case .invalidViewModelInstance(let name): return "invalid view model instance \(name)"
         case .invalidAsset(let name): return "invalid asset \(name)"
+        case .limitExceeded(let limit, let value): return "limit \(limit) (\(value)) exceeded"
         }
     }
 }

@@ -116,6 +116,7 @@ extension FileError {
         case .invalidViewModel(let n): self = .invalidViewModel(n)
         case .invalidViewModelInstance(let m): self = .invalidViewModelInstance(m)
         case .invalidAsset(let n): self = .invalidAsset(n)
+        case .limitExceeded(let limit, let value): self = .invalidData("limit \(limit) (\(value)) exceeded")
         }
     }
 }

@@ -12,6 +12,9 @@ public enum FileError: Error, Sendable, Hashable {
     case invalidViewModelInstance(String)
     /// No file asset has this name.
     case invalidAsset(String)
+    /// Not in Rive: the file already holds as many live instances as its limit allows
+    /// (`limit` is the setting's name, `value` its value).
+    case limitExceeded(limit: String, value: Int)
 }
 
 /// Errors about an artboard, with the case names of Rive's `ArtboardError`.

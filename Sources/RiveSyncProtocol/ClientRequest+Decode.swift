@@ -68,14 +68,17 @@ extension ClientRequest {
                     globals: try f.globals("globals"), manual: mode == "manual", rate: rate))
         case "publish": self = .publish(instance: try f.instance("instance"), name: try f.string("name"))
         case "bind":
-            self = .bind(target: try f.string("target"), main: try f.optionalInstance("main"), globals: try f.globals("globals"))
+            let main = try f.optionalInstance("main")
+            let globals = try f.globals("globals")
+            guard main != nil || !globals.isEmpty else { throw .badField("main", "an instance id, or globals with at least one entry") }
+            self = .bind(target: try f.string("target"), main: main, globals: globals)
         case "subscribe":
             var cursor: Cursor?
             if let value = json["cursor"], !value.isNull {
-                let c = Fields(json: value)
-                let seq = try c.int("seq")
-                guard seq >= 0 else { throw .badField("seq", "a non-negative integer") }
-                cursor = Cursor(epoch: try c.string("epoch"), seq: UInt64(seq))
+                guard let seq = value["seq"]?.intValue, seq >= 0, let epoch = value["epoch"]?.stringValue else {
+                    throw .badField("cursor", "an object {epoch: string, seq: non-negative integer}")
+                }
+                cursor = Cursor(epoch: epoch, seq: UInt64(seq))
             }
             self = .subscribe(target: try f.string("target"), paths: try f.strings("paths"), cursor: cursor)
         case "unsubscribe": self = .unsubscribe(target: try f.string("target"))

@@ -22,6 +22,7 @@ extension WireError {
         case .invalidViewModel(let n): self.init(code: "invalid_view_model", message: "invalid view model: \(n)", details: [("name", .string(n))])
         case .invalidViewModelInstance(let m): self.init(code: "invalid_view_model_instance", message: m)
         case .invalidAsset(let n): self.init(code: "invalid_asset", message: "no asset '\(n)'", details: [("name", .string(n))])
+        case .limitExceeded(let limit, let value): self = .limit(limit, value)
         }
     }
 

@@ -35,4 +35,6 @@ public struct WireError: Error, Sendable, Hashable {
         WireError(code: "limit_exceeded", message: "limit \(name) (\(value)) exceeded", details: [("limit", .string(name)), ("value", .number(Double(value)))])
     }
     public static func internalError(_ message: String) -> WireError { WireError(code: "internal", message: message) }
+    /// A request other than `hello` before the `welcome`.
+    public static let helloRequired = WireError(code: "hello_required", message: "send hello first")
 }

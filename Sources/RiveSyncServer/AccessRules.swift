@@ -75,3 +75,34 @@ extension Grants {
         allows(permission, on: target, at: path) ? nil : Denial(permission: permission, target: target, path: path)
     }
 }
+
+extension Grants {
+    /// The error to send for `request`. A connection that may not read where a command went
+    /// (a write-only token) gets the code and the path, but not what the error learned about
+    /// the state: types, list lengths, allowed enum values, instance ids.
+    func visible(_ error: WireError, for request: ClientRequest) -> WireError {
+        guard let (target, path) = request.commandLocation, !allows(.read, on: target, at: path) else { return error }
+        return error.withoutState(path: path)
+    }
+}
+
+extension WireError {
+    /// The error with only its code and `path` (see `Grants.visible`).
+    func withoutState(path: String) -> WireError {
+        WireError(code: code, message: "'\(path)': \(code) (details need read permission)", details: [("path", .string(path))])
+    }
+}
+
+extension ClientRequest {
+    /// The target and path a command writes to, for commands that write to one.
+    var commandLocation: (target: String, path: String)? {
+        switch self {
+        case .set(let target, let path, _), .fire(let target, let path), .listAppend(let target, let path, _),
+            .listInsert(let target, let path, _, _), .listRemoveAt(let target, let path, _), .listRemove(let target, let path, _),
+            .listSwap(let target, let path, _, _):
+            return (target, path)
+        default:
+            return nil
+        }
+    }
+}

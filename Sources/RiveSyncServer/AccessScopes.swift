@@ -142,6 +142,15 @@ struct Grants: Sendable, Hashable {
         return scopes.contains { $0.allows(permission, on: target, segments: segments) }
     }
 
+    /// `permission` at `path` of `target` or somewhere under it.
+    func allowsWithin(_ permission: Permission, on target: String, at path: String) -> Bool {
+        let segments = Self.segments(path)
+        return scopes.contains { scope in
+            scope.permissions.contains(permission) && scope.targets.matches(target)
+                && scope.prefixes.contains { prefix in zip(prefix, segments).allSatisfy { $0 == $1 } }
+        }
+    }
+
     /// `permission` on some path of `target`.
     func allowsSomewhere(_ permission: Permission, on target: String) -> Bool {
         scopes.contains { $0.permissions.contains(permission) && !permission.isDaemonWide && $0.targets.matches(target) }

@@ -18,7 +18,7 @@ final class AssetStore: Sendable {
     /// Checks the bytes against the kind and stores them; returns the reference to set.
     func add(kind: String, data: [UInt8], mediaType declared: String?) throws(AssetValidationError) -> AssetReference {
         let mediaType = try AssetValidation.mediaType(of: data, kind: kind, declared: declared)
-        let reference = AssetReference(id: "sha256:" + ContentDigest.sha256Hex(data), byteCount: data.count, mediaType: mediaType)
+        let reference = AssetReference(id: "sha256:" + SHA256Digest.hex(data), byteCount: data.count, mediaType: mediaType)
         state.withLock { state in
             guard state.assets[reference.id] == nil else { return }
             state.assets[reference.id] = reference

@@ -6,16 +6,15 @@ import RiveSyncProtocol
 extension Daemon {
     /// Rebuilds every file journaled in the state directory (in file-number order, each on its
     /// recorded worker), the uploaded assets and the command counter.
-    func restoreState() throws {
+    func restoreState(_ journals: [(number: UInt64, journal: FileJournal.Recovered)]) throws {
         guard let state = context.stateDirectory else { return }
         for (id, mediaType, bytes) in state.assets() {
             context.assets.restore(id: id, mediaType: mediaType, byteCount: bytes.count)
         }
         var highestCommand: UInt64 = 0
-        for number in state.fileNumbers() {
-            let recovered = try FileJournal.recover(directory: state.fileDirectory(number), policy: state.policy)
-            let name = recovered.header["name"]?.stringValue ?? ""
-            let workerIndex = (recovered.header["worker"]?.intValue ?? 0) % workers.count
+        for (number, recovered) in journals {
+            let name = recovered.header.name
+            let workerIndex = recovered.header.worker % workers.count
             guard context.directory.restoreFile(name, worker: workerIndex, number: number) else {
                 throw PersistenceError.corrupt(path: state.fileDirectory(number), line: 1, reason: "file name '\(name)' appears twice")
             }
@@ -36,7 +35,6 @@ extension Worker {
     func loadDurably(_ schema: FileSchema, as name: String, number: UInt64) throws {
         load(schema, as: name, number: number)
         guard let state = context.stateDirectory else { return }
-        let header: JSONValue = .object([("name", .string(name)), ("worker", .number(Double(index))), ("schema", schema.jsonValue)])
-        journals[name] = try FileJournal.create(directory: state.fileDirectory(number), header: header, policy: state.policy)
+        journals[name] = try state.createJournal(number: number, header: JournalHeader(name: name, worker: index, schema: schema.jsonValue))
     }
 }

@@ -19,7 +19,11 @@ public final class Daemon: Sendable {
     /// Builds the daemon and loads its configuration; nothing listens until `start()`.
     public init(configuration: DaemonConfiguration, log: Log = Log()) throws {
         let state = try configuration.stateDirectory.map { try StateDirectory(path: $0, policy: configuration.durability) }
-        let epoch = state?.epoch ?? "e-" + String(UInt64.random(in: 0...UInt64.max), radix: 16)
+        let recovery = try state?.recoverJournals()
+        if let renewed = recovery?.renewed, !renewed.isEmpty {
+            log(.warning, "history was lost; starting a new epoch, so old cursors get snapshots", [("lost", renewed.joined(separator: "; "))])
+        }
+        let epoch = state?.epoch ?? StateDirectory.newEpoch()
         let context = ServerContext(configuration: configuration, epoch: epoch, log: log, stateDirectory: state)
         let workers = (0..<configuration.workers).map { Worker(index: $0, context: context) }
         let dispatcher = try Dispatcher(context: context, workers: workers)
@@ -44,7 +48,7 @@ public final class Daemon: Sendable {
             metricsAccess: { dispatcher.metricsAccess(authorization: $0, remoteAddress: $1) },
             metricsBody: { $0.prometheusText() + metrics.prometheusText() })
         context.attach(server)
-        try restoreState()
+        try restoreState(recovery?.journals ?? [])
         try loadConfiguredState()
     }
 
@@ -84,7 +88,7 @@ public final class Daemon: Sendable {
             try worker.queue.sync { () throws in
                 let source: InstanceSource =
                     entry.instance.map { .name($0, from: .name(entry.viewModel)) } ?? .viewModelDefault(from: .name(entry.viewModel))
-                let instance = try worker.durably(entry.file, Worker.record(.createInstance(file: entry.file, source: source, publish: nil))) {
+                let instance = try worker.durably(entry.file, .createInstance(source)) {
                     try $0.createInstance(source)
                 }
                 try worker.publish(instance, as: entry.name, file: entry.file)
@@ -104,7 +108,8 @@ public final class Daemon: Sendable {
                 _ = try worker.createStateMachine(
                     StateMachineRequest(
                         file: entry.file, name: entry.name, artboard: entry.artboard, stateMachine: entry.stateMachine, globals: globals,
-                        manual: entry.manual, rate: entry.rate))
+                        manual: entry.manual, rate: entry.rate),
+                    grants: .everything)
             }
         }
     }

@@ -95,7 +95,7 @@ extension Dispatcher {
                 sessions[session]!.subscriptions[target] = nil
                 guard let location = context.directory.target(target) else { continue }
                 let worker = workers[location.worker]
-                worker.queue.async { worker.handle(Request(id: nil, body: .unsubscribe(target: target)), from: session) }
+                worker.queue.async { worker.handle(Request(id: nil, body: .unsubscribe(target: target)), from: session, grants: grants) }
             }
         }
     }

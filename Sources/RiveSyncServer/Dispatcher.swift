@@ -78,7 +78,10 @@ final class Dispatcher: @unchecked Sendable {
         let request: Request
         switch Request.decode(json) {
         case .success(let decoded): request = decoded
-        case .failure(let failure): return context.sendError(failure.error, id: failure.id, to: session)
+        case .failure(let failure):
+            // Before its hello a connection learns nothing but that hello comes first.
+            let error = sessions[session]!.identity == nil && json["type"]?.stringValue != "hello" ? .helloRequired : failure.error
+            return context.sendError(error, id: failure.id, to: session)
         }
         guard rateAllows(session, limit: limits.maxCommandsPerSecond) else {
             return context.sendError(
@@ -90,7 +93,7 @@ final class Dispatcher: @unchecked Sendable {
             return hello(session, versions: versions, token: token, id: request.id, limits: limits)
         }
         guard let identity = sessions[session]!.identity else {
-            return context.sendError(WireError(code: "hello_required", message: "send hello first"), id: request.id, to: session)
+            return context.sendError(.helloRequired, id: request.id, to: session)
         }
         guard let grants = grants(of: identity) else { return refuse(session, id: request.id, reason: "token revoked") }
         if let denial = grants.denial(of: request.body) { return context.sendError(denial.error, id: request.id, to: session) }
@@ -181,7 +184,7 @@ final class Dispatcher: @unchecked Sendable {
             return
         }
         let owner = workers[worker]
-        owner.queue.async { owner.handle(request, from: session) }
+        owner.queue.async { owner.handle(request, from: session, grants: grants) }
     }
 
     private func unknownFile(_ file: String, id: JSONValue?, session: SessionID) {
@@ -193,8 +196,12 @@ final class Dispatcher: @unchecked Sendable {
     }
 
     private func filesReply(id: JSONValue?) -> JSONValue {
+        let configured = Set(context.configuration.files.map(\.name))
         let files = context.directory.files().map { file -> JSONValue in
-            ["name": .string(file.name), "worker": .number(Double(file.worker))]
+            [
+                "name": .string(file.name), "worker": .number(Double(file.worker)),
+                "source": configured.contains(file.name) ? "config" : "upload",
+            ]
         }
         return ServerMessage.reply("files", id: id, [("files", .array(files))])
     }

@@ -86,7 +86,7 @@ struct TokenTable: Sendable {
     }
 
     static func digest(of token: String) -> [UInt8] {
-        Array(ContentDigest.sha256Hex(Array(token.utf8)).utf8)
+        Array(SHA256Digest.hex(Array(token.utf8)).utf8)
     }
 
     static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {

@@ -39,12 +39,8 @@ extension Worker {
     /// applied: each gets `storage_failed`, and false is returned.
     private func journalAdvance(_ target: String, file: String) -> Bool {
         guard !replaying, journals[file] != nil, let queue = try? files[file]!.target(target).queue, !queue.isEmpty else { return true }
-        let record: JSONValue = .object([
-            ("t", "advance"), ("target", .string(target)),
-            ("commands", .array(queue.map { .object([("n", .number(Double($0.id))), ("c", JournalCodec.encode($0.command))]) })),
-        ])
         do {
-            try journal(file, record)
+            try journal(file, .advance(target: target, commands: queue))
             return true
         } catch {
             let dropped = (try? files[file]!.discardQueue(of: target)) ?? []
@@ -108,6 +104,7 @@ extension Worker {
             for rejected in batch.rejected {
                 guard let waiting = targets[batch.target]!.pending.removeValue(forKey: rejected.id) else { continue }
                 var error = WireError(rejected.error)
+                if let path = waiting.hiddenPath { error = error.withoutState(path: path) }
                 error.details += [("seq", .number(Double(batch.seq))), ("command", .number(Double(rejected.id)))]
                 context.metrics.errors.add(1, ordering: .relaxed)
                 replies.append(.send(ServerContext.payload(error.message(id: waiting.requestID)), to: [waiting.session]))

@@ -7,7 +7,7 @@ extension Worker {
     /// Checks a command against the current state, queues it on its target and schedules an
     /// advance. What can be checked now is checked now, so most bad commands get their error
     /// at once; the rest fail when applied and get an error carrying the batch's seq.
-    func enqueueCommand(_ body: ClientRequest, session: SessionID, requestID: JSONValue?) throws(WireError) {
+    func enqueueCommand(_ body: ClientRequest, session: SessionID, requestID: JSONValue?, grants: Grants) throws(WireError) {
         let target: String
         let command: Command
         switch body {
@@ -17,7 +17,7 @@ extension Worker {
             do { type = try files[file]!.property(at: path, in: t).type } catch { throw WireError(error) }
             let value: PropertyValue
             do { value = try ValueCodec.decode(json, as: type, path: path) } catch { throw WireError(error) }
-            try checkValue(value, file: file, path: path)
+            try checkValue(value, file: file, target: t, path: path, grants: grants)
             (target, command) = (t, .set(path: path, value: value))
         case .fire(let t, let path): (target, command) = (t, .fire(path: path))
         case .listAppend(let t, let path, let instance): (target, command) = (t, .listAppend(path: path, instance: instance))
@@ -31,7 +31,9 @@ extension Worker {
         }
         let file = try record(target).file
         switch command {
-        case .listAppend(_, let instance), .listInsert(_, _, let instance), .listRemove(_, let instance):
+        case .listAppend(let path, let instance), .listInsert(let path, _, let instance):
+            try checkAttach(instance, in: file, to: target, at: path, grants: grants)
+        case .listRemove(_, let instance):
             try checkInstance(instance, in: file)
         default:
             break
@@ -43,12 +45,14 @@ extension Worker {
         } catch {
             throw WireError(error)
         }
-        try queued(number, on: target, session: session, requestID: requestID)
+        let readable = grants.allows(.read, on: target, at: command.path)
+        try queued(number, on: target, session: session, requestID: requestID, hiddenPath: readable ? nil : command.path)
     }
 
-    /// Records who waits for a queued command's ack and schedules the advance.
-    func queued(_ number: UInt64, on target: String, session: SessionID, requestID: JSONValue?) throws(WireError) {
-        targets[target]!.pending[number] = PendingAck(session: session, requestID: requestID)
+    /// Records who waits for a queued command's ack and schedules the advance. `hiddenPath`:
+    /// the sender may not read there, so an error at apply time carries only code and path.
+    func queued(_ number: UInt64, on target: String, session: SessionID, requestID: JSONValue?, hiddenPath: String?) throws(WireError) {
+        targets[target]!.pending[number] = PendingAck(session: session, requestID: requestID, hiddenPath: hiddenPath)
         context.metrics.commandsQueued.add(1, ordering: .relaxed)
         scheduleAdvance(target)
     }
@@ -68,8 +72,8 @@ extension Worker {
     }
 
     /// Checks what the model cannot: asset ids must be uploaded or file assets, nested
-    /// instances must belong to the target's file on this worker.
-    private func checkValue(_ value: PropertyValue, file: String, path: String) throws(WireError) {
+    /// instances must belong to the target's file on this worker and be attachable.
+    private func checkValue(_ value: PropertyValue, file: String, target: String, path: String, grants: Grants) throws(WireError) {
         switch value {
         case .asset(let reference?):
             if reference.id.hasPrefix("file:") {
@@ -81,7 +85,7 @@ extension Worker {
                 throw WireError(FileError.invalidAsset(reference.id))
             }
         case .viewModel(let id?):
-            try checkInstance(id, in: file)
+            try checkAttach(id, in: file, to: target, at: path, grants: grants)
         default:
             break
         }

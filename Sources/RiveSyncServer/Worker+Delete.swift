@@ -17,7 +17,7 @@ extension Worker {
     /// error `target_deleted`, and its name is free again for this file. Returns the reply.
     func deleteTarget(_ target: String) throws(WireError) -> [(String, JSONValue)] {
         let record = try record(target)
-        let removal = try durably(record.file, Self.record(.deleteTarget(target: target)), snapshot: false) { try $0.removeTarget(target) }
+        let removal = try durably(record.file, .deleteTarget(target), snapshot: false) { try $0.removeTarget(target) }
         targets[target] = nil
         context.directory.retireTarget(target, file: record.file)
         snapshotIfDue(record.file)

@@ -6,18 +6,18 @@ import RiveSyncTransport
 extension Worker {
     /// Handles a request routed to this worker (on the queue). Every request gets exactly one
     /// reply; commands get theirs after the advance that applies them.
-    func handle(_ request: Request, from session: SessionID) {
+    func handle(_ request: Request, from session: SessionID, grants: Grants) {
         do {
-            if let reply = try reply(to: request.body, id: request.id, session: session) {
+            if let reply = try reply(to: request.body, id: request.id, session: session, grants: grants) {
                 context.send(reply, to: session)
             }
         } catch {
-            context.sendError(error, id: request.id, to: session)
+            context.sendError(grants.visible(error, for: request.body), id: request.id, to: session)
         }
     }
 
     /// The reply to send now, or nil when the reply comes later (commands) or was sent already.
-    private func reply(to body: ClientRequest, id: JSONValue?, session: SessionID) throws(WireError) -> JSONValue? {
+    private func reply(to body: ClientRequest, id: JSONValue?, session: SessionID, grants: Grants) throws(WireError) -> JSONValue? {
         func names(_ list: [String]) -> JSONValue { ServerMessage.reply("names", id: id, [("names", .array(list.map(JSONValue.string)))]) }
         func schema(_ file: String) throws(WireError) -> FileSchema { try runtime(file).schema }
         func model<T>(_ body: () throws -> T) throws(WireError) -> T {
@@ -25,7 +25,9 @@ extension Worker {
         }
         switch body {
         case .describe(let file):
-            return ServerMessage.reply("schema", id: id, [("file", .string(file)), ("schema", try schema(file).jsonValue)])
+            // Authored values only for connections that could create instances from them anyway.
+            let described = try schema(file).jsonValue(authoredValues: grants.allows(.create))
+            return ServerMessage.reply("schema", id: id, [("file", .string(file)), ("schema", described)])
         case .viewModelNames(let file):
             return names(try schema(file).viewModelNames)
         case .globalViewModelNames(let file):
@@ -53,7 +55,7 @@ extension Worker {
             return ServerMessage.reply("defaultViewModelInfo", id: id, [("viewModel", .string(info.viewModelName)), ("instance", .string(info.instanceName))])
         case .createInstance(let file, let source, let publish):
             if let publish, context.directory.target(publish) != nil { throw WireError(StateMachineError.targetExists(publish)) }
-            let instance = try durably(file, Self.record(.createInstance(file: file, source: source, publish: nil))) {
+            let instance = try durably(file, .createInstance(source)) {
                 try $0.createInstance(source)
             }
             let state = files[file]!.store[instance]!
@@ -62,21 +64,22 @@ extension Worker {
                 "instance", id: id,
                 [("instance", .number(Double(instance.rawValue))), ("viewModel", .string(state.viewModel)), ("name", .string(state.name))])
         case .createStateMachine(let request):
-            let name = try createStateMachine(request)
+            let name = try createStateMachine(request, grants: grants)
             return ServerMessage.reply("target", id: id, [("target", .string(name))] + (targetInfo(name)?.objectValue ?? []))
         case .publish(let instance, let name):
             guard let owner = context.directory.file(of: instance) else { throw WireError(StateMachineError.unknownInstance(instance)) }
-            try checkInstance(instance, in: owner.name)
+            try checkAttach(instance, in: owner.name, to: name, at: "", grants: grants)
             try publish(instance, as: name, file: owner.name)
             return ServerMessage.reply("target", id: id, [("target", .string(name))] + (targetInfo(name)?.objectValue ?? []))
         case .bind(let target, let main, let globals):
             let file = try record(target).file
-            for instance in [main].compactMap({ $0 }) + globals.map(\.instance) { try checkInstance(instance, in: file) }
+            if let main { try checkAttach(main, in: file, to: target, at: "", grants: grants) }
+            for global in globals { try checkAttach(global.instance, in: file, to: target, at: "@" + global.name, grants: grants) }
             let number = context.nextCommandNumber()
             try model {
                 try files[file]!.bind(target, main: main, globals: globals.map { ($0.name, $0.instance) }, commandID: number)
             }
-            try queued(number, on: target, session: session, requestID: id)
+            try queued(number, on: target, session: session, requestID: id, hiddenPath: nil)
             return nil
         case .deleteTarget(let target):
             return ServerMessage.reply("targetDeleted", id: id, try deleteTarget(target))
@@ -100,7 +103,7 @@ extension Worker {
                 [("target", .string(target)), ("seq", .number(Double(seq))), ("path", .string(path)),
                  ("valueType", .string(property.type.rawValue)), ("value", ValueCodec.encode(value))])
         case .set, .fire, .listAppend, .listInsert, .listRemoveAt, .listRemove, .listSwap:
-            try enqueueCommand(body, session: session, requestID: id)
+            try enqueueCommand(body, session: session, requestID: id, grants: grants)
             return nil
         case .advance(let target):
             guard try record(target).manual else {
@@ -112,7 +115,8 @@ extension Worker {
         case .digest(let target):
             let runtime = files[try record(target).file]!
             let seq = try model { try runtime.target(target).seq }
-            let digest = try model { try runtime.digest(of: target) }
+            let bindings = try model { try runtime.target(target).bindings }
+            let digest = SHA256Digest.hex(StateDigest.canonicalBytes(bindings: bindings, store: runtime.store))
             return ServerMessage.reply("digest", id: id, [("target", .string(target)), ("seq", .number(Double(seq))), ("digest", .string(digest))])
         case .hello, .listFiles, .listTargets, .ping, .upload, .loadFile:
             throw WireError.internalError("request '\(body.type)' reached a worker")
@@ -128,7 +132,7 @@ extension Worker {
     func publish(_ instance: InstanceID, as name: String, file: String) throws(WireError) {
         guard context.directory.claimTarget(name, file: file) else { throw WireError(StateMachineError.targetExists(name)) }
         do {
-            try durably(file, Self.record(.publish(instance: instance, name: name)), snapshot: false) { try $0.publish(instance, as: name) }
+            try durably(file, .publish(instance: instance, name: name), snapshot: false) { try $0.publish(instance, as: name) }
         } catch {
             context.directory.releaseTarget(name)
             throw error
@@ -137,8 +141,9 @@ extension Worker {
         snapshotIfDue(file)
     }
 
-    /// Creates a state machine target; returns its name.
-    func createStateMachine(_ request: StateMachineRequest) throws(WireError) -> String {
+    /// Creates a state machine target; returns its name. `grants` must allow attaching its
+    /// instances (the configuration and replay pass `.everything`).
+    func createStateMachine(_ request: StateMachineRequest, grants: Grants) throws(WireError) -> String {
         let schema = try runtime(request.file).schema
         let artboard: ArtboardSchema
         do {
@@ -150,17 +155,18 @@ extension Worker {
         guard let machine, artboard.stateMachines.contains(machine) else {
             throw WireError(ArtboardError.invalidStateMachine(request.stateMachine ?? "artboard '\(artboard.name)' has no state machine"))
         }
-        for instance in [request.main].compactMap({ $0 }) + request.globals.map(\.instance) {
-            try checkInstance(instance, in: request.file)
-        }
         let name = request.name ?? machine
+        if let main = request.main { try checkAttach(main, in: request.file, to: name, at: "", grants: grants) }
+        for global in request.globals {
+            try checkAttach(global.instance, in: request.file, to: name, at: "@" + global.name, grants: grants)
+        }
         guard context.directory.claimTarget(name, file: request.file) else { throw WireError(StateMachineError.targetExists(name)) }
         var resolved = request
         resolved.name = name
         resolved.stateMachine = machine
         resolved.rate = request.rate ?? context.configuration.defaultRate
         do {
-            try durably(request.file, Self.record(.createStateMachine(resolved)), snapshot: false) {
+            try durably(request.file, .createStateMachine(resolved), snapshot: false) {
                 try $0.createStateMachine(
                     named: name, artboard: artboard.name, stateMachine: machine, main: request.main,
                     globals: request.globals.map { ($0.name, $0.instance) })

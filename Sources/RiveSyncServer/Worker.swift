@@ -48,6 +48,8 @@ final class Worker: @unchecked Sendable {
     struct PendingAck {
         var session: SessionID
         var requestID: JSONValue?
+        /// The command's path when its sender may not read there (see `Grants.visible`).
+        var hiddenPath: String?
     }
 
     struct HistoryEntry {
@@ -88,10 +90,30 @@ final class Worker: @unchecked Sendable {
                 message: "instance \(id.rawValue) lives on worker \(owner.location.worker) (file '\(owner.name)'), the target on worker \(index)",
                 details: [("instance", .number(Double(id.rawValue)))])
         }
-        guard owner.name == file, files[file]?.store[id] != nil else {
-            throw WireError(
-                code: "unknown_instance", message: "instance \(id.rawValue) is not an instance of file '\(file)'",
-                details: [("instance", .number(Double(id.rawValue)))])
+        guard owner.name == file, files[file]?.store[id] != nil else { throw Self.notAnInstance(id, of: file) }
+    }
+
+    static func notAnInstance(_ id: InstanceID, of file: String) -> WireError {
+        WireError(
+            code: "unknown_instance", message: "instance \(id.rawValue) is not an instance of file '\(file)'",
+            details: [("instance", .number(Double(id.rawValue)))])
+    }
+
+    /// Checks that `grants` may attach an instance to `target` at `path`: the instance, and
+    /// everything it holds, must be readable wherever a target already shows it — and
+    /// writable (fireable) there too if the connection may write (fire) at or under `path`,
+    /// since it could then change it through `target`. Otherwise the instance is reported as
+    /// unknown, exactly like an id that does not exist, so ids reveal nothing.
+    func checkAttach(_ id: InstanceID, in file: String, to target: String, at path: String, grants: Grants) throws(WireError) {
+        try checkInstance(id, in: file)
+        let writes = grants.allowsWithin(.write, on: target, at: path)
+        let fires = grants.allowsWithin(.fire, on: target, at: path)
+        for (holder, paths) in files[file]!.exposure(of: id) {
+            for shown in paths {
+                guard grants.allows(.read, on: holder, at: shown), !writes || grants.allows(.write, on: holder, at: shown),
+                    !fires || grants.allows(.fire, on: holder, at: shown)
+                else { throw Self.notAnInstance(id, of: file) }
+            }
         }
     }
 

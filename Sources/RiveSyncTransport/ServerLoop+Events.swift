@@ -238,9 +238,14 @@ extension ServerLoop {
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
+    /// A request header's value: nil when the header is absent, "" when it is sent empty.
     static func header(_ wsi: OpaquePointer, _ token: lws_token_indexes) -> String? {
         let length = Int(lws_hdr_total_length(wsi, token))
-        guard length > 0 else { return nil }
+        guard length > 0 else {
+            // Fragment 0 exists (length 0) only for a header that was sent.
+            var empty: CChar = 0
+            return lws_hdr_copy_fragment(wsi, &empty, 1, token, 0) >= 0 ? "" : nil
+        }
         var buffer = [CChar](repeating: 0, count: length + 1)
         guard lws_hdr_copy(wsi, &buffer, Int32(buffer.count), token) >= 0 else { return nil }
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)

@@ -80,6 +80,8 @@ import Testing
         var runtime = FileRuntime(schema: Fixtures.kitchen, limits: ModelLimits(maxInstances: 2))
         _ = try runtime.createInstance(.blank(from: .name("Other")))
         _ = try runtime.createInstance(.blank(from: .name("Other")))
-        #expect(throws: FileError.self) { try runtime.createInstance(.blank(from: .name("Other"))) }
+        #expect(throws: FileError.limitExceeded(limit: "maxInstancesPerFile", value: 2)) {
+            try runtime.createInstance(.blank(from: .name("Other")))
+        }
     }
 }

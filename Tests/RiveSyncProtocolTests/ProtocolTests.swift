@@ -56,7 +56,10 @@ import Testing
 
     @Test func errorIdIsEchoedWhenReadable() throws {
         let json = try JSONParser().parse(#"{"type": "get", "id": "abc"}"#)
-        guard case .failure(let failure) = Request.decode(json) else { return }
+        guard case .failure(let failure) = Request.decode(json) else {
+            Issue.record("a get without target decoded")
+            return
+        }
         #expect(failure.id == "abc")
         #expect(failure.error.message(id: failure.id).jsonText == #"{"type":"error","id":"abc","code":"bad_message","message":"field 'target': expected a string","details":{"field":"target"}}"#)
     }

@@ -12,8 +12,9 @@ import RiveSyncTestSupport
 
 /// Clients append players and write a big lobby title continuously while the daemon is
 /// killed with SIGKILL at random moments and restarted on the same port and state directory,
-/// while clients drop their connections, and while a slow reader (a raw socket that stops
-/// reading for a while) falls behind and gets catch-up snapshots. Afterwards: every acked
+/// while its disk fills up for a while in the middle (a tmpfs), while clients drop their
+/// connections, and while a slow reader (a raw socket that stops reading for a while) falls
+/// behind and gets catch-up snapshots. Afterwards: every acked
 /// append is in the list exactly once, the recorded history passes the checker, and every
 /// client's replica (the slow reader's too) has the daemon's digest.
 @Suite(.serialized) struct CrashTests {
@@ -78,6 +79,20 @@ import RiveSyncTestSupport
         throw TestClient.Timeout(what: "a catch-up on /metrics after \(sets) big titles")
     }
 
+    /// Fills the disk until the daemon has refused a journal write, keeps it full a little
+    /// longer, then frees it; the writers carry on throughout (and before the next kill, so
+    /// acked records follow the refused ones in the log).
+    static func fullDiskEpisode(_ disk: Tmpfs, daemon: DaemonProcess) async throws {
+        try disk.fill(leaving: 4_096)
+        let deadline = Date().addingTimeInterval(15)
+        while !daemon.stderr.contains("journal write failed") {
+            guard Date() < deadline else { throw TestClient.Timeout(what: "a refused journal write on a full disk:\n\(daemon.stderr)") }
+            try await Task.sleep(nanoseconds: 10_000_000)
+        }
+        try await Task.sleep(nanoseconds: 200_000_000)
+        try disk.release()
+    }
+
     /// `rivesync_catch_ups_total` of the running daemon.
     static func catchUpsSent(_ daemon: DaemonProcess) async throws -> Int {
         let (body, _) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(daemon.port)/metrics")!)
@@ -86,12 +101,9 @@ import RiveSyncTestSupport
     }
 
     @Test func acknowledgedWritesSurviveKillsAndClientsConverge() async throws {
-        let state = try PersistenceTests.temporaryDirectory()
+        let disk = try Tmpfs(bytes: 64 << 20)
+        let state = disk.path + "/state"
         let configPath = try Self.configuration(state: state)
-        defer {
-            try? FileManager.default.removeItem(atPath: state)
-            try? FileManager.default.removeItem(atPath: configPath)
-        }
         let port = try DaemonProcess.freePort()
         let daemon = Locked<DaemonProcess>(try DaemonProcess(["--config", configPath], port: port))
         let running = Locked(true)
@@ -118,7 +130,8 @@ import RiveSyncTestSupport
                 // Writers stop when this task ends, also when it fails (else the group hangs).
                 defer { running.withLock { $0 = false } }
                 var rng = SystemRandomNumberGenerator()
-                for _ in 0..<Self.crashes {
+                for crash in 0..<Self.crashes {
+                    if crash == Self.crashes / 2 { try await Self.fullDiskEpisode(disk, daemon: daemon.withLock { $0 }) }
                     try await Task.sleep(nanoseconds: UInt64.random(in: 150_000_000...450_000_000, using: &rng))
                     daemon.withLock { $0.crash() }
                     try await Task.sleep(nanoseconds: 50_000_000)
@@ -158,7 +171,7 @@ import RiveSyncTestSupport
         let problems = history.withLock { $0.violations() }
         let events = history.withLock { $0.events.count }
         print(
-            "crash test: \(Self.crashes) SIGKILLs, \(ackedNames.count) acked appends checked, \(events) history events, final seq \(digest["seq"]?.intValue ?? 0); "
+            "crash test: \(Self.crashes) SIGKILLs and a full-disk episode, \(ackedNames.count) acked appends checked, \(events) history events, final seq \(digest["seq"]?.intValue ?? 0); "
                 + "slow reader: \(reader.catchUps) catch-ups, \(reader.batches) batches, \(reader.sessions) sessions (\(reader.resumes) resumed), "
                 + "largest message \(reader.largestMessage) bytes; \(overflowCloses) connections closed 1008")
         #expect(problems.isEmpty, "\(problems.prefix(5).joined(separator: "\n"))")

@@ -21,7 +21,7 @@ import RiveSyncTestSupport
         defer { daemon.stop() }
         let client = try await TestClient.connected(to: daemon)
         let files = try await client.request(["type": "listFiles"])
-        #expect(files["files"] == [["name": "one", "worker": 0], ["name": "two", "worker": 1]])
+        #expect(files["files"] == [["name": "one", "worker": 0, "source": "config"], ["name": "two", "worker": 1, "source": "config"]])
         let foreign = try await client.request(["type": "createInstance", "file": "two", "source": ["blank": ["viewModel": "Player"]]])
         let append = try await client.request(["type": "listAppend", "target": "lobby", "path": "players", "instance": foreign["instance"] ?? .null])
         #expect(append["code"] == "wrong_worker", "\(append.jsonText)")

@@ -22,8 +22,10 @@ public final class DaemonProcess: @unchecked Sendable {
         return parts.joined(separator: "/")
     }()
 
-    /// The built `rivesyncd` next to the test bundle.
+    /// The built `rivesyncd` next to the test bundle, or the one `RIVESYNC_DAEMON` names (to
+    /// see a test fail on an older build).
     public static func binary(_ name: String = "rivesyncd") -> String {
+        if name == "rivesyncd", let chosen = ProcessInfo.processInfo.environment["RIVESYNC_DAEMON"] { return chosen }
         let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(name).path
         if FileManager.default.isExecutableFile(atPath: beside) { return beside }
         for configuration in ["debug", "release"] {

@@ -89,3 +89,30 @@ print("  advance   coalescing none:                   \(rate(median(results[.non
 print("  advance   coalescing latestValue:            \(rate(median(results[.latestValue]!)))")
 print("  replica   apply the 'none' batch:            \(rate(median(replicaTimes)))")
 print(String(format: "  advance(none) / floor: %.1fx slower", median(results[.none]!) / median(floorTimes)))
+
+// A journaled create at 100k instances: the daemon's worker used to run each journaled
+// mutation on a copy of the file's runtime (so a failure left the state untouched), which
+// copies the whole instance store; since the model's mutations check everything before they
+// change anything, it mutates in place. Both patterns, measured here in the same run.
+let largeCount = 100_000
+let creates = 200
+var large = FileRuntime(schema: try FileSchema(jsonText: schemaJSON))
+for _ in 0..<largeCount { _ = try large.createInstance(.blank(from: .name("Item"))) }
+var copyTimes: [Double] = []
+var inPlaceTimes: [Double] = []
+for _ in 0..<runs {
+    copyTimes.append(try seconds {
+        for _ in 0..<creates {
+            var copy = large
+            _ = try copy.createInstance(.blank(from: .name("Item")))
+            large = copy
+        }
+    })
+    inPlaceTimes.append(try seconds {
+        for _ in 0..<creates { _ = try large.createInstance(.blank(from: .name("Item"))) }
+    })
+}
+func perCreate(_ time: Double) -> String { String(format: "%9.1f µs per create", time / Double(creates) * 1e6) }
+print("journaled create at \(largeCount / 1000)k instances (\(creates) creates, median of \(runs) runs)")
+print("  baseline  copy, create, keep the copy (fc7e991): \(perCreate(median(copyTimes)))")
+print("  now       create in place:                        \(perCreate(median(inPlaceTimes)))")

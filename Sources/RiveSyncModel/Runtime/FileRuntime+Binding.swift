@@ -9,8 +9,12 @@ extension FileRuntime {
     ///   - name: the target's name (defaults to the state machine's name).
     ///   - artboard: the artboard's name; nil for the default artboard.
     ///   - stateMachine: the state machine's name; nil for the artboard's default (or first).
+    /// Everything is checked before anything changes (the instance limit for every default
+    /// instance too), so a call that throws leaves the runtime as it was.
+    ///
     /// - Throws: `FileError.invalidArtboard`, `ArtboardError.invalidStateMachine`,
-    ///   `StateMachineError` (see `bind`), `StateMachineError.targetExists`.
+    ///   `StateMachineError` (see `bind`), `StateMachineError.targetExists`,
+    ///   `FileError.limitExceeded`.
     @discardableResult
     public mutating func createStateMachine(
         named name: String? = nil, artboard: String? = nil, stateMachine: String? = nil,
@@ -32,19 +36,22 @@ extension FileRuntime {
         let targetName = name ?? machineName
         guard targets[targetName] == nil else { throw StateMachineError.targetExists(targetName) }
         let supplied = try validatedBindings(main: main, globals: globals, artboard: artboardSchema)
-        var bindings: [Binding] = []
+        // Slots without a supplied instance get their view model's default: (slot, view model).
+        var slots: [(BindingSlot, String?)] = []
         if let viewModelName = artboardSchema.viewModelName {
-            let instance = try supplied.first { $0.slot == .main }?.instance
-                ?? createInstance(.viewModelDefault(from: .name(viewModelName)))
-            bindings.append(Binding(slot: .main, instance: instance))
-        } else if let main = supplied.first(where: { $0.slot == .main }) {
-            bindings.append(main)
+            slots.append((.main, viewModelName))
+        } else if supplied.contains(where: { $0.slot == .main }) {
+            slots.append((.main, nil))
         }
-        for global in schema.viewModels where global.isGlobal {
-            let slot = BindingSlot.global(global.name)
-            let instance = try supplied.first { $0.slot == slot }?.instance
-                ?? createInstance(.viewModelDefault(from: .name(global.name)))
-            bindings.append(Binding(slot: slot, instance: instance))
+        slots += schema.viewModels.filter(\.isGlobal).map { (BindingSlot.global($0.name), $0.name) }
+        try checkInstanceRoom(for: slots.filter { slot in !supplied.contains { $0.slot == slot.0 } }.count)
+        var bindings: [Binding] = []
+        for (slot, viewModelName) in slots {
+            if let instance = supplied.first(where: { $0.slot == slot })?.instance {
+                bindings.append(Binding(slot: slot, instance: instance))
+            } else if let viewModelName {
+                bindings.append(Binding(slot: slot, instance: try createUnchecked(.viewModelDefault(from: .name(viewModelName)))))
+            }
         }
         addTarget(
             Target(

@@ -19,9 +19,22 @@ extension FileRuntime {
     /// new instances of their own (an authored instance referenced twice becomes one shared
     /// instance). A view model with no authored instances gives a blank one as its default.
     public mutating func createInstance(_ source: InstanceSource) throws(FileError) -> InstanceID {
-        guard store.instances.count < limits.maxInstances else {
-            throw .invalidViewModelInstance("the file already has \(limits.maxInstances) instances (limit)")
+        try checkInstanceRoom(for: 1)
+        return try createUnchecked(source)
+    }
+
+    /// Throws `limitExceeded` unless `count` more top-level instances fit the file's limit.
+    func checkInstanceRoom(for count: Int) throws(FileError) {
+        guard store.instances.count + count <= limits.maxInstances else {
+            throw .limitExceeded(limit: Self.instanceLimitName, value: limits.maxInstances)
         }
+    }
+
+    /// The daemon's name of `ModelLimits.maxInstances`, as errors report it.
+    public static let instanceLimitName = "maxInstancesPerFile"
+
+    /// `createInstance` without the limit check (done by the caller for several at once).
+    mutating func createUnchecked(_ source: InstanceSource) throws(FileError) -> InstanceID {
         switch source {
         case .blank(let from):
             return makeBlank(try viewModel(from))

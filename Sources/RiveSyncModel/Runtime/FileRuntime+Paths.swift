@@ -96,3 +96,22 @@ extension FileRuntime {
         store.paths(to: instance, roots: target.roots).map { $0.isEmpty ? property : $0 + "/" + property }
     }
 }
+
+extension FileRuntime {
+    /// Where attaching `instance` somewhere else would expose state that is already visible:
+    /// for each target that reaches the instance or anything it holds, the paths at which
+    /// those instances sit (`""`, the whole target, when there are more than can be listed).
+    public func exposure(of instance: InstanceID) -> [(target: String, paths: [String])] {
+        let held = store.closure(of: [instance])
+        return targetNames.compactMap { name in
+            let roots = targets[name]!.roots
+            var paths: [String] = []
+            for id in held {
+                let found = store.paths(to: id, roots: roots)
+                if found.count >= InstanceStore.maxPathsPerInstance { return (name, [""]) }
+                paths += found
+            }
+            return paths.isEmpty ? nil : (name, paths)
+        }
+    }
+}

@@ -24,25 +24,30 @@ extension FileSchema {
     }
 
     /// The schema as JSON, members in a fixed order.
-    public var jsonValue: JSONValue {
+    public var jsonValue: JSONValue { jsonValue(authoredValues: true) }
+
+    /// The schema as JSON; without `authoredValues`, instances carry only their names.
+    public func jsonValue(authoredValues: Bool) -> JSONValue {
         var members: [(String, JSONValue)] = [("rivesyncSchema", .number(Double(Self.jsonFormatVersion)))]
         members.append(("enums", .array(enums.map { ["name": .string($0.name), "values": .array($0.values.map { .string($0) })] })))
-        members.append(("viewModels", .array(viewModels.map(jsonValue(of:)))))
+        members.append(("viewModels", .array(viewModels.map { jsonValue(of: $0, authoredValues: authoredValues) })))
         members.append(("artboards", .array(artboards.map(Self.jsonValue(of:)))))
         members.append(("assets", .array(assets.map { ["name": .string($0.name), "kind": .string($0.kind.rawValue)] })))
         return .object(members)
     }
 
-    /// One view model as JSON.
-    public func jsonValue(of viewModel: ViewModelSchema) -> JSONValue {
+    /// One view model as JSON; without `authoredValues`, its instances carry only their names.
+    public func jsonValue(of viewModel: ViewModelSchema, authoredValues: Bool = true) -> JSONValue {
+        func instance(_ instance: AuthoredInstance) -> JSONValue {
+            authoredValues ? jsonValue(of: instance, in: viewModel) : ["name": .string(instance.name)]
+        }
         var members: [(String, JSONValue)] = [
             ("name", .string(viewModel.name)), ("global", .bool(viewModel.isGlobal)),
             ("properties", .array(viewModel.properties.map(Self.jsonValue(of:)))),
-            ("instances", .array(viewModel.instances.map { jsonValue(of: $0, in: viewModel) })),
+            ("instances", .array(viewModel.instances.map(instance))),
         ]
         if !viewModel.artboardScopedInstances.isEmpty {
-            members.append(
-                ("artboardScopedInstances", .array(viewModel.artboardScopedInstances.map { jsonValue(of: $0, in: viewModel) })))
+            members.append(("artboardScopedInstances", .array(viewModel.artboardScopedInstances.map(instance))))
         }
         return .object(members)
     }

@@ -2,15 +2,22 @@ import Foundation
 
 /// Small POSIX file helpers with errors that carry `errno`.
 enum DurableFile {
-    /// Writes `bytes` to `path` atomically: new file, fsync, rename, fsync the directory.
+    /// Writes `bytes` to `path` atomically: new file, fsync, rename, fsync the directory. On
+    /// failure the old file is untouched and the new one removed (it may hold the last free
+    /// blocks of a full disk).
     static func replace(_ path: String, with bytes: [UInt8]) throws(PersistenceError) {
         let temporary = path + ".tmp"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw .writeFailed(path: temporary, errno: errno) }
-        defer { close(fd) }
-        try writeAll(fd, bytes, path: temporary)
-        guard fsync(fd) == 0 else { throw .writeFailed(path: temporary, errno: errno) }
-        guard rename(temporary, path) == 0 else { throw .writeFailed(path: path, errno: errno) }
+        do throws(PersistenceError) {
+            defer { close(fd) }
+            try writeAll(fd, bytes, path: temporary)
+            guard fsync(fd) == 0 else { throw PersistenceError.writeFailed(path: temporary, errno: errno) }
+            guard rename(temporary, path) == 0 else { throw PersistenceError.writeFailed(path: path, errno: errno) }
+        } catch {
+            unlink(temporary)
+            throw error
+        }
         try syncDirectory(of: path)
     }
 

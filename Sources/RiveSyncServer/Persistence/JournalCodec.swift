@@ -63,22 +63,19 @@ enum JournalCodec {
     }
 
     static func decodeCommand(_ json: JSONValue) throws -> Command {
-        let path = json["path"]?.stringValue ?? ""
-        func int(_ key: String) throws -> Int {
-            guard let n = json[key]?.intValue else { throw Invalid(description: "command field \(key)") }
-            return n
-        }
-        func instance() throws -> InstanceID { InstanceID(UInt64(try int("instance"))) }
-        switch json["op"]?.stringValue {
-        case "set": return .set(path: path, value: try decodeValue(json["value"] ?? .null))
+        let fields = Fields(json: json, what: "command")
+        let op = try fields.string("op")
+        if op == "bind" { return .bind(try StateCodec.decodeBindings(try fields.value("bindings"))) }
+        let path = try fields.string("path")
+        switch op {
+        case "set": return .set(path: path, value: try decodeValue(try fields.value("value")))
         case "fire": return .fire(path: path)
-        case "listAppend": return .listAppend(path: path, instance: try instance())
-        case "listInsert": return .listInsert(path: path, index: try int("index"), instance: try instance())
-        case "listRemoveAt": return .listRemoveAt(path: path, index: try int("index"))
-        case "listRemove": return .listRemove(path: path, instance: try instance())
-        case "listSwap": return .listSwap(path: path, index: try int("index"), with: try int("with"))
-        case "bind": return .bind(try StateCodec.decodeBindings(json["bindings"]))
-        default: throw Invalid(description: "command \(json.jsonText)")
+        case "listAppend": return .listAppend(path: path, instance: try fields.instance("instance"))
+        case "listInsert": return .listInsert(path: path, index: try fields.int("index"), instance: try fields.instance("instance"))
+        case "listRemoveAt": return .listRemoveAt(path: path, index: try fields.int("index"))
+        case "listRemove": return .listRemove(path: path, instance: try fields.instance("instance"))
+        case "listSwap": return .listSwap(path: path, index: try fields.int("index"), with: try fields.int("with"))
+        default: throw Invalid(description: "command op '\(op)'")
         }
     }
 
@@ -103,27 +100,31 @@ enum JournalCodec {
     }
 
     static func decodeState(_ json: JSONValue, schema: FileSchema) throws -> FileRuntimeState {
-        var instances: [InstanceState] = []
-        for state in json["instances"]?.arrayValue ?? [] { instances.append(try StateCodec.decodeState(state, schema: schema)) }
+        let fields = Fields(json: json, what: "state")
+        let instances = try fields.array("instances").map { try StateCodec.decodeState($0, schema: schema) }
         var targets: [FileRuntimeState.TargetState] = []
-        for target in json["targets"]?.arrayValue ?? [] {
-            guard let name = target["name"]?.stringValue, let seq = target["seq"]?.intValue else { throw Invalid(description: "target \(target.jsonText)") }
-            let kind: TargetKind
-            if let artboard = target["artboard"]?.stringValue, let stateMachine = target["stateMachine"]?.stringValue {
-                kind = .stateMachine(artboard: artboard, stateMachine: stateMachine)
-            } else {
-                kind = .publishedInstance
-            }
-            targets.append(FileRuntimeState.TargetState(
-                name: name, kind: kind, bindings: try StateCodec.decodeBindings(target["bindings"]), seq: UInt64(seq),
-                generation: target["generation"]?.intValue ?? 0))
+        for target in try fields.array("targets") {
+            let item = Fields(json: target, what: "target")
+            let kind: TargetKind =
+                target["artboard"] == nil
+                ? .publishedInstance : .stateMachine(artboard: try item.string("artboard"), stateMachine: try item.string("stateMachine"))
+            let seq = try item.int("seq")
+            // `generation` is written only when it is not 0.
+            let generation = target["generation"] == nil ? 0 : try item.int("generation")
+            guard seq >= 0, generation >= 0 else { throw Invalid(description: "target \(target.jsonText)") }
+            targets.append(
+                FileRuntimeState.TargetState(
+                    name: try item.string("name"), kind: kind, bindings: try StateCodec.decodeBindings(try item.value("bindings")),
+                    seq: UInt64(seq), generation: generation))
         }
         var retired: [String: Int] = [:]
-        for (name, generation) in json["retiredTargets"]?.objectValue ?? [] {
+        guard let retiredTargets = try fields.value("retiredTargets").objectValue else { throw Invalid(description: "retiredTargets") }
+        for (name, generation) in retiredTargets {
             guard let generation = generation.intValue else { throw Invalid(description: "retiredTargets.\(name)") }
             retired[name] = generation
         }
-        guard let next = json["nextInstanceID"]?.intValue else { throw Invalid(description: "nextInstanceID") }
+        let next = try fields.int("nextInstanceID")
+        guard next > 0 else { throw Invalid(description: "nextInstanceID \(next)") }
         return FileRuntimeState(nextInstanceID: UInt64(next), instances: instances, targets: targets, retiredTargets: retired)
     }
 }

@@ -32,8 +32,8 @@ final class RawWebSocket {
     static let maxMessageBytes = 16 << 20
 
     /// Connects to 127.0.0.1:`port` with a receive buffer of `receiveBuffer` bytes and
-    /// upgrades to WebSocket.
-    init(port: Int, receiveBuffer: Int32 = 4096, timeoutSeconds: Int = 5) throws {
+    /// upgrades to WebSocket, sending `headers` (CRLF-terminated lines) with the request.
+    init(port: Int, receiveBuffer: Int32 = 4096, timeoutSeconds: Int = 5, headers: String = "") throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure.io(errno) }
         var size = receiveBuffer
@@ -54,7 +54,7 @@ final class RawWebSocket {
             fd = -1
             throw Failure.connect(error)
         }
-        do { try handshake(port: port) } catch {
+        do { try handshake(port: port, headers: headers) } catch {
             Glibc.close(fd)
             fd = -1
             throw error
@@ -69,11 +69,11 @@ final class RawWebSocket {
         fd = -1
     }
 
-    private func handshake(port: Int) throws {
+    private func handshake(port: Int, headers: String) throws {
         let key = Data((0..<16).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
         let request =
             "GET / HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-            + "Sec-WebSocket-Key: \(key)\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: rivesync.v1\r\n\r\n"
+            + "Sec-WebSocket-Key: \(key)\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: rivesync.v1\r\n" + headers + "\r\n"
         try write(Array(request.utf8))
         var response: [UInt8] = []
         while !response.suffix(4).elementsEqual([13, 10, 13, 10]) {

@@ -425,6 +425,11 @@ async def session(schemas, binary):
             await s.request({"type": "listRemoveAt", "target": "lobby", "path": "players", "index": 9}, "error")
             await s.request({"type": "set", "target": "character", "path": "mood", "value": "five"}, "error")
             await s.request({"type": "set", "target": "character", "path": "mood"}, "error", malformed=True)
+            # Refused by the daemon and by the schemas alike (PROTOCOL.md §3, §6, §7).
+            await s.request({"type": "bind", "target": "lobby"}, "error", malformed=True)
+            await s.request({"type": "bind", "target": "lobby", "main": None, "globals": []}, "error", malformed=True)
+            await s.request({"type": "subscribe", "target": "lobby", "cursor": 5}, "error", malformed=True)
+            await s.request({"type": "listRemoveAt", "target": "lobby", "path": "players", "index": 2**53}, "error", malformed=True)
             await s.request({"type": "fire", "target": "nowhere", "path": "x"}, "error")
             # A manual target: commands wait for advance; batch and ack come before advanced.
             await s.request({"type": "advance", "target": "character"}, "error")  # not_manual

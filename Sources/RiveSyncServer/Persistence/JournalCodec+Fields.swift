@@ -1,0 +1,95 @@
+import RiveSyncJSON
+import RiveSyncModel
+
+extension JournalCodec {
+    /// Strict reads of a journal object's fields: a missing field or one of the wrong type is
+    /// `Invalid`, never a default.
+    struct Fields {
+        let json: JSONValue
+        let what: String
+
+        func value(_ key: String) throws(Invalid) -> JSONValue {
+            guard json.objectValue != nil, let value = json[key] else { throw Invalid(description: "\(what) without '\(key)'") }
+            return value
+        }
+
+        func string(_ key: String) throws(Invalid) -> String {
+            guard let text = try value(key).stringValue else { throw Invalid(description: "\(what).\(key): expected a string") }
+            return text
+        }
+
+        func optionalString(_ key: String) throws(Invalid) -> String? {
+            let found = try value(key)
+            if found.isNull { return nil }
+            guard let text = found.stringValue else { throw Invalid(description: "\(what).\(key): expected a string or null") }
+            return text
+        }
+
+        func int(_ key: String) throws(Invalid) -> Int {
+            guard let number = try value(key).intValue else { throw Invalid(description: "\(what).\(key): expected an integer") }
+            return number
+        }
+
+        func bool(_ key: String) throws(Invalid) -> Bool {
+            guard let flag = try value(key).boolValue else { throw Invalid(description: "\(what).\(key): expected a boolean") }
+            return flag
+        }
+
+        func number(_ key: String) throws(Invalid) -> Double {
+            guard let number = try value(key).numberValue else { throw Invalid(description: "\(what).\(key): expected a number") }
+            return number
+        }
+
+        func optionalNumber(_ key: String) throws(Invalid) -> Double? {
+            let found = try value(key)
+            return found.isNull ? nil : try number(key)
+        }
+
+        func instance(_ key: String) throws(Invalid) -> InstanceID {
+            let number = try int(key)
+            guard number > 0 else { throw Invalid(description: "\(what).\(key): expected an instance id") }
+            return InstanceID(UInt64(number))
+        }
+
+        func optionalInstance(_ key: String) throws(Invalid) -> InstanceID? {
+            try value(key).isNull ? nil : try instance(key)
+        }
+
+        func array(_ key: String) throws(Invalid) -> [JSONValue] {
+            guard let items = try value(key).arrayValue else { throw Invalid(description: "\(what).\(key): expected an array") }
+            return items
+        }
+    }
+
+    /// `{"blank": FROM}`, `{"default": FROM}`, `{"name": N, "from": FROM}` or
+    /// `{"index": I, "from": FROM}`, where FROM is `{"viewModel": V}` or `{"artboard": A}`
+    /// (A null: the default artboard).
+    static func encode(_ source: InstanceSource) -> JSONValue {
+        func from(_ source: ViewModelSource) -> JSONValue {
+            switch source {
+            case .name(let name): return ["viewModel": .string(name)]
+            case .artboardDefault(let artboard): return ["artboard": artboard.map(JSONValue.string) ?? .null]
+            }
+        }
+        switch source {
+        case .blank(let source): return ["blank": from(source)]
+        case .viewModelDefault(let source): return ["default": from(source)]
+        case .name(let name, let source): return .object([("name", .string(name)), ("from", from(source))])
+        case .index(let index, let source): return .object([("index", .number(Double(index))), ("from", from(source))])
+        }
+    }
+
+    static func decodeSource(_ json: JSONValue) throws(Invalid) -> InstanceSource {
+        func from(_ json: JSONValue) throws(Invalid) -> ViewModelSource {
+            let fields = Fields(json: json, what: "source")
+            if json["viewModel"] != nil { return .name(try fields.string("viewModel")) }
+            return .artboardDefault(try fields.optionalString("artboard"))
+        }
+        let fields = Fields(json: json, what: "source")
+        if let blank = json["blank"] { return .blank(from: try from(blank)) }
+        if let fallback = json["default"] { return .viewModelDefault(from: try from(fallback)) }
+        if json["name"] != nil { return .name(try fields.string("name"), from: try from(try fields.value("from"))) }
+        if json["index"] != nil { return .index(try fields.int("index"), from: try from(try fields.value("from"))) }
+        throw Invalid(description: "source \(json.jsonText)")
+    }
+}

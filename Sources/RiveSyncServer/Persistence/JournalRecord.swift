@@ -1,0 +1,100 @@
+import RiveSyncJSON
+import RiveSyncModel
+import RiveSyncProtocol
+
+/// One record of a file's journal log: a change to the file's runtime, written before the
+/// change is made and replayed through the same code on restart. Its JSON is the journal's
+/// own (format 2, see `FileJournal.format`), not the wire protocol's.
+enum JournalRecord: Sendable, Equatable {
+    case createInstance(InstanceSource)
+    /// A state machine, its name, state machine and rate resolved.
+    case createStateMachine(StateMachineRequest)
+    case publish(instance: InstanceID, name: String)
+    case deleteTarget(String)
+    /// An advance of `target` and the commands it applied, in order.
+    case advance(target: String, commands: [QueuedCommand])
+}
+
+extension JournalRecord {
+    /// The record's members (the journal adds `s`, its number, in front).
+    var members: [(String, JSONValue)] {
+        func id(_ instance: InstanceID?) -> JSONValue { instance.map { .number(Double($0.rawValue)) } ?? .null }
+        switch self {
+        case .createInstance(let source):
+            return [("t", "createInstance"), ("source", JournalCodec.encode(source))]
+        case .createStateMachine(let request):
+            return [
+                ("t", "createStateMachine"), ("name", request.name.map(JSONValue.string) ?? .null),
+                ("artboard", request.artboard.map(JSONValue.string) ?? .null),
+                ("stateMachine", request.stateMachine.map(JSONValue.string) ?? .null), ("main", id(request.main)),
+                ("globals", .array(request.globals.map { ["name": .string($0.name), "instance": id($0.instance)] })),
+                ("manual", .bool(request.manual)), ("rate", request.rate.map(JSONValue.number) ?? .null),
+            ]
+        case .publish(let instance, let name):
+            return [("t", "publish"), ("instance", id(instance)), ("name", .string(name))]
+        case .deleteTarget(let target):
+            return [("t", "deleteTarget"), ("target", .string(target))]
+        case .advance(let target, let commands):
+            return [
+                ("t", "advance"), ("target", .string(target)),
+                ("commands", .array(commands.map { .object([("n", .number(Double($0.id))), ("c", JournalCodec.encode($0.command))]) })),
+            ]
+        }
+    }
+
+    /// Reads a record of `file`'s journal strictly: every field present with its type.
+    /// `format` 1 (journals written before format 2) carried creations as wire requests.
+    init(json: JSONValue, file: String, format: Int) throws {
+        let fields = JournalCodec.Fields(json: json, what: "record")
+        let type = try fields.string("t")
+        if format < FileJournal.format, type != "advance" {
+            try self.init(legacy: try fields.value("request"), file: file)
+            return
+        }
+        switch type {
+        case "advance":
+            var commands: [QueuedCommand] = []
+            for command in try fields.array("commands") {
+                let item = JournalCodec.Fields(json: command, what: "command")
+                let number = try item.int("n")
+                guard number > 0 else { throw JournalCodec.Invalid(description: "command number \(number)") }
+                commands.append(QueuedCommand(id: UInt64(number), command: try JournalCodec.decodeCommand(try item.value("c"))))
+            }
+            self = .advance(target: try fields.string("target"), commands: commands)
+        case "createInstance":
+            self = .createInstance(try JournalCodec.decodeSource(try fields.value("source")))
+        case "createStateMachine":
+            var globals: [GlobalBinding] = []
+            for global in try fields.array("globals") {
+                let item = JournalCodec.Fields(json: global, what: "global")
+                globals.append(GlobalBinding(name: try item.string("name"), instance: try item.instance("instance")))
+            }
+            self = .createStateMachine(
+                StateMachineRequest(
+                    file: file, name: try fields.optionalString("name"), artboard: try fields.optionalString("artboard"),
+                    stateMachine: try fields.optionalString("stateMachine"), main: try fields.optionalInstance("main"),
+                    globals: globals, manual: try fields.bool("manual"), rate: try fields.optionalNumber("rate")))
+        case "publish":
+            self = .publish(instance: try fields.instance("instance"), name: try fields.string("name"))
+        case "deleteTarget":
+            self = .deleteTarget(try fields.string("target"))
+        default:
+            throw JournalCodec.Invalid(description: "record type '\(type)'")
+        }
+    }
+
+    /// A creation record of the first format: the wire request it answered.
+    private init(legacy request: JSONValue, file: String) throws {
+        let decoded: ClientRequest
+        do { decoded = try ClientRequest(request) } catch { throw JournalCodec.Invalid(description: "request: \(error.message)") }
+        switch decoded {
+        case .createInstance(_, let source, _): self = .createInstance(source)
+        case .createStateMachine(var request):
+            request.file = file
+            self = .createStateMachine(request)
+        case .publish(let instance, let name): self = .publish(instance: instance, name: name)
+        case .deleteTarget(let target): self = .deleteTarget(target)
+        default: throw JournalCodec.Invalid(description: "request type '\(decoded.type)'")
+        }
+    }
+}
