@@ -107,10 +107,10 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
-// Without libwebsockets (Apple hosts, RIVESYNC_CLIENT_TRANSPORT=foundation): drop the system
-// libraries and everything that depends on them, with the products made of those targets.
+// Without libwebsockets (Apple hosts, RIVESYNC_CLIENT_TRANSPORT=foundation): drop the daemon's
+// system libraries and everything that depends on them, with the products made of them.
 if clientOnFoundation {
-    let systemOnly: Set<String> = ["CWebSockets", "CEpoll"]
+    let systemOnly: Set<String> = ["CWebSockets", "CEpoll", "CCrypto"]
     var dropped = systemOnly
     func names(_ dependency: Target.Dependency) -> String? {
         switch dependency {
