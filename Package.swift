@@ -137,13 +137,17 @@ if clientOnFoundation {
 let rivePath = Context.environment["RIVESYNC_RIVE_RUNTIME_PATH"]
 if rivePath != nil || Context.environment["RIVESYNC_RIVE_RUNTIME"] == "1" {
     let client = package.targets.first { $0.name == "RiveSyncClient" }!
+    // The define: only with the dependency declared (a RiveRuntime module left in a build
+    // directory by another build must not switch the adapter on).
     if let rivePath {
         package.dependencies.append(.package(path: rivePath))
         client.dependencies.append(.product(name: "RiveRuntime", package: URL(fileURLWithPath: rivePath).lastPathComponent))
+        client.swiftSettings = (client.swiftSettings ?? []) + [.define("RIVESYNC_RIVE_RUNTIME")]
     } else {
+        let apple: [Platform] = [.macOS, .macCatalyst, .iOS, .tvOS, .visionOS]
         package.dependencies.append(.package(url: "https://github.com/rive-app/rive-ios", from: "6.24.0"))
-        client.dependencies.append(
-            .product(name: "RiveRuntime", package: "rive-ios", condition: .when(platforms: [.macOS, .macCatalyst, .iOS, .tvOS, .visionOS])))
+        client.dependencies.append(.product(name: "RiveRuntime", package: "rive-ios", condition: .when(platforms: apple)))
+        client.swiftSettings = (client.swiftSettings ?? []) + [.define("RIVESYNC_RIVE_RUNTIME", .when(platforms: apple))]
     }
 }
 

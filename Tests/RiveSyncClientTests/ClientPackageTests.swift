@@ -7,8 +7,8 @@ import XCTest
 /// `RIVESYNC_CLIENT_TRANSPORT=foundation` (what Apple hosts get) SwiftPM never looks for
 /// libwebsockets and no libwebsockets target is planned, built or linked. A `libwebsockets.pc` that
 /// `Requires:` a missing package is put first on `PKG_CONFIG_PATH` to see whether SwiftPM asks
-/// for it (it warns when it does). Both builds share one scratch directory under `.build/`, so
-/// the second only rebuilds the client (about 35 s cold for the first, 10 s for the second).
+/// for it (it warns when it does). All builds share one scratch directory under `.build/`, so
+/// after the first only the client (and what differs) compiles again.
 final class ClientPackageTests: ClientTestCase {
     private static let package = DaemonProcess.packageRoot + "/Tests/RiveSyncClientTests/Packages/ClientPackage"
     private static let scratch = DaemonProcess.packageRoot + "/.build/client-package"
@@ -44,18 +44,18 @@ final class ClientPackageTests: ClientTestCase {
 
     /// `Packages/AppPackage/` imports RiveRuntime and RiveSyncClient together (names qualified) and
     /// bridges them; RiveSync's manifest takes `Packages/RiveRuntimeStandIn/` for RiveRuntime, so the
-    /// client's `RiveRuntimeInstance` adapter is compiled (about 35 s cold). Only type-checked
-    /// against RIVE-API.md's signatures: running it with the real RiveRuntime needs a Mac.
+    /// client's `RiveRuntimeInstance` adapter is compiled. Built on Foundation (as an Apple app
+    /// would be) in the same scratch directory, so after the test above only the client and the
+    /// stand-in compile. Only type-checked against RIVE-API.md's signatures: running it with the
+    /// real RiveRuntime needs a Mac.
     func testAnAppImportingRiveRuntimeAndTheClientBuildsWithTheAdapter() throws {
         let tests = DaemonProcess.packageRoot + "/Tests/RiveSyncClientTests/Packages"
         let result = try Self.execute(
             "/usr/bin/env",
             [
-                "swift", "build", "--package-path", tests + "/AppPackage", "--scratch-path",
-                DaemonProcess.packageRoot + "/.build/app-package",
-                "--product", "rive-app",
+                "swift", "build", "--package-path", tests + "/AppPackage", "--scratch-path", Self.scratch, "--product", "rive-app",
             ],
-            environment: ["RIVESYNC_RIVE_RUNTIME_PATH": tests + "/RiveRuntimeStandIn"])
+            environment: ["RIVESYNC_RIVE_RUNTIME_PATH": tests + "/RiveRuntimeStandIn", "RIVESYNC_CLIENT_TRANSPORT": "foundation"])
         XCTAssertEqual(result.status, 0, result.output)
         XCTAssertFalse(result.output.contains("error:"), result.output)
     }

@@ -1,4 +1,4 @@
-#if canImport(RiveRuntime)
+#if RIVESYNC_RIVE_RUNTIME && canImport(RiveRuntime)
     import RiveRuntime
 
     // Rive's own `ViewModelInstance` behind the bridge. This file compiles only where the
