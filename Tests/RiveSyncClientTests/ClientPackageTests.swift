@@ -50,6 +50,7 @@ final class ClientPackageTests: ClientTestCase {
     /// real RiveRuntime needs a Mac.
     func testAnAppImportingRiveRuntimeAndTheClientBuildsWithTheAdapter() throws {
         let tests = DaemonProcess.packageRoot + "/Tests/RiveSyncClientTests/Packages"
+        Self.forgetBuildPlan()
         let result = try Self.execute(
             "/usr/bin/env",
             [
@@ -70,7 +71,7 @@ final class ClientPackageTests: ClientTestCase {
 
     private static func build(environment: [String: String]) throws -> Build {
         let debug = scratch + "/debug"
-        try? FileManager.default.removeItem(atPath: debug + "/description.json")
+        forgetBuildPlan()
         let result = try execute(
             "/usr/bin/env", ["swift", "build", "--package-path", package, "--scratch-path", scratch, "--product", "client-check"],
             environment: environment)
@@ -79,6 +80,12 @@ final class ClientPackageTests: ClientTestCase {
         let planned = ((description as? [String: Any])?["targetDependencyMap"] as? [String: Any]).map { Set($0.keys) } ?? []
         let modules = try FileManager.default.contentsOfDirectory(atPath: debug + "/Modules").filter { $0.hasSuffix(".swiftmodule") }
         return Build(output: result.output, planned: planned, modules: Set(modules.map { String($0.dropLast(".swiftmodule".count)) }))
+    }
+
+    /// Makes SwiftPM plan the next build afresh: the scratch directory is shared by packages
+    /// with different roots and manifests, and a plan left by another one would be reused.
+    private static func forgetBuildPlan() {
+        for file in ["debug.yaml", "debug/description.json"] { try? FileManager.default.removeItem(atPath: scratch + "/" + file) }
     }
 
     private static func libraries() throws -> String {
