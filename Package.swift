@@ -39,6 +39,8 @@ let package = Package(
         .library(name: "RiveSyncFoundationWebSocket", targets: ["RiveSyncFoundationWebSocket"]),
     ],
     targets: [
+        // The release number shared by rivesyncd and rivesync (`--version`). No I/O.
+        .target(name: "RiveSyncVersion"),
         // Pure view-model core: schema, instances, paths, binding, advance, replica. No I/O.
         .target(name: "RiveSyncModel", dependencies: ["RiveSyncJSON"]),
         // Strict JSON parser with limits, and a deterministic serializer. No I/O.
@@ -51,7 +53,14 @@ let package = Package(
         .target(
             name: "RiveSyncServer",
             dependencies: ["RiveSyncModel", "RiveSyncProtocol", "RiveSyncJSON", "RiveSyncTransport", "RiveFile", "CCrypto"],
-            resources: [.embedInCode("demo.schema.json")]),
+            // Web/ links the pages (web/) and the JavaScript client (clients/js/) served by --demo or
+            // the inspector section.
+            resources: [
+                .embedInCode("demo.schema.json"), .embedInCode("Web/rivesync.js"), .embedInCode("Web/replica.js"),
+                .embedInCode("Web/rive-adapter.js"), .embedInCode("Web/index.html"), .embedInCode("Web/inspector.js"),
+                .embedInCode("Web/inspector-editors.js"), .embedInCode("Web/inspector.css"), .embedInCode("Web/preview.html"),
+                .embedInCode("Web/preview.js"), .embedInCode("Web/preview.css"),
+            ]),
         .executableTarget(name: "rivesyncd", dependencies: ["RiveSyncServer"]),
         .testTarget(
             name: "RiveSyncServerTests",
@@ -74,7 +83,7 @@ let package = Package(
         .target(name: "RiveFile", dependencies: ["RiveSyncModel"]),
         .testTarget(name: "RiveFileTests", dependencies: ["RiveFile", "RiveSyncModel"]),
         // The rivesync command line: a small subcommand parser and the subcommands.
-        .target(name: "RiveSyncCLI", dependencies: ["RiveFile", "RiveSyncModel", "RiveSyncJSON", "RiveSyncClient"]),
+        .target(name: "RiveSyncCLI", dependencies: ["RiveFile", "RiveSyncModel", "RiveSyncJSON", "RiveSyncClient", "RiveSyncVersion"]),
         .executableTarget(name: "rivesync", dependencies: ["RiveSyncCLI"]),
         .testTarget(name: "RiveSyncCLITests", dependencies: ["rivesync", "rivesyncd", "RiveSyncTestSupport"]),
         // Headless client: Rive's data-binding API over the wire, with a local replica per target.

@@ -23,6 +23,8 @@ public struct CommandSpec: Sendable {
     public var name: String
     /// One line for the command list.
     public var summary: String
+    /// More lines for `--help` after the summary (nil for none).
+    public var details: String?
     /// Placeholder names of the required positional arguments, in order.
     public var positionals: [String]
     /// Whether the last positional may be given any number of times, including none.
@@ -31,11 +33,13 @@ public struct CommandSpec: Sendable {
     public var run: Action
 
     public init(
-        name: String, summary: String, positionals: [String] = [], variadic: Bool = false, options: [Option] = [],
+        name: String, summary: String, details: String? = nil, positionals: [String] = [], variadic: Bool = false,
+        options: [Option] = [],
         run: @escaping Action
     ) {
         self.name = name
         self.summary = summary
+        self.details = details
         self.positionals = positionals
         self.variadic = variadic
         self.options = options
@@ -55,12 +59,13 @@ public struct CommandSpec: Sendable {
     /// The text `rivesync COMMAND --help` prints.
     public var helpText: String {
         var lines = ["usage: rivesync \(synopsis)", "", summary]
+        if let details { lines += ["", details] }
         if !options.isEmpty {
             lines.append("")
             lines.append("options:")
             for option in options {
                 let label = "--\(option.name)\(option.valueName.map { " " + $0 } ?? "")"
-                lines.append("  \(label.padded(to: 16))  \(option.help)")
+                lines.append("  \(label.padded(to: 19))  \(option.help)")
             }
         }
         return lines.joined(separator: "\n") + "\n"

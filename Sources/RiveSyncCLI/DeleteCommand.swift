@@ -9,12 +9,13 @@ enum DeleteCommand {
         options: RemoteCommand.options
     ) { (arguments, console) throws(CommandError) in
         let targetName = arguments.positionals[0]
-        try RemoteCommand.run(arguments, &console) { worker, output in
+        try RemoteCommand.oneShot(arguments, &console) { worker, output in
             let freed = try await worker.deleteTarget(named: targetName)
             if output.json {
-                output.line(JSONValue.object([
-                    ("target", .string(targetName)), ("freed", .array(freed.map { .number(Double($0)) })),
-                ]).jsonText)
+                output.line(
+                    JSONValue.object([
+                        ("target", .string(targetName)), ("freed", .array(freed.map { .number(Double($0)) })),
+                    ]).jsonText)
             } else {
                 output.line("deleted '\(targetName)', freed \(freed.count) instance\(freed.count == 1 ? "" : "s")")
             }

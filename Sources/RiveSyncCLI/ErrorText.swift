@@ -55,7 +55,8 @@ enum ErrorText {
         case .targetExists(let name): return "target '\(name)' already exists"
         case .invalidGlobalViewModelName(let name): return "'\(name)' is not a global view model"
         case .duplicateGlobalViewModelInstance(let name): return "global '\(name)' given twice"
-        case .incompatibleInstance(let slot, let expected, let actual): return "slot '\(slot)' needs a '\(expected)' instance, got '\(actual)'"
+        case .incompatibleInstance(let slot, let expected, let actual):
+            return "slot '\(slot)' needs a '\(expected)' instance, got '\(actual)'"
         case .unknownInstance(let id): return "no instance #\(id)"
         case .wrongWorker(let message), .error(let message): return message
         case .notManual(let name): return "'\(name)' advances by itself"

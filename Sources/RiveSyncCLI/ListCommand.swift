@@ -4,52 +4,64 @@ import RiveSyncClient
 /// `insert` print the item's id (`#ID`), which matters when the item was created from a view
 /// model name.
 enum ListCommand {
-    static let usage = "list add TARGET PATH INSTANCE | list insert TARGET PATH INDEX INSTANCE | "
+    static let usage =
+        "list add TARGET PATH INSTANCE | list insert TARGET PATH INDEX INSTANCE | "
         + "list remove TARGET PATH (INDEX | #ID) | list swap TARGET PATH INDEX INDEX"
 
     static let spec = CommandSpec(
         name: "list",
         summary: "Edit a list: add/insert an INSTANCE (#ID, ViewModel or ViewModel/Name), remove by index or #ID, swap.",
-        positionals: ["ACTION", "TARGET", "PATH", "ARGUMENT"], variadic: true, options: RemoteCommand.options
+        positionals: ["ACTION", "TARGET", "PATH", "ARGUMENT"], variadic: true, options: RemoteCommand.options + [ManualTargets.option]
     ) { (arguments, console) throws(CommandError) in
         let words = arguments.positionals
         let expected = ["add": 4, "insert": 5, "remove": 4, "swap": 5]
-        guard words.count >= 3, let count = expected[words[0]] else { throw .usage("list: unknown action '\(words[0])' (usage: rivesync \(usage))") }
+        guard words.count >= 3, let count = expected[words[0]] else {
+            throw .usage("list: unknown action '\(words[0])' (usage: rivesync \(usage))")
+        }
         guard words.count == count else { throw .usage("list \(words[0]): wrong number of arguments (usage: rivesync \(usage))") }
+        let (targetName, path) = (words[1], words[2])
+        let advance = arguments.has("advance")
+        let action = try edit(words, path: path)
+        try RemoteCommand.oneShot(arguments, &console) { worker, output in
+            let target = try await worker.target(named: targetName)
+            var item: UInt64?
+            if let text = action.item { item = try await InstanceText.resolve(text, file: try await target.fileName(), worker: worker) }
+            let resolved = item
+            _ = try await ManualTargets.apply(target, advance: advance, output: output) { try await action.apply(target, resolved) }
+            if let item { output.line("#\(item)") }
+        }
+    }
+}
+
+extension ListCommand {
+    /// A list edit: the INSTANCE argument to resolve (for add and insert), and the command.
+    struct Edit: Sendable {
+        var item: String?
+        var apply: @Sendable (RemoteTarget, UInt64?) async throws -> Receipt
+    }
+
+    /// The edit `words` (`add TARGET PATH INSTANCE`, …, as counted by the caller) ask for.
+    static func edit(_ words: [String], path: String) throws(CommandError) -> Edit {
         func index(_ text: String) throws(CommandError) -> Int {
             guard let index = Int(text), index >= 0 else { throw .usage("list \(words[0]): '\(text)' is not an index") }
             return index
         }
-        let (targetName, path) = (words[1], words[2])
-        let action: @Sendable (RemoteTarget, Worker, Output) async throws -> Void
         switch words[0] {
         case "add":
-            action = { target, worker, output in
-                let item = try await InstanceText.resolve(words[3], file: try await target.fileName(), worker: worker)
-                try await target.appendInstance(item, to: path)
-                output.line("#\(item)")
-            }
+            return Edit(item: words[3]) { target, item in try await target.appendInstance(item!, to: path) }
         case "insert":
             let at = try index(words[3])
-            action = { target, worker, output in
-                let item = try await InstanceText.resolve(words[4], file: try await target.fileName(), worker: worker)
-                try await target.insertInstance(item, to: path, at: at)
-                output.line("#\(item)")
-            }
+            return Edit(item: words[4]) { target, item in try await target.insertInstance(item!, to: path, at: at) }
         case "remove":
             if words[3].hasPrefix("#") {
                 guard let id = InstanceText.id(words[3]) else { throw .usage("list remove: '\(words[3])' is not an instance id") }
-                action = { target, _, _ in try await target.removeInstance(id, from: path) }
-            } else {
-                let at = try index(words[3])
-                action = { target, _, _ in try await target.removeInstance(at: at, from: path) }
+                return Edit(item: nil) { target, _ in try await target.removeInstance(id, from: path) }
             }
+            let at = try index(words[3])
+            return Edit(item: nil) { target, _ in try await target.removeInstance(at: at, from: path) }
         default:
             let (first, second) = (try index(words[3]), try index(words[4]))
-            action = { target, _, _ in try await target.swapInstance(atIndex: first, withIndex: second, in: path) }
-        }
-        try RemoteCommand.run(arguments, &console) { worker, output in
-            try await action(try await worker.target(named: targetName), worker, output)
+            return Edit(item: nil) { target, _ in try await target.swapInstance(atIndex: first, withIndex: second, in: path) }
         }
     }
 }
@@ -59,7 +71,7 @@ enum ListCommand {
 enum BindCommand {
     static let spec = CommandSpec(
         name: "bind", summary: "Bind instances to slots: main=INSTANCE, Theme=INSTANCE (#ID, ViewModel or ViewModel/Name).",
-        positionals: ["TARGET", "SLOT=INSTANCE"], variadic: true, options: RemoteCommand.options
+        positionals: ["TARGET", "SLOT=INSTANCE"], variadic: true, options: RemoteCommand.options + [ManualTargets.option]
     ) { (arguments, console) throws(CommandError) in
         let targetName = arguments.positionals[0]
         var pairs: [(String, String)] = []
@@ -70,7 +82,8 @@ enum BindCommand {
         }
         guard !pairs.isEmpty else { throw .usage("bind: give at least one SLOT=INSTANCE") }
         let bindings = pairs
-        try RemoteCommand.run(arguments, &console) { worker, output in
+        let advance = arguments.has("advance")
+        try RemoteCommand.oneShot(arguments, &console) { worker, output in
             let target = try await worker.target(named: targetName)
             let file = try await target.fileName()
             var main: UInt64?
@@ -79,7 +92,11 @@ enum BindCommand {
                 let id = try await InstanceText.resolve(text, file: file, worker: worker)
                 if slot == "main" { main = id } else { globals.append((slot, id)) }
             }
-            ValueCommands.printReceipt(try await target.bind(main: main, globals: globals), output)
+            let (chosenMain, chosenGlobals) = (main, globals)
+            ValueCommands.printReceipt(
+                try await ManualTargets.apply(target, advance: advance, output: output) {
+                    try await target.bind(main: chosenMain, globals: chosenGlobals)
+                }, output)
         }
     }
 }

@@ -8,7 +8,7 @@ enum LsCommand {
         name: "ls", summary: "List the files, view models, instances, globals, state machines and targets of a daemon.",
         options: RemoteCommand.options
     ) { (arguments, console) throws(CommandError) in
-        try RemoteCommand.run(arguments, &console) { worker, output in
+        try RemoteCommand.oneShot(arguments, &console) { worker, output in
             var files: [JSONValue] = []
             var lines: [String] = []
             for name in try await worker.getFileNames() {
@@ -55,7 +55,10 @@ enum LsCommand {
         if let machine = target.stateMachine { members.append(("stateMachine", .string(machine))) }
         members += [
             ("mode", .string(target.mode)), ("seq", .number(Double(target.seq))),
-            ("bindings", .array(target.bindings.map { ["slot": .string($0.slot), "instance": $0.instance.map { .number(Double($0)) } ?? .null] })),
+            (
+                "bindings",
+                .array(target.bindings.map { ["slot": .string($0.slot), "instance": $0.instance.map { .number(Double($0)) } ?? .null] })
+            ),
         ]
         return .object(members)
     }

@@ -8,6 +8,17 @@ final class OutputPump: @unchecked Sendable {
     private let condition = NSCondition()
     private var chunks: [(toError: Bool, text: String)] = []
     private var outcome: Result<Void, CommandError>?
+    private var hint: String?
+
+    /// Adds `text` to the message of a timeout, if one ends the command (e.g. why an
+    /// acknowledgement may never come).
+    func setTimeoutHint(_ text: String) { condition.withLock { hint = text } }
+
+    /// Ends the pump with a timeout whose message is `text` plus the hint, if any.
+    func finishWithTimeout(_ text: String) {
+        let hint = condition.withLock { self.hint }
+        finish(.failure(.timeout(text + (hint.map { " (\($0))" } ?? ""))))
+    }
 
     /// Queues text for standard output.
     func write(_ text: String) { append(false, text) }

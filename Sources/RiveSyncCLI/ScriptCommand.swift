@@ -1,107 +1,51 @@
 import Foundation
 import RiveSyncClient
 
-/// `rivesync script FILE [--timeout SECONDS]`: runs a scripted test client (see `Script`).
-/// Prints `ok LINE: STEP` per step and `passed N steps`; the first unmet expectation ends the
-/// run with exit status 1 and the expected and actual values.
+/// `rivesync script FILE|- [--timeout SECONDS] [--format text|json|tap|junit]`: runs a scripted
+/// test client (see `Script`). Text output prints `ok LINE: STEP` per step and `passed N
+/// steps`; `json` (the default with `--json`) a JSON line per step and a summary; `tap` prints TAP version 13, `junit` one JUnit XML test suite (a test case per
+/// step). The first failing step ends the run: an unmet expectation exits 2, other errors
+/// with their own status (see `rivesync --help`).
 enum ScriptCommand {
     static let spec = CommandSpec(
-        name: "script", summary: "Run a scripted test client: set, fire, expect value, expect trigger, wait batch, sleep.",
+        name: "script",
+        summary: "Run a scripted test client (set, fire, list, bind, advance, expect, wait, sleep, connect); FILE - reads stdin.",
+        details: Script.stepHelp,
         positionals: ["FILE"],
-        options: RemoteCommand.options + [.init("timeout", valueName: "SECONDS", help: "longest 'wait batch' (default 10)")]
+        options: RemoteCommand.options.filter { $0.name != "timeout" } + [
+            .init("timeout", valueName: "SECONDS", help: "longest wait for connecting and for each step (default 10)"),
+            .init("format", valueName: "FORMAT", help: "text (default; json with --json), json (lines), tap or junit"),
+        ]
     ) { (arguments, console) throws(CommandError) in
         let path = arguments.positionals[0]
-        guard let data = FileManager.default.contents(atPath: path) else { throw .failure("\(path): cannot be read") }
-        let script = try Script(text: String(decoding: data, as: UTF8.self), name: path)
-        var timeout: Double = 10
-        if let text = arguments.value("timeout") {
-            guard let seconds = Double(text), seconds > 0 else { throw .usage("script: --timeout needs a positive number of seconds") }
-            timeout = seconds
+        let data = path == "-" ? FileHandle.standardInput.readDataToEndOfFile() : FileManager.default.contents(atPath: path)
+        guard let data else { throw .failure("\(path): cannot be read") }
+        let name = path == "-" ? "stdin" : path
+        let script = try Script(text: String(decoding: data, as: UTF8.self), name: name)
+        let format = arguments.value("format") ?? (arguments.has("json") ? "json" : "text")
+        guard let report = ScriptReport.Format(rawValue: format) else {
+            throw .usage("script: --format is text, json, tap or junit, not '\(format)'")
         }
-        let limit = timeout
-        try RemoteCommand.run(arguments, &console) { worker, output in
-            var runner = try await ScriptRunner(script: script, name: path, worker: worker, timeout: limit)
+        let timeout = try RemoteCommand.timeout(arguments) ?? 10
+        let url = RemoteCommand.url(arguments)
+        let token = try RemoteCommand.token(arguments)
+        try RemoteCommand.run(arguments, &console, connectLimit: timeout, workLimit: nil) { worker, output in
+            var runner = try await ScriptRunner(script: script, name: name, worker: worker, url: url, token: token, timeout: timeout)
+            var results = ScriptReport(format: report, name: name, lines: script.lines, output: output)
             for line in script.lines {
-                try await runner.run(line)
-                output.line("ok \(line.number): \(line.text)")
-            }
-            output.line("passed \(script.lines.count) steps")
-        }
-    }
-}
-
-/// Runs steps against live targets; remembers the trigger counts and batch seqs each
-/// `expect trigger` and `wait batch` counts from.
-struct ScriptRunner {
-    let name: String
-    let worker: Worker
-    let timeout: Double
-    var targets: [String: RemoteTarget] = [:]
-    var fireBaselines: [String: UInt64] = [:]
-    var waitBaselines: [String: UInt64] = [:]
-
-    init(script: Script, name: String, worker: Worker, timeout: Double) async throws {
-        self.name = name
-        self.worker = worker
-        self.timeout = timeout
-        for line in script.lines {
-            guard let target = line.step.target, targets[target] == nil else { continue }
-            let remote = try await worker.target(named: target)
-            targets[target] = remote
-            waitBaselines[target] = try await remote.seq()
-        }
-        try await worker.synchronize()
-        for line in script.lines {
-            guard case .expectTrigger(let target, let path, _) = line.step, fireBaselines[target + " " + path] == nil else { continue }
-            fireBaselines[target + " " + path] = try await fires(target, path)
-        }
-    }
-
-    mutating func run(_ line: Script.Line) async throws {
-        switch line.step {
-        case .set(let target, let path, let text):
-            let remote = targets[target]!
-            let type = try await remote.value(at: path).type
-            try await remote.setValue(at: path, to: try await ValueText.parse(text, as: type, path: path, worker: worker))
-        case .fire(let target, let path):
-            try await targets[target]!.fire(at: path)
-        case .expectValue(let target, let path, let text):
-            try await worker.synchronize()
-            let (type, actual) = try await targets[target]!.value(at: path)
-            let expected = try await ValueText.parse(text, as: type, path: path, worker: worker)
-            guard expected == actual else { throw unmet(line, expected.jsonText, actual.jsonText) }
-        case .expectTrigger(let target, let path, let expected):
-            try await worker.synchronize()
-            let fired = try await fires(target, path) - fireBaselines[target + " " + path]!
-            guard fired == expected else { throw unmet(line, "fired \(expected) times", "fired \(fired) times") }
-        case .waitBatch(let target, let count):
-            let remote = targets[target]!
-            let seq = waitBaselines[target]! + count
-            let limit = timeout
-            let message = "\(name):\(line.number): \(line.text)\n  timed out after \(limit)s waiting for batch \(seq)"
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { try await remote.waitForSeq(seq) }
-                group.addTask {
-                    try await Task.sleep(for: .milliseconds(limit * 1000))
-                    throw CommandError.failure(message)
+                let started = ContinuousClock.now
+                do {
+                    try await runner.run(line)
+                } catch {
+                    let failure = ErrorCodes.commandError(error)
+                    results.failed(line, failure, after: ContinuousClock.now - started)
+                    await runner.close()
+                    throw failure
                 }
-                defer { group.cancelAll() }
-                try await group.next()
+                results.passed(line, after: ContinuousClock.now - started)
             }
-            waitBaselines[target] = try await remote.seq()
-        case .sleep(let duration):
-            try await Task.sleep(for: duration)
+            try await runner.finish()
+            results.finished()
         }
-    }
-
-    private func fires(_ target: String, _ path: String) async throws -> UInt64 {
-        guard case .trigger(let count) = try await targets[target]!.value(at: path).value else {
-            throw CommandError.failure("\(name): '\(path)' of '\(target)' is not a trigger")
-        }
-        return count
-    }
-
-    private func unmet(_ line: Script.Line, _ expected: String, _ actual: String) -> CommandError {
-        .failure("\(name):\(line.number): \(line.text)\n  expected: \(expected)\n  actual:   \(actual)")
     }
 }

@@ -10,7 +10,7 @@ enum ValueCommands {
         options: RemoteCommand.options
     ) { (arguments, console) throws(CommandError) in
         let (targetName, path) = (arguments.positionals[0], arguments.positionals[1])
-        try RemoteCommand.run(arguments, &console) { worker, output in
+        try RemoteCommand.oneShot(arguments, &console) { worker, output in
             let target = try await worker.target(named: targetName)
             let (type, value) = try await target.value(at: path)
             if output.json {
@@ -28,23 +28,30 @@ enum ValueCommands {
 
     static let set = CommandSpec(
         name: "set", summary: "Set the value at PATH, read by the property's type (use -- before negative numbers).",
-        positionals: ["TARGET", "PATH", "VALUE"], options: RemoteCommand.options
+        positionals: ["TARGET", "PATH", "VALUE"], options: RemoteCommand.options + [ManualTargets.option]
     ) { (arguments, console) throws(CommandError) in
         let (targetName, path, text) = (arguments.positionals[0], arguments.positionals[1], arguments.positionals[2])
-        try RemoteCommand.run(arguments, &console) { worker, output in
+        let advance = arguments.has("advance")
+        try RemoteCommand.oneShot(arguments, &console) { worker, output in
             let target = try await worker.target(named: targetName)
             let type = try await target.value(at: path).type
             let value = try await ValueText.parse(text, as: type, path: path, worker: worker)
-            printReceipt(try await target.setValue(at: path, to: value), output)
+            printReceipt(
+                try await ManualTargets.apply(target, advance: advance, output: output) { try await target.setValue(at: path, to: value) },
+                output)
         }
     }
 
     static let fire = CommandSpec(
-        name: "fire", summary: "Fire the trigger at PATH.", positionals: ["TARGET", "PATH"], options: RemoteCommand.options
+        name: "fire", summary: "Fire the trigger at PATH.", positionals: ["TARGET", "PATH"],
+        options: RemoteCommand.options + [ManualTargets.option]
     ) { (arguments, console) throws(CommandError) in
         let (targetName, path) = (arguments.positionals[0], arguments.positionals[1])
-        try RemoteCommand.run(arguments, &console) { worker, output in
-            printReceipt(try await worker.target(named: targetName).fire(at: path), output)
+        let advance = arguments.has("advance")
+        try RemoteCommand.oneShot(arguments, &console) { worker, output in
+            let target = try await worker.target(named: targetName)
+            printReceipt(
+                try await ManualTargets.apply(target, advance: advance, output: output) { try await target.fire(at: path) }, output)
         }
     }
 

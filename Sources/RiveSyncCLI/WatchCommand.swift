@@ -1,9 +1,12 @@
+import Foundation
 import RiveSyncClient
 import RiveSyncJSON
 
-/// `rivesync watch TARGET [PATH...] [--count N] [--current]`: JSON lines, one per batch of the
-/// target (no PATH) or one per change of a PATH's value, until interrupted or N lines. A
-/// starting point or resync prints `{"seq":N,"resync":true}`.
+/// `rivesync watch TARGET [PATH...] [--count N] [--current] [--timeout S]`: JSON lines, one
+/// per batch of the target (no PATH) or one per change of a PATH's value, until interrupted,
+/// N lines, or S seconds (exit 0, or 9 when `--count` lines did not come). Every line has the
+/// `seq` (of the batch; for a value, the seq this client had applied when it printed it) and
+/// the UTC `time`. A starting point or resync prints `{"seq":N,"time":…,"resync":true}`.
 enum WatchCommand {
     static let spec = CommandSpec(
         name: "watch", summary: "Print JSON lines of a target's batches, or of the values at PATHs as they change.",
@@ -21,13 +24,15 @@ enum WatchCommand {
             limit = count
         }
         let current = arguments.has("current")
-        try RemoteCommand.run(arguments, &console, reconnect: true) { [limit] worker, output in
+        let duration = try RemoteCommand.timeout(arguments)
+        let expiry: Result<Void, CommandError>? = limit == nil ? .success(()) : nil
+        try RemoteCommand.run(arguments, &console, reconnect: true, workLimit: duration, expiry: expiry) { [limit] worker, output in
             let target = try await worker.target(named: targetName)
             let counter = LineCounter(limit: limit)
             if paths.isEmpty {
                 for try await batch in target.batches(includingCurrent: current) {
                     guard let last = await counter.take() else { return }
-                    output.line(json(batch).jsonText)
+                    output.line(json(batch, time: timestamp()).jsonText)
                     if last { return }
                 }
                 return
@@ -38,7 +43,10 @@ enum WatchCommand {
                     group.addTask {
                         for try await value in stream {
                             guard let last = await counter.take() else { return }
-                            output.line(#"{"path":\#(JSONValue.string(path).jsonText),"value":\#(value.jsonText)}"#)
+                            let seq = try await target.seq()
+                            output.line(
+                                #"{"path":\#(JSONValue.string(path).jsonText),"value":\#(value.jsonText),"seq":\#(seq),"time":"\#(timestamp())"}"#
+                            )
                             if last { return }
                         }
                     }
@@ -49,25 +57,35 @@ enum WatchCommand {
         }
     }
 
-    /// A batch as one JSON line: `{"seq":4,"changes":[{"op":"set","path":"mood","value":5}]}`.
-    static func json(_ batch: Batch) -> JSONValue {
-        if batch.isResync { return ["seq": .number(Double(batch.seq)), "resync": true] }
+    /// Now in UTC, `2026-12-01T17:04:05.123Z`.
+    static func timestamp() -> String {
+        Date().ISO8601Format(.iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted))
+    }
+
+    /// A batch as one JSON line: `{"seq":4,"time":"…","changes":[{"op":"set","path":"mood","value":5}]}`.
+    static func json(_ batch: Batch, time: String) -> JSONValue {
+        let seq: (String, JSONValue) = ("seq", .number(Double(batch.seq)))
+        if batch.isResync { return .object([seq, ("time", .string(time)), ("resync", true)]) }
         let changes: [JSONValue] = batch.changes.map { change in
             func value(_ dynamic: DynamicValue) -> JSONValue { (try? JSONParser().parse(dynamic.jsonText)) ?? .null }
             switch change {
             case .set(let path, let v): return .object([("op", "set"), ("path", .string(path)), ("value", value(v))])
             case .fire(let path): return .object([("op", "fire"), ("path", .string(path))])
             case .listInsert(let path, let index, let item):
-                return .object([("op", "listInsert"), ("path", .string(path)), ("index", .number(Double(index))), ("item", .number(Double(item)))])
+                return .object([
+                    ("op", "listInsert"), ("path", .string(path)), ("index", .number(Double(index))), ("item", .number(Double(item))),
+                ])
             case .listRemove(let path, let index):
                 return .object([("op", "listRemove"), ("path", .string(path)), ("index", .number(Double(index)))])
             case .listSwap(let path, let index, let with):
-                return .object([("op", "listSwap"), ("path", .string(path)), ("index", .number(Double(index))), ("with", .number(Double(with)))])
+                return .object([
+                    ("op", "listSwap"), ("path", .string(path)), ("index", .number(Double(index))), ("with", .number(Double(with))),
+                ])
             case .bind(let slot, let instance):
                 return .object([("op", "bind"), ("slot", .string(slot)), ("instance", .number(Double(instance)))])
             }
         }
-        return .object([("seq", .number(Double(batch.seq))), ("changes", .array(changes))])
+        return .object([seq, ("time", .string(time)), ("changes", .array(changes))])
     }
 }
 

@@ -33,6 +33,20 @@ public final class RemoteTarget: Sendable {
         return (.init(wireName: resolved.property.type.rawValue), DynamicValue(resolved.value))
     }
 
+    /// The whole state as of the last batch this client applied, in the shape of a
+    /// whole-target snapshot (PROTOCOL.md §7): `target`, `epoch`, `seq`, `bindings` and every
+    /// instance reachable from them, in id order.
+    public func state() async throws -> JSONValue {
+        let mirror = try await session.ensureSubscribed(name)
+        guard let replica = mirror.replica else { throw WorkerError.disconnected }
+        let reachable = replica.store.closure(of: replica.bindings.compactMap(\.instance)).sorted()
+        return .object([
+            ("target", .string(name)), ("epoch", .string(mirror.epoch)), ("seq", .number(Double(replica.seq))),
+            ("bindings", .array(replica.bindings.map(StateCodec.encode))),
+            ("instances", .array(reachable.compactMap { replica.store[$0].map(StateCodec.encode) })),
+        ])
+    }
+
     /// The seq of the last batch this client applied for the target.
     public func seq() async throws -> UInt64 { try await session.seq(of: name) }
 

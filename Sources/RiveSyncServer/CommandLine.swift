@@ -12,7 +12,8 @@ public struct DaemonCommandLine: Sendable {
         usage: rivesyncd [--demo | --config FILE] [options]
 
           --demo             serve the built-in demo (file 'demo': global Theme published as
-                             'theme', state machines 'character' and 'lobby')
+                             'theme', state machines 'character' and 'lobby'), with the
+                             inspector at / and the preview at /preview.html
           --config FILE      read the JSON configuration FILE
           --host ADDRESS     listen address (default 127.0.0.1)
           --port N           listen port (default 7420; 0 picks a free one, printed on stderr)

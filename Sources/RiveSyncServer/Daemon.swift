@@ -40,6 +40,7 @@ public final class Daemon: Sendable {
         transport.maxQueuedBytesPerSession = configuration.limits.maxSendQueueBytes
         transport.socketSendBufferBytes = configuration.limits.socketSendBufferBytes
         transport.maxConnections = configuration.limits.maxConnections
+        if configuration.inspector.enabled { transport.staticFiles = WebPages.files(inspector: configuration.inspector) }
         let metrics = context.metrics
         let handler: any WebSocketServerHandler =
             configuration.testEcho ? EchoHandler(context: context) : SessionHandler(dispatcher: dispatcher)

@@ -55,6 +55,8 @@ public struct DaemonConfiguration: Sendable {
     public var durability = DurabilityPolicy.always
     /// A file's journal is compacted into a snapshot after this many records.
     public var snapshotEvery = 10_000
+    /// The inspector and demo preview pages on the daemon's port (the `inspector` section).
+    public var inspector = Inspector()
     /// An inherited listening socket (systemd socket activation, see `SocketActivation`): the
     /// transport then binds nothing and `Supervisor` accepts on it. Not a configuration-file key.
     public var listenDescriptor: Int32?
@@ -70,7 +72,7 @@ public struct DaemonConfiguration: Sendable {
         guard json.objectValue != nil else { throw .invalid("configuration: expected a JSON object") }
         let known: Set<String> = [
             "listen", "workers", "tls", "stateDirectory", "files", "instances", "stateMachines", "limits", "allowFileUploads",
-            "defaultRate", "durability", "snapshotEvery", "auth",
+            "defaultRate", "durability", "snapshotEvery", "auth", "inspector",
         ]
         for (key, _) in json.objectValue! where !known.contains(key) {
             throw .invalid("configuration: unknown key '\(key)'")
@@ -96,6 +98,7 @@ public struct DaemonConfiguration: Sendable {
             throw .invalid("auth: required — give tokens, or allow anonymous access explicitly, e.g. \"auth\": {\"allowAnonymous\": \"loopback\"}")
         }
         self.auth = try Auth(json: auth, baseDirectory: baseDirectory)
+        if let inspector = json["inspector"] { self.inspector = try Inspector(json: inspector) }
         if let uploads = json["allowFileUploads"] {
             guard let b = uploads.boolValue else { throw .invalid("allowFileUploads: expected true or false") }
             allowFileUploads = b

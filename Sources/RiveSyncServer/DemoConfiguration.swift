@@ -4,7 +4,8 @@ extension DaemonConfiguration {
     /// The built-in demo (`rivesyncd --demo`): the schema in `protocol/examples/demo.schema.json`
     /// (embedded at build time) as file `demo`; its `Theme` instance `Light` published as `theme`;
     /// state machine `character` (the `Character` view model, seed of the Rive guide) and
-    /// `lobby` (a list of players for a multiplayer preview), both bound to `theme`.
+    /// `lobby` (a list of players for a multiplayer preview), both bound to `theme`. The
+    /// inspector and preview pages are on, with their editors.
     public static func demo() -> DaemonConfiguration {
         var configuration = DaemonConfiguration()
         let text = String(decoding: PackageResources.demo_schema_json, as: UTF8.self)
@@ -22,6 +23,7 @@ extension DaemonConfiguration {
                 rate: 60),
         ]
         configuration.allowFileUploads = true
+        configuration.inspector = Inspector(enabled: true, readOnly: false)
         return configuration
     }
 

@@ -1,22 +1,35 @@
 import CWebSockets
 
-/// A plain HTTP answer with a small text body.
+/// A plain HTTP answer: a status, a body and its headers.
 struct HTTPResponse {
     var status: http_status
-    var body: String
+    var body: Payload
     var contentType = "text/plain; charset=utf-8"
-    /// `WWW-Authenticate` (for 401).
-    var challenge: String?
+    /// Further headers (`WWW-Authenticate` for 401, a static file's own).
+    var headers: [(name: String, value: String)] = []
+
+    init(status: http_status, body: String, contentType: String = "text/plain; charset=utf-8",
+         headers: [(name: String, value: String)] = []) {
+        self.init(status: status, body: Payload(text: body), contentType: contentType, headers: headers)
+    }
+
+    init(status: http_status, body: Payload, contentType: String, headers: [(name: String, value: String)]) {
+        self.status = status
+        self.body = body
+        self.contentType = contentType
+        self.headers = headers
+    }
 }
 
-/// Plain HTTP on the WebSocket port: `GET /healthz` and `GET /metrics` (when `metricsAccess`
-/// allows it: 401 without acceptable credentials, 403 for credentials without the right);
-/// anything else is 404.
+/// Plain HTTP on the WebSocket port: `GET /healthz`, `GET /metrics` (when `metricsAccess`
+/// allows it: 401 without acceptable credentials, 403 for credentials without the right) and
+/// `GET` of the configured static files; anything else is 404.
 extension ServerLoop {
     func http(_ wsi: OpaquePointer, path: String) -> Int32 {
         metrics.httpRequests.wrappingAdd(1, ordering: .relaxed)
         let isGet = lws_hdr_total_length(wsi, WSI_TOKEN_GET_URI) > 0
         let response: HTTPResponse
+        let path = path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? path
         switch (isGet, path) {
         case (true, "/healthz"):
             response = HTTPResponse(status: HTTP_STATUS_OK, body: "ok\n")
@@ -27,16 +40,20 @@ extension ServerLoop {
                                         contentType: "text/plain; version=0.0.4; charset=utf-8")
             case .unauthorized:
                 response = HTTPResponse(status: HTTP_STATUS_UNAUTHORIZED, body: "a bearer token is needed\n",
-                                        challenge: "Bearer realm=\"rivesyncd\"")
+                                        headers: [("www-authenticate", "Bearer realm=\"rivesyncd\"")])
             case .forbidden:
                 response = HTTPResponse(status: HTTP_STATUS_FORBIDDEN, body: "the token may not read metrics\n")
             }
+        case (true, _) where staticFiles[path] != nil:
+            let file = staticFiles[path]!
+            response = HTTPResponse(status: HTTP_STATUS_OK, body: file.payload, contentType: file.contentType, headers: file.headers)
         default:
             if lws_return_http_status(wsi, UInt32(HTTP_STATUS_NOT_FOUND.rawValue), nil) != 0 { return -1 }
             return lws_http_transaction_completed(wsi) != 0 ? -1 : 0
         }
-        let body = Payload(text: response.body)
-        var headers = [UInt8](repeating: 0, count: Payload.headroom + 512)
+        let body = response.body
+        let headerBytes = response.headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 4 }
+        var headers = [UInt8](repeating: 0, count: Payload.headroom + 512 + headerBytes)
         let ok = headers.withUnsafeMutableBufferPointer { buffer -> Bool in
             let start = buffer.baseAddress! + Payload.headroom
             let end = buffer.baseAddress! + buffer.count
@@ -45,9 +62,11 @@ extension ServerLoop {
                 lws_add_http_common_headers(wsi, UInt32(response.status.rawValue), type, lws_filepos_t(body.count), &cursor, end) == 0
             }
             guard common else { return false }
-            if let challenge = response.challenge {
-                let added = challenge.withCString { value in
-                    lws_add_http_header_by_token(wsi, WSI_TOKEN_HTTP_WWW_AUTHENTICATE, value, Int32(challenge.utf8.count), &cursor, end) == 0
+            for header in response.headers {
+                let added = (header.name + ":").withCString { name in
+                    header.value.withCString { value in
+                        lws_add_http_header_by_name(wsi, name, value, Int32(header.value.utf8.count), &cursor, end) == 0
+                    }
                 }
                 guard added else { return false }
             }

@@ -27,6 +27,8 @@ final class ServerLoop: @unchecked Sendable {
     var context: OpaquePointer?
     var sessions: [SessionID: ServerSession] = [:]
     var httpBodies: [OpaquePointer: Payload] = [:]
+    /// The configured static files, each body in one payload made once.
+    let staticFiles: [String: (contentType: String, headers: [(name: String, value: String)], payload: Payload)]
     var stopping = false
     var exitRequested = false
     /// Sessions whose send queue became non-empty during the current inbox drain.
@@ -46,6 +48,9 @@ final class ServerLoop: @unchecked Sendable {
         self.metricsBody = metricsBody
         self.inbox = inbox
         self.sessionStats = sessionStats
+        staticFiles = configuration.staticFiles.mapValues { file in
+            (file.contentType, file.headers, Payload(bytes: file.bytes, isText: false))
+        }
         allocations = LoopAllocations(protocolName: configuration.subprotocol, callback: serverCallback, rxBufferSize: 16 * 1024,
                                       pingIntervalSeconds: configuration.pingIntervalSeconds,
                                       idleTimeoutSeconds: configuration.idleTimeoutSeconds)

@@ -46,6 +46,9 @@ extension WebSocketServer {
         public var socketSendBufferBytes = 0
         /// How long `stop()` waits for peers to answer close frames before tearing down.
         public var shutdownGraceMilliseconds = 2000
+        /// Files answered for `GET` at their path (exact match, query string ignored), besides
+        /// `/healthz` and `/metrics`; any other path is 404.
+        public var staticFiles: [String: StaticFile] = [:]
 
         /// Creates the default configuration (loopback, ephemeral port, no TLS).
         public init() {}
@@ -68,6 +71,14 @@ extension WebSocketServer {
                       "idleTimeoutSeconds must exceed pingIntervalSeconds")
             try check(coalesceBytes >= 0, "coalesceBytes must not be negative")
             try check(shutdownGraceMilliseconds >= 0, "shutdownGraceMilliseconds must not be negative")
+            try check(staticFiles.keys.allSatisfy { $0.hasPrefix("/") && $0 != "/healthz" && $0 != "/metrics" },
+                      "static file paths must start with / and not be /healthz or /metrics")
+            try check(staticFiles.values.allSatisfy { file in
+                file.headers.allSatisfy { header in
+                    !header.name.isEmpty && (header.name + header.value).utf8.allSatisfy { $0 >= 0x20 && $0 != 0x7F }
+                        && !header.name.contains(":")
+                }
+            }, "static file headers must be printable, with names without ':'")
         }
     }
 }

@@ -2,7 +2,8 @@ import Foundation
 import XCTest
 
 /// `ls`, `get`, `set`, `fire`, `list`, `bind` and `watch` against a demo daemon, compared to
-/// literal output and exit statuses.
+/// literal output (watch lines without their `time`, checked in `QACommandTests`) and exit
+/// statuses.
 final class DaemonCommandTests: DaemonCLITestCase {
     func testLs() throws {
         XCTAssertEqual(
@@ -35,7 +36,8 @@ final class DaemonCommandTests: DaemonCLITestCase {
         XCTAssertEqual(try rivesync("set", "character", "mood", "5.5"), .init(status: 0, stdout: "", stderr: ""))
         XCTAssertEqual(try rivesync("get", "character", "mood"), .init(status: 0, stdout: "5.5\n", stderr: ""))
         XCTAssertEqual(
-            try RivesyncProcess.run(["set", "--url", daemon.url, "character", "--", "mood", "-2"]), .init(status: 0, stdout: "", stderr: ""))
+            try RivesyncProcess.run(["set", "--url", daemon.url, "character", "--", "mood", "-2"]), .init(status: 0, stdout: "", stderr: "")
+        )
         XCTAssertEqual(
             try rivesync("get", "character", "mood", "--json"),
             .init(status: 0, stdout: #"{"target":"character","path":"mood","type":"number","seq":2,"value":-2}"# + "\n", stderr: ""))
@@ -52,65 +54,91 @@ final class DaemonCommandTests: DaemonCLITestCase {
 
     func testErrorsAreOneLineWithTheirStatus() throws {
         let cases: [([String], RivesyncProcess.Result)] = [
-            (["set", "character", "mood", "abc"], .init(status: 64, stdout: "", stderr: "rivesync: 'abc' is not a number (property 'mood' is number)\n")),
-            (["set", "theme", "background", "blue"],
-             .init(status: 64, stdout: "", stderr: "rivesync: 'blue' is not a color #RRGGBB or #AARRGGBB (property 'background' is color)\n")),
-            (["set", "character", "success", "1"], .init(status: 64, stdout: "", stderr: "rivesync: 'success' is a trigger: use 'rivesync fire'\n")),
-            (["get", "character", "mod"], .init(status: 1, stdout: "", stderr: "rivesync: no property at 'mod'\n")),
-            (["set", "theme", "mode", "sepia"], .init(status: 1, stdout: "", stderr: "rivesync: 'mode': 'sepia' is not one of light, dark\n")),
-            (["fire", "character", "mood"], .init(status: 1, stdout: "", stderr: "rivesync: type mismatch: expected trigger, got number\n")),
-            (["get", "nobody", "x"], .init(status: 1, stdout: "", stderr: "rivesync: no target 'nobody' (see 'rivesync ls')\n")),
-            (["list", "frob", "lobby", "players"],
-             .init(status: 64, stdout: "", stderr: "rivesync: list: unknown action 'frob' (usage: rivesync \(listUsage))\n")),
+            (
+                ["set", "character", "mood", "abc"],
+                .init(status: 64, stdout: "", stderr: "rivesync: 'abc' is not a number (property 'mood' is number)\n")
+            ),
+            (
+                ["set", "theme", "background", "blue"],
+                .init(
+                    status: 64, stdout: "",
+                    stderr: "rivesync: 'blue' is not a color #RRGGBB or #AARRGGBB (property 'background' is color)\n")
+            ),
+            (
+                ["set", "character", "success", "1"],
+                .init(status: 64, stdout: "", stderr: "rivesync: 'success' is a trigger: use 'rivesync fire'\n")
+            ),
+            (["get", "character", "mod"], .init(status: 6, stdout: "", stderr: "rivesync: no property at 'mod'\n")),
+            (
+                ["set", "theme", "mode", "sepia"],
+                .init(status: 7, stdout: "", stderr: "rivesync: 'mode': 'sepia' is not one of light, dark\n")
+            ),
+            (
+                ["fire", "character", "mood"],
+                .init(status: 7, stdout: "", stderr: "rivesync: type mismatch: expected trigger, got number\n")
+            ),
+            (["get", "nobody", "x"], .init(status: 6, stdout: "", stderr: "rivesync: no target 'nobody' (see 'rivesync ls')\n")),
+            (
+                ["list", "frob", "lobby", "players"],
+                .init(status: 64, stdout: "", stderr: "rivesync: list: unknown action 'frob' (usage: rivesync \(listUsage))\n")
+            ),
             (["bind", "character", "Theme"], .init(status: 64, stdout: "", stderr: "rivesync: bind: 'Theme' is not SLOT=INSTANCE\n")),
-            (["watch", "character", "--count", "0"], .init(status: 64, stdout: "", stderr: "rivesync: watch: --count needs a positive integer, not '0'\n")),
+            (
+                ["watch", "character", "--count", "0"],
+                .init(status: 64, stdout: "", stderr: "rivesync: watch: --count needs a positive integer, not '0'\n")
+            ),
         ]
         for (arguments, expected) in cases {
             XCTAssertEqual(try RivesyncProcess.run(arguments + ["--url", daemon.url]), expected, "\(arguments)")
         }
         XCTAssertEqual(
             try RivesyncProcess.run(["ls", "--url", "ws://127.0.0.1:1"]),
-            .init(status: 1, stdout: "", stderr: "rivesync: cannot connect to ws://127.0.0.1:1: Unable to connect\n"))
+            .init(status: 3, stdout: "", stderr: "rivesync: cannot connect to ws://127.0.0.1:1: Unable to connect\n"))
     }
 
     private let listUsage =
         "list add TARGET PATH INSTANCE | list insert TARGET PATH INDEX INSTANCE | list remove TARGET PATH (INDEX | #ID) | list swap TARGET PATH INDEX INDEX"
 
     func testListEditsAndBind() throws {
-        XCTAssertEqual(try rivesync("list", "add", "lobby", "players", "Player/Guest"), .init(status: 0, stdout: "#1099511627781\n", stderr: ""))
-        XCTAssertEqual(try rivesync("list", "insert", "lobby", "players", "0", "Player"), .init(status: 0, stdout: "#1099511627782\n", stderr: ""))
-        XCTAssertEqual(try rivesync("list", "add", "lobby", "players", "#1099511627781"), .init(status: 0, stdout: "#1099511627781\n", stderr: ""))
-        XCTAssertEqual(try rivesync("get", "lobby", "players"), .init(status: 0, stdout: "[1099511627782,1099511627781,1099511627781]\n", stderr: ""))
+        XCTAssertEqual(
+            try rivesync("list", "add", "lobby", "players", "Player/Guest"), .init(status: 0, stdout: "#1099511627781\n", stderr: ""))
+        XCTAssertEqual(
+            try rivesync("list", "insert", "lobby", "players", "0", "Player"), .init(status: 0, stdout: "#1099511627782\n", stderr: ""))
+        XCTAssertEqual(
+            try rivesync("list", "add", "lobby", "players", "#1099511627781"), .init(status: 0, stdout: "#1099511627781\n", stderr: ""))
+        XCTAssertEqual(
+            try rivesync("get", "lobby", "players"), .init(status: 0, stdout: "[1099511627782,1099511627781,1099511627781]\n", stderr: ""))
         XCTAssertEqual(try rivesync("list", "swap", "lobby", "players", "0", "1"), .init(status: 0, stdout: "", stderr: ""))
         XCTAssertEqual(try rivesync("list", "remove", "lobby", "players", "#1099511627781"), .init(status: 0, stdout: "", stderr: ""))
         XCTAssertEqual(try rivesync("list", "remove", "lobby", "players", "0"), .init(status: 0, stdout: "", stderr: ""))
         XCTAssertEqual(try rivesync("get", "lobby", "players"), .init(status: 0, stdout: "[]\n", stderr: ""))
         XCTAssertEqual(
             try rivesync("list", "remove", "lobby", "players", "0"),
-            .init(status: 1, stdout: "", stderr: "rivesync: 'players': index 0 outside 0..<0\n"))
+            .init(status: 7, stdout: "", stderr: "rivesync: 'players': index 0 outside 0..<0\n"))
 
         XCTAssertEqual(try rivesync("bind", "character", "Theme=Theme/Dark"), .init(status: 0, stdout: "", stderr: ""))
         XCTAssertEqual(try rivesync("get", "character", "@Theme/name"), .init(status: 0, stdout: "\"Dark\"\n", stderr: ""))
         XCTAssertEqual(
             try rivesync("bind", "character", "Lobby=Theme/Dark"),
-            .init(status: 1, stdout: "", stderr: "rivesync: 'Lobby' is not a global view model\n"))
+            .init(status: 6, stdout: "", stderr: "rivesync: 'Lobby' is not a global view model\n"))
     }
 
     func testWatchPrintsEachChangeUntilCount() throws {
         let watch = try StreamingProcess(["watch", "character", "mood", "--current", "--count", "3", "--url", daemon.url])
-        XCTAssertEqual(try watch.nextLine(), #"{"path":"mood","value":0}"#)
+        XCTAssertEqual(try watch.nextLine().withoutTime, #"{"path":"mood","value":0,"seq":0}"#)
         XCTAssertEqual(try rivesync("set", "character", "mood", "1").status, 0)
         XCTAssertEqual(try rivesync("set", "character", "mood", "2").status, 0)
         XCTAssertEqual(
-            try watch.finish(),
-            .init(status: 0, stdout: #"{"path":"mood","value":1}"# + "\n" + #"{"path":"mood","value":2}"# + "\n", stderr: ""))
+            try watch.finish().withoutTime,
+            .init(
+                status: 0, stdout: #"{"path":"mood","value":1,"seq":1}"# + "\n" + #"{"path":"mood","value":2,"seq":2}"# + "\n", stderr: ""))
 
         let batches = try StreamingProcess(["watch", "lobby", "--current", "--count", "3", "--url", daemon.url])
-        XCTAssertEqual(try batches.nextLine(), #"{"seq":0,"resync":true}"#)
+        XCTAssertEqual(try batches.nextLine().withoutTime, #"{"seq":0,"resync":true}"#)
         XCTAssertEqual(try rivesync("set", "lobby", "title", "Hi").status, 0)
         XCTAssertEqual(try rivesync("list", "add", "lobby", "players", "Player").status, 0)
         XCTAssertEqual(
-            try batches.finish(),
+            try batches.finish().withoutTime,
             .init(
                 status: 0,
                 stdout: #"{"seq":1,"changes":[{"op":"set","path":"title","value":"Hi"}]}"# + "\n"
@@ -120,14 +148,28 @@ final class DaemonCommandTests: DaemonCLITestCase {
 
     func testDeleteEndsAWatchAndTheTarget() throws {
         let watch = try StreamingProcess(["watch", "character", "mood", "--current", "--url", daemon.url])
-        XCTAssertEqual(try watch.nextLine(), #"{"path":"mood","value":0}"#, "subscribed before the set")
+        XCTAssertEqual(try watch.nextLine().withoutTime, #"{"path":"mood","value":0,"seq":0}"#, "subscribed before the set")
         XCTAssertEqual(try rivesync("set", "character", "mood", "1").status, 0)
-        XCTAssertEqual(try watch.nextLine(), #"{"path":"mood","value":1}"#)
+        XCTAssertEqual(try watch.nextLine().withoutTime, #"{"path":"mood","value":1,"seq":1}"#)
         let deleted = try rivesync("delete", "character", "--json")
         XCTAssertEqual(deleted.status, 0, deleted.stderr)
         XCTAssertTrue(deleted.stdout.hasPrefix(#"{"target":"character","freed":[1099511627"#), deleted.stdout)
-        XCTAssertEqual(try watch.finish(), .init(status: 1, stdout: "", stderr: "rivesync: target 'character' was deleted\n"))
-        XCTAssertEqual(try rivesync("get", "character", "mood"), .init(status: 1, stdout: "", stderr: "rivesync: no target 'character' (see 'rivesync ls')\n"))
-        XCTAssertEqual(try rivesync("delete", "character"), .init(status: 1, stdout: "", stderr: "rivesync: no target 'character' (see 'rivesync ls')\n"))
+        XCTAssertEqual(try watch.finish().withoutTime, .init(status: 8, stdout: "", stderr: "rivesync: target 'character' was deleted\n"))
+        XCTAssertEqual(
+            try rivesync("get", "character", "mood"),
+            .init(status: 6, stdout: "", stderr: "rivesync: no target 'character' (see 'rivesync ls')\n"))
+        XCTAssertEqual(
+            try rivesync("delete", "character"),
+            .init(status: 6, stdout: "", stderr: "rivesync: no target 'character' (see 'rivesync ls')\n"))
     }
+}
+
+extension String {
+    /// A watch line without its `"time":"…"` member.
+    var withoutTime: String { replacingOccurrences(of: #","time":"[^"]*""#, with: "", options: .regularExpression) }
+}
+
+extension RivesyncProcess.Result {
+    /// The result with `time` removed from its watch lines.
+    var withoutTime: Self { .init(status: status, stdout: stdout.withoutTime, stderr: stderr) }
 }

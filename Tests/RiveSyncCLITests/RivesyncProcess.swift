@@ -17,8 +17,9 @@ enum RivesyncProcess {
 
     private final class Marker {}
 
-    /// Runs `rivesync arguments…` to completion.
-    static func run(_ arguments: [String]) throws -> Result {
+    /// Runs `rivesync arguments…` to completion, with `environment` added to this process's
+    /// (RIVESYNC_* and SSL_CERT_FILE removed unless given) and `stdin` as its standard input.
+    static func run(_ arguments: [String], environment: [String: String] = [:], stdin: String? = nil) throws -> Result {
         let binary = productsDirectory.appendingPathComponent("rivesync")
         guard FileManager.default.isExecutableFile(atPath: binary.path) else {
             throw XCTSkip("rivesync is not built next to the tests at \(binary.path)")
@@ -26,11 +27,20 @@ enum RivesyncProcess {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
+        var variables = ProcessInfo.processInfo.environment.filter {
+            (!$0.key.hasPrefix("RIVESYNC_") || $0.key == "RIVESYNC_REQUIRE_FIXTURES") && $0.key != "SSL_CERT_FILE"
+        }
+        variables.merge(environment) { $1 }
+        process.environment = variables
+        let input = Pipe()
+        process.standardInput = input
         let out = Pipe()
         let err = Pipe()
         process.standardOutput = out
         process.standardError = err
         try process.run()
+        input.fileHandleForWriting.write(Data((stdin ?? "").utf8))
+        try input.fileHandleForWriting.close()
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
         let stderr = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()

@@ -47,7 +47,7 @@ final class ScriptCommandTests: DaemonCLITestCase {
         XCTAssertEqual(
             try rivesync("script", script),
             .init(
-                status: 1, stdout: "ok 1: set character mood 4\n",
+                status: 2, stdout: "ok 1: set character mood 4\n",
                 stderr: """
                     rivesync: \(script):2: expect value character mood 6
                       expected: 6
@@ -58,7 +58,7 @@ final class ScriptCommandTests: DaemonCLITestCase {
         XCTAssertEqual(
             try rivesync("script", triggers),
             .init(
-                status: 1, stdout: "ok 1: fire character no\n",
+                status: 2, stdout: "ok 1: fire character no\n",
                 stderr: """
                     rivesync: \(triggers):2: expect trigger character no 2
                       expected: fired 2 times
@@ -73,12 +73,16 @@ final class ScriptCommandTests: DaemonCLITestCase {
             ("expect trigger character success many\n", "'many' is not a number of fires"),
             ("wait batch\n", "expected 'wait batch TARGET [N]'"),
             ("sleep soon\n", "'soon' is not a duration like 250ms or 2s"),
-            ("\n# fine\njump character\n", "unknown step 'jump character' (set, fire, expect value, expect trigger, wait batch, sleep)"),
+            (
+                "\n# fine\njump character\n",
+                "unknown step 'jump character' (set, fire, list, bind, advance, expect value, expect trigger, expect error, wait batch, wait value, sleep, connect)"
+            ),
         ]
         for (text, problem) in cases {
             let script = try RivesyncProcess.temporaryFile("bad.rsync", Array(text.utf8))
             let line = text.hasPrefix("\n") ? 3 : 1
-            XCTAssertEqual(try rivesync("script", script), .init(status: 64, stdout: "", stderr: "rivesync: \(script):\(line): \(problem)\n"))
+            XCTAssertEqual(
+                try rivesync("script", script), .init(status: 64, stdout: "", stderr: "rivesync: \(script):\(line): \(problem)\n"))
         }
     }
 }

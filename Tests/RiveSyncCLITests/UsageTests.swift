@@ -5,7 +5,7 @@ import XCTest
 final class UsageTests: XCTestCase {
     func testHelp() throws {
         let help = """
-            usage: rivesync COMMAND [ARGUMENTS]
+            usage: rivesync [GLOBAL OPTIONS] COMMAND [ARGUMENTS]
 
             commands:
               inspect  Print the view models, enums, artboards and assets of a .riv or JSON schema file.
@@ -16,10 +16,33 @@ final class UsageTests: XCTestCase {
               watch    Print JSON lines of a target's batches, or of the values at PATHs as they change.
               list     Edit a list: add/insert an INSTANCE (#ID, ViewModel or ViewModel/Name), remove by index or #ID, swap.
               bind     Bind instances to slots: main=INSTANCE, Theme=INSTANCE (#ID, ViewModel or ViewModel/Name).
+              advance  Advance a manual target now: apply its queued commands.
+              dump     Print a target's whole state (or the tree at --path) as JSON.
               delete   Delete a target; instances only it held are freed.
-              script   Run a scripted test client: set, fire, expect value, expect trigger, wait batch, sleep.
+              script   Run a scripted test client (set, fire, list, bind, advance, expect, wait, sleep, connect); FILE - reads stdin.
 
-            Run 'rivesync COMMAND --help' for a command's arguments.
+            global options (before or after the command):
+              --url URL            daemon address (default $RIVESYNC_URL, else ws://127.0.0.1:7420)
+              --token TOKEN        access token (default $RIVESYNC_TOKEN; visible in ps: prefer --token-file)
+              --token-file FILE    read the access token from FILE
+              --timeout SECONDS    longest wait for connecting and for the command (default 5)
+              --cacert FILE        trust the CA certificates in FILE (PEM) for wss://
+              --json               print JSON instead of text, errors included
+
+            exit status:
+              0    success
+              1    failure
+              2    expectation_failed
+              3    unreachable
+              4    unauthorized
+              5    forbidden
+              6    not_found
+              7    invalid_value
+              8    rejected
+              9    timeout
+              64   usage
+
+            Run 'rivesync COMMAND --help' for a command's arguments; 'rivesync --version' for the version.
 
             """
         XCTAssertEqual(try RivesyncProcess.run(["--help"]), .init(status: 0, stdout: help, stderr: ""))
@@ -34,7 +57,7 @@ final class UsageTests: XCTestCase {
                     Print the view models, enums, artboards and assets of a .riv or JSON schema file.
 
                     options:
-                      --text            print a human-readable tree instead of JSON
+                      --text               print a human-readable tree instead of JSON
 
                     """, stderr: ""))
     }

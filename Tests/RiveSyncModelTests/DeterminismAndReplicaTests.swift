@@ -86,3 +86,19 @@ import Testing
         #expect(try runtime.digest(of: "sm") != before)
     }
 }
+
+/// The digest orders property names by their UTF-8 bytes, as PROTOCOL.md §7 says (not by
+/// Swift's `<`, which compares normalized text: "e\u{301}x" sorts after "f" there).
+@Suite struct DigestKeyOrderTests {
+    @Test func propertyNamesSortByTheirUTF8Bytes() throws {
+        let schema = try FileSchema(
+            jsonText: #"{"viewModels": [{"name": "V", "properties": [{"name": "f", "type": "number"}, {"name": "e\u0301x", "type": "number"}]}]}"#)
+        var runtime = FileRuntime(schema: schema)
+        let instance = try runtime.createInstance(.blank(from: .name("V")))
+        try runtime.publish(instance, as: "v")
+        let bytes = StateDigest.canonicalBytes(bindings: try runtime.target("v").bindings, store: runtime.store)
+        let decomposed = try #require(bytes.firstRange(of: Array("e\u{301}x".utf8)))
+        let plain = try #require(bytes.firstRange(of: [0, 0, 0, 0, 0, 0, 0, 1, UInt8(ascii: "f")]))
+        #expect(decomposed.lowerBound < plain.lowerBound)
+    }
+}

@@ -11,6 +11,17 @@ import Testing
         #expect(throws: ConfigurationError.self) { try DaemonConfiguration(json: ["auth": [:]], baseDirectory: "/") }
     }
 
+    /// The pages are off in a configuration file unless enabled, and read-only unless said;
+    /// `--demo` serves them with their editors.
+    @Test func inspectorIsOffAndReadOnlyByDefault() throws {
+        let plain = try DaemonConfiguration(json: ["auth": ["allowAnonymous": "loopback"]], baseDirectory: "/")
+        #expect(plain.inspector == DaemonConfiguration.Inspector(enabled: false, readOnly: true))
+        let on = try DaemonConfiguration(
+            json: ["auth": ["allowAnonymous": "loopback"], "inspector": ["enabled": true]], baseDirectory: "/")
+        #expect(on.inspector == DaemonConfiguration.Inspector(enabled: true, readOnly: true))
+        #expect(DaemonConfiguration.demo().inspector == DaemonConfiguration.Inspector(enabled: true, readOnly: false))
+    }
+
     @Test(arguments: [
         #"{"auth": {"allowAnonymous": true}, "nonsense": 1}"#,
         #"{"auth": {"allowAnonymous": true}, "workers": 0}"#,
@@ -19,6 +30,9 @@ import Testing
         #"{"auth": {"allowAnonymous": true}, "limits": {"maxWhatever": 1}}"#,
         #"{"auth": {"allowAnonymous": true}, "files": [{"name": "x"}]}"#,
         #"{"auth": {"allowAnonymous": true}, "stateMachines": [{"name": "s", "file": "f", "mode": "fast"}]}"#,
+        #"{"auth": {"allowAnonymous": true}, "inspector": true}"#,
+        #"{"auth": {"allowAnonymous": true}, "inspector": {"enabled": "yes"}}"#,
+        #"{"auth": {"allowAnonymous": true}, "inspector": {"readonly": false}}"#,
     ])
     func badConfigurationsAreRefused(text: String) throws {
         let json = try JSONParser().parse(text)

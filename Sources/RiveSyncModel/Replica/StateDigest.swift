@@ -1,7 +1,7 @@
 /// A digest of what a target shows: its bindings and every instance reachable from them.
 ///
 /// The canonical form is: each binding (slot, id) in order, then each reachable instance in
-/// id order with its view model, name and values sorted by property name, every value in a
+/// id order with its view model, name and values sorted by property name (UTF-8 bytes), every value in a
 /// fixed binary form. Two states with the same digest are the same state. Unreachable
 /// instances do not count.
 public enum StateDigest {
@@ -18,7 +18,8 @@ public enum StateDigest {
             put(id.rawValue, &out)
             put(state.viewModel, &out)
             put(state.name, &out)
-            for key in state.values.keys.sorted() {
+            // By UTF-8 bytes (code points), not `String <`, which compares normalized text.
+            for key in state.values.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
                 put(key, &out)
                 put(state.values[key]!, &out)
             }

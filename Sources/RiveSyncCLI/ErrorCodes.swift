@@ -1,0 +1,86 @@
+import RiveSyncClient
+
+/// The exit status and protocol error code (PROTOCOL.md §13) of the client library's errors.
+enum ErrorCodes {
+    /// The error as a `CommandError`: `.remote` with its status, code and one-line message.
+    static func commandError(_ error: any Error) -> CommandError {
+        if let error = error as? CommandError { return error }
+        let (status, code) = classify(error)
+        return .remote(status, code: code, message: ErrorText.describe(error))
+    }
+
+    static func classify(_ error: any Error) -> (ExitCode, String) {
+        switch error {
+        case let error as WorkerError: return classify(error)
+        case let error as ViewModelInstanceError: return classify(error)
+        case let error as StateMachineError: return classify(error)
+        case let error as FileError: return classify(error)
+        case let error as ArtboardError:
+            switch error {
+            case .invalidArtboard: return (.notFound, "invalid_artboard")
+            case .invalidStateMachine: return (.notFound, "invalid_state_machine")
+            case .cancelled: return (.failure, "cancelled")
+            }
+        default: return (.failure, "failure")
+        }
+    }
+
+    private static func classify(_ error: WorkerError) -> (ExitCode, String) {
+        switch error {
+        case .connectionFailed: return (.unreachable, "unreachable")
+        case .disconnected: return (.unreachable, "disconnected")
+        case .closed: return (.failure, "closed")
+        case .unauthorized: return (.unauthorized, "unauthorized")
+        case .forbidden: return (.forbidden, "forbidden")
+        case .unsupportedVersion: return (.rejected, "unsupported_version")
+        case .limitExceeded: return (.rejected, "limit_exceeded")
+        case .server(let code, _): return (.failure, code)
+        }
+    }
+
+    private static func classify(_ error: ViewModelInstanceError) -> (ExitCode, String) {
+        switch error {
+        case .noSuchProperty: return (.notFound, "no_such_property")
+        case .unknownInstance: return (.notFound, "unknown_instance")
+        case .invalidAsset: return (.notFound, "invalid_asset")
+        case .valueMismatch: return (.invalidValue, "type_mismatch")
+        case .invalidPath: return (.invalidValue, "invalid_path")
+        case .nullInstance: return (.invalidValue, "null_instance")
+        case .invalidEnumValue: return (.invalidValue, "invalid_enum_value")
+        case .indexOutOfRange: return (.invalidValue, "index_out_of_range")
+        case .instanceNotInList: return (.invalidValue, "instance_not_in_list")
+        case .incompatibleInstance: return (.invalidValue, "incompatible_instance")
+        case .invalidValue: return (.invalidValue, "invalid_value")
+        case .message, .missingData, .cancelled: return (.failure, "failure")
+        }
+    }
+
+    private static func classify(_ error: StateMachineError) -> (ExitCode, String) {
+        switch error {
+        case .unknownTarget: return (.notFound, "unknown_target")
+        case .unknownInstance: return (.notFound, "unknown_instance")
+        case .invalidGlobalViewModelName: return (.notFound, "invalid_global_view_model_name")
+        case .duplicateGlobalViewModelInstance: return (.invalidValue, "duplicate_global_view_model_instance")
+        case .incompatibleInstance: return (.invalidValue, "incompatible_instance")
+        case .targetExists: return (.rejected, "target_exists")
+        case .wrongWorker: return (.rejected, "wrong_worker")
+        case .notManual: return (.rejected, "not_manual")
+        case .targetDeleted: return (.rejected, "target_deleted")
+        case .error, .cancelled: return (.failure, "failure")
+        }
+    }
+
+    private static func classify(_ error: FileError) -> (ExitCode, String) {
+        switch error {
+        case .missingFile: return (.notFound, "unknown_file")
+        case .invalidArtboard: return (.notFound, "invalid_artboard")
+        case .invalidViewModel: return (.notFound, "invalid_view_model")
+        case .invalidViewModelInstance: return (.notFound, "invalid_view_model_instance")
+        case .invalidAsset: return (.notFound, "invalid_asset")
+        case .fileExists: return (.rejected, "file_exists")
+        case .invalidFile: return (.invalidValue, "invalid_file")
+        case .invalidData: return (.invalidValue, "invalid_data")
+        case .missingData, .cancelled: return (.failure, "failure")
+        }
+    }
+}

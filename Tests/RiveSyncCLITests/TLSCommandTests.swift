@@ -1,0 +1,41 @@
+import Foundation
+import RiveSyncTestSupport
+import XCTest
+
+/// `--cacert`: a daemon with a self-signed certificate is trusted through the file, and
+/// refused (exit 3) without it.
+final class TLSCommandTests: XCTestCase {
+    func testCACertificateFromTheCommandLine() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rivesync-cli-tls-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let certificate = directory.appendingPathComponent("cert.pem").path
+        let key = directory.appendingPathComponent("key.pem").path
+        let openssl = Process()
+        openssl.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+        openssl.arguments = [
+            "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", key, "-out", certificate,
+            "-days", "1", "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1",
+        ]
+        openssl.standardError = FileHandle.nullDevice
+        try openssl.run()
+        openssl.waitUntilExit()
+        XCTAssertEqual(openssl.terminationStatus, 0)
+        let config = directory.appendingPathComponent("rivesyncd.json")
+        try Data(
+            """
+            {"listen": {"host": "127.0.0.1"}, "files": [{"name": "demo", "path": "\(QADaemonTestCase.demo)"}],
+             "instances": [{"name": "theme", "file": "demo", "viewModel": "Theme", "instance": "Light"}],
+             "tls": {"certificate": "\(certificate)", "key": "\(key)"}, "auth": {"allowAnonymous": "loopback"}}
+            """.utf8
+        ).write(to: config)
+        let daemon = try DaemonProcess(["--config", config.path])
+        defer { daemon.stop() }
+        let url = "wss://127.0.0.1:\(daemon.port)/"
+        XCTAssertEqual(try RivesyncProcess.run(["--cacert", certificate, "get", "theme", "name", "--url", url]).stdout, "\"Light\"\n")
+        XCTAssertEqual(try RivesyncProcess.run(["get", "theme", "name", "--url", url]).status, 3, "an unknown CA is refused")
+        XCTAssertEqual(
+            try RivesyncProcess.run(["get", "theme", "name", "--url", url, "--cacert", directory.appendingPathComponent("none").path])
+                .status, 1)
+    }
+}

@@ -1,0 +1,948 @@
+// rivesync.js — a RiveSync protocol v1 client (protocol/PROTOCOL.md) for browsers and Node 18+.
+// Plain ES module with JSDoc types; no build step, no dependencies. Served by rivesyncd at
+// /rivesync.js when its pages are on. Names follow Rive's web runtime data-binding API
+// (`viewModelInstance.number('mood').value`, `.on(callback)`, `.trigger()`).
+
+import { Replica, ReplicaError, parseColor, formatColor } from './replica.js';
+
+export { Replica, ReplicaError, parseColor, formatColor };
+
+/**
+ * A request the daemon refused, or a connection failure: `code` is the protocol's error code
+ * (PROTOCOL.md §13), or one of the client's own: `connection_lost` (the connection closed
+ * before the reply; a command may or may not have applied), `closed` (the client was closed),
+ * `replica_diverged` (a batch did not fit the replica; the client resubscribes), `listener_failed` (a
+ * callback given to `watch` or `on` threw; reported on the client's `error` listeners).
+ */
+export class RiveSyncError extends Error {
+  /**
+   * @param {string} code
+   * @param {string} message
+   * @param {Object<string, any>} [details]
+   */
+  constructor(code, message, details = {}) {
+    super(message);
+    this.name = 'RiveSyncError';
+    /** @type {string} */
+    this.code = code;
+    /** @type {Object<string, any>} */
+    this.details = details;
+  }
+}
+
+/** @typedef {'connecting'|'open'|'reconnecting'|'closed'} ConnectionState */
+
+/**
+ * @typedef {Object} ConnectOptions
+ * @property {string} [token] access token, sent in `hello` (never in the URL)
+ * @property {any} [WebSocket] a WebSocket constructor (default: the global one; in Node 20 pass
+ *   Debian's `ws` or run `node --experimental-websocket`)
+ * @property {string} [client] free text the daemon logs
+ * @property {boolean} [reconnect] reconnect and resume after a lost connection (default true)
+ * @property {number} [maxBackoffMs] longest wait between reconnect attempts (default 5000)
+ */
+
+/**
+ * One connection to rivesyncd: requests with awaited replies, subscriptions with replicas,
+ * reconnection with resume.
+ */
+export class RiveSync {
+  /**
+   * Connects and says hello. Resolves once the daemon's `welcome` arrives.
+   * @param {string} url `ws://host:port/` or `wss://…`
+   * @param {ConnectOptions} [options]
+   * @returns {Promise<RiveSync>}
+   */
+  static async connect(url, options = {}) {
+    const client = new RiveSync(url, options);
+    await client.open();
+    return client;
+  }
+
+  /** @private */
+  constructor(url, options) {
+    this.url = url;
+    this.options = { reconnect: true, maxBackoffMs: 5000, ...options };
+    this.WebSocket = options.WebSocket ?? globalThis.WebSocket;
+    if (!this.WebSocket) throw new RiveSyncError('bad_message', 'no WebSocket: pass options.WebSocket');
+    /** @type {ConnectionState} */
+    this.state = 'connecting';
+    /** @type {any} the daemon's `welcome` */
+    this.welcome = null;
+    this.nextId = 1;
+    this.pending = new Map();
+    /** @type {Map<string, Target>} */
+    this.targets = new Map();
+    this.schemas = new Map();
+    this.listeners = { state: new Set(), message: new Set(), error: new Set() };
+    this.closedByUser = false;
+  }
+
+  /**
+   * Adds a listener: `state` (ConnectionState), `message` (every message received), `error`
+   * (a RiveSyncError no caller awaited, e.g. of a `value =` setter).
+   * @param {'state'|'message'|'error'} event
+   * @param {Function} callback
+   */
+  on(event, callback) {
+    this.listeners[event].add(callback);
+    return this;
+  }
+
+  /** Removes a listener added with `on`. */
+  off(event, callback) {
+    this.listeners[event].delete(callback);
+    return this;
+  }
+
+  /** @private */
+  emit(event, value) {
+    for (const callback of this.listeners[event]) callback(value);
+  }
+
+  /** @private */
+  setState(state) {
+    if (this.state === state) return;
+    this.state = state;
+    this.emit('state', state);
+  }
+
+  /** @private Opens the socket and says hello; rejects if either fails. */
+  open() {
+    return new Promise((resolve, reject) => {
+      const socket = new this.WebSocket(this.url, 'rivesync.v1');
+      this.socket = socket;
+      let welcomed = false;
+      socket.onmessage = (event) => this.receive(typeof event.data === 'string' ? event.data : String(event.data));
+      socket.onclose = (event) => {
+        this.lost(socket);
+        if (!welcomed) reject(new RiveSyncError('connection_lost', `connection closed (${event.code})`, { code: event.code }));
+      };
+      socket.onerror = () => {};
+      socket.onopen = () => {
+        const hello = { type: 'hello', protocol: [1], client: this.options.client ?? 'rivesync.js/0.1' };
+        if (this.options.token) hello.token = this.options.token;
+        this.request(hello).then(
+          (welcome) => {
+            welcomed = true;
+            this.welcome = welcome;
+            this.setState('open');
+            resolve(welcome);
+          },
+          (error) => {
+            reject(error);
+            socket.close();
+          },
+        );
+      };
+    });
+  }
+
+  /** @private The socket closed: fail what waits, then reconnect unless closed by the user. */
+  lost(socket) {
+    if (socket !== this.socket) return;
+    const failure = this.closedByUser
+      ? new RiveSyncError('closed', 'the client was closed')
+      : new RiveSyncError('connection_lost', 'the connection closed before the reply');
+    for (const { reject } of this.pending.values()) reject(failure);
+    this.pending.clear();
+    if (this.closedByUser || !this.options.reconnect || !this.welcome) {
+      this.setState('closed');
+      return;
+    }
+    this.setState('reconnecting');
+    this.reconnect(200);
+  }
+
+  /** @private */
+  reconnect(delay) {
+    setTimeout(async () => {
+      if (this.closedByUser) return;
+      try {
+        await this.open();
+      } catch (error) {
+        if (error instanceof RiveSyncError && error.code === 'unauthorized') {
+          this.closedByUser = true;
+          this.setState('closed');
+          this.emit('error', error);
+          return;
+        }
+        if (!this.closedByUser) this.reconnect(Math.min(delay * 2, this.options.maxBackoffMs));
+        return;
+      }
+      for (const target of this.targets.values()) target.resubscribe();
+    }, delay);
+  }
+
+  /** Closes the connection (1000); pending requests fail with `closed`; no reconnect. */
+  close() {
+    this.closedByUser = true;
+    this.socket?.close(1000);
+    this.setState('closed');
+  }
+
+  /** @private */
+  receive(text) {
+    let message;
+    try {
+      message = JSON.parse(text);
+    } catch {
+      this.emit('error', new RiveSyncError('bad_json', 'the daemon sent a message that is not JSON'));
+      return;
+    }
+    this.emit('message', message);
+    if (message.id !== undefined && message.id !== null && this.pending.has(message.id)) {
+      const { resolve, reject } = this.pending.get(message.id);
+      this.pending.delete(message.id);
+      if (message.type === 'error') {
+        reject(new RiveSyncError(message.code, message.message ?? message.code, message.details ?? {}));
+      } else {
+        resolve(message);
+      }
+      return;
+    }
+    const target = message.target !== undefined ? this.targets.get(message.target) : undefined;
+    if (message.type === 'batch' || message.type === 'snapshot') target?.receive(message);
+    else if (message.type === 'unsubscribed') target?.ended(message);
+    else if (message.type === 'error') {
+      this.emit('error', new RiveSyncError(message.code, message.message ?? message.code, message.details ?? {}));
+    }
+  }
+
+  /**
+   * Sends a request and resolves with its reply, or rejects with a `RiveSyncError` (the
+   * daemon's `error`, or `connection_lost`). An `id` is assigned.
+   * @param {Object} message a request of PROTOCOL.md without `id`
+   * @returns {Promise<any>}
+   */
+  request(message) {
+    if (!this.socket || this.socket.readyState !== 1) {
+      return Promise.reject(new RiveSyncError(this.closedByUser ? 'closed' : 'connection_lost', 'not connected'));
+    }
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.socket.send(JSON.stringify({ ...message, id }));
+    });
+  }
+
+  // MARK: Listings (PROTOCOL.md §5)
+
+  /** @returns {Promise<Array<{name: string, worker: number, source: string}>>} */
+  async listFiles() {
+    return (await this.request({ type: 'listFiles' })).files;
+  }
+
+  /** The file's schema (SCHEMA.md shape), fetched once per connection lineage. */
+  async describe(file) {
+    if (!this.schemas.has(file)) {
+      const reply = this.request({ type: 'describe', file }).then((r) => r.schema);
+      this.schemas.set(file, reply);
+      reply.catch(() => this.schemas.delete(file));
+    }
+    return this.schemas.get(file);
+  }
+
+  /**
+   * The targets this connection may see (`listTargets`), every page: a reply with `next`
+   * is followed by a request for the targets `after` it.
+   * @returns {Promise<Array<Object>>}
+   */
+  async listTargets() {
+    const targets = [];
+    let after;
+    for (;;) {
+      const reply = await this.request(after === undefined ? { type: 'listTargets' } : { type: 'listTargets', after });
+      targets.push(...reply.targets);
+      if (typeof reply.next !== 'string' || reply.next === after) return targets;
+      after = reply.next;
+    }
+  }
+
+  async viewModelNames(file) {
+    return (await this.request({ type: 'viewModelNames', file })).names;
+  }
+
+  async globalViewModelNames(file) {
+    return (await this.request({ type: 'globalViewModelNames', file })).names;
+  }
+
+  async instanceNames(file, viewModel) {
+    return (await this.request({ type: 'instanceNames', file, viewModel })).names;
+  }
+
+  /** @returns {Promise<Array<{name: string, type: string, metaData: string}>>} */
+  async properties(file, viewModel) {
+    return (await this.request({ type: 'properties', file, viewModel })).properties;
+  }
+
+  /** @returns {Promise<{viewModel: string, instance: string}>} */
+  async defaultViewModelInfo(file, artboard) {
+    const reply = await this.request({ type: 'defaultViewModelInfo', file, artboard });
+    return { viewModel: reply.viewModel, instance: reply.instance };
+  }
+
+  async enums(file) {
+    return (await this.request({ type: 'enums', file })).enums;
+  }
+
+  async artboardNames(file) {
+    return (await this.request({ type: 'artboardNames', file })).names;
+  }
+
+  async stateMachineNames(file, artboard) {
+    return (await this.request({ type: 'stateMachineNames', file, artboard })).names;
+  }
+
+  // MARK: Instances, state machines, assets (§6, §9)
+
+  /**
+   * Creates an instance. `source`: `{viewModel, name}` (authored by name), `{viewModel, index}`,
+   * `{viewModel, blank: true}` or `{viewModel}` (the default).
+   * @returns {Promise<{instance: number, viewModel: string, name: string}>}
+   */
+  async createInstance(file, source, publish) {
+    const { viewModel, name, index, blank } = source;
+    let wire;
+    if (name !== undefined) wire = { name, viewModel };
+    else if (index !== undefined) wire = { index, viewModel };
+    else if (blank) wire = { blank: { viewModel } };
+    else wire = { default: { viewModel } };
+    return this.request({ type: 'createInstance', file, source: wire, publish });
+  }
+
+  /** Creates a state machine target (fields of PROTOCOL.md §6 `createStateMachine`). */
+  async createStateMachine(fields) {
+    return this.request({ type: 'createStateMachine', ...fields });
+  }
+
+  async publish(instance, name) {
+    return this.request({ type: 'publish', instance, name });
+  }
+
+  async deleteTarget(target) {
+    return this.request({ type: 'deleteTarget', target });
+  }
+
+  /**
+   * Uploads image, font or blob bytes; resolves with the asset value to `set`.
+   * @param {'image'|'font'|'blob'} kind
+   * @param {Uint8Array} bytes
+   * @param {string} [mediaType]
+   * @returns {Promise<{id: string, bytes: number, mediaType: string}>}
+   */
+  async upload(kind, bytes, mediaType) {
+    return (await this.request({ type: 'upload', kind, data: base64(bytes), mediaType })).asset;
+  }
+
+  /**
+   * Loads a file at run time: `{schema}` (a SCHEMA.md object) or `{riv}` (the `.riv` bytes).
+   * Resolves with the new file list.
+   * @param {string} name
+   * @param {{schema?: Object, riv?: Uint8Array}} content
+   */
+  async loadFile(name, content) {
+    const message = { type: 'loadFile', name };
+    if (content.schema) message.schema = content.schema;
+    if (content.riv) message.riv = base64(content.riv);
+    return (await this.request(message)).files;
+  }
+
+  // MARK: Targets (§7, §8)
+
+  /**
+   * Subscribes to a whole target and resolves with its `Target` once the snapshot has arrived.
+   * One subscription per target: a second call returns the same `Target`.
+   * @param {string} name
+   * @returns {Promise<Target>}
+   */
+  async subscribe(name) {
+    if (this.targets.has(name)) return this.targets.get(name).ready;
+    const target = new Target(this, name);
+    this.targets.set(name, target);
+    target.ready = target.start().then(
+      () => target,
+      (error) => {
+        this.targets.delete(name);
+        throw error;
+      },
+    );
+    return target.ready;
+  }
+
+  /** The daemon's state digest of a target: `{seq, digest}`. */
+  async digest(target) {
+    const reply = await this.request({ type: 'digest', target });
+    return { seq: reply.seq, digest: reply.digest };
+  }
+
+  /** Reads one value from the daemon (`get`): `{seq, valueType, value}`. */
+  async get(target, path) {
+    return this.request({ type: 'get', target, path });
+  }
+
+  /** Queues a command (set, fire, list edits, bind) and resolves with its ack `{seq, command}`. */
+  async command(message) {
+    return this.request(message);
+  }
+}
+
+/** Base64 of bytes (for `upload` and `loadFile`). */
+function base64(bytes) {
+  let binary = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary);
+}
+
+/**
+ * A subscribed target: its replica (reads), its value streams and its writes. Reads come from
+ * the replica, as of the last batch; writes resolve after the daemon's ack (whose batch has
+ * then been applied) or reject with the error.
+ */
+export class Target {
+  /** @private */
+  constructor(client, name) {
+    this.client = client;
+    this.name = name;
+    /** @type {Replica|null} */
+    this.replica = null;
+    this.listeners = { batch: new Set(), snapshot: new Set(), end: new Set() };
+    this.valueListeners = new Set();
+    this.ended_ = false;
+  }
+
+  /** @private */
+  async start() {
+    const info = (await this.client.listTargets()).find((t) => t.name === this.name);
+    if (!info) throw new RiveSyncError('unknown_target', `no target '${this.name}'`, { target: this.name });
+    this.file = info.file;
+    this.info = info;
+    this.schema = await this.client.describe(info.file);
+    const reply = await this.client.request({ type: 'subscribe', target: this.name });
+    this.reset(reply);
+  }
+
+  /** @private After a reconnect: resume from the cursor, or start over from a snapshot. */
+  async resubscribe() {
+    if (this.ended_) return;
+    const cursor = this.replica ? { epoch: this.replica.epoch, seq: this.replica.seq } : undefined;
+    try {
+      const reply = await this.client.request({ type: 'subscribe', target: this.name, cursor });
+      this.resumed = reply.type === 'subscribed' && reply.resumed === true;
+      if (!this.resumed) this.reset(reply);
+      for (const callback of this.listeners.snapshot) callback({ resumed: this.resumed, seq: this.replica.seq });
+    } catch (error) {
+      this.client.emit('error', error);
+    }
+  }
+
+  /** @private */
+  reset(snapshot) {
+    this.replica = new Replica({ ...snapshot, target: this.name }, this.schema);
+    this.notifyValues();
+  }
+
+  /** @private A batch or catch-up snapshot of this target. */
+  receive(message) {
+    if (message.type === 'snapshot') {
+      this.reset(message);
+      for (const callback of this.listeners.snapshot) callback({ resumed: false, seq: message.seq, reason: message.reason });
+      return;
+    }
+    if (!this.replica) return;
+    try {
+      this.replica.apply(message);
+    } catch (error) {
+      this.client.emit('error', new RiveSyncError('replica_diverged', error.message));
+      this.resubscribe();
+      return;
+    }
+    for (const callback of this.listeners.batch) callback(message);
+    this.notifyValues();
+  }
+
+  /** @private The daemon ended the subscription (deleted, or no longer readable). */
+  ended(message) {
+    this.ended_ = true;
+    this.client.targets.delete(this.name);
+    for (const callback of this.listeners.end) callback(message);
+  }
+
+  /**
+   * Adds a listener: `batch` (each applied batch message), `snapshot` (`{resumed, seq}` after
+   * a reconnect or catch-up), `end` (the daemon's `unsubscribed`).
+   */
+  on(event, callback) {
+    this.listeners[event].add(callback);
+    return this;
+  }
+
+  off(event, callback) {
+    this.listeners[event].delete(callback);
+    return this;
+  }
+
+  /** Ends the subscription. */
+  async unsubscribe() {
+    this.ended_ = true;
+    this.client.targets.delete(this.name);
+    await this.client.request({ type: 'unsubscribe', target: this.name });
+  }
+
+  /** The local replica's digest (equal to `client.digest(name)` at the same seq). */
+  digest() {
+    return this.replica.digest();
+  }
+
+  /** The seq of the last batch applied. */
+  get seq() {
+    return this.replica.seq;
+  }
+
+  /**
+   * Where a path leads in the replica: `{instance, property, type, schema}` for a property, or
+   * `{slot, instance}` for a bare slot `@Name`. Throws a `RiveSyncError` with the daemon's code.
+   * @param {string} path
+   */
+  resolve(path) {
+    const replica = this.replica;
+    const segments = path.split('/');
+    let id;
+    const first = segments[0];
+    if (first.startsWith('@')) {
+      const slot = first.slice(1);
+      if (!replica.bindings.some((b) => b.slot === slot)) throw new RiveSyncError('no_such_slot', `no slot '${slot}'`, { path });
+      id = replica.instanceIn(slot);
+      segments.shift();
+      if (segments.length === 0) return { slot, instance: id };
+    } else if (first.startsWith('#')) {
+      id = Number(first.slice(1));
+      segments.shift();
+    } else {
+      id = replica.instanceIn('main');
+    }
+    for (let i = 0; i < segments.length; i++) {
+      if (id === null || id === undefined) throw new RiveSyncError('null_instance', `no instance at '${path}'`, { path });
+      const state = replica.instances.get(id);
+      if (!state) throw new RiveSyncError('unknown_instance', `instance ${id} is not in the replica`, { instance: id });
+      const name = segments[i];
+      const property = replica.property(state.viewModel, name);
+      if (!property) throw new RiveSyncError('no_such_property', `no property at '${path}'`, { path });
+      if (i === segments.length - 1) return { instance: id, property: name, type: property.type, schema: property };
+      const value = state.values[name];
+      if (property.type === 'viewModel') {
+        id = value?.instance ?? null;
+      } else if (property.type === 'list') {
+        const index = Number(segments[++i]);
+        if (!Number.isInteger(index) || index < 0 || index >= value.length) {
+          throw new RiveSyncError('index_out_of_range', `no item ${segments[i]} in '${name}'`, { path, count: value.length });
+        }
+        id = value[index];
+        if (i === segments.length - 1) throw new RiveSyncError('invalid_path', `'${path}' ends at a list item`, { path });
+      } else {
+        throw new RiveSyncError('type_mismatch', `'${name}' has no properties`, { path, actual: property.type });
+      }
+    }
+    throw new RiveSyncError('invalid_path', `'${path}' does not end at a property`, { path });
+  }
+
+  /** The current value at `path` in its JSON form (PROTOCOL.md §4). */
+  value(path) {
+    const place = this.resolve(path);
+    if (place.slot !== undefined) return place.instance === null ? null : { instance: place.instance };
+    return this.replica.instances.get(place.instance).values[place.property];
+  }
+
+  /**
+   * A path at which an instance is reachable now (its first, breadth-first from the slots), so
+   * handles of list items and nested instances keep addressing the same instance as lists
+   * move. Null when it is no longer reachable.
+   * @param {number} id
+   */
+  pathOf(id) {
+    const replica = this.replica;
+    const queue = replica.bindings
+      .filter((b) => b.instance !== null)
+      .map((b) => ({ id: b.instance, path: b.slot === 'main' ? '' : '@' + b.slot }));
+    const seen = new Set();
+    while (queue.length > 0) {
+      const { id: at, path } = queue.shift();
+      if (at === id) return path;
+      if (seen.has(at)) continue;
+      seen.add(at);
+      const state = replica.instances.get(at);
+      if (!state) continue;
+      for (const key of Object.keys(state.values).sort()) {
+        const type = replica.property(state.viewModel, key)?.type;
+        const join = (suffix) => (path === '' ? suffix : path + '/' + suffix);
+        if (type === 'viewModel' && state.values[key]) queue.push({ id: state.values[key].instance, path: join(key) });
+        if (type === 'list') state.values[key].forEach((item, i) => queue.push({ id: item, path: join(key + '/' + i) }));
+      }
+    }
+    return null;
+  }
+
+  /**
+   * Calls `callback(value)` now (if the path resolves) and after every batch that changes the
+   * value at `path`. Returns a function that stops it. `path` may be a function returning the
+   * path, asked again at every batch (handles of moving list items use it); while it does not
+   * resolve, the callback is not called.
+   * @param {string|(() => string)} path
+   * @param {(value: any) => void} callback
+   */
+  watch(path, callback) {
+    const entry = { path, callback, last: undefined };
+    this.valueListeners.add(entry);
+    this.notifyValue(entry);
+    return () => this.valueListeners.delete(entry);
+  }
+
+  /**
+   * The values at `path` as an async iterator: the current one, then each change.
+   * @param {string} path
+   * @returns {AsyncIterableIterator<any>}
+   */
+  valueStream(path) {
+    const queue = [];
+    let wake = null;
+    const stop = this.watch(path, (value) => {
+      queue.push(value);
+      wake?.();
+    });
+    return {
+      [Symbol.asyncIterator]() {
+        return this;
+      },
+      async next() {
+        while (queue.length === 0) await new Promise((resolve) => (wake = resolve));
+        return { value: queue.shift(), done: false };
+      },
+      async return() {
+        stop();
+        return { value: undefined, done: true };
+      },
+    };
+  }
+
+  /** @private */
+  notifyValues() {
+    for (const entry of this.valueListeners) this.notifyValue(entry);
+  }
+
+  /** @private */
+  notifyValue(entry) {
+    let value;
+    try {
+      value = this.value(typeof entry.path === 'function' ? entry.path() : entry.path);
+    } catch {
+      return;
+    }
+    const text = JSON.stringify(value);
+    if (text === entry.last) return;
+    entry.last = text;
+    try {
+      entry.callback(value);
+    } catch (error) {
+      this.client.emit('error', error instanceof RiveSyncError ? error : new RiveSyncError('listener_failed', String(error?.message ?? error)));
+    }
+  }
+
+  // MARK: Writes: each resolves with the ack, or rejects with the error.
+
+  /** `set` (PROTOCOL.md §8): a value in its JSON form, `{instance: id}` for a nested replacement. */
+  set(path, value) {
+    return this.client.command({ type: 'set', target: this.name, path, value });
+  }
+
+  fire(path) {
+    return this.client.command({ type: 'fire', target: this.name, path });
+  }
+
+  listAppend(path, instance) {
+    return this.client.command({ type: 'listAppend', target: this.name, path, instance });
+  }
+
+  listInsert(path, index, instance) {
+    return this.client.command({ type: 'listInsert', target: this.name, path, index, instance });
+  }
+
+  listRemoveAt(path, index) {
+    return this.client.command({ type: 'listRemoveAt', target: this.name, path, index });
+  }
+
+  listRemove(path, instance) {
+    return this.client.command({ type: 'listRemove', target: this.name, path, instance });
+  }
+
+  listSwap(path, index, other) {
+    return this.client.command({ type: 'listSwap', target: this.name, path, index, with: other });
+  }
+
+  /** `bind`: `{main?: id, globals?: [{name, instance}]}`. */
+  bind(fields) {
+    return this.client.command({ type: 'bind', target: this.name, ...fields });
+  }
+
+  /** `advance` of a manual target. */
+  advance() {
+    return this.client.request({ type: 'advance', target: this.name });
+  }
+
+  /** The instance bound in the main slot, as Rive's `ViewModelInstance`. */
+  get viewModelInstance() {
+    return new ViewModelInstance(this, { slot: 'main' });
+  }
+
+  /** The instance bound in a global slot (`Theme`). */
+  globalInstance(name) {
+    return new ViewModelInstance(this, { slot: name });
+  }
+}
+
+/**
+ * A view model instance of a target, with Rive's web runtime accessors: `number(path)`,
+ * `string`, `boolean`, `color`, `enum`, `trigger`, `list`, `image`, `artboard`, `viewModel`,
+ * `replaceViewModel`. A handle follows its slot (main, a global) or its instance id, so it
+ * keeps addressing the same instance when lists move.
+ */
+export class ViewModelInstance {
+  /** @param {Target} target @param {{slot?: string, id?: number}} anchor */
+  constructor(target, anchor) {
+    this.target = target;
+    this.anchor = anchor;
+  }
+
+  /** The instance id now (null if the slot is empty). */
+  get id() {
+    if (this.anchor.id !== undefined) return this.anchor.id;
+    return this.target.replica.instanceIn(this.anchor.slot);
+  }
+
+  /** The view model's name. */
+  get viewModelName() {
+    return this.target.replica.instances.get(this.id)?.viewModel ?? null;
+  }
+
+  /** The authored instance's name ("" for blank instances). */
+  get name() {
+    return this.target.replica.instances.get(this.id)?.name ?? null;
+  }
+
+  /** Property schemas of the view model, in order: `[{name, type, …}]`. */
+  get properties() {
+    return this.target.schema.viewModels.find((v) => v.name === this.viewModelName)?.properties ?? [];
+  }
+
+  /** The target path of a property of this instance. */
+  pathTo(path) {
+    if (this.anchor.slot !== undefined) {
+      const prefix = this.anchor.slot === 'main' ? '' : '@' + this.anchor.slot;
+      return prefix === '' ? path : prefix + '/' + path;
+    }
+    const base = this.target.pathOf(this.anchor.id);
+    if (base === null) throw new RiveSyncError('null_instance', `instance ${this.anchor.id} is not reachable`, { instance: this.anchor.id });
+    return base === '' ? path : base + '/' + path;
+  }
+
+  /** @private */
+  property(Kind, path, types) {
+    const full = this.pathTo(path);
+    const place = this.target.resolve(full);
+    if (!types.includes(place.type)) {
+      throw new RiveSyncError('type_mismatch', `'${path}' is a ${place.type}`, { path, expected: types[0], actual: place.type });
+    }
+    return new Kind(this, path, place.schema);
+  }
+
+  /** @returns {NumberProperty} */
+  number(path) {
+    return this.property(NumberProperty, path, ['number']);
+  }
+
+  string(path) {
+    return this.property(ValueProperty, path, ['string']);
+  }
+
+  boolean(path) {
+    return this.property(ValueProperty, path, ['boolean']);
+  }
+
+  /** @returns {ColorProperty} */
+  color(path) {
+    return this.property(ColorProperty, path, ['color']);
+  }
+
+  /** @returns {EnumProperty} */
+  enum(path) {
+    return this.property(EnumProperty, path, ['enum']);
+  }
+
+  /** @returns {TriggerProperty} */
+  trigger(path) {
+    return this.property(TriggerProperty, path, ['trigger']);
+  }
+
+  /** @returns {ListProperty} */
+  list(path) {
+    return this.property(ListProperty, path, ['list']);
+  }
+
+  image(path) {
+    return this.property(ValueProperty, path, ['assetImage']);
+  }
+
+  artboard(path) {
+    return this.property(ValueProperty, path, ['artboard']);
+  }
+
+  /** The nested instance at `path`, or null. */
+  viewModel(path) {
+    const value = this.target.value(this.pathTo(path));
+    return value ? new ViewModelInstance(this.target, { id: value.instance }) : null;
+  }
+
+  /** Replaces the nested instance at `path` (Rive's `replaceViewModel`); resolves with the ack. */
+  replaceViewModel(path, instance) {
+    return this.target.set(this.pathTo(path), { instance: instanceId(instance) });
+  }
+}
+
+/** An instance id from a handle, a `createInstance` reply or a number. */
+function instanceId(instance) {
+  if (typeof instance === 'number') return instance;
+  if (instance instanceof ViewModelInstance) return instance.id;
+  return instance.instance ?? instance.id;
+}
+
+/** A property of an instance: `.value` (read from the replica; assigning writes), `.on`, `.set`. */
+export class ValueProperty {
+  constructor(owner, path, schema) {
+    this.owner = owner;
+    this.path = path;
+    this.schema = schema;
+    this.callbacks = new Map();
+  }
+
+  /** The property's name. */
+  get name() {
+    return this.schema.name;
+  }
+
+  /** The current value in its JSON form (as of the last batch). */
+  get value() {
+    return this.owner.target.value(this.owner.pathTo(this.path));
+  }
+
+  /** Writes the value; a failure goes to the client's `error` listeners. Use `set` to await. */
+  set value(value) {
+    this.set(value).catch((error) => this.owner.target.client.emit('error', error));
+  }
+
+  /** Writes the value and resolves with the ack, or rejects with the `RiveSyncError`. */
+  set(value) {
+    return this.owner.target.set(this.owner.pathTo(this.path), value);
+  }
+
+  /** Calls `callback(value)` after each batch that changes the value. */
+  on(callback) {
+    let first = true;
+    const stop = this.owner.target.watch(() => this.owner.pathTo(this.path), (value) => {
+      if (first) first = false;
+      else callback(value);
+    });
+    this.callbacks.set(callback, stop);
+    return this;
+  }
+
+  /** Removes a callback added with `on` (or all of them without an argument). */
+  off(callback) {
+    for (const [added, stop] of this.callbacks) {
+      if (callback === undefined || added === callback) {
+        stop();
+        this.callbacks.delete(added);
+      }
+    }
+    return this;
+  }
+}
+
+/** A number property. */
+export class NumberProperty extends ValueProperty {}
+
+/** A color property: `.value` is ARGB as an integer, as in Rive's web runtime. */
+export class ColorProperty extends ValueProperty {
+  get value() {
+    return parseColor(super.value);
+  }
+
+  set value(argb) {
+    this.set(argb).catch((error) => this.owner.target.client.emit('error', error));
+  }
+
+  set(value) {
+    return super.set(typeof value === 'number' ? formatColor(value) : value);
+  }
+
+  /** Sets red, green and blue (0–255), keeping alpha. */
+  rgb(r, g, b) {
+    return this.argb((this.value >>> 24) & 0xff, r, g, b);
+  }
+
+  /** Sets alpha, red, green and blue (0–255). */
+  argb(a, r, g, b) {
+    return this.set((((a & 0xff) << 24) | ((r & 0xff) << 16) | ((g & 0xff) << 8) | (b & 0xff)) >>> 0);
+  }
+
+  /** Sets alpha (0–255), keeping the colour. */
+  alpha(a) {
+    return this.set((((a & 0xff) << 24) | (this.value & 0xffffff)) >>> 0);
+  }
+}
+
+/** An enum property: `.values` lists the allowed names. */
+export class EnumProperty extends ValueProperty {
+  get values() {
+    return this.owner.target.replica.enumValues(this.schema.enum);
+  }
+}
+
+/** A trigger: `.trigger()` fires it; `.value` is its fire count; `.on` is called per batch that fires it. */
+export class TriggerProperty extends ValueProperty {
+  /** Fires; resolves with the ack. */
+  trigger() {
+    return this.owner.target.fire(this.owner.pathTo(this.path));
+  }
+}
+
+/** A list of instances, with Rive's list calls. Each edit resolves with the ack. */
+export class ListProperty extends ValueProperty {
+  get length() {
+    return this.value.length;
+  }
+
+  /** The item at `index` as a `ViewModelInstance`, or null. */
+  instanceAt(index) {
+    const id = this.value[index];
+    return id === undefined ? null : new ViewModelInstance(this.owner.target, { id });
+  }
+
+  addInstance(instance) {
+    return this.owner.target.listAppend(this.owner.pathTo(this.path), instanceId(instance));
+  }
+
+  addInstanceAt(instance, index) {
+    return this.owner.target.listInsert(this.owner.pathTo(this.path), index, instanceId(instance));
+  }
+
+  removeInstance(instance) {
+    return this.owner.target.listRemove(this.owner.pathTo(this.path), instanceId(instance));
+  }
+
+  removeInstanceAt(index) {
+    return this.owner.target.listRemoveAt(this.owner.pathTo(this.path), index);
+  }
+
+  swap(a, b) {
+    return this.owner.target.listSwap(this.owner.pathTo(this.path), a, b);
+  }
+}

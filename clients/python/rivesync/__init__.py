@@ -1,0 +1,23 @@
+"""RiveSync for Python: a client of ``rivesyncd`` (protocol v1, PROTOCOL.md) with the concepts
+and names of the Swift client — ``Worker``, ``File``, ``Artboard``, ``StateMachine``,
+``ViewModelInstance``, ``RemoteTarget`` — in asyncio, plus a pytest plugin for QA."""
+
+from .errors import (ArtboardError, Closed, ConnectionFailed, Disconnected, FileError, Forbidden, LimitExceeded,
+                     RiveSyncError, StateMachineError, TargetDeleted, Unauthorized, ViewModelInstanceError,
+                     WorkerError)
+from .replica import Replica, ReplicaError
+from .mirror import Batch
+from .testing import WaitTimeout, wait_for
+from .file import Artboard, File
+from .instance import ViewModelInstance
+from .target import Receipt, RemoteTarget, StateMachine
+from .worker import DEFAULT_URL, Worker
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "ArtboardError", "Artboard", "Batch", "Closed", "ConnectionFailed", "DEFAULT_URL", "Disconnected", "File",
+    "FileError", "Forbidden", "LimitExceeded", "Receipt", "RemoteTarget", "Replica", "ReplicaError", "RiveSyncError",
+    "StateMachine", "StateMachineError", "TargetDeleted", "Unauthorized", "ViewModelInstance",
+    "ViewModelInstanceError", "WaitTimeout", "Worker", "WorkerError", "wait_for",
+]

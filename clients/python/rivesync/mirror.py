@@ -1,0 +1,68 @@
+"""A whole-target subscription (``Mirror``: the replica and who waits on it) and ``Batch``,
+one advance as this client applied it."""
+
+import asyncio
+
+from .replica import Replica
+
+
+class Batch:
+    """One advance of a target as this client applied it: ``seq`` and the effects (PROTOCOL.md
+    §7), or, with ``resync`` set, a fresh snapshot that replaced the batches up to ``seq``."""
+
+    def __init__(self, target, seq, effects=(), commands=(), resync=False):
+        self.target, self.seq, self.effects, self.commands, self.resync = target, seq, list(effects), list(commands), resync
+
+    def __repr__(self):
+        return f"Batch({self.target!r}, seq={self.seq}, effects={len(self.effects)}, resync={self.resync})"
+
+
+class Mirror:
+    """A whole-target subscription: the replica and who waits on it."""
+
+    def __init__(self, target, file, types):
+        self.target, self.file, self.types = target, file, types
+        self.replica = None
+        self.ready = asyncio.get_running_loop().create_future()
+        self.listeners = {}  # id -> callable(replica, batch): value streams and batch streams
+        self.seq_waiters = []  # (seq, future)
+        self.error = None
+
+    def install(self, snapshot):
+        resync = self.replica is not None
+        self.replica = Replica(snapshot, self.types)
+        if not self.ready.done():
+            self.ready.set_result(None)
+        self._notify(Batch(self.target, self.replica.seq, resync=True), resync)
+
+    def apply(self, message):
+        if self.replica is None or message["seq"] <= self.replica.seq:
+            return
+        self.replica.apply(message)
+        self._notify(Batch(self.target, message["seq"], message["effects"], message.get("commands", ())), True)
+
+    def _notify(self, batch, tell):
+        if tell:
+            for listener in list(self.listeners.values()):
+                listener(self.replica, batch)
+        waiting = []
+        for seq, future in self.seq_waiters:
+            if seq <= self.replica.seq:
+                if not future.done():
+                    future.set_result(None)
+            else:
+                waiting.append((seq, future))
+        self.seq_waiters = waiting
+
+    def fail(self, error):
+        self.error = error
+        if not self.ready.done():
+            self.ready.set_exception(error)
+            self.ready.exception()  # retrieved: nobody may be waiting
+        for listener in list(self.listeners.values()):
+            listener(None, error)
+        self.listeners = {}
+        for _, future in self.seq_waiters:
+            if not future.done():
+                future.set_exception(error)
+        self.seq_waiters = []

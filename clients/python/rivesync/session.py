@@ -1,0 +1,333 @@
+"""The connection behind a ``Worker``: requests and their replies, one mirror (replica and
+streams) per subscribed target, and reconnecting with resume. Everything runs on the event
+loop of the worker's creator; messages are handled in arrival order by one reader task, so a
+snapshot is installed before any later batch is applied (PROTOCOL.md §10)."""
+
+import asyncio
+import itertools
+import json
+import random
+
+import websockets
+
+from .errors import (Closed, ConnectionFailed, Disconnected, Forbidden, RiveSyncError, TargetDeleted, Unauthorized,
+                     from_reply)
+from .mirror import Mirror
+from .replica import ReplicaError, schema_types
+
+PROTOCOL_VERSIONS = [1]
+
+
+class Session:
+    def __init__(self, url, token=None, client_name="rivesync-python", reconnect=True, connect_timeout=5.0,
+                 request_timeout=None, ssl=None):
+        self.url, self.token, self.client_name = url, token, client_name
+        self.reconnect, self.connect_timeout, self.request_timeout, self.ssl = reconnect, connect_timeout, request_timeout, ssl
+        self.tag = format(random.getrandbits(32), "x")
+        self.phase = "connecting"
+        self.ws = None
+        self.reader = None
+        self.generation = 0
+        self.ids = itertools.count(1)
+        self.pending = {}  # id -> future, or ("subscription", target)
+        self.mirrors = {}
+        self.files = {}  # target -> file name
+        self.types = {}  # file -> view model -> property -> type
+        self.welcome = None
+        self.ready_waiters = []
+        self.private_targets = set()
+        self.listener_ids = itertools.count(1)
+        self.names = itertools.count(1)  # of private state machines
+        self.reconnect_task = None
+        self.reconnect_hold = None  # test hook: an Event the reconnect loop waits for
+        self.reading = asyncio.Event()  # test hook: cleared, incoming messages wait unread
+        self.reading.set()
+        # What the test suite checks: request types sent, resumes and resyncs seen.
+        self.sent_types = set()
+        self.resumes = 0
+        self.resyncs = 0
+
+    @property
+    def epoch(self):
+        return self.welcome["epoch"] if self.welcome else ""
+
+    async def start(self):
+        try:
+            await self._open()
+        except BaseException:
+            self.phase = "closed"
+            raise
+        self.phase = "ready"
+
+    async def _open(self):
+        self.generation += 1
+        generation = self.generation
+        try:
+            options = {"ssl": self.ssl} if self.ssl is not None else {}
+            ws = await asyncio.wait_for(
+                websockets.connect(self.url, subprotocols=["rivesync.v1"], max_size=None, open_timeout=None,
+                                   ping_interval=None, **options),
+                self.connect_timeout)
+        except asyncio.TimeoutError:
+            raise ConnectionFailed(f"{self.url}: no answer within {self.connect_timeout:g} s") from None
+        except (OSError, websockets.exceptions.WebSocketException) as error:
+            raise ConnectionFailed(f"{self.url}: {error}") from None
+        self.ws = ws
+        self.reader = asyncio.create_task(self._read(ws, generation))
+        hello = {"type": "hello", "protocol": PROTOCOL_VERSIONS, "client": self.client_name}
+        if self.token is not None:
+            hello["token"] = self.token
+        try:
+            self.welcome = await asyncio.wait_for(self._send(hello), self.connect_timeout)
+        except asyncio.TimeoutError:
+            await ws.close()
+            raise ConnectionFailed(f"{self.url}: no welcome within {self.connect_timeout:g} s") from None
+        except Disconnected as error:
+            raise ConnectionFailed(f"{self.url}: {error.message}") from None
+
+    async def request(self, message, timeout=None):
+        """Sends a request once connected and returns its reply (an ``error`` raises)."""
+        await self._ready()
+        timeout = timeout if timeout is not None else self.request_timeout
+        if timeout is None:
+            return await self._send(message)
+        return await asyncio.wait_for(self._send(message), timeout)
+
+    async def _ready(self):
+        if self.phase == "ready":
+            return
+        if self.phase == "closed":
+            raise Closed()
+        waiter = asyncio.get_running_loop().create_future()
+        self.ready_waiters.append(waiter)
+        await waiter
+
+    async def _send(self, message):
+        ws = self.ws
+        if ws is None:
+            raise Disconnected()
+        request_id = next(self.ids)
+        future = asyncio.get_running_loop().create_future()
+        self.pending[request_id] = future
+        self.sent_types.add(message["type"])
+        try:
+            await ws.send(json.dumps(dict(message, id=request_id)))
+        except websockets.exceptions.ConnectionClosed:
+            self.pending.pop(request_id, None)
+            raise Disconnected() from None
+        return await future
+
+    def send_subscribe(self, target, cursor):
+        if self.ws is None:
+            return
+        request_id = next(self.ids)
+        self.pending[request_id] = ("subscription", target)
+        message = {"type": "subscribe", "target": target, "id": request_id}
+        if cursor:
+            message["cursor"] = cursor
+        self.sent_types.add("subscribe")
+        asyncio.ensure_future(self._send_quietly(self.ws, message))
+
+    async def _send_quietly(self, ws, message):
+        try:
+            await ws.send(json.dumps(message))
+        except websockets.exceptions.ConnectionClosed:
+            pass  # the reconnect resubscribes
+
+    async def _read(self, ws, generation):
+        try:
+            async for raw in ws:
+                await self.reading.wait()
+                self._handle(json.loads(raw))
+        except websockets.exceptions.ConnectionClosed:
+            pass
+        finally:
+            if generation == self.generation:
+                self._link_ended(ws)
+
+    def _handle(self, message):
+        kind, request_id = message.get("type"), message.get("id")
+        if request_id is not None and kind != "batch" and request_id in self.pending:
+            entry = self.pending.pop(request_id)
+            if isinstance(entry, tuple):
+                self._subscription_reply(entry[1], message)
+            elif not entry.done():
+                entry.set_exception(from_reply(message)) if kind == "error" else entry.set_result(message)
+            return
+        mirror = self.mirrors.get(message.get("target"))
+        if kind == "batch" and mirror is not None:
+            try:
+                mirror.apply(message)
+            except ReplicaError:
+                mirror.replica = None
+                self.send_subscribe(mirror.target, None)
+        elif kind == "snapshot" and mirror is not None:
+            self.resyncs += 1
+            mirror.install(message)
+        elif kind == "unsubscribed" and mirror is not None:
+            del self.mirrors[mirror.target]
+            if message.get("reason") == "deleted":
+                mirror.fail(TargetDeleted("target_deleted", f"target '{mirror.target}' was deleted", {"target": mirror.target}))
+            else:
+                mirror.fail(Forbidden("forbidden", f"no longer allowed to read '{mirror.target}'", {"target": mirror.target}))
+        elif kind == "error" and message.get("code") == "unauthorized":
+            self.phase = "closed"
+            self._fail_everything(from_reply(message))
+
+    def _subscription_reply(self, target, message):
+        mirror = self.mirrors.get(target)
+        if mirror is None:
+            return
+        if message["type"] == "snapshot":
+            if mirror.replica is not None:
+                self.resyncs += 1
+            mirror.install(message)
+        elif message["type"] == "subscribed" and message.get("resumed"):
+            self.resumes += 1
+        elif message["type"] == "error":
+            del self.mirrors[target]
+            mirror.fail(from_reply(message))
+
+    def _link_ended(self, ws):
+        if self.ws is ws:
+            self.ws = None
+        for request_id, entry in list(self.pending.items()):
+            if not isinstance(entry, tuple) and not entry.done():
+                entry.set_exception(Disconnected())
+        self.pending = {}
+        if self.phase in ("closed", "connecting"):
+            return
+        if not self.reconnect:
+            self.phase = "closed"
+            self._fail_everything(Disconnected())
+            return
+        if self.phase != "reconnecting":
+            self.phase = "reconnecting"
+            self.reconnect_task = asyncio.ensure_future(self._reconnect_loop())
+
+    async def _reconnect_loop(self):
+        delay = 0.05
+        while self.phase == "reconnecting":
+            if self.reconnect_hold is not None:
+                await self.reconnect_hold.wait()
+            try:
+                await self._open()
+            except Unauthorized as error:
+                self.phase = "closed"
+                self._fail_everything(error)
+                return
+            except (RiveSyncError, OSError):
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 2.0)
+                continue
+            if self.phase != "reconnecting":
+                return
+            self.phase = "ready"
+            for mirror in list(self.mirrors.values()):
+                replica = mirror.replica
+                cursor = {"epoch": replica.epoch, "seq": replica.seq} if replica else None
+                self.send_subscribe(mirror.target, cursor)
+            waiters, self.ready_waiters = self.ready_waiters, []
+            for waiter in waiters:
+                if not waiter.done():
+                    waiter.set_result(None)
+
+    def _fail_everything(self, error):
+        for entry in self.pending.values():
+            if not isinstance(entry, tuple) and not entry.done():
+                entry.set_exception(error)
+        self.pending = {}
+        for waiter in self.ready_waiters:
+            if not waiter.done():
+                waiter.set_exception(error)
+        self.ready_waiters = []
+        for mirror in list(self.mirrors.values()):
+            mirror.fail(error)
+        self.mirrors = {}
+
+    async def close(self):
+        if self.phase == "closed":
+            return
+        was_ready = self.phase == "ready"
+        self.phase = "closed"
+        if self.reconnect_task is not None:
+            self.reconnect_task.cancel()
+        ws = self.ws
+        if ws is not None:
+            if was_ready:
+                for name in sorted(self.private_targets):
+                    try:
+                        await ws.send(json.dumps({"type": "deleteTarget", "target": name}))
+                    except websockets.exceptions.ConnectionClosed:
+                        break
+            await ws.close()
+        self._fail_everything(Closed())
+        if self.reader is not None:
+            await asyncio.gather(self.reader, return_exceptions=True)
+
+    async def drop_connection(self):
+        """Test hook: drops the connection as a network failure would (no close frame), and
+        returns once the worker has noticed (it is reconnecting, or closed without reconnect)."""
+        if self.ws is not None:
+            self.ws.transport.abort()
+            await asyncio.gather(self.reader, return_exceptions=True)
+
+    # Targets, files and mirrors.
+
+    async def file_of_target(self, target):
+        if target not in self.files:
+            await self.target_list()
+            if target not in self.files:
+                from .errors import StateMachineError
+                raise StateMachineError("unknown_target", f"no target '{target}'", {"target": target})
+        return self.files[target]
+
+    async def target_list(self, page_size=None):
+        """Every target, following ``listTargets`` pages until a reply has no ``next``."""
+        targets, after = [], None
+        while True:
+            message = {"type": "listTargets"}
+            if page_size is not None:
+                message["limit"] = page_size
+            if after is not None:
+                message["after"] = after
+            reply = await self.request(message)
+            targets += reply["targets"]
+            if not isinstance(reply.get("next"), str) or reply["next"] == after:
+                break
+            after = reply["next"]
+        for info in targets:
+            self.files[info["name"]] = info["file"]
+        return targets
+
+    async def types_of(self, file):
+        if file not in self.types:
+            reply = await self.request({"type": "describe", "file": file})
+            self.types[file] = schema_types(reply["schema"])
+        return self.types[file]
+
+    async def ensure_subscribed(self, target):
+        mirror = self.mirrors.get(target)
+        if mirror is None:
+            file = await self.file_of_target(target)
+            types = await self.types_of(file)
+            await self._ready()
+            mirror = self.mirrors.get(target)
+            if mirror is None:
+                mirror = self.mirrors[target] = Mirror(target, file, types)
+                self.send_subscribe(target, None)
+        await asyncio.shield(mirror.ready)
+        return mirror
+
+    async def wait_for_seq(self, target, seq):
+        mirror = await self.ensure_subscribed(target)
+        if mirror.replica.seq >= seq:
+            return
+        future = asyncio.get_running_loop().create_future()
+        mirror.seq_waiters.append((seq, future))
+        await future
+
+    def add_listener(self, mirror, callback):
+        listener_id = next(self.listener_ids)
+        mirror.listeners[listener_id] = callback
+        return listener_id

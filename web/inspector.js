@@ -1,0 +1,338 @@
+// The RiveSync inspector: files and their view models, live targets as trees of bound
+// instances with type-aware editors, a batch timeline, connection state and a path filter.
+// Served by rivesyncd at `/`; talks to the same daemon with rivesync.js.
+
+import { RiveSync } from '/rivesync.js';
+import { controls, editor, element, update } from '/inspector-editors.js';
+
+const $ = (id) => document.getElementById(id);
+
+/** What the page holds: the connection, the shown target, and whether edits are allowed. */
+const page = {
+  client: null,
+  target: null,
+  readOnly: true,
+  writable: false,
+  filter: '',
+  structure: '',
+  editors: [],
+};
+
+function daemonURL() {
+  return (location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/';
+}
+
+/** Reports a write's outcome in the status line. */
+function write(label, promise) {
+  status(`${label}…`);
+  promise.then(
+    (reply) => status(`${label}: ok${reply && reply.seq !== undefined ? ` (seq ${reply.seq})` : ''}`),
+    (error) => status(`${label}: ${error.code ?? 'error'} — ${error.message}`, true),
+  );
+}
+
+function status(text, isError = false) {
+  const node = $('status');
+  node.textContent = text;
+  node.classList.toggle('error', isError);
+}
+
+async function main() {
+  page.readOnly = (await (await fetch('/inspector-config.json')).json()).readOnly;
+  $('token').value = sessionStorage.getItem('rivesync-token') ?? '';
+  $('token-form').addEventListener('submit', (event) => {
+    event.preventDefault();
+    sessionStorage.setItem('rivesync-token', $('token').value);
+    connect();
+  });
+  $('filter').addEventListener('input', () => {
+    page.filter = $('filter').value.trim();
+    applyFilter();
+  });
+  await connect();
+}
+
+async function connect() {
+  page.client?.close();
+  page.client = null;
+  page.target = null;
+  setConnection('connecting');
+  const token = $('token').value || undefined;
+  let client;
+  try {
+    client = await RiveSync.connect(daemonURL(), { token, client: 'rivesync-inspector' });
+  } catch (error) {
+    setConnection('closed');
+    status(`connect: ${error.code} — ${error.message}`, true);
+    return;
+  }
+  page.client = client;
+  client.on('state', setConnection);
+  client.on('error', (error) => status(`${error.code} — ${error.message}`, true));
+  setConnection(client.state);
+  $('epoch').textContent = `epoch ${client.welcome.epoch} · ${client.welcome.server}`;
+  await renderFiles();
+  await renderTargets();
+}
+
+function setConnection(state) {
+  const badge = $('connection');
+  badge.textContent = state;
+  badge.dataset.state = state;
+}
+
+async function renderFiles() {
+  const root = $('files');
+  root.replaceChildren();
+  for (const file of await page.client.listFiles()) {
+    const schema = await page.client.describe(file.name);
+    const viewModels = element('ul', {}, schema.viewModels.map((vm) => element('li', {}, [
+      element('strong', { text: vm.name }),
+      vm.global ? ' (global)' : '',
+      element('ul', {}, vm.properties.map((p) => element('li', {
+        text: `${p.name}: ${p.type}${p.enum ? ' ' + p.enum : ''}${p.viewModel ? ' ' + p.viewModel : ''}`,
+      }))),
+    ])));
+    const enums = element('ul', {}, (schema.enums ?? []).map((e) => element('li', { text: `${e.name}: ${e.values.join(', ')}` })));
+    const artboards = element('ul', {}, (schema.artboards ?? []).map((a) => element('li', {
+      text: `${a.name}${a.viewModel ? ' (' + a.viewModel + ')' : ''}: ${a.stateMachines.join(', ') || 'no state machines'}`,
+    })));
+    root.append(element('div', { className: 'file', 'data-file': file.name }, [
+      element('h3', { text: `${file.name} (worker ${file.worker}${file.source ? `, ${file.source}` : ''})` }),
+      element('div', { className: 'muted', text: 'view models' }), viewModels,
+      element('div', { className: 'muted', text: 'enums' }), enums,
+      element('div', { className: 'muted', text: 'artboards' }), artboards,
+    ]));
+  }
+}
+
+async function renderTargets() {
+  const root = $('targets');
+  const targets = await page.client.listTargets();
+  root.replaceChildren(...targets.map((t) => {
+    const button = element('button', { type: 'button', text: `${t.name} (${t.kind}, ${t.mode})`, 'data-target': t.name, 'aria-pressed': 'false' });
+    button.addEventListener('click', () => selectTarget(t.name));
+    return button;
+  }));
+  const wanted = sessionStorage.getItem('rivesync-target');
+  const first = targets.find((t) => t.name === wanted) ?? targets[0];
+  if (first) await selectTarget(first.name);
+}
+
+async function selectTarget(name) {
+  const client = page.client;
+  if (page.target?.name === name && client.targets.has(name)) return;
+  if (page.target && page.target.name !== name) await page.target.unsubscribe().catch(() => {});
+  sessionStorage.setItem('rivesync-target', name);
+  for (const button of $('targets').querySelectorAll('button')) button.setAttribute('aria-pressed', String(button.dataset.target === name));
+  const target = await client.subscribe(name);
+  page.target = target;
+  page.structure = '';
+  $('timeline').replaceChildren();
+  target.on('batch', (batch) => {
+    if (page.target !== target) return;
+    addToTimeline(batch);
+    refresh();
+  });
+  target.on('snapshot', (event) => {
+    if (page.target !== target) return;
+    $('tree').dataset.resumed = String(event.resumed);
+    status(event.resumed ? `resumed ${name} at seq ${event.seq}` : `new snapshot of ${name} at seq ${event.seq}`);
+    refresh();
+  });
+  target.on('end', () => status(`${name}: subscription ended`, true));
+  page.writable = !page.readOnly && (await probeWritable(target));
+  $('access').textContent = page.readOnly ? 'read-only page' : page.writable ? 'editable' : 'read-only token';
+  $('access').dataset.writable = String(page.writable);
+  refresh();
+}
+
+/**
+ * Whether this connection may write to the target: `advance` needs `write` or `fire`
+ * somewhere on it and changes nothing on an auto target (`not_manual`). A manual target is
+ * assumed writable (the daemon still refuses writes it may not make, shown as `forbidden`).
+ */
+async function probeWritable(target) {
+  if (target.info.mode === 'manual') return true;
+  try {
+    await target.advance();
+    return true;
+  } catch (error) {
+    return error.code !== 'forbidden';
+  }
+}
+
+/** A key of what the tree's shape depends on: bindings, nested instances and list orders. */
+function structureOf(target) {
+  const replica = target.replica;
+  const parts = [JSON.stringify(replica.bindings)];
+  for (const [id, state] of replica.instances) {
+    for (const [key, value] of Object.entries(state.values)) {
+      const type = replica.property(state.viewModel, key)?.type;
+      if (type === 'list' || type === 'viewModel') parts.push(`${id}.${key}=${JSON.stringify(value)}`);
+    }
+  }
+  return parts.join('|');
+}
+
+function refresh() {
+  const target = page.target;
+  if (!target) return;
+  const structure = structureOf(target);
+  if (structure !== page.structure) {
+    page.structure = structure;
+    renderTree(target);
+  } else {
+    for (const { node, type, path } of page.editors) {
+      try {
+        update(node, type, target.value(path));
+      } catch {
+        // The path went away with a structural change; the next render drops the editor.
+      }
+    }
+  }
+  showDigest(target);
+}
+
+async function showDigest(target) {
+  const seq = target.seq;
+  const digest = await target.digest();
+  if (page.target !== target || target.seq !== seq) return;
+  const node = $('digest');
+  node.textContent = `seq ${seq} · digest ${digest.slice(0, 16)}…`;
+  node.dataset.seq = String(seq);
+  node.dataset.digest = digest;
+}
+
+function join(prefix, name) {
+  return prefix === '' ? name : `${prefix}/${name}`;
+}
+
+function renderTree(target) {
+  const root = $('tree');
+  page.editors = [];
+  const schema = target.schema;
+  const context = {
+    target,
+    write,
+    artboards: (schema.artboards ?? []).map((a) => a.name),
+  };
+  const choices = [];
+  for (const vm of schema.viewModels) {
+    for (const instance of vm.instances ?? []) choices.push({ viewModel: vm.name, name: instance.name });
+    choices.push({ viewModel: vm.name, blank: true });
+  }
+  const choiceSelect = (viewModel) => element('select', { className: 'structure', 'data-part': 'choice' },
+    choices.filter((c) => viewModel === undefined || c.viewModel === viewModel).map((c, i) =>
+      element('option', { value: String(choices.indexOf(c)), text: `${c.viewModel}/${c.blank ? '(blank)' : c.name}`, selected: i === 0 })));
+  const create = (select) => target.client.createInstance(target.file, choices[Number(select.value)]);
+
+  const node = (id, prefix, seen) => {
+    const state = target.replica.instances.get(id);
+    const box = element('div', { className: 'node', 'data-instance': String(id) });
+    if (!state) return box;
+    box.append(element('div', { className: 'node-title', text: `#${id} ${state.viewModel} ${state.name ? `“${state.name}”` : '(blank)'}` }));
+    if (seen.has(id)) {
+      box.append(element('div', { className: 'muted', text: '(shown above)' }));
+      return box;
+    }
+    seen = new Set(seen).add(id);
+    const properties = schema.viewModels.find((vm) => vm.name === state.viewModel)?.properties ?? [];
+    for (const property of properties) {
+      const path = join(prefix, property.name);
+      const value = state.values[property.name];
+      const label = [element('span', { text: property.name }), element('span', { className: 'type', text: property.type })];
+      if (property.type === 'viewModel') {
+        const select = choiceSelect(property.viewModel);
+        const replace = element('button', { type: 'button', text: 'replace', className: 'structure', 'data-action': 'replace', 'data-path': path });
+        replace.addEventListener('click', () => write(`replace ${path}`, create(select).then((i) => target.set(path, { instance: i.instance }))));
+        box.append(element('div', { className: 'row', 'data-path': path }, [...label, element('span', { className: 'editor-group' }, [select, replace])]));
+        if (value) box.append(node(value.instance, path, seen));
+      } else if (property.type === 'list') {
+        const select = choiceSelect();
+        const add = element('button', { type: 'button', text: 'add', className: 'structure', 'data-action': 'add', 'data-path': path });
+        add.addEventListener('click', () => write(`add to ${path}`, create(select).then((i) => target.listAppend(path, i.instance))));
+        box.append(element('div', { className: 'row', 'data-path': path }, [
+          ...label, element('span', { className: 'editor-group' }, [select, add, element('span', { className: 'muted', text: `${value.length} items` })]),
+        ]));
+        value.forEach((item, index) => {
+          const itemPath = `${path}/${index}`;
+          const button = (text, action, run) => {
+            const b = element('button', { type: 'button', text, className: 'structure', 'data-action': action, 'data-path': itemPath });
+            b.addEventListener('click', () => write(`${action} ${itemPath}`, run()));
+            return b;
+          };
+          const actions = element('span', { className: 'editor-group' }, [
+            button('insert before', 'insert', () => create(select).then((i) => target.listInsert(path, index, i.instance))),
+            button('↑', 'swap', () => target.listSwap(path, index, index - 1)),
+            button('remove', 'remove', () => target.listRemoveAt(path, index)),
+          ]);
+          if (index === 0) actions.children[1].disabled = true;
+          box.append(element('div', { className: 'list-item', 'data-path': itemPath }, [element('span', { className: 'mono', text: `[${index}]` }), actions, node(item, itemPath, seen)]));
+        });
+      } else {
+        const control = editor(context, path, property, value);
+        page.editors.push({ node: control, type: property.type, path });
+        box.append(element('div', { className: 'row', 'data-path': path }, [...label, control]));
+      }
+    }
+    return box;
+  };
+
+  const trees = target.replica.bindings.map((binding) => {
+    const prefix = binding.slot === 'main' ? '' : `@${binding.slot}`;
+    return element('div', { className: 'slot', 'data-slot': binding.slot }, [
+      element('h3', { text: binding.slot === 'main' ? 'main' : `@${binding.slot}` }),
+      binding.instance === null ? element('div', { className: 'muted', text: '(empty)' }) : node(binding.instance, prefix, new Set()),
+    ]);
+  });
+  root.replaceChildren(...trees);
+  if (!page.writable) for (const control of controls(root)) control.disabled = true;
+  root.dataset.editable = String(page.writable);
+  applyFilter();
+}
+
+function matchesFilter(path) {
+  return page.filter === '' || path.includes(page.filter);
+}
+
+function applyFilter() {
+  for (const row of $('tree').querySelectorAll('.row')) row.classList.toggle('hidden', !matchesFilter(row.dataset.path));
+  for (const item of $('timeline').children) item.hidden = !JSON.parse(item.dataset.paths).some(matchesFilter);
+}
+
+function describeEffect(effect) {
+  const where = effect.paths[0] ?? '';
+  switch (effect.op) {
+    case 'set':
+      return `set ${where} = ${JSON.stringify(effect.value)}`;
+    case 'fire':
+      return `fire ${where}`;
+    case 'listInsert':
+      return `insert #${effect.item} at ${where}[${effect.index}]`;
+    case 'listRemove':
+      return `remove ${where}[${effect.index}]`;
+    case 'listSwap':
+      return `swap ${where}[${effect.index}] ↔ [${effect.with}]`;
+    case 'bind':
+      return `bind ${effect.slot} → #${effect.instance}`;
+    default:
+      return effect.op;
+  }
+}
+
+function addToTimeline(batch) {
+  const time = new Date().toISOString().slice(11, 23);
+  const paths = batch.effects.flatMap((e) => e.paths);
+  const item = element('li', { 'data-seq': String(batch.seq), 'data-paths': JSON.stringify(paths.length ? paths : ['']) }, [
+    element('strong', { text: `seq ${batch.seq}` }),
+    ` · ${batch.effects.length} effect${batch.effects.length === 1 ? '' : 's'} · ${time}`,
+    element('div', { className: 'mono', text: batch.effects.map(describeEffect).join('; ') }),
+  ]);
+  const timeline = $('timeline');
+  timeline.prepend(item);
+  while (timeline.children.length > 200) timeline.lastElementChild.remove();
+  item.hidden = !JSON.parse(item.dataset.paths).some(matchesFilter);
+}
+
+main().catch((error) => status(`inspector: ${error.message}`, true));
