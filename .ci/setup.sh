@@ -3,8 +3,7 @@
 # (Swift 6.3 is expected on PATH already). Safe to run again.
 set -eu
 # systemd: systemd-analyze (.ci/systemd-check.sh) and systemd-socket-activate (supervision tests).
-# libcurl4: FoundationNetworking, under the client's Foundation WebSocket transport and its tests.
-packages="libwebsockets-dev libssl-dev zlib1g-dev pkg-config openssl python3-websockets iproute2 procps systemd libcurl4"
+packages="libwebsockets-dev libssl-dev zlib1g-dev pkg-config openssl python3-websockets iproute2 procps systemd"
 missing=""
 for package in $packages; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing="$missing $package"
