@@ -181,10 +181,13 @@ final class BridgeTests: ClientTestCase {
             }
             return counts + [Int(try await RemoteTarget(worker: shared.worker, name: try await shared.anchor()).info().seq)]
         }
+        // Wait (hang-guarded) until two snapshots in a row agree, then require ten more to.
+        let deadline = ContinuousClock.now + .seconds(20)
         var before = try await snapshot()
-        for _ in 0..<3 {
+        while true {
             let now = try await snapshot()
             if now == before { break }
+            guard ContinuousClock.now < deadline else { return false }
             before = now
         }
         for _ in 0..<10 {
