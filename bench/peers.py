@@ -82,7 +82,7 @@ class Server:
                     ' "files": [{"name": "bench", "path": "%s"}],\n'
                     ' "stateMachines": [{"name": "bench", "file": "bench", "artboard": "Bench",'
                     ' "stateMachine": "bench", "mode": "auto", "rate": %g}],\n'
-                    ' "limits": {"maxConnections": 20000, "maxCommandsPerSecond": 10000000},\n'
+                    ' "limits": {"maxConnections": 20000, "maxConnectionsPerAddress": 20000, "maxCommandsPerSecond": 10000000},\n'
                     ' "auth": {"allowAnonymous": "loopback"}}\n' % (self.port, schema, rate))
             return [os.path.join(build_dir, "rivesyncd"), "--config", config], env
         if self.kind == "mosquitto":

@@ -24,6 +24,11 @@ static inline uint64_t rs_opt_fail_unable_to_bind(void) { return LWS_SERVER_OPTI
 static inline uint64_t rs_opt_raw_origin(void) { return LWS_SERVER_OPTION_JUST_USE_RAW_ORIGIN; }
 static inline int rs_port_no_listen(void) { return CONTEXT_PORT_NO_LISTEN; }
 
+/* TLS floor: no SSLv3, TLS 1.0 or TLS 1.1 (ssl_options_set; the SSL_OP_* are 64-bit macros). */
+static inline long rs_ssl_options_tls12_floor(void) {
+    return (long)(SSL_OP_NO_SSLv3 | SSL_OP_NO_TLSv1 | SSL_OP_NO_TLSv1_1);
+}
+
 /* LWS_WRITE_RAW is a macro alias; LWS_WRITE_HTTP is the same value. */
 static inline int rs_write_raw(void) { return LWS_WRITE_HTTP; }
 

@@ -17,9 +17,17 @@ extension Session {
         return schema
     }
 
-    /// Every target the daemon has (`listTargets`); remembers each one's file.
+    /// Every target the daemon has (`listTargets`, page by page until a reply has no
+    /// `next`); remembers each one's file.
     func targetList() async throws -> [JSONValue] {
-        let targets = try await request(.listTargets, .stateMachine)["targets"]?.arrayValue ?? []
+        var targets: [JSONValue] = []
+        var page = TargetPage.first
+        while true {
+            let reply = try await request(.listTargets(page), .stateMachine)
+            targets += reply["targets"]?.arrayValue ?? []
+            guard let next = reply["next"]?.stringValue, next != page.after else { break }
+            page.after = next
+        }
         for target in targets {
             guard let name = target["name"]?.stringValue else { continue }
             if let file = target["file"]?.stringValue { targetFiles[name] = file }

@@ -72,7 +72,8 @@ public final class Worker: Sendable {
         try await session.request(.listFiles, .file)["files"]?.arrayValue?.compactMap { $0["name"]?.stringValue } ?? []
     }
 
-    /// Every state machine and published instance in the daemon.
+    /// Every state machine and published instance in the daemon (all `listTargets` pages, in
+    /// name order).
     public func getTargets() async throws -> [TargetInfo] {
         try await session.targetList().map(TargetInfo.init)
     }

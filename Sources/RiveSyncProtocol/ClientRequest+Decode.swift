@@ -40,7 +40,7 @@ extension ClientRequest {
             else { throw .badField("protocol", "a non-empty array of integers") }
             self = .hello(protocols: versions.compactMap(\.intValue), token: try f.optionalString("token"), client: try f.optionalString("client"))
         case "listFiles": self = .listFiles
-        case "listTargets": self = .listTargets
+        case "listTargets": self = .listTargets(TargetPage(limit: try f.optionalPositiveInt("limit"), after: try f.optionalString("after")))
         case "describe": self = .describe(file: try f.string("file"))
         case "viewModelNames": self = .viewModelNames(file: try f.string("file"))
         case "globalViewModelNames": self = .globalViewModelNames(file: try f.string("file"))

@@ -34,7 +34,9 @@ extension ClientRequest {
             if let token { f.append(("token", .string(token))) }
             if let client { f.append(("client", .string(client))) }
             return f
-        case .listFiles, .listTargets, .ping: return []
+        case .listFiles, .ping: return []
+        case .listTargets(let page):
+            return (page.limit.map { [("limit", .number(Double($0)))] } ?? []) + (page.after.map { [("after", .string($0))] } ?? [])
         case .describe(let file), .viewModelNames(let file), .globalViewModelNames(let file), .enums(let file),
             .artboardNames(let file):
             return [("file", .string(file))]

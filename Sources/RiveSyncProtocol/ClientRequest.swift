@@ -53,11 +53,26 @@ public enum FileContent: Sendable, Hashable {
     case schema(JSONValue)
 }
 
+/// Which page of `listTargets` to send (PROTOCOL.md §5): at most `limit` targets (the daemon
+/// caps it at `maxPageSize`), by name, starting after the name `after`.
+public struct TargetPage: Sendable, Hashable {
+    public var limit: Int?
+    public var after: String?
+
+    /// The first page, of the daemon's page size.
+    public static let first = TargetPage()
+
+    public init(limit: Int? = nil, after: String? = nil) {
+        self.limit = limit
+        self.after = after
+    }
+}
+
 /// Every request a client can send (PROTOCOL.md §2–§9).
 public enum ClientRequest: Sendable, Hashable {
     case hello(protocols: [Int], token: String?, client: String?)
     case listFiles
-    case listTargets
+    case listTargets(TargetPage)
     case describe(file: String)
     case viewModelNames(file: String)
     case globalViewModelNames(file: String)

@@ -21,6 +21,13 @@ struct Fields {
         return value
     }
 
+    /// A positive integer, or nil when absent or null.
+    func optionalPositiveInt(_ name: String) throws(WireError) -> Int? {
+        guard let value = json[name], !value.isNull else { return nil }
+        guard let number = value.intValue, number > 0 else { throw .badField(name, "a positive integer or null") }
+        return number
+    }
+
     func instance(_ name: String) throws(WireError) -> InstanceID {
         guard let value = json[name]?.intValue, value > 0 else { throw .badField(name, "an instance id (a positive integer)") }
         return InstanceID(UInt64(value))

@@ -40,6 +40,9 @@ public final class Daemon: Sendable {
         transport.maxQueuedBytesPerSession = configuration.limits.maxSendQueueBytes
         transport.socketSendBufferBytes = configuration.limits.socketSendBufferBytes
         transport.maxConnections = configuration.limits.maxConnections
+        transport.maxConnectionsPerAddress = configuration.limits.maxConnectionsPerAddress
+        transport.maxUnhandledMessagesPerSession = configuration.limits.maxPendingRequests
+        transport.handshakeTimeoutSeconds = configuration.limits.helloTimeoutSeconds
         if configuration.inspector.enabled { transport.staticFiles = WebPages.files(inspector: configuration.inspector) }
         let metrics = context.metrics
         let handler: any WebSocketServerHandler =

@@ -84,6 +84,27 @@ final class Directory: Sendable {
         }
     }
 
+    /// What `claimTarget(_:file:limit:)` found.
+    enum TargetClaim {
+        case claimed
+        /// The name is taken (or retired by another file).
+        case taken
+        /// The daemon holds `limit` targets already.
+        case full
+    }
+
+    /// Claims a target name for a client's request: like `claimTarget(_:file:)`, and only
+    /// while fewer than `limit` targets exist (`maxTargets`; configured and restored targets
+    /// count, and are never refused).
+    func claimTarget(_ name: String, file: String, limit: Int) -> TargetClaim {
+        state.withLock { state in
+            guard state.targets[name] == nil, (state.retiredTargets[name] ?? file) == file else { return .taken }
+            guard state.targets.count < limit else { return .full }
+            state.targets[name] = file
+            return .claimed
+        }
+    }
+
     /// Records names a restored file's deleted targets had (their claims were never made).
     func rememberRetired(_ names: [String], file: String) {
         state.withLock { state in
@@ -103,6 +124,9 @@ final class Directory: Sendable {
     func releaseTarget(_ name: String) {
         state.withLock { _ = $0.targets.removeValue(forKey: name) }
     }
+
+    /// Number of targets in the daemon.
+    var targetCount: Int { state.withLock { $0.targets.count } }
 
     /// The file and worker of a target.
     func target(_ name: String) -> (file: String, worker: Int)? {

@@ -19,6 +19,9 @@ final class Dispatcher: @unchecked Sendable {
     /// checks tokens on the transport's service thread.
     let tokens: Locked<TokenTable>
     private var nextWorker = 0
+    /// Set by `route` when the message being handled went to a worker (which then reports it
+    /// handled); read by `received` right after.
+    private var handedToWorker = false
 
     struct SessionState {
         var remoteAddress: String
@@ -45,6 +48,17 @@ final class Dispatcher: @unchecked Sendable {
                 return self.context.submit([.close(session, code: 1008, reason: "origin not allowed")])
             }
             self.sessions[session] = SessionState(remoteAddress: info.remoteAddress)
+            self.closeUnlessGreeted(session, after: self.context.limits.withLock { $0.helloTimeoutSeconds })
+        }
+    }
+
+    /// Closes the session with 1008 if it has not said `hello` within `seconds`: a socket that
+    /// never does must not hold a connection slot.
+    private func closeUnlessGreeted(_ session: SessionID, after seconds: Int) {
+        queue.asyncAfter(deadline: .now() + .seconds(seconds)) {
+            guard let state = self.sessions[session], state.identity == nil else { return }
+            self.context.log(.info, "hello timeout", [("remote", state.remoteAddress)])
+            self.context.submit([.close(session, code: 1008, reason: "no hello within \(seconds) s")])
         }
     }
 
@@ -55,8 +69,14 @@ final class Dispatcher: @unchecked Sendable {
         }
     }
 
+    /// Handles one message. Each ends in exactly one `.handled` for the transport's
+    /// back-pressure (`maxPendingRequests`): sent here, or by the worker `route` handed it to.
     func received(_ session: SessionID, bytes: [UInt8], isText: Bool) {
-        queue.async { self.handle(session, bytes: bytes, isText: isText) }
+        queue.async {
+            self.handedToWorker = false
+            self.handle(session, bytes: bytes, isText: isText)
+            if !self.handedToWorker { self.context.submit([.handled(session)]) }
+        }
     }
 
     private func handle(_ session: SessionID, bytes: [UInt8], isText: Bool) {
@@ -137,10 +157,8 @@ final class Dispatcher: @unchecked Sendable {
             return context.send(ServerMessage.reply("pong", id: request.id, []), to: session)
         case .listFiles:
             return context.send(filesReply(id: request.id), to: session)
-        case .listTargets:
-            let infos = workers.flatMap { worker in worker.queue.sync { worker.targetInfos() } }
-                .filter { grants.shows($0["name"]?.stringValue ?? "") }
-            return context.send(ServerMessage.reply("targets", id: request.id, [("targets", .array(infos))]), to: session)
+        case .listTargets(let page):
+            return context.send(targetsPage(page, id: request.id, limits: limits, grants: grants), to: session)
         case .upload(let kind, let data, let mediaType):
             return upload(session, kind: kind, data: data, mediaType: mediaType, id: request.id, limit: limits.maxAssetBytes)
         case .loadFile(let name, let content):
@@ -184,7 +202,23 @@ final class Dispatcher: @unchecked Sendable {
             return
         }
         let owner = workers[worker]
-        owner.queue.async { owner.handle(request, from: session, grants: grants) }
+        handedToWorker = true
+        owner.queue.async {
+            owner.handle(request, from: session, grants: grants)
+            owner.context.submit([.handled(session)])
+        }
+    }
+
+    /// One page of `listTargets`: the targets the grants show, by name, after `page.after`;
+    /// at most `page.limit` (capped at `maxPageSize`); `next` (the last name) when more follow.
+    private func targetsPage(_ page: TargetPage, id: JSONValue?, limits: Limits, grants: Grants) -> JSONValue {
+        let limit = min(page.limit ?? limits.maxPageSize, limits.maxPageSize)
+        let found = workers.flatMap { worker in
+            worker.queue.sync { worker.targetInfos(after: page.after, limit: limit + 1, shows: grants.shows) }
+        }.sorted { $0.name < $1.name }
+        var fields: [(String, JSONValue)] = [("targets", .array(found.prefix(limit).map(\.info)))]
+        if found.count > limit { fields.append(("next", .string(found[limit - 1].name))) }
+        return ServerMessage.reply("targets", id: id, fields)
     }
 
     private func unknownFile(_ file: String, id: JSONValue?, session: SessionID) {

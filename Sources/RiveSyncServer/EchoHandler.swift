@@ -9,8 +9,9 @@ final class EchoHandler: WebSocketServerHandler {
     init(context: ServerContext) { self.context = context }
 
     func opened(_ id: SessionID, info: SessionInfo) {}
+    /// Echoes and reports the message handled in one submit (back-pressure, `maxPendingRequests`).
     func received(_ id: SessionID, message: [UInt8], isText: Bool) {
-        context.submit([.send(Payload(bytes: message, isText: isText), to: [id])])
+        context.submit([.send(Payload(bytes: message, isText: isText), to: [id]), .handled(id)])
     }
     func closed(_ id: SessionID) {}
     /// The transport closes the session (policy `.close(1008)`).

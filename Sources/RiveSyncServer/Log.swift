@@ -17,7 +17,25 @@ public struct Log: Sendable {
         var line = "level=\(level.rawValue) msg=\(Self.quote(message))"
         for (key, value) in metadata { line += " \(key)=\(Self.quote(value))" }
         line += "\n"
-        FileHandle.standardError.write(Data(line.utf8))
+        Self.writeStandardError(line)
+    }
+
+    /// Writes `text` to file descriptor 2 with `write(2)`, ignoring every failure: a closed or
+    /// full stderr loses the line and nothing else. (`FileHandle.write` traps on `EPIPE`, and
+    /// without `SIGPIPE` ignored the write itself kills the process.) Never blocks on a lock.
+    public static func writeStandardError(_ text: String) {
+        var bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeMutableBytes { write(2, $0.baseAddress! + offset, $0.count - offset) }
+            if written > 0 {
+                offset += written
+            } else if written < 0, errno == EINTR {
+                continue
+            } else {
+                return
+            }
+        }
     }
 
     static func quote(_ text: String) -> String {

@@ -55,21 +55,23 @@ extension Worker {
             return ServerMessage.reply("defaultViewModelInfo", id: id, [("viewModel", .string(info.viewModelName)), ("instance", .string(info.instanceName))])
         case .createInstance(let file, let source, let publish):
             if let publish, context.directory.target(publish) != nil { throw WireError(StateMachineError.targetExists(publish)) }
+            let maxTargets = context.limits.withLock { $0.maxTargets }
+            if publish != nil, context.directory.targetCount >= maxTargets { throw WireError.limit("maxTargets", maxTargets) }
             let instance = try durably(file, .createInstance(source)) {
                 try $0.createInstance(source)
             }
             let state = files[file]!.store[instance]!
-            if let publish { try self.publish(instance, as: publish, file: file) }
+            if let publish { try self.publish(instance, as: publish, file: file, maxTargets: maxTargets) }
             return ServerMessage.reply(
                 "instance", id: id,
                 [("instance", .number(Double(instance.rawValue))), ("viewModel", .string(state.viewModel)), ("name", .string(state.name))])
         case .createStateMachine(let request):
-            let name = try createStateMachine(request, grants: grants)
+            let name = try createStateMachine(request, grants: grants, maxTargets: context.limits.withLock { $0.maxTargets })
             return ServerMessage.reply("target", id: id, [("target", .string(name))] + (targetInfo(name)?.objectValue ?? []))
         case .publish(let instance, let name):
             guard let owner = context.directory.file(of: instance) else { throw WireError(StateMachineError.unknownInstance(instance)) }
             try checkAttach(instance, in: owner.name, to: name, at: "", grants: grants)
-            try publish(instance, as: name, file: owner.name)
+            try publish(instance, as: name, file: owner.name, maxTargets: context.limits.withLock { $0.maxTargets })
             return ServerMessage.reply("target", id: id, [("target", .string(name))] + (targetInfo(name)?.objectValue ?? []))
         case .bind(let target, let main, let globals):
             let file = try record(target).file
@@ -128,9 +130,10 @@ extension Worker {
         return record
     }
 
-    /// Publishes an instance as a target (auto mode, default rate).
-    func publish(_ instance: InstanceID, as name: String, file: String) throws(WireError) {
-        guard context.directory.claimTarget(name, file: file) else { throw WireError(StateMachineError.targetExists(name)) }
+    /// Publishes an instance as a target (auto mode, default rate); a client's request passes
+    /// `maxTargets`.
+    func publish(_ instance: InstanceID, as name: String, file: String, maxTargets: Int? = nil) throws(WireError) {
+        try claimTarget(name, file: file, maxTargets: maxTargets)
         do {
             try durably(file, .publish(instance: instance, name: name), snapshot: false) { try $0.publish(instance, as: name) }
         } catch {
@@ -141,9 +144,24 @@ extension Worker {
         snapshotIfDue(file)
     }
 
+    /// Claims a target name: `target_exists` when taken, `limit_exceeded` when a client's
+    /// request (`maxTargets` given) would pass the limit.
+    private func claimTarget(_ name: String, file: String, maxTargets: Int?) throws(WireError) {
+        guard let maxTargets else {
+            guard context.directory.claimTarget(name, file: file) else { throw WireError(StateMachineError.targetExists(name)) }
+            return
+        }
+        switch context.directory.claimTarget(name, file: file, limit: maxTargets) {
+        case .claimed: return
+        case .taken: throw WireError(StateMachineError.targetExists(name))
+        case .full: throw WireError.limit("maxTargets", maxTargets)
+        }
+    }
+
     /// Creates a state machine target; returns its name. `grants` must allow attaching its
-    /// instances (the configuration and replay pass `.everything`).
-    func createStateMachine(_ request: StateMachineRequest, grants: Grants) throws(WireError) -> String {
+    /// instances (the configuration and replay pass `.everything`); a client's request passes
+    /// `maxTargets`.
+    func createStateMachine(_ request: StateMachineRequest, grants: Grants, maxTargets: Int? = nil) throws(WireError) -> String {
         let schema = try runtime(request.file).schema
         let artboard: ArtboardSchema
         do {
@@ -160,7 +178,7 @@ extension Worker {
         for global in request.globals {
             try checkAttach(global.instance, in: request.file, to: name, at: "@" + global.name, grants: grants)
         }
-        guard context.directory.claimTarget(name, file: request.file) else { throw WireError(StateMachineError.targetExists(name)) }
+        try claimTarget(name, file: request.file, maxTargets: maxTargets)
         var resolved = request
         resolved.name = name
         resolved.stateMachine = machine

@@ -139,8 +139,10 @@ final class Worker: @unchecked Sendable {
         return .object(members)
     }
 
-    /// Listing entries of every target of this worker, by name.
-    func targetInfos() -> [JSONValue] {
-        targets.keys.sorted().compactMap(targetInfo)
+    /// Listing entries of this worker's first `limit` targets by name after `after` that
+    /// `shows` lets through.
+    func targetInfos(after: String?, limit: Int, shows: (String) -> Bool) -> [(name: String, info: JSONValue)] {
+        let names = targets.keys.filter { name in after.map { name > $0 } ?? true }.filter(shows).sorted().prefix(limit)
+        return names.compactMap { name in targetInfo(name).map { (name, $0) } }
     }
 }

@@ -109,7 +109,7 @@ final class ClientLoop: @unchecked Sendable {
         info.port = Int32(request.url.port)
         info.path = UnsafePointer(strings.dup(request.url.path))
         info.host = info.address
-        info.origin = UnsafePointer(strings.dup(request.origin ?? request.url.host))
+        info.origin = request.origin.map { UnsafePointer(strings.dup($0)) }
         info.protocol = request.subprotocol.map { UnsafePointer(strings.dup($0)) }
         info.local_protocol_name = UnsafePointer(strings.dup(ClientLoop.protocolName))
         info.ietf_version_or_minus_one = -1

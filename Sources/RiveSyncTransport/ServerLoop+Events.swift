@@ -14,6 +14,11 @@ func serverCallback(_ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ use
     case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
         loop.applyInbox()
         return 0  // nonzero would close lws' own cancel pipe (LWS.md §3.6)
+    case LWS_CALLBACK_FILTER_NETWORK_CONNECTION:
+        return loop.admits(acceptedSocket: Int32(Int(bitPattern: input))) ? 0 : 1
+    case LWS_CALLBACK_WSI_CREATE:
+        loop.created(wsi)
+        return 0
     case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
         return loop.acceptsHandshake(wsi) ? 0 : 1
     case LWS_CALLBACK_ESTABLISHED:
@@ -33,6 +38,7 @@ func serverCallback(_ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ use
         return loop.httpWriteable(wsi)
     case LWS_CALLBACK_WSI_DESTROY:
         loop.httpBodies[wsi] = nil
+        loop.destroyed(wsi)
         return 0
     default:
         return lws_callback_http_dummy(wsi, reason, user, input, length)
@@ -48,7 +54,8 @@ extension ServerLoop {
 
     /// Admits a WebSocket upgrade. lws 4.1.6 checks neither the method, nor
     /// `Sec-WebSocket-Version`, nor the key's form; RFC 6455 §4.2.1 wants a GET, version 13 and
-    /// a base64 16-byte key, so anything else gets HTTP 400 here. Then the capacity checks.
+    /// a base64 16-byte key, so anything else gets HTTP 400 here. Capacity is checked at accept
+    /// (`admits(acceptedSocket:)`); a shutdown that began since gets 503.
     func acceptsHandshake(_ wsi: OpaquePointer) -> Bool {
         guard lws_hdr_total_length(wsi, WSI_TOKEN_GET_URI) > 0, Self.header(wsi, WSI_TOKEN_VERSION) == "13",
             Self.header(wsi, WSI_TOKEN_KEY).map(Self.isHandshakeKey) == true
@@ -56,8 +63,9 @@ extension ServerLoop {
             _ = lws_return_http_status(wsi, UInt32(HTTP_STATUS_BAD_REQUEST.rawValue), nil)
             return false
         }
-        guard !stopping, sessions.count < configuration.maxConnections else {
+        guard !stopping else {
             metrics.connectionsRejected.wrappingAdd(1, ordering: .relaxed)
+            _ = lws_return_http_status(wsi, UInt32(HTTP_STATUS_SERVICE_UNAVAILABLE.rawValue), nil)
             return false
         }
         return true
@@ -94,7 +102,9 @@ extension ServerLoop {
         guard let session = session(wsi), !session.rejectingInput else { return -1 }
         session.writesAtOnce = false
         return session.receive(chunk, on: wsi, metrics: metrics) { message, isText in
+            if configuration.maxUnhandledMessagesPerSession > 0 { session.unhandledMessages += 1 }
             handler.received(session.id, message: message, isText: isText)
+            updateReading(session)
         }
     }
 
@@ -109,6 +119,7 @@ extension ServerLoop {
         }
         guard writeNext(session) else { return -1 }
         if !session.queue.isEmpty || session.pendingClose != nil { requestWriteable(session) }
+        updateReading(session)
         return 0
     }
 
@@ -145,6 +156,7 @@ extension ServerLoop {
                     continue
                 }
                 metrics.directWrites.wrappingAdd(1, ordering: .relaxed)
+                updateReading(session)
                 if session.queue.isEmpty { continue }
             }
             requestWriteable(session)
@@ -176,10 +188,10 @@ extension ServerLoop {
                 if let session = sessions[id] { requestClose(session, code: code, reason: reason, immediate: false) }
             case .command(.replaceQueue(let id, let payloads)):
                 replaceQueue(of: id, with: payloads)
+            case .command(.handled(let id)):
+                handled(id)
             case .command(.adopt(let fd)):
-                if stopping || lws_adopt_socket_vhost(lws_get_vhost_by_name(context, "default"), fd) == nil {
-                    TransportLog.log(.warning, "rivesync: could not adopt fd \(fd)")
-                }
+                adopt(fd)
             case .stop(let code):
                 beginStop(closeCode: code)
             }
@@ -205,6 +217,7 @@ extension ServerLoop {
         session.queue.append(payload)
         queueChanged(session, bytesDelta: payload.count, countDelta: 1)
         if wasEmpty { newlyQueued.append(session) }
+        if !session.readingPaused, session.queue.bytes > configuration.maxQueuedBytesPerSession / 2 { updateReading(session) }
     }
 
     private func overflow(_ session: ServerSession) {

@@ -31,6 +31,15 @@ final class ServerLoop: @unchecked Sendable {
     let staticFiles: [String: (contentType: String, headers: [(name: String, value: String)], payload: Payload)]
     var stopping = false
     var exitRequested = false
+    /// Accepted connections (`WSI_CREATE` … `WSI_DESTROY`) → their peer address.
+    var connections: [OpaquePointer: String] = [:]
+    /// Accepted connections per peer address.
+    var connectionsByAddress: [String: Int] = [:]
+    /// The peer address of the socket being accepted, between `FILTER_NETWORK_CONNECTION`
+    /// (or `Command.adopt`) and the `WSI_CREATE` of its wsi that follows at once.
+    var admitting: String?
+    /// Most accepted connections at once: `maxConnections`, lowered to fit the file limit.
+    var connectionBudget = 0
     /// Sessions whose send queue became non-empty during the current inbox drain.
     var newlyQueued: [ServerSession] = []
     private var nextID: SessionID = 1
@@ -68,18 +77,23 @@ final class ServerLoop: @unchecked Sendable {
         info.gid = -1
         info.user = Unmanaged.passUnretained(self).toOpaque()
         info.pt_serv_buf_size = 32 * 1024
+        info.timeout_secs = UInt32(configuration.handshakeTimeoutSeconds)
         info.options = rs_opt_validate_utf8() | rs_opt_fail_unable_to_bind() | (isIPv4 ? rs_opt_disable_ipv6() : 0)
         if configuration.pingIntervalSeconds > 0 { info.retry_and_idle_policy = UnsafePointer(allocations.retryPolicy) }
         if let cert = configuration.tlsCertificatePath, let key = configuration.tlsKeyPath {
             info.options |= rs_opt_ssl_global_init()
             info.ssl_cert_filepath = UnsafePointer(allocations.arena.dup(cert))
             info.ssl_private_key_filepath = UnsafePointer(allocations.arena.dup(key))
+            info.ssl_options_set = rs_ssl_options_tls12_floor()
+            info.ssl_cipher_list = UnsafePointer(allocations.arena.dup(Self.tls12Ciphers))
+            info.tls1_3_plus_cipher_list = UnsafePointer(allocations.arena.dup(Self.tls13Ciphers))
         }
         guard let context = lws_create_context(&info) else {
             started.fulfil(.failure(diagnoseStartFailure()))
             return
         }
         self.context = context
+        connectionBudget = Self.connectionBudget(maxConnections: configuration.maxConnections)
         allocations.shutdownTimer.pointee.owner = Unmanaged.passUnretained(self).toOpaque()
         let port = configuration.listens ? Int(lws_get_vhost_listen_port(lws_get_vhost_by_name(context, "default"))) : 0
         inbox.open(context: context)
@@ -124,6 +138,14 @@ final class ServerLoop: @unchecked Sendable {
         return rc == 0 ? nil : errno
     }
 
+    /// Cipher suites up to TLS 1.2: ECDHE key exchange (forward secret) with AEAD only.
+    static let tls12Ciphers = [
+        "ECDHE-ECDSA-AES128-GCM-SHA256", "ECDHE-RSA-AES128-GCM-SHA256", "ECDHE-ECDSA-AES256-GCM-SHA384",
+        "ECDHE-RSA-AES256-GCM-SHA384", "ECDHE-ECDSA-CHACHA20-POLY1305", "ECDHE-RSA-CHACHA20-POLY1305",
+    ].joined(separator: ":")
+    /// TLS 1.3 suites (all forward secret).
+    static let tls13Ciphers = "TLS_AES_128_GCM_SHA256:TLS_AES_256_GCM_SHA384:TLS_CHACHA20_POLY1305_SHA256"
+
     static func isIPv4Literal(_ host: String) -> Bool {
         var address = in_addr()
         return inet_pton(AF_INET, host, &address) == 1
@@ -162,6 +184,7 @@ final class ServerLoop: @unchecked Sendable {
         let dropped = session.queue.discardUnstarted()
         metrics.messagesDropped.wrappingAdd(dropped, ordering: .relaxed)
         queueChanged(session, bytesDelta: session.queue.bytes - bytesBefore, countDelta: session.queue.count - countBefore)
+        updateReading(session)
     }
 
     /// Publishes a change of a session's queue to the per-session and total gauges.

@@ -23,6 +23,10 @@ final class ServerSession: ReceivingSession {
     /// something just received must not overtake the pong or close lws still owes.
     var writesAtOnce = false
     var pendingClose: PendingClose?
+    /// Messages delivered to the handler and not yet reported done (`Command.handled`).
+    var unhandledMessages = 0
+    /// lws rx flow control is off for this session (`ServerLoop.updateReading`).
+    var readingPaused = false
     /// Set once an incoming message was refused; every later `RECEIVE` returns -1 (LWS.md §3.3).
     var rejectingInput = false
 

@@ -35,6 +35,8 @@ public final class TransportMetrics: Sendable {
     public let messagesDropped = Atomic<Int>(0)
     /// Messages closed with 1009 for exceeding `maxMessageBytes` (counter).
     public let messagesTooLarge = Atomic<Int>(0)
+    /// Times a session stopped being read for back-pressure (counter).
+    public let readPauses = Atomic<Int>(0)
     /// Plain HTTP requests served (counter).
     public let httpRequests = Atomic<Int>(0)
 
@@ -58,6 +60,7 @@ public final class TransportMetrics: Sendable {
             ("queue_overflows_total", "counter", queueOverflows.load(ordering: .relaxed)),
             ("messages_dropped_total", "counter", messagesDropped.load(ordering: .relaxed)),
             ("messages_too_large_total", "counter", messagesTooLarge.load(ordering: .relaxed)),
+            ("read_pauses_total", "counter", readPauses.load(ordering: .relaxed)),
             ("http_requests_total", "counter", httpRequests.load(ordering: .relaxed)),
         ]
         var text = ""

@@ -78,7 +78,8 @@ public final class WebSocketClient: Sendable {
     ///   - url: `ws://` or `wss://` URL.
     ///   - subprotocol: value for `Sec-WebSocket-Protocol`, or nil to send none.
     ///   - headers: extra handshake headers (name without colon, value).
-    ///   - origin: `Origin` header; defaults to the host.
+    ///   - origin: `Origin` header; none by default (a non-browser client: a daemon's
+    ///     `allowedOrigins` list does not apply to it).
     ///   - tls: certificate checks for `wss://`.
     ///   - onEvent: called on the service thread; must not block.
     /// - Returns: the connection, usable at once (sends are queued until it opens).

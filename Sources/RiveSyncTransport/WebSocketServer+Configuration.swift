@@ -28,10 +28,23 @@ extension WebSocketServer {
         public var maxMessageBytes = 16 * 1024 * 1024
         /// Largest send backlog per session before `overflowPolicy` applies.
         public var maxQueuedBytesPerSession = 8 * 1024 * 1024
+        /// With a value above 0, the session is not read while this many of its messages were
+        /// delivered to the handler and not yet reported done with `Command.handled`
+        /// (back-pressure on work queued behind the handler). 0: not counted.
+        public var maxUnhandledMessagesPerSession = 0
         /// Reaction to a send-queue overflow.
         public var overflowPolicy = OverflowPolicy.close(code: 1008)
-        /// Most simultaneous WebSocket sessions; further handshakes are refused.
+        /// Most simultaneous connections, counted from `accept` (WebSocket, plain HTTP and
+        /// sockets that have not finished a handshake); past it a new connection gets HTTP 503
+        /// and is closed. Never more than the process' file-descriptor limit allows
+        /// (`ServerLoop.connectionBudget`).
         public var maxConnections = 1024
+        /// Most simultaneous connections from one peer address, counted the same way (HTTP 503
+        /// past it).
+        public var maxConnectionsPerAddress = 1024
+        /// Seconds a new socket has to complete its HTTP request or WebSocket handshake
+        /// (lws' `timeout_secs`).
+        public var handshakeTimeoutSeconds = 10
         /// Seconds without traffic before lws sends a ping (0 disables pings and idle hangup).
         public var pingIntervalSeconds = 30
         /// Seconds without any valid traffic (pongs count) before the connection is dropped.
@@ -65,6 +78,9 @@ extension WebSocketServer {
             try check(maxMessageBytes > 0, "maxMessageBytes must be positive")
             try check(maxQueuedBytesPerSession > 0, "maxQueuedBytesPerSession must be positive")
             try check(maxConnections > 0, "maxConnections must be positive")
+            try check(maxConnectionsPerAddress > 0, "maxConnectionsPerAddress must be positive")
+            try check((1...3600).contains(handshakeTimeoutSeconds), "handshakeTimeoutSeconds must be 1...3600")
+            try check(maxUnhandledMessagesPerSession >= 0, "maxUnhandledMessagesPerSession must not be negative")
             try check((0...Int(Int32.max / 2)).contains(socketSendBufferBytes), "socketSendBufferBytes must be 0...1 GiB")
             try check((0...32767).contains(pingIntervalSeconds), "pingIntervalSeconds must be 0...32767")
             try check(pingIntervalSeconds == 0 || (idleTimeoutSeconds > pingIntervalSeconds && idleTimeoutSeconds <= 65535),

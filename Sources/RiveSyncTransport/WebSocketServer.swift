@@ -20,6 +20,9 @@ public final class WebSocketServer: Sendable {
         /// Hand an accepted, connected socket to lws as a new server connection (it then does
         /// the HTTP/WebSocket handshake like any other). The server owns `fd` afterwards.
         case adopt(fileDescriptor: Int32)
+        /// One message the handler received from the session is done with (with
+        /// `Configuration.maxUnhandledMessagesPerSession` > 0, send exactly one per message).
+        case handled(SessionID)
     }
 
     /// The settings this server was created with.

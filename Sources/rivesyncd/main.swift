@@ -1,16 +1,18 @@
 import Foundation
 import RiveSyncServer
 
+// First of all: a write to a closed stderr or socket must fail with EPIPE, not kill us.
+signal(SIGPIPE, SIG_IGN)
 let log = Log()
 let commandLine: DaemonCommandLine
 do {
     commandLine = try DaemonCommandLine(arguments: Array(CommandLine.arguments.dropFirst()))
 } catch {
-    FileHandle.standardError.write(Data("rivesyncd: \(error)\n\(DaemonCommandLine.usage)".utf8))
+    Log.writeStandardError("rivesyncd: \(error)\n\(DaemonCommandLine.usage)")
     exit(64)
 }
 if commandLine.showHelp {
-    FileHandle.standardOutput.write(Data(DaemonCommandLine.usage.utf8))
+    print(DaemonCommandLine.usage, terminator: "")  // stdio: a closed stdout loses it, nothing else
     exit(0)
 }
 
@@ -18,7 +20,7 @@ var signals = sigset_t()
 sigemptyset(&signals)
 for signal in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&signals, signal) }
 pthread_sigmask(SIG_BLOCK, &signals, nil)
-signal(SIGPIPE, SIG_IGN)
+raiseDescriptorLimit()
 
 let daemon: Daemon
 let supervisor: Supervisor
@@ -30,10 +32,10 @@ do {
     supervisor = Supervisor(daemon: daemon, configurationPath: commandLine.configurationPath, log: log)
     endpoint = try supervisor.start()
 } catch {
-    FileHandle.standardError.write(Data("rivesyncd: \(error)\n".utf8))
+    Log.writeStandardError("rivesyncd: \(error)\n")
     exit(1)
 }
-FileHandle.standardError.write(Data("listening on \(endpoint)\n".utf8))
+Log.writeStandardError("listening on \(endpoint)\n")
 
 while true {
     var received: Int32 = 0
@@ -45,4 +47,13 @@ while true {
     log(.info, "stopping", [("signal", "\(received)")])
     supervisor.drain()
     exit(0)
+}
+
+/// Raises the soft `RLIMIT_NOFILE` to the hard one, as daemons do: every connection is a
+/// descriptor, and the transport sizes its connection budget from the soft limit.
+func raiseDescriptorLimit() {
+    var limit = rlimit()
+    guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
+    limit.rlim_cur = limit.rlim_max
+    _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
 }

@@ -5,7 +5,8 @@ import Testing
 
 @Suite struct ProtocolTests {
     static let requests: [ClientRequest] = [
-        .hello(protocols: [1], token: "t", client: "c"), .listFiles, .listTargets, .describe(file: "demo"),
+        .hello(protocols: [1], token: "t", client: "c"), .listFiles, .listTargets(.first), .describe(file: "demo"),
+        .listTargets(TargetPage(limit: 5, after: "lobby")),
         .instanceNames(file: "demo", viewModel: "Theme"), .stateMachineNames(file: "demo", artboard: nil),
         .defaultViewModelInfo(file: "demo", artboard: "Lobby"),
         .createInstance(file: "demo", source: .name("Dark", from: .name("Theme")), publish: "dark"),

@@ -174,5 +174,7 @@ import RiveSyncTestSupport
         #expect(await hello(headers: "Origin: \r\n") == "closed 1008")
         #expect(await hello(headers: "") == "welcome", "no Origin header at all is still a non-browser client")
         #expect(await hello(headers: "Origin: https://app.example\r\n") == "welcome")
+        let library = try await server.connect(token: Self.admin)
+        #expect(try await library.request(["type": "ping"])["type"] == "pong", "the Swift transport sends no Origin of its own")
     }
 }

@@ -266,7 +266,7 @@ final class CrashWorkloadClient: @unchecked Sendable {
     private func appendPlayer(_ client: TestClient, _ op: String) async throws -> Bool {
         let created = try await client.request(["type": "createInstance", "file": "demo", "source": ["blank": ["viewModel": "Player"]]])
         try drainBatches(client)
-        guard let instance = created["instance"] else { throw TestClient.Closed() }
+        guard let instance = created["instance"] else { throw TestClient.Closed(code: nil, what: "an instance id") }
         let named = try await command(
             client, op + "/name", ["type": "set", "target": "lobby", "path": .string("#\(instance.intValue ?? 0)/name"), "value": .string(op)])
         guard named else { return false }

@@ -45,6 +45,9 @@ final class RawSocket {
 
     deinit { Glibc.close(fd) }
 
+    /// Half-closes: sends FIN, keeps the socket open for reading (and reads nothing more).
+    func shutdownWrite() { _ = Glibc.shutdown(fd, Int32(SHUT_WR)) }
+
     func send(_ bytes: [UInt8]) throws {
         var offset = 0
         while offset < bytes.count {

@@ -155,8 +155,8 @@ class InspectorInBrowsers(unittest.TestCase):
                 {"name": "character", "file": "demo", "artboard": "Character", "globals": {"Theme": "theme"}},
                 {"name": "lobby", "file": "demo", "artboard": "Lobby", "globals": {"Theme": "theme"}},
                 {"name": "gadget", "file": "kitchen", "artboard": "Gadget"}],
-            # "127.0.0.1": the Swift client (so the CLI) sends its host as Origin (ClientLoop), so it must be listed too.
-            "auth": {"tokensFile": "tokens.json", "allowAnonymous": "loopback", "allowedOrigins": [cls.origin, "127.0.0.1"]},
+            # The CLI sends no Origin, so the list names only the pages' origin.
+            "auth": {"tokensFile": "tokens.json", "allowAnonymous": "loopback", "allowedOrigins": [cls.origin]},
             "inspector": {"enabled": True, "readOnly": False},
         }
         with open(os.path.join(cls.directory, "config.json"), "w") as f:
@@ -259,7 +259,7 @@ class InspectorInBrowsers(unittest.TestCase):
             line = watch.stdout.readline()
             self.assertTrue(line, f"rivesync watch printed nothing: {watch.stderr.read() if watch.poll() is not None else ''}")
             first = json.loads(line)
-            self.assertEqual(first, {"path": "count", "value": 0})
+            self.assertEqual({k: first[k] for k in ("path", "value")}, {"path": "count", "value": 0})
             self.type_into(self.a, "count", "5")
             seq = self.wait_ok(self.a, "set count")
             wait_for(lambda: self.editor(self.b, "count").get_attribute("value") == "5", "page B to show 5")
@@ -267,7 +267,8 @@ class InspectorInBrowsers(unittest.TestCase):
             self.assertEqual(newest.get_attribute("data-seq"), str(seq), "page B got the value in the batch of the advance that applied it")
             self.assertIn("set count = 5", newest.text)
             second = json.loads(watch.stdout.readline())
-            self.assertEqual(second, {"path": "count", "value": 5})
+            self.assertEqual({k: second[k] for k in ("path", "value")}, {"path": "count", "value": 5})
+            self.assertGreaterEqual(second["seq"], seq, "the CLI printed 5 once it had applied the batch that set it")
             self.assertEqual(watch.wait(timeout=TIMEOUT), 0)
         finally:
             if watch.poll() is None:

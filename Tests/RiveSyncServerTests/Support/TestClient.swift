@@ -71,8 +71,13 @@ final class TestClient: Sendable {
         return try await next(where: { $0["id"]?.intValue == id }, what: "reply to \(message.jsonText)")
     }
 
-    /// The connection ended while a reply was awaited.
-    struct Closed: Error {}
+    /// The connection ended while a reply was awaited (with the close code, nil when it ended
+    /// without one, and what was awaited).
+    struct Closed: Error, CustomStringConvertible {
+        var code: UInt16?
+        var what = ""
+        var description: String { "connection closed (\(code.map(String.init) ?? "no close code")) while waiting for \(what)" }
+    }
 
     /// Removes and returns every buffered message that matches, in order.
     func takeAll(where matches: (JSONValue) -> Bool) -> [JSONValue] {
@@ -92,7 +97,7 @@ final class TestClient: Sendable {
                 return inbox.messages.remove(at: index)
             }
             if let found { return found }
-            if closeCode != nil { throw Closed() }
+            if let code = closeCode { throw Closed(code: code, what: what) }
             try await Task.sleep(nanoseconds: 2_000_000)
         }
         throw Timeout(what: what)

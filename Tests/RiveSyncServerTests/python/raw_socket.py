@@ -72,8 +72,9 @@ def frame_cases(port):
 
 def unmasked_frame(port):
     """Deviation kept visible: lws 4.1.6 accepts an unmasked client frame (RFC 6455 §5.1 wants
-    close 1002), so it reaches the protocol as an ordinary message. If lws ever enforces masking,
-    this fails and the deviation note in the module docstring goes."""
+    close 1002), so it reaches the protocol as an ordinary message; the daemon cannot see the
+    mask bit (PROTOCOL.md §12 says why). If lws ever enforces masking, this fails and the
+    deviation notes go."""
     sock, _ = hello(port)
     sock.sendall(frame(1, b'{"type":"ping","id":5}', masked=False))
     reply = read_json(sock)

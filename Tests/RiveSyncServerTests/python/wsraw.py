@@ -199,3 +199,39 @@ def hello(port):
     if welcome.get("type") != "welcome":
         raise AssertionError("expected welcome, got %r" % welcome)
     return sock, welcome
+
+
+def assert_serves_and_stops(daemon, seconds_to_read=1.0, seconds_to_stop=5.0):
+    """The check after every availability case: a fresh client connects, says hello and reads
+    its welcome within `seconds_to_read`, and SIGTERM then stops the daemon (exit 0) within
+    `seconds_to_stop` (a `tls` attribute of the daemon, an ssl.SSLContext, makes the client
+    use TLS). Both are the issue's promises, measured with a wall clock; they fail
+    by whole seconds when the service thread is wedged, not by milliseconds of load."""
+    assert daemon.proc.poll() is None, "rivesyncd died (%s):\n%s" % (daemon.proc.returncode, daemon.stderr())
+    started = time.monotonic()
+    sock = socket.create_connection(("127.0.0.1", daemon.port), timeout=seconds_to_read)
+    if getattr(daemon, "tls", None):
+        sock = daemon.tls.wrap_socket(sock)
+    try:
+        sock.settimeout(max(0.05, seconds_to_read - (time.monotonic() - started)))
+        sock.sendall(handshake_request())
+        head = read_http_head(sock)
+        assert head.startswith("HTTP/1.1 101"), "fresh client refused: %r" % head[:60]
+        send_json(sock, {"type": "hello", "protocol": [1], "id": 1})
+        welcome = read_json(sock)
+        assert welcome.get("type") == "welcome", "fresh client got %r" % welcome
+    except socket.timeout:
+        raise AssertionError("a fresh client did not get its welcome within %.1f s" % seconds_to_read)
+    finally:
+        sock.close()
+    started = time.monotonic()
+    daemon.proc.send_signal(signal.SIGTERM)
+    try:
+        status = daemon.proc.wait(seconds_to_stop)
+    except subprocess.TimeoutExpired:
+        daemon.proc.kill()
+        daemon.proc.wait()
+        raise AssertionError("SIGTERM did not stop rivesyncd within %.0f s" % seconds_to_stop)
+    assert status == 0, "rivesyncd exited %s after SIGTERM:\n%s" % (status, daemon.stderr())
+    return time.monotonic() - started
+
