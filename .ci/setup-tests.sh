@@ -3,9 +3,11 @@
 # running needs): Node and Debian's `ws` for the Node tests of rivesync.js (clients/js/test/),
 # headless Chromium, its WebDriver and Selenium (for /usr/bin/python3) for the browser tests
 # (Tests/browser/); pytest from PyPI, for the python3 on PATH, for the Python client's suite
-# (clients/python/tests). Safe to run again.
+# (clients/python/tests); libcurl4 for FoundationNetworking, which the client's Foundation
+# WebSocket transport links (its tests and the client package tests build and run it). Safe to
+# run again.
 set -eu
-packages="nodejs node-ws chromium chromium-driver python3-selenium"
+packages="nodejs node-ws chromium chromium-driver python3-selenium libcurl4"
 missing=""
 for package in $packages; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing="$missing $package"
