@@ -83,7 +83,9 @@ let package = Package(
         .target(name: "RiveFile", dependencies: ["RiveSyncModel"]),
         .testTarget(name: "RiveFileTests", dependencies: ["RiveFile", "RiveSyncModel"]),
         // The rivesync command line: a small subcommand parser and the subcommands.
-        .target(name: "RiveSyncCLI", dependencies: ["RiveFile", "RiveSyncModel", "RiveSyncJSON", "RiveSyncClient", "RiveSyncVersion"]),
+        .target(
+            name: "RiveSyncCLI",
+            dependencies: ["RiveFile", "RiveSyncModel", "RiveSyncJSON", "RiveSyncClient", "RiveSyncWebSocket", "RiveSyncVersion"]),
         .executableTarget(name: "rivesync", dependencies: ["RiveSyncCLI"]),
         .testTarget(name: "RiveSyncCLITests", dependencies: ["rivesync", "rivesyncd", "RiveSyncTestSupport"]),
         // Headless client: Rive's data-binding API over the wire, with a local replica per target.

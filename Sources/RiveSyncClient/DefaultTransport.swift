@@ -17,4 +17,15 @@ extension Worker {
             FoundationWebSocketTransport()
         #endif
     }
+
+    /// The default transport without certificate checks (self-signed, any host name), for
+    /// tests against a daemon with a throwaway certificate; nil where the default transport
+    /// cannot turn them off (Foundation's are the system's).
+    public static var uncheckedTLSTransport: (any WebSocketTransport)? {
+        #if RIVESYNC_LIBWEBSOCKETS
+            LibWebSocketsTransport(tls: .init(allowSelfSigned: true, skipHostnameCheck: true))
+        #else
+            nil
+        #endif
+    }
 }

@@ -13,6 +13,8 @@ public final class DaemonProcess: @unchecked Sendable {
     /// The daemon's stderr so far, appended to by the pipe's reader.
     private final class Output: Sendable {
         let text = Mutex("")
+        /// Set when the pipe reached its end (the daemon and its children closed stderr).
+        let ended = Mutex(false)
     }
 
     /// The package root, from this file's path.
@@ -46,7 +48,12 @@ public final class DaemonProcess: @unchecked Sendable {
         let output = self.output
         pipe.fileHandleForReading.readabilityHandler = { handle in
             let data = handle.availableData
-            if !data.isEmpty { output.text.withLock { $0 += String(decoding: data, as: UTF8.self) } }
+            if data.isEmpty {
+                handle.readabilityHandler = nil
+                output.ended.withLock { $0 = true }
+            } else {
+                output.text.withLock { $0 += String(decoding: data, as: UTF8.self) }
+            }
         }
         try process.run()
         let deadline = Date().addingTimeInterval(20)
@@ -60,6 +67,9 @@ public final class DaemonProcess: @unchecked Sendable {
             Thread.sleep(forTimeInterval: 0.02)
         }
         stop()
+        // What it wrote before exiting may still be in the pipe: read to its end (hang guard 5 s).
+        let drained = Date().addingTimeInterval(5)
+        while !output.ended.withLock({ $0 }), Date() < drained { Thread.sleep(forTimeInterval: 0.01) }
         throw DaemonError.didNotStart(stderr)
     }
 
