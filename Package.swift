@@ -1,8 +1,31 @@
 // swift-tools-version:6.0
+import Foundation
 import PackageDescription
+
+// RiveSyncClient's default WebSocket transport: libwebsockets on Linux, Foundation's
+// URLSessionWebSocketTask on Apple platforms (and anywhere else). With
+// RIVESYNC_CLIENT_TRANSPORT=foundation the client takes Foundation on Linux too. Where the
+// client is on Foundation, the package leaves out every target that needs libwebsockets (the
+// daemon, its transport, their tests; see the end of this file), so SwiftPM never looks for
+// the system library (ClientPackageTests in RiveSyncClientTests builds a package both ways).
+#if os(Linux)
+let clientOnFoundation = Context.environment["RIVESYNC_CLIENT_TRANSPORT"] == "foundation"
+#else
+let clientOnFoundation = true
+#endif
+let foundationPlatforms: [Platform] = [.macOS, .macCatalyst, .iOS, .tvOS, .visionOS, .watchOS, .windows, .android]
+let clientTransports: [Target.Dependency] =
+    clientOnFoundation
+    ? ["RiveSyncFoundationWebSocket"]
+    : [.target(name: "RiveSyncLibWebSockets", condition: .when(platforms: [.linux])),
+       .target(name: "RiveSyncFoundationWebSocket", condition: .when(platforms: foundationPlatforms))]
+let clientTransportSettings: [SwiftSetting] =
+    clientOnFoundation ? [] : [.define("RIVESYNC_LIBWEBSOCKETS", .when(platforms: [.linux]))]
 
 let package = Package(
     name: "RiveSync",
+    // What the client side needs (the daemon and its transport are Linux-only).
+    platforms: [.macOS(.v13), .macCatalyst(.v16), .iOS(.v16), .tvOS(.v16), .visionOS(.v1), .watchOS(.v9)],
     products: [
         .library(name: "RiveSyncModel", targets: ["RiveSyncModel"]),
         .library(name: "RiveSyncJSON", targets: ["RiveSyncJSON"]),
@@ -11,6 +34,9 @@ let package = Package(
         .library(name: "RiveFile", targets: ["RiveFile"]),
         .executable(name: "rivesync", targets: ["rivesync"]),
         .library(name: "RiveSyncClient", targets: ["RiveSyncClient"]),
+        .library(name: "RiveSyncWebSocket", targets: ["RiveSyncWebSocket"]),
+        .library(name: "RiveSyncLibWebSockets", targets: ["RiveSyncLibWebSockets"]),
+        .library(name: "RiveSyncFoundationWebSocket", targets: ["RiveSyncFoundationWebSocket"]),
     ],
     targets: [
         // The release number shared by rivesyncd and rivesync (`--version`). No I/O.
@@ -57,14 +83,29 @@ let package = Package(
         .target(name: "RiveFile", dependencies: ["RiveSyncModel"]),
         .testTarget(name: "RiveFileTests", dependencies: ["RiveFile", "RiveSyncModel"]),
         // The rivesync command line: a small subcommand parser and the subcommands.
-        .target(name: "RiveSyncCLI", dependencies: ["RiveFile", "RiveSyncModel", "RiveSyncJSON", "RiveSyncClient", "RiveSyncVersion"]),
+        .target(
+            name: "RiveSyncCLI",
+            dependencies: ["RiveFile", "RiveSyncModel", "RiveSyncJSON", "RiveSyncClient", "RiveSyncWebSocket", "RiveSyncVersion"]),
         .executableTarget(name: "rivesync", dependencies: ["RiveSyncCLI"]),
         .testTarget(name: "RiveSyncCLITests", dependencies: ["rivesync", "rivesyncd", "RiveSyncTestSupport"]),
         // Headless client: Rive's data-binding API over the wire, with a local replica per target.
         .target(
-            name: "RiveSyncClient", dependencies: ["RiveSyncTransport", "RiveSyncProtocol", "RiveSyncModel", "RiveSyncJSON"],
-            exclude: ["README.md"]),
-        .testTarget(name: "RiveSyncClientTests", dependencies: ["RiveSyncClient", "rivesyncd", "RiveSyncTestSupport"]),
+            name: "RiveSyncClient",
+            dependencies: ["RiveSyncWebSocket", "RiveSyncProtocol", "RiveSyncModel", "RiveSyncJSON"] + clientTransports,
+            exclude: ["README.md"], swiftSettings: clientTransportSettings),
+        .testTarget(
+            name: "RiveSyncClientTests",
+            dependencies: ["RiveSyncClient", "RiveSyncLibWebSockets", "RiveSyncFoundationWebSocket", "rivesyncd", "RiveSyncTestSupport"],
+            exclude: ["Packages"]),
+        // Rive's documentation snippets, unchanged, compiled and run against the daemon.
+        .testTarget(name: "RiveDocSnippetTests", dependencies: ["RiveSyncClient", "rivesyncd", "RiveSyncTestSupport"]),
+        // The client's transport seam: WebSocketConnection and WebSocketTransport. No I/O.
+        .target(name: "RiveSyncWebSocket"),
+        // The seam on libwebsockets (RiveSyncTransport's WebSocketClient): the default on Linux.
+        .target(name: "RiveSyncLibWebSockets", dependencies: ["RiveSyncWebSocket", "RiveSyncTransport"]),
+        // The seam on Foundation's URLSessionWebSocketTask: the default on Apple platforms.
+        .target(name: "RiveSyncFoundationWebSocket", dependencies: ["RiveSyncWebSocket"]),
+        .testTarget(name: "RiveSyncFoundationWebSocketTests", dependencies: ["RiveSyncFoundationWebSocket"]),
         // Benchmark (not a test): .riv load time against byte-scan baselines.
         .executableTarget(name: "bench-riv-load", dependencies: ["RiveFile"], path: "bench/riv-load"),
         // Benchmark (not a test): WebSocket load generator for bench/run.py (rivesyncd vs peers).
@@ -76,6 +117,50 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// Without libwebsockets (Apple hosts, RIVESYNC_CLIENT_TRANSPORT=foundation): drop the daemon's
+// system libraries and everything that depends on them, with the products made of them.
+if clientOnFoundation {
+    let systemOnly: Set<String> = ["CWebSockets", "CEpoll", "CCrypto"]
+    var dropped = systemOnly
+    func names(_ dependency: Target.Dependency) -> String? {
+        switch dependency {
+        case .targetItem(let name, _), .byNameItem(let name, _): name
+        default: nil
+        }
+    }
+    var grew = true
+    while grew {
+        let more = package.targets.filter { !dropped.contains($0.name) && $0.dependencies.contains { names($0).map(dropped.contains) ?? false } }
+        dropped.formUnion(more.map(\.name))
+        grew = !more.isEmpty
+    }
+    package.targets.removeAll { dropped.contains($0.name) }
+    package.products.removeAll { product in
+        let targets = (product as? Product.Library)?.targets ?? (product as? Product.Executable)?.targets ?? []
+        return targets.contains(where: dropped.contains)
+    }
+}
+
+// Rive's RiveRuntime for the client's RiveRuntimeInstance (Sources/RiveSyncClient/Bridge):
+// RIVESYNC_RIVE_RUNTIME=1 adds rive-ios (fetched; Apple platforms), RIVESYNC_RIVE_RUNTIME_PATH
+// a local package instead (AppPackageTests points it at a compile-only stand-in).
+let rivePath = Context.environment["RIVESYNC_RIVE_RUNTIME_PATH"]
+if rivePath != nil || Context.environment["RIVESYNC_RIVE_RUNTIME"] == "1" {
+    let client = package.targets.first { $0.name == "RiveSyncClient" }!
+    // The define: only with the dependency declared (a RiveRuntime module left in a build
+    // directory by another build must not switch the adapter on).
+    if let rivePath {
+        package.dependencies.append(.package(path: rivePath))
+        client.dependencies.append(.product(name: "RiveRuntime", package: URL(fileURLWithPath: rivePath).lastPathComponent))
+        client.swiftSettings = (client.swiftSettings ?? []) + [.define("RIVESYNC_RIVE_RUNTIME")]
+    } else {
+        let apple: [Platform] = [.macOS, .macCatalyst, .iOS, .tvOS, .visionOS]
+        package.dependencies.append(.package(url: "https://github.com/rive-app/rive-ios", from: "6.24.0"))
+        client.dependencies.append(.product(name: "RiveRuntime", package: "rive-ios", condition: .when(platforms: apple)))
+        client.swiftSettings = (client.swiftSettings ?? []) + [.define("RIVESYNC_RIVE_RUNTIME", .when(platforms: apple))]
+    }
+}
 
 // libFuzzer targets for the .riv reader and the protocol message decoder, declared only for
 // .ci/fuzz-riv.sh and .ci/fuzz-messages.sh (RIVESYNC_FUZZ=1): they have no main of their own (the

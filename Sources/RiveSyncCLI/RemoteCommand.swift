@@ -1,5 +1,6 @@
 import Foundation
 import RiveSyncClient
+import RiveSyncWebSocket
 
 /// What every daemon command shares: the global options, connecting within `--timeout`,
 /// running the asynchronous work, and turning client errors into one-line messages with their
@@ -13,6 +14,7 @@ enum RemoteCommand {
         .init("token-file", valueName: "FILE", help: "read the access token from FILE"),
         .init("timeout", valueName: "SECONDS", help: "longest wait for connecting and for the command (default 5)"),
         .init("cacert", valueName: "FILE", help: "trust the CA certificates in FILE (PEM) for wss://"),
+        .init("insecure", help: "check no certificate for wss:// (self-signed, any name): for tests only"),
         .init("json", help: "print JSON instead of text, errors included"),
     ]
 
@@ -48,6 +50,14 @@ enum RemoteCommand {
         setenv("SSL_CERT_FILE", path, 1)
     }
 
+    /// The client's transport: the default one, or with `--insecure` one that checks no
+    /// certificate.
+    static func transport(_ arguments: ParsedArguments) throws(CommandError) -> (any WebSocketTransport)? {
+        guard arguments.has("insecure") else { return nil }
+        guard let unchecked = Worker.uncheckedTLSTransport else { throw .usage("--insecure needs the libwebsockets transport") }
+        return unchecked
+    }
+
     /// The daemon's address from `--url` or `$RIVESYNC_URL`.
     static func url(_ arguments: ParsedArguments) -> String {
         arguments.value("url") ?? ProcessInfo.processInfo.environment["RIVESYNC_URL"] ?? Worker.defaultURL
@@ -68,6 +78,7 @@ enum RemoteCommand {
         let url = url(arguments)
         let token = try token(arguments)
         try trustCertificates(arguments)
+        let transport = try transport(arguments)
         let json = arguments.has("json")
         var connectSeconds = defaultTimeout
         if let connectLimit { connectSeconds = connectLimit } else if let given = try timeout(arguments) { connectSeconds = given }
@@ -77,7 +88,7 @@ enum RemoteCommand {
         }
         Task {
             do {
-                let worker = try await Worker(url: url, token: token, clientName: "rivesync", reconnect: reconnect)
+                let worker = try await Worker(url: url, token: token, clientName: "rivesync", reconnect: reconnect, transport: transport)
                 connecting.cancel()
                 let watchdog = workLimit.map { limit in
                     Task {

@@ -29,8 +29,10 @@ enum ScriptCommand {
         let timeout = try RemoteCommand.timeout(arguments) ?? 10
         let url = RemoteCommand.url(arguments)
         let token = try RemoteCommand.token(arguments)
+        let transport = try RemoteCommand.transport(arguments)
         try RemoteCommand.run(arguments, &console, connectLimit: timeout, workLimit: nil) { worker, output in
-            var runner = try await ScriptRunner(script: script, name: name, worker: worker, url: url, token: token, timeout: timeout)
+            var runner = try await ScriptRunner(
+                script: script, name: name, worker: worker, url: url, token: token, transport: transport, timeout: timeout)
             var results = ScriptReport(format: report, name: name, lines: script.lines, output: output)
             for line in script.lines {
                 let started = ContinuousClock.now

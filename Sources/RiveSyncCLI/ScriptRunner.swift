@@ -1,4 +1,5 @@
 import RiveSyncClient
+import RiveSyncWebSocket
 
 /// Runs script steps against live targets over one or more connections; remembers the trigger
 /// counts and batch seqs that `expect trigger` and `wait batch` count from, and the commands
@@ -15,15 +16,20 @@ struct ScriptRunner {
     let name: String
     let url: String
     let token: String?
+    /// The transport of the script's `connect` connections (`--insecure`), nil for the default.
+    let transport: (any WebSocketTransport)?
     let timeout: Double
     var connections: [String: Connection]
     var fireBaselines: [String: UInt64] = [:]
     var manual: Set<String> = []
 
-    init(script: Script, name: String, worker: Worker, url: String, token: String?, timeout: Double) async throws {
+    init(
+        script: Script, name: String, worker: Worker, url: String, token: String?, transport: (any WebSocketTransport)?, timeout: Double
+    ) async throws {
         self.name = name
         self.url = url
         self.token = token
+        self.transport = transport
         self.timeout = timeout
         connections = ["": Connection(worker: worker)]
         manual = Set(try await worker.getTargets().filter { $0.mode == "manual" }.map(\.name))
@@ -79,7 +85,8 @@ struct ScriptRunner {
         let on = line.connection
         switch step {
         case .connect(let name, let address):
-            let worker = try await Worker(url: address ?? url, token: token, clientName: "rivesync script", reconnect: false)
+            let worker = try await Worker(
+                url: address ?? url, token: token, clientName: "rivesync script", reconnect: false, transport: transport)
             connections[name] = Connection(worker: worker)
         case .set, .fire, .list, .bind:
             guard let target = step.target else { return }

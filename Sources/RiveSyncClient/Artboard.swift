@@ -32,20 +32,24 @@ public final class Artboard: Sendable {
     ///   created when it throws.
     public func createStateMachine(
         _ name: String? = nil, binding main: ViewModelInstance? = nil, targetName: String? = nil, manual: Bool = false,
-        @GlobalViewModelInstanceBindingsBuilder globals: () -> [(String, ViewModelInstance)] = { [] }
+        @GlobalViewModelInstanceBindingsBuilder globals: @Sendable () -> [(String, ViewModelInstance)] = { [] }
     ) async throws -> StateMachine {
         let session = file.worker.session
         let pairs = globals()
         let machine: String
         if let name { machine = name } else { machine = try await defaultStateMachineName() }
         let target = targetName ?? "~\(session.clientTag).\(self.name).\(machine).\(UInt32.random(in: 0...UInt32.max))"
+        let mainID = try await main?.resolvedID()
+        var globalBindings: [GlobalBinding] = []
+        for (slot, instance) in pairs { globalBindings.append(GlobalBinding(name: slot, instance: try await instance.resolvedID())) }
         let request = StateMachineRequest(
-            file: file.name, name: target, artboard: self.name, stateMachine: machine, main: main?.id,
-            globals: pairs.map { GlobalBinding(name: $0.0, instance: $0.1.id) }, manual: manual)
+            file: file.name, name: target, artboard: self.name, stateMachine: machine, main: mainID, globals: globalBindings, manual: manual
+        )
+        await file.worker.calls.barrier()
         _ = try await session.request(.createStateMachine(request), .stateMachine)
-        await session.remember(target: target, file: file.name)
-        if let main { await session.adopt(main.id, anchor: target) }
-        for (_, instance) in pairs { await session.adopt(instance.id, anchor: target) }
+        await session.remember(target: target, file: file.name, manual: manual)
+        if let mainID { await session.adopt(mainID, anchor: target) }
+        for binding in globalBindings { await session.adopt(binding.instance, anchor: target) }
         return StateMachine(worker: file.worker, name: target, file: file.name)
     }
 

@@ -29,7 +29,9 @@ extension Session {
             page.after = next
         }
         for target in targets {
-            if let name = target["name"]?.stringValue, let file = target["file"]?.stringValue { targetFiles[name] = file }
+            guard let name = target["name"]?.stringValue else { continue }
+            if let file = target["file"]?.stringValue { targetFiles[name] = file }
+            if target["mode"]?.stringValue == "manual" { manualTargets.insert(name) } else { manualTargets.remove(name) }
         }
         return targets
     }
@@ -42,9 +44,13 @@ extension Session {
         return file
     }
 
-    func remember(target: String, file: String) {
+    func remember(target: String, file: String, manual: Bool = false) {
         targetFiles[target] = file
+        if manual { manualTargets.insert(target) }
     }
+
+    /// Whether commands to `target` wait for an `advance()`.
+    func isManual(_ target: String) -> Bool { manualTargets.contains(target) }
 
     /// Subscribes to the whole target (once) and waits for its replica.
     func ensureSubscribed(_ target: String) async throws -> TargetMirror {
@@ -88,7 +94,8 @@ extension Session {
         let mirror = try await ensureSubscribed(target)
         let replica = mirror.replica!
         if let root, replica.store[root] == nil {
-            let reply = try await request(.get(target: target, path: "#\(root.rawValue)/\(path)"), .instance, pathPrefix: "#\(root.rawValue)/")
+            let reply = try await request(
+                .get(target: target, path: "#\(root.rawValue)/\(path)"), .instance, pathPrefix: "#\(root.rawValue)/")
             let type = DataType(rawValue: reply["valueType"]?.stringValue ?? "") ?? .string
             let value = try ValueCodec.decode(reply["value"] ?? .null, as: type, path: path)
             return ResolvedValue(instance: root, property: PropertySchema(name: path, type: type), value: value)
@@ -111,7 +118,9 @@ extension Session {
         if let type, resolved.property.type != type {
             throw ViewModelInstanceError.valueMismatch(type.rawValue, resolved.property.type.rawValue)
         }
-        guard mirrors[target]?.replica?.store[resolved.instance] != nil else { throw ViewModelInstanceError.unknownInstance(resolved.instance.rawValue) }
+        guard mirrors[target]?.replica?.store[resolved.instance] != nil else {
+            throw ViewModelInstanceError.unknownInstance(resolved.instance.rawValue)
+        }
         let id = nextListenerID
         nextListenerID += 1
         let kind: Listener.Kind = type == .trigger ? .trigger : .value
@@ -172,7 +181,8 @@ extension Session {
     func anchor(for id: InstanceID, file: String) async throws -> String {
         if let anchor = anchors[id] { return anchor }
         if let mirror = mirrors.values.sorted(by: { $0.target < $1.target })
-            .first(where: { $0.file == file && $0.replica?.store[id] != nil }) {
+            .first(where: { $0.file == file && $0.replica?.store[id] != nil })
+        {
             anchors[id] = mirror.target
             return mirror.target
         }

@@ -1,24 +1,28 @@
 import RiveSyncJSON
 import RiveSyncModel
 import RiveSyncProtocol
-import RiveSyncTransport
+import RiveSyncWebSocket
 
 extension Session {
     /// Handles one event of the connection of `generation` (events of older connections are
     /// dropped).
-    func receive(_ event: ClientEvent, generation current: Int) {
+    func receive(_ event: WebSocketEvent, generation current: Int) {
         guard current == generation else { return }
         switch event {
         case .opened:
             openWaiter?.resume()
             openWaiter = nil
-        case .message(let bytes, _):
+        case .message(let bytes):
             guard let json = try? JSONParser(maxDepth: 256, maxBytes: Int.max).parse(bytes) else { return }
             handle(json)
         case .failed(let reason):
-            linkEnded(WorkerError.connectionFailed("\(settings.url): \(reason)"))
+            linkEnded(WorkerError.connectionFailed("\(settings.url): \(reason)"), reconnecting: true)
         case .closed(let code, let reason):
-            linkEnded(WorkerError.connectionFailed("\(settings.url): closed (\(code.map(String.init) ?? "no code")) \(reason)"))
+            let error =
+                code == 1008
+                ? WorkerError.unauthorized("\(settings.url): closed (1008) \(reason)")
+                : WorkerError.connectionFailed("\(settings.url): closed (\(code.map(String.init) ?? "no code")) \(reason)")
+            linkEnded(error, reconnecting: event.allowsReconnect)
         }
     }
 
@@ -45,6 +49,13 @@ extension Session {
         switch entry {
         case .request(let continuation):
             if type == "error" { continuation.resume(throwing: ServerFailure(json)) } else { continuation.resume(returning: json) }
+        case .reply(let reply, let domain, let pathPrefix, let onSuccess):
+            if type == "error" {
+                reply.complete(.failure(ServerFailure(json).typed(domain, pathPrefix: pathPrefix)))
+            } else {
+                onSuccess?(self)
+                reply.complete(.success(json))
+            }
         case .subscription(let target):
             guard mirrors[target] != nil else { return }
             switch type {
@@ -60,7 +71,8 @@ extension Session {
     /// The daemon ended a subscription (the target was deleted, or the token may no longer read
     /// it): its streams end with the reason.
     private func endSubscription(_ target: String, reason: String?) {
-        let error: any Error = reason == "deleted"
+        let error: any Error =
+            reason == "deleted"
             ? StateMachineError.targetDeleted(target)
             : WorkerError.forbidden("the daemon ended the subscription to '\(target)' (the token's scopes changed)")
         mirrors[target]!.fail(error)
@@ -81,8 +93,9 @@ extension Session {
         sendSubscribe(target, cursor: nil)
     }
 
-    /// The connection ended: fail what waits for a reply, then reconnect (or close for good).
-    func linkEnded(_ error: WorkerError) {
+    /// The connection ended: fail what waits for a reply, then reconnect (or, without
+    /// `reconnecting`, close for good with `error`).
+    func linkEnded(_ error: WorkerError, reconnecting: Bool) {
         link = nil
         generation += 1
         if let openWaiter {
@@ -90,14 +103,12 @@ extension Session {
             openWaiter.resume(throwing: error)
             return
         }
-        for entry in pending.values {
-            if case .request(let continuation) = entry { continuation.resume(throwing: WorkerError.disconnected) }
-        }
+        for entry in pending.values { entry.fail(WorkerError.disconnected) }
         pending = [:]
         guard phase == .ready else { return }
-        guard settings.reconnect else {
+        guard settings.reconnect, reconnecting else {
             phase = .closed
-            failEverything(WorkerError.disconnected)
+            failEverything(reconnecting ? WorkerError.disconnected : error)
             return
         }
         phase = .reconnecting
@@ -115,7 +126,7 @@ extension Session {
             do {
                 try await openLink()
             } catch {
-                link?.close()
+                link?.close(code: 1000, reason: "")
                 link = nil
                 pause = min(pause * 2, .seconds(2))
                 continue
@@ -137,7 +148,7 @@ extension Session {
     func dropConnection(holdingReconnect: Bool) {
         reconnectHeld = holdingReconnect
         link?.close(code: 4000, reason: "dropped by test")
-        linkEnded(.disconnected)
+        linkEnded(.disconnected, reconnecting: true)
     }
 
     /// Test hook: lets a held reconnect loop go on.

@@ -1,13 +1,7 @@
 import RiveSyncJSON
 import RiveSyncModel
 import RiveSyncProtocol
-import RiveSyncTransport
-
-/// The one process-wide WebSocket client context: every `Worker` opens its connections on it
-/// (several lws client contexts in one process leak OpenSSL state, see the transport README).
-enum SharedTransport {
-    static let client = Result { () throws(TransportError) -> WebSocketClient in try WebSocketClient() }
-}
+import RiveSyncWebSocket
 
 /// The state behind one `Worker`: the connection, requests waiting for replies, one mirror per
 /// subscribed target, and the reconnect loop. All of it lives on this actor; messages are
@@ -20,6 +14,7 @@ actor Session {
         var token: String?
         var clientName: String
         var reconnect: Bool
+        var transport: any WebSocketTransport
     }
 
     /// Where the connection is in its life.
@@ -39,13 +34,16 @@ actor Session {
         case request(CheckedContinuation<JSONValue, any Error>)
         /// A (re)subscribe the session sent itself; the reply is installed in the mirror.
         case subscription(target: String)
+        /// A request whose reply is awaited later (`submit`): failures become the public
+        /// errors of `domain`; `onSuccess` runs here before the reply is handed over.
+        case reply(Reply, ServerFailure.Domain, pathPrefix: String, onSuccess: (@Sendable (isolated Session) -> Void)?)
     }
 
     let settings: Settings
     /// Distinguishes this client's generated target names from other clients'.
     let clientTag = String(UInt32.random(in: 0...UInt32.max), radix: 16)
     var phase = Phase.connecting
-    var link: ClientConnection?
+    var link: (any WebSocketConnection)?
     var generation = 0
     var nextRequestID = 1
     var pending: [Int: Pending] = [:]
@@ -55,6 +53,8 @@ actor Session {
     var mirrors: [String: TargetMirror] = [:]
     var schemas: [String: FileSchema] = [:]
     var targetFiles: [String: String] = [:]
+    /// The targets known to advance only on `advance()` (their commands are acknowledged then).
+    var manualTargets: Set<String> = []
     /// The target through which each instance handle is addressed (`#id/path`).
     var anchors: [InstanceID: String] = [:]
     var nextListenerID = 1
@@ -73,7 +73,7 @@ actor Session {
             phase = .ready
         } catch {
             phase = .closed
-            link?.close()
+            link?.close(code: 1000, reason: "")
             throw error
         }
     }
@@ -82,12 +82,10 @@ actor Session {
     func openLink() async throws {
         generation += 1
         let current = generation
-        let client: WebSocketClient
-        let connection: ClientConnection
-        let events: AsyncStream<ClientEvent>
+        let connection: any WebSocketConnection
+        let events: AsyncStream<WebSocketEvent>
         do {
-            client = try SharedTransport.client.get()
-            (connection, events) = try client.connect(to: settings.url, subprotocol: "rivesync.v1")
+            (connection, events) = try settings.transport.connect(to: settings.url, subprotocol: "rivesync.v1")
         } catch {
             throw WorkerError.connectionFailed("\(settings.url): \(error)")
         }
@@ -119,6 +117,22 @@ actor Session {
         } catch let failure as ServerFailure {
             throw failure.typed(domain, pathPrefix: pathPrefix)
         }
+    }
+
+    /// Sends a request once connected and returns without waiting for the reply. A command to
+    /// a manual state machine (`awaitsAdvance`) is marked so on the reply.
+    func submit(
+        _ body: ClientRequest, _ domain: ServerFailure.Domain, pathPrefix: String = "", commandTo target: String? = nil,
+        onSuccess: (@Sendable (isolated Session) -> Void)? = nil
+    ) async throws -> Reply {
+        try await waitUntilReady()
+        guard let link else { throw WorkerError.disconnected }
+        let id = nextRequestID
+        nextRequestID += 1
+        let reply = Reply(awaitsAdvance: target.map(manualTargets.contains) ?? false)
+        pending[id] = .reply(reply, domain, pathPrefix: pathPrefix, onSuccess: onSuccess)
+        link.send(text: Request(id: .number(Double(id)), body: body).jsonValue.jsonText)
+        return reply
     }
 
     func send(_ body: ClientRequest) async throws -> JSONValue {
@@ -169,9 +183,7 @@ actor Session {
     }
 
     func failEverything(_ error: any Error) {
-        for entry in pending.values {
-            if case .request(let continuation) = entry { continuation.resume(throwing: error) }
-        }
+        for entry in pending.values { entry.fail(error) }
         pending = [:]
         for waiter in readyWaiters { waiter.resume(throwing: error) }
         readyWaiters = []
@@ -179,5 +191,16 @@ actor Session {
         mirrors = [:]
         holdWaiter?.resume()
         holdWaiter = nil
+    }
+}
+
+extension Session.Pending {
+    /// Ends a request that will get no reply.
+    func fail(_ error: any Error) {
+        switch self {
+        case .request(let continuation): continuation.resume(throwing: error)
+        case .reply(let reply, _, _, _): reply.complete(.failure(error))
+        case .subscription: break
+        }
     }
 }

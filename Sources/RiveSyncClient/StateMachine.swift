@@ -26,14 +26,29 @@ public final class StateMachine: Sendable {
     @discardableResult
     public func bindViewModelInstances(
         main: ViewModelInstance? = nil,
-        @GlobalViewModelInstanceBindingsBuilder globals: () -> [(String, ViewModelInstance)] = { [] }
+        @GlobalViewModelInstanceBindingsBuilder globals: @Sendable () -> [(String, ViewModelInstance)] = { [] }
     ) async throws -> Receipt {
         let pairs = globals()
-        let reply = try await worker.session.request(
-            .bind(target: name, main: main?.id, globals: pairs.map { GlobalBinding(name: $0.0, instance: $0.1.id) }), .stateMachine)
-        if let main { await worker.session.adopt(main.id, anchor: name) }
-        for (_, instance) in pairs { await worker.session.adopt(instance.id, anchor: name) }
-        return Receipt(reply)
+        return Receipt(try await worker.calls.run { [self] in try await submitBind(main: main, globals: pairs) } ?? .null)
+    }
+
+    /// Binds the main instance, as Rive's deprecated `bindViewModelInstance(_:)`: returns at
+    /// once; a failure goes to `Worker.errors()`.
+    @available(*, deprecated, message: "Use bindViewModelInstances(main:globals:)")
+    public func bindViewModelInstance(_ viewModelInstance: ViewModelInstance) {
+        worker.calls.post("bindViewModelInstance(_:)") { [self] in try await submitBind(main: viewModelInstance, globals: []) }
+    }
+
+    private func submitBind(main: ViewModelInstance?, globals pairs: [(String, ViewModelInstance)]) async throws -> Reply {
+        let mainID = try await main?.resolvedID()
+        var bindings: [GlobalBinding] = []
+        for (slot, instance) in pairs { bindings.append(GlobalBinding(name: slot, instance: try await instance.resolvedID())) }
+        let (target, globals) = (name, bindings)
+        return try await worker.session.submit(.bind(target: target, main: mainID, globals: globals), .stateMachine, commandTo: target) {
+            session in
+            if let mainID { session.adopt(mainID, anchor: target) }
+            for global in globals { session.adopt(global.instance, anchor: target) }
+        }
     }
 
     /// Advances a manual state machine now: applies its queued changes. Commands sent to a
@@ -43,7 +58,18 @@ public final class StateMachine: Sendable {
     /// - Throws: `StateMachineError.notManual` for a state machine that advances by itself.
     @discardableResult
     public func advance() async throws -> UInt64 {
-        UInt64(try await worker.session.request(.advance(target: name), .stateMachine)["seq"]?.intValue ?? 0)
+        UInt64(try await worker.calls.run { [self] in try await submitAdvance() }?["seq"]?.intValue ?? 0)
+    }
+
+    /// Advances a manual state machine, as Rive's `advance(by:)`: returns at once, after the
+    /// calls queued before it. The daemon keeps the state machine's time, so `time` is not
+    /// used. A state machine that advances by itself reports `notManual` to `Worker.errors()`.
+    public func advance(by time: Double) {
+        worker.calls.post("advance(by: \(time))") { [self] in try await submitAdvance() }
+    }
+
+    private func submitAdvance() async throws -> Reply {
+        try await worker.session.submit(.advance(target: name), .stateMachine)
     }
 
     /// The instance bound in the main slot (better than Rive, which cannot give it back).

@@ -6,14 +6,17 @@ enum ValueStreams {
     /// (or has another type) ends the stream with that error on its first `next()`, instead
     /// of a stream that never yields. Ending the iteration removes only this stream's listener.
     static func make<Element: Sendable>(
-        session: Session, target: @escaping @Sendable () async throws -> String, root: InstanceID?, path: String, type: DataType?,
+        session: Session, target: @escaping @Sendable () async throws -> String, root: @escaping @Sendable () async throws -> InstanceID?,
+        path: String, type: DataType?,
         includingCurrent: Bool, element: @escaping @Sendable (ListenerEvent) -> Element?
     ) -> AsyncThrowingStream<Element, any Error> {
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: Element.self)
         let registration = Task {
             do {
                 let target = try await target()
-                let id = try await session.addListener(target, root: root, path: path, type: type, includingCurrent: includingCurrent) {
+                let id = try await session.addListener(
+                    target, root: try await root(), path: path, type: type, includingCurrent: includingCurrent
+                ) {
                     event in
                     if case .finished(let error) = event {
                         continuation.finish(throwing: error)
@@ -35,7 +38,7 @@ enum ValueStreams {
         session: Session, target: String, root: InstanceID?, path: String, type: DataType?, includingCurrent: Bool,
         convert: @escaping @Sendable (RiveSyncModel.PropertyValue) -> Element?
     ) -> AsyncThrowingStream<Element, any Error> {
-        make(session: session, target: { target }, root: root, path: path, type: type, includingCurrent: includingCurrent) { event in
+        make(session: session, target: { target }, root: { root }, path: path, type: type, includingCurrent: includingCurrent) { event in
             if case .value(let value) = event { return convert(value) }
             return nil
         }

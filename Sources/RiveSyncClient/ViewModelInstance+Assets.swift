@@ -3,30 +3,35 @@ import RiveSyncModel
 import RiveSyncProtocol
 
 /// Images, fonts, blobs and artboards. Rive makes these write-only; RiveSync can also read
-/// them back (the asset reference, or the artboard's name).
+/// them back (the asset reference, or the artboard's name). Setters return at once (see
+/// `ViewModelInstance+Values`); `confirmed` has the awaited forms.
 extension ViewModelInstance {
     /// Sets an image; nil clears it.
-    @discardableResult
-    public func setValue(of property: ImageProperty, to image: Image?) async throws -> Receipt {
-        try await set(property.path, .assetImage, Self.json(image?.reference))
+    public func setValue(of property: ImageProperty, to image: Image?) {
+        post("setValue(of: \(property), to: \(image.map { "\($0)" } ?? "nil"))") { [self] in
+            try await submitSet(property.path, .assetImage, Self.json(image?.reference))
+        }
     }
 
     /// Sets a font; nil clears it.
-    @discardableResult
-    public func setValue(of property: FontProperty, to font: Font?) async throws -> Receipt {
-        try await set(property.path, .assetFont, Self.json(font?.reference))
+    public func setValue(of property: FontProperty, to font: Font?) {
+        post("setValue(of: \(property), to: \(font.map { "\($0)" } ?? "nil"))") { [self] in
+            try await submitSet(property.path, .assetFont, Self.json(font?.reference))
+        }
     }
 
     /// Sets a blob; nil clears it.
-    @discardableResult
-    public func setValue(of property: BlobProperty, to blob: Blob?) async throws -> Receipt {
-        try await set(property.path, .assetBlob, Self.json(blob?.reference))
+    public func setValue(of property: BlobProperty, to blob: Blob?) {
+        post("setValue(of: \(property), to: \(blob.map { "\($0)" } ?? "nil"))") { [self] in
+            try await submitSet(property.path, .assetBlob, Self.json(blob?.reference))
+        }
     }
 
     /// Sets an artboard of the same file; nil clears it.
-    @discardableResult
-    public func setValue(of property: ArtboardProperty, to artboard: Artboard?) async throws -> Receipt {
-        try await set(property.path, .artboard, artboard.map { .string($0.name) } ?? .null)
+    public func setValue(of property: ArtboardProperty, to artboard: Artboard?) {
+        post("setValue(of: \(property), to: \(artboard.map { "Artboard(\($0.name))" } ?? "nil"))") { [self] in
+            try await submitSet(property.path, .artboard, artboard.map { .string($0.name) } ?? .null)
+        }
     }
 
     public func value(of property: ImageProperty) async throws -> Image? {
@@ -43,16 +48,18 @@ extension ViewModelInstance {
 
     /// The name of the artboard set, nil when none.
     public func value(of property: ArtboardProperty) async throws -> String? {
+        await calls.barrier()
         guard case .artboard(let name) = try await read(property.path, .artboard) else { throw ViewModelInstanceError.missingData }
         return name
     }
 
     private func asset(_ path: String, _ type: DataType) async throws -> AssetReference? {
+        await calls.barrier()
         guard case .asset(let reference) = try await read(path, type) else { throw ViewModelInstanceError.missingData }
         return reference.map { AssetReference(id: $0.id, byteCount: $0.byteCount, mediaType: $0.mediaType) }
     }
 
-    private static func json(_ reference: AssetReference?) -> JSONValue {
+    static func json(_ reference: AssetReference?) -> JSONValue {
         guard let reference else { return .null }
         return ValueCodec.encode(.asset(.init(id: reference.id, byteCount: reference.byteCount, mediaType: reference.mediaType)))
     }

@@ -32,7 +32,8 @@ extension ViewModelInstance {
     /// disconnection (a resync) it yields once per fire missed, counted from the fire counts.
     public func stream(of property: TriggerProperty) -> AsyncThrowingStream<Void, any Error> {
         ValueStreams.make(
-            session: session, target: { [self] in try await anchor() }, root: id, path: property.path, type: .trigger,
+            session: session, target: { [self] in try await anchor() }, root: { [self] in try await resolvedID() }, path: property.path,
+            type: .trigger,
             includingCurrent: false
         ) { event in
             if case .fired = event { return () }

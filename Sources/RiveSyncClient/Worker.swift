@@ -2,6 +2,7 @@ import Foundation
 import RiveSyncJSON
 import RiveSyncModel
 import RiveSyncProtocol
+import RiveSyncWebSocket
 
 /// A connection to a `rivesyncd` daemon, in the role of Rive's `Worker`: files, instances and
 /// state machines made through it live in the daemon and are shared with every other client.
@@ -14,6 +15,8 @@ public final class Worker: Sendable {
     public static let defaultURL = "ws://127.0.0.1:7420"
 
     let session: Session
+    /// The command queue of the calls that return at once (and of their `confirmed` forms).
+    let calls = CallQueue()
 
     /// Connects to the daemon at `url` and says hello.
     ///
@@ -22,18 +25,32 @@ public final class Worker: Sendable {
     ///   - token: access token, if the daemon needs one.
     ///   - clientName: free text for the daemon's logs.
     ///   - reconnect: reconnect and resume after a dropped connection (default true); when
-    ///     false, a drop ends every stream with `WorkerError.disconnected`.
+    ///     false, a drop ends every stream with `WorkerError.disconnected`. A close that
+    ///     reconnecting cannot mend (1008, a revoked token) ends them with the close's error.
+    ///   - transport: the WebSocket library (`Worker.defaultTransport` when nil).
     /// - Throws: `WorkerError` when the daemon cannot be reached or refuses the client.
-    public init(url: String = Worker.defaultURL, token: String? = nil, clientName: String = "RiveSyncClient", reconnect: Bool = true)
-        async throws {
-        session = Session(settings: .init(url: url, token: token, clientName: clientName, reconnect: reconnect))
+    public init(
+        url: String = Worker.defaultURL, token: String? = nil, clientName: String = "RiveSyncClient", reconnect: Bool = true,
+        transport: (any WebSocketTransport)? = nil
+    ) async throws {
+        session = Session(
+            settings: .init(
+                url: url, token: token, clientName: clientName, reconnect: reconnect, transport: transport ?? Worker.defaultTransport))
         try await session.start()
     }
 
     /// Closes the connection when the last reference goes away.
     deinit {
         let session = session
+        calls.finish()
         Task { await session.close() }
+    }
+
+    /// The failures of calls that returned at once (`setValue`, `fire`, list edits, the nested
+    /// `value(of:)`, `advance(by:)`): what Rive only logs. Every open stream gets each failure;
+    /// while none is open they are written to standard error.
+    public func errors() -> AsyncStream<QueuedCallError> {
+        calls.errors.stream()
     }
 
     /// Same as `init(url:token:)`.
@@ -47,6 +64,7 @@ public final class Worker: Sendable {
     /// the instances only they held; anything bound or listed elsewhere stays).
     public func close() async {
         await session.close()
+        calls.errors.finish()
     }
 
     /// Names of the files loaded in the daemon.

@@ -27,6 +27,7 @@ final class UsageTests: XCTestCase {
               --token-file FILE    read the access token from FILE
               --timeout SECONDS    longest wait for connecting and for the command (default 5)
               --cacert FILE        trust the CA certificates in FILE (PEM) for wss://
+              --insecure           check no certificate for wss:// (self-signed, any name): for tests only
               --json               print JSON instead of text, errors included
 
             exit status:

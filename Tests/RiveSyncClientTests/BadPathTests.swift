@@ -24,18 +24,20 @@ final class BadPathTests: ClientTestCase {
         await XCTAssertThrowsAsync(ViewModelInstanceError.noSuchProperty(path: "mod")) {
             _ = try await character.value(of: NumberProperty(path: "mod"))
         }
-        await XCTAssertThrowsAsync(ViewModelInstanceError.valueMismatch("string", "number")) {
-            try await character.setValue(of: StringProperty(path: "mood"), to: "happy")
+        // A write names the property's type as expected and the value's as actual, wherever it
+        // is checked (here or in the daemon).
+        await XCTAssertThrowsAsync(ViewModelInstanceError.valueMismatch("number", "string")) {
+            try await character.confirmed.setValue(of: StringProperty(path: "mood"), to: "happy")
         }
         await XCTAssertThrowsAsync(ViewModelInstanceError.invalidPath("mood//x")) {
             _ = try await character.value(of: NumberProperty(path: "mood//x"))
         }
         let theme = try await worker.publishedInstance(named: "theme")
         await XCTAssertThrowsAsync(ViewModelInstanceError.invalidEnumValue(path: "mode", value: "sepia", allowed: ["light", "dark"])) {
-            try await theme.setValue(of: EnumProperty(path: "mode"), to: "sepia")
+            try await theme.confirmed.setValue(of: EnumProperty(path: "mode"), to: "sepia")
         }
         await XCTAssertThrowsAsync(ViewModelInstanceError.invalidValue(path: "mood", reason: "numbers must be finite 32-bit floats")) {
-            try await character.setValue(of: NumberProperty(path: "mood"), to: .infinity)
+            try await character.confirmed.setValue(of: NumberProperty(path: "mood"), to: .infinity)
         }
         do {
             for try await _ in try await worker.target(named: "lobby").valueStream(at: "players/3/x") { XCTFail("no value expected") }

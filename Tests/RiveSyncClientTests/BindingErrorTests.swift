@@ -69,7 +69,7 @@ final class BindingErrorTests: ClientTestCase {
         let mood = NumberProperty(path: "mood")
         let before = try await main.value(of: mood)
         XCTAssertEqual(before, 5)
-        async let receipt = main.setValue(of: mood, to: 8)
+        async let receipt = main.confirmed.setValue(of: mood, to: 8)
         let target = try await worker.target(named: "manual-character")
         var advancedSeq: UInt64 = 0
         while advancedSeq == 0 { advancedSeq = try await machine.advance() }

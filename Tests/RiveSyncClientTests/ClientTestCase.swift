@@ -19,7 +19,7 @@ class ClientTestCase: XCTestCase {
         daemon = try DaemonProcess(["--config", try DaemonProcess.writeConfiguration(json, files: files)])
     }
 
-    func connect() async throws -> Worker {
+    nonisolated(nonsending) func connect() async throws -> Worker {
         let worker = try await Worker(url: daemon.url, clientName: name)
         workers.append(worker)
         return worker

@@ -15,15 +15,15 @@ final class ListAndNestedTests: ClientTestCase {
         XCTAssertEqual(initialSize, 0)
 
         let newInstance = try await file.createViewModelInstance(.viewModelDefault(from: .name("Player")))
-        try await lobby.appendInstance(newInstance, to: players)
+        try await lobby.confirmed.appendInstance(newInstance, to: players)
         let insertedInstance = try await file.createViewModelInstance(.blank(from: .name("Player")))
-        try await lobby.insertInstance(insertedInstance, to: players, at: 0)
+        try await lobby.confirmed.insertInstance(insertedInstance, to: players, at: 0)
         try await XCTAssertEqualAsync(try await Self.ids(lobby, players), [insertedInstance.instanceID, newInstance.instanceID])
-        try await lobby.swapInstance(atIndex: 0, withIndex: 1, in: players)
+        try await lobby.confirmed.swapInstance(atIndex: 0, withIndex: 1, in: players)
         try await XCTAssertEqualAsync(try await Self.ids(lobby, players), [newInstance.instanceID, insertedInstance.instanceID])
 
-        try await newInstance.setValue(of: StringProperty(path: "name"), to: "Ada")
-        let receipt = try await lobby.setValue(of: NumberProperty(path: "players/1/x"), to: 7)
+        try await newInstance.confirmed.setValue(of: StringProperty(path: "name"), to: "Ada")
+        let receipt = try await lobby.confirmed.setValue(of: NumberProperty(path: "players/1/x"), to: 7)
         let otherLobby = try await other.target(named: "lobby")
         try await within { try await otherLobby.waitForSeq(receipt.seq) }
         let seenName = try await otherLobby.value(at: "players/0/name").value
@@ -31,20 +31,20 @@ final class ListAndNestedTests: ClientTestCase {
         XCTAssertEqual(seenName, .string("Ada"))
         XCTAssertEqual(seenX, .number(7))
 
-        try await lobby.removeInstance(at: 1, from: players)
-        let first = try await lobby.value(of: players, at: 0)
+        try await lobby.confirmed.removeInstance(at: 1, from: players)
+        let first = try await lobby.confirmed.value(of: players, at: 0)
         XCTAssertEqual(first, newInstance)
-        try await lobby.removeInstance(newInstance, from: players)
+        try await lobby.confirmed.removeInstance(newInstance, from: players)
         let finalSize = try await lobby.size(of: players)
         XCTAssertEqual(finalSize, 0)
         do {
-            _ = try await lobby.value(of: players, at: 0)
+            _ = try await lobby.confirmed.value(of: players, at: 0)
             XCTFail("empty list")
         } catch ViewModelInstanceError.indexOutOfRange(let path, let index, let count) {
             XCTAssertEqual([path, "\(index)", "\(count)"], ["players", "0", "0"])
         }
         do {
-            try await lobby.removeInstance(at: 3, from: players)
+            try await lobby.confirmed.removeInstance(at: 3, from: players)
             XCTFail("index out of range")
         } catch ViewModelInstanceError.indexOutOfRange(let path, let index, let count) {
             XCTAssertEqual([path, "\(index)", "\(count)"], ["players", "3", "0"])
@@ -58,10 +58,10 @@ final class ListAndNestedTests: ClientTestCase {
         let file = try await File(source: .name("demo"), worker: worker)
         let lobby = try await worker.stateMachine(named: "lobby").mainInstance()
         let hostProperty = ViewModelInstanceProperty(path: "host")
-        let host = try await lobby.value(of: hostProperty)
+        let host = try await lobby.confirmed.value(of: hostProperty)
         let hostName = try await host.value(of: StringProperty(path: "name"))
         XCTAssertEqual(hostName, "Guest")
-        try await host.setValue(of: StringProperty(path: "name"), to: "Welcome")
+        try await host.confirmed.setValue(of: StringProperty(path: "name"), to: "Welcome")
         let byPath = try await lobby.value(of: StringProperty(path: "host/name"))
         XCTAssertEqual(byPath, "Welcome")
 
@@ -69,16 +69,16 @@ final class ListAndNestedTests: ClientTestCase {
         try await XCTAssertEqualAsync(try await first(1, of: otherHostNames), [.string("Welcome")])
 
         let replacement = try await file.createViewModelInstance(.name("Guest", from: .name("Player")))
-        try await replacement.setValue(of: StringProperty(path: "name"), to: "Replacement")
-        try await lobby.setValue(of: hostProperty, to: replacement)
-        let newHost = try await lobby.value(of: hostProperty)
+        try await replacement.confirmed.setValue(of: StringProperty(path: "name"), to: "Replacement")
+        try await lobby.confirmed.setValue(of: hostProperty, to: replacement)
+        let newHost = try await lobby.confirmed.value(of: hostProperty)
         XCTAssertEqual(newHost, replacement)
         XCTAssertNotEqual(newHost, host)
         let newName = try await lobby.value(of: StringProperty(path: "host/name"))
         XCTAssertEqual(newName, "Replacement")
         let theme = try await file.createViewModelInstance(.viewModelDefault(from: .name("Theme")))
         do {
-            try await lobby.setValue(of: hostProperty, to: theme)
+            try await lobby.confirmed.setValue(of: hostProperty, to: theme)
             XCTFail("a Theme is not a Player")
         } catch ViewModelInstanceError.incompatibleInstance(let path, let expected, let actual) {
             XCTAssertEqual([path, expected, actual], ["host", "Player", "Theme"])
@@ -87,7 +87,9 @@ final class ListAndNestedTests: ClientTestCase {
 
     private static func ids(_ instance: ViewModelInstance, _ list: ListProperty) async throws -> [UInt64] {
         var ids: [UInt64] = []
-        for index in 0..<Int32(try await instance.size(of: list)) { ids.append(try await instance.value(of: list, at: index).instanceID) }
+        for index in 0..<Int32(try await instance.size(of: list)) {
+            ids.append(try await instance.confirmed.value(of: list, at: index).instanceID)
+        }
         return ids
     }
 }

@@ -15,11 +15,11 @@ final class ReconnectTests: ClientTestCase {
         let written = try await writer.stateMachine(named: "character").mainInstance()
         let values = await Collector.start(watched.valueStream(of: mood, includingCurrent: true))
         try await XCTAssertEqualAsync(try await values.first(1), [0])
-        for value in 1...4 { try await written.setValue(of: mood, to: Float(value)) }
+        for value in 1...4 { try await written.confirmed.setValue(of: mood, to: Float(value)) }
         await watcher.dropConnection(holdingReconnect: true)
-        for value in 5...7 { try await written.setValue(of: mood, to: Float(value)) }
+        for value in 5...7 { try await written.confirmed.setValue(of: mood, to: Float(value)) }
         await watcher.releaseReconnect()
-        for value in 8...10 { try await written.setValue(of: mood, to: Float(value)) }
+        for value in 8...10 { try await written.confirmed.setValue(of: mood, to: Float(value)) }
         let seen = try await values.first(11)
         XCTAssertEqual(seen, (0...10).map(Float.init))
         let readBack = try await watched.value(of: mood)
@@ -42,13 +42,13 @@ final class ReconnectTests: ClientTestCase {
         let fires = await Collector.start(watched.stream(of: ping))
         let batches = await Collector.start(try await watcher.target(named: "all").batches())
         try await XCTAssertEqualAsync(try await values.first(1), [0])
-        let warmUp = try await written.fire(trigger: ping)
+        let warmUp = try await written.confirmed.fire(trigger: ping)
         try await XCTAssertEqualAsync(try await fires.first(1).count, 1, "the fire stream is registered")
         try await XCTAssertEqualAsync(try await batches.first(1).map(\.seq), [warmUp.seq])
 
         await watcher.dropConnection(holdingReconnect: true)
-        for value in 1...20 { try await written.setValue(of: count, to: Float(value)) }
-        for _ in 0..<3 { try await written.fire(trigger: ping) }
+        for value in 1...20 { try await written.confirmed.setValue(of: count, to: Float(value)) }
+        for _ in 0..<3 { try await written.confirmed.fire(trigger: ping) }
         await watcher.releaseReconnect()
 
         try await XCTAssertEqualAsync(try await fires.first(4).count, 4, "one element per fire missed")

@@ -18,12 +18,12 @@ final class RestartTests: ClientTestCase {
         let watched = try await watcher.stateMachine(named: "character").mainInstance()
         let written = try await writer.stateMachine(named: "character").mainInstance()
         let values = await Collector.start(watched.valueStream(of: mood, includingCurrent: true))
-        for value in 1...4 { try await written.setValue(of: mood, to: Float(value)) }
+        for value in 1...4 { try await written.confirmed.setValue(of: mood, to: Float(value)) }
         try await XCTAssertEqualAsync(try await values.first(5), [0, 1, 2, 3, 4])
 
         daemon.crash()
         daemon = try DaemonProcess(["--demo", "--state-dir", state], port: port)
-        for value in 5...8 { try await Self.retrying { try await written.setValue(of: mood, to: Float(value)) } }
+        for value in 5...8 { try await Self.retrying { try await written.confirmed.setValue(of: mood, to: Float(value)) } }
 
         let seen = try await values.first(9)
         XCTAssertEqual(seen, (0...8).map(Float.init), "every acked write, in order, across the restart")

@@ -17,7 +17,7 @@ final class SharingTests: ClientTestCase {
         let mood = NumberProperty(path: "mood")
         let writers = [(mainA, Float(1)), (mainB, Float(101))].map { instance, base in
             Task {
-                for step in 0..<10 { try await instance.setValue(of: mood, to: base + Float(step)) }
+                for step in 0..<10 { try await instance.confirmed.setValue(of: mood, to: base + Float(step)) }
             }
         }
         for writer in writers { try await writer.value }
@@ -78,7 +78,7 @@ final class SharingTests: ClientTestCase {
         XCTAssertEqual(firsts, ["A:Light", "B:Light"], "both streams start with the current value")
         readerA.cancel()
         _ = await readerA.result
-        try await themeB.setValue(of: name, to: "Dusk")
+        try await themeB.confirmed.setValue(of: name, to: "Dusk")
         let seenB = try await within { try await readerB.value }
         XCTAssertEqual(seenB, ["Light", "Dusk"], "ending one of two identical streams does not silence the other")
         let read = try await theme.value(of: name)
@@ -93,7 +93,7 @@ final class SharingTests: ClientTestCase {
         let lobby = try await worker.target(named: "lobby")
         for round in 0..<20 {
             let name = "Theme \(round)"
-            try await theme.setValue(of: StringProperty(path: "name"), to: name)
+            try await theme.confirmed.setValue(of: StringProperty(path: "name"), to: name)
             try await worker.synchronize()
             let seenByCharacter = try await character.value(at: "@Theme/name").value
             let seenByLobby = try await lobby.value(at: "@Theme/name").value
@@ -146,12 +146,13 @@ final class SharingTests: ClientTestCase {
         let observer = try await connect()
         let file = try await File(source: .name("demo"), worker: a)
         let player = try await file.createViewModelInstance(.viewModelDefault(from: .name("Player")))
-        try await player.setValue(of: StringProperty(path: "name"), to: "anchored")
+        let playerID = try await player.instanceID
+        try await player.confirmed.setValue(of: StringProperty(path: "name"), to: "anchored")
         _ = try await file.createArtboard("Lobby").createStateMachine()
         let shared = try await file.createViewModelInstance(.viewModelDefault(from: .name("Player")))
         let lobby = try await a.stateMachine(named: "lobby").mainInstance()
-        try await lobby.appendInstance(shared, to: ListProperty(path: "players"))
-        try await shared.setValue(of: StringProperty(path: "name"), to: "in the lobby")
+        try await lobby.confirmed.appendInstance(shared, to: ListProperty(path: "players"))
+        try await shared.confirmed.setValue(of: StringProperty(path: "name"), to: "in the lobby")
         @Sendable func privateNames() async throws -> [String] {
             try await observer.getTargets().map(\.name).filter { $0.hasPrefix("~") }
         }
@@ -164,10 +165,10 @@ final class SharingTests: ClientTestCase {
         }
         let theme = try await observer.target(named: "theme")
         do {
-            _ = try await theme.value(at: "#\(player.id.rawValue)/name")
+            _ = try await theme.value(at: "#\(playerID)/name")
             XCTFail("the anchored player was not freed")
         } catch ViewModelInstanceError.unknownInstance(let id) {
-            XCTAssertEqual(id, player.id.rawValue)
+            XCTAssertEqual(id, playerID)
         }
         let kept = try await observer.target(named: "lobby").value(at: "players/0/name")
         XCTAssertEqual(kept.value, .string("in the lobby"), "an instance the lobby holds stays")

@@ -13,7 +13,7 @@ public final class DaemonProcess: @unchecked Sendable {
     /// The daemon's stderr so far, appended to by the pipe's reader.
     private final class Output: Sendable {
         let text = Mutex("")
-        /// Set when the pipe reached end of file (every writer closed it: the daemon exited).
+        /// Set when the pipe reached its end (the daemon and its children closed stderr).
         let ended = Mutex(false)
     }
 
@@ -74,7 +74,7 @@ public final class DaemonProcess: @unchecked Sendable {
             Thread.sleep(forTimeInterval: 0.02)
         }
         stop()
-        // An exited daemon's last lines may still be in the pipe: read up to its end of file.
+        // What it wrote before exiting may still be in the pipe: read to its end (hang guard 5 s).
         let drained = Date().addingTimeInterval(5)
         while !output.ended.withLock({ $0 }), Date() < drained { Thread.sleep(forTimeInterval: 0.01) }
         throw DaemonError.didNotStart(stderr)

@@ -42,3 +42,53 @@ extension InstanceStore {
         }
     }
 }
+
+/// Where an instance sits as a root: a slot of a target (its path prefix).
+struct RootSlot: Sendable, Hashable {
+    var target: String
+    var prefix: String
+}
+
+extension InstanceStore {
+    /// The paths to `id` from every root `rootSlots` knows, by target, in the order
+    /// `paths(to:roots:)` gives them for that target's roots (at most `maxPathsPerInstance` per
+    /// target). One walk up the parent links serves every target, instead of one per target.
+    func paths(to id: InstanceID, rootSlots: [InstanceID: [RootSlot]]) -> [String: [String]] {
+        var results: [String: [String]] = [:]
+        var visiting: [InstanceID] = []
+        var budget = Self.maxPathsPerInstance * 64
+        collectPaths(to: id, suffix: [], rootSlots: rootSlots, visiting: &visiting, budget: &budget, into: &results)
+        return results
+    }
+
+    /// `budget` bounds the nodes visited (an instance shared by very many lists).
+    private func collectPaths(
+        to id: InstanceID, suffix: [String], rootSlots: [InstanceID: [RootSlot]], visiting: inout [InstanceID], budget: inout Int,
+        into results: inout [String: [String]]
+    ) {
+        guard budget > 0, !visiting.contains(id) else { return }
+        budget -= 1
+        visiting.append(id)
+        defer { visiting.removeLast() }
+        for root in rootSlots[id] ?? [] where results[root.target, default: []].count < Self.maxPathsPerInstance {
+            let segments = (root.prefix.isEmpty ? [] : [root.prefix]) + suffix.reversed()
+            results[root.target, default: []].append(segments.joined(separator: "/"))
+        }
+        let links = parents[id] ?? []
+        for (position, link) in links.enumerated() where !links[..<position].contains(link) {
+            guard let parent = instances[link.parent], let value = parent.values[link.property] else { continue }
+            switch value {
+            case .list(let items):
+                for (index, item) in items.enumerated() where item == id {
+                    collectPaths(
+                        to: link.parent, suffix: suffix + [String(index), link.property], rootSlots: rootSlots, visiting: &visiting,
+                        budget: &budget, into: &results)
+                }
+            default:
+                collectPaths(
+                    to: link.parent, suffix: suffix + [link.property], rootSlots: rootSlots, visiting: &visiting, budget: &budget,
+                    into: &results)
+            }
+        }
+    }
+}

@@ -15,12 +15,12 @@ extension FileRuntime {
             do {
                 target = targets[targetName]!
                 for change in try plan(queued.command, in: target) {
-                    distribute(change, from: targetName, into: &effects)
-                    do {
-                        try ChangeApplier.apply(change, to: &store, bindings: &targets[targetName]!.bindings)
-                    } catch {
-                        assertionFailure("a planned change did not apply: \(error)")
-                    }
+                    // Where the change is seen, as of before it applies; recorded only once it
+                    // applied, so batches always say exactly what the store did. (A planned
+                    // change that fails to apply is a bug; its command is rejected with it.)
+                    let seen = visibility(of: change, from: targetName)
+                    try apply(change, on: targetName, path: queued.command.path)
+                    for (name, effect) in seen { effects[name, default: []].append(effect) }
                 }
                 applied.append(queued.id)
             } catch {
@@ -43,17 +43,26 @@ extension FileRuntime {
     /// Records a change for every target that can see it, with that target's paths. A change
     /// to an instance no slot of a target reaches (addressed as `#id/…`) is in no batch of
     /// that target: its replicas do not hold the instance.
-    private func distribute(_ change: Change, from origin: String, into effects: inout [String: [Effect]]) {
-        if case .bind(let slot, _, _) = change {
-            effects[origin, default: []].append(Effect(paths: [slot.pathPrefix], change: change))
-            return
-        }
+    private func visibility(of change: Change, from origin: String) -> [(String, Effect)] {
+        if case .bind(let slot, _, _) = change { return [(origin, Effect(paths: [slot.pathPrefix], change: change))] }
         let (instance, property) = change.location
-        for name in targetNames {
-            let paths = self.paths(of: instance, property: property, in: targets[name]!)
-            if !paths.isEmpty {
-                effects[name, default: []].append(Effect(paths: paths, change: change))
-            }
+        return store.paths(to: instance, rootSlots: rootSlots).map { name, paths in
+            (name, Effect(paths: paths.map { $0.isEmpty ? property : $0 + "/" + property }, change: change))
+        }
+    }
+
+    /// Applies one planned change to the store (and, for a bind, to the target's bindings and
+    /// the root index). A planned change that does not apply is a bug: its command is rejected
+    /// with `invalidValue`, and nothing of the change is recorded.
+    private mutating func apply(_ change: Change, on targetName: String, path: String) throws(PropertyError) {
+        let isBind: Bool
+        if case .bind = change { isBind = true } else { isBind = false }
+        if isBind { unindexRoots(of: targets[targetName]!) }
+        defer { if isBind { indexRoots(of: targets[targetName]!) } }
+        do {
+            try ChangeApplier.apply(change, to: &store, bindings: &targets[targetName]!.bindings)
+        } catch {
+            throw .invalidValue(path: path, reason: "the change could not be applied (a daemon bug): \(error)")
         }
     }
 

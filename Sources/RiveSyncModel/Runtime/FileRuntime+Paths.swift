@@ -91,10 +91,6 @@ extension FileRuntime {
         try PropertyPath.resolve(path, schema: schema, store: store, bindings: target.bindings, maxSegments: limits.maxPathSegments)
     }
 
-    /// Paths in `target` at which a property of `instance` is visible.
-    func paths(of instance: InstanceID, property: String, in target: Target) -> [String] {
-        store.paths(to: instance, roots: target.roots).map { $0.isEmpty ? property : $0 + "/" + property }
-    }
 }
 
 extension FileRuntime {
@@ -102,16 +98,12 @@ extension FileRuntime {
     /// for each target that reaches the instance or anything it holds, the paths at which
     /// those instances sit (`""`, the whole target, when there are more than can be listed).
     public func exposure(of instance: InstanceID) -> [(target: String, paths: [String])] {
-        let held = store.closure(of: [instance])
-        return targetNames.compactMap { name in
-            let roots = targets[name]!.roots
-            var paths: [String] = []
-            for id in held {
-                let found = store.paths(to: id, roots: roots)
-                if found.count >= InstanceStore.maxPathsPerInstance { return (name, [""]) }
-                paths += found
+        var shown: [String: [String]] = [:]
+        for id in store.closure(of: [instance]) {
+            for (target, paths) in store.paths(to: id, rootSlots: rootSlots) {
+                shown[target, default: []] += paths.count >= InstanceStore.maxPathsPerInstance ? [""] : paths
             }
-            return paths.isEmpty ? nil : (name, paths)
         }
+        return shown.keys.sorted().map { ($0, shown[$0]!) }
     }
 }

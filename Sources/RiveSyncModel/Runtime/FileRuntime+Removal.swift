@@ -13,6 +13,7 @@ extension FileRuntime {
     /// The name can be used again; the next target with it starts a new generation.
     public mutating func removeTarget(_ name: String) throws(StateMachineError) -> TargetRemoval {
         let target = try target(name)
+        unindexRoots(of: target)
         targets[name] = nil
         targetNames.removeAll { $0 == name }
         retiredTargets[name] = target.generation

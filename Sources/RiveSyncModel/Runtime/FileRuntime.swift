@@ -16,6 +16,9 @@ public struct FileRuntime: Sendable {
     /// Names of deleted targets and the generation each had, so that a new target with the
     /// name gets the next one.
     public internal(set) var retiredTargets: [String: Int] = [:]
+    /// Every bound instance → the target slots it is bound in (kept with the targets), so a
+    /// change finds the targets that see it from its instance instead of trying every target.
+    var rootSlots: [InstanceID: [RootSlot]] = [:]
 
     /// - Parameter firstInstanceID: the id of the first instance; a daemon gives each file
     ///   its own range so that ids never collide across files.
@@ -90,6 +93,20 @@ public struct FileRuntime: Sendable {
         target.generation = retiredTargets[target.name].map { $0 + 1 } ?? 0
         targets[target.name] = target
         targetNames.append(target.name)
+        indexRoots(of: target)
+    }
+
+    /// Adds a target's bound slots to `rootSlots`.
+    mutating func indexRoots(of target: Target) {
+        for root in target.roots { rootSlots[root.id, default: []].append(RootSlot(target: target.name, prefix: root.prefix)) }
+    }
+
+    /// Takes a target's bound slots out of `rootSlots`.
+    mutating func unindexRoots(of target: Target) {
+        for root in target.roots {
+            rootSlots[root.id]?.removeAll { $0.target == target.name }
+            if rootSlots[root.id]?.isEmpty == true { rootSlots[root.id] = nil }
+        }
     }
 
     mutating func allocateInstanceID() -> InstanceID {
