@@ -52,7 +52,7 @@ let package = Package(
         // The daemon: workers, dispatcher, subscriptions, advances, configuration. Owns all I/O.
         .target(
             name: "RiveSyncServer",
-            dependencies: ["RiveSyncModel", "RiveSyncProtocol", "RiveSyncJSON", "RiveSyncTransport", "RiveFile", "CCrypto"],
+            dependencies: ["RiveSyncModel", "RiveSyncProtocol", "RiveSyncJSON", "RiveSyncTransport", "RiveFile", "CCrypto", "RiveSyncVersion"],
             // Web/ links the pages (web/) and the JavaScript client (clients/js/) served by --demo or
             // the inspector section.
             resources: [
@@ -61,7 +61,7 @@ let package = Package(
                 .embedInCode("Web/inspector-editors.js"), .embedInCode("Web/inspector.css"), .embedInCode("Web/preview.html"),
                 .embedInCode("Web/preview.js"), .embedInCode("Web/preview.css"),
             ]),
-        .executableTarget(name: "rivesyncd", dependencies: ["RiveSyncServer"]),
+        .executableTarget(name: "rivesyncd", dependencies: ["RiveSyncServer", "RiveSyncVersion"]),
         .testTarget(
             name: "RiveSyncServerTests",
             dependencies: ["rivesyncd", "RiveSyncServer", "RiveSyncTransport", "RiveSyncProtocol", "RiveSyncModel", "RiveSyncJSON",

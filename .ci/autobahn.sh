@@ -27,11 +27,12 @@ cat >"$scratch/config.json" <<JSON
 {"listen": {"host": "127.0.0.1", "port": 0}, "limits": {"maxMessageBytes": 67108864, "maxSendQueueBytes": 134217728},
  "auth": {"allowAnonymous": "loopback"}}
 JSON
+: >"$scratch/daemon.log"  # exists before the loop reads it (the redirection below is the child's)
 "$binary" --config "$scratch/config.json" --test-echo 2>"$scratch/daemon.log" &
 daemon_pid=$!
 port=""
 for _ in $(seq 200); do
-    port=$(sed -n 's/^listening on 127.0.0.1:\([0-9]*\)$/\1/p' "$scratch/daemon.log")
+    port=$(sed -n 's/.*listening on 127.0.0.1:\([0-9]*\).*/\1/p' "$scratch/daemon.log")
     [ -z "$port" ] || break
     kill -0 "$daemon_pid" 2>/dev/null || { cat "$scratch/daemon.log"; exit 1; }
     sleep 0.1

@@ -49,6 +49,9 @@ struct Scope: Sendable, Hashable {
         self.prefixes = prefixes
     }
 
+    /// The members of a scope object.
+    static let keys = ["allow", "target", "paths"]
+
     /// Whether this scope gives `permission` on `target` for a path split into `segments`
     /// (empty segments: the whole target).
     func allows(_ permission: Permission, on target: String, segments: [Substring]) -> Bool {
@@ -60,7 +63,7 @@ struct Scope: Sendable, Hashable {
     /// or a daemon-wide `{"allow": ["create", "load", "metrics"]}`.
     init(json: JSONValue, here: String) throws(ConfigurationError) {
         guard let members = json.objectValue else { throw .invalid("\(here): expected an object") }
-        for (key, _) in members where !["allow", "target", "paths"].contains(key) {
+        for (key, _) in members where !Self.keys.contains(key) {
             throw .invalid("\(here): unknown key '\(key)'")
         }
         guard let allow = json["allow"]?.arrayValue, !allow.isEmpty else { throw .invalid("\(here).allow: expected a non-empty array") }

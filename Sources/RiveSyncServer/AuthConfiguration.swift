@@ -39,9 +39,9 @@ extension DaemonConfiguration {
         /// "allowedOrigins"}`; anonymous access is denied unless given.
         init(json: JSONValue, baseDirectory: String) throws(ConfigurationError) {
             guard let members = json.objectValue else { throw .invalid("auth: expected an object") }
-            for (key, _) in members where !["tokensFile", "allowAnonymous", "anonymousScopes", "allowedOrigins"].contains(key) {
-                throw .invalid("auth: unknown key '\(key)'")
-            }
+            var problems = ConfigurationProblems()
+            problems.refuseUnknownKeys(of: json, section: "auth", here: "auth")
+            try problems.throwIfAny()
             tokensFile = try json["tokensFile"].map { (value) throws(ConfigurationError) in
                 guard let path = value.stringValue, !path.isEmpty else { throw .invalid("auth.tokensFile: expected a path") }
                 return path.hasPrefix("/") ? path : baseDirectory + "/" + path

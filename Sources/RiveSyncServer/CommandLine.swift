@@ -3,72 +3,126 @@ import RiveSyncJSON
 
 /// What `rivesyncd`'s flags ask for.
 public struct DaemonCommandLine: Sendable {
-    public var configuration: DaemonConfiguration
-    /// The `--config` file, re-read on SIGHUP (nil with `--demo`).
+    /// What to do.
+    public enum Action: Sendable, Equatable {
+        /// Run the daemon.
+        case serve
+        /// Print the usage and exit 0.
+        case help
+        /// Print `rivesyncd VERSION` and exit 0.
+        case version
+        /// Check the configuration (`--check-config FILE`) without serving, then exit 0 or 1.
+        case checkConfiguration
+    }
+
+    public var action = Action.serve
+    /// `--demo`: serve the built-in demo instead of a configuration file.
+    public var demo = false
+    /// The `--config` (or `--check-config`) file, re-read on SIGHUP (nil with `--demo`).
     public var configurationPath: String?
-    public var showHelp = false
+    /// Flags that override the configuration: `--host`, `--port`, `--workers`, `--state-dir`,
+    /// `--log-level`, `--test-echo`.
+    public var host: String?
+    public var port: Int?
+    public var workers: Int?
+    public var stateDirectory: String?
+    public var logLevel: Log.Level?
+    public var testEcho = false
 
     public static let usage = """
-        usage: rivesyncd [--demo | --config FILE] [options]
+        usage: rivesyncd (--demo | --config FILE) [options]
+               rivesyncd --check-config FILE
+               rivesyncd --version | --help
 
-          --demo             serve the built-in demo (file 'demo': global Theme published as
-                             'theme', state machines 'character' and 'lobby'), with the
-                             inspector at / and the preview at /preview.html
-          --config FILE      read the JSON configuration FILE
-          --host ADDRESS     listen address (default 127.0.0.1)
-          --port N           listen port (default 7420; 0 picks a free one, printed on stderr)
-          --workers N        worker threads (default 2)
-          --state-dir DIR    directory for persistent state
-          --help             show this help
+          --demo               serve the built-in demo (file 'demo': global Theme published as
+                               'theme', state machines 'character' and 'lobby'), with the
+                               inspector at / and the preview at /preview.html
+          --config FILE        read the JSON configuration FILE (rivesyncd.conf(5))
+          --check-config FILE  check FILE and the files it names, print every problem with its
+                               key path, and exit 0 (valid) or 1; serves nothing
+          --host ADDRESS       listen address (default 127.0.0.1)
+          --port N             listen port (default 7420; 0 picks a free one, printed on stderr)
+          --workers N          worker threads (default 2)
+          --state-dir DIR      directory for persistent state
+          --log-level LEVEL    debug, info (default), warning or error
+          --version            print the version
+          --help               show this help
 
         """
 
-    /// Parses the arguments (without the program name).
+    /// Parses the arguments (without the program name); files are read by `configuration()`.
+    /// Contradictory flags (`--demo` with `--config`, a flag given twice) are refused.
     public init(arguments: [String]) throws(ConfigurationError) {
-        var configuration: DaemonConfiguration?
-        var overrides: [(inout DaemonConfiguration) -> Void] = []
+        var source: String?
+        var seen: Set<String> = []
         var rest = arguments[...]
         func value(_ flag: String) throws(ConfigurationError) -> String {
             guard let next = rest.popFirst() else { throw .invalid("\(flag) needs a value") }
             return next
         }
+        func setSource(_ flag: String) throws(ConfigurationError) {
+            if let source { throw .invalid("\(source) and \(flag) exclude each other") }
+            source = flag
+        }
         while let argument = rest.popFirst() {
+            guard seen.insert(argument).inserted || !argument.hasPrefix("-") else { throw .invalid("\(argument) given twice") }
             switch argument {
             case "--help", "-h":
-                showHelp = true
+                action = .help
+            case "--version":
+                action = .version
             case "--demo":
-                configuration = .demo()
-            case "--config":
-                let path = try value(argument)
-                configuration = try Self.read(path)
-                configurationPath = path
+                try setSource(argument)
+                demo = true
+            case "--config", "--check-config":
+                try setSource(argument)
+                configurationPath = try value(argument)
+                if argument == "--check-config" { action = .checkConfiguration }
             case "--host":
-                let host = try value(argument)
-                overrides.append { $0.host = host }
+                host = try value(argument)
             case "--port":
                 let text = try value(argument)
                 guard let port = Int(text), (0...65535).contains(port) else { throw .invalid("--port: expected 0...65535") }
-                overrides.append { $0.port = port }
+                self.port = port
             case "--workers":
                 let text = try value(argument)
                 guard let workers = Int(text), (1...64).contains(workers) else { throw .invalid("--workers: expected 1...64") }
-                overrides.append { $0.workers = workers }
+                self.workers = workers
             case "--state-dir":
-                let directory = try value(argument)
-                overrides.append { $0.stateDirectory = directory }
+                stateDirectory = try value(argument)
+            case "--log-level":
+                let text = try value(argument)
+                guard let level = Log.Level(rawValue: text) else {
+                    throw .invalid("--log-level: expected one of \(Log.Level.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                logLevel = level
             case "--test-echo":  // test only, deliberately not in `usage` (see `EchoHandler`)
-                overrides.append { $0.testEcho = true }
+                testEcho = true
             default:
                 throw .invalid("unknown argument '\(argument)'")
             }
         }
-        var result = configuration ?? DaemonConfiguration()
-        for apply in overrides { apply(&result) }
-        if configuration == nil, !showHelp { throw .invalid("give --demo or --config FILE") }
-        self.configuration = result
+        let overrides = host != nil || port != nil || workers != nil || stateDirectory != nil || logLevel != nil || testEcho
+        if action == .checkConfiguration, overrides { throw .invalid("--check-config takes no other flag") }
+        if source == nil, action == .serve { throw .invalid("give --demo or --config FILE") }
     }
 
-    static func read(_ path: String) throws(ConfigurationError) -> DaemonConfiguration {
+    /// The configuration to serve: the demo or the `--config` file, with the flags applied.
+    public func configuration() throws(ConfigurationError) -> DaemonConfiguration {
+        var result = demo ? DaemonConfiguration.demo() : DaemonConfiguration()
+        if let configurationPath { result = try Self.read(configurationPath) }
+        if let host { result.host = host }
+        if let port { result.port = port }
+        if let workers { result.workers = workers }
+        if let stateDirectory { result.stateDirectory = stateDirectory }
+        if let logLevel { result.logLevel = logLevel }
+        result.testEcho = testEcho
+        return result
+    }
+
+    /// Reads and validates a configuration file (its syntax and values; `Daemon.check` goes on
+    /// to the files, view models and artboards it names).
+    public static func read(_ path: String) throws(ConfigurationError) -> DaemonConfiguration {
         guard let data = FileManager.default.contents(atPath: path) else { throw .unreadable(path: path, reason: "cannot read the file") }
         let json: JSONValue
         do {

@@ -38,21 +38,32 @@ extension Daemon {
         return false
     }
 
+    /// SIGHUP: re-reads the TLS certificate and key files for new connections (with TLS only),
+    /// logging the outcome; a bad pair is refused and the old one kept.
+    func reloadCertificates() {
+        guard context.configuration.tlsCertificate != nil else { return }
+        let log = context.log
+        server.submit([
+            .reloadCertificates { result in
+                switch result {
+                case .success: log(.info, "reload: applied", [("key", "tls"), ("detail", "certificate and key re-read")])
+                case .failure(let error): log(.error, "reload: certificate rejected; keeping the old one", [("error", error.detail)])
+                }
+            }
+        ])
+    }
+
     /// Applies the reloadable limits of `new` (the others need a restart and are kept).
-    /// - Returns: one line per setting that differs, saying whether it was applied.
-    func reloadLimits(_ new: Limits) -> [String] {
+    /// - Returns: every setting that differs, with whether it was applied.
+    func reloadLimits(_ new: Limits) -> [(name: String, old: Int, new: Int, applied: Bool)] {
         defer { for worker in workers { worker.queue.async { worker.refreshLimits() } } }
         return context.limits.withLock { current in
-            var changes: [String] = []
+            var changes: [(name: String, old: Int, new: Int, applied: Bool)] = []
             for setting in Limits.settings {
                 let (old, wanted) = (current[keyPath: setting.keyPath], new[keyPath: setting.keyPath])
                 guard old != wanted else { continue }
-                if setting.reloadable {
-                    current[keyPath: setting.keyPath] = wanted
-                    changes.append("\(setting.name) \(old) -> \(wanted)")
-                } else {
-                    changes.append("\(setting.name) \(old) -> \(wanted) ignored (needs a restart)")
-                }
+                if setting.reloadable { current[keyPath: setting.keyPath] = wanted }
+                changes.append((setting.name, old, wanted, setting.reloadable))
             }
             return changes
         }

@@ -9,12 +9,13 @@ import RiveSyncTransport
 /// The daemon: loads the configured files onto workers, creates the shared instances and
 /// state machines, and serves protocol v1 on one WebSocket port.
 public final class Daemon: Sendable {
-    public static let version = "0.1.0"
-
     let context: ServerContext
     let workers: [Worker]
     let dispatcher: Dispatcher
     let server: WebSocketServer
+    /// What `GET /readyz` says: set by `start()` (the state is restored by then), cleared when
+    /// draining begins.
+    let ready: Locked<Bool>
 
     /// Builds the daemon and loads its configuration; nothing listens until `start()`.
     public init(configuration: DaemonConfiguration, log: Log = Log()) throws {
@@ -45,12 +46,15 @@ public final class Daemon: Sendable {
         transport.handshakeTimeoutSeconds = configuration.limits.helloTimeoutSeconds
         if configuration.inspector.enabled { transport.staticFiles = WebPages.files(inspector: configuration.inspector) }
         let metrics = context.metrics
+        let ready = Locked(false)
+        self.ready = ready
         let handler: any WebSocketServerHandler =
             configuration.testEcho ? EchoHandler(context: context) : SessionHandler(dispatcher: dispatcher)
         server = WebSocketServer(
             configuration: transport, handler: handler,
             metricsAccess: { dispatcher.metricsAccess(authorization: $0, remoteAddress: $1) },
-            metricsBody: { $0.prometheusText() + metrics.prometheusText() })
+            metricsBody: { $0.prometheusText() + metrics.prometheusText() + ProcessMetrics.prometheusText() },
+            readiness: { ready.withLock { $0 } })
         context.attach(server)
         try restoreState(recovery?.journals ?? [])
         try loadConfiguredState()
@@ -59,63 +63,26 @@ public final class Daemon: Sendable {
     /// Starts listening; returns the bound port.
     @discardableResult
     public func start() throws -> Int {
-        try server.start()
+        do { try server.start() } catch {
+            switch error.kind {
+            case .addressInUse: throw ConfigurationError.invalid("listen: \(error.detail)")
+            case .tlsSetupFailed: throw ConfigurationError.invalid("tls: \(error.detail)")
+            default: throw error
+            }
+        }
         let port = server.port ?? context.configuration.port
+        ready.withLock { $0 = true }
         context.log(.info, "listening", [("host", context.configuration.host), ("port", "\(port)"), ("epoch", context.epoch)])
         return port
     }
 
     /// Closes every connection with 1001, then stops.
     public func stop() {
+        ready.withLock { $0 = false }
         server.stop(closeCode: 1001)
         for worker in workers { worker.queue.sync { worker.syncJournals() } }
         // State flush point (SIGTERM drain, `Supervisor.drain`): no connection is left and every
         // worker queue is idle, so persistence flushes here before the process exits 0.
-    }
-
-    /// Loads the configured files, instances and state machines that the state directory
-    /// did not already restore (the restored state wins; new entries are added).
-    private func loadConfiguredState() throws {
-        let configuration = context.configuration
-        for (i, entry) in configuration.files.enumerated() where context.directory.file(entry.name) == nil {
-            let schema = try Self.readSchema(entry)
-            let workerIndex = (entry.worker ?? i) % workers.count
-            guard let location = context.directory.reserveFile(entry.name, worker: workerIndex) else {
-                throw ConfigurationError.invalid("files: '\(entry.name)' appears twice")
-            }
-            let worker = workers[workerIndex]
-            try worker.queue.sync { try worker.loadDurably(schema, as: entry.name, number: location.number) }
-        }
-        for entry in configuration.instances where context.directory.target(entry.name) == nil {
-            guard let location = context.directory.file(entry.file) else { throw ConfigurationError.invalid("instances.\(entry.name): no file '\(entry.file)'") }
-            let worker = workers[location.worker]
-            try worker.queue.sync { () throws in
-                let source: InstanceSource =
-                    entry.instance.map { .name($0, from: .name(entry.viewModel)) } ?? .viewModelDefault(from: .name(entry.viewModel))
-                let instance = try worker.durably(entry.file, .createInstance(source)) {
-                    try $0.createInstance(source)
-                }
-                try worker.publish(instance, as: entry.name, file: entry.file)
-            }
-        }
-        for entry in configuration.stateMachines where context.directory.target(entry.name) == nil {
-            guard let location = context.directory.file(entry.file) else { throw ConfigurationError.invalid("stateMachines.\(entry.name): no file '\(entry.file)'") }
-            let worker = workers[location.worker]
-            try worker.queue.sync { () throws in
-                var globals: [GlobalBinding] = []
-                for (name, published) in entry.globals.sorted(by: { $0.key < $1.key }) {
-                    guard let target = worker.targets[published], target.file == entry.file,
-                        let instance = try worker.files[entry.file]!.target(published).instance(in: .main)
-                    else { throw ConfigurationError.invalid("stateMachines.\(entry.name).globals.\(name): no published instance '\(published)' in file '\(entry.file)'") }
-                    globals.append(GlobalBinding(name: name, instance: instance))
-                }
-                _ = try worker.createStateMachine(
-                    StateMachineRequest(
-                        file: entry.file, name: entry.name, artboard: entry.artboard, stateMachine: entry.stateMachine, globals: globals,
-                        manual: entry.manual, rate: entry.rate),
-                    grants: .everything)
-            }
-        }
     }
 
     /// Reads a configured file: inline schema, a `.riv` (by its magic) or a JSON schema.

@@ -1,20 +1,57 @@
+import Foundation
 import RiveSyncTransport
+import RiveSyncVersion
 import Synchronization
 
-/// Counters of the daemon, readable from any thread, printed by `GET /metrics`.
+/// Counters of the daemon, readable from any thread, printed by `GET /metrics`: per target (the
+/// first `maxTargetLabels` targets by name, the rest summed under `target="_other"`), per error
+/// code (a fixed set, PROTOCOL.md §13), the advance-duration histogram, build and process facts.
 final class DaemonMetrics: Sendable {
-    let subscriptions = Atomic<Int>(0)
-    let batches = Atomic<Int>(0)
-    let commandsApplied = Atomic<Int>(0)
-    let commandsRejected = Atomic<Int>(0)
+    /// What is counted per target.
+    enum TargetCounter: Int, CaseIterable {
+        case subscriptions, batches, commandsApplied, commandsRejected
+
+        /// Name, type and help of the metric.
+        var exposition: (name: String, type: String, help: String) {
+            switch self {
+            case .subscriptions: return ("subscriptions", "gauge", "Current subscriptions, by target.")
+            case .batches: return ("batches_total", "counter", "Batches produced by advances, by target.")
+            case .commandsApplied: return ("commands_applied_total", "counter", "Commands applied by advances, by target.")
+            case .commandsRejected: return ("commands_rejected_total", "counter", "Commands rejected when applied or abandoned, by target.")
+            }
+        }
+    }
+
+    /// The label that targets past `maxTargetLabels` share.
+    static let otherTarget = "_other"
+
     let commandsQueued = Atomic<Int>(0)
     let catchUps = Atomic<Int>(0)
     let requests = Atomic<Int>(0)
-    let errors = Atomic<Int>(0)
+    private let maxTargetLabels: Int
+    private let targets = Locked<[String: [Int]]>([:])
+    private let errors = Locked<[String: Int]>([:])
     /// Advance durations: counts per bucket (upper bounds in seconds below), plus sum in ns.
     static let advanceBuckets: [Double] = [0.0001, 0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1]
     private let advanceCounts = Locked([Int](repeating: 0, count: advanceBuckets.count + 1))
     private let advanceSumNanoseconds = Atomic<Int>(0)
+
+    init(maxTargetLabels: Int) { self.maxTargetLabels = maxTargetLabels }
+
+    /// Adds `amount` (negative for a gauge going down) to `counter` of `target`.
+    func add(_ amount: Int, to counter: TargetCounter, of target: String) {
+        guard amount != 0 else { return }
+        targets.withLock { all in
+            let label =
+                all[target] != nil || all.count - (all[Self.otherTarget] == nil ? 0 : 1) < maxTargetLabels ? target : Self.otherTarget
+            all[label, default: [Int](repeating: 0, count: TargetCounter.allCases.count)][counter.rawValue] += amount
+        }
+    }
+
+    /// Counts one error reply by its protocol code.
+    func recordError(code: String) {
+        errors.withLock { $0[code, default: 0] += 1 }
+    }
 
     func recordAdvance(nanoseconds: UInt64) {
         let seconds = Double(nanoseconds) / 1e9
@@ -23,34 +60,51 @@ final class DaemonMetrics: Sendable {
         advanceSumNanoseconds.add(Int(nanoseconds), ordering: .relaxed)
     }
 
-    /// Prometheus text for the daemon's own counters.
+    /// Prometheus text for the daemon's own metrics.
     func prometheusText() -> String {
-        var lines: [String] = []
-        func gauge(_ name: String, _ help: String, _ type: String, _ value: Int) {
-            lines.append("# HELP rivesync_\(name) \(help)")
-            lines.append("# TYPE rivesync_\(name) \(type)")
-            lines.append("rivesync_\(name) \(value)")
+        var text = ""
+        func header(_ name: String, _ type: String, _ help: String) {
+            text += "# HELP rivesync_\(name) \(help)\n# TYPE rivesync_\(name) \(type)\n"
         }
-        gauge("subscriptions", "Current subscriptions.", "gauge", subscriptions.load(ordering: .relaxed))
-        gauge("batches_total", "Batches produced by advances.", "counter", batches.load(ordering: .relaxed))
-        gauge("commands_applied_total", "Commands applied by advances.", "counter", commandsApplied.load(ordering: .relaxed))
-        gauge("commands_rejected_total", "Commands rejected (at request time or when applied).", "counter", commandsRejected.load(ordering: .relaxed))
-        gauge("commands_queued", "Commands waiting for an advance.", "gauge", commandsQueued.load(ordering: .relaxed))
-        gauge("catch_ups_total", "Catch-up snapshots sent to slow subscribers.", "counter", catchUps.load(ordering: .relaxed))
-        gauge("requests_total", "Requests received.", "counter", requests.load(ordering: .relaxed))
-        gauge("errors_total", "Error replies sent.", "counter", errors.load(ordering: .relaxed))
-        lines.append("# HELP rivesync_advance_duration_seconds Time to apply one advance and build its batches.")
-        lines.append("# TYPE rivesync_advance_duration_seconds histogram")
+        func sample(_ name: String, _ labels: [(String, String)], _ value: String) {
+            let rendered = labels.isEmpty ? "" : "{" + labels.map { "\($0)=\"\(Self.escape($1))\"" }.joined(separator: ",") + "}"
+            text += "rivesync_\(name)\(rendered) \(value)\n"
+        }
+        header("build_info", "gauge", "Always 1; the labels say which release and protocol this daemon is.")
+        sample("build_info", [("version", RiveSyncVersion.current), ("protocol", "1")], "1")
+        let perTarget = targets.withLock { $0 }.sorted { $0.key < $1.key }
+        for counter in TargetCounter.allCases {
+            let (name, type, help) = counter.exposition
+            header(name, type, help)
+            for (target, values) in perTarget { sample(name, [("target", target)], "\(values[counter.rawValue])") }
+        }
+        header("commands_queued", "gauge", "Commands waiting for an advance.")
+        sample("commands_queued", [], "\(commandsQueued.load(ordering: .relaxed))")
+        header("catch_ups_total", "counter", "Catch-up snapshots sent to slow subscribers.")
+        sample("catch_ups_total", [], "\(catchUps.load(ordering: .relaxed))")
+        header("requests_total", "counter", "Requests received.")
+        sample("requests_total", [], "\(requests.load(ordering: .relaxed))")
+        header("errors_total", "counter", "Error replies sent, by protocol error code.")
+        for (code, count) in errors.withLock({ $0 }).sorted(by: { $0.key < $1.key }) {
+            sample("errors_total", [("code", code)], "\(count)")
+        }
+        header("advance_duration_seconds", "histogram", "Time to apply one advance and build its batches.")
         let counts = advanceCounts.withLock { $0 }
         var cumulative = 0
         for (i, bound) in Self.advanceBuckets.enumerated() {
             cumulative += counts[i]
-            lines.append("rivesync_advance_duration_seconds_bucket{le=\"\(bound)\"} \(cumulative)")
+            sample("advance_duration_seconds_bucket", [("le", "\(bound)")], "\(cumulative)")
         }
         cumulative += counts[Self.advanceBuckets.count]
-        lines.append("rivesync_advance_duration_seconds_bucket{le=\"+Inf\"} \(cumulative)")
-        lines.append("rivesync_advance_duration_seconds_sum \(Double(advanceSumNanoseconds.load(ordering: .relaxed)) / 1e9)")
-        lines.append("rivesync_advance_duration_seconds_count \(cumulative)")
-        return lines.joined(separator: "\n") + "\n"
+        sample("advance_duration_seconds_bucket", [("le", "+Inf")], "\(cumulative)")
+        sample("advance_duration_seconds_sum", [], "\(Double(advanceSumNanoseconds.load(ordering: .relaxed)) / 1e9)")
+        sample("advance_duration_seconds_count", [], "\(cumulative)")
+        return text
+    }
+
+    /// A label value in the exposition format: backslash, double quote and newline escaped.
+    static func escape(_ value: String) -> String {
+        value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"").replacingOccurrences(
+            of: "\n", with: "\\n")
     }
 }

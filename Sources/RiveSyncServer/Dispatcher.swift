@@ -5,6 +5,7 @@ import RiveSyncJSON
 import RiveSyncModel
 import RiveSyncProtocol
 import RiveSyncTransport
+import RiveSyncVersion
 
 /// Reads every incoming message in arrival order (one serial queue), keeps per-connection
 /// state (identity, subscriptions, rate), checks each request against the connection's
@@ -37,7 +38,10 @@ final class Dispatcher: @unchecked Sendable {
     init(context: ServerContext, workers: [Worker]) throws(ConfigurationError) {
         self.context = context
         self.workers = workers
-        tokens = Locked(try context.configuration.auth.tokensFile.map { (path) throws(ConfigurationError) in try TokenTable.read(path) } ?? TokenTable())
+        let table = try context.configuration.auth.tokensFile.map { (path) throws(ConfigurationError) in
+            do { return try TokenTable.read(path) } catch { throw .invalid("auth.tokensFile: \(error)") }
+        }
+        tokens = Locked(table ?? TokenTable())
     }
 
     /// A connection opened: one whose `Origin` is not allowed is closed with 1008 at once.
@@ -48,6 +52,8 @@ final class Dispatcher: @unchecked Sendable {
                 return self.context.submit([.close(session, code: 1008, reason: "origin not allowed")])
             }
             self.sessions[session] = SessionState(remoteAddress: info.remoteAddress)
+            let metadata = [("session", "\(session)"), ("remote", info.remoteAddress), ("origin", info.origin ?? "")]
+            self.context.log(.debug, "connection opened", metadata)
             self.closeUnlessGreeted(session, after: self.context.limits.withLock { $0.helloTimeoutSeconds })
         }
     }
@@ -64,6 +70,9 @@ final class Dispatcher: @unchecked Sendable {
 
     func closed(_ session: SessionID) {
         queue.async {
+            if let state = self.sessions[session] {
+                self.context.log(.debug, "connection closed", [("session", "\(session)"), ("remote", state.remoteAddress)])
+            }
             self.sessions[session] = nil
             for worker in self.workers { worker.queue.async { worker.sessionClosed(session) } }
         }
@@ -146,7 +155,7 @@ final class Dispatcher: @unchecked Sendable {
         context.send(
             ServerMessage.reply(
                 "welcome", id: id,
-                [("protocol", 1), ("server", .string("rivesyncd/\(Daemon.version)")), ("epoch", .string(context.epoch)), ("limits", limits.jsonValue)]),
+                [("protocol", 1), ("server", .string("rivesyncd/\(RiveSyncVersion.current)")), ("epoch", .string(context.epoch)), ("limits", limits.jsonValue)]),
             to: session)
     }
 

@@ -23,10 +23,10 @@ extension DaemonConfiguration {
 
         /// Reads `{"enabled": bool, "readOnly": bool}` (defaults `false`, `true`).
         init(json: JSONValue) throws(ConfigurationError) {
-            guard let members = json.objectValue else { throw .invalid("inspector: expected an object") }
-            for (key, _) in members where !["enabled", "readOnly"].contains(key) {
-                throw .invalid("inspector: unknown key '\(key)'")
-            }
+            guard json.objectValue != nil else { throw .invalid("inspector: expected an object") }
+            var problems = ConfigurationProblems()
+            problems.refuseUnknownKeys(of: json, section: "inspector", here: "inspector")
+            try problems.throwIfAny()
             if let value = json["enabled"] {
                 guard let flag = value.boolValue else { throw .invalid("inspector.enabled: expected true or false") }
                 enabled = flag

@@ -72,16 +72,3 @@ public struct Limits: Sendable, Hashable {
         .object(Self.settings.map { ($0.name, .number(Double(self[keyPath: $0.keyPath]))) })
     }
 }
-
-/// A configuration file or flag that cannot be used, with a one-line reason.
-public enum ConfigurationError: Error, Sendable, Hashable, CustomStringConvertible {
-    case invalid(String)
-    case unreadable(path: String, reason: String)
-
-    public var description: String {
-        switch self {
-        case .invalid(let reason): return reason
-        case .unreadable(let path, let reason): return "\(path): \(reason)"
-        }
-    }
-}

@@ -1,20 +1,65 @@
 import Foundation
+import RiveSyncTransport
+import Synchronization
 
-/// Structured log lines on stderr (for journald): `level=info msg="…" key=value …`.
+/// The daemon's one log sink: structured lines on stderr, `level=info msg="…" key=value …`,
+/// for our own lines and libwebsockets' (`source=lws`, see `routeTransportLines`). Lines below
+/// `minimum` are not written (`--log-level`, `logLevel`; changed by SIGHUP). Under systemd
+/// (`JOURNAL_STREAM` names stderr) each line starts with its syslog priority (`<6>`), so
+/// journald records it at that priority.
 public struct Log: Sendable {
-    public enum Level: String, Sendable, Comparable {
+    /// How severe a line is.
+    public enum Level: String, Sendable, Comparable, CaseIterable {
         case debug, info, warning, error
-        public static func < (a: Level, b: Level) -> Bool {
-            [Level.debug, .info, .warning, .error].firstIndex(of: a)! < [Level.debug, .info, .warning, .error].firstIndex(of: b)!
+
+        /// Its rank, least severe first.
+        var rank: Int { Self.allCases.firstIndex(of: self)! }
+        /// Its syslog priority (`LOG_DEBUG` 7, `LOG_INFO` 6, `LOG_WARNING` 4, `LOG_ERR` 3).
+        var priority: Int { [7, 6, 4, 3][rank] }
+
+        public static func < (a: Level, b: Level) -> Bool { a.rank < b.rank }
+    }
+
+    private let sink: Sink
+
+    /// The shared state of every copy of one `Log`.
+    private final class Sink: Sendable {
+        let minimum: Atomic<Int>
+        let journal: Bool
+        init(minimum: Level, journal: Bool) {
+            self.minimum = Atomic(minimum.rank)
+            self.journal = journal
         }
     }
 
-    public var minimum: Level
-    public init(minimum: Level = .info) { self.minimum = minimum }
+    /// - Parameters:
+    ///   - minimum: the least severe level written.
+    ///   - environment: where `JOURNAL_STREAM` is read.
+    public init(minimum: Level = .info, environment: [String: String] = ProcessInfo.processInfo.environment) {
+        sink = Sink(minimum: minimum, journal: Self.stderrIsJournal(environment["JOURNAL_STREAM"]))
+    }
+
+    /// The least severe level written; setting it affects every copy of this log.
+    public var minimum: Level {
+        get { Level.allCases[sink.minimum.load(ordering: .relaxed)] }
+        nonmutating set { sink.minimum.store(newValue.rank, ordering: .relaxed) }
+    }
+
+    /// Whether lines at `level` are written now (to skip building costly metadata).
+    public func writes(_ level: Level) -> Bool { level.rank >= sink.minimum.load(ordering: .relaxed) }
 
     public func callAsFunction(_ level: Level, _ message: String, _ metadata: [(String, String)] = []) {
-        guard level >= minimum else { return }
-        var line = "level=\(level.rawValue) msg=\(Self.quote(message))"
+        guard writes(level) else { return }
+        emit(level, message, metadata)
+    }
+
+    /// Writes an info line whatever `minimum` is: `listening on HOST:PORT`, which tests and
+    /// scripts read the bound port from.
+    public func announce(_ message: String) { emit(.info, message, []) }
+
+    private func emit(_ level: Level, _ message: String, _ metadata: [(String, String)]) {
+        var line = sink.journal ? "<\(level.priority)>" : ""
+        line += "level=\(level.rawValue) msg=\(Self.quote(message))"
         for (key, value) in metadata { line += " \(key)=\(Self.quote(value))" }
         line += "\n"
         Self.writeStandardError(line)
@@ -38,8 +83,56 @@ public struct Log: Sendable {
         }
     }
 
+    /// Sends libwebsockets' own lines through this log (`source=lws`; the transport's, which it
+    /// logs through lws, as `source=transport`), mapped to our levels
+    /// (`ERR` error, `WARN` warning, `NOTICE` info, `INFO` debug), and has lws emit only the
+    /// levels `minimum` writes. Call again after changing `minimum`. Process-wide.
+    public func routeTransportLines() {
+        var levels: TransportLog.Levels = [.error]
+        if writes(.warning) { levels.insert(.warning) }
+        if writes(.info) { levels.insert(.notice) }
+        if writes(.debug) { levels.insert(.info) }
+        TransportLog.configure(levels: levels) { [self] level, text in
+            let line = text.trimmingCharacters(in: .whitespaces)
+            // The transport's own lines go through lws' logger too, marked "rivesync: ".
+            if line.hasPrefix("rivesync: ") {
+                self(Self.level(of: level), String(line.dropFirst(10)), [("source", "transport")])
+            } else {
+                self(Self.level(of: level), line, [("source", "lws")])
+            }
+        }
+    }
+
+    static func level(of lws: TransportLog.Levels) -> Level {
+        if lws.contains(.error) { return .error }
+        if lws.contains(.warning) { return .warning }
+        if lws.contains(.notice) { return .info }
+        return .debug
+    }
+
+    /// True when `JOURNAL_STREAM` (`DEVICE:INODE`) is the file stderr is open on, as systemd
+    /// sets it for a service whose stderr is the journal.
+    static func stderrIsJournal(_ variable: String?) -> Bool {
+        guard let parts = variable?.split(separator: ":"), parts.count == 2, let device = UInt64(parts[0]), let inode = UInt64(parts[1])
+        else { return false }
+        var status = stat()
+        guard fstat(2, &status) == 0 else { return false }
+        return UInt64(status.st_dev) == device && UInt64(status.st_ino) == inode
+    }
+
     static func quote(_ text: String) -> String {
-        if !text.isEmpty, text.allSatisfy({ $0.isLetter || $0.isNumber || "._-:/@#".contains($0) }) { return text }
-        return "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        if !text.isEmpty, text.allSatisfy({ $0.isLetter || $0.isNumber || "._-:/@#[]".contains($0) }) { return text }
+        var quoted = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\\": quoted += "\\\\"
+            case "\"": quoted += "\\\""
+            case "\n": quoted += "\\n"
+            case "\r": quoted += "\\r"
+            case "\t": quoted += "\\t"
+            default: quoted.unicodeScalars.append(scalar)
+            }
+        }
+        return quoted + "\""
     }
 }

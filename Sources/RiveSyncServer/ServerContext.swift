@@ -11,7 +11,7 @@ final class ServerContext: Sendable {
     let configuration: DaemonConfiguration
     let limits: Locked<Limits>
     let directory = Directory()
-    let metrics = DaemonMetrics()
+    let metrics: DaemonMetrics
     let assets: AssetStore
     let epoch: String
     let log: Log
@@ -24,6 +24,7 @@ final class ServerContext: Sendable {
         self.stateDirectory = stateDirectory
         self.configuration = configuration
         self.limits = Locked(configuration.limits)
+        self.metrics = DaemonMetrics(maxTargetLabels: configuration.maxTargetLabels)
         self.assets = AssetStore(capacityBytes: max(configuration.limits.maxAssetBytes * 16, 64 << 20))
         self.epoch = epoch
         self.log = log
@@ -72,7 +73,7 @@ final class ServerContext: Sendable {
 
     /// Sends an error reply and counts it.
     func sendError(_ error: WireError, id: JSONValue?, to session: SessionID) {
-        metrics.errors.add(1, ordering: .relaxed)
+        metrics.recordError(code: error.code)
         send(error.message(id: id), to: session)
     }
 }

@@ -3,13 +3,13 @@ import RiveSyncTransport
 
 /// Runs a `Daemon` the way `systemd/rivesyncd.service` expects (`Type=notify`): accepts on a
 /// socket-activated listener when one was passed, reports `READY=1` / `STATUS=` / `RELOADING=1`
-/// / `STOPPING=1` over `$NOTIFY_SOCKET`, feeds the watchdog from liveness probes, reloads limits
-/// and tokens on SIGHUP and drains on SIGTERM. Without systemd's variables it just runs the daemon.
+/// / `STOPPING=1` over `$NOTIFY_SOCKET`, feeds the watchdog from liveness probes, reloads limits,
+/// the log level, tokens and certificates on SIGHUP and drains on SIGTERM. Without systemd's variables it just runs the daemon.
 ///
 /// `start`, `reload` and `drain` are called from `rivesyncd`'s signal loop, one at a time.
 public final class Supervisor: Sendable {
     private let daemon: Daemon
-    private let configurationPath: String?
+    private let commandLine: DaemonCommandLine
     private let log: Log
     private let notifier: SystemdNotifier?
     private let watchdogInterval: Duration?
@@ -19,18 +19,20 @@ public final class Supervisor: Sendable {
         var acceptor: SocketAcceptor?
         var watchdog: Watchdog?
         var endpoint = ""
+        /// What runs now: the start's configuration with the changes SIGHUP applied since.
+        var configuration = DaemonConfiguration()
     }
 
     /// - Parameters:
     ///   - daemon: built with `listenDescriptor` set when `SocketActivation` found a socket.
-    ///   - configurationPath: the `--config` file SIGHUP re-reads (nil for `--demo`).
+    ///   - commandLine: the flags, whose `--config` file SIGHUP re-reads (none for `--demo`).
     ///   - environment: where `NOTIFY_SOCKET`, `WATCHDOG_USEC` and `WATCHDOG_PID` are read.
     public init(
-        daemon: Daemon, configurationPath: String?, log: Log,
+        daemon: Daemon, commandLine: DaemonCommandLine, log: Log,
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) {
         self.daemon = daemon
-        self.configurationPath = configurationPath
+        self.commandLine = commandLine
         self.log = log
         notifier = SystemdNotifier(environment: environment)
         watchdogInterval = Watchdog.interval(environment: environment)
@@ -41,6 +43,7 @@ public final class Supervisor: Sendable {
     public func start() throws -> String {
         let port = try daemon.start()
         var state = Running()
+        state.configuration = daemon.context.configuration
         if let listener = daemon.context.configuration.listenDescriptor {
             state.acceptor = try SocketAcceptor(listener: listener, log: log) { [daemon] in daemon.adopt($0) }
             state.endpoint = "inherited socket fd \(listener)"
@@ -57,31 +60,60 @@ public final class Supervisor: Sendable {
     }
 
     /// SIGHUP, between `RELOADING=1` and `READY=1`: re-reads the configuration file and applies
-    /// the reloadable limits, then the tokens file (`Daemon.reloadTokens`). A file that cannot
-    /// be read or is invalid is logged and ignored; the daemon keeps what it had.
+    /// what can change while running (`reloadConfiguration`), then the tokens file
+    /// (`Daemon.reloadTokens`) and the TLS certificate and key files. A file that cannot be read
+    /// or is invalid is logged and ignored; the daemon keeps what it had.
     public func reload() {
         notifier?.notify("RELOADING=1\nSTATUS=reloading\nMONOTONIC_USEC=\(Self.monotonicMicroseconds())")
-        reloadLimits()
+        reloadConfiguration()
         do { try daemon.reloadTokens() } catch {
             log(.error, "reload: tokens file rejected; keeping the old tokens", [("error", "\(error)")])
         }
+        daemon.reloadCertificates()
         notifier?.notify("READY=1\nSTATUS=serving on \(running.withLock { $0.endpoint })")
     }
 
-    /// Applies the reloadable limits of the configuration file, logging each change.
-    private func reloadLimits() {
-        guard let path = configurationPath else {
-            return log(.info, "reload: no configuration file (started with --demo); limits unchanged")
+    /// Applies the reloadable limits and `logLevel` of the configuration file, logging each
+    /// change, and logs every other changed key as needing a restart.
+    private func reloadConfiguration() {
+        guard let path = commandLine.configurationPath else {
+            return log(.info, "reload: no configuration file (started with --demo); nothing to re-read")
         }
-        let configuration: DaemonConfiguration
+        let new: DaemonConfiguration
         do {
-            configuration = try DaemonCommandLine.read(path)
+            new = try commandLine.configuration()
         } catch {
-            return log(.error, "reload: configuration rejected; keeping the running one", [("path", path), ("error", "\(error)")])
+            for line in error.lines {
+                log(.error, "reload: configuration rejected; keeping the running one", [("path", path), ("error", line)])
+            }
+            return
         }
-        let changes = daemon.reloadLimits(configuration.limits)
-        for change in changes { log(.info, "reload: limit", [("change", change)]) }
-        log(.info, "reload: done", [("path", path), ("changes", "\(changes.count)")])
+        var running = self.running.withLock { $0.configuration }
+        var (applied, ignored) = (0, 0)
+        for change in daemon.reloadLimits(new.limits) {
+            let key = "limits.\(change.name)"
+            if change.applied {
+                applied += 1
+                log(.info, "reload: applied", [("key", key), ("old", "\(change.old)"), ("new", "\(change.new)")])
+            } else {
+                ignored += 1
+                log(.warning, "reload: not applied; needs a restart", [("key", key), ("old", "\(change.old)"), ("new", "\(change.new)")])
+            }
+        }
+        running.limits = daemon.context.limits.withLock { $0 }
+        if running.logLevel != new.logLevel {
+            log(.info, "reload: applied", [("key", "logLevel"), ("old", running.logLevel.rawValue), ("new", new.logLevel.rawValue)])
+            log.minimum = new.logLevel
+            log.routeTransportLines()
+            running.logLevel = new.logLevel
+            applied += 1
+        }
+        for key in running.changedKeys(to: new) where !key.hasPrefix("limits.") {
+            ignored += 1
+            log(.warning, "reload: not applied; needs a restart", [("key", key)])
+        }
+        self.running.withLock { $0.configuration = running }
+        log(.info, "reload: done", [("path", path), ("applied", "\(applied)"), ("ignored", "\(ignored)")])
     }
 
     /// SIGTERM: reports `STOPPING=1`, stops the watchdog and the acceptor, then stops the daemon
@@ -89,6 +121,7 @@ public final class Supervisor: Sendable {
     /// flushed). The caller exits 0 afterwards.
     public func drain() {
         notifier?.notify("STOPPING=1\nSTATUS=draining")
+        daemon.ready.withLock { $0 = false }
         let state = running.withLock { $0 }
         state.watchdog?.stop()
         state.acceptor?.stop()

@@ -44,7 +44,7 @@ extension Worker {
             return true
         } catch {
             let dropped = (try? files[file]!.discardQueue(of: target)) ?? []
-            context.submit(abandon(dropped, pending: targets[target]!.pending) { _ in error })
+            context.submit(abandon(dropped, on: target, pending: targets[target]!.pending) { _ in error })
             for command in dropped { targets[target]!.pending[command.id] = nil }
             return false
         }
@@ -63,7 +63,7 @@ extension Worker {
         let anyBacklog = context.totalQueuedBytes() > softLimit
         for batch in batches {
             guard targets[batch.target] != nil else { continue }
-            context.metrics.batches.add(1, ordering: .relaxed)
+            context.metrics.add(1, to: .batches, of: batch.target)
             let targetEpoch = epoch(of: batch.target)
             let full = ServerContext.payload(ServerMessage.batch(batch, epoch: targetEpoch, effects: batch.effects, commands: batch.applied))
             targets[batch.target]!.history.append(HistoryEntry(batch: batch, payload: full))
@@ -106,12 +106,12 @@ extension Worker {
                 var error = WireError(rejected.error)
                 if let path = waiting.hiddenPath { error = error.withoutState(path: path) }
                 error.details += [("seq", .number(Double(batch.seq))), ("command", .number(Double(rejected.id)))]
-                context.metrics.errors.add(1, ordering: .relaxed)
+                context.metrics.recordError(code: error.code)
                 replies.append(.send(ServerContext.payload(error.message(id: waiting.requestID)), to: [waiting.session]))
             }
             if batch.target == advanced {
-                context.metrics.commandsApplied.add(batch.applied.count, ordering: .relaxed)
-                context.metrics.commandsRejected.add(batch.rejected.count, ordering: .relaxed)
+                context.metrics.add(batch.applied.count, to: .commandsApplied, of: batch.target)
+                context.metrics.add(batch.rejected.count, to: .commandsRejected, of: batch.target)
                 context.metrics.commandsQueued.add(-(batch.applied.count + batch.rejected.count), ordering: .relaxed)
             }
         }

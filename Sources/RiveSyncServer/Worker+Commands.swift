@@ -60,13 +60,15 @@ extension Worker {
     /// Ends queued commands that will never apply: each one a session still waits for gets
     /// `error(command number)`, and the gauges count every one as rejected. Returns the error
     /// replies to send.
-    func abandon(_ commands: [QueuedCommand], pending: [UInt64: PendingAck],
+    func abandon(_ commands: [QueuedCommand], on target: String, pending: [UInt64: PendingAck],
                  error: (UInt64) -> WireError) -> [WebSocketServer.Command] {
-        context.metrics.commandsRejected.add(commands.count, ordering: .relaxed)
+        context.metrics.add(commands.count, to: .commandsRejected, of: target)
         context.metrics.commandsQueued.add(-commands.count, ordering: .relaxed)
         return commands.compactMap { command in
             pending[command.id].map { waiting in
-                .send(ServerContext.payload(error(command.id).message(id: waiting.requestID)), to: [waiting.session])
+                let reply = error(command.id)
+                context.metrics.recordError(code: reply.code)
+                return .send(ServerContext.payload(reply.message(id: waiting.requestID)), to: [waiting.session])
             }
         }
     }

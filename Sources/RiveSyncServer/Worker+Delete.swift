@@ -25,8 +25,8 @@ extension Worker {
         var out: [WebSocketServer.Command] = []
         let ended = ServerMessage.reply("unsubscribed", id: nil, [("target", .string(target)), ("reason", "deleted")])
         if !record.subscribers.isEmpty { out.append(.send(ServerContext.payload(ended), to: Array(record.subscribers.keys))) }
-        context.metrics.subscriptions.add(-record.subscribers.count, ordering: .relaxed)
-        out += abandon(removal.dropped, pending: record.pending) { number in
+        context.metrics.add(-record.subscribers.count, to: .subscriptions, of: target)
+        out += abandon(removal.dropped, on: target, pending: record.pending) { number in
             WireError(
                 code: "target_deleted", message: "target '\(target)' was deleted before this command applied",
                 details: [("target", .string(target)), ("command", .number(Double(number)))])

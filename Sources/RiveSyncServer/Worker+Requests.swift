@@ -91,7 +91,7 @@ extension Worker {
         case .unsubscribe(let target):
             _ = try record(target)
             if targets[target]!.subscribers.removeValue(forKey: session) != nil {
-                context.metrics.subscriptions.add(-1, ordering: .relaxed)
+                context.metrics.add(-1, to: .subscriptions, of: target)
             }
             return ServerMessage.reply("unsubscribed", id: id, [("target", .string(target))])
         case .get(let target, let path):

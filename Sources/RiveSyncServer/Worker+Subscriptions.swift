@@ -35,7 +35,7 @@ extension Worker {
             out.append(.send(ServerContext.payload(snapshot(of: target, paths: paths, values: values, id: id, reason: nil, resumed: cursor == nil ? nil : false)), to: [session]))
         }
         if targets[target]!.subscribers.updateValue(Subscription(paths: paths), forKey: session) == nil {
-            context.metrics.subscriptions.add(1, ordering: .relaxed)
+            context.metrics.add(1, to: .subscriptions, of: target)
         }
         context.submit(out)
     }
@@ -126,7 +126,7 @@ extension Worker {
     func sessionClosed(_ session: SessionID) {
         for name in targets.keys {
             if targets[name]!.subscribers.removeValue(forKey: session) != nil {
-                context.metrics.subscriptions.add(-1, ordering: .relaxed)
+                context.metrics.add(-1, to: .subscriptions, of: name)
             }
             targets[name]!.pending = targets[name]!.pending.filter { $0.value.session != session }
         }

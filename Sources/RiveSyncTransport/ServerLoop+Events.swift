@@ -196,6 +196,8 @@ extension ServerLoop {
                 handled(id)
             case .command(.adopt(let fd)):
                 adopt(fd)
+            case .command(.reloadCertificates(let done)):
+                done(reloadCertificates())
             case .stop(let code):
                 beginStop(closeCode: code)
             }

@@ -21,9 +21,10 @@ struct HTTPResponse {
     }
 }
 
-/// Plain HTTP on the WebSocket port: `GET /healthz`, `GET /metrics` (when `metricsAccess`
-/// allows it: 401 without acceptable credentials, 403 for credentials without the right) and
-/// `GET` of the configured static files; anything else is 404.
+/// Plain HTTP on the WebSocket port: `GET /healthz` (the loop answers), `GET /readyz` (200 while
+/// `readiness` says so and the server is not stopping, else 503), `GET /metrics` (when
+/// `metricsAccess` allows it: 401 without acceptable credentials, 403 for credentials without
+/// the right) and `GET` of the configured static files; anything else is 404.
 extension ServerLoop {
     func http(_ wsi: OpaquePointer, path: String) -> Int32 {
         metrics.httpRequests.wrappingAdd(1, ordering: .relaxed)
@@ -33,6 +34,9 @@ extension ServerLoop {
         switch (isGet, path) {
         case (true, "/healthz"):
             response = HTTPResponse(status: HTTP_STATUS_OK, body: "ok\n")
+        case (true, "/readyz"):
+            let ready = !stopping && readiness()
+            response = HTTPResponse(status: ready ? HTTP_STATUS_OK : HTTP_STATUS_SERVICE_UNAVAILABLE, body: ready ? "ready\n" : "not ready\n")
         case (true, "/metrics"):
             switch metricsAccess(Self.header(wsi, WSI_TOKEN_HTTP_AUTHORIZATION), Self.peerAddress(wsi)) {
             case .allowed:

@@ -21,6 +21,7 @@ final class ServerLoop: @unchecked Sendable {
     let metrics: TransportMetrics
     let metricsAccess: @Sendable (_ authorization: String?, _ remoteAddress: String) -> HTTPAccess
     let metricsBody: @Sendable (TransportMetrics) -> String
+    let readiness: @Sendable () -> Bool
     let inbox: Inbox<Input>
     let sessionStats: Locked<[SessionID: SessionStats]>
 
@@ -49,12 +50,14 @@ final class ServerLoop: @unchecked Sendable {
          metrics: TransportMetrics,
          metricsAccess: @escaping @Sendable (_ authorization: String?, _ remoteAddress: String) -> HTTPAccess,
          metricsBody: @escaping @Sendable (TransportMetrics) -> String,
+         readiness: @escaping @Sendable () -> Bool,
          inbox: Inbox<Input>, sessionStats: Locked<[SessionID: SessionStats]>) {
         self.configuration = configuration
         self.handler = handler
         self.metrics = metrics
         self.metricsAccess = metricsAccess
         self.metricsBody = metricsBody
+        self.readiness = readiness
         self.inbox = inbox
         self.sessionStats = sessionStats
         staticFiles = configuration.staticFiles.mapValues { file in

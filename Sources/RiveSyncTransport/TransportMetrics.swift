@@ -48,27 +48,27 @@ public final class TransportMetrics: Sendable {
 
     /// The metrics in Prometheus text exposition format, names prefixed by `prefix`.
     public func prometheusText(prefix: String = "rivesync_transport") -> String {
-        let rows: [(String, String, Int)] = [
-            ("connections_opened_total", "counter", connectionsOpened.load(ordering: .relaxed)),
-            ("connections", "gauge", connectionsCurrent.load(ordering: .relaxed)),
-            ("connections_rejected_total", "counter", connectionsRejected.load(ordering: .relaxed)),
-            ("messages_in_total", "counter", messagesIn.load(ordering: .relaxed)),
-            ("bytes_in_total", "counter", bytesIn.load(ordering: .relaxed)),
-            ("messages_out_total", "counter", messagesOut.load(ordering: .relaxed)),
-            ("bytes_out_total", "counter", bytesOut.load(ordering: .relaxed)),
-            ("writes_total", "counter", writes.load(ordering: .relaxed)),
-            ("direct_writes_total", "counter", directWrites.load(ordering: .relaxed)),
-            ("queued_bytes", "gauge", queuedBytes.load(ordering: .relaxed)),
-            ("queued_messages", "gauge", queuedMessages.load(ordering: .relaxed)),
-            ("queue_overflows_total", "counter", queueOverflows.load(ordering: .relaxed)),
-            ("messages_dropped_total", "counter", messagesDropped.load(ordering: .relaxed)),
-            ("messages_too_large_total", "counter", messagesTooLarge.load(ordering: .relaxed)),
-            ("read_pauses_total", "counter", readPauses.load(ordering: .relaxed)),
-            ("http_requests_total", "counter", httpRequests.load(ordering: .relaxed)),
+        let rows: [(String, String, String, Int)] = [
+            ("connections_opened_total", "counter", "WebSocket sessions opened.", connectionsOpened.load(ordering: .relaxed)),
+            ("connections", "gauge", "WebSocket sessions open now.", connectionsCurrent.load(ordering: .relaxed)),
+            ("connections_rejected_total", "counter", "Handshakes refused.", connectionsRejected.load(ordering: .relaxed)),
+            ("messages_in_total", "counter", "Whole messages received.", messagesIn.load(ordering: .relaxed)),
+            ("bytes_in_total", "counter", "Message bytes received.", bytesIn.load(ordering: .relaxed)),
+            ("messages_out_total", "counter", "Messages written, one per session per message.", messagesOut.load(ordering: .relaxed)),
+            ("bytes_out_total", "counter", "Message bytes written, without frame headers.", bytesOut.load(ordering: .relaxed)),
+            ("writes_total", "counter", "Socket writes (lws_write calls).", writes.load(ordering: .relaxed)),
+            ("direct_writes_total", "counter", "Writes made as soon as a message was queued.", directWrites.load(ordering: .relaxed)),
+            ("queued_bytes", "gauge", "Message bytes queued in all sessions, not yet written.", queuedBytes.load(ordering: .relaxed)),
+            ("queued_messages", "gauge", "Messages queued in all sessions, not yet written.", queuedMessages.load(ordering: .relaxed)),
+            ("queue_overflows_total", "counter", "Send-queue overflows.", queueOverflows.load(ordering: .relaxed)),
+            ("messages_dropped_total", "counter", "Messages dropped (overflow, closing).", messagesDropped.load(ordering: .relaxed)),
+            ("messages_too_large_total", "counter", "Messages over the size limit (1009).", messagesTooLarge.load(ordering: .relaxed)),
+            ("read_pauses_total", "counter", "Times a session stopped being read (back-pressure).", readPauses.load(ordering: .relaxed)),
+            ("http_requests_total", "counter", "Plain HTTP requests served.", httpRequests.load(ordering: .relaxed)),
         ]
         var text = ""
-        for (name, type, value) in rows {
-            text += "# TYPE \(prefix)_\(name) \(type)\n\(prefix)_\(name) \(value)\n"
+        for (name, type, help, value) in rows {
+            text += "# HELP \(prefix)_\(name) \(help)\n# TYPE \(prefix)_\(name) \(type)\n\(prefix)_\(name) \(value)\n"
         }
         return text
     }

@@ -20,6 +20,11 @@ public final class WebSocketServer: Sendable {
         /// Hand an accepted, connected socket to lws as a new server connection (it then does
         /// the HTTP/WebSocket handshake like any other). The server owns `fd` afterwards.
         case adopt(fileDescriptor: Int32)
+        /// Re-read the TLS certificate chain and key from the configured files (same paths)
+        /// for new connections; open ones keep theirs. The pair is checked first: a file that
+        /// cannot be read, or a key that does not match, keeps the old pair. `done` is called
+        /// on the service thread with the outcome (`.tlsSetupFailed`, or `.notRunning`).
+        case reloadCertificates(done: @Sendable (Result<Void, TransportError>) -> Void)
         /// One message the handler received from the session is done with (with
         /// `Configuration.maxUnhandledMessagesPerSession` > 0, send exactly one per message).
         case handled(SessionID)
@@ -32,6 +37,7 @@ public final class WebSocketServer: Sendable {
 
     private let handler: any WebSocketServerHandler
     private let metricsBody: @Sendable (TransportMetrics) -> String
+    private let readiness: @Sendable () -> Bool
     private let metricsAccess: @Sendable (_ authorization: String?, _ remoteAddress: String) -> HTTPAccess
     private let inbox = Inbox<ServerLoop.Input>()
     private let state = Locked<RunState>(.idle)
@@ -54,11 +60,13 @@ public final class WebSocketServer: Sendable {
     ///     thread; must be quick. Defaults to the transport's own metrics.
     public init(configuration: Configuration, handler: any WebSocketServerHandler,
                 metricsAccess: @escaping @Sendable (_ authorization: String?, _ remoteAddress: String) -> HTTPAccess = { _, _ in .allowed },
-                metricsBody: @escaping @Sendable (TransportMetrics) -> String = { $0.prometheusText() }) {
+                metricsBody: @escaping @Sendable (TransportMetrics) -> String = { $0.prometheusText() },
+                readiness: @escaping @Sendable () -> Bool = { true }) {
         self.configuration = configuration
         self.handler = handler
         self.metricsAccess = metricsAccess
         self.metricsBody = metricsBody
+        self.readiness = readiness
     }
 
     /// Binds, starts the service thread, and returns once the server accepts connections.
@@ -70,7 +78,7 @@ public final class WebSocketServer: Sendable {
         try configuration.validate()
         TransportLog.configureDefaultIfNeeded()
         let loop = ServerLoop(configuration: configuration, handler: handler, metrics: metrics,
-                              metricsAccess: metricsAccess, metricsBody: metricsBody, inbox: inbox, sessionStats: sessionStats)
+                              metricsAccess: metricsAccess, metricsBody: metricsBody, readiness: readiness, inbox: inbox, sessionStats: sessionStats)
         let started = Latch<Result<Int, TransportError>>()
         try state.withLock { (state) throws(TransportError) in
             guard case .idle = state else { throw TransportError(.notRunning, "a server can be started only once") }

@@ -1,20 +1,50 @@
 import Foundation
 import RiveSyncServer
+import RiveSyncVersion
 
 // First of all: a write to a closed stderr or socket must fail with EPIPE, not kill us.
 signal(SIGPIPE, SIG_IGN)
-let log = Log()
+
+func fail(_ lines: [String], status: Int32, usage: Bool = false) -> Never {
+    Log.writeStandardError(lines.map { "rivesyncd: \($0)\n" }.joined() + (usage ? "see rivesyncd --help\n" : ""))
+    exit(status)
+}
+
 let commandLine: DaemonCommandLine
 do {
     commandLine = try DaemonCommandLine(arguments: Array(CommandLine.arguments.dropFirst()))
 } catch {
-    Log.writeStandardError("rivesyncd: \(error)\n\(DaemonCommandLine.usage)")
-    exit(64)
+    fail(error.lines, status: 64, usage: true)
 }
-if commandLine.showHelp {
-    print(DaemonCommandLine.usage, terminator: "")  // stdio: a closed stdout loses it, nothing else
+// stdout through stdio: a closed stdout loses the text, nothing else.
+switch commandLine.action {
+case .help:
+    print(DaemonCommandLine.usage, terminator: "")
     exit(0)
+case .version:
+    print("rivesyncd \(RiveSyncVersion.current)")
+    exit(0)
+case .checkConfiguration:
+    let path = commandLine.configurationPath!
+    let problems = Daemon.check(configurationPath: path)
+    guard problems.isEmpty else { fail(problems.map { "\(path): \($0)" }, status: 1) }
+    print("\(path): valid")
+    exit(0)
+case .serve:
+    break
 }
+
+/// Logs why the daemon cannot start (one error line per problem, so journald records them at
+/// error priority) and exits 1.
+func refuseToStart(_ lines: [String], log: Log) -> Never {
+    for line in lines { log(.error, "not started", [("error", line)]) }
+    exit(1)
+}
+
+let configuration: DaemonConfiguration
+do { configuration = try commandLine.configuration() } catch { refuseToStart(error.lines, log: Log()) }
+let log = Log(minimum: configuration.logLevel)
+log.routeTransportLines()
 
 var signals = sigset_t()
 sigemptyset(&signals)
@@ -26,16 +56,17 @@ let daemon: Daemon
 let supervisor: Supervisor
 let endpoint: String
 do {
-    var configuration = commandLine.configuration
-    configuration.listenDescriptor = try SocketActivation.takeListeningSocket()
-    daemon = try Daemon(configuration: configuration, log: log)
-    supervisor = Supervisor(daemon: daemon, configurationPath: commandLine.configurationPath, log: log)
+    var running = configuration
+    running.listenDescriptor = try SocketActivation.takeListeningSocket()
+    daemon = try Daemon(configuration: running, log: log)
+    supervisor = Supervisor(daemon: daemon, commandLine: commandLine, log: log)
     endpoint = try supervisor.start()
+} catch let error as ConfigurationError {
+    refuseToStart(error.lines, log: log)
 } catch {
-    Log.writeStandardError("rivesyncd: \(error)\n")
-    exit(1)
+    refuseToStart(["\(error)"], log: log)
 }
-Log.writeStandardError("listening on \(endpoint)\n")
+log.announce("listening on \(endpoint)")
 
 while true {
     var received: Int32 = 0

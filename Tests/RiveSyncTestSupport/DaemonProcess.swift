@@ -38,11 +38,18 @@ public final class DaemonProcess: @unchecked Sendable {
     }
 
     /// Starts the daemon with `arguments` (plus `--port`, 0 by default) and waits until it
-    /// listens.
-    public init(_ arguments: [String], port requestedPort: Int = 0) throws {
+    /// listens. `environment` adds variables to the test's own; `stderrEnvironment` computes
+    /// more from the stderr pipe's file descriptor (`JOURNAL_STREAM`, say).
+    public init(
+        _ arguments: [String], port requestedPort: Int = 0, environment: [String: String] = [:],
+        stderrEnvironment: (Int32) -> [String: String] = { _ in [:] }
+    ) throws {
         process.executableURL = URL(fileURLWithPath: Self.binary())
         process.arguments = arguments + ["--port", String(requestedPort)]
         let pipe = Pipe()
+        process.environment = ProcessInfo.processInfo.environment
+            .merging(environment) { $1 }
+            .merging(stderrEnvironment(pipe.fileHandleForWriting.fileDescriptor)) { $1 }
         process.standardError = pipe
         process.standardOutput = FileHandle.nullDevice
         let output = self.output

@@ -50,7 +50,10 @@ import Testing
         try server.start()
         defer { server.stop() }
         let response = try RawSocket.httpGet(port: try #require(server.port), path: "/metrics")
-        #expect(response.contains("\r\n\r\napp_up 1\n# TYPE app_transport_connections_opened_total counter\n"))
+        #expect(
+            response.contains(
+                "\r\n\r\napp_up 1\n# HELP app_transport_connections_opened_total WebSocket sessions opened.\n"
+                    + "# TYPE app_transport_connections_opened_total counter\n"))
     }
 
     @Test func metricsAccessSeesTheAuthorizationHeaderAndThePeer() async throws {

@@ -8,6 +8,7 @@ usage: availability.py RIVESYNCD CASE   (CASE: one of the names in CASES)"""
 
 import json
 import os
+import re
 import signal
 import socket
 import sys
@@ -366,7 +367,7 @@ class ClosedStderrDaemon:
             line = self.proc.stderr.readline().decode("utf-8", "replace")
             assert line and time.monotonic() < deadline, "rivesyncd did not start:\n" + self.text
             self.text += line
-        self.port = int(self.text.split("listening on ")[1].split()[0].rsplit(":", 1)[1])
+        self.port = int(re.search(r"listening on \S+:(\d+)", self.text).group(1))
         self.proc.stderr.close()
 
     def stderr(self):

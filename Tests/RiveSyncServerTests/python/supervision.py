@@ -69,8 +69,9 @@ def notify_watchdog_reload_drain(scratch):
         daemon.signal(signal.SIGHUP)
         assert "MONOTONIC_USEC" in notify.expect("RELOADING")
         notify.expect("READY")
-        daemon.wait_for(r"change=\"maxSubscriptions 10 -> 20\"", mark)
-        daemon.wait_for(r"maxMessageBytes 65536 -> 131072 ignored \(needs a restart\)", mark)
+        daemon.wait_for(r"msg=\"reload: applied\" key=limits.maxSubscriptions old=10 new=20", mark)
+        daemon.wait_for(r"msg=\"reload: not applied; needs a restart\" key=limits.maxMessageBytes old=65536 new=131072", mark)
+        daemon.wait_for(r"msg=\"reload: done\" .* applied=1 ignored=1", mark)
         _, welcome = hello(daemon.port)
         assert welcome["limits"]["maxSubscriptions"] == 20, welcome
         assert welcome["limits"]["maxMessageBytes"] == 65536, welcome

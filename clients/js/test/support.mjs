@@ -29,7 +29,7 @@ export class Daemon {
       const timer = setTimeout(() => reject(new Error(`rivesyncd did not listen in 60 s:\n${daemon.stderr}`)), 60_000);
       daemon.process.stderr.on('data', (chunk) => {
         daemon.stderr += chunk;
-        const match = /listening on [^\n]*:(\d+)\n/.exec(daemon.stderr);
+        const match = /listening on [^\s"]*:(\d+)["\n]/.exec(daemon.stderr);
         if (match) {
           clearTimeout(timer);
           resolvePort(Number(match[1]));

@@ -1,0 +1,64 @@
+#!/bin/sh
+# Builds the Debian package (packaging/build-deb.sh), installs it with apt (as CI does, root),
+# checks what it installed, runs the installed daemon on the installed example, and purges it.
+# Checks: rivesyncd --version and --check-config /etc/rivesyncd/config.json, systemd-analyze
+# verify on the installed units, every Documentation= of the unit resolves to an installed man
+# page or file, the man pages and the conffile are in place, /readyz on the running daemon.
+set -eu
+cd "$(dirname "$0")/.."
+package=$(sh packaging/build-deb.sh dist | tail -n 1)
+echo "package-check: built $package ($(du -h "$package" | cut -f1))"
+dpkg-deb --field "$package" Package Version Depends
+as_root=""
+[ "$(id -u)" -eq 0 ] || as_root="sudo"
+DEBIAN_FRONTEND=noninteractive $as_root apt-get install -y -qq "./$package" >/dev/null
+scratch=$(mktemp -d)
+daemon_pid=""
+cleanup() {
+    [ -z "$daemon_pid" ] || kill "$daemon_pid" 2>/dev/null || true
+    rm -rf "$scratch"
+    $as_root dpkg --purge rivesync >/dev/null
+}
+trap cleanup EXIT
+fail() { echo "package-check: $*" >&2; exit 1; }
+
+version=$(dpkg-deb --field "$package" Version)
+[ "$(/usr/bin/rivesyncd --version)" = "rivesyncd $version" ] || fail "rivesyncd --version is not $version"
+/usr/bin/rivesyncd --check-config /etc/rivesyncd/config.json
+dpkg-query --showformat='${Conffiles}\n' --show rivesync | grep -q "/etc/rivesyncd/config.json" || fail "config.json is not a conffile"
+systemd-analyze verify /lib/systemd/system/rivesyncd.service /lib/systemd/system/rivesyncd.socket
+for doc in README.md protocol/PROTOCOL.md protocol/SCHEMA.md protocol/schemas/common.schema.json systemd/README.md \
+    config/rivesyncd.conf.schema.json config/example.json changelog.gz copyright; do
+    [ -f "/usr/share/doc/rivesync/$doc" ] || fail "/usr/share/doc/rivesync/$doc is not installed"
+done
+for page in "8 rivesyncd" "5 rivesyncd.conf" "1 rivesync"; do
+    man -w $page >/dev/null || fail "man page $page is not installed"
+done
+documentation=$(sed -n 's/^Documentation=//p' /lib/systemd/system/rivesyncd.service)
+[ -n "$documentation" ] || fail "the unit has no Documentation="
+for uri in $documentation; do
+    case "$uri" in
+        man:*) name=${uri#man:}; man -w "$(echo "$name" | sed 's/.*(\(.*\))/\1/')" "${name%%(*}" >/dev/null || fail "$uri is not installed" ;;
+        file:*) [ -f "${uri#file:}" ] || fail "$uri is not installed" ;;
+        *) fail "unexpected Documentation= $uri" ;;
+    esac
+done
+
+# The installed binary runs on the installed example (on a free port) and becomes ready.
+: >"$scratch/daemon.log"  # exists before the loop reads it (the redirection below is the child's)
+/usr/bin/rivesyncd --config /etc/rivesyncd/config.json --port 0 2>"$scratch/daemon.log" &
+daemon_pid=$!
+port=""
+for _ in $(seq 200); do
+    port=$(sed -n 's/.*listening on 127.0.0.1:\([0-9]*\).*/\1/p' "$scratch/daemon.log")
+    [ -z "$port" ] || break
+    kill -0 "$daemon_pid" 2>/dev/null || { cat "$scratch/daemon.log"; fail "the installed rivesyncd did not start"; }
+    sleep 0.1
+done
+[ -n "$port" ] || { cat "$scratch/daemon.log"; fail "the installed rivesyncd did not listen"; }
+ready=$(python3 -c "import urllib.request; print(urllib.request.urlopen('http://127.0.0.1:$port/readyz', timeout=10).read().decode().strip())")
+[ "$ready" = ready ] || fail "/readyz said '$ready'"
+kill "$daemon_pid"
+wait "$daemon_pid" || fail "the installed rivesyncd did not exit 0 on SIGTERM"
+daemon_pid=""
+echo "package-check: $package installs; --check-config, systemd-analyze verify, man pages, Documentation= and /readyz pass"

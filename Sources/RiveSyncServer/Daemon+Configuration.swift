@@ -1,0 +1,193 @@
+import Foundation
+import RiveSyncModel
+import RiveSyncProtocol
+import RiveSyncTransport
+
+extension Daemon {
+    /// `rivesyncd --check-config`: reads the configuration file, then loads what it names the way
+    /// a start would (files, instances, state machines, tokens, TLS files) without a state
+    /// directory and without listening.
+    /// - Returns: every problem, each starting with its key path; empty when the file is valid.
+    public static func check(configurationPath path: String) -> [String] {
+        var configuration: DaemonConfiguration
+        do { configuration = try DaemonCommandLine.read(path) } catch { return error.lines }
+        configuration.stateDirectory = nil
+        var problems: [String] = []
+        for (key, file) in [("tls.certificate", configuration.tlsCertificate), ("tls.key", configuration.tlsKey)] {
+            if let file, !FileManager.default.isReadableFile(atPath: file) { problems.append("\(key): cannot read '\(file)'") }
+        }
+        if problems.isEmpty, let certificate = configuration.tlsCertificate, let key = configuration.tlsKey,
+            let problem = CertificatePair.problem(certificate: certificate, key: key)
+        {
+            problems.append("tls: \(problem.detail)")
+        }
+        // The tokens file on its own, so that the files are checked even when it is bad.
+        if let tokens = configuration.auth.tokensFile {
+            do { _ = try TokenTable.read(tokens) } catch { problems.append("auth.tokensFile: \(error)") }
+            configuration.auth.tokensFile = nil
+        }
+        do { _ = try Daemon(configuration: configuration, log: Log(minimum: .error)) } catch let error as ConfigurationError {
+            problems += error.lines
+        } catch {
+            problems.append("\(error)")
+        }
+        return problems
+    }
+
+    /// Loads the configured files, instances and state machines that the state directory did
+    /// not already restore (the restored state wins; new entries are added, and a configured
+    /// entry that differs from its restored one is logged as a warning). Every problem is
+    /// collected with its key path; entries of a file that did not load are skipped.
+    func loadConfiguredState() throws(ConfigurationError) {
+        let configuration = context.configuration
+        var problems = ConfigurationProblems()
+        var failedFiles: Set<String> = []
+        for (i, entry) in configuration.files.enumerated() {
+            let here = "files[\(i)]"
+            problems.check { () throws(ConfigurationError) in
+                do throws(ConfigurationError) {
+                    try loadFile(entry, index: i, here: here)
+                } catch {
+                    failedFiles.insert(entry.name)
+                    throw error
+                }
+            }
+        }
+        for (i, entry) in configuration.instances.enumerated() where !failedFiles.contains(entry.file) {
+            problems.check { () throws(ConfigurationError) in try createInstance(entry, here: "instances[\(i)]") }
+        }
+        for (i, entry) in configuration.stateMachines.enumerated() where !failedFiles.contains(entry.file) {
+            problems.check { () throws(ConfigurationError) in try createStateMachine(entry, here: "stateMachines[\(i)]") }
+        }
+        try problems.throwIfAny()
+    }
+
+    private func loadFile(_ entry: DaemonConfiguration.FileEntry, index: Int, here: String) throws(ConfigurationError) {
+        let schema: FileSchema
+        do { schema = try Self.readSchema(entry) } catch {
+            throw .invalid("\(here).\(entry.path == nil ? "schema" : "path"): \(Self.reason(error))")
+        }
+        if let restored = context.directory.file(entry.name) {
+            let worker = workers[restored.worker]
+            let kept = worker.queue.sync { worker.files[entry.name]?.schema }
+            if kept != schema {
+                overridden(here, "the state directory keeps file '\(entry.name)' as it was first loaded; the configured file differs")
+            }
+            return
+        }
+        let workerIndex = (entry.worker ?? index) % workers.count
+        guard let location = context.directory.reserveFile(entry.name, worker: workerIndex) else {
+            throw .invalid("\(here).name: '\(entry.name)' appears twice")
+        }
+        let worker = workers[workerIndex]
+        do { try worker.queue.sync { try worker.loadDurably(schema, as: entry.name, number: location.number) } } catch {
+            throw .invalid("\(here): \(Self.reason(error))")
+        }
+    }
+
+    private func createInstance(_ entry: DaemonConfiguration.InstanceEntry, here: String) throws(ConfigurationError) {
+        guard let location = context.directory.file(entry.file) else { throw .invalid("\(here).file: no file '\(entry.file)'") }
+        let worker = workers[location.worker]
+        if context.directory.target(entry.name) != nil {
+            let kept = worker.queue.sync { () -> String? in
+                guard let runtime = worker.files[entry.file], let id = try? runtime.target(entry.name).instance(in: .main) else {
+                    return nil
+                }
+                return runtime.store[id]?.viewModel
+            }
+            if kept != entry.viewModel {
+                overridden(
+                    here,
+                    "the state directory keeps instance '\(entry.name)' of view model '\(kept ?? "?")'; the configuration asks for '\(entry.viewModel)'"
+                )
+            }
+            return
+        }
+        do {
+            try worker.queue.sync { () throws in
+                let source: InstanceSource =
+                    entry.instance.map { .name($0, from: .name(entry.viewModel)) } ?? .viewModelDefault(from: .name(entry.viewModel))
+                let instance = try worker.durably(entry.file, .createInstance(source)) { try $0.createInstance(source) }
+                try worker.publish(instance, as: entry.name, file: entry.file)
+            }
+        } catch {
+            throw .invalid("\(here)\(Self.key(of: error, instance: true)): \(Self.reason(error))")
+        }
+    }
+
+    private func createStateMachine(_ entry: DaemonConfiguration.StateMachineEntry, here: String) throws(ConfigurationError) {
+        guard let location = context.directory.file(entry.file) else { throw .invalid("\(here).file: no file '\(entry.file)'") }
+        let worker = workers[location.worker]
+        if context.directory.target(entry.name) != nil {
+            let kept = worker.queue.sync { () -> (record: Worker.TargetRecord, kind: TargetKind)? in
+                guard let record = worker.targets[entry.name], let target = try? worker.files[entry.file]?.target(entry.name) else {
+                    return nil
+                }
+                return (record, target.kind)
+            }
+            if let kept {
+                var differences: [String] = []
+                if kept.record.manual != entry.manual { differences.append("mode \(kept.record.manual ? "manual" : "auto")") }
+                if kept.record.rate != entry.rate { differences.append("rate \(kept.record.rate)") }
+                if case .stateMachine(let artboard, let machine) = kept.kind {
+                    if let wanted = entry.artboard, wanted != artboard { differences.append("artboard '\(artboard)'") }
+                    if let wanted = entry.stateMachine, wanted != machine { differences.append("state machine '\(machine)'") }
+                } else {
+                    differences.append("a published instance")
+                }
+                if !differences.isEmpty {
+                    overridden(here, "the state directory keeps '\(entry.name)' with \(differences.joined(separator: ", "))")
+                }
+            }
+            return
+        }
+        var problem: ConfigurationError?
+        worker.queue.sync {
+            var globals: [GlobalBinding] = []
+            for (name, published) in entry.globals.sorted(by: { $0.key < $1.key }) {
+                guard let target = worker.targets[published], target.file == entry.file,
+                    let instance = try? worker.files[entry.file]!.target(published).instance(in: .main)
+                else {
+                    problem = .invalid("\(here).globals.\(name): no published instance '\(published)' in file '\(entry.file)'")
+                    return
+                }
+                globals.append(GlobalBinding(name: name, instance: instance))
+            }
+            do {
+                _ = try worker.createStateMachine(
+                    StateMachineRequest(
+                        file: entry.file, name: entry.name, artboard: entry.artboard, stateMachine: entry.stateMachine, globals: globals,
+                        manual: entry.manual, rate: entry.rate),
+                    grants: .everything)
+            } catch {
+                problem = .invalid("\(here)\(Self.key(of: error, instance: false)): \(Self.reason(error))")
+            }
+        }
+        if let problem { throw problem }
+    }
+
+    /// The configuration key a load error is about (`.artboard`, `.viewModel`, …), or "".
+    private static func key(of error: any Error, instance: Bool) -> String {
+        switch WireError(error).code {
+        case "invalid_artboard": return ".artboard"
+        case "invalid_state_machine": return ".stateMachine"
+        case "invalid_view_model": return ".viewModel"
+        case "invalid_view_model_instance": return ".instance"
+        case "target_exists": return ".name"
+        case "invalid_global_view_model_name", "duplicate_global_view_model_instance", "incompatible_instance": return ".globals"
+        default: return ""
+        }
+    }
+
+    /// A load error's one-line reason (never a dump of the error value).
+    private static func reason(_ error: any Error) -> String {
+        if let error = error as? ConfigurationError { return error.description }
+        if let error = error as? PersistenceError { return "\(error)" }
+        return WireError(error).message
+    }
+
+    /// Logs that the state directory wins over a changed configuration entry.
+    private func overridden(_ here: String, _ message: String) {
+        context.log(.warning, "configuration overridden by the state directory", [("key", here), ("detail", message)])
+    }
+}

@@ -1,0 +1,175 @@
+import RiveSyncJSON
+
+extension DaemonConfiguration {
+    /// Reads a JSON configuration (rivesyncd.conf(5); `config/rivesyncd.schema.json`). Relative
+    /// file paths are resolved against `baseDirectory`. Every problem is collected, each named
+    /// by its key path; more than one is thrown as `ConfigurationError.several`.
+    public init(json: JSONValue, baseDirectory: String) throws(ConfigurationError) {
+        self.init()
+        guard json.objectValue != nil else { throw .invalid("configuration: expected a JSON object") }
+        var problems = ConfigurationProblems()
+        problems.refuseUnknownKeys(of: json, section: "", here: "")
+        let base = baseDirectory
+        if let listen = json["listen"] {
+            problems.refuseUnknownKeys(of: listen, section: "listen", here: "listen")
+            problems.check { () throws(ConfigurationError) in
+                if let host = listen["host"] { self.host = try Self.string(host, "listen.host") }
+            }
+            problems.check { () throws(ConfigurationError) in
+                if let port = listen["port"] { self.port = try Self.integer(port, "listen.port", in: 0...65535) }
+            }
+        }
+        problems.check { () throws(ConfigurationError) in
+            if let workers = json["workers"] { self.workers = try Self.integer(workers, "workers", in: 1...64) }
+        }
+        if let tls = json["tls"] {
+            problems.refuseUnknownKeys(of: tls, section: "tls", here: "tls")
+            problems.check { () throws(ConfigurationError) in
+                tlsCertificate = Self.resolve(try Self.string(tls["certificate"], "tls.certificate"), base)
+            }
+            problems.check { () throws(ConfigurationError) in tlsKey = Self.resolve(try Self.string(tls["key"], "tls.key"), base) }
+        }
+        problems.check { () throws(ConfigurationError) in
+            if let directory = json["stateDirectory"] { stateDirectory = Self.resolve(try Self.string(directory, "stateDirectory"), base) }
+        }
+        problems.check { () throws(ConfigurationError) in
+            if let limits = json["limits"] { self.limits = try Limits(json: limits) }
+        }
+        problems.check { () throws(ConfigurationError) in
+            guard let auth = json["auth"] else {
+                throw .invalid(
+                    "auth: required — give tokens, or allow anonymous access explicitly, e.g. \"auth\": {\"allowAnonymous\": \"loopback\"}")
+            }
+            self.auth = try Auth(json: auth, baseDirectory: base)
+        }
+        problems.check { () throws(ConfigurationError) in
+            if let inspector = json["inspector"] { self.inspector = try Inspector(json: inspector) }
+        }
+        problems.check { () throws(ConfigurationError) in
+            if let uploads = json["allowFileUploads"] { allowFileUploads = try Self.bool(uploads, "allowFileUploads") }
+        }
+        problems.check { () throws(ConfigurationError) in
+            if let rate = json["defaultRate"] { defaultRate = try Self.rate(rate, "defaultRate") }
+        }
+        problems.check { () throws(ConfigurationError) in
+            guard let durability = json["durability"] else { return }
+            guard let text = durability.stringValue, let policy = DurabilityPolicy(rawValue: text) else {
+                throw .invalid("durability: expected \"always\" or \"everysec\"")
+            }
+            self.durability = policy
+        }
+        problems.check { () throws(ConfigurationError) in
+            if let every = json["snapshotEvery"] { snapshotEvery = try Self.integer(every, "snapshotEvery", in: 10...10_000_000) }
+        }
+        problems.check { () throws(ConfigurationError) in
+            guard let level = json["logLevel"] else { return }
+            guard let parsed = level.stringValue.flatMap(Log.Level.init(rawValue:)) else {
+                throw .invalid("logLevel: expected one of \(Log.Level.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            logLevel = parsed
+        }
+        if let metrics = json["metrics"] {
+            problems.refuseUnknownKeys(of: metrics, section: "metrics", here: "metrics")
+            problems.check { () throws(ConfigurationError) in
+                if let cap = metrics["maxTargetLabels"] {
+                    maxTargetLabels = try Self.integer(cap, "metrics.maxTargetLabels", in: 0...10_000)
+                }
+            }
+        }
+        for (i, item) in Self.items(json, "files", &problems).enumerated() {
+            let here = "files[\(i)]"
+            problems.refuseUnknownKeys(of: item, section: "files[]", here: here)
+            problems.check { () throws(ConfigurationError) in files.append(try Self.file(item, here, base)) }
+        }
+        for (i, item) in Self.items(json, "instances", &problems).enumerated() {
+            let here = "instances[\(i)]"
+            problems.refuseUnknownKeys(of: item, section: "instances[]", here: here)
+            problems.check { () throws(ConfigurationError) in
+                instances.append(
+                    InstanceEntry(
+                        name: try Self.string(item["name"], "\(here).name"), file: try Self.string(item["file"], "\(here).file"),
+                        viewModel: try Self.string(item["viewModel"], "\(here).viewModel"),
+                        instance: try item["instance"].map { (v) throws(ConfigurationError) in try Self.string(v, "\(here).instance") }))
+            }
+        }
+        for (i, item) in Self.items(json, "stateMachines", &problems).enumerated() {
+            let here = "stateMachines[\(i)]"
+            problems.refuseUnknownKeys(of: item, section: "stateMachines[]", here: here)
+            let defaultRate = self.defaultRate
+            problems.check { () throws(ConfigurationError) in
+                stateMachines.append(try Self.stateMachine(item, here, defaultRate: defaultRate))
+            }
+        }
+        try problems.throwIfAny()
+    }
+
+    private static func file(_ item: JSONValue, _ here: String, _ base: String) throws(ConfigurationError) -> FileEntry {
+        var entry = FileEntry(name: try string(item["name"], "\(here).name"), path: nil, schema: nil, worker: nil)
+        if let path = item["path"] { entry.path = resolve(try string(path, "\(here).path"), base) }
+        if let schema = item["schema"] {
+            guard schema.objectValue != nil else { throw .invalid("\(here).schema: expected a schema object (protocol/SCHEMA.md)") }
+            entry.schema = schema
+        }
+        guard (entry.path == nil) != (entry.schema == nil) else { throw .invalid("\(here): give exactly one of 'path' and 'schema'") }
+        if let worker = item["worker"] { entry.worker = try integer(worker, "\(here).worker", in: 0...63) }
+        return entry
+    }
+
+    private static func stateMachine(_ item: JSONValue, _ here: String, defaultRate: Double) throws(ConfigurationError) -> StateMachineEntry
+    {
+        var globals: [String: String] = [:]
+        if let members = item["globals"] {
+            guard let map = members.objectValue else {
+                throw .invalid("\(here).globals: expected an object of view model name to instance name")
+            }
+            for (name, value) in map { globals[name] = try string(value, "\(here).globals.\(name)") }
+        }
+        let mode = try item["mode"].map { (v) throws(ConfigurationError) in try string(v, "\(here).mode") } ?? "auto"
+        guard mode == "auto" || mode == "manual" else { throw .invalid("\(here).mode: expected \"auto\" or \"manual\"") }
+        let rate = try item["rate"].map { (v) throws(ConfigurationError) in try Self.rate(v, "\(here).rate") } ?? defaultRate
+        return StateMachineEntry(
+            name: try string(item["name"], "\(here).name"), file: try string(item["file"], "\(here).file"),
+            artboard: try item["artboard"].map { (v) throws(ConfigurationError) in try string(v, "\(here).artboard") },
+            stateMachine: try item["stateMachine"].map { (v) throws(ConfigurationError) in try string(v, "\(here).stateMachine") },
+            globals: globals, manual: mode == "manual", rate: rate)
+    }
+
+    /// The items of an array-valued key (none when absent; a problem when not an array).
+    private static func items(_ json: JSONValue, _ key: String, _ problems: inout ConfigurationProblems) -> [JSONValue] {
+        guard let value = json[key] else { return [] }
+        guard let list = value.arrayValue else {
+            problems.add(.invalid("\(key): expected an array"))
+            return []
+        }
+        for (i, item) in list.enumerated() where item.objectValue == nil { problems.add(.invalid("\(key)[\(i)]: expected an object")) }
+        return list.filter { $0.objectValue != nil }
+    }
+
+    private static func string(_ json: JSONValue?, _ here: String) throws(ConfigurationError) -> String {
+        guard let text = json?.stringValue else { throw .invalid(json == nil ? "\(here): required" : "\(here): expected a string") }
+        return text
+    }
+
+    private static func integer(_ json: JSONValue, _ here: String, in range: ClosedRange<Int>) throws(ConfigurationError) -> Int {
+        guard let number = json.intValue, range.contains(number) else {
+            throw .invalid("\(here): expected an integer in \(range.lowerBound)...\(range.upperBound)")
+        }
+        return number
+    }
+
+    private static func bool(_ json: JSONValue, _ here: String) throws(ConfigurationError) -> Bool {
+        guard let value = json.boolValue else { throw .invalid("\(here): expected true or false") }
+        return value
+    }
+
+    private static func rate(_ json: JSONValue, _ here: String) throws(ConfigurationError) -> Double {
+        guard let rate = json.numberValue, rate > 0, rate <= 1000 else {
+            throw .invalid("\(here): expected a number of advances per second in (0, 1000]")
+        }
+        return rate
+    }
+
+    private static func resolve(_ path: String, _ base: String) -> String {
+        path.hasPrefix("/") ? path : base + "/" + path
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import RiveSyncTestSupport
+import Testing
+
+/// One log sink: every stderr line is `level=… msg=…`, libwebsockets' own lines included
+/// (`source=lws`), filtered by `--log-level`, with a syslog priority prefix when stderr is the
+/// journal (`JOURNAL_STREAM`).
+@Suite(.serialized) struct LoggingTests {
+    static var logfmt: Regex<(Substring, Substring?, Substring, Substring, Substring?, Substring?, Substring?, Substring?)> {
+        #/^(<[0-9]>)?level=(debug|info|warning|error) msg=("([^"\\]|\\.)*"|[^ "]+)( [a-zA-Z]+=("([^"\\]|\\.)*"|[^ "]*))*$/#
+    }
+
+    static func expectEveryLineIsLogfmt(_ daemon: DaemonProcess) {
+        for line in daemon.stderrLines {
+            #expect(line.wholeMatch(of: logfmt) != nil, "not a log line: \(line)")
+        }
+    }
+
+    @Test func debugShowsConnectionsAndLibwebsocketsLines() async throws {
+        let daemon = try DaemonProcess(["--demo", "--log-level", "debug"])
+        defer { daemon.stop() }
+        let client = try await TestClient.connected(to: daemon)
+        try await daemon.waitForLine(containing: #"level=debug msg="connection opened" session=1 remote=127.0.0.1"#)
+        client.close()
+        try await daemon.waitForLine(containing: #"level=debug msg="connection closed" session=1 remote=127.0.0.1"#)
+        try await daemon.waitForLine(containing: #"msg="Creating Vhost 'default' port"#)
+        #expect(
+            daemon.stderrLines.contains { $0.hasSuffix(" source=lws") && $0.hasPrefix("level=info ") },
+            "lws notices at info:\n\(daemon.stderr)")
+        #expect(daemon.stderrLines.contains { $0.hasSuffix(" source=lws") && $0.hasPrefix("level=debug ") }, "lws info lines at debug")
+        daemon.stop()
+        Self.expectEveryLineIsLogfmt(daemon)
+    }
+
+    @Test func infoHidesDebugAndErrorHidesInfo() async throws {
+        let info = try DaemonProcess(["--demo"])
+        defer { info.stop() }
+        let client = try await TestClient.connected(to: info)
+        client.close()
+        _ = try await TestClient.connected(to: info)
+        info.stop()
+        #expect(!info.stderr.contains("level=debug"), "\(info.stderr)")
+        #expect(info.stderr.contains(#"level=info msg="LWS: 4.1"#), "lws notices are info:\n\(info.stderr)")
+        Self.expectEveryLineIsLogfmt(info)
+
+        let quiet = try DaemonProcess(["--demo", "--log-level", "error"])
+        quiet.stop()
+        // Only the announcement of the endpoint, which scripts read the port from.
+        #expect(quiet.stderrLines.count == 1 && quiet.stderr.contains(#"level=info msg="listening on 127.0.0.1:"#), "\(quiet.stderr)")
+    }
+
+    @Test func journaldPriorityPrefixesWhenStderrIsTheJournal() async throws {
+        let journal = try DaemonProcess(["--demo"]) { fd in
+            var status = stat()
+            fstat(fd, &status)
+            return ["JOURNAL_STREAM": "\(status.st_dev):\(status.st_ino)"]
+        }
+        journal.stop()
+        let lines = journal.stderrLines
+        #expect(lines.contains { $0.hasPrefix("<6>level=info msg=listening ") }, "\(journal.stderr)")
+        for line in lines {
+            let priority = ["<7>level=debug ", "<6>level=info ", "<4>level=warning ", "<3>level=error "]
+            #expect(priority.contains { line.hasPrefix($0) }, "no or wrong priority: \(line)")
+        }
+        Self.expectEveryLineIsLogfmt(journal)
+
+        // JOURNAL_STREAM of another file (stderr redirected elsewhere): no prefix.
+        let elsewhere = try DaemonProcess(["--demo"], environment: ["JOURNAL_STREAM": "1:1"])
+        elsewhere.stop()
+        #expect(!elsewhere.stderrLines.contains { $0.hasPrefix("<") }, "\(elsewhere.stderr)")
+    }
+}
