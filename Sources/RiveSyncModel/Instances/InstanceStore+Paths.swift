@@ -2,45 +2,6 @@
 extension InstanceStore {
     /// At most this many paths are reported for one instance (an item shared by many lists).
     static let maxPathsPerInstance = 16
-
-    /// The `/`-separated paths from the given roots to `id`, in a stable order: roots in
-    /// order, then parents in link order. `rootPrefix` gives each root's path prefix ("" for
-    /// main, "@Theme" for a global). Empty when `id` is unreachable.
-    func paths(to id: InstanceID, roots: [(prefix: String, id: InstanceID)]) -> [String] {
-        var results: [String] = []
-        var visiting: [InstanceID] = []
-        collectPaths(to: id, suffix: [], roots: roots, visiting: &visiting, into: &results)
-        return results
-    }
-
-    /// Walks up the parent links. `visiting` is the current chain (short: arrays beat sets
-    /// here, this runs for every change of every advance).
-    private func collectPaths(
-        to id: InstanceID, suffix: [String], roots: [(prefix: String, id: InstanceID)],
-        visiting: inout [InstanceID], into results: inout [String]
-    ) {
-        guard results.count < Self.maxPathsPerInstance, !visiting.contains(id) else { return }
-        visiting.append(id)
-        defer { visiting.removeLast() }
-        for root in roots where root.id == id {
-            let segments = (root.prefix.isEmpty ? [] : [root.prefix]) + suffix.reversed()
-            results.append(segments.joined(separator: "/"))
-        }
-        let links = parents[id] ?? []
-        for (position, link) in links.enumerated() where !links[..<position].contains(link) {
-            guard let parent = instances[link.parent], let value = parent.values[link.property] else { continue }
-            switch value {
-            case .list(let items):
-                for (index, item) in items.enumerated() where item == id {
-                    collectPaths(
-                        to: link.parent, suffix: suffix + [String(index), link.property], roots: roots,
-                        visiting: &visiting, into: &results)
-                }
-            default:
-                collectPaths(to: link.parent, suffix: suffix + [link.property], roots: roots, visiting: &visiting, into: &results)
-            }
-        }
-    }
 }
 
 /// Where an instance sits as a root: a slot of a target (its path prefix).
@@ -50,9 +11,10 @@ struct RootSlot: Sendable, Hashable {
 }
 
 extension InstanceStore {
-    /// The paths to `id` from every root `rootSlots` knows, by target, in the order
-    /// `paths(to:roots:)` gives them for that target's roots (at most `maxPathsPerInstance` per
-    /// target). One walk up the parent links serves every target, instead of one per target.
+    /// The `/`-separated paths to `id` from every root `rootSlots` knows, by target ("" is the
+    /// main slot), at most `maxPathsPerInstance` per target, in a stable order: each target's
+    /// roots in slot order, then parents in link order. One walk up the parent links serves
+    /// every target. Empty when no root reaches `id`.
     func paths(to id: InstanceID, rootSlots: [InstanceID: [RootSlot]]) -> [String: [String]] {
         var results: [String: [String]] = [:]
         var visiting: [InstanceID] = []
