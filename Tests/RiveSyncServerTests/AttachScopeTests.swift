@@ -1,7 +1,7 @@
 import Foundation
 import RiveSyncJSON
-import Testing
 import RiveSyncTestSupport
+import Testing
 
 /// Scopes hold when instances move: attaching an instance (list append or insert, nested
 /// replacement, bind, a new state machine, publish) needs read — and write or fire, where the
@@ -20,7 +20,8 @@ import RiveSyncTestSupport
         "tokens": [
             AuthDaemon.token("admin", admin, [["allow": ["read", "write", "fire"], "target": "*"], ["allow": ["create", "load"]]]),
             // read/write on the lobby's players only, plus create: the attack of issue 17.
-            AuthDaemon.token("room", room, [["allow": ["read", "write"], "target": "lobby", "paths": ["players"]], ["allow": ["create"]]]),
+            AuthDaemon.token(
+                "room", room, [["allow": ["read", "write"], "target": "lobby", "paths": ["players"]], ["allow": ["create"]]]),
             AuthDaemon.token(
                 "reader", reader,
                 [
@@ -29,7 +30,10 @@ import RiveSyncTestSupport
                 ]),
             AuthDaemon.token(
                 "owner", owner,
-                [["allow": ["read", "write"], "target": "lobby", "paths": ["players"]], ["allow": ["read", "write"], "target": "vault"], ["allow": ["create"]]]),
+                [
+                    ["allow": ["read", "write"], "target": "lobby", "paths": ["players"]],
+                    ["allow": ["read", "write"], "target": "vault"], ["allow": ["create"]],
+                ]),
             AuthDaemon.token("writer", writeOnly, [["allow": ["write"], "target": "lobby"]]),
         ]
     ]
@@ -57,9 +61,13 @@ import RiveSyncTestSupport
         let (server, host) = try await Self.daemonWithVault()
         defer { server.stop() }
         let room = try await server.connect(token: Self.room)
-        let appended = try await room.request(["type": "listAppend", "target": "lobby", "path": "players", "instance": .number(Double(host))])
+        let appended = try await room.request([
+            "type": "listAppend", "target": "lobby", "path": "players", "instance": .number(Double(host)),
+        ])
         let missing = host + 100_000
-        let nonexistent = try await room.request(["type": "listAppend", "target": "lobby", "path": "players", "instance": .number(Double(missing))])
+        let nonexistent = try await room.request([
+            "type": "listAppend", "target": "lobby", "path": "players", "instance": .number(Double(missing)),
+        ])
         #expect(appended["code"] == "unknown_instance", "\(appended.jsonText)")
         #expect(Self.shape(appended, id: host) == Self.shape(nonexistent, id: missing), "a refused attach looks like a missing id")
         let inserted = try await room.request([
@@ -78,12 +86,16 @@ import RiveSyncTestSupport
         let vault = try #require(bindings["targets"]?.arrayValue?.first { $0["name"] == "vault" })
         let main = try #require(vault["bindings"]?.arrayValue?.first { $0["slot"] == "main" }?["instance"]?.intValue)
         let room = try await server.connect(token: Self.room)
-        let created = try await room.request(["type": "createStateMachine", "file": "demo", "artboard": "Lobby", "name": "mine", "main": .number(Double(main))])
+        let created = try await room.request([
+            "type": "createStateMachine", "file": "demo", "artboard": "Lobby", "name": "mine", "main": .number(Double(main)),
+        ])
         #expect(created["code"] == "unknown_instance", "\(created.jsonText)")
         let published = try await room.request(["type": "publish", "instance": .number(Double(main)), "name": "mine"])
         #expect(published["code"] == "unknown_instance", "\(published.jsonText)")
         let owner = try await server.connect(token: Self.owner)
-        let allowed = try await owner.request(["type": "createStateMachine", "file": "demo", "artboard": "Lobby", "name": "vault-2", "main": .number(Double(main))])
+        let allowed = try await owner.request([
+            "type": "createStateMachine", "file": "demo", "artboard": "Lobby", "name": "vault-2", "main": .number(Double(main)),
+        ])
         #expect(allowed["type"] == "target", "read and write on the vault may share its main instance: \(allowed.jsonText)")
     }
 
@@ -91,10 +103,14 @@ import RiveSyncTestSupport
         let (server, host) = try await Self.daemonWithVault()
         defer { server.stop() }
         let reader = try await server.connect(token: Self.reader)
-        let refused = try await reader.request(["type": "listAppend", "target": "lobby", "path": "players", "instance": .number(Double(host))])
+        let refused = try await reader.request([
+            "type": "listAppend", "target": "lobby", "path": "players", "instance": .number(Double(host)),
+        ])
         #expect(refused["code"] == "unknown_instance", "read on the vault is not enough to make its host writable: \(refused.jsonText)")
         let owner = try await server.connect(token: Self.owner)
-        let appended = try await owner.request(["type": "listAppend", "target": "lobby", "path": "players", "instance": .number(Double(host))])
+        let appended = try await owner.request([
+            "type": "listAppend", "target": "lobby", "path": "players", "instance": .number(Double(host)),
+        ])
         #expect(appended["type"] == "ack", "\(appended.jsonText)")
         let name = try await owner.request(["type": "get", "target": "lobby", "path": "players/0/name"])
         #expect(name["value"] == "secret")
@@ -104,9 +120,12 @@ import RiveSyncTestSupport
         let server = try AuthDaemon(auth: [], tokens: Self.tokens)
         defer { server.stop() }
         let admin = try await server.connect(token: Self.admin)
-        let host = try #require(try await admin.request(["type": "get", "target": "lobby", "path": "host"])["value"]?["instance"]?.intValue)
+        let host = try #require(
+            try await admin.request(["type": "get", "target": "lobby", "path": "host"])["value"]?["instance"]?.intValue)
         let room = try await server.connect(token: Self.room)
-        let appended = try await room.request(["type": "listAppend", "target": "lobby", "path": "players", "instance": .number(Double(host))])
+        let appended = try await room.request([
+            "type": "listAppend", "target": "lobby", "path": "players", "instance": .number(Double(host)),
+        ])
         #expect(appended["code"] == "unknown_instance", "the lobby's host is outside 'players': \(appended.jsonText)")
     }
 
@@ -116,15 +135,20 @@ import RiveSyncTestSupport
         let writer = try await server.connect(token: Self.writeOnly)
         let mismatch = try await writer.request(["type": "set", "target": "lobby", "path": "title", "value": 5])
         #expect(mismatch["code"] == "type_mismatch")
-        #expect(mismatch["details"] == ["path": "title"] && !(mismatch["message"]?.stringValue ?? "").contains("string"), "\(mismatch.jsonText)")
+        #expect(
+            mismatch["details"] == ["path": "title"] && !(mismatch["message"]?.stringValue ?? "").contains("string"), "\(mismatch.jsonText)"
+        )
         let outside = try await writer.request(["type": "listRemoveAt", "target": "lobby", "path": "players", "index": 7])
         #expect(outside["code"] == "index_out_of_range")
-        #expect(outside["details"] == ["path": "players"] && !(outside["message"]?.stringValue ?? "").contains("0..<"), "\(outside.jsonText)")
+        #expect(
+            outside["details"] == ["path": "players"] && !(outside["message"]?.stringValue ?? "").contains("0..<"), "\(outside.jsonText)")
         // Errors found when the advance applies the command are stripped too: two removals of
         // the only player in one advance (or the second one checked after the first applied).
         let admin = try await server.connect(token: Self.admin)
         let player = try await admin.request(["type": "createInstance", "file": "demo", "source": ["blank": ["viewModel": "Player"]]])
-        let added = try await admin.request(["type": "listAppend", "target": "lobby", "path": "players", "instance": player["instance"] ?? .null])
+        let added = try await admin.request([
+            "type": "listAppend", "target": "lobby", "path": "players", "instance": player["instance"] ?? .null,
+        ])
         try #require(added["type"] == "ack")
         writer.send(["type": "listRemoveAt", "id": 100, "target": "lobby", "path": "players", "index": 0])
         writer.send(["type": "listRemoveAt", "id": 101, "target": "lobby", "path": "players", "index": 0])

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import RiveSyncTestSupport
+import Testing
 
 /// Runs `python/digest_from_document.py`: the state digest recomputed from PROTOCOL.md §7
 /// alone (its worked example, and live targets with a property of every type) equals the

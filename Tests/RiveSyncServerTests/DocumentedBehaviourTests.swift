@@ -1,7 +1,7 @@
 import Foundation
 import RiveSyncJSON
-import Testing
 import RiveSyncTestSupport
+import Testing
 
 /// Places where the daemon did not do what PROTOCOL.md says, found by reading the document
 /// as a third-party client author would; each test failed on fc7e991.

@@ -1,7 +1,7 @@
 import Foundation
 import RiveSyncJSON
-import Testing
 import RiveSyncTestSupport
+import Testing
 
 @testable import RiveSyncServer
 
@@ -126,7 +126,8 @@ import RiveSyncTestSupport
             let theme = try await client.request(["type": "get", "target": "theme", "path": "name"])
             #expect(theme["value"] == "Dusk", "\(round)")
             #expect(daemon.stop() == 0)
-            let header = try JSONParser(maxDepth: 512).parse([UInt8](try #require(FileManager.default.contents(atPath: state + "/files/1/file.json"))))
+            let header = try JSONParser(maxDepth: 512).parse(
+                [UInt8](try #require(FileManager.default.contents(atPath: state + "/files/1/file.json"))))
             #expect(header["format"] == 2, "\(round): file.json is rewritten in the current format")
         }
     }
@@ -135,7 +136,10 @@ import RiveSyncTestSupport
     /// fields, refuse to start with the file and line: nothing is skipped.
     @Test(arguments: [
         (#"{"t":"advance","target":"nowhere","commands":[]}"#, "cannot be replayed"),
-        (#"{"t":"createStateMachine","name":"x","artboard":"Nope","stateMachine":null,"main":null,"globals":[],"manual":false,"rate":60}"#, "cannot be replayed"),
+        (
+            #"{"t":"createStateMachine","name":"x","artboard":"Nope","stateMachine":null,"main":null,"globals":[],"manual":false,"rate":60}"#,
+            "cannot be replayed"
+        ),
         (#"{"t":"createInstance"}"#, "without 'source'"),
         (#"{"t":"publish","instance":"seven","name":"x"}"#, "expected an integer"),
         (#"{"t":"teleport"}"#, "record type 'teleport'"),

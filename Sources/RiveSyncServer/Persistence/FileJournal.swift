@@ -83,7 +83,9 @@ final class FileJournal {
         var snapshot: JournalSnapshot?
         let snapshotPath = directory + "/snapshot.json"
         if let bytes = DurableFile.read(snapshotPath) {
-            do { snapshot = try JournalSnapshot(json: try parseLine(bytes[...])) } catch { throw .corrupt(path: snapshotPath, line: 1, reason: "\(error)") }
+            do { snapshot = try JournalSnapshot(json: try parseLine(bytes[...])) } catch {
+                throw .corrupt(path: snapshotPath, line: 1, reason: "\(error)")
+            }
         }
         let upTo = snapshot?.upTo ?? 0
         let logPath = directory + "/log"
@@ -93,14 +95,18 @@ final class FileJournal {
         var start = 0
         while start < bytes.count, let newline = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) {
             let record: JSONValue
-            do { record = try parseLine(bytes[start..<newline]) } catch { throw .corrupt(path: logPath, line: scan.line + 1, reason: "\(error)") }
+            do { record = try parseLine(bytes[start..<newline]) } catch {
+                throw .corrupt(path: logPath, line: scan.line + 1, reason: "\(error)")
+            }
             try scan.take(record)
             start = newline + 1
         }
         let tornBytes = bytes.count - start
         var lostHistory: String?
         if segmented, scan.segmentAfter == nil {
-            guard scan.line == 0, tornBytes == 0 else { throw .corrupt(path: logPath, line: 1, reason: "the log does not start with its segment line") }
+            guard scan.line == 0, tornBytes == 0 else {
+                throw .corrupt(path: logPath, line: 1, reason: "the log does not start with its segment line")
+            }
             lostHistory = existing == nil ? "the log is missing" : "the log is empty"
         }
         let fd = try openLog(logPath)
@@ -161,7 +167,9 @@ final class FileJournal {
                 }
                 return
             }
-            guard let number = record["s"]?.intValue, number > 0 else { throw .corrupt(path: path, line: line, reason: "a record without its number") }
+            guard let number = record["s"]?.intValue, number > 0 else {
+                throw .corrupt(path: path, line: line, reason: "a record without its number")
+            }
             let sequence = UInt64(number)
             if lastSequence == 0, segmentAfter == nil {
                 // The first format: no segment line, so the first record sets the start.

@@ -52,12 +52,16 @@ struct JournalSnapshot: Sendable {
     var json: JSONValue {
         .object([
             ("upTo", .number(Double(upTo))), ("state", state),
-            ("targets", .array(targets.map { target in
-                .object([
-                    ("name", .string(target.name)), ("manual", .bool(target.manual)), ("rate", .number(target.rate)),
-                    ("history", .array(target.history)),
-                ])
-            })),
+            (
+                "targets",
+                .array(
+                    targets.map { target in
+                        .object([
+                            ("name", .string(target.name)), ("manual", .bool(target.manual)), ("rate", .number(target.rate)),
+                            ("history", .array(target.history)),
+                        ])
+                    })
+            ),
         ])
     }
 

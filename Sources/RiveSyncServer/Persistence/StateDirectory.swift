@@ -40,7 +40,9 @@ final class StateDirectory: Sendable {
             }
             let files = try json["files"]?.arrayValue.map { (list) throws(PersistenceError) in
                 try list.map { (item) throws(PersistenceError) in
-                    guard let number = item.intValue, number > 0 else { throw .corrupt(path: daemonPath, line: 1, reason: "bad file number") }
+                    guard let number = item.intValue, number > 0 else {
+                        throw .corrupt(path: daemonPath, line: 1, reason: "bad file number")
+                    }
                     return UInt64(number)
                 }
             }
@@ -118,7 +120,8 @@ final class StateDirectory: Sendable {
     func assets() -> [(id: String, mediaType: String, bytes: [UInt8])] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: path + "/assets")) ?? []
         return names.filter { $0.hasPrefix("sha256-") && !$0.contains(".") }.sorted().compactMap { name in
-            guard let bytes = DurableFile.read(path + "/assets/" + name), let type = DurableFile.read(path + "/assets/" + name + ".type") else { return nil }
+            guard let bytes = DurableFile.read(path + "/assets/" + name), let type = DurableFile.read(path + "/assets/" + name + ".type")
+            else { return nil }
             return (name.replacingOccurrences(of: "sha256-", with: "sha256:"), String(decoding: type, as: UTF8.self), bytes)
         }
     }
