@@ -3,8 +3,7 @@ import XCTest
 
 /// The `.riv` fixtures in `../shared/fixtures/riv/`, read in place.
 ///
-/// When the directory is missing the tests skip, unless `RIVESYNC_REQUIRE_FIXTURES=1` (set in CI)
-/// makes them fail.
+/// A missing fixture fails the test that needs it (it never skips or passes).
 enum Fixtures {
     /// `<package root>/../shared/fixtures/riv`.
     static let directory: URL = URL(fileURLWithPath: #filePath)
@@ -25,15 +24,11 @@ enum Fixtures {
         var description: String
     }
 
-    /// The bytes of `name.riv`; skips (or fails, when fixtures are required) if it is missing.
+    /// The bytes of `name.riv`; throws `Missing` if the file is not there.
     static func bytes(_ name: String) throws -> [UInt8] {
         let url = directory.appendingPathComponent(name + ".riv")
         guard let data = FileManager.default.contents(atPath: url.path) else {
-            let message = "fixture \(url.path) is missing (the ../shared checkout is absent)"
-            if ProcessInfo.processInfo.environment["RIVESYNC_REQUIRE_FIXTURES"] == "1" {
-                throw Missing(description: message + "; RIVESYNC_REQUIRE_FIXTURES=1 requires it")
-            }
-            throw XCTSkip(message + "; set RIVESYNC_REQUIRE_FIXTURES=1 to fail instead")
+            throw Missing(description: "fixture \(url.path) is missing (the ../shared checkout is absent)")
         }
         return [UInt8](data)
     }

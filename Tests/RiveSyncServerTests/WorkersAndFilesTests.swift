@@ -32,10 +32,7 @@ import RiveSyncTestSupport
 
     @Test func aClientLoadsARivFileAndUsesItsViewModels() async throws {
         let fixture = DaemonProcess.packageRoot + "/../shared/fixtures/riv/scripted_string.riv"
-        guard let bytes = FileManager.default.contents(atPath: fixture) else {
-            try #require(ProcessInfo.processInfo.environment["RIVESYNC_REQUIRE_FIXTURES"] != "1", "missing fixture \(fixture)")
-            return
-        }
+        let bytes = try #require(FileManager.default.contents(atPath: fixture), "missing fixture \(fixture)")
         let daemon = try DaemonProcess(["--demo"])
         defer { daemon.stop() }
         let client = try await TestClient.connected(to: daemon)
