@@ -7,13 +7,17 @@ import RiveSyncTransport
 extension Worker {
     /// Handles a request routed to this worker (on the queue). Every request gets exactly one
     /// reply; commands get theirs after the advance that applies them.
-    func handle(_ request: Request, from session: SessionID, grants: Grants) {
+    /// Returns false when the request was refused at once.
+    @discardableResult
+    func handle(_ request: Request, from session: SessionID, grants: Grants) -> Bool {
         do {
             if let reply = try reply(to: request.body, id: request.id, session: session, grants: grants) {
                 context.send(reply, to: session)
             }
+            return true
         } catch {
             context.sendError(grants.visible(error, for: request.body), id: request.id, to: session)
+            return false
         }
     }
 
