@@ -36,7 +36,9 @@ public enum StateCodec {
                 ("index", .number(Double(index))), ("item", id(item)), introduced(states),
             ]
         case .listRemove(let instance, let property, let index):
-            m = [("op", "listRemove"), paths, ("instance", id(instance)), ("property", .string(property)), ("index", .number(Double(index)))]
+            m = [
+                ("op", "listRemove"), paths, ("instance", id(instance)), ("property", .string(property)), ("index", .number(Double(index))),
+            ]
         case .listSwap(let instance, let property, let index, let with):
             m = [
                 ("op", "listSwap"), paths, ("instance", id(instance)), ("property", .string(property)),
@@ -93,7 +95,8 @@ public enum StateCodec {
             let instance = try f.instance("instance")
             let property = try f.string("property")
             let viewModelName = introduced.first { $0.id == instance }?.viewModel ?? viewModelOf(instance)
-            guard let viewModelName, let type = schema.viewModels.first(where: { $0.name == viewModelName })?.property(named: property)?.type
+            guard let viewModelName,
+                let type = schema.viewModels.first(where: { $0.name == viewModelName })?.property(named: property)?.type
             else { throw WireError(PropertyError.noSuchProperty(path: property)) }
             let value: PropertyValue
             do {
@@ -112,7 +115,8 @@ public enum StateCodec {
             change = .listRemove(instance: try f.instance("instance"), property: try f.string("property"), index: try f.int("index"))
         case "listSwap":
             change = .listSwap(
-                instance: try f.instance("instance"), property: try f.string("property"), index: try f.int("index"), with: try f.int("with"))
+                instance: try f.instance("instance"), property: try f.string("property"), index: try f.int("index"), with: try f.int("with")
+            )
         case "bind":
             change = .bind(slot: decodeSlot(try f.string("slot")), instance: try f.instance("instance"), introduced: introduced)
         default:

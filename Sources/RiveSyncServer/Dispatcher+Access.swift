@@ -73,7 +73,7 @@ final class DispatcherEnvironment: ConnectionEnvironment, @unchecked Sendable {
         let directory = context.directory
         func file(_ name: String) -> Result<Int, WireError> {
             guard let location = directory.file(name) else {
-                return .failure(WireError(code: "unknown_file", message: "no file '\(name)'", details: [("file", .string(name))]))
+                return .failure(WireError(code: .unknownFile, message: "no file '\(name)'", details: [("file", .string(name))]))
             }
             return .success(location.worker)
         }
@@ -101,24 +101,19 @@ final class DispatcherEnvironment: ConnectionEnvironment, @unchecked Sendable {
         }
     }
 
-    func welcome(id: JSONValue?) -> JSONValue {
-        ServerMessage.reply(
-            "welcome", id: id,
-            [
-                ("protocol", 1), ("server", .string("rivesyncd/\(RiveSyncVersion.current)")), ("epoch", .string(context.epoch)),
-                ("limits", context.limits.withLock { $0 }.jsonValue),
-            ])
+    func welcome(id: JSONValue?) -> ServerMessage {
+        let limits = context.limits.withLock { $0 }.wireLimits
+        return .welcome(
+            ServerMessage.Welcome(protocolVersion: 1, server: "rivesyncd/\(RiveSyncVersion.current)", epoch: context.epoch, limits: limits),
+            id: id)
     }
 
-    func files(id: JSONValue?) -> JSONValue {
+    func files(id: JSONValue?) -> ServerMessage {
         let configured = Set(context.configuration.files.map(\.name))
-        let files = context.directory.files().map { file -> JSONValue in
-            [
-                "name": .string(file.name), "worker": .number(Double(file.worker)),
-                "source": configured.contains(file.name) ? "config" : "upload",
-            ]
+        let files = context.directory.files().map { file in
+            ServerMessage.FileInfo(name: file.name, worker: file.worker, source: configured.contains(file.name) ? .config : .upload)
         }
-        return ServerMessage.reply("files", id: id, [("files", .array(files))])
+        return .files(files, id: id)
     }
 
     /// Whether `GET /metrics` is answered: it needs the `metrics` permission, from the token in

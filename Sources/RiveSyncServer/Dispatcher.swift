@@ -59,7 +59,7 @@ final class Dispatcher: @unchecked Sendable {
             case .send(let frame, let to):
                 commands.append(.send(Payload(bytes: frame.bytes, isText: true), to: to.map(\.rawValue)))
             case .close(let connection, let code, let reason):
-                commands.append(.close(connection.rawValue, code: code, reason: reason))
+                commands.append(.close(connection.rawValue, code: code.rawValue, reason: reason))
             case .handled(let connection):
                 commands.append(.handled(connection.rawValue))
             case .schedule(let timer, let at):
@@ -77,7 +77,7 @@ final class Dispatcher: @unchecked Sendable {
             case .countRequest:
                 context.metrics.requests.add(1, ordering: .relaxed)
             case .countError(let code):
-                context.metrics.recordError(code: code)
+                context.metrics.recordError(code: code.rawValue)
             }
         }
         flush()

@@ -16,7 +16,7 @@ import Testing
             }.first)
         #expect(deadline == driver.environment.clock + 10_000_000_000)
         driver.environment.clock = deadline
-        #expect(driver.core.handle(.timerFired(.hello(ConnectionID(1)))).closes == [1008])
+        #expect(driver.core.handle(.timerFired(.hello(ConnectionID(1)))).closes == [.policyViolation])
     }
 
     @Test func aGreetedConnectionOutlivesItsHelloDeadline() {
@@ -27,7 +27,7 @@ import Testing
 
     @Test func aRefusedOriginIsClosedAtOnce() {
         var driver = ConnectionDriver()
-        #expect(driver.open(origin: "https://evil.example").closes == [1008])
+        #expect(driver.open(origin: "https://evil.example").closes == [.policyViolation])
         #expect(driver.core.count == 0)
     }
 
@@ -99,7 +99,7 @@ import Testing
         #expect(driver.send(["type": "get", "id": 3, "target": "room", "path": "x"]).isEmpty)
         // …and another connection is served at once.
         #expect(driver.send(["type": "ping", "id": 9], from: 2).sent.first?["type"] == "pong")
-        let reply = Frame(bytes: JSONValue.object([("type", "targets"), ("id", 1)]).serialized())
+        let reply = Frame(bytes: ServerMessage.targets(ServerMessage.TargetPage(targets: [], next: nil), id: 1).serialized())
         let finished = driver.core.handle(.backgroundFinished(connection, reply: reply))
         #expect(finished.sent.map { $0["id"] } == [1, 2], "the listing's reply, then the ping's")
         #expect(finished.routed.map(\.id) == [3])
@@ -134,9 +134,9 @@ import Testing
         driver.greeted(2, token: "good")
         driver.environment.revoked = true
         let next = driver.send(["type": "ping"], from: 1)
-        #expect(next.sent.first?["code"] == "unauthorized" && next.closes == [1008])
+        #expect(next.sent.first?["code"] == "unauthorized" && next.closes == [.policyViolation])
         let reload = driver.core.handle(.tokensReloaded)
-        #expect(reload.closes == [1008], "the other connection of the token is closed on reload")
+        #expect(reload.closes == [.policyViolation], "the other connection of the token is closed on reload")
         #expect(driver.core.count == 0)
     }
 
@@ -144,6 +144,6 @@ import Testing
         var driver = ConnectionDriver()
         driver.greeted()
         let out = driver.core.handle(.received(ConnectionID(1), bytes: [0, 1], isText: false))
-        #expect(out.closes == [1002] && out.handledCount == 1)
+        #expect(out.closes == [.protocolError] && out.handledCount == 1)
     }
 }

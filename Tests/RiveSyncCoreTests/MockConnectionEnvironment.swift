@@ -34,13 +34,16 @@ final class MockConnectionEnvironment: ConnectionEnvironment {
     func worker(for request: ClientRequest) -> Result<Int, WireError> {
         switch request {
         case .subscribe(let target, _, _), .unsubscribe(let target), .get(let target, _), .set(let target, _, _):
-            targets.contains(target) ? .success(0) : .failure(WireError(code: "unknown_target", message: "no target '\(target)'"))
+            targets.contains(target) ? .success(0) : .failure(WireError(code: .unknownTarget, message: "no target '\(target)'"))
         default: .success(0)
         }
     }
 
-    func welcome(id: JSONValue?) -> JSONValue { .object([("type", "welcome"), ("id", id ?? .null)]) }
-    func files(id: JSONValue?) -> JSONValue { .object([("type", "files"), ("id", id ?? .null)]) }
+    func welcome(id: JSONValue?) -> ServerMessage {
+        .welcome(ServerMessage.Welcome(protocolVersion: 1, server: "mock", epoch: "e-1", limits: []), id: id)
+    }
+
+    func files(id: JSONValue?) -> ServerMessage { .files([], id: id) }
 }
 
 /// Drives a `Connections` with events and reads what it answers.
@@ -76,7 +79,7 @@ extension [ConnectionAction] {
         }
     }
 
-    var closes: [UInt16] {
+    var closes: [CloseCode] {
         compactMap { action in
             guard case .close(_, let code, _) = action else { return nil }
             return code

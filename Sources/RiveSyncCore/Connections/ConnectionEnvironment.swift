@@ -20,9 +20,9 @@ public protocol ConnectionEnvironment: AnyObject {
     /// The worker that owns a request's file or target, or the error for one that does not exist.
     func worker(for request: ClientRequest) -> Result<Int, WireError>
     /// The `welcome` reply.
-    func welcome(id: JSONValue?) -> JSONValue
+    func welcome(id: JSONValue?) -> ServerMessage
     /// The `files` reply.
-    func files(id: JSONValue?) -> JSONValue
+    func files(id: JSONValue?) -> ServerMessage
 }
 
 /// The answer to `authorize`.

@@ -25,7 +25,7 @@ public enum ConnectionTimer: Hashable, Sendable {
 /// What the core asks the shell to do, in order.
 public enum ConnectionAction: Sendable {
     case send(Frame, to: [ConnectionID])
-    case close(ConnectionID, code: UInt16, reason: String)
+    case close(ConnectionID, code: CloseCode, reason: String)
     /// One received message is dealt with (the transport's back-pressure credit).
     case handled(ConnectionID)
     /// Deliver `timerFired(timer)` at `at` (the injected clock's nanoseconds).
@@ -41,7 +41,7 @@ public enum ConnectionAction: Sendable {
     case log(LogLevel, String, [(String, String)])
     /// Counters: a request read, an error sent.
     case countRequest
-    case countError(code: String)
+    case countError(code: WireErrorCode)
 }
 
 /// Work that must not run on the dispatcher.

@@ -9,7 +9,7 @@ extension Connections {
         let limits = environment.limits
         switch request.body {
         case .ping:
-            out.append(.send(Self.frame(ServerMessage.reply("pong", id: request.id, [])), to: [connection]))
+            out.append(.send(Self.frame(.pong(id: request.id)), to: [connection]))
             return .answered
         case .listFiles:
             out.append(.send(Self.frame(environment.files(id: request.id)), to: [connection]))

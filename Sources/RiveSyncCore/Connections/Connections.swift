@@ -40,7 +40,7 @@ public struct Connections {
         case .opened(let connection, let remote, let origin):
             guard environment.admits(origin: origin) else {
                 out.append(.log(.warning, "origin refused", [("origin", origin ?? ""), ("remote", remote)]))
-                out.append(.close(connection, code: 1008, reason: "origin not allowed"))
+                out.append(.close(connection, code: .policyViolation, reason: "origin not allowed"))
                 break
             }
             states[connection] = State(remoteAddress: remote)
@@ -65,7 +65,7 @@ public struct Connections {
         case .timerFired(.hello(let connection)):
             guard let state = states[connection], state.identity == nil else { break }
             out.append(.log(.info, "hello timeout", [("remote", state.remoteAddress)]))
-            out.append(.close(connection, code: 1008, reason: "no hello within \(environment.limits.helloTimeoutSeconds) s"))
+            out.append(.close(connection, code: .policyViolation, reason: "no hello within \(environment.limits.helloTimeoutSeconds) s"))
         case .backgroundFinished(let connection, let reply):
             out.append(.send(reply, to: [connection]))
             out.append(.handled(connection))
@@ -101,7 +101,7 @@ public struct Connections {
     private mutating func process(_ connection: ConnectionID, bytes: [UInt8], isText: Bool, into out: inout [ConnectionAction]) -> Outcome {
         out.append(.countRequest)
         guard isText else {
-            out.append(.close(connection, code: 1002, reason: "binary frames are not part of the protocol"))
+            out.append(.close(connection, code: .protocolError, reason: "binary frames are not part of the protocol"))
             return .answered
         }
         let limits = environment.limits
@@ -110,7 +110,7 @@ public struct Connections {
             json = try JSONParser(maxDepth: limits.maxJSONDepth, maxBytes: limits.maxMessageBytes).parse(bytes)
         } catch .tooDeep(let limit) {
             let error = WireError(
-                code: "too_deep", message: "JSON nested deeper than \(limit)", details: [("limit", .number(Double(limit)))])
+                code: .tooDeep, message: "JSON nested deeper than \(limit)", details: [("limit", .number(Double(limit)))])
             return fail(connection, error, id: nil, into: &out)
         } catch {
             return fail(connection, .badJSON("\(error)"), id: nil, into: &out)
@@ -126,7 +126,7 @@ public struct Connections {
         }
         guard states[connection]!.window.admits(at: environment.now(), limit: limits.maxCommandsPerSecond) else {
             let error = WireError(
-                code: "rate_limited", message: "more than \(limits.maxCommandsPerSecond) requests in one second",
+                code: .rateLimited, message: "more than \(limits.maxCommandsPerSecond) requests in one second",
                 details: [("limit", "maxCommandsPerSecond")])
             return fail(connection, error, id: request.id, into: &out)
         }
@@ -148,11 +148,11 @@ public struct Connections {
         _ connection: ConnectionID, versions: [Int], token: String?, id: JSONValue?, into out: inout [ConnectionAction]
     ) -> Outcome {
         guard states[connection]!.identity == nil else {
-            return fail(connection, WireError(code: "bad_message", message: "hello was already sent"), id: id, into: &out)
+            return fail(connection, WireError(code: .badMessage, message: "hello was already sent"), id: id, into: &out)
         }
         guard versions.contains(1) else {
-            _ = fail(connection, WireError(code: "unsupported_version", message: "this daemon speaks protocol 1"), id: id, into: &out)
-            out.append(.close(connection, code: 1002, reason: "unsupported protocol version"))
+            _ = fail(connection, WireError(code: .unsupportedVersion, message: "this daemon speaks protocol 1"), id: id, into: &out)
+            out.append(.close(connection, code: .protocolError, reason: "unsupported protocol version"))
             return .answered
         }
         guard let identity = environment.authenticate(token: token, remoteAddress: states[connection]!.remoteAddress) else {
@@ -167,7 +167,7 @@ public struct Connections {
     /// Sends an error reply (and counts it).
     mutating func fail(_ connection: ConnectionID, _ error: WireError, id: JSONValue?, into out: inout [ConnectionAction]) -> Outcome {
         out.append(.countError(code: error.code))
-        out.append(.send(Self.frame(error.message(id: id)), to: [connection]))
+        out.append(.send(Self.frame(.error(error, id: id)), to: [connection]))
         return .answered
     }
 
@@ -177,11 +177,11 @@ public struct Connections {
         var metadata = [("reason", reason), ("remote", states[connection]?.remoteAddress ?? "")]
         if case .token(let name, _)? = states[connection]?.identity { metadata.append(("token", name)) }
         out.append(.log(.warning, "connection refused", metadata))
-        _ = fail(connection, WireError(code: "unauthorized", message: reason), id: id, into: &out)
-        out.append(.close(connection, code: 1008, reason: "unauthorized"))
+        _ = fail(connection, WireError(code: .unauthorized, message: reason), id: id, into: &out)
+        out.append(.close(connection, code: .policyViolation, reason: "unauthorized"))
         states[connection] = nil
         out.append(.forget(connection))
     }
 
-    static func frame(_ message: JSONValue) -> Frame { Frame(bytes: message.serialized()) }
+    static func frame(_ message: ServerMessage) -> Frame { Frame(bytes: message.serialized()) }
 }
