@@ -1,4 +1,5 @@
 import Dispatch
+import RiveSyncCore
 import RiveSyncJSON
 import RiveSyncModel
 import RiveSyncProtocol
@@ -12,7 +13,7 @@ extension Worker {
         guard let record = targets[target], !record.manual, !record.scheduled else { return }
         targets[target]!.scheduled = true
         let now = DispatchTime.now().uptimeNanoseconds
-        let due = max(now, record.lastAdvance &+ UInt64(1e9 / record.rate))
+        let due = AdvancePacing.due(now: now, lastAdvance: record.lastAdvance, rate: record.rate)
         queue.asyncAfter(deadline: DispatchTime(uptimeNanoseconds: due)) { [self] in runAdvance(target) }
     }
 
@@ -58,7 +59,7 @@ extension Worker {
             var byPaths: [[String]: [SessionID]] = [:]
             var lagging: [SessionID] = []
             for (session, subscription) in targets[batch.target]!.subscribers where !subscription.lagging {
-                if anyBacklog, context.queuedBytes(session) > softLimit {
+                if anyBacklog, Backlog.lags(queuedBytes: context.queuedBytes(session), maxSendQueueBytes: limits.maxSendQueueBytes) {
                     lagging.append(session)
                     continue
                 }

@@ -18,7 +18,8 @@ final class Worker: @unchecked Sendable {
     /// Where this worker's files' changes are proposed and committed (see `ChangeLog`): the
     /// file journals with a state directory, else a log in memory.
     let log: any ChangeLog
-    /// The file journals, when the daemon has a state directory (`log` is this then).
+    /// The file journals, when the daemon has a state directory and no other log was given
+    /// (`log` is this then).
     let fileLog: FileChangeLog?
     /// What each proposal in flight answers once the log has.
     var waiting: [LogTicket: Waiter] = [:]
@@ -29,13 +30,15 @@ final class Worker: @unchecked Sendable {
     var replaying = false
     var syncScheduled = false
 
-    init(index: Int, context: ServerContext) {
+    /// `log`: the worker's change log; nil for the default (file journals with a state
+    /// directory, else memory).
+    init(index: Int, context: ServerContext, log: (any ChangeLog)? = nil) {
         self.index = index
         self.context = context
         self.queue = DispatchQueue(label: "rivesyncd.worker.\(index)")
-        let fileLog = context.stateDirectory == nil ? nil : FileChangeLog(log: context.log)
+        let fileLog = log != nil || context.stateDirectory == nil ? nil : FileChangeLog(log: context.log)
         self.fileLog = fileLog
-        self.log = fileLog ?? MemoryChangeLog(retains: false)
+        self.log = log ?? fileLog ?? MemoryChangeLog(retains: false)
         fileLog?.unsynced = { [unowned self] in scheduleSync() }
     }
 
