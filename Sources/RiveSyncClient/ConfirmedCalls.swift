@@ -19,7 +19,7 @@ public struct ConfirmedCalls: Sendable {
     public let instance: ViewModelInstance
 
     private func run(_ submit: @escaping CallQueue.Submit) async throws -> Receipt {
-        Receipt(try await instance.calls.run(submit) ?? .null)
+        try Receipt(try await instance.calls.run(submit))
     }
 
     @discardableResult

@@ -95,9 +95,11 @@ public final class RemoteTarget: Sendable {
     @discardableResult
     public func bind(main: UInt64?, globals: [(String, UInt64)]) async throws -> Receipt {
         let reply = try await session.request(
-            .bind(target: name, main: main.map { InstanceID($0) }, globals: globals.map { GlobalBinding(name: $0.0, instance: InstanceID($0.1)) }),
+            .bind(
+                target: name, main: main.map { InstanceID($0) },
+                globals: globals.map { GlobalBinding(name: $0.0, instance: InstanceID($0.1)) }),
             .stateMachine)
-        return Receipt(reply)
+        return try Receipt(reply)
     }
 
     /// The values at `path`, each time a batch changes it (a trigger's value is its fire
@@ -115,15 +117,19 @@ public final class RemoteTarget: Sendable {
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: Batch.self)
         let session = session
         let target = name
-        let registration = Task {
+        let registration = ListenerRegistration(session: session)
+        let registering = Task {
             do {
                 let id = try await session.addBatchListener(target, includingCurrent: includingCurrent, continuation)
-                continuation.onTermination = { _ in Task { await session.removeListener(target, id) } }
+                await registration.registered(id, on: target)
             } catch {
                 continuation.finish(throwing: error)
             }
         }
-        continuation.onTermination = { _ in registration.cancel() }
+        continuation.onTermination = { _ in
+            registering.cancel()
+            registration.ended()
+        }
         return stream
     }
 
@@ -139,6 +145,6 @@ public final class RemoteTarget: Sendable {
     }
 
     private func command(_ body: ClientRequest) async throws -> Receipt {
-        Receipt(try await session.request(body, .instance))
+        try Receipt(try await session.request(body, .instance))
     }
 }
