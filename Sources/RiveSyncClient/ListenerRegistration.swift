@@ -13,10 +13,17 @@ final class ListenerRegistration: Sendable {
 
     init(session: Session) {
         self.session = session
+        session.registrationsInFlight.withLock { $0 += 1 }
+    }
+
+    /// The registration failed (the stream ends with its error): there is no listener.
+    func failed() {
+        session.registrationsInFlight.withLock { $0 -= 1 }
     }
 
     /// The listener `id` on `target` now exists; removes it at once if the consumer has ended.
     func registered(_ id: Int, on target: String) async {
+        defer { session.registrationsInFlight.withLock { $0 -= 1 } }
         let ended = state.withLock { state -> Bool in
             guard case .registering = state else { return true }
             state = .registered(target: target, id: id)

@@ -123,6 +123,7 @@ public final class RemoteTarget: Sendable {
                 let id = try await session.addBatchListener(target, includingCurrent: includingCurrent, continuation)
                 await registration.registered(id, on: target)
             } catch {
+                registration.failed()
                 continuation.finish(throwing: error)
             }
         }

@@ -61,6 +61,8 @@ actor Session {
     /// Test hook: while set, the reconnect loop waits before connecting again.
     var reconnectHeld = false
     var holdWaiter: CheckedContinuation<Void, Never>?
+    /// Streams whose listener is being registered (for tests: wait for none before counting).
+    nonisolated let registrationsInFlight = Locked(0)
 
     init(settings: Settings) {
         self.settings = settings

@@ -27,6 +27,7 @@ enum ValueStreams {
                 }
                 await registration.registered(id, on: target)
             } catch {
+                registration.failed()
                 continuation.finish(throwing: error)
             }
         }
