@@ -1,5 +1,5 @@
-import RiveSyncModel
-import RiveSyncProtocol
+internal import RiveSyncModel
+internal import RiveSyncProtocol
 
 /// An artboard of a file: where state machines come from.
 public final class Artboard: Sendable {

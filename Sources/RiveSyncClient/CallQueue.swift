@@ -1,5 +1,5 @@
 import Foundation
-import RiveSyncProtocol
+internal import RiveSyncProtocol
 
 /// The worker's command queue, as Rive's: calls that return at once (`setValue`, `fire`, list
 /// edits, nested `value(of:)`) and the awaited `confirmed` calls are taken in call order, one

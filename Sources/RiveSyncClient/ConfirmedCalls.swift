@@ -1,5 +1,5 @@
-import RiveSyncJSON
-import RiveSyncProtocol
+internal import RiveSyncJSON
+internal import RiveSyncProtocol
 
 extension ViewModelInstance {
     /// The awaited forms of the calls that return at once: each returns after the daemon

@@ -1,4 +1,4 @@
-import RiveSyncModel
+internal import RiveSyncModel
 
 /// What a listener is told: a new value, one fire of a trigger, or the end of its stream.
 enum ListenerEvent: Sendable {

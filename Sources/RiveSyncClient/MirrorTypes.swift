@@ -1,5 +1,5 @@
-import RiveSyncModel
-import RiveSyncProtocol
+internal import RiveSyncModel
+internal import RiveSyncProtocol
 
 /// What the decoder needs from the mirrors: each followed target's schema, and the view model
 /// of each instance its replica holds.

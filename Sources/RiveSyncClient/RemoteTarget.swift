@@ -1,6 +1,6 @@
-import RiveSyncJSON
-import RiveSyncModel
-import RiveSyncProtocol
+internal import RiveSyncJSON
+internal import RiveSyncModel
+internal import RiveSyncProtocol
 
 /// Path-based access to a target (a state machine or a published instance), for tools that
 /// learn property types at run time, such as the `rivesync` CLI. Paths are relative to the
@@ -33,18 +33,18 @@ public final class RemoteTarget: Sendable {
         return (.init(wireName: resolved.property.type.rawValue), DynamicValue(resolved.value))
     }
 
-    /// The whole state as of the last batch this client applied, in the shape of a
-    /// whole-target snapshot (PROTOCOL.md §7): `target`, `epoch`, `seq`, `bindings` and every
+    /// The whole state as of the last batch this client applied, as JSON text in the shape of
+    /// a whole-target snapshot (PROTOCOL.md §7): `target`, `epoch`, `seq`, `bindings` and every
     /// instance reachable from them, in id order.
-    public func state() async throws -> JSONValue {
+    public func state() async throws -> String {
         let mirror = try await session.ensureSubscribed(name)
         guard let replica = mirror.replica else { throw WorkerError.disconnected }
         let reachable = replica.store.closure(of: replica.bindings.compactMap(\.instance)).sorted()
-        return .object([
+        return JSONValue.object([
             ("target", .string(name)), ("epoch", .string(mirror.epoch)), ("seq", .number(Double(replica.seq))),
             ("bindings", .array(replica.bindings.map(StateCodec.encode))),
             ("instances", .array(reachable.compactMap { replica.store[$0].map(StateCodec.encode) })),
-        ])
+        ]).jsonText
     }
 
     /// The seq of the last batch this client applied for the target.

@@ -1,4 +1,4 @@
-import RiveSyncProtocol
+internal import RiveSyncProtocol
 
 /// The daemon's reply to a request that was sent, awaited later: how queued calls keep many
 /// requests in flight while the queue goes on.

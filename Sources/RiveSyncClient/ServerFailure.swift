@@ -1,5 +1,5 @@
-import RiveSyncJSON
-import RiveSyncProtocol
+internal import RiveSyncJSON
+internal import RiveSyncProtocol
 
 /// An `error` reply as it arrived (PROTOCOL.md §13), before it becomes one of the public,
 /// typed errors. Which public enum it becomes depends on the request (`Domain`).

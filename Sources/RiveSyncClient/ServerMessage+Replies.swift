@@ -1,4 +1,4 @@
-import RiveSyncProtocol
+internal import RiveSyncProtocol
 
 extension ServerMessage {
     /// The error for a reply of another type than the request's (`expected`).

@@ -1,6 +1,6 @@
-import RiveSyncJSON
-import RiveSyncModel
-import RiveSyncProtocol
+internal import RiveSyncJSON
+internal import RiveSyncModel
+internal import RiveSyncProtocol
 import RiveSyncWebSocket
 
 /// The state behind one `Worker`: the connection, requests waiting for replies, one mirror per

@@ -1,6 +1,6 @@
-import RiveSyncJSON
-import RiveSyncModel
-import RiveSyncProtocol
+internal import RiveSyncJSON
+internal import RiveSyncModel
+internal import RiveSyncProtocol
 
 /// A state machine in the daemon (a target): bind instances to it, advance it, and — unlike
 /// Rive — get its bound instances back.

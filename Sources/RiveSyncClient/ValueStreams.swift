@@ -1,4 +1,4 @@
-import RiveSyncModel
+internal import RiveSyncModel
 
 /// Builds the async streams of values and fires on top of the session's listeners.
 enum ValueStreams {

@@ -1,7 +1,7 @@
 import Foundation
-import RiveSyncJSON
-import RiveSyncModel
-import RiveSyncProtocol
+internal import RiveSyncJSON
+internal import RiveSyncModel
+internal import RiveSyncProtocol
 import RiveSyncWebSocket
 
 /// A connection to a `rivesyncd` daemon, in the role of Rive's `Worker`: files, instances and
