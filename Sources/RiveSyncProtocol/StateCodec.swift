@@ -83,9 +83,10 @@ public enum StateCodec {
         _ json: JSONValue, schema: FileSchema, viewModelOf: (InstanceID) -> String?
     ) throws(WireError) -> Effect {
         let f = Fields(json: json)
-        let paths = try f.strings("paths") ?? []
+        guard let paths = try f.strings("paths") else { throw .badField("paths", "an array of strings") }
         var introduced: [InstanceState] = []
-        if let states = json["introduced"]?.arrayValue {
+        if let states = json["introduced"] {
+            guard let states = states.arrayValue else { throw .badField("introduced", "an array of instance states") }
             for state in states { introduced.append(try decodeState(state, schema: schema)) }
         }
         let op = try f.string("op")
@@ -123,29 +124,6 @@ public enum StateCodec {
             throw .badField("op", "a known effect op")
         }
         return Effect(paths: paths, change: change)
-    }
-
-    /// Reads a whole-target `snapshot` message into the snapshot a `Replica` starts from.
-    public static func decodeSnapshot(_ json: JSONValue, target: String, schema: FileSchema) throws(WireError) -> TargetSnapshot {
-        var instances: [InstanceState] = []
-        for state in json["instances"]?.arrayValue ?? [] { instances.append(try decodeState(state, schema: schema)) }
-        guard let seq = json["seq"]?.intValue, seq >= 0 else { throw .badField("seq", "a non-negative integer") }
-        return TargetSnapshot(target: target, seq: UInt64(seq), bindings: try decodeBindings(json["bindings"]), instances: instances)
-    }
-
-    /// Reads a `batch` message for `replica`: a `set` value is typed by the view model of its
-    /// instance, found in the replica or in the batch's earlier `introduced` states.
-    public static func decodeBatch(_ json: JSONValue, schema: FileSchema, replica: Replica) throws(WireError) -> ChangeBatch {
-        guard let seq = json["seq"]?.intValue, seq >= 0 else { throw .badField("seq", "a non-negative integer") }
-        var effects: [Effect] = []
-        var introduced: [InstanceID: String] = [:]
-        for effect in json["effects"]?.arrayValue ?? [] {
-            let decoded = try decodeEffect(effect, schema: schema) { replica.store[$0]?.viewModel ?? introduced[$0] }
-            for state in decoded.change.introducedStates { introduced[state.id] = state.viewModel }
-            effects.append(decoded)
-        }
-        let commands = (json["commands"]?.arrayValue ?? []).compactMap { $0.intValue.map(UInt64.init) }
-        return ChangeBatch(target: replica.target, seq: UInt64(seq), effects: effects, applied: commands, rejected: [])
     }
 
     /// Reads the bindings of a snapshot.
