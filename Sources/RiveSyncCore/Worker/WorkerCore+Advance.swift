@@ -27,7 +27,8 @@ extension WorkerCore {
             return
         }
         targets[target]!.queued = []
-        propose(.advance(target: target, commands: commands), file: record.file, .advance(target: target, commands: commands, manual: manual))
+        propose(
+            .advance(target: target, commands: commands), file: record.file, .advance(target: target, commands: commands, manual: manual))
         count(.advanceDuration(nanoseconds: environment.now() - start))
     }
 
@@ -44,7 +45,8 @@ extension WorkerCore {
             guard targets[batch.target] != nil else { continue }
             count(.batches(target: batch.target))
             let targetEpoch = epoch(of: batch.target)
-            let full = Frame(bytes: ServerMessage.batch(ServerMessage.Batch(batch, epoch: targetEpoch, effects: batch.effects)).serialized())
+            let full = Frame(
+                bytes: ServerMessage.batch(ServerMessage.Batch(batch, epoch: targetEpoch, effects: batch.effects)).serialized())
             targets[batch.target]!.history.append(HistoryEntry(batch: batch, frame: full))
             if targets[batch.target]!.history.count > limits.historyBatches {
                 targets[batch.target]!.history.removeFirst(targets[batch.target]!.history.count - limits.historyBatches)
@@ -70,7 +72,8 @@ extension WorkerCore {
                 if let path = waiting.hiddenPath { error = error.withoutState(path: path) }
                 error.details += [("seq", .number(Double(batch.seq))), ("command", .number(Double(rejected.id)))]
                 count(.error(error.code))
-                replies.append(.send(Frame(bytes: ServerMessage.error(error, id: waiting.requestID).serialized()), to: [waiting.connection]))
+                replies.append(
+                    .send(Frame(bytes: ServerMessage.error(error, id: waiting.requestID).serialized()), to: [waiting.connection]))
             }
             if batch.target == advanced {
                 count(.commandsApplied(target: batch.target, count: batch.applied.count))

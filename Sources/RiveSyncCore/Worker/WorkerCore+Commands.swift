@@ -71,7 +71,8 @@ extension WorkerCore {
 
     /// Checks what the model cannot: asset ids must be uploaded or file assets, nested
     /// instances must belong to the target's file on this worker and be attachable.
-    private func checkValue(_ value: PropertyValue, file: String, target: String, path: String, grants: any RequestGrants) throws(WireError) {
+    private func checkValue(_ value: PropertyValue, file: String, target: String, path: String, grants: any RequestGrants) throws(WireError)
+    {
         switch value {
         case .asset(let reference?):
             if reference.id.hasPrefix("file:") {

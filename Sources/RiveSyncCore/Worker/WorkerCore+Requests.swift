@@ -20,7 +20,9 @@ extension WorkerCore {
 
     /// The reply to send now, or nil when the reply comes later (commands, changes waiting for
     /// the log) or was sent already.
-    private func reply(to body: ClientRequest, id: JSONValue?, session: ConnectionID, grants: any RequestGrants) throws(WireError) -> ServerMessage? {
+    private func reply(to body: ClientRequest, id: JSONValue?, session: ConnectionID, grants: any RequestGrants) throws(WireError)
+        -> ServerMessage?
+    {
         func waiter(_ reply: RequestWaiter.Reply, reserved: String? = nil) -> Waiter {
             .request(RequestWaiter(connection: session, id: id, body: body, grants: grants, reply: reply, reserved: reserved))
         }
@@ -69,7 +71,9 @@ extension WorkerCore {
             propose(record, file: request.file, waiter(.target, reserved: name))
             return nil
         case .publish(let instance, let name):
-            guard let owner = environment.directory.owner(of: instance) else { throw WireError(StateMachineError.unknownInstance(instance)) }
+            guard let owner = environment.directory.owner(of: instance) else {
+                throw WireError(StateMachineError.unknownInstance(instance))
+            }
             try checkAttach(instance, in: owner.name, to: name, at: "", grants: grants)
             try reserveTarget(name, file: owner.name, maxTargets: environment.limits.maxTargets)
             propose(.publish(instance: instance, name: name), file: owner.name, waiter(.target, reserved: name))
@@ -145,7 +149,8 @@ extension WorkerCore {
 
     /// The record of a new state machine, its name, state machine and rate resolved; `grants`
     /// must allow attaching its instances.
-    private func stateMachineRecord(_ request: StateMachineRequest, grants: any RequestGrants) throws(WireError) -> (JournalRecord, String) {
+    private func stateMachineRecord(_ request: StateMachineRequest, grants: any RequestGrants) throws(WireError) -> (JournalRecord, String)
+    {
         let resolved = try resolve(request)
         if let main = request.main { try checkAttach(main, in: request.file, to: resolved.name, at: "", grants: grants) }
         for global in request.globals {

@@ -15,7 +15,8 @@ extension WorkerCore {
         let seq = (try? runtime.target(target).seq) ?? 0
         var out: [WorkerAction] = []
         if let cursor, let missing = missingBatches(record, after: cursor, currentSeq: seq, epoch: epoch(of: target)) {
-            let reply = ServerMessage.subscribed(ServerMessage.Subscribed(target: target, epoch: epoch(of: target), seq: cursor.seq, resumed: true), id: id)
+            let reply = ServerMessage.subscribed(
+                ServerMessage.Subscribed(target: target, epoch: epoch(of: target), seq: cursor.seq, resumed: true), id: id)
             out.append(.send(Frame(bytes: reply.serialized()), to: [session]))
             for entry in missing {
                 if let paths {
@@ -69,7 +70,8 @@ extension WorkerCore {
 
     /// A snapshot message: the whole target, or the values at `paths`.
     func snapshot(
-        of target: String, paths: [String]?, values: [(String, JSONValue)], id: JSONValue?, reason: ServerMessage.SnapshotReason?, resumed: Bool?
+        of target: String, paths: [String]?, values: [(String, JSONValue)], id: JSONValue?, reason: ServerMessage.SnapshotReason?,
+        resumed: Bool?
     ) -> ServerMessage {
         let runtime = files[targets[target]!.file]!
         let seq: UInt64
@@ -81,7 +83,9 @@ extension WorkerCore {
             seq = (try? runtime.target(target).seq) ?? 0
             content = .values(values.map { ServerMessage.PathValue(path: $0.0, value: $0.1) })
         }
-        return .snapshot(ServerMessage.Snapshot(target: target, epoch: epoch(of: target), seq: seq, content: content, reason: reason, resumed: resumed), id: id)
+        return .snapshot(
+            ServerMessage.Snapshot(target: target, epoch: epoch(of: target), seq: seq, content: content, reason: reason, resumed: resumed),
+            id: id)
     }
 
     /// Checks lagging subscribers every 20 ms (on the injected clock) while any lags.
