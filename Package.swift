@@ -114,6 +114,11 @@ let package = Package(
         .systemLibrary(name: "CEpoll", path: "bench/load-epoll"),
         .executableTarget(name: "bench-load", dependencies: ["BenchLoadKit", "CEpoll", "RiveSyncTransport"], path: "bench/load"),
         .testTarget(name: "BenchLoadTests", dependencies: ["BenchLoadKit"]),
+        // hiredis 0.14 (Debian) behind a header-only shim: the Redis protocol, for the cluster.
+        .systemLibrary(name: "CHiredis", pkgConfig: "hiredis", providers: [.apt(["libhiredis-dev"])]),
+        // Redis through hiredis: connections, argv commands, typed replies, stream reader thread.
+        .target(name: "RiveSyncRedis", dependencies: ["CHiredis"]),
+        .testTarget(name: "RiveSyncRedisTests", dependencies: ["RiveSyncRedis", "RiveSyncTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )
@@ -121,7 +126,7 @@ let package = Package(
 // Without libwebsockets (Apple hosts, RIVESYNC_CLIENT_TRANSPORT=foundation): drop the daemon's
 // system libraries and everything that depends on them, with the products made of them.
 if clientOnFoundation {
-    let systemOnly: Set<String> = ["CWebSockets", "CEpoll", "CCrypto"]
+    let systemOnly: Set<String> = ["CWebSockets", "CEpoll", "CCrypto", "CHiredis"]
     var dropped = systemOnly
     func names(_ dependency: Target.Dependency) -> String? {
         switch dependency {
