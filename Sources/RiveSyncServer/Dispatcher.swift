@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import RiveFile
+import RiveSyncCore
 import RiveSyncJSON
 import RiveSyncModel
 import RiveSyncProtocol
@@ -257,7 +258,7 @@ final class Dispatcher: @unchecked Sendable {
                 do {
                     try state.storeAsset(id: reference.id, mediaType: reference.mediaType, bytes: data)
                 } catch {
-                    return context.sendError(Worker.storageFailed(error), id: id, to: session)
+                    return context.sendError(Worker.storageFailed(LogFailure("\(error)")), id: id, to: session)
                 }
             }
             context.send(ServerMessage.reply("asset", id: id, [("asset", ValueCodec.encode(.asset(reference)))]), to: session)

@@ -1,4 +1,5 @@
 import Foundation
+import RiveSyncCore
 import RiveSyncJSON
 import RiveSyncModel
 import RiveSyncProtocol
@@ -17,7 +18,8 @@ final class ServerContext: Sendable {
     let log: Log
     /// Where state persists, if anywhere.
     let stateDirectory: StateDirectory?
-    private let commandCounter = Atomic<UInt64>(0)
+    /// Where command numbers come from (a counter here; a cluster injects a shared one).
+    let commandNumbers: any CommandNumbers = LocalCommandNumbers()
     private let server = Locked<WebSocketServer?>(nil)
 
     init(configuration: DaemonConfiguration, epoch: String, log: Log, stateDirectory: StateDirectory? = nil) {
@@ -31,19 +33,6 @@ final class ServerContext: Sendable {
     }
 
     func attach(_ server: WebSocketServer) { self.server.withLock { $0 = server } }
-
-    /// A daemon-wide command number (acks and batches carry it).
-    func nextCommandNumber() -> UInt64 { commandCounter.add(1, ordering: .relaxed).newValue }
-
-    /// After a restart: new command numbers continue above the journaled ones.
-    func ensureCommandNumbers(above highest: UInt64) {
-        var current = commandCounter.load(ordering: .relaxed)
-        while current < highest {
-            let (exchanged, original) = commandCounter.compareExchange(expected: current, desired: highest, ordering: .relaxed)
-            if exchanged { return }
-            current = original
-        }
-    }
 
     /// Hands transport commands to the service thread in one submit (one lock, one wakeup).
     func submit(_ commands: [WebSocketServer.Command]) {

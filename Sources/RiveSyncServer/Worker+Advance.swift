@@ -16,38 +16,22 @@ extension Worker {
         queue.asyncAfter(deadline: DispatchTime(uptimeNanoseconds: due)) { [self] in runAdvance(target) }
     }
 
-    /// Applies a target's queue and sends the batches, acks and errors it produced.
-    func runAdvance(_ target: String) {
+    /// Proposes a target's queued commands as one advance; once the log commits it, `apply`
+    /// runs the advance and sends the batches, acks and errors it produced. `manual`: the
+    /// `advance` request to answer with the target's seq.
+    func runAdvance(_ target: String, manual: (session: SessionID, id: JSONValue?)? = nil) {
         guard let record = targets[target] else { return }
         let start = DispatchTime.now().uptimeNanoseconds
         targets[target]!.scheduled = false
         targets[target]!.lastAdvance = start
-        guard journalAdvance(target, file: record.file) else { return }
-        let batches: [ChangeBatch]
-        do {
-            batches = try files[record.file]!.advance(target)
-        } catch {
-            context.log(.error, "advance failed", [("target", target), ("error", "\(error)")])
+        let commands = record.queued
+        guard !commands.isEmpty else {
+            if let manual { sendAdvanced(target, to: manual) }
             return
         }
+        targets[target]!.queued = []
+        propose(.advance(target: target, commands: commands), file: record.file, .advance(target: target, commands: commands, manual: manual))
         context.metrics.recordAdvance(nanoseconds: DispatchTime.now().uptimeNanoseconds - start)
-        publish(batches, advanced: target)
-        snapshotIfDue(record.file)
-    }
-
-    /// Journals the commands an advance is about to apply. If that fails they are not
-    /// applied: each gets `storage_failed`, and false is returned.
-    private func journalAdvance(_ target: String, file: String) -> Bool {
-        guard !replaying, journals[file] != nil, let queue = try? files[file]!.target(target).queue, !queue.isEmpty else { return true }
-        do {
-            try journal(file, .advance(target: target, commands: queue))
-            return true
-        } catch {
-            let dropped = (try? files[file]!.discardQueue(of: target)) ?? []
-            context.submit(abandon(dropped, on: target, pending: targets[target]!.pending) { _ in error })
-            for command in dropped { targets[target]!.pending[command.id] = nil }
-            return false
-        }
     }
 
     /// Sends each batch to its subscribers (encoded once for whole-target subscribers),
