@@ -56,7 +56,8 @@ let package = Package(
         // The daemon's shell: workers, dispatcher, subscriptions, advances, configuration. Owns all I/O.
         .target(
             name: "RiveSyncServer",
-            dependencies: ["RiveSyncCore", "RiveSyncModel", "RiveSyncProtocol", "RiveSyncJSON", "RiveSyncTransport", "RiveFile", "CCrypto", "RiveSyncVersion"],
+            dependencies: ["RiveSyncCore", "RiveSyncModel", "RiveSyncProtocol", "RiveSyncJSON", "RiveSyncTransport", "RiveFile", "CCrypto", "RiveSyncVersion",
+                           "RiveSyncCluster"],
             // Web/ links the pages (web/) and the JavaScript client (clients/js/) served by --demo or
             // the inspector section.
             resources: [
@@ -123,6 +124,8 @@ let package = Package(
         // Redis through hiredis: connections, argv commands, typed replies, stream reader thread.
         .target(name: "RiveSyncRedis", dependencies: ["CHiredis"]),
         .testTarget(name: "RiveSyncRedisTests", dependencies: ["RiveSyncRedis", "RiveSyncTestSupport"]),
+        // The cluster's change log on a Redis stream (protocol/CLUSTER.md): fencing, leases, numbers.
+        .target(name: "RiveSyncCluster", dependencies: ["RiveSyncCore", "RiveSyncRedis", "RiveSyncJSON"]),
     ],
     swiftLanguageModes: [.v6]
 )

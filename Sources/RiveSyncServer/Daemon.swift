@@ -24,9 +24,11 @@ public final class Daemon: Sendable {
         if let renewed = recovery?.renewed, !renewed.isEmpty {
             log(.warning, "history was lost; starting a new epoch, so old cursors get snapshots", [("lost", renewed.joined(separator: "; "))])
         }
-        let epoch = state?.epoch ?? StateDirectory.newEpoch()
-        let context = ServerContext(configuration: configuration, epoch: epoch, log: log, stateDirectory: state)
-        let workers = (0..<configuration.workers).map { Worker(index: $0, context: context) }
+        let clusterLog = try Self.joinCluster(configuration, log: log)
+        let epoch = clusterLog?.epoch ?? state?.epoch ?? StateDirectory.newEpoch()
+        let context = ServerContext(configuration: configuration, epoch: epoch, log: log, stateDirectory: state, clusterLog: clusterLog)
+        // A cluster node applies the log on one worker, in log order (protocol/CLUSTER.md §2.2).
+        let workers = (0..<(clusterLog == nil ? configuration.workers : 1)).map { Worker(index: $0, context: context) }
         let dispatcher = try Dispatcher(context: context, workers: workers)
         self.context = context
         self.workers = workers
@@ -58,6 +60,7 @@ public final class Daemon: Sendable {
         context.attach(server)
         try restoreState(recovery?.journals ?? [])
         try loadConfiguredState()
+        if let clusterLog { try startReplicating(clusterLog) }
     }
 
     /// Starts listening; returns the bound port.
@@ -80,6 +83,7 @@ public final class Daemon: Sendable {
     public func stop() {
         ready.withLock { $0 = false }
         server.stop(closeCode: 1001)
+        context.clusterLog?.stop()
         for worker in workers { worker.queue.sync { worker.syncJournals() } }
         // State flush point (SIGTERM drain, `Supervisor.drain`): no connection is left and every
         // worker queue is idle, so persistence flushes here before the process exits 0.

@@ -46,6 +46,9 @@ extension DaemonConfiguration {
             if let inspector = json["inspector"] { self.inspector = try Inspector(json: inspector) }
         }
         problems.check { () throws(ConfigurationError) in
+            if let cluster = json["cluster"] { self.cluster = try Cluster(json: cluster) }
+        }
+        problems.check { () throws(ConfigurationError) in
             if let uploads = json["allowFileUploads"] { allowFileUploads = try Self.bool(uploads, "allowFileUploads") }
         }
         problems.check { () throws(ConfigurationError) in
@@ -145,12 +148,12 @@ extension DaemonConfiguration {
         return list.filter { $0.objectValue != nil }
     }
 
-    private static func string(_ json: JSONValue?, _ here: String) throws(ConfigurationError) -> String {
+    static func string(_ json: JSONValue?, _ here: String) throws(ConfigurationError) -> String {
         guard let text = json?.stringValue else { throw .invalid(json == nil ? "\(here): required" : "\(here): expected a string") }
         return text
     }
 
-    private static func integer(_ json: JSONValue, _ here: String, in range: ClosedRange<Int>) throws(ConfigurationError) -> Int {
+    static func integer(_ json: JSONValue, _ here: String, in range: ClosedRange<Int>) throws(ConfigurationError) -> Int {
         guard let number = json.intValue, range.contains(number) else {
             throw .invalid("\(here): expected an integer in \(range.lowerBound)...\(range.upperBound)")
         }

@@ -63,6 +63,8 @@ public struct DaemonConfiguration: Sendable {
     public var maxTargetLabels = 100
     /// The inspector and demo preview pages on the daemon's port (the `inspector` section).
     public var inspector = Inspector()
+    /// The cluster this daemon is a node of (the `cluster` section, `--redis`); nil: a single node.
+    public var cluster: Cluster?
     /// An inherited listening socket (systemd socket activation, see `SocketActivation`): the
     /// transport then binds nothing and `Supervisor` accepts on it. Not a configuration-file key.
     public var listenDescriptor: Int32?

@@ -16,7 +16,8 @@ final class Worker: @unchecked Sendable {
     var targets: [String: TargetRecord] = [:]
     var catchUpCheckScheduled = false
     /// Where this worker's files' changes are proposed and committed (see `ChangeLog`): the
-    /// file journals with a state directory, else a log in memory.
+    /// cluster's log on a cluster node, the file journals with a state directory, else a log in
+    /// memory.
     let log: any ChangeLog
     /// The file journals, when the daemon has a state directory (`log` is this then).
     let fileLog: FileChangeLog?
@@ -35,7 +36,13 @@ final class Worker: @unchecked Sendable {
         self.queue = DispatchQueue(label: "rivesyncd.worker.\(index)")
         let fileLog = context.stateDirectory == nil ? nil : FileChangeLog(log: context.log)
         self.fileLog = fileLog
-        self.log = fileLog ?? MemoryChangeLog(retains: false)
+        if let clusterLog = context.clusterLog {
+            self.log = clusterLog
+        } else if let fileLog {
+            self.log = fileLog
+        } else {
+            self.log = MemoryChangeLog(retains: false)
+        }
         fileLog?.unsynced = { [unowned self] in scheduleSync() }
     }
 

@@ -1,0 +1,337 @@
+import Dispatch
+import RiveSyncCore
+import RiveSyncJSON
+import RiveSyncRedis
+import Synchronization
+
+/// The change log of a cluster node (protocol/CLUSTER.md §2): every node's records go into one
+/// Redis stream through the fencing append script, and every node commits what it reads back
+/// from the stream, in stream order, on its worker's queue. A node's own records are committed
+/// with their ticket — so their requests are answered — only while its lease is valid; every
+/// other entry is committed without one and applies the same way.
+///
+/// Before `startReplicating` the log commits each proposal at once, in the same step, without
+/// Redis: that is how every node applies its configured files and state identically before the
+/// stream (the configuration's changes need an answer in the same step).
+///
+/// Threads: `propose` and everything delivered run on the worker's queue; appends run on
+/// their own queue and connection, lease renewals on theirs, reads on the stream reader's.
+public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
+    /// How the node reaches the cluster.
+    public struct Settings: Sendable {
+        public var endpoint: RedisEndpoint
+        public var keys: ClusterKeys
+        public var node: String
+        public var lease: Duration
+        public var timeout: Duration
+
+        public init(endpoint: RedisEndpoint, keys: ClusterKeys, node: String, lease: Duration, timeout: Duration) {
+            self.endpoint = endpoint
+            self.keys = keys
+            self.node = node
+            self.lease = lease
+            self.timeout = timeout
+        }
+    }
+
+    /// What the log tells its daemon (for logs, health and metrics), on the worker's queue.
+    public enum Event: Sendable {
+        /// The stream reader reached the end of the log (Redis answers).
+        case caughtUp
+        /// Reading from Redis failed; the node is cut off until the next `caughtUp`.
+        case cutOff(RedisError)
+        /// The lease ended: the node's own entries are no longer answered; it should drop its
+        /// clients (they resume on another node).
+        case leaseLost
+        /// An entry that cannot be read (skipped by every node alike).
+        case invalidEntry(String)
+    }
+
+    public let settings: Settings
+    /// The cluster's epoch (the same on every node).
+    public let epoch: String
+    /// This node's command numbers.
+    public let numbers: ClusterCommandNumbers
+
+    private struct Fencing {
+        var token: String
+        var generation: Int
+        /// Tokens of this process, by generation.
+        var generations: [String: Int]
+        /// Until when (monotonic nanoseconds) the lease is surely still held.
+        var validUntil: UInt64
+        /// Set when the lease is found gone: the next append takes a new token first.
+        var needsJoin = false
+        /// Tickets whose append was sent, with the generation they were sent in.
+        var sent: [UInt64: Int] = [:]
+    }
+    private let fencing: Mutex<Fencing>
+
+    private let appendQueue = DispatchQueue(label: "rivesyncd.cluster.append")
+    /// The append connection (touched on `appendQueue` only).
+    private var appender: RedisConnection?
+    private let leaseQueue = DispatchQueue(label: "rivesyncd.cluster.lease")
+    /// The lease connection (touched on `leaseQueue` only).
+    private var leaseConnection: RedisConnection?
+    private var leaseTimer: DispatchSourceTimer?
+
+    // The worker's side (its queue only).
+    private weak var sink: (any LogSink)?
+    private var deliver: (@Sendable (@escaping @Sendable () -> Void) -> Void)?
+    private var onEvent: (@Sendable (Event) -> Void)?
+    private var replicating = false
+    private var waiting: Set<UInt64> = []
+    private var reader: RedisStreamReader?
+    private var leaseReported = false
+    private let caughtUp = DispatchSemaphore(value: 0)
+    private var signalledCaughtUp = false
+
+    /// Joins the cluster: connects, reads (or sets) the epoch, takes a command-number slot and
+    /// a lease. Throws when Redis cannot be reached (a node does not start cut off).
+    public init(_ settings: Settings, newEpoch: String) throws(RedisError) {
+        self.settings = settings
+        let connection = try RedisConnection(settings.endpoint, timeout: settings.timeout)
+        try connection.command(["SET", RedisArgument(settings.keys.epoch), RedisArgument(newEpoch), "NX"])
+        guard let epoch = try connection.command(["GET", RedisArgument(settings.keys.epoch)]).string() else {
+            throw .unexpectedReply("no epoch at \(settings.keys.epoch)")
+        }
+        self.epoch = epoch
+        numbers = ClusterCommandNumbers(slot: UInt64(try connection.command(["INCR", RedisArgument(settings.keys.slots)]).integer()))
+        let token = Self.newToken()
+        let sentAt = Self.now()
+        try connection.command([
+            "SET", RedisArgument(settings.keys.lease(of: settings.node)), RedisArgument(token), "PX", Self.milliseconds(settings.lease),
+        ])
+        .expectStatus("OK")
+        fencing = Mutex(Fencing(token: token, generation: 1, generations: [token: 1], validUntil: Self.validUntil(sentAt, settings.lease)))
+        appender = connection
+    }
+
+    deinit { stop() }
+
+    // MARK: ChangeLog
+
+    public func propose(_ record: JournalRecord, file: String, ticket: LogTicket, sink: any LogSink) {
+        guard replicating else {
+            sink.committed(file: file, record: record, ticket: ticket)
+            return
+        }
+        waiting.insert(ticket.rawValue)
+        let entry = ClusterEntry(kind: .record(file: file, record), node: settings.node, token: "", ticket: ticket.rawValue)
+        appendQueue.async { [self] in
+            guard let failure = append(entry) else { return }
+            deliver? { [self] in
+                guard waiting.remove(ticket.rawValue) != nil else { return }
+                self.sink?.appendFailed(file: file, ticket: ticket, failure: failure)
+            }
+        }
+    }
+
+    /// Not yet: the stream is kept whole (CLUSTER.md §5), so the core never asks for a snapshot.
+    public func compact(file: String, state: JSONValue, targets: [JournalSnapshot.Target]) throws(LogFailure) {}
+
+    public func recordsSinceCompaction(of file: String) -> Int { 0 }
+
+    // MARK: Replicating
+
+    /// Starts reading the stream from its first entry and committing it to `sink` on `queue`
+    /// (the worker's), and renewing the lease. Call once, with the worker idle.
+    public func startReplicating(sink: any LogSink, queue: DispatchQueue, onEvent: @escaping @Sendable (Event) -> Void) throws(RedisError) {
+        queue.sync {
+            self.sink = sink
+            self.deliver = { queue.async(execute: $0) }
+            self.onEvent = onEvent
+            self.replicating = true
+        }
+        var readerSettings = RedisStreamReader.Settings()
+        readerSettings.timeout = settings.timeout
+        readerSettings.block = .milliseconds(500)
+        let deliver = self.deliver!
+        reader = try RedisStreamReader(settings.endpoint, key: settings.keys.log, after: .start, settings: readerSettings) { [self] event in
+            deliver { [self] in handle(event) }
+        }
+        startLeaseRenewal()
+    }
+
+    /// Waits until the reader has read the whole log once (a node serves only then).
+    public func waitUntilCaughtUp(timeout: Duration) -> Bool {
+        caughtUp.wait(timeout: .now() + .nanoseconds(Int(Self.nanoseconds(timeout)))) == .success
+    }
+
+    /// Stops reading and renewing (the lease then runs out by itself).
+    public func stop() {
+        reader?.stop()
+        leaseTimer?.cancel()
+    }
+
+    // MARK: The worker's side
+
+    private func handle(_ event: RedisStreamReader.Event) {
+        switch event {
+        case .entries(let entries):
+            for entry in entries { commit(entry) }
+        case .caughtUp:
+            if !signalledCaughtUp {
+                signalledCaughtUp = true
+                caughtUp.signal()
+            }
+            onEvent?(.caughtUp)
+        case .failed(let error):
+            onEvent?(.cutOff(error))
+        }
+    }
+
+    private func commit(_ raw: RedisStreamEntry) {
+        let entry: ClusterEntry
+        do { entry = try ClusterEntry(raw) } catch {
+            onEvent?(.invalidEntry(error.description))
+            return
+        }
+        let own = entry.node == settings.node
+        switch entry.kind {
+        case .record(let file, let record):
+            if case .advance(_, let commands) = record, let highest = commands.map(\.id).max() { numbers.ensure(above: highest) }
+            var ticket: LogTicket?
+            if own, waiting.contains(entry.ticket), fencing.withLock({ $0.generations[entry.token] != nil }) {
+                waiting.remove(entry.ticket)
+                fencing.withLock { _ = $0.sent.removeValue(forKey: entry.ticket) }
+                if leaseHeld() { ticket = LogTicket(entry.ticket) }
+            }
+            sink?.committed(file: file, record: record, ticket: ticket)
+        case .join:
+            guard own, let generation = fencing.withLock({ $0.generations[entry.token] }) else { return }
+            // Proposals sent with an earlier token that did not come before this join never will.
+            let lost = fencing.withLock { fencing in
+                let lost = fencing.sent.filter { $0.value < generation }.map(\.key)
+                for ticket in lost { fencing.sent[ticket] = nil }
+                return lost
+            }
+            for ticket in lost where waiting.remove(ticket) != nil {
+                sink?.appendFailed(
+                    file: "", ticket: LogTicket(ticket), failure: LogFailure("the connection to Redis broke before the change was appended")
+                )
+            }
+        }
+    }
+
+    /// True while the lease is surely held; reports its loss once.
+    private func leaseHeld() -> Bool {
+        let held = Self.now() < fencing.withLock { $0.validUntil }
+        if !held, !leaseReported {
+            leaseReported = true
+            onEvent?(.leaseLost)
+        }
+        if held { leaseReported = false }
+        return held
+    }
+
+    // MARK: Appending (appendQueue)
+
+    /// Appends `entry` with the current token; nil once sent (its answer comes from the
+    /// stream), or the failure when it surely was not appended.
+    private func append(_ entry: ClusterEntry) -> LogFailure? {
+        var attempted = false
+        do {
+            let connection = try connected()
+            if fencing.withLock({ $0.needsJoin }) { try join(connection) }
+            var entry = entry
+            entry.token = fencing.withLock { fencing in
+                fencing.sent[entry.ticket] = fencing.generation
+                return fencing.token
+            }
+            attempted = true
+            try connection.command(appendCommand(entry))
+            return nil
+        } catch {
+            if case .server(let message) = error, message.hasPrefix("FENCED") { fencing.withLock { $0.needsJoin = true } }
+            if error.closesConnection {
+                appender = nil
+                fencing.withLock { $0.needsJoin = true }
+                // Sent, and the connection broke: the join's read-back tells whether it got in.
+                if attempted { return nil }
+            }
+            fencing.withLock { _ = $0.sent.removeValue(forKey: entry.ticket) }
+            return LogFailure("the cluster log is unreachable: \(error)")
+        }
+    }
+
+    private func connected() throws(RedisError) -> RedisConnection {
+        if let appender, !appender.isBroken { return appender }
+        let connection = try RedisConnection(settings.endpoint, timeout: settings.timeout)
+        appender = connection
+        return connection
+    }
+
+    /// Takes a new token (the old one can append no more) and appends a `join` with it.
+    private func join(_ connection: RedisConnection) throws(RedisError) {
+        let token = Self.newToken()
+        let sentAt = Self.now()
+        try connection.command([
+            "SET", RedisArgument(settings.keys.lease(of: settings.node)), RedisArgument(token), "PX", Self.milliseconds(settings.lease),
+        ])
+        .expectStatus("OK")
+        fencing.withLock { fencing in
+            fencing.generation += 1
+            fencing.token = token
+            fencing.generations[token] = fencing.generation
+            fencing.validUntil = Self.validUntil(sentAt, settings.lease)
+        }
+        try connection.command(appendCommand(ClusterEntry(kind: .join, node: settings.node, token: token, ticket: 0)))
+        fencing.withLock { $0.needsJoin = false }
+    }
+
+    private func appendCommand(_ entry: ClusterEntry) -> [RedisArgument] {
+        [
+            "EVAL", RedisArgument(ClusterScripts.append), 2, RedisArgument(settings.keys.log),
+            RedisArgument(settings.keys.lease(of: settings.node)),
+            RedisArgument(entry.token),
+        ] + entry.fields
+    }
+
+    // MARK: The lease (leaseQueue)
+
+    private func startLeaseRenewal() {
+        let timer = DispatchSource.makeTimerSource(queue: leaseQueue)
+        let interval = Self.nanoseconds(settings.lease) / 3
+        timer.schedule(deadline: .now() + .nanoseconds(Int(interval)), repeating: .nanoseconds(Int(interval)))
+        timer.setEventHandler { [self] in renewLease() }
+        leaseTimer = timer
+        timer.resume()
+    }
+
+    private func renewLease() {
+        let (token, generation) = fencing.withLock { ($0.token, $0.generation) }
+        let sentAt = Self.now()
+        do {
+            if leaseConnection?.isBroken ?? true { leaseConnection = try RedisConnection(settings.endpoint, timeout: settings.timeout) }
+            let renewed = try leaseConnection!.command([
+                "EVAL", RedisArgument(ClusterScripts.renew), 1, RedisArgument(settings.keys.lease(of: settings.node)), RedisArgument(token),
+                Self.milliseconds(settings.lease),
+            ]).integer()
+            fencing.withLock { fencing in
+                guard fencing.generation == generation else { return }
+                if renewed == 1 {
+                    fencing.validUntil = Self.validUntil(sentAt, settings.lease)
+                } else {
+                    fencing.needsJoin = true
+                }
+            }
+        } catch {
+            if error.closesConnection { leaseConnection = nil }
+        }
+    }
+
+    // MARK: Helpers
+
+    private static func newToken() -> String { String(UInt64.random(in: 1...UInt64.max), radix: 16) }
+    private static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+    private static func nanoseconds(_ duration: Duration) -> UInt64 {
+        UInt64(duration.components.seconds) * 1_000_000_000 + UInt64(duration.components.attoseconds / 1_000_000_000)
+    }
+    private static func milliseconds(_ duration: Duration) -> RedisArgument { RedisArgument(nanoseconds(duration) / 1_000_000) }
+    /// The lease surely holds until a fifth of it before Redis would let it expire, counted
+    /// from when its renewal was sent.
+    private static func validUntil(_ sentAt: UInt64, _ lease: Duration) -> UInt64 {
+        sentAt + nanoseconds(lease) - nanoseconds(lease) / 5
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import RiveSyncJSON
+import RiveSyncModel
+import RiveSyncProtocol
+import RiveSyncTestSupport
+import RiveSyncTransport
+import Testing
+
+/// Nodes of one cluster on one redis-server (protocol/CLUSTER.md §1): the same batches, seqs,
+/// epoch and digests everywhere, cursors that resume on another node.
+@Suite(.serialized) struct ClusterTests {
+    @Test func twoNodesServeOneStateAndACursorResumesOnTheOther() async throws {
+        let cluster = try ClusterNodes(count: 2)
+        defer { cluster.stop() }
+        let onA = try await TestClient.connected(to: cluster.node(0))
+        let onB = try await TestClient.connected(to: cluster.node(1))
+        let welcomeA = try await TestClient(url: cluster.node(0).url).request(["type": "hello", "protocol": [1]])
+        let welcomeB = try await TestClient(url: cluster.node(1).url).request(["type": "hello", "protocol": [1]])
+        #expect(welcomeA["epoch"] == welcomeB["epoch"], "one epoch for the cluster")
+        let snapshot = try await onB.request(["type": "subscribe", "target": "lobby"])
+        let start = try #require(snapshot["seq"]?.intValue)
+        let created = try await onA.request(["type": "createInstance", "file": "demo", "source": ["blank": ["viewModel": "Player"]]])
+        let instance = try #require(created["instance"]?.intValue, "\(created.jsonText)")
+        let ack = try await onA.request(["type": "listAppend", "target": "lobby", "path": "players", "instance": .number(Double(instance))])
+        #expect(ack["type"] == "ack", "\(ack.jsonText)\n\(cluster.logs)")
+        let seq = try #require(ack["seq"]?.intValue)
+        #expect(seq == start + 1)
+        let batch = try await onB.nextBatch("lobby")
+        #expect(batch["seq"]?.intValue == seq, "node B delivers the batch of node A's command with its seq")
+        #expect(batch["commands"] == .array([ack["command"] ?? .null]))
+        #expect(batch["epoch"] == welcomeA["epoch"])
+        let digestA = try await cluster.digest(of: "lobby", at: seq, on: 0)
+        let digestB = try await cluster.digest(of: "lobby", at: seq, on: 1)
+        #expect(digestA == digestB)
+
+        // A cursor of node A, resumed on node B after more writes through B.
+        let reader = try await TestClient.connected(to: cluster.node(0))
+        let readerSnapshot = try await reader.request(["type": "subscribe", "target": "lobby"])
+        let cursor = try #require(readerSnapshot["seq"]?.intValue)
+        reader.close()
+        for title in ["one", "two", "three"] {
+            let reply = try await onB.request(["type": "set", "target": "lobby", "path": "title", "value": .string(title)])
+            #expect(reply["type"] == "ack", "\(reply.jsonText)")
+        }
+        let resumer = try await TestClient.connected(to: cluster.node(1))
+        let resumed = try await resumer.request([
+            "type": "subscribe", "target": "lobby", "cursor": ["epoch": welcomeA["epoch"] ?? .null, "seq": .number(Double(cursor))],
+        ])
+        #expect(resumed["type"] == "subscribed" && resumed["resumed"] == true, "\(resumed.jsonText)")
+        var seqs: [Int] = []
+        for _ in 0..<3 { seqs.append(try await resumer.nextBatch("lobby")["seq"]?.intValue ?? -1) }
+        #expect(seqs == [cursor + 1, cursor + 2, cursor + 3])
+    }
+
+    /// Issue 12's first "done when": 3 nodes, 12 clients doing random sets, fires, list edits
+    /// and binds, each session ending at a random point and the next one starting on another
+    /// node with the client's cursor. The histories pass the checks and every node ends with
+    /// the same digest as every client's replica.
+    @Test func threeNodesAndTwelveMovingClientsConverge() async throws {
+        let cluster = try ClusterNodes(count: 3)
+        defer { cluster.stop() }
+        let history = Locked(HistoryChecker())
+        let urls = cluster.urls
+        let clients = (0..<12).map { ClusterWorkloadClient(name: "c\($0)", urls: urls, first: $0 % urls.count, history: history) }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for client in clients { group.addTask { try await client.run(operations: 40) } }
+            try await group.waitForAll()
+        }
+        let probe = try await TestClient.connected(to: cluster.node(0))
+        let seq = try #require(try await probe.request(["type": "digest", "target": "lobby"])["seq"]?.intValue)
+        let digests = try await (0..<3).asyncMap { try await cluster.digest(of: "lobby", at: seq, on: $0) }
+        #expect(Set(digests).count == 1, "every node has one digest at seq \(seq): \(digests)\n\(cluster.logs)")
+        for client in clients {
+            let replica = try await client.finalDigest(at: seq)
+            #expect(replica == digests[0], "\(client.name)'s replica")
+        }
+        let problems = history.withLock { $0.violations() }
+        let acks = history.withLock { $0.events.filter { $0["kind"] == "ok" }.count }
+        let (events, sessions, resumes) = (
+            history.withLock { $0.events.count }, clients.map(\.sessions).reduce(0, +), clients.map(\.resumes).reduce(0, +)
+        )
+        print(
+            "cluster convergence: 3 nodes, 12 clients, \(sessions) sessions (\(resumes) resumed on another node), \(events) history events, \(acks) acks, final seq \(seq)"
+        )
+        #expect(seq > 50 && acks > 200, "the workload made progress")
+        #expect(resumes > 12, "sessions resumed from cursors on other nodes")
+        #expect(problems.isEmpty, "\(problems.prefix(5).joined(separator: "\n"))")
+    }
+}
+
+extension Sequence {
+    func asyncMap<T>(_ transform: (Element) async throws -> T) async rethrows -> [T] {
+        var results: [T] = []
+        for element in self { results.append(try await transform(element)) }
+        return results
+    }
+}
