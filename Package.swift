@@ -70,7 +70,7 @@ let package = Package(
         .testTarget(
             name: "RiveSyncServerTests",
             dependencies: ["rivesyncd", "RiveSyncServer", "RiveSyncTransport", "RiveSyncProtocol", "RiveSyncModel", "RiveSyncJSON",
-                           "RiveSyncTestSupport"],
+                           "RiveSyncTestSupport", "RiveSyncRedis"],
             exclude: ["python", "journal-v1"]),
         // Test-only: launching a real rivesyncd, shared by the server, client and CLI tests.
         .target(name: "RiveSyncTestSupport", path: "Tests/RiveSyncTestSupport"),

@@ -36,9 +36,9 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
 
     /// What the log tells its daemon (for logs, health and metrics), on the worker's queue.
     public enum Event: Sendable {
-        /// The stream reader reached the end of the log (Redis answers).
+        /// The stream reader reached the end of the log again after being cut off.
         case caughtUp
-        /// Reading from Redis failed; the node is cut off until the next `caughtUp`.
+        /// Reading from Redis failed (reported once); the node is cut off until `caughtUp`.
         case cutOff(RedisError)
         /// The lease ended: the node's own entries are no longer answered; it should drop its
         /// clients (they resume on another node).
@@ -52,6 +52,11 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
     public let epoch: String
     /// This node's command numbers.
     public let numbers: ClusterCommandNumbers
+    private let reachable = Atomic(true)
+
+    /// False while the stream cannot be read (from a failed read until the reader catches up
+    /// again): the node's `/readyz` then answers 503.
+    public var isReachable: Bool { reachable.load(ordering: .relaxed) }
 
     private struct Fencing {
         var token: String
@@ -62,6 +67,11 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
         var validUntil: UInt64
         /// Set when the lease is found gone: the next append takes a new token first.
         var needsJoin = false
+        /// After the lease ended, the node appends nothing until then (monotonic nanoseconds):
+        /// its connections are closed first (CLUSTER.md §3.2).
+        var quarantineUntil: UInt64 = 0
+        /// The last generation whose lease was found lost.
+        var lostGeneration = 0
         /// Tickets whose append was sent, with the generation they were sent in.
         var sent: [UInt64: Int] = [:]
     }
@@ -85,6 +95,8 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
     private var leaseReported = false
     private let caughtUp = DispatchSemaphore(value: 0)
     private var signalledCaughtUp = false
+    /// The last entry of the stream when reading began (nil: it was empty).
+    private var catchUpTarget: RedisStreamID?
 
     /// Joins the cluster: connects, reads (or sets) the epoch, takes a command-number slot and
     /// a lease. Throws when Redis cannot be reached (a node does not start cut off).
@@ -143,6 +155,12 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
             self.onEvent = onEvent
             self.replicating = true
         }
+        // Caught up once the entry that was last when reading began has been applied (a busy
+        // stream may never give an empty read).
+        let probe = try RedisConnection(settings.endpoint, timeout: settings.timeout)
+        let last = try RedisStreamEntry.entries(try probe.command(["XREVRANGE", RedisArgument(settings.keys.log), "+", "-", "COUNT", 1]))
+        probe.close()
+        queue.sync { catchUpTarget = last.first?.id }
         var readerSettings = RedisStreamReader.Settings()
         readerSettings.timeout = settings.timeout
         readerSettings.block = .milliseconds(500)
@@ -170,15 +188,19 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
         switch event {
         case .entries(let entries):
             for entry in entries { commit(entry) }
+            if let last = entries.last, let target = catchUpTarget, last.id >= target { signalCaughtUp() }
         case .caughtUp:
-            if !signalledCaughtUp {
-                signalledCaughtUp = true
-                caughtUp.signal()
-            }
-            onEvent?(.caughtUp)
+            signalCaughtUp()
+            if !reachable.exchange(true, ordering: .relaxed) { onEvent?(.caughtUp) }
         case .failed(let error):
-            onEvent?(.cutOff(error))
+            if reachable.exchange(false, ordering: .relaxed) { onEvent?(.cutOff(error)) }
         }
+    }
+
+    private func signalCaughtUp() {
+        guard !signalledCaughtUp else { return }
+        signalledCaughtUp = true
+        caughtUp.signal()
     }
 
     private func commit(_ raw: RedisStreamEntry) {
@@ -200,6 +222,7 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
             sink?.committed(file: file, record: record, ticket: ticket)
         case .join:
             guard own, let generation = fencing.withLock({ $0.generations[entry.token] }) else { return }
+            leaseReported = false
             // Proposals sent with an earlier token that did not come before this join never will.
             let lost = fencing.withLock { fencing in
                 let lost = fencing.sent.filter { $0.value < generation }.map(\.key)
@@ -217,12 +240,18 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
     /// True while the lease is surely held; reports its loss once.
     private func leaseHeld() -> Bool {
         let held = Self.now() < fencing.withLock { $0.validUntil }
-        if !held, !leaseReported {
-            leaseReported = true
-            onEvent?(.leaseLost)
-        }
-        if held { leaseReported = false }
+        if !held { leaseEnded() }
         return held
+    }
+
+    /// The lease ended (by the clock, or Redis no longer holds it): no proposal made before
+    /// is ever answered, and the daemon is told (it closes every connection). Once per loss.
+    private func leaseEnded() {
+        guard !leaseReported else { return }
+        leaseReported = true
+        waiting.removeAll()
+        fencing.withLock { $0.sent.removeAll() }
+        onEvent?(.leaseLost)
     }
 
     // MARK: Appending (appendQueue)
@@ -231,6 +260,9 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
     /// stream), or the failure when it surely was not appended.
     private func append(_ entry: ClusterEntry) -> LogFailure? {
         var attempted = false
+        if Self.now() < fencing.withLock({ $0.quarantineUntil }) {
+            return LogFailure("this node's cluster lease ended; it rejoins in a moment")
+        }
         do {
             let connection = try connected()
             if fencing.withLock({ $0.needsJoin }) { try join(connection) }
@@ -300,8 +332,10 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
     }
 
     private func renewLease() {
-        let (token, generation) = fencing.withLock { ($0.token, $0.generation) }
+        let (token, generation, validUntil) = fencing.withLock { ($0.token, $0.generation, $0.validUntil) }
         let sentAt = Self.now()
+        // Woken after the lease ran out (the process was stopped, or Redis did not answer).
+        if sentAt >= validUntil { lost(generation) }
         do {
             if leaseConnection?.isBroken ?? true { leaseConnection = try RedisConnection(settings.endpoint, timeout: settings.timeout) }
             let renewed = try leaseConnection!.command([
@@ -310,18 +344,32 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
             ]).integer()
             fencing.withLock { fencing in
                 guard fencing.generation == generation else { return }
-                if renewed == 1 {
-                    fencing.validUntil = Self.validUntil(sentAt, settings.lease)
-                } else {
-                    fencing.needsJoin = true
-                }
+                if renewed == 1, sentAt < validUntil { fencing.validUntil = Self.validUntil(sentAt, settings.lease) }
             }
+            if renewed != 1 { lost(generation) }
         } catch {
             if error.closesConnection { leaseConnection = nil }
         }
     }
 
+    /// The lease of `generation` is over: quarantine, a new token before the next append, and
+    /// the worker told.
+    private func lost(_ generation: Int) {
+        let first = fencing.withLock { fencing in
+            guard fencing.generation == generation, fencing.lostGeneration != generation else { return false }
+            fencing.lostGeneration = generation
+            fencing.needsJoin = true
+            fencing.validUntil = 0
+            fencing.quarantineUntil = Self.now() + Self.quarantine
+            return true
+        }
+        if first { deliver? { [self] in leaseEnded() } }
+    }
+
     // MARK: Helpers
+
+    /// How long a node whose lease ended appends nothing (its connections close meanwhile).
+    static let quarantine: UInt64 = 1_000_000_000
 
     private static func newToken() -> String { String(UInt64.random(in: 1...UInt64.max), radix: 16) }
     private static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }

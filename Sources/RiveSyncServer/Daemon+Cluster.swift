@@ -39,11 +39,14 @@ extension Daemon {
     func startReplicating(_ clusterLog: RedisChangeLog) throws {
         let worker = workers[0]
         let log = context.log
+        let dispatcher = self.dispatcher
         try clusterLog.startReplicating(sink: worker, queue: worker.queue) { event in
             switch event {
-            case .caughtUp: break
+            case .caughtUp: log(.info, "reading the cluster log again", [])
             case .cutOff(let error): log(.warning, "cut off from the cluster log", [("error", "\(error)")])
-            case .leaseLost: log(.error, "the cluster lease ended; this node answers no change until it rejoins", [])
+            case .leaseLost:
+                log(.error, "the cluster lease ended; closing every connection (clients resume on another node)", [])
+                dispatcher.closeEveryConnection(code: 1001, reason: "cluster lease lost")
             case .invalidEntry(let reason): log(.error, "skipped an entry of the cluster log", [("reason", reason)])
             }
         }
@@ -51,5 +54,15 @@ extension Daemon {
             throw ConfigurationError.invalid("cluster.redis: the cluster log could not be read within 120 s")
         }
         log(.info, "caught up with the cluster log", [])
+    }
+}
+
+extension Dispatcher {
+    /// Closes every connection (a cluster node whose lease ended: its acks can no longer be
+    /// trusted, so its clients go on elsewhere, protocol/CLUSTER.md §3.2).
+    func closeEveryConnection(code: UInt16, reason: String) {
+        queue.async { [self] in
+            context.submit(sessions.keys.map { .close($0, code: code, reason: reason) })
+        }
     }
 }

@@ -56,7 +56,7 @@ public final class Daemon: Sendable {
             configuration: transport, handler: handler,
             metricsAccess: { dispatcher.metricsAccess(authorization: $0, remoteAddress: $1) },
             metricsBody: { $0.prometheusText() + metrics.prometheusText() + ProcessMetrics.prometheusText() },
-            readiness: { ready.withLock { $0 } })
+            readiness: { ready.withLock { $0 } && (clusterLog?.isReachable ?? true) })
         context.attach(server)
         try restoreState(recovery?.journals ?? [])
         try loadConfiguredState()

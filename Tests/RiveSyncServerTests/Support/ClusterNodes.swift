@@ -4,18 +4,40 @@ import RiveSyncTestSupport
 import RiveSyncTransport
 
 /// A test cluster: one `redis-server` and `count` rivesyncd nodes on loopback, each serving
-/// the demo (`--demo --redis URL`) on its own port. Nodes can be killed and started again.
+/// the demo on its own port. Nodes can be killed and started again.
 final class ClusterNodes: @unchecked Sendable {
     let redis: RedisServerProcess
     private let nodes: Locked<[DaemonProcess]>
+    /// How every node is started (besides `--port`).
     let extraArguments: [String]
 
-    init(count: Int, arguments: [String] = []) throws {
+    /// Starts Redis and the nodes; with `leaseMilliseconds` the nodes read a configuration
+    /// like `--demo` with a `cluster` section instead of `--demo --redis`.
+    init(count: Int, leaseMilliseconds: Int? = nil) throws {
         redis = try RedisServerProcess()
-        extraArguments = arguments
+        if let leaseMilliseconds {
+            extraArguments = ["--config", try Self.configuration(redis: redis.url, leaseMilliseconds: leaseMilliseconds)]
+        } else {
+            extraArguments = ["--demo", "--redis", redis.url]
+        }
         var started: [DaemonProcess] = []
-        for _ in 0..<count { started.append(try DaemonProcess(["--demo", "--redis", redis.url] + arguments)) }
+        for _ in 0..<count { started.append(try DaemonProcess(extraArguments)) }
         nodes = Locked(started)
+    }
+
+    /// The demo's files and state with a `cluster` section.
+    static func configuration(redis: String, leaseMilliseconds: Int) throws -> String {
+        let config: JSONValue = [
+            "files": [["name": "demo", "path": .string(DaemonProcess.packageRoot + "/protocol/examples/demo.schema.json")]],
+            "instances": [["name": "theme", "file": "demo", "viewModel": "Theme", "instance": "Light"]],
+            "stateMachines": [
+                ["name": "character", "file": "demo", "artboard": "Character", "stateMachine": "character", "globals": ["Theme": "theme"]],
+                ["name": "lobby", "file": "demo", "artboard": "Lobby", "stateMachine": "lobby", "globals": ["Theme": "theme"]],
+            ],
+            "auth": ["allowAnonymous": "loopback"],
+            "cluster": ["redis": .string(redis), "leaseMilliseconds": .number(Double(leaseMilliseconds))],
+        ]
+        return try DaemonProcess.writeConfiguration(config.jsonText)
     }
 
     var count: Int { nodes.withLock { $0.count } }
@@ -26,7 +48,7 @@ final class ClusterNodes: @unchecked Sendable {
     func crashAndRestart(_ index: Int) throws {
         let old = node(index)
         old.crash()
-        let restarted = try DaemonProcess(["--demo", "--redis", redis.url] + extraArguments, port: old.port)
+        let restarted = try DaemonProcess(extraArguments, port: old.port)
         nodes.withLock { $0[index] = restarted }
     }
 
@@ -40,8 +62,18 @@ final class ClusterNodes: @unchecked Sendable {
         redis.stop()
     }
 
-    /// The digest of `target` on node `index` once that node is at `seq` (waits for it).
-    func digest(of target: String, at seq: Int, on index: Int, seconds: Double = 30) async throws -> String {
+    /// The digest of `target` on node `index` once that node is at `seq` (waits for it);
+    /// `latest`: once every node is at the highest seq any of them is at.
+    func digest(of target: String, at seq: Int, on index: Int, latest: Bool = false, seconds: Double = 30) async throws -> String {
+        if latest {
+            var highest = 0
+            for other in 0..<count {
+                let probe = try await TestClient.connected(to: node(other))
+                defer { probe.close() }
+                highest = max(highest, try await probe.request(["type": "digest", "target": .string(target)])["seq"]?.intValue ?? 0)
+            }
+            return try await digest(of: target, at: highest, on: index, seconds: seconds)
+        }
         let client = try await TestClient.connected(to: node(index))
         defer { client.close() }
         let deadline = Date().addingTimeInterval(seconds)
@@ -54,5 +86,23 @@ final class ClusterNodes: @unchecked Sendable {
             }
             try await Task.sleep(nanoseconds: 20_000_000)
         }
+    }
+}
+
+extension ClusterNodes {
+    /// Names of the players in `lobby`, as node `index` has them.
+    func playerNames(on index: Int) async throws -> [String] {
+        let probe = try await TestClient.connected(to: node(index))
+        defer { probe.close() }
+        return try await PersistenceTests.playerNames(probe)
+    }
+
+    /// The node name a node logged when it joined.
+    func nodeName(_ index: Int) throws -> String {
+        let log = node(index).stderr
+        guard let range = log.range(of: #"node=[^ \n]+"#, options: .regularExpression) else {
+            throw TestClient.Timeout(what: "a 'joined the cluster' line in\n\(log)")
+        }
+        return String(log[range].dropFirst("node=".count))
     }
 }

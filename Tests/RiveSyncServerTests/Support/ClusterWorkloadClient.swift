@@ -6,12 +6,29 @@ import RiveSyncTestSupport
 import RiveSyncTransport
 
 /// A client of the cluster workload: one connection per session, each session on another node
-/// than the last, subscribed to `lobby` with its cursor; random sets, fires, list edits and
-/// binds; a replica of `lobby` and a history for `HistoryChecker`.
+/// than the last, subscribed to `lobby` with its cursor; a replica of `lobby` and a history for
+/// `HistoryChecker`.
 final class ClusterWorkloadClient: @unchecked Sendable {
+    /// What the client sends.
+    enum Workload {
+        /// Random sets, fires, list edits and binds.
+        case mixed
+        /// Players named after the operation, appended to `lobby.players` (never removed), so
+        /// every acked one must be in the list once at the end (`ackedNames`).
+        case namedAppends
+    }
+
     let name: String
     let urls: [String]
     let history: Locked<HistoryChecker>
+    let workload: Workload
+    /// Whether a session that fails (its node killed, Redis gone) is followed by the next one,
+    /// instead of failing the test.
+    let toleratesFailures: Bool
+    /// Names of the players whose append was acked (`namedAppends`).
+    private(set) var ackedNames: [String] = []
+    /// Error replies by code.
+    private(set) var errors: [String: Int] = [:]
     private var node: Int
     private var epoch: String?
     private var replica: Replica?
@@ -22,7 +39,12 @@ final class ClusterWorkloadClient: @unchecked Sendable {
     private(set) var sessions = 0
     private(set) var resumes = 0
 
-    init(name: String, urls: [String], first: Int, history: Locked<HistoryChecker>) {
+    init(
+        name: String, urls: [String], first: Int, history: Locked<HistoryChecker>, workload: Workload = .mixed,
+        toleratesFailures: Bool = false
+    ) {
+        self.workload = workload
+        self.toleratesFailures = toleratesFailures
         self.name = name
         self.urls = urls
         self.node = first
@@ -35,15 +57,18 @@ final class ClusterWorkloadClient: @unchecked Sendable {
         return Int((random >> 33) % UInt64(bound))
     }
 
-    /// Runs sessions until `operations` commands were sent.
-    func run(operations: Int) async throws {
-        while operation < operations {
-            try await session(until: operations)
+    /// Runs sessions until `operations` operations were done, or `keepGoing` says stop.
+    func run(operations: Int = .max, keepGoing: @escaping @Sendable () -> Bool = { true }) async throws {
+        while operation < operations, keepGoing() {
+            do { try await session(until: operations, keepGoing: keepGoing) } catch {
+                guard toleratesFailures else { throw error }
+                try await Task.sleep(nanoseconds: 50_000_000)
+            }
             node = (node + 1 + next(urls.count - 1)) % urls.count
         }
     }
 
-    private func session(until operations: Int) async throws {
+    private func session(until operations: Int, keepGoing: @Sendable () -> Bool) async throws {
         sessions += 1
         let client = try TestClient(url: urls[node])
         defer { client.close() }
@@ -55,10 +80,30 @@ final class ClusterWorkloadClient: @unchecked Sendable {
             schema = try FileSchema(json: try await client.request(["type": "describe", "file": "demo"])["schema"] ?? .null)
         }
         try await subscribe(client)
-        for _ in 0..<(2 + next(10)) where operation < operations {
+        for _ in 0..<(2 + next(10)) where operation < operations && keepGoing() {
             operation += 1
-            try await command(client, "\(name)-\(operation)", try await randomRequest(client))
+            let op = "\(name)-\(operation)"
+            switch workload {
+            case .mixed: try await command(client, op, try await randomRequest(client))
+            case .namedAppends: try await appendNamedPlayer(client, op)
+            }
         }
+    }
+
+    /// Creates a player named `op`, names it, appends it; its name is kept once the append is acked.
+    private func appendNamedPlayer(_ client: TestClient, _ op: String) async throws {
+        let created = try await client.request(["type": "createInstance", "file": "demo", "source": ["blank": ["viewModel": "Player"]]])
+        try drainBatches(client)
+        guard let instance = created["instance"]?.intValue else {
+            errors[created["code"]?.stringValue ?? "?", default: 0] += 1
+            return
+        }
+        let path = JSONValue.string("#\(instance)/name")
+        guard try await command(client, op + "/name", ["type": "set", "target": "lobby", "path": path, "value": .string(op)]) else {
+            return
+        }
+        let request: JSONValue = ["type": "listAppend", "target": "lobby", "path": "players", "instance": .number(Double(instance))]
+        if try await command(client, op + "/append", request) { ackedNames.append(op) }
     }
 
     private func subscribe(_ client: TestClient, counts: Bool = true) async throws {
@@ -109,7 +154,9 @@ final class ClusterWorkloadClient: @unchecked Sendable {
     }
 
     /// Sends one command; records invoke and ok / fail (an error reply) / info (no reply).
-    private func command(_ client: TestClient, _ op: String, _ request: JSONValue) async throws {
+    /// True when acked.
+    @discardableResult
+    private func command(_ client: TestClient, _ op: String, _ request: JSONValue) async throws -> Bool {
         record(["kind": "invoke", "op": .string(op)])
         let reply: JSONValue
         do { reply = try await client.request(request) } catch {
@@ -119,11 +166,12 @@ final class ClusterWorkloadClient: @unchecked Sendable {
         try drainBatches(client)
         if reply["type"] == "ack" {
             record(["kind": "ok", "op": .string(op), "command": reply["command"] ?? .null, "seq": reply["seq"] ?? .null])
-        } else if reply["type"] == "error" {
-            record(["kind": "fail", "op": .string(op)])
-        } else {
-            throw TestClient.Timeout(what: "ack or error, got \(reply.jsonText)")
+            return true
         }
+        guard reply["type"] == "error" else { throw TestClient.Timeout(what: "ack or error, got \(reply.jsonText)") }
+        record(["kind": "fail", "op": .string(op)])
+        errors[reply["code"]?.stringValue ?? "?", default: 0] += 1
+        return false
     }
 
     private func drainBatches(_ client: TestClient) throws {
