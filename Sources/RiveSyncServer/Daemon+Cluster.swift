@@ -1,4 +1,5 @@
 import RiveSyncCluster
+import RiveSyncProtocol
 import RiveSyncRedis
 
 extension Daemon {
@@ -46,7 +47,7 @@ extension Daemon {
             case .cutOff(let error): log(.warning, "cut off from the cluster log", [("error", "\(error)")])
             case .leaseLost:
                 log(.error, "the cluster lease ended; closing every connection (clients resume on another node)", [])
-                dispatcher.closeEveryConnection(code: 1001, reason: "cluster lease lost")
+                dispatcher.closeEveryConnection(code: .goingAway, reason: "cluster lease lost")
             case .invalidEntry(let reason): log(.error, "skipped an entry of the cluster log", [("reason", reason)])
             }
         }
@@ -60,9 +61,9 @@ extension Daemon {
 extension Dispatcher {
     /// Closes every connection (a cluster node whose lease ended: its acks can no longer be
     /// trusted, so its clients go on elsewhere, protocol/CLUSTER.md §3.2).
-    func closeEveryConnection(code: UInt16, reason: String) {
+    func closeEveryConnection(code: CloseCode, reason: String) {
         queue.async { [self] in
-            context.submit(sessions.keys.map { .close($0, code: code, reason: reason) })
+            context.submit(connections.open.map { .close($0.rawValue, code: code.rawValue, reason: reason) })
         }
     }
 }

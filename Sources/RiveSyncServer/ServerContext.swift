@@ -23,7 +23,7 @@ final class ServerContext: Sendable {
     let commandNumbers: any CommandNumbers
     /// The cluster's log when this daemon is a cluster node (protocol/CLUSTER.md).
     let clusterLog: RedisChangeLog?
-    private let server = Locked<WebSocketServer?>(nil)
+    private let server = Locked<(any TransportOutlet)?>(nil)
 
     init(
         configuration: DaemonConfiguration, epoch: String, log: Log, stateDirectory: StateDirectory? = nil, clusterLog: RedisChangeLog? = nil
@@ -39,17 +39,19 @@ final class ServerContext: Sendable {
         self.log = log
     }
 
-    func attach(_ server: WebSocketServer) { self.server.withLock { $0 = server } }
+    /// Where transport commands go: the WebSocket server, or an in-process test's recorder.
+    func attach(_ server: any TransportOutlet) { self.server.withLock { $0 = server } }
 
     /// Hands transport commands to the service thread in one submit (one lock, one wakeup).
     func submit(_ commands: [WebSocketServer.Command]) {
         guard !commands.isEmpty else { return }
-        server.withLock { $0 }?.submit(commands)
+        _ = server.withLock { $0 }?.submit(commands)
     }
 
     /// Bytes queued for a session on the service thread (a recent snapshot).
     func queuedBytes(_ session: SessionID) -> Int {
-        server.withLock { $0 }?.queuedBytes(session) ?? 0
+        guard let server = server.withLock({ $0 }) else { return 0 }
+        return server.queuedBytes(session) ?? 0
     }
 
     /// Bytes queued on the service thread for all sessions together (a recent snapshot).
@@ -58,18 +60,18 @@ final class ServerContext: Sendable {
     }
 
     /// Encodes a message once as a shareable text payload.
-    static func payload(_ message: JSONValue) -> Payload {
+    static func payload(_ message: ServerMessage) -> Payload {
         Payload(bytes: message.serialized(), isText: true)
     }
 
     /// Sends one message to one session.
-    func send(_ message: JSONValue, to session: SessionID) {
+    func send(_ message: ServerMessage, to session: SessionID) {
         submit([.send(Self.payload(message), to: [session])])
     }
 
     /// Sends an error reply and counts it.
     func sendError(_ error: WireError, id: JSONValue?, to session: SessionID) {
-        metrics.recordError(code: error.code)
-        send(error.message(id: id), to: session)
+        metrics.recordError(code: error.code.rawValue)
+        send(.error(error, id: id), to: session)
     }
 }

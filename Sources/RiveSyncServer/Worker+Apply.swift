@@ -130,14 +130,12 @@ extension Worker {
         case (.published(let instance), .target(let name)):
             context.send(instanceReply(instance, file: targets[name]!.file, id: id), to: waiter.session)
         case (.target, .target(let name)):
-            context.send(
-                ServerMessage.reply("target", id: id, [("target", .string(name))] + (targetInfo(name)?.objectValue ?? [])),
-                to: waiter.session)
+            guard let info = targetInfo(name) else {
+                return context.sendError(.internalError("target '\(name)' vanished after its creation"), id: id, to: waiter.session)
+            }
+            context.send(.target(info, id: id), to: waiter.session)
         case (.targetDeleted, .deleted(let target, let freed)):
-            context.send(
-                ServerMessage.reply(
-                    "targetDeleted", id: id, [("target", .string(target)), ("freed", .array(freed.map { .number(Double($0.rawValue)) }))]),
-                to: waiter.session)
+            context.send(.targetDeleted(target: target, freed: freed, id: id), to: waiter.session)
         default:
             context.sendError(.internalError("record answered with \(applied)"), id: id, to: waiter.session)
         }
@@ -146,15 +144,11 @@ extension Worker {
     /// Answers an `advance` request with the target's seq.
     func sendAdvanced(_ target: String, to manual: (session: SessionID, id: JSONValue?)) {
         let seq = (try? files[targets[target]?.file ?? ""]?.target(target).seq) ?? 0
-        context.send(
-            ServerMessage.reply("advanced", id: manual.id, [("target", .string(target)), ("seq", .number(Double(seq)))]), to: manual.session
-        )
+        context.send(.advanced(target: target, seq: seq, id: manual.id), to: manual.session)
     }
 
-    private func instanceReply(_ instance: InstanceID, file: String, id: JSONValue?) -> JSONValue {
+    private func instanceReply(_ instance: InstanceID, file: String, id: JSONValue?) -> ServerMessage {
         let state = files[file]!.store[instance]!
-        return ServerMessage.reply(
-            "instance", id: id,
-            [("instance", .number(Double(instance.rawValue))), ("viewModel", .string(state.viewModel)), ("name", .string(state.name))])
+        return .instance(ServerMessage.CreatedInstance(instance: instance, viewModel: state.viewModel, name: state.name), id: id)
     }
 }

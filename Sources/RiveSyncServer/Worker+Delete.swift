@@ -23,7 +23,7 @@ extension Worker {
         targets[target] = nil
         context.directory.retireTarget(target, file: record.file)
         var out: [WebSocketServer.Command] = []
-        let ended = ServerMessage.reply("unsubscribed", id: nil, [("target", .string(target)), ("reason", "deleted")])
+        let ended = ServerMessage.unsubscribed(target: target, reason: .deleted, id: nil)
         if !record.subscribers.isEmpty { out.append(.send(ServerContext.payload(ended), to: Array(record.subscribers.keys))) }
         context.metrics.add(-record.subscribers.count, to: .subscriptions, of: target)
         let inFlight = waiting.values.flatMap { waiter -> [QueuedCommand] in
@@ -32,7 +32,7 @@ extension Worker {
         }
         out += abandon(record.queued + inFlight + removal.dropped, on: target, pending: record.pending) { number in
             WireError(
-                code: "target_deleted", message: "target '\(target)' was deleted before this command applied",
+                code: .targetDeleted, message: "target '\(target)' was deleted before this command applied",
                 details: [("target", .string(target)), ("command", .number(Double(number)))])
         }
         context.submit(out)

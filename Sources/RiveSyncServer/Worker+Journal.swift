@@ -47,7 +47,7 @@ enum Applied {
 extension Worker: LogSink {
     /// The error a request gets when its change cannot be made durable.
     static func storageFailed(_ failure: LogFailure) -> WireError {
-        WireError(code: "storage_failed", message: "the change could not be written to disk: \(failure)")
+        WireError(code: .storageFailed, message: "the change could not be written to disk: \(failure)")
     }
 
     /// Proposes a record for `file`; `waiter` is answered once the log has (with the file
@@ -112,7 +112,7 @@ extension Worker: LogSink {
             return JournalSnapshot.Target(
                 name: name, manual: record.manual, rate: record.rate,
                 history: record.history.map { entry in
-                    ServerMessage.batch(entry.batch, epoch: epoch(of: name), effects: entry.batch.effects, commands: entry.batch.applied)
+                    ServerMessage.batch(ServerMessage.Batch(entry.batch, epoch: epoch(of: name), effects: entry.batch.effects)).jsonValue
                 })
         }
         do {
@@ -173,7 +173,7 @@ extension Worker: LogSink {
             for batch in target.history {
                 let decoded = try decodeHistoryBatch(batch, target: target.name, file: name)
                 highestCommand = max(highestCommand, decoded.applied.max() ?? 0)
-                record.history.append(HistoryEntry(batch: decoded, payload: ServerContext.payload(batch)))
+                record.history.append(HistoryEntry(batch: decoded, payload: Payload(bytes: batch.serialized(), isText: true)))
             }
             targets[target.name] = record
         }

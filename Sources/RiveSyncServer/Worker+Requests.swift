@@ -7,23 +7,27 @@ import RiveSyncTransport
 extension Worker {
     /// Handles a request routed to this worker (on the queue). Every request gets exactly one
     /// reply; commands get theirs after the advance that applies them.
-    func handle(_ request: Request, from session: SessionID, grants: Grants) {
+    /// Returns false when the request was refused at once.
+    @discardableResult
+    func handle(_ request: Request, from session: SessionID, grants: Grants) -> Bool {
         do {
             if let reply = try reply(to: request.body, id: request.id, session: session, grants: grants) {
                 context.send(reply, to: session)
             }
+            return true
         } catch {
             context.sendError(grants.visible(error, for: request.body), id: request.id, to: session)
+            return false
         }
     }
 
     /// The reply to send now, or nil when the reply comes later (commands, changes waiting for
     /// the log) or was sent already.
-    private func reply(to body: ClientRequest, id: JSONValue?, session: SessionID, grants: Grants) throws(WireError) -> JSONValue? {
+    private func reply(to body: ClientRequest, id: JSONValue?, session: SessionID, grants: Grants) throws(WireError) -> ServerMessage? {
         func waiter(_ reply: RequestWaiter.Reply, reserved: String? = nil) -> Waiter {
             .request(RequestWaiter(session: session, id: id, body: body, grants: grants, reply: reply, reserved: reserved))
         }
-        func names(_ list: [String]) -> JSONValue { ServerMessage.reply("names", id: id, [("names", .array(list.map(JSONValue.string)))]) }
+        func names(_ list: [String]) -> ServerMessage { .names(list, id: id) }
         func schema(_ file: String) throws(WireError) -> FileSchema { try runtime(file).schema }
         func model<T>(_ body: () throws -> T) throws(WireError) -> T {
             do { return try body() } catch { throw WireError(error) }
@@ -32,7 +36,7 @@ extension Worker {
         case .describe(let file):
             // Authored values only for connections that could create instances from them anyway.
             let described = try schema(file).jsonValue(authoredValues: grants.allows(.create))
-            return ServerMessage.reply("schema", id: id, [("file", .string(file)), ("schema", described)])
+            return .schema(file: file, schema: described, id: id)
         case .viewModelNames(let file):
             return names(try schema(file).viewModelNames)
         case .globalViewModelNames(let file):
@@ -43,12 +47,9 @@ extension Worker {
         case .properties(let file, let viewModel):
             let s = try schema(file)
             let properties = try model { try s.properties(of: viewModel) }
-            return ServerMessage.reply(
-                "properties", id: id,
-                [("properties", .array(properties.map { ["name": .string($0.name), "type": .string($0.type.rawValue), "metaData": .string($0.metaData)] }))])
+            return .properties(properties.map { ServerMessage.PropertyInfo(name: $0.name, type: $0.type, metaData: $0.metaData) }, id: id)
         case .enums(let file):
-            return ServerMessage.reply(
-                "enums", id: id, [("enums", .array(try schema(file).enums.map { ["name": .string($0.name), "values": .array($0.values.map(JSONValue.string))] }))])
+            return .enums(try schema(file).enums.map { ServerMessage.EnumInfo(name: $0.name, values: $0.values) }, id: id)
         case .artboardNames(let file):
             return names(try schema(file).artboardNames)
         case .stateMachineNames(let file, let artboard):
@@ -57,7 +58,7 @@ extension Worker {
         case .defaultViewModelInfo(let file, let artboard):
             let s = try schema(file)
             let info = try model { try s.defaultViewModelInfo(for: artboard) }
-            return ServerMessage.reply("defaultViewModelInfo", id: id, [("viewModel", .string(info.viewModelName)), ("instance", .string(info.instanceName))])
+            return .defaultViewModelInfo(viewModel: info.viewModelName, instance: info.instanceName, id: id)
         case .createInstance(let file, let source, let publish):
             if let publish, context.directory.target(publish) != nil { throw WireError(StateMachineError.targetExists(publish)) }
             let maxTargets = context.limits.withLock { $0.maxTargets }
@@ -81,7 +82,7 @@ extension Worker {
             if let main { try checkAttach(main, in: file, to: target, at: "", grants: grants) }
             for global in globals { try checkAttach(global.instance, in: file, to: target, at: "@" + global.name, grants: grants) }
             let command = try model { try files[file]!.bindCommand(target, main: main, globals: globals.map { ($0.name, $0.instance) }) }
-            guard let command else { throw WireError(code: "bad_message", message: "bind needs main or globals") }
+            guard let command else { throw WireError(code: .badMessage, message: "bind needs main or globals") }
             let number = context.commandNumbers.next()
             targets[target]!.queued.append(QueuedCommand(id: number, command: command))
             try queued(number, on: target, session: session, requestID: id, hiddenPath: nil)
@@ -98,23 +99,20 @@ extension Worker {
             if targets[target]!.subscribers.removeValue(forKey: session) != nil {
                 context.metrics.add(-1, to: .subscriptions, of: target)
             }
-            return ServerMessage.reply("unsubscribed", id: id, [("target", .string(target))])
+            return .unsubscribed(target: target, reason: nil, id: id)
         case .get(let target, let path):
             let file = try record(target).file
             let runtime = files[file]!
             let property = try model { try runtime.property(at: path, in: target) }
             let value = try model { try runtime.value(at: path, in: target) }
             let seq = try model { try runtime.target(target).seq }
-            return ServerMessage.reply(
-                "value", id: id,
-                [("target", .string(target)), ("seq", .number(Double(seq))), ("path", .string(path)),
-                 ("valueType", .string(property.type.rawValue)), ("value", ValueCodec.encode(value))])
+            return .value(ServerMessage.ValueReply(target: target, seq: seq, path: path, valueType: property.type, value: value), id: id)
         case .set, .fire, .listAppend, .listInsert, .listRemoveAt, .listRemove, .listSwap:
             try enqueueCommand(body, session: session, requestID: id, grants: grants)
             return nil
         case .advance(let target):
             guard try record(target).manual else {
-                throw WireError(code: "not_manual", message: "target '\(target)' advances by itself", details: [("target", .string(target))])
+                throw WireError(code: .notManual, message: "target '\(target)' advances by itself", details: [("target", .string(target))])
             }
             runAdvance(target, manual: (session, id))
             return nil
@@ -123,7 +121,7 @@ extension Worker {
             let seq = try model { try runtime.target(target).seq }
             let bindings = try model { try runtime.target(target).bindings }
             let digest = SHA256Digest.hex(StateDigest.canonicalBytes(bindings: bindings, store: runtime.store))
-            return ServerMessage.reply("digest", id: id, [("target", .string(target)), ("seq", .number(Double(seq))), ("digest", .string(digest))])
+            return .digest(target: target, seq: seq, digest: digest, id: id)
         case .hello, .listFiles, .listTargets, .ping, .upload, .loadFile:
             throw WireError.internalError("request '\(body.type)' reached a worker")
         }

@@ -17,9 +17,10 @@ final class Worker: @unchecked Sendable {
     var catchUpCheckScheduled = false
     /// Where this worker's files' changes are proposed and committed (see `ChangeLog`): the
     /// cluster's log on a cluster node, the file journals with a state directory, else a log in
-    /// memory.
+    /// memory (or the log the daemon was given).
     let log: any ChangeLog
-    /// The file journals, when the daemon has a state directory (`log` is this then).
+    /// The file journals, when the daemon has a state directory and no other log was given
+    /// (`log` is this then).
     let fileLog: FileChangeLog?
     /// What each proposal in flight answers once the log has.
     var waiting: [LogTicket: Waiter] = [:]
@@ -30,19 +31,15 @@ final class Worker: @unchecked Sendable {
     var replaying = false
     var syncScheduled = false
 
-    init(index: Int, context: ServerContext) {
+    /// `log`: the worker's change log; nil for the default (file journals with a state
+    /// directory, else memory).
+    init(index: Int, context: ServerContext, log: (any ChangeLog)? = nil) {
         self.index = index
         self.context = context
         self.queue = DispatchQueue(label: "rivesyncd.worker.\(index)")
-        let fileLog = context.stateDirectory == nil ? nil : FileChangeLog(log: context.log)
+        let fileLog = log != nil || context.stateDirectory == nil ? nil : FileChangeLog(log: context.log)
         self.fileLog = fileLog
-        if let clusterLog = context.clusterLog {
-            self.log = clusterLog
-        } else if let fileLog {
-            self.log = fileLog
-        } else {
-            self.log = MemoryChangeLog(retains: false)
-        }
+        self.log = log ?? fileLog ?? MemoryChangeLog(retains: false)
         fileLog?.unsynced = { [unowned self] in scheduleSync() }
     }
 
@@ -111,7 +108,7 @@ final class Worker: @unchecked Sendable {
         guard let owner = context.directory.file(of: id) else { throw WireError(StateMachineError.unknownInstance(id)) }
         guard owner.location.worker == index else {
             throw WireError(
-                code: "wrong_worker",
+                code: .wrongWorker,
                 message: "instance \(id.rawValue) lives on worker \(owner.location.worker) (file '\(owner.name)'), the target on worker \(index)",
                 details: [("instance", .number(Double(id.rawValue)))])
         }
@@ -120,7 +117,7 @@ final class Worker: @unchecked Sendable {
 
     static func notAnInstance(_ id: InstanceID, of file: String) -> WireError {
         WireError(
-            code: "unknown_instance", message: "instance \(id.rawValue) is not an instance of file '\(file)'",
+            code: .unknownInstance, message: "instance \(id.rawValue) is not an instance of file '\(file)'",
             details: [("instance", .number(Double(id.rawValue)))])
     }
 
@@ -143,30 +140,26 @@ final class Worker: @unchecked Sendable {
     }
 
     func runtime(_ file: String) throws(WireError) -> FileRuntime {
-        guard let runtime = files[file] else { throw WireError(code: "unknown_file", message: "no file '\(file)'", details: [("file", .string(file))]) }
+        guard let runtime = files[file] else { throw WireError(code: .unknownFile, message: "no file '\(file)'", details: [("file", .string(file))]) }
         return runtime
     }
 
     /// The listing entry of a target.
-    func targetInfo(_ name: String) -> JSONValue? {
+    func targetInfo(_ name: String) -> ServerMessage.TargetInfo? {
         guard let record = targets[name], let target = try? files[record.file]?.target(name) else { return nil }
-        var members: [(String, JSONValue)] = [("name", .string(name)), ("file", .string(record.file))]
+        let kind: ServerMessage.TargetKind
         switch target.kind {
-        case .stateMachine(let artboard, let stateMachine):
-            members += [("kind", "stateMachine"), ("artboard", .string(artboard)), ("stateMachine", .string(stateMachine))]
-        case .publishedInstance:
-            members.append(("kind", "instance"))
+        case .stateMachine(let artboard, let stateMachine): kind = .stateMachine(artboard: artboard, stateMachine: stateMachine)
+        case .publishedInstance: kind = .instance
         }
-        members += [
-            ("mode", .string(record.manual ? "manual" : "auto")), ("rate", .number(record.rate)), ("seq", .number(Double(target.seq))),
-            ("bindings", .array(target.bindings.map(StateCodec.encode))),
-        ]
-        return .object(members)
+        return ServerMessage.TargetInfo(
+            name: name, file: record.file, kind: kind, mode: record.manual ? .manual : .auto, rate: record.rate, seq: target.seq,
+            bindings: target.bindings)
     }
 
     /// Listing entries of this worker's first `limit` targets by name after `after` that
     /// `shows` lets through.
-    func targetInfos(after: String?, limit: Int, shows: (String) -> Bool) -> [(name: String, info: JSONValue)] {
+    func targetInfos(after: String?, limit: Int, shows: (String) -> Bool) -> [(name: String, info: ServerMessage.TargetInfo)] {
         let names = targets.keys.filter { name in after.map { name > $0 } ?? true }.filter(shows).sorted().prefix(limit)
         return names.compactMap { name in targetInfo(name).map { (name, $0) } }
     }
