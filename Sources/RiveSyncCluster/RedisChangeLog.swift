@@ -52,6 +52,8 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
     public let epoch: String
     /// This node's command numbers.
     public let numbers: ClusterCommandNumbers
+    /// What the log counts, for `/metrics`.
+    public let metrics = ClusterMetrics()
     private let reachable = Atomic(true)
 
     /// False while the stream cannot be read (from a failed read until the reader catches up
@@ -74,6 +76,8 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
         var lostGeneration = 0
         /// Tickets whose append was sent, with the generation they were sent in.
         var sent: [UInt64: Int] = [:]
+        /// When each ticket's append was sent (for the log lag).
+        var sentAt: [UInt64: UInt64] = [:]
     }
     private let fencing: Mutex<Fencing>
 
@@ -191,8 +195,11 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
             if let last = entries.last, let target = catchUpTarget, last.id >= target { signalCaughtUp() }
         case .caughtUp:
             signalCaughtUp()
+            metrics.reachable.store(1, ordering: .relaxed)
             if !reachable.exchange(true, ordering: .relaxed) { onEvent?(.caughtUp) }
         case .failed(let error):
+            metrics.reachable.store(0, ordering: .relaxed)
+            metrics.redisErrors.add(1, ordering: .relaxed)
             if reachable.exchange(false, ordering: .relaxed) { onEvent?(.cutOff(error)) }
         }
     }
@@ -210,13 +217,21 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
             return
         }
         let own = entry.node == settings.node
+        metrics.applied.add(1, ordering: .relaxed)
         switch entry.kind {
         case .record(let file, let record):
             if case .advance(_, let commands) = record, let highest = commands.map(\.id).max() { numbers.ensure(above: highest) }
             var ticket: LogTicket?
             if own, waiting.contains(entry.ticket), fencing.withLock({ $0.generations[entry.token] != nil }) {
                 waiting.remove(entry.ticket)
-                fencing.withLock { _ = $0.sent.removeValue(forKey: entry.ticket) }
+                let sentAt = fencing.withLock { fencing in
+                    fencing.sent[entry.ticket] = nil
+                    return fencing.sentAt.removeValue(forKey: entry.ticket)
+                }
+                if let sentAt {
+                    metrics.lagNanoseconds.add(Self.now() &- sentAt, ordering: .relaxed)
+                    metrics.lagCount.add(1, ordering: .relaxed)
+                }
                 if leaseHeld() { ticket = LogTicket(entry.ticket) }
             }
             sink?.committed(file: file, record: record, ticket: ticket)
@@ -250,7 +265,11 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
         guard !leaseReported else { return }
         leaseReported = true
         waiting.removeAll()
-        fencing.withLock { $0.sent.removeAll() }
+        fencing.withLock { fencing in
+            fencing.sent.removeAll()
+            fencing.sentAt.removeAll()
+        }
+        metrics.leaseLosses.add(1, ordering: .relaxed)
         onEvent?(.leaseLost)
     }
 
@@ -261,6 +280,7 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
     private func append(_ entry: ClusterEntry) -> LogFailure? {
         var attempted = false
         if Self.now() < fencing.withLock({ $0.quarantineUntil }) {
+            metrics.appendFailures.add(1, ordering: .relaxed)
             return LogFailure("this node's cluster lease ended; it rejoins in a moment")
         }
         do {
@@ -269,12 +289,15 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
             var entry = entry
             entry.token = fencing.withLock { fencing in
                 fencing.sent[entry.ticket] = fencing.generation
+                fencing.sentAt[entry.ticket] = Self.now()
                 return fencing.token
             }
             attempted = true
             try connection.command(appendCommand(entry))
+            metrics.appended.add(1, ordering: .relaxed)
             return nil
         } catch {
+            metrics.redisErrors.add(1, ordering: .relaxed)
             if case .server(let message) = error, message.hasPrefix("FENCED") { fencing.withLock { $0.needsJoin = true } }
             if error.closesConnection {
                 appender = nil
@@ -282,7 +305,11 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
                 // Sent, and the connection broke: the join's read-back tells whether it got in.
                 if attempted { return nil }
             }
-            fencing.withLock { _ = $0.sent.removeValue(forKey: entry.ticket) }
+            fencing.withLock { fencing in
+                fencing.sent[entry.ticket] = nil
+                fencing.sentAt[entry.ticket] = nil
+            }
+            metrics.appendFailures.add(1, ordering: .relaxed)
             return LogFailure("the cluster log is unreachable: \(error)")
         }
     }
@@ -347,7 +374,10 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
                 if renewed == 1, sentAt < validUntil { fencing.validUntil = Self.validUntil(sentAt, settings.lease) }
             }
             if renewed != 1 { lost(generation) }
+            let length = try leaseConnection!.command(["XLEN", RedisArgument(settings.keys.log)]).integer()
+            metrics.streamEntries.store(Int(length), ordering: .relaxed)
         } catch {
+            metrics.redisErrors.add(1, ordering: .relaxed)
             if error.closesConnection { leaseConnection = nil }
         }
     }

@@ -28,6 +28,13 @@ public final class Daemon: Sendable {
             log(.warning, "history was lost; starting a new epoch, so old cursors get snapshots", [("lost", renewed.joined(separator: "; "))])
         }
         let clusterLog = try Self.joinCluster(configuration, log: log)
+        // A node loads files only from its configuration: a client's `loadFile` would load on
+        // this node alone (protocol/CLUSTER.md §5), so it is refused (`forbidden`).
+        var configuration = configuration
+        if clusterLog != nil, configuration.allowFileUploads {
+            log(.warning, "allowFileUploads is off on a cluster node: loadFile is not shared by the cluster yet", [])
+            configuration.allowFileUploads = false
+        }
         let epoch = clusterLog?.epoch ?? state?.epoch ?? StateDirectory.newEpoch()
         let context = ServerContext(configuration: configuration, epoch: epoch, log: log, stateDirectory: state, clusterLog: clusterLog)
         // A cluster node applies the log on one worker, in log order (protocol/CLUSTER.md §2.2).
@@ -60,7 +67,9 @@ public final class Daemon: Sendable {
         server = WebSocketServer(
             configuration: transport, handler: handler,
             metricsAccess: { dispatcher.metricsAccess(authorization: $0, remoteAddress: $1) },
-            metricsBody: { $0.prometheusText() + metrics.prometheusText() + ProcessMetrics.prometheusText() },
+            metricsBody: {
+                $0.prometheusText() + metrics.prometheusText() + ProcessMetrics.prometheusText() + (clusterLog?.metrics.prometheusText() ?? "")
+            },
             readiness: { ready.withLock { $0 } && (clusterLog?.isReachable ?? true) })
         context.attach(server)
         try restoreState(recovery?.journals ?? [])

@@ -6,11 +6,15 @@ import RiveSyncTestSupport
 import RiveSyncTransport
 import Testing
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// Nodes of one cluster on one redis-server (protocol/CLUSTER.md §1): the same batches, seqs,
 /// epoch and digests everywhere, cursors that resume on another node.
 @Suite(.serialized) struct ClusterTests {
     @Test func twoNodesServeOneStateAndACursorResumesOnTheOther() async throws {
-        let cluster = try ClusterNodes(count: 2)
+        let cluster = try await offThePool { try ClusterNodes(count: 2) }
         defer { cluster.stop() }
         let onA = try await TestClient.connected(to: cluster.node(0))
         let onB = try await TestClient.connected(to: cluster.node(1))
@@ -50,6 +54,17 @@ import Testing
         var seqs: [Int] = []
         for _ in 0..<3 { seqs.append(try await resumer.nextBatch("lobby")["seq"]?.intValue ?? -1) }
         #expect(seqs == [cursor + 1, cursor + 2, cursor + 3])
+
+        // Each node's /metrics counts its share of the log.
+        let (body, _) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(cluster.node(1).port)/metrics")!)
+        let metrics = String(decoding: body, as: UTF8.self)
+        func value(_ name: String) -> Double? {
+            metrics.split(separator: "\n").first { $0.hasPrefix(name + " ") }.flatMap { Double($0.split(separator: " ").last ?? "") }
+        }
+        #expect(value("rivesync_cluster_reachable") == 1, "\(metrics)")
+        #expect((value("rivesync_cluster_entries_appended_total") ?? 0) >= 3, "node B appended its three sets")
+        #expect((value("rivesync_cluster_entries_applied_total") ?? 0) >= 5, "node B applied every entry")
+        #expect((value("rivesync_cluster_log_lag_seconds_count") ?? 0) >= 3)
     }
 
     /// Issue 12's first "done when": 3 nodes, 12 clients doing random sets, fires, list edits
@@ -57,7 +72,7 @@ import Testing
     /// node with the client's cursor. The histories pass the checks and every node ends with
     /// the same digest as every client's replica.
     @Test func threeNodesAndTwelveMovingClientsConverge() async throws {
-        let cluster = try ClusterNodes(count: 3)
+        let cluster = try await offThePool { try ClusterNodes(count: 3) }
         defer { cluster.stop() }
         let history = Locked(HistoryChecker())
         let urls = cluster.urls
@@ -85,6 +100,41 @@ import Testing
         #expect(seq > 50 && acks > 200, "the workload made progress")
         #expect(resumes > 12, "sessions resumed from cursors on other nodes")
         #expect(problems.isEmpty, "\(problems.prefix(5).joined(separator: "\n"))")
+    }
+
+    /// A manual target: commands queued through two nodes, one `advance` request on one of them
+    /// applies both (one batch per node), and every node agrees.
+    @Test func oneAdvanceAppliesWhatEveryNodeQueued() async throws {
+        let cluster = try await offThePool { try ClusterNodes(count: 2) }
+        defer { cluster.stop() }
+        let onA = try await TestClient.connected(to: cluster.node(0))
+        let onB = try await TestClient.connected(to: cluster.node(1))
+        let created = try await onA.request([
+            "type": "createStateMachine", "file": "demo", "name": "stage", "artboard": "Character", "mode": "manual",
+        ])
+        #expect(created["type"] == "target", "\(created.jsonText)")
+        // B applies the creation from the log: wait until B knows the target.
+        let deadline = Date().addingTimeInterval(20)
+        while try await onB.request(["type": "get", "target": "stage", "path": "mood"])["type"] != "value" {
+            guard Date() < deadline else { throw TestClient.Timeout(what: "the target on node B") }
+            try await Task.sleep(nanoseconds: 20_000_000)
+        }
+        onB.send(["type": "set", "target": "stage", "path": "mood", "value": 7, "id": 501])
+        onA.send(["type": "fire", "target": "stage", "path": "success", "id": 502])
+        // The set is queued on B before A's advance is asked for (B answers a ping after it).
+        #expect(try await onB.request(["type": "ping"])["type"] == "pong")
+        #expect(try await onA.request(["type": "ping"])["type"] == "pong")
+        let advanced = try await onA.request(["type": "advance", "target": "stage"])
+        #expect(advanced["type"] == "advanced", "\(advanced.jsonText)")
+        let fired = try await onA.next(where: { $0["id"]?.intValue == 502 }, what: "the fire's ack")
+        let set = try await onB.next(where: { $0["id"]?.intValue == 501 }, what: "the set's ack, after A's advance")
+        #expect(fired["type"] == "ack" && set["type"] == "ack", "\(fired.jsonText) \(set.jsonText)")
+        let seqs = [fired["seq"]?.intValue ?? 0, set["seq"]?.intValue ?? 0]
+        #expect(Set(seqs) == [1, 2], "one batch per node: \(seqs)")
+        let digests = [try await cluster.digest(of: "stage", at: 2, on: 0), try await cluster.digest(of: "stage", at: 2, on: 1)]
+        #expect(digests[0] == digests[1])
+        let value = try await onA.request(["type": "get", "target": "stage", "path": "mood"])
+        #expect(value["value"] == 7)
     }
 }
 
