@@ -52,6 +52,9 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
     public let epoch: String
     /// This node's command numbers.
     public let numbers: ClusterCommandNumbers
+    /// Redis's `appendonly` and `appendfsync` settings at join (nil where `CONFIG GET` is
+    /// refused): an ack is only as durable as they make it (CLUSTER.md §1.4).
+    public let persistence: (appendonly: String, appendfsync: String)?
     /// What the log counts, for `/metrics`.
     public let metrics = ClusterMetrics()
     private let reachable = Atomic(true)
@@ -112,6 +115,7 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
             throw .unexpectedReply("no epoch at \(settings.keys.epoch)")
         }
         self.epoch = epoch
+        persistence = Self.persistence(connection)
         numbers = ClusterCommandNumbers(slot: UInt64(try connection.command(["INCR", RedisArgument(settings.keys.slots)]).integer()))
         let token = Self.newToken()
         let sentAt = Self.now()
@@ -397,6 +401,16 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
     }
 
     // MARK: Helpers
+
+    /// `CONFIG GET appendonly` and `appendfsync`; nil when Redis refuses them.
+    private static func persistence(_ connection: RedisConnection) -> (appendonly: String, appendfsync: String)? {
+        func setting(_ name: String) -> String? {
+            guard let reply = try? connection.command(["CONFIG", "GET", RedisArgument(name)]).array(), reply.count == 2 else { return nil }
+            return try? reply[1].string()
+        }
+        guard let appendonly = setting("appendonly"), let appendfsync = setting("appendfsync") else { return nil }
+        return (appendonly, appendfsync)
+    }
 
     /// How long a node whose lease ended appends nothing (its connections close meanwhile).
     static let quarantine: UInt64 = 1_000_000_000

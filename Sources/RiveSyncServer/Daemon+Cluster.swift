@@ -29,6 +29,11 @@ extension Daemon {
             log(
                 .info, "joined the cluster",
                 [("redis", "\(endpoint)"), ("node", cluster.node), ("epoch", joined.epoch), ("slot", "\(joined.numbers.slot)")])
+            if let persistence = joined.persistence, persistence != ("yes", "always") {
+                log(
+                    .warning, "Redis may lose acknowledged changes in a crash: run it with appendonly yes and appendfsync always",
+                    [("appendonly", persistence.appendonly), ("appendfsync", persistence.appendfsync)])
+            }
             return joined
         } catch {
             throw ConfigurationError.invalid("cluster.redis: \(error)")

@@ -136,6 +136,18 @@ import Testing
         let value = try await onA.request(["type": "get", "target": "stage", "path": "mood"])
         #expect(value["value"] == 7)
     }
+
+    /// A node warns when Redis's persistence can lose acked changes, and only then.
+    @Test func aNodeWarnsOfARedisThatMayLoseAckedChanges() async throws {
+        let warning = "Redis may lose acknowledged changes in a crash"
+        let safe = try await offThePool { try ClusterNodes(count: 1) }
+        #expect(!safe.node(0).stderr.contains(warning), "\(safe.logs)")
+        safe.stop()
+        let risky = try await offThePool { try ClusterNodes(count: 1, appendfsync: "everysec") }
+        defer { risky.stop() }
+        #expect(risky.node(0).stderr.contains(warning + ": run it with appendonly yes and appendfsync always"), "\(risky.logs)")
+        #expect(risky.node(0).stderr.contains("appendfsync=everysec"))
+    }
 }
 
 extension Sequence {

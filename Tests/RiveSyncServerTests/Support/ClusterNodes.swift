@@ -11,10 +11,11 @@ final class ClusterNodes: @unchecked Sendable {
     /// How every node is started (besides `--port`).
     let extraArguments: [String]
 
-    /// Starts Redis and the nodes; with `leaseMilliseconds` the nodes read a configuration
-    /// like `--demo` with a `cluster` section instead of `--demo --redis`.
-    init(count: Int, leaseMilliseconds: Int? = nil) throws {
-        redis = try RedisServerProcess()
+    /// Starts Redis (with its `appendfsync` policy) and the nodes; with `leaseMilliseconds` the
+    /// nodes read a configuration like `--demo` with a `cluster` section instead of
+    /// `--demo --redis`.
+    init(count: Int, leaseMilliseconds: Int? = nil, appendfsync: String = "always") throws {
+        redis = try RedisServerProcess(appendfsync: appendfsync)
         if let leaseMilliseconds {
             extraArguments = ["--config", try Self.configuration(redis: redis.url, leaseMilliseconds: leaseMilliseconds)]
         } else {
