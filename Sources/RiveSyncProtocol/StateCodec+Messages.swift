@@ -30,8 +30,11 @@ extension StateCodec {
         } catch {
             throw WireError(code: .badMessage, message: error.description)
         }
-        guard case .snapshot(let snapshot, _) = message, snapshot.target == target, case .target(let bindings, let instances) = snapshot.content
-        else { throw WireError(code: .badMessage, message: "expected a whole-target snapshot of '\(target)', got '\(message.type.rawValue)'") }
+        guard case .snapshot(let snapshot, _) = message, snapshot.target == target,
+            case .target(let bindings, let instances) = snapshot.content
+        else {
+            throw WireError(code: .badMessage, message: "expected a whole-target snapshot of '\(target)', got '\(message.type.rawValue)'")
+        }
         return TargetSnapshot(target: target, seq: snapshot.seq, bindings: bindings, instances: instances)
     }
 
