@@ -29,7 +29,8 @@ extension Dispatcher {
     /// One page of `listTargets`, gathered from every worker without waiting on any: the
     /// targets the grants show, by name, after `page.after`; at most `page.limit` (capped at
     /// `maxPageSize`); `next` (the last name) when more follow.
-    private func gatherTargets(_ page: TargetPage, grants: Grants, id: JSONValue?, then finish: @escaping @Sendable (ServerMessage) -> Void) {
+    private func gatherTargets(_ page: TargetPage, grants: Grants, id: JSONValue?, then finish: @escaping @Sendable (ServerMessage) -> Void)
+    {
         let maxPageSize = context.limits.withLock { $0.maxPageSize }
         let limit = min(page.limit ?? maxPageSize, maxPageSize)
         let gathered = Locked<(found: [(name: String, info: ServerMessage.TargetInfo)], left: Int)>(([], workers.count))

@@ -43,9 +43,8 @@ extension Worker {
         var out: [WebSocketServer.Command] = []
         var replies: [WebSocketServer.Command] = []
         let limits = context.limits.withLock { $0 }
-        let softLimit = limits.maxSendQueueBytes / 2
-        // No session can be over the soft limit while the whole transport queue is under it.
-        let anyBacklog = context.totalQueuedBytes() > softLimit
+        // No session can be lagging while the whole transport queue is under the soft limit.
+        let anyBacklog = Backlog.lags(queuedBytes: context.totalQueuedBytes(), maxSendQueueBytes: limits.maxSendQueueBytes)
         for batch in batches {
             guard targets[batch.target] != nil else { continue }
             context.metrics.add(1, to: .batches, of: batch.target)
@@ -55,30 +54,18 @@ extension Worker {
             if targets[batch.target]!.history.count > limits.historyBatches {
                 targets[batch.target]!.history.removeFirst(targets[batch.target]!.history.count - limits.historyBatches)
             }
-            var wholeTarget: [SessionID] = []
-            var byPaths: [[String]: [SessionID]] = [:]
-            var lagging: [SessionID] = []
-            for (session, subscription) in targets[batch.target]!.subscribers where !subscription.lagging {
-                if anyBacklog, Backlog.lags(queuedBytes: context.queuedBytes(session), maxSendQueueBytes: limits.maxSendQueueBytes) {
-                    lagging.append(session)
-                    continue
-                }
-                if let paths = subscription.paths {
-                    byPaths[paths, default: []].append(session)
-                } else {
-                    wholeTarget.append(session)
-                }
+            let subscribers = targets[batch.target]!.subscribers.compactMap { session, subscription in
+                subscription.lagging ? nil : Fanout.Subscriber(connection: ConnectionID(session), paths: subscription.paths)
             }
-            // Each distinct set of paths is filtered and encoded once, shared by its sessions.
-            for (paths, sessions) in byPaths {
-                let effects = PathFilter.effects(batch.effects, visibleTo: paths)
-                guard !effects.isEmpty else { continue }
-                let message = ServerMessage.batch(ServerMessage.Batch(batch, epoch: targetEpoch, effects: effects))
-                out.append(.send(ServerContext.payload(message), to: sessions))
+            let plan = Fanout.plan(
+                batch, epoch: targetEpoch, to: subscribers, anyBacklog: anyBacklog, maxSendQueueBytes: limits.maxSendQueueBytes,
+                queuedBytes: { context.queuedBytes($0.rawValue) })
+            for (frame, connections) in plan.filtered {
+                out.append(.send(Payload(bytes: frame.bytes, isText: true), to: connections.map(\.rawValue)))
             }
-            for session in lagging { targets[batch.target]!.subscribers[session]!.lagging = true }
-            if !lagging.isEmpty { scheduleCatchUpCheck() }
-            if !wholeTarget.isEmpty { out.append(.send(full, to: wholeTarget)) }
+            for connection in plan.lagging { targets[batch.target]!.subscribers[connection.rawValue]!.lagging = true }
+            if !plan.lagging.isEmpty { scheduleCatchUpCheck() }
+            if !plan.wholeTarget.isEmpty { out.append(.send(full, to: plan.wholeTarget.map(\.rawValue))) }
             for number in batch.applied {
                 guard let waiting = targets[batch.target]!.pending.removeValue(forKey: number) else { continue }
                 let ack = ServerMessage.ack(ServerMessage.Ack(target: batch.target, seq: batch.seq, command: number), id: waiting.requestID)

@@ -9,7 +9,8 @@ extension Worker {
     /// a target whose name was used by deleted targets before (its seqs start again at 1).
     func epoch(of target: String) -> String {
         guard let record = targets[target], let generation = try? files[record.file]?.target(target).generation,
-              generation > 0 else { return context.epoch }
+            generation > 0
+        else { return context.epoch }
         return "\(context.epoch)~\(generation)"
     }
 

@@ -80,6 +80,23 @@ import Testing
         #expect(driver.send(["type": "subscribe", "target": "theme"]).sent.first?["code"] == "limit_exceeded")
     }
 
+    @Test func anUnsubscribeOvertakingItsSubscribesAnswerLeavesNothingCounted() {
+        var driver = ConnectionDriver()
+        driver.greeted()
+        let connection = ConnectionID(1)
+        _ = driver.send(["type": "subscribe", "target": "room"])
+        _ = driver.send(["type": "unsubscribe", "target": "room"])
+        _ = driver.core.handle(.subscribeAnswered(connection, target: "room", paths: nil, succeeded: true))
+        #expect(driver.core.subscriptions(of: connection).isEmpty)
+        // Again, then a subscribe that stays: only its answer counts.
+        _ = driver.send(["type": "subscribe", "target": "room"])
+        _ = driver.send(["type": "deleteTarget", "target": "room"])
+        _ = driver.send(["type": "subscribe", "target": "lobby"])
+        _ = driver.core.handle(.subscribeAnswered(connection, target: "room", paths: nil, succeeded: true))
+        _ = driver.core.handle(.subscribeAnswered(connection, target: "lobby", paths: ["title"], succeeded: true))
+        #expect(driver.core.subscriptions(of: connection) == ["lobby": ["title"]])
+    }
+
     @Test func anUnknownTargetIsAnsweredWithoutAWorker() {
         var driver = ConnectionDriver()
         driver.greeted()

@@ -35,21 +35,21 @@ extension Connections {
         switch environment.worker(for: request.body) {
         case .success(let index): worker = index
         case .failure(let error):
-            if case .unsubscribe(let target) = request.body { states[connection]!.subscriptions[target] = nil }
+            if case .unsubscribe(let target) = request.body { states[connection]!.unsubscribe(target) }
             return fail(connection, error, id: request.id, into: &out)
         }
         switch request.body {
         case .subscribe(let target, _, _):
             let state = states[connection]!
-            let known = state.subscriptions[target] != nil || state.subscribing.contains(target)
+            let known = state.subscriptions[target] != nil || state.subscribing[target] != nil
             if !known, state.subscriptions.count + state.subscribing.count >= limits.maxSubscriptions {
                 return fail(connection, .limit("maxSubscriptions", limits.maxSubscriptions), id: request.id, into: &out)
             }
-            states[connection]!.subscribing.insert(target)
+            states[connection]!.subscribing[target, default: 0] += 1
         case .unsubscribe(let target):
-            states[connection]!.subscriptions[target] = nil
+            states[connection]!.unsubscribe(target)
         case .deleteTarget(let target):
-            for other in states.keys { states[other]!.subscriptions[target] = nil }
+            for other in states.keys { states[other]!.unsubscribe(target) }
         default:
             break
         }
@@ -68,7 +68,7 @@ extension Connections {
             }
             for (target, paths) in states[connection]!.subscriptions.sorted(by: { $0.key < $1.key })
             where !environment.allowsSubscription(identity, to: target, paths: paths) {
-                states[connection]!.subscriptions[target] = nil
+                states[connection]!.unsubscribe(target)
                 let unsubscribe = ClientRequest.unsubscribe(target: target)
                 if case .success(let worker) = environment.worker(for: unsubscribe) {
                     out.append(.route(connection, Request(id: nil, body: unsubscribe), worker: worker, identity: identity))

@@ -16,8 +16,12 @@ public struct Connections {
         var identity: Identity?
         /// Target → subscribed paths (`[""]`: the whole target), as the workers confirmed.
         var subscriptions: [String: [String]] = [:]
-        /// Subscribes routed and not yet answered (they count toward the limit meanwhile).
-        var subscribing: Set<String> = []
+        /// Subscribes routed and not yet answered, per target (they count toward the limit
+        /// meanwhile). Workers answer in request order.
+        var subscribing: [String: Int] = [:]
+        /// Of those, how many were overtaken by an unsubscribe or a delete: their answers no
+        /// longer make a subscription.
+        var overtaken: [String: Int] = [:]
         var window = RateWindow()
         /// Background work in flight for this connection.
         var busy = false
@@ -77,8 +81,7 @@ public struct Connections {
             }
         case .subscribeAnswered(let connection, let target, let paths, let succeeded):
             guard states[connection] != nil else { break }
-            states[connection]!.subscribing.remove(target)
-            if succeeded { states[connection]!.subscriptions[target] = paths ?? [""] }
+            states[connection]!.answered(target, paths: paths, succeeded: succeeded)
         case .tokensReloaded:
             recheck(into: &out)
         }
@@ -184,4 +187,23 @@ public struct Connections {
     }
 
     static func frame(_ message: ServerMessage) -> Frame { Frame(bytes: message.serialized()) }
+}
+
+extension Connections.State {
+    /// Ends a subscription, and the one any subscribe in flight would make.
+    mutating func unsubscribe(_ target: String) {
+        subscriptions[target] = nil
+        if let inFlight = subscribing[target] { overtaken[target] = inFlight }
+    }
+
+    /// A worker answered the oldest subscribe in flight for `target`.
+    mutating func answered(_ target: String, paths: [String]?, succeeded: Bool) {
+        guard let inFlight = subscribing[target] else { return }
+        subscribing[target] = inFlight > 1 ? inFlight - 1 : nil
+        if let skip = overtaken[target] {
+            overtaken[target] = skip > 1 ? skip - 1 : nil
+        } else if succeeded {
+            subscriptions[target] = paths ?? [""]
+        }
+    }
 }

@@ -3,6 +3,8 @@ import RiveSyncJSON
 import RiveSyncTestSupport
 import Testing
 
+@testable import RiveSyncServer
+
 /// Every case in `protocol/conformance/` in-process: the same steps fed straight to the
 /// dispatcher (its core and the workers) of a demo daemon in this process, the replies read
 /// from what it hands the transport. No sockets, no child process: milliseconds a case.
@@ -11,7 +13,10 @@ import Testing
     func conformanceCase(file: String) async throws {
         let text = try String(contentsOfFile: ConformanceTests.directory + "/" + file, encoding: .utf8)
         let steps = try #require(try JSONParser().parse(text)["steps"]?.arrayValue, "\(file): no steps")
-        let daemon = try InProcessDaemon()
+        // A long hello timeout: a case starved for 10 s on a loaded machine must not be closed.
+        var configuration = DaemonConfiguration.demo()
+        configuration.limits.helloTimeoutSeconds = 300
+        let daemon = try InProcessDaemon(configuration: configuration)
         var clients: [String: InProcessClient] = [:]
         var variables: [String: JSONValue] = [:]
         for (index, step) in steps.enumerated() {

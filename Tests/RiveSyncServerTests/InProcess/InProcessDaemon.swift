@@ -91,7 +91,8 @@ struct InProcessClient: Sendable {
             if let message = daemon.outlet.take(session) { return message }
             try await Task.sleep(nanoseconds: 200_000)
         }
-        throw InProcessDaemon.Timeout(description: "no \(what) for session \(session) within \(seconds) s")
+        let closed = daemon.outlet.closeCode(session).map { ", closed with \($0)" } ?? ""
+        throw InProcessDaemon.Timeout(description: "no \(what) for session \(session) within \(seconds) s\(closed)")
     }
 
     func request(_ message: JSONValue) async throws -> JSONValue {
