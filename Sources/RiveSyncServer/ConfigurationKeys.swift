@@ -9,7 +9,7 @@ public enum ConfigurationKeys {
             "listen", "workers", "tls", "stateDirectory", "files", "instances", "stateMachines", "limits", "allowFileUploads",
             "defaultRate", "durability", "snapshotEvery", "auth", "logLevel", "metrics", "inspector", "cluster",
         ],
-        "listen": ["host", "port"],
+        "listen": ["host", "port", "sharePort"],
         "tls": ["certificate", "key"],
         "files[]": ["name", "path", "schema", "worker"],
         "instances[]": ["name", "file", "viewModel", "instance"],

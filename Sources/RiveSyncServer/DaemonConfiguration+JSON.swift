@@ -18,6 +18,9 @@ extension DaemonConfiguration {
             problems.check { () throws(ConfigurationError) in
                 if let port = listen["port"] { self.port = try Self.integer(port, "listen.port", in: 0...65535) }
             }
+            problems.check { () throws(ConfigurationError) in
+                if let share = listen["sharePort"] { self.sharesPort = try Self.bool(share, "listen.sharePort") }
+            }
         }
         problems.check { () throws(ConfigurationError) in
             if let workers = json["workers"] { self.workers = try Self.integer(workers, "workers", in: 1...64) }

@@ -38,6 +38,9 @@ public struct DaemonConfiguration: Sendable {
 
     public var host = "127.0.0.1"
     public var port = 7420
+    /// `listen.sharePort`: other processes may listen on the same host and port
+    /// (`SO_REUSEPORT`; cluster nodes on one machine).
+    public var sharesPort = false
     public var workers = 2
     public var tlsCertificate: String?
     public var tlsKey: String?

@@ -148,6 +148,26 @@ import Testing
         #expect(risky.node(0).stderr.contains(warning + ": run it with appendonly yes and appendfsync always"), "\(risky.logs)")
         #expect(risky.node(0).stderr.contains("appendfsync=everysec"))
     }
+
+    /// Two nodes on one port (`listen.sharePort`, SO_REUSEPORT): both start, the kernel gives
+    /// each some of the connections, and every connection is served.
+    @Test func twoNodesShareOnePort() async throws {
+        let redis = try await offThePool { try RedisServerProcess() }
+        defer { redis.stop() }
+        let config = try ClusterNodes.configuration(redis: redis.url, leaseMilliseconds: 5000, sharePort: true)
+        let port = try DaemonProcess.freePort()
+        let nodes = try await offThePool { try (0..<2).map { _ in try DaemonProcess(["--config", config, "--log-level", "debug"], port: port) } }
+        defer { for node in nodes { node.stop() } }
+        for index in 0..<40 {
+            let client = try TestClient(url: "ws://127.0.0.1:\(port)/")
+            defer { client.close() }
+            #expect(try await client.request(["type": "hello", "protocol": [1]])["type"] == "welcome")
+            let reply = try await client.request(["type": "set", "target": "lobby", "path": "title", "value": .string("via \(index)")])
+            #expect(reply["type"] == "ack", "\(reply.jsonText)")
+        }
+        let opened = nodes.map { $0.stderr.components(separatedBy: "connection opened").count - 1 }
+        #expect(opened.allSatisfy { $0 > 0 } && opened.reduce(0, +) >= 40, "connections per node: \(opened)")
+    }
 }
 
 extension Sequence {

@@ -26,9 +26,10 @@ final class ClusterNodes: @unchecked Sendable {
         nodes = Locked(started)
     }
 
-    /// The demo's files and state with a `cluster` section.
-    static func configuration(redis: String, leaseMilliseconds: Int) throws -> String {
+    /// The demo's files and state with a `cluster` section (and `listen.sharePort`).
+    static func configuration(redis: String, leaseMilliseconds: Int, sharePort: Bool = false) throws -> String {
         let config: JSONValue = [
+            "listen": ["sharePort": .bool(sharePort)],
             "files": [["name": "demo", "path": .string(DaemonProcess.packageRoot + "/protocol/examples/demo.schema.json")]],
             "instances": [["name": "theme", "file": "demo", "viewModel": "Theme", "instance": "Light"]],
             "stateMachines": [
