@@ -156,7 +156,9 @@ import Testing
         defer { redis.stop() }
         let config = try ClusterNodes.configuration(redis: redis.url, leaseMilliseconds: 5000, sharePort: true)
         let port = try DaemonProcess.freePort()
-        let nodes = try await offThePool { try (0..<2).map { _ in try DaemonProcess(["--config", config, "--log-level", "debug"], port: port) } }
+        let nodes = try await offThePool {
+            try (0..<2).map { _ in try DaemonProcess(["--config", config, "--log-level", "debug"], port: port) }
+        }
         defer { for node in nodes { node.stop() } }
         for index in 0..<40 {
             let client = try TestClient(url: "ws://127.0.0.1:\(port)/")
