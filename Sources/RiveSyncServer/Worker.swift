@@ -38,6 +38,9 @@ final class Worker: @unchecked Sendable {
         fileLog?.unsynced = { [unowned self] in scheduleSync() }
     }
 
+    /// Where this worker's files' changes are proposed and committed (see `ChangeLog`): the
+    /// cluster's log on a cluster node, the file journals with a state directory, else a log in
+    /// memory (or the log the daemon was given).
     var log: any ChangeLog { core.log }
     var files: [String: FileRuntime] { core.files }
     var targets: [String: TargetRecord] { core.targets }

@@ -23,6 +23,7 @@ final class WorkerShellEnvironment: WorkerEnvironment {
     var defaultRate: Double { context.configuration.defaultRate }
     var snapshotEvery: Int { context.configuration.snapshotEvery }
     var commandNumbers: any CommandNumbers { context.commandNumbers }
+    var sharesManualAdvances: Bool { context.clusterLog != nil }
     var directory: any TargetDirectory { context.directory }
     func assetExists(_ id: String) -> Bool { context.assets.contains(id) }
     func sha256Hex(_ bytes: [UInt8]) -> String { SHA256Digest.hex(bytes) }

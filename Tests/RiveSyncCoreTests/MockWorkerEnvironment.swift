@@ -15,6 +15,8 @@ final class MockWorkerEnvironment: WorkerEnvironment {
     let defaultRate = 10.0
     let snapshotEvery = 1_000_000
     let commandNumbers: any CommandNumbers = LocalCommandNumbers()
+    /// A cluster node's behaviour (another node's manual advance takes this one's queue).
+    var sharesManualAdvances = false
     let directory: any TargetDirectory = MockDirectory()
     /// Bytes each connection's send queue holds (what the transport would report).
     var queued: [ConnectionID: Int] = [:]
@@ -68,14 +70,17 @@ struct AllGrants: RequestGrants {
     func mayWithin(_ access: TargetAccess, on target: String, at path: String) -> Bool { true }
 }
 
-/// Drives a worker core with a file `demo` (view model `Room`: `title`, `count`) whose
+/// Drives a worker core with a file `demo` (view model `Room`: `title`, `count`; artboard
+/// `Stage` with state machine `Main`) whose
 /// instance is published as the auto target `room` (10 advances a second), and reads its
 /// actions.
 final class WorkerDriver {
-    static let schema = FileSchema(viewModels: [
-        ViewModelSchema(
-            name: "Room", properties: [PropertySchema(name: "title", type: .string), PropertySchema(name: "count", type: .number)])
-    ])
+    static let schema = FileSchema(
+        viewModels: [
+            ViewModelSchema(
+                name: "Room", properties: [PropertySchema(name: "title", type: .string), PropertySchema(name: "count", type: .number)])
+        ],
+        artboards: [ArtboardSchema(name: "Stage", viewModelName: "Room", stateMachines: ["Main"])])
 
     let environment = MockWorkerEnvironment()
     let log: MemoryChangeLog

@@ -159,4 +159,21 @@ import Testing
         #expect(failed.contains { if case .handled(Self.alice) = $0 { true } else { false } })
         #expect(try WorkerDriver.messages(failed, to: Self.alice).first?["code"] == "unknown_target")
     }
+
+    @Test(arguments: [true, false]) func anotherNodesManualAdvanceTakesThisNodesQueueWhenShared(shared: Bool) throws {
+        let driver = try WorkerDriver()
+        driver.environment.sharesManualAdvances = shared
+        let created = try driver.core.commitNow(.createInstance(.blank(from: .name("Room"))), file: "demo")
+        guard case .instance(let main, _) = created else { throw WireError.internalError("created \(created)") }
+        _ = try driver.core.createStateMachine(
+            StateMachineRequest(file: "demo", name: "stage", artboard: "Stage", main: main, manual: true), grants: AllGrants())
+        _ = driver.core.takeActions()
+        let queued = driver.request(.set(target: "stage", path: "count", value: .number(1)), from: Self.alice)
+        #expect(WorkerDriver.timers(queued).isEmpty, "a manual target waits for an advance")
+        let other = QueuedCommand(id: 1_000, command: .set(path: "title", value: .string("from another node")))
+        #expect(driver.core.committed(file: "demo", record: .advance(target: "stage", commands: [other]), ticket: nil) == .applied)
+        let acks = try WorkerDriver.types(driver.core.takeActions(), to: Self.alice)
+        #expect(acks == (shared ? ["ack"] : []), "\(acks)")
+        #expect(driver.core.targets["stage"]?.queued.count == (shared ? 0 : 1))
+    }
 }

@@ -73,8 +73,16 @@ extension WorkerCore: LogSink {
         do { result = .success(try apply(record, file: file)) } catch { result = .failure(error) }
         if let waiter { answer(waiter, with: result) }
         guard case .success = result else { return .rejected }
+        if ticket == nil, case .advance(let target, _) = record { followAdvance(of: target) }
         snapshotIfDue(file)
         return .applied
+    }
+
+    /// Another node's advance of a manual target was just applied: what this worker queued on
+    /// it follows at once (see `WorkerEnvironment.sharesManualAdvances`).
+    func followAdvance(of target: String) {
+        guard environment.sharesManualAdvances, let record = targets[target], record.manual, !record.queued.isEmpty else { return }
+        runAdvance(target)
     }
 
     public func appendFailed(file: String, ticket: LogTicket, failure: LogFailure) {

@@ -16,6 +16,10 @@ public protocol WorkerEnvironment: AnyObject {
     var snapshotEvery: Int { get }
     /// Where command numbers come from.
     var commandNumbers: any CommandNumbers { get }
+    /// Whether another node's advance of a manual target (a record committed without a
+    /// ticket) advances what this worker queued on it at once, so one `advance` request
+    /// applies what every node queued (a cluster node; protocol/CLUSTER.md §1.8).
+    var sharesManualAdvances: Bool { get }
     /// Where files and targets live (shared by every worker and the dispatcher).
     var directory: any TargetDirectory { get }
     /// Whether an uploaded asset with this id exists.
