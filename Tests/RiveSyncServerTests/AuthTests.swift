@@ -1,5 +1,6 @@
 import Foundation
 import RiveSyncJSON
+import RiveSyncTestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -234,17 +235,8 @@ import Testing
 
     /// Lower-case hex SHA-256, computed by `sha256sum` (independent of the daemon's code).
     static func sha256Hex(_ text: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        input.fileHandleForWriting.write(Data(text.utf8))
-        try input.fileHandleForWriting.close()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(String(decoding: data, as: UTF8.self).prefix(64))
+        let sum = try ChildProcess.run("/usr/bin/sha256sum", [], input: .text(text), seconds: 60)
+        try #require(sum.status == 0, "sha256sum: \(sum.stderr)")
+        return String(sum.stdout.prefix(64))
     }
 }

@@ -28,6 +28,7 @@ import RiveSyncTestSupport
     /// Parses and decodes like `Dispatcher` does for one text message.
     static func decode(_ bytes: [UInt8]) -> Verdict {
         let limits = Limits()
+        // A parse error is the verdict being tested (the suite's n_ files must be rejected).
         guard let json = try? JSONParser(maxDepth: limits.maxJSONDepth, maxBytes: limits.maxMessageBytes).parse(bytes) else {
             return .rejected
         }

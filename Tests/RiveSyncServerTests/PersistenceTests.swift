@@ -100,15 +100,9 @@ import RiveSyncTestSupport
         bytes[secondLine] ^= 0x01
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         #expect(throws: DaemonProcess.DaemonError.self) { try DaemonProcess(["--demo", "--state-dir", state]) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: DaemonProcess.binary())
-        process.arguments = ["--demo", "--state-dir", state, "--port", "0"]
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
-        process.waitUntilExit()
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(process.terminationStatus != 0)
+        let refused = try ChildProcess.run(DaemonProcess.binary(), ["--demo", "--state-dir", state, "--port", "0"], seconds: 60)
+        let message = refused.stderr
+        #expect(refused.status != 0)
         #expect(message.contains("corrupt at line 2"), "\(message)")
     }
 

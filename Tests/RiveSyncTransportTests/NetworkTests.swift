@@ -1,4 +1,5 @@
 import Foundation
+import RiveSyncTestSupport
 import RiveSyncTransport
 import Testing
 
@@ -115,17 +116,9 @@ import Testing
                 print("ok")
             asyncio.run(main())
             """
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-            process.arguments = ["-c", script]
-            let output = Pipe()
-            process.standardOutput = output
-            process.standardError = output
-            try process.run()
-            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 0, "python said: \(text)")
-            #expect(text == "ok\n")
+            let python = try ChildProcess.run("/usr/bin/python3", ["-c", script], output: .merged)
+            #expect(python.status == 0, "python said: \(python.output)")
+            #expect(python.output == "ok\n")
         }
     }
 

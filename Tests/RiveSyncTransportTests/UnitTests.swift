@@ -1,4 +1,5 @@
 @testable import RiveSyncTransport
+import RiveSyncTestSupport
 import Testing
 
 @Suite struct UnitTests {
