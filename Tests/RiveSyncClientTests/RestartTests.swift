@@ -33,14 +33,17 @@ final class RestartTests: ClientTestCase {
         XCTAssertEqual(readBack, 8)
     }
 
-    /// Retries while the worker is still reconnecting (a bounded number of times).
+    /// Retries while the worker is still reconnecting (hang-guarded; the timeout names the
+    /// last error).
     static func retrying(_ body: () async throws -> Void) async throws {
-        for attempt in 1...100 {
+        var last: (any Error)?
+        try await waitUntil("a call to succeed after the restart (last error: \(last.map { "\($0)" } ?? "none"))") {
             do {
                 try await body()
-                return
-            } catch where attempt < 100 {
-                try await Task.sleep(nanoseconds: 50_000_000)
+                return true
+            } catch {
+                last = error
+                return false
             }
         }
     }
