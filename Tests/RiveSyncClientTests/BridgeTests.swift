@@ -55,7 +55,8 @@ final class BridgeTests: ClientTestCase {
         try await waitUntil("B's fire reaches A's local trigger") { await firesInA.elements.count == 1 }
         let count = try await shared.fireCount(of: TriggerProperty(path: "success"))
         XCTAssertEqual(count, 1, "one fire in the daemon")
-        try await settle([a, b], shared)
+        let settled = try await settle([a, b], shared)
+        XCTAssertTrue(settled, "the apps settled after the fire")
         let after = try await shared.fireCount(of: TriggerProperty(path: "success"))
         XCTAssertEqual(after, 1, "A did not send the fire back")
         let seenInA = await firesInA.elements.count
@@ -162,7 +163,6 @@ final class BridgeTests: ClientTestCase {
     /// Lets everything in flight land, then checks that nothing moves any more: no bridge
     /// writes either way and no new batch, over several round trips through both apps' local
     /// queues and the daemon. Returns whether it stayed still.
-    @discardableResult
     func settle(_ apps: [App], _ shared: ViewModelInstance) async throws -> Bool {
         func snapshot() async throws -> [Int] {
             var counts: [Int] = []
@@ -174,13 +174,15 @@ final class BridgeTests: ClientTestCase {
             return counts + [Int(try await RemoteTarget(worker: shared.worker, name: try await shared.anchor()).info().seq)]
         }
         // Wait (hang-guarded) until two snapshots in a row agree, then require ten more to.
-        let deadline = ContinuousClock.now + .seconds(20)
         var before = try await snapshot()
-        while true {
-            let now = try await snapshot()
-            if now == before { break }
-            guard ContinuousClock.now < deadline else { return false }
-            before = now
+        do {
+            try await waitUntil("two snapshots in a row to agree") {
+                let now = try await snapshot()
+                defer { before = now }
+                return now == before
+            }
+        } catch is TimedOut {
+            return false  // the caller asserts the result
         }
         for _ in 0..<10 {
             guard try await snapshot() == before else { return false }
