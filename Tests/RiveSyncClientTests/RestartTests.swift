@@ -19,7 +19,7 @@ final class RestartTests: ClientTestCase {
         let written = try await writer.stateMachine(named: "character").mainInstance()
         let values = await Collector.start(watched.valueStream(of: mood, includingCurrent: true))
         for value in 1...4 { try await written.confirmed.setValue(of: mood, to: Float(value)) }
-        try await XCTAssertEqualAsync(try await values.first(5), [0, 1, 2, 3, 4])
+        try await assertEqualAsync(try await values.first(5), [0, 1, 2, 3, 4])
 
         daemon.crash()
         daemon = try DaemonProcess(["--demo", "--state-dir", state], port: port)
