@@ -246,11 +246,16 @@ public final class RawSocket {
     /// response head.
     @discardableResult
     public func upgrade(path: String = "/", subprotocol: String? = "rivesync.v1", headers: String = "") throws -> String {
+        try sendUpgradeRequest(path: path, subprotocol: subprotocol, headers: headers)
+        return String(decoding: try read(through: Array("\r\n\r\n".utf8)), as: UTF8.self)
+    }
+
+    /// Sends a WebSocket upgrade request only (for a test that reads the answer its own way).
+    public func sendUpgradeRequest(path: String = "/", subprotocol: String? = "rivesync.v1", headers: String = "") throws {
         var request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
         request += "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
         if let subprotocol { request += "Sec-WebSocket-Protocol: \(subprotocol)\r\n" }
         try send(request + headers + "\r\n")
-        return String(decoding: try read(through: Array("\r\n\r\n".utf8)), as: UTF8.self)
     }
 
     /// Sends an HTTP/1.1 GET with `Connection: close` and returns the whole response.
