@@ -62,10 +62,7 @@ import Testing
             return
         }
         #expect(failure.id == "abc")
-        #expect(
-            failure.error.message(id: failure.id).jsonText
-                == #"{"type":"error","id":"abc","code":"bad_message","message":"field 'target': expected a string","details":{"field":"target"}}"#
-        )
+        #expect(failure.error.message(id: failure.id).jsonText == #"{"type":"error","id":"abc","code":"bad_message","message":"field 'target': expected a string","details":{"field":"target"}}"#)
     }
 
     @Test func valuesEncodeByType() throws {
@@ -87,22 +84,18 @@ import Testing
         #expect(WireError(ArtboardError.invalidStateMachine("s")).code == "invalid_state_machine")
         #expect(WireError(FileError.invalidViewModel("v")).code == "invalid_view_model")
         let error = WireError(PropertyError.indexOutOfRange(path: "l", index: 3, count: 2))
-        #expect(
-            error.message(id: 1).jsonText
-                == #"{"type":"error","id":1,"code":"index_out_of_range","message":"'l': index 3 outside 0..<2","details":{"path":"l","index":3,"count":2}}"#
-        )
+        #expect(error.message(id: 1).jsonText == #"{"type":"error","id":1,"code":"index_out_of_range","message":"'l': index 3 outside 0..<2","details":{"path":"l","index":3,"count":2}}"#)
     }
 
     /// Batches encoded by the daemon and decoded by a client drive a replica to the source's digest.
     @Test func encodedBatchesKeepAReplicaConverged() throws {
-        let schema = try FileSchema(
-            jsonText: #"""
-                {"viewModels": [
-                  {"name": "P", "properties": [{"name": "x", "type": "number"}, {"name": "c", "type": "color"}, {"name": "t", "type": "trigger"}]},
-                  {"name": "L", "properties": [{"name": "items", "type": "list"}, {"name": "head", "type": "viewModel", "viewModel": "P"}],
-                   "instances": [{"name": "d", "values": {}}]}],
-                 "artboards": [{"name": "A", "viewModel": "L", "stateMachines": ["s"]}]}
-                """#)
+        let schema = try FileSchema(jsonText: #"""
+            {"viewModels": [
+              {"name": "P", "properties": [{"name": "x", "type": "number"}, {"name": "c", "type": "color"}, {"name": "t", "type": "trigger"}]},
+              {"name": "L", "properties": [{"name": "items", "type": "list"}, {"name": "head", "type": "viewModel", "viewModel": "P"}],
+               "instances": [{"name": "d", "values": {}}]}],
+             "artboards": [{"name": "A", "viewModel": "L", "stateMachines": ["s"]}]}
+            """#)
         var runtime = FileRuntime(schema: schema)
         try runtime.createStateMachine(artboard: "A")
         let snapshotJSON = ServerMessage.snapshot(try runtime.snapshot(of: "s"), id: nil, epoch: "e", reason: nil)
@@ -116,8 +109,7 @@ import Testing
             ]
             for (i, command) in commands.enumerated() { try runtime.enqueue(QueuedCommand(id: UInt64(i), command: command), on: "s") }
             for batch in try runtime.advance("s") {
-                let wire = try JSONParser().parse(
-                    ServerMessage.batch(batch, epoch: "e", effects: batch.effects, commands: batch.applied).serialized())
+                let wire = try JSONParser().parse(ServerMessage.batch(batch, epoch: "e", effects: batch.effects, commands: batch.applied).serialized())
                 let decoded = try StateCodec.decodeBatch(wire, schema: schema, replica: replica)
                 #expect(decoded.effects == batch.effects && decoded.applied == batch.applied)
                 try replica.apply(decoded)

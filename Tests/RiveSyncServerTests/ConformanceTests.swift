@@ -1,7 +1,7 @@
 import Foundation
 import RiveSyncJSON
-import RiveSyncTestSupport
 import Testing
+import RiveSyncTestSupport
 
 /// Every case in `protocol/conformance/` against a fresh `rivesyncd --demo`.
 @Suite(.serialized) struct ConformanceTests {

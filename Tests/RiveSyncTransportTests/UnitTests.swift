@@ -1,7 +1,6 @@
+@testable import RiveSyncTransport
 import RiveSyncTestSupport
 import Testing
-
-@testable import RiveSyncTransport
 
 @Suite struct UnitTests {
     @Test func urlParsing() throws {

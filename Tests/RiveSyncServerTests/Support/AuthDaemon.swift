@@ -1,7 +1,7 @@
 import Foundation
 import RiveSyncJSON
-import RiveSyncTestSupport
 import RiveSyncTransport
+import RiveSyncTestSupport
 
 /// A real `rivesyncd` for access-control tests: the demo schema (targets `theme`,
 /// `character`, `lobby`) from a configuration in a temporary directory, with an `auth`
