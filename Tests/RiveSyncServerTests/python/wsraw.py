@@ -95,14 +95,9 @@ class Daemon:
         raise AssertionError("no VmRSS for %d" % self.pid)
 
 
-def connect(port, host="127.0.0.1", receive_buffer=None):
-    """A TCP connection; `receive_buffer` fixes SO_RCVBUF before connecting (so it also bounds
-    the advertised window), for a reader that really stops reading."""
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    if receive_buffer:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, receive_buffer)
+def connect(port, host="127.0.0.1"):
+    sock = socket.create_connection((host, port), timeout=HANG_GUARD)
     sock.settimeout(HANG_GUARD)
-    sock.connect((host, port))
     return sock
 
 
@@ -126,9 +121,9 @@ def read_http_head(sock):
     return data.decode("latin-1")
 
 
-def upgrade(port, receive_buffer=None):
+def upgrade(port):
     """A connected socket after a successful handshake."""
-    sock = connect(port, receive_buffer=receive_buffer)
+    sock = connect(port)
     sock.sendall(handshake_request())
     head = read_http_head(sock)
     if not head.startswith("HTTP/1.1 101"):
@@ -163,36 +158,15 @@ def read_exact(sock, count):
     return data
 
 
-def read_frame_fin(sock):
-    """(fin, opcode, payload) of the next server frame."""
+def read_frame(sock):
+    """(opcode, payload) of the next server frame."""
     b0, b1 = read_exact(sock, 2)
     n = b1 & 0x7F
     if n == 126:
         n = struct.unpack("!H", read_exact(sock, 2))[0]
     elif n == 127:
         n = struct.unpack("!Q", read_exact(sock, 8))[0]
-    return bool(b0 & 0x80), b0 & 0x0F, read_exact(sock, n)
-
-
-def read_frame(sock):
-    """(opcode, payload) of the next server frame."""
-    _, opcode, payload = read_frame_fin(sock)
-    return opcode, payload
-
-
-def read_message(sock):
-    """The next message as JSON, reassembled from continuation frames (ping and pong skipped).
-    Raises EOFError on a close frame or when TCP ends."""
-    message = b""
-    while True:
-        fin, opcode, payload = read_frame_fin(sock)
-        if opcode == 8:
-            raise EOFError("close frame %r" % payload)
-        if opcode in (9, 10):
-            continue
-        message += payload
-        if fin:
-            return json.loads(message)
+    return b0 & 0x0F, read_exact(sock, n)
 
 
 def read_close_code(sock):
