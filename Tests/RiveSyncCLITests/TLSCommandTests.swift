@@ -25,8 +25,11 @@ final class TLSCommandTests: XCTestCase {
         let url = "wss://127.0.0.1:\(daemon.port)/"
         XCTAssertEqual(try RivesyncProcess.run(["--cacert", certificate, "get", "theme", "name", "--url", url]).stdout, "\"Light\"\n")
         XCTAssertEqual(try RivesyncProcess.run(["get", "theme", "name", "--url", url]).status, 3, "an unknown CA is refused")
-        XCTAssertEqual(try RivesyncProcess.run(["--insecure", "get", "theme", "name", "--url", url]).stdout, "\"Light\"\n", "--insecure checks nothing")
-        let script = try RivesyncProcess.run(["script", "-", "--url", url, "--insecure"], stdin: "connect other\nother: expect value theme name Light\n")
+        XCTAssertEqual(
+            try RivesyncProcess.run(["--insecure", "get", "theme", "name", "--url", url]).stdout, "\"Light\"\n", "--insecure checks nothing"
+        )
+        let script = try RivesyncProcess.run(
+            ["script", "-", "--url", url, "--insecure"], stdin: "connect other\nother: expect value theme name Light\n")
         XCTAssertEqual(script.status, 0, "a script's own connections are insecure too: \(script.stdout) \(script.stderr)")
         XCTAssertEqual(
             try RivesyncProcess.run(["get", "theme", "name", "--url", url, "--cacert", directory.appendingPathComponent("none").path])

@@ -1,8 +1,8 @@
 import Foundation
+import RiveSyncTestSupport
 import XCTest
 
 @testable import RiveSyncClient
-import RiveSyncTestSupport
 
 /// A test against a real daemon of its own: `startDaemon` runs `rivesyncd`, `connect` opens
 /// client connections; teardown closes them, stops the daemon and prints its stderr if the
@@ -120,7 +120,9 @@ actor Collector<Element: Sendable> {
     private func finish(_ error: (any Error)?) {
         ended = true
         failure = error
-        for waiter in waiters { waiter.continuation.resume(throwing: error ?? TimedOut(what: "\(waiter.count) elements of a stream that ended")) }
+        for waiter in waiters {
+            waiter.continuation.resume(throwing: error ?? TimedOut(what: "\(waiter.count) elements of a stream that ended"))
+        }
         waiters = []
     }
 

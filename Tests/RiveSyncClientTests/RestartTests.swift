@@ -1,8 +1,8 @@
 import Foundation
+import RiveSyncTestSupport
 import XCTest
 
 @testable import RiveSyncClient
-import RiveSyncTestSupport
 
 /// The daemon crashes (SIGKILL) and comes back on the same port and state directory: clients
 /// reconnect by themselves and resume from their cursor, losing and repeating nothing.

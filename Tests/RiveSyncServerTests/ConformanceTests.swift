@@ -1,7 +1,7 @@
 import Foundation
 import RiveSyncJSON
-import Testing
 import RiveSyncTestSupport
+import Testing
 
 /// Every case in `protocol/conformance/` against a fresh `rivesyncd --demo`.
 @Suite(.serialized) struct ConformanceTests {

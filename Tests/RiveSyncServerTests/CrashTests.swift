@@ -1,10 +1,10 @@
 import Foundation
 import RiveSyncJSON
-import RiveSyncTransport
 import RiveSyncModel
 import RiveSyncProtocol
-import Testing
 import RiveSyncTestSupport
+import RiveSyncTransport
+import Testing
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -39,7 +39,10 @@ import RiveSyncTestSupport
             "files": [["name": "demo", "path": .string(DaemonProcess.packageRoot + "/protocol/examples/demo.schema.json")]],
             "instances": [["name": "theme", "file": "demo", "viewModel": "Theme", "instance": "Light"]],
             "stateMachines": [
-                ["name": "character", "file": "demo", "artboard": "Character", "stateMachine": "character", "globals": ["Theme": "theme"], "rate": 60],
+                [
+                    "name": "character", "file": "demo", "artboard": "Character", "stateMachine": "character",
+                    "globals": ["Theme": "theme"], "rate": 60,
+                ],
                 ["name": "lobby", "file": "demo", "artboard": "Lobby", "stateMachine": "lobby", "globals": ["Theme": "theme"], "rate": 60],
             ],
             "limits": ["maxSendQueueBytes": .number(Double(sendQueueBytes))],
@@ -105,7 +108,8 @@ import RiveSyncTestSupport
         let running = Locked(true)
         let history = Locked(HistoryChecker())
         let acked = Locked<[String]>([])
-        let writers = (0..<Self.clientCount).map { CrashWorkloadClient(name: "c\($0)", url: "ws://127.0.0.1:\(port)/", history: history) {
+        let writers = (0..<Self.clientCount).map {
+            CrashWorkloadClient(name: "c\($0)", url: "ws://127.0.0.1:\(port)/", history: history) {
                 running.withLock { $0 }
             }
         }
@@ -283,13 +287,17 @@ final class CrashWorkloadClient: @unchecked Sendable {
         try drainBatches(client)
         guard let instance = created["instance"] else {
             // A full disk refuses the create (the full-disk episode); anything else is wrong.
-            guard created["code"] == "storage_failed" else { throw WorkloadFailure(description: "createInstance answered \(created.jsonText)") }
+            guard created["code"] == "storage_failed" else {
+                throw WorkloadFailure(description: "createInstance answered \(created.jsonText)")
+            }
             return false
         }
         let named = try await command(
-            client, op + "/name", ["type": "set", "target": "lobby", "path": .string("#\(instance.intValue ?? 0)/name"), "value": .string(op)])
+            client, op + "/name",
+            ["type": "set", "target": "lobby", "path": .string("#\(instance.intValue ?? 0)/name"), "value": .string(op)])
         guard named else { return false }
-        return try await command(client, op + "/append", ["type": "listAppend", "target": "lobby", "path": "players", "instance": instance])
+        return try await command(
+            client, op + "/append", ["type": "listAppend", "target": "lobby", "path": "players", "instance": instance])
     }
 
     /// Sends one command and records invoke and ok / fail / info; true when acked.
@@ -326,7 +334,9 @@ final class CrashWorkloadClient: @unchecked Sendable {
     }
 
     private func apply(_ batch: JSONValue) throws {
-        guard let schema, var replica else { throw WorkloadFailure(description: "batch \(batch["seq"]?.intValue ?? -1) before any snapshot") }
+        guard let schema, var replica else {
+            throw WorkloadFailure(description: "batch \(batch["seq"]?.intValue ?? -1) before any snapshot")
+        }
         try replica.apply(try StateCodec.decodeBatch(batch, schema: schema, replica: replica))
         self.replica = replica
         record([
@@ -358,9 +368,10 @@ final class CrashWorkloadClient: @unchecked Sendable {
         do {
             _ = try await client.request(["type": "hello", "protocol": [1]])
             if useCursor, let replica, let epoch {
-                try start(from: try await client.request([
-                    "type": "subscribe", "target": "lobby", "cursor": ["epoch": .string(epoch), "seq": .number(Double(replica.seq))],
-                ]))
+                try start(
+                    from: try await client.request([
+                        "type": "subscribe", "target": "lobby", "cursor": ["epoch": .string(epoch), "seq": .number(Double(replica.seq))],
+                    ]))
             } else {
                 try start(from: try await client.request(["type": "subscribe", "target": "lobby"]))
             }

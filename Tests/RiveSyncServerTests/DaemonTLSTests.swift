@@ -1,7 +1,7 @@
 import Foundation
 import RiveSyncJSON
-import Testing
 import RiveSyncTestSupport
+import Testing
 
 /// The daemon's TLS (certificate and key from the configuration) with an independent client
 /// that verifies the certificate, and the `Origin` allow-list.
@@ -24,7 +24,10 @@ import RiveSyncTestSupport
         let request: JSONValue = ["type": "get", "target": "theme", "path": "name"]
         let client = try ChildProcess.run(
             "/usr/bin/python3",
-            [DaemonProcess.packageRoot + "/Tests/RiveSyncServerTests/python/wss_client.py", url, certificate, Self.token, request.jsonText], output: .merged)
+            [
+                DaemonProcess.packageRoot + "/Tests/RiveSyncServerTests/python/wss_client.py", url, certificate, Self.token,
+                request.jsonText,
+            ], output: .merged)
         try #require(client.status == 0, "wss client: \(client.output)\n\(server.daemon.stderr)")
         let replies = try client.output.split(separator: "\n").map { try JSONParser().parse(String($0)) }
         #expect(replies.first?["type"] == "welcome", "\(client.output)")

@@ -3,9 +3,9 @@ import Foundation
 import RiveSyncJSON
 import RiveSyncProtocol
 import RiveSyncServer
+import RiveSyncTestSupport
 import RiveSyncTransport
 import Testing
-import RiveSyncTestSupport
 
 /// nst/JSONTestSuite (`../shared/fixtures/JSONTestSuite/`, read in place) through the daemon's
 /// decoding path for one incoming message: `JSONParser` with the default `Limits`, then
@@ -35,7 +35,6 @@ import RiveSyncTestSupport
         _ = Request.decode(json)
         return .accepted
     }
-
 
     /// The files of one suite directory.
     static func files(_ directory: String) throws -> [(name: String, bytes: [UInt8])] {

@@ -1,7 +1,7 @@
 import Foundation
 import RiveSyncJSON
-import Testing
 import RiveSyncTestSupport
+import Testing
 
 /// A subscriber that stops reading must not slow the others, nor grow the daemon's memory,
 /// nor silently lose state: when it reads again it gets a catch-up snapshot and converges.
@@ -49,7 +49,9 @@ import RiveSyncTestSupport
         let lastTitle = "\(Self.writes - 1)-\(padding)"
         #expect(fast.replica.digest == digest["digest"]?.stringValue)
         #expect(fast.log.map(\.seq) == Array(1...seq), "the fast subscriber got every batch, no gaps")
-        #expect(residentAfter - residentBefore < 20_000, "RSS grew \(residentAfter - residentBefore) KiB for \(Self.writes * Self.titleBytes / 1024) KiB written")
+        #expect(
+            residentAfter - residentBefore < 20_000,
+            "RSS grew \(residentAfter - residentBefore) KiB for \(Self.writes * Self.titleBytes / 1024) KiB written")
 
         slow.write(lastTitle + "\n")
         let ended = try slow.finish(within: 120)

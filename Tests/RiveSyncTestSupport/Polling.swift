@@ -44,7 +44,9 @@ public func waitUntil(
 
 /// The blocking form of `waitUntil`, for synchronous code (a process's start or stop):
 /// sleeps the calling thread between checks.
-public func waitUntilBlocking(_ what: @autoclosure () -> String, seconds: Double = defaultWaitSeconds, _ condition: () throws -> Bool) throws {
+public func waitUntilBlocking(_ what: @autoclosure () -> String, seconds: Double = defaultWaitSeconds, _ condition: () throws -> Bool)
+    throws
+{
     let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
     while try !condition() {
         guard ContinuousClock.now < deadline else { throw TimedOut(what: what(), seconds: seconds) }

@@ -25,8 +25,11 @@ import Testing
                 let big = [UInt8](repeating: 0x5A, count: 300_000)
                 connection.send(bytes: big)
                 let events = try await collect(stream) { $0 == .message(big, isText: false) || $0.isTerminal }
-                #expect(events == [.opened(subprotocol: "rivesync.v1"), .message(Array("over tls".utf8), isText: true),
-                                   .message(big, isText: false)])
+                #expect(
+                    events == [
+                        .opened(subprotocol: "rivesync.v1"), .message(Array("over tls".utf8), isText: true),
+                        .message(big, isText: false),
+                    ])
 
                 let (_, strict) = try client.connect(to: "wss://127.0.0.1:\(port)/", subprotocol: "rivesync.v1")
                 let strictEvents = try await collect(strict) { $0.isTerminal }

@@ -41,8 +41,10 @@ final class RecordingHandler: WebSocketServerHandler {
 }
 
 /// Starts a server on 127.0.0.1, port 0, runs `body`, and always stops it.
-func withServer<R>(_ configure: (inout WebSocketServer.Configuration) -> Void = { _ in }, echo: Bool = true,
-                   _ body: (WebSocketServer, RecordingHandler) async throws -> R) async throws -> R {
+func withServer<R>(
+    _ configure: (inout WebSocketServer.Configuration) -> Void = { _ in }, echo: Bool = true,
+    _ body: (WebSocketServer, RecordingHandler) async throws -> R
+) async throws -> R {
     var configuration = WebSocketServer.Configuration()
     configure(&configuration)
     let handler = RecordingHandler(echo: echo)

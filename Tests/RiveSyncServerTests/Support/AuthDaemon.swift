@@ -1,7 +1,7 @@
 import Foundation
 import RiveSyncJSON
-import RiveSyncTransport
 import RiveSyncTestSupport
+import RiveSyncTransport
 
 /// A real `rivesyncd` for access-control tests: the demo schema (targets `theme`,
 /// `character`, `lobby`) from a configuration in a temporary directory, with an `auth`

@@ -1,7 +1,7 @@
 import Foundation
 import RiveSyncJSON
-import RiveSyncTransport
 import RiveSyncTestSupport
+import RiveSyncTransport
 
 /// A protocol client for tests on our lws transport: sends JSON, buffers every incoming
 /// message in order, and waits (with a hang guard) for the next one or for one that matches.
@@ -88,7 +88,8 @@ final class TestClient: Sendable {
 
     /// Removes and returns the first buffered message that matches (waiting for it).
     func next(
-        where matches: @escaping @Sendable (JSONValue) -> Bool = { _ in true }, what: String = "a message", seconds: Double = defaultWaitSeconds
+        where matches: @escaping @Sendable (JSONValue) -> Bool = { _ in true }, what: String = "a message",
+        seconds: Double = defaultWaitSeconds
     ) async throws -> JSONValue {
         try await waitFor(what, seconds: seconds) {
             let found: JSONValue? = inbox.withLock { inbox in
