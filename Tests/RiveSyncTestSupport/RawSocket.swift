@@ -29,6 +29,8 @@
         public private(set) var fd: Int32
         /// Bytes read past what a caller consumed.
         public var pending: [UInt8] = []
+        /// The receive buffer, reused (a fresh 64 KiB per read cost a busy reader real CPU).
+        private var scratch = [UInt8](repeating: 0, count: 65536)
         /// The largest message `readMessage` accepts.
         public static let maxMessageBytes = 16 << 20
 
@@ -112,11 +114,10 @@
 
         /// Reads once: the bytes, or `closed` at end of stream, or `io` (a timeout is `EAGAIN`).
         private func receive() throws -> [UInt8] {
-            var buffer = [UInt8](repeating: 0, count: 65536)
             while true {
                 guard fd >= 0 else { throw Failure.closed(code: nil) }
-                let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-                if n > 0 { return Array(buffer[0..<n]) }
+                let n = scratch.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+                if n > 0 { return Array(scratch[0..<n]) }
                 if n == 0 { throw Failure.closed(code: nil) }
                 if errno != EINTR { throw Failure.io(errno) }
             }
