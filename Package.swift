@@ -49,10 +49,14 @@ let package = Package(
         // Wire protocol v1: requests, replies, values, batches, error codes. No I/O.
         .target(name: "RiveSyncProtocol", dependencies: ["RiveSyncModel", "RiveSyncJSON"]),
         .testTarget(name: "RiveSyncProtocolTests", dependencies: ["RiveSyncProtocol"]),
-        // The daemon: workers, dispatcher, subscriptions, advances, configuration. Owns all I/O.
+        // The daemon's pure core: the change log's records and seam (JournalRecord, JournalCodec,
+        // ChangeLog). No Foundation, Dispatch, Glibc or transport (RiveSyncCoreTests checks).
+        .target(name: "RiveSyncCore", dependencies: ["RiveSyncModel", "RiveSyncProtocol", "RiveSyncJSON"], exclude: ["README.md"]),
+        .testTarget(name: "RiveSyncCoreTests", dependencies: ["RiveSyncCore", "RiveSyncModel", "RiveSyncProtocol", "RiveSyncJSON"]),
+        // The daemon's shell: workers, dispatcher, subscriptions, advances, configuration. Owns all I/O.
         .target(
             name: "RiveSyncServer",
-            dependencies: ["RiveSyncModel", "RiveSyncProtocol", "RiveSyncJSON", "RiveSyncTransport", "RiveFile", "CCrypto", "RiveSyncVersion"],
+            dependencies: ["RiveSyncCore", "RiveSyncModel", "RiveSyncProtocol", "RiveSyncJSON", "RiveSyncTransport", "RiveFile", "CCrypto", "RiveSyncVersion"],
             // Web/ links the pages (web/) and the JavaScript client (clients/js/) served by --demo or
             // the inspector section.
             resources: [

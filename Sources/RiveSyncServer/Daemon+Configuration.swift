@@ -1,4 +1,5 @@
 import Foundation
+import RiveSyncCore
 import RiveSyncModel
 import RiveSyncProtocol
 import RiveSyncTransport
@@ -107,7 +108,7 @@ extension Daemon {
             try worker.queue.sync { () throws in
                 let source: InstanceSource =
                     entry.instance.map { .name($0, from: .name(entry.viewModel)) } ?? .viewModelDefault(from: .name(entry.viewModel))
-                let instance = try worker.durably(entry.file, .createInstance(source)) { try $0.createInstance(source) }
+                guard case .instance(let instance, _) = try worker.commitNow(.createInstance(source), file: entry.file) else { return }
                 try worker.publish(instance, as: entry.name, file: entry.file)
             }
         } catch {

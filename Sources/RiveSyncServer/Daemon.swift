@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import RiveFile
+import RiveSyncCore
 import RiveSyncJSON
 import RiveSyncModel
 import RiveSyncProtocol
@@ -18,7 +19,9 @@ public final class Daemon: Sendable {
     let ready: Locked<Bool>
 
     /// Builds the daemon and loads its configuration; nothing listens until `start()`.
-    public init(configuration: DaemonConfiguration, log: Log = Log()) throws {
+    /// `changeLogs` gives worker `i` its change log (see `ChangeLog`); by default the file
+    /// journals with a state directory, else a log in memory.
+    public init(configuration: DaemonConfiguration, log: Log = Log(), changeLogs: ((Int) -> any ChangeLog)? = nil) throws {
         let state = try configuration.stateDirectory.map { try StateDirectory(path: $0, policy: configuration.durability) }
         let recovery = try state?.recoverJournals()
         if let renewed = recovery?.renewed, !renewed.isEmpty {
@@ -26,7 +29,7 @@ public final class Daemon: Sendable {
         }
         let epoch = state?.epoch ?? StateDirectory.newEpoch()
         let context = ServerContext(configuration: configuration, epoch: epoch, log: log, stateDirectory: state)
-        let workers = (0..<configuration.workers).map { Worker(index: $0, context: context) }
+        let workers = (0..<configuration.workers).map { Worker(index: $0, context: context, log: changeLogs?($0)) }
         let dispatcher = try Dispatcher(context: context, workers: workers)
         self.context = context
         self.workers = workers
