@@ -1,4 +1,5 @@
 import Foundation
+import RiveSyncCluster
 import RiveSyncCore
 import RiveSyncJSON
 import RiveSyncModel
@@ -18,12 +19,18 @@ final class ServerContext: Sendable {
     let log: Log
     /// Where state persists, if anywhere.
     let stateDirectory: StateDirectory?
-    /// Where command numbers come from (a counter here; a cluster injects a shared one).
-    let commandNumbers: any CommandNumbers = LocalCommandNumbers()
+    /// Where command numbers come from (a counter here; a cluster node's are its slot's).
+    let commandNumbers: any CommandNumbers
+    /// The cluster's log when this daemon is a cluster node (protocol/CLUSTER.md).
+    let clusterLog: RedisChangeLog?
     private let server = Locked<(any TransportOutlet)?>(nil)
 
-    init(configuration: DaemonConfiguration, epoch: String, log: Log, stateDirectory: StateDirectory? = nil) {
+    init(
+        configuration: DaemonConfiguration, epoch: String, log: Log, stateDirectory: StateDirectory? = nil, clusterLog: RedisChangeLog? = nil
+    ) {
         self.stateDirectory = stateDirectory
+        self.clusterLog = clusterLog
+        self.commandNumbers = clusterLog?.numbers ?? LocalCommandNumbers()
         self.configuration = configuration
         self.limits = Locked(configuration.limits)
         self.metrics = DaemonMetrics(maxTargetLabels: configuration.maxTargetLabels)

@@ -75,6 +75,7 @@ extension Worker: LogSink {
         do { result = .success(try apply(record, file: file)) } catch { result = .failure(error) }
         if let waiter { answer(waiter, with: result) }
         guard case .success = result else { return .rejected }
+        if ticket == nil, case .advance(let target, _) = record { followAdvance(of: target) }
         snapshotIfDue(file)
         return .applied
     }

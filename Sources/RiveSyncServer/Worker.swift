@@ -16,7 +16,8 @@ final class Worker: @unchecked Sendable {
     var targets: [String: TargetRecord] = [:]
     var catchUpCheckScheduled = false
     /// Where this worker's files' changes are proposed and committed (see `ChangeLog`): the
-    /// file journals with a state directory, else a log in memory.
+    /// cluster's log on a cluster node, the file journals with a state directory, else a log in
+    /// memory (or the log the daemon was given).
     let log: any ChangeLog
     /// The file journals, when the daemon has a state directory and no other log was given
     /// (`log` is this then).
