@@ -72,6 +72,14 @@ extension FileRuntime {
     public mutating func bind(
         _ targetName: String, main: InstanceID?, globals: [(String, InstanceID)], commandID: UInt64
     ) throws(StateMachineError) {
+        guard let command = try bindCommand(targetName, main: main, globals: globals) else { return }
+        try enqueue(QueuedCommand(id: commandID, command: command), on: targetName)
+    }
+
+    /// The `bind` command for new bindings of a target, checked as `bind` checks them (for a
+    /// transaction); nil when nothing is supplied.
+    public func bindCommand(_ targetName: String, main: InstanceID?, globals: [(String, InstanceID)]) throws(StateMachineError) -> Command?
+    {
         let target = try target(targetName)
         let artboard: ArtboardSchema?
         if case .stateMachine(let artboardName, _) = target.kind {
@@ -80,8 +88,7 @@ extension FileRuntime {
             artboard = nil
         }
         let bindings = try validatedBindings(main: main, globals: globals, artboard: artboard)
-        guard !bindings.isEmpty else { return }
-        try enqueue(QueuedCommand(id: commandID, command: .bind(bindings)), on: targetName)
+        return bindings.isEmpty ? nil : .bind(bindings)
     }
 
     /// Checks supplied bindings in Rive's order: duplicates first, then names, then (beyond
