@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// C strings that must outlive an lws context (lws keeps pointers to names and paths).

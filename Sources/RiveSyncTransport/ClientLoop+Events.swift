@@ -1,8 +1,10 @@
 import CWebSockets
 
 /// The lws protocol callback of the client. Runs on the service thread only.
-func clientCallback(_ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user: UnsafeMutableRawPointer?,
-                    _ input: UnsafeMutableRawPointer?, _ length: Int) -> Int32 {
+func clientCallback(
+    _ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user: UnsafeMutableRawPointer?,
+    _ input: UnsafeMutableRawPointer?, _ length: Int
+) -> Int32 {
     guard let wsi, let raw = lws_context_user(lws_get_context(wsi)) else {
         return lws_callback_http_dummy(wsi, reason, user, input, length)
     }

@@ -39,9 +39,10 @@ final class ClientLoop: @unchecked Sendable {
         self.configuration = configuration
         self.inbox = inbox
         self.metrics = metrics
-        allocations = LoopAllocations(protocolName: ClientLoop.protocolName, callback: clientCallback, rxBufferSize: 64 * 1024,
-                                      pingIntervalSeconds: configuration.pingIntervalSeconds,
-                                      idleTimeoutSeconds: configuration.idleTimeoutSeconds)
+        allocations = LoopAllocations(
+            protocolName: ClientLoop.protocolName, callback: clientCallback, rxBufferSize: 64 * 1024,
+            pingIntervalSeconds: configuration.pingIntervalSeconds,
+            idleTimeoutSeconds: configuration.idleTimeoutSeconds)
     }
 
     /// The service thread's body.
@@ -138,10 +139,12 @@ final class ClientLoop: @unchecked Sendable {
             exitRequested = true
             return
         }
-        rs_timer_schedule(context, allocations.shutdownTimer, { sul in
-            let loop = Unmanaged<ClientLoop>.fromOpaque(rs_timer_owner(sul)!).takeUnretainedValue()
-            loop.exitRequested = true
-        }, lws_usec_t(configuration.shutdownGraceMilliseconds) * 1000)
+        rs_timer_schedule(
+            context, allocations.shutdownTimer,
+            { sul in
+                let loop = Unmanaged<ClientLoop>.fromOpaque(rs_timer_owner(sul)!).takeUnretainedValue()
+                loop.exitRequested = true
+            }, lws_usec_t(configuration.shutdownGraceMilliseconds) * 1000)
     }
 
     /// Delivers the terminal event and forgets the session.

@@ -11,10 +11,13 @@ final class LoopAllocations {
     let retryPolicy: UnsafeMutablePointer<lws_retry_bo_t>
     let shutdownTimer: UnsafeMutablePointer<rs_timer_t>
 
-    typealias Callback = @convention(c) (OpaquePointer?, lws_callback_reasons, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, Int) -> Int32
+    typealias Callback =
+        @convention(c) (OpaquePointer?, lws_callback_reasons, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, Int) -> Int32
 
-    init(protocolName: String, callback: Callback, rxBufferSize: Int,
-         pingIntervalSeconds: Int, idleTimeoutSeconds: Int) {
+    init(
+        protocolName: String, callback: Callback, rxBufferSize: Int,
+        pingIntervalSeconds: Int, idleTimeoutSeconds: Int
+    ) {
         protocols = .allocate(capacity: 2)
         protocols.initialize(repeating: lws_protocols(), count: 2)
         protocols[0].name = UnsafePointer(arena.dup(protocolName))

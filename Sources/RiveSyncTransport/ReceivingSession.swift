@@ -11,11 +11,14 @@ protocol ReceivingSession: AnyObject {
 extension ReceivingSession {
     /// Feeds one `RECEIVE` chunk of `wsi`; hands a completed message to `deliver`. Returns the
     /// callback's result: -1 (close) for a message over the limit, after queueing close 1009.
-    func receive(_ chunk: UnsafeRawBufferPointer, on wsi: OpaquePointer, metrics: TransportMetrics,
-                 deliver: ([UInt8], _ isText: Bool) -> Void) -> Int32 {
-        let step = assembler.append(chunk, first: lws_is_first_fragment(wsi) != 0,
-                                    final: lws_is_final_fragment(wsi) != 0,
-                                    binary: lws_frame_is_binary(wsi) != 0)
+    func receive(
+        _ chunk: UnsafeRawBufferPointer, on wsi: OpaquePointer, metrics: TransportMetrics,
+        deliver: ([UInt8], _ isText: Bool) -> Void
+    ) -> Int32 {
+        let step = assembler.append(
+            chunk, first: lws_is_first_fragment(wsi) != 0,
+            final: lws_is_final_fragment(wsi) != 0,
+            binary: lws_frame_is_binary(wsi) != 0)
         switch step {
         case .partial:
             return 0

@@ -75,13 +75,15 @@ struct SendQueue {
             return nextFragment(of: message)
         }
         if coalesceLimit > 0, count > 1,
-           FrameHeader.size(payloadCount: message.count) + message.count < coalesceLimit {
+            FrameHeader.size(payloadCount: message.count) + message.count < coalesceLimit
+        {
             return coalesced(limit: coalesceLimit)
         }
         pop()
         let buffer = copyEveryWrite ? message.withUnsafeBytes { Payload(copying: $0, isText: message.isText) } : message
-        return WriteUnit(buffer: buffer, length: message.count, flags: Self.flags(for: message),
-                         completedMessages: 1, payloadBytes: message.count)
+        return WriteUnit(
+            buffer: buffer, length: message.count, flags: Self.flags(for: message),
+            completedMessages: 1, payloadBytes: message.count)
     }
 
     /// Hands the next write to lws and counts it in `metrics` (writes, messages and bytes
@@ -109,8 +111,9 @@ struct SendQueue {
         let flags = lws_write_ws_flags(Int32(Self.flags(for: message).rawValue), isFirst ? 1 : 0, isLast ? 1 : 0)
         headOffset += length
         if isLast { pop() }
-        return WriteUnit(buffer: fragment, length: length, flags: lws_write_protocol(rawValue: UInt32(flags)),
-                         completedMessages: isLast ? 1 : 0, payloadBytes: length)
+        return WriteUnit(
+            buffer: fragment, length: length, flags: lws_write_protocol(rawValue: UInt32(flags)),
+            completedMessages: isLast ? 1 : 0, payloadBytes: length)
     }
 
     /// Frames consecutive small messages into one buffer for a single raw write.
@@ -134,8 +137,9 @@ struct SendQueue {
         }
         let payloadBytes = batch.reduce(0) { $0 + $1.count }
         for _ in batch { pop() }
-        return WriteUnit(buffer: buffer, length: total, flags: lws_write_protocol(rawValue: UInt32(rs_write_raw())),
-                         completedMessages: batch.count, payloadBytes: payloadBytes)
+        return WriteUnit(
+            buffer: buffer, length: total, flags: lws_write_protocol(rawValue: UInt32(rs_write_raw())),
+            completedMessages: batch.count, payloadBytes: payloadBytes)
     }
 
     private mutating func pop() {

@@ -1,11 +1,14 @@
 import CWebSockets
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The lws protocol callback of the server. Runs on the service thread only.
-func serverCallback(_ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user: UnsafeMutableRawPointer?,
-                    _ input: UnsafeMutableRawPointer?, _ length: Int) -> Int32 {
+func serverCallback(
+    _ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user: UnsafeMutableRawPointer?,
+    _ input: UnsafeMutableRawPointer?, _ length: Int
+) -> Int32 {
     guard let wsi, let raw = lws_context_user(lws_get_context(wsi)) else {
         return lws_callback_http_dummy(wsi, reason, user, input, length)
     }
@@ -93,8 +96,9 @@ extension ServerLoop {
         sessionStats.withLock { $0[id] = stats }
         metrics.connectionsOpened.wrappingAdd(1, ordering: .relaxed)
         metrics.connectionsCurrent.wrappingAdd(1, ordering: .relaxed)
-        let info = SessionInfo(remoteAddress: Self.peerAddress(wsi), origin: Self.header(wsi, WSI_TOKEN_ORIGIN),
-                               path: Self.header(wsi, WSI_TOKEN_GET_URI) ?? "/")
+        let info = SessionInfo(
+            remoteAddress: Self.peerAddress(wsi), origin: Self.header(wsi, WSI_TOKEN_ORIGIN),
+            path: Self.header(wsi, WSI_TOKEN_GET_URI) ?? "/")
         handler.opened(id, info: info)
     }
 
@@ -126,8 +130,11 @@ extension ServerLoop {
     /// Hands the next write of the session's queue to lws; false if lws failed it (the
     /// connection is dead).
     private func writeNext(_ session: ServerSession) -> Bool {
-        guard let write = session.queue.write(to: session.wsi, coalesceLimit: configuration.coalesceBytes,
-                                              copyEveryWrite: false, metrics: metrics) else { return true }
+        guard
+            let write = session.queue.write(
+                to: session.wsi, coalesceLimit: configuration.coalesceBytes,
+                copyEveryWrite: false, metrics: metrics)
+        else { return true }
         queueChanged(session, bytesDelta: write.bytesDelta, countDelta: write.countDelta)
         session.lastWritten = write.buffer
         return write.accepted
@@ -150,7 +157,8 @@ extension ServerLoop {
         newlyQueued.removeAll(keepingCapacity: true)
         for session in flush where sessions[session.id] === session && !session.queue.isEmpty {
             if session.writesAtOnce, !session.awaitingWriteable, session.pendingClose == nil,
-               lws_partial_buffered(session.wsi) == 0 {
+                lws_partial_buffered(session.wsi) == 0
+            {
                 guard writeNext(session) else {
                     lws_set_timeout(session.wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC)
                     continue

@@ -8,8 +8,10 @@ struct HTTPResponse {
     /// Further headers (`WWW-Authenticate` for 401, a static file's own).
     var headers: [(name: String, value: String)] = []
 
-    init(status: http_status, body: String, contentType: String = "text/plain; charset=utf-8",
-         headers: [(name: String, value: String)] = []) {
+    init(
+        status: http_status, body: String, contentType: String = "text/plain; charset=utf-8",
+        headers: [(name: String, value: String)] = []
+    ) {
         self.init(status: status, body: Payload(text: body), contentType: contentType, headers: headers)
     }
 
@@ -36,15 +38,18 @@ extension ServerLoop {
             response = HTTPResponse(status: HTTP_STATUS_OK, body: "ok\n")
         case (true, "/readyz"):
             let ready = !stopping && readiness()
-            response = HTTPResponse(status: ready ? HTTP_STATUS_OK : HTTP_STATUS_SERVICE_UNAVAILABLE, body: ready ? "ready\n" : "not ready\n")
+            response = HTTPResponse(
+                status: ready ? HTTP_STATUS_OK : HTTP_STATUS_SERVICE_UNAVAILABLE, body: ready ? "ready\n" : "not ready\n")
         case (true, "/metrics"):
             switch metricsAccess(Self.header(wsi, WSI_TOKEN_HTTP_AUTHORIZATION), Self.peerAddress(wsi)) {
             case .allowed:
-                response = HTTPResponse(status: HTTP_STATUS_OK, body: metricsBody(metrics),
-                                        contentType: "text/plain; version=0.0.4; charset=utf-8")
+                response = HTTPResponse(
+                    status: HTTP_STATUS_OK, body: metricsBody(metrics),
+                    contentType: "text/plain; version=0.0.4; charset=utf-8")
             case .unauthorized:
-                response = HTTPResponse(status: HTTP_STATUS_UNAUTHORIZED, body: "a bearer token is needed\n",
-                                        headers: [("www-authenticate", "Bearer realm=\"rivesyncd\"")])
+                response = HTTPResponse(
+                    status: HTTP_STATUS_UNAUTHORIZED, body: "a bearer token is needed\n",
+                    headers: [("www-authenticate", "Bearer realm=\"rivesyncd\"")])
             case .forbidden:
                 response = HTTPResponse(status: HTTP_STATUS_FORBIDDEN, body: "the token may not read metrics\n")
             }

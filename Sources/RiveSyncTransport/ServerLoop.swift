@@ -1,6 +1,7 @@
 import CWebSockets
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Service-thread side of a `WebSocketServer`: the lws context and all per-session state.
@@ -46,12 +47,14 @@ final class ServerLoop: @unchecked Sendable {
     private var nextID: SessionID = 1
     private let allocations: LoopAllocations
 
-    init(configuration: WebSocketServer.Configuration, handler: any WebSocketServerHandler,
-         metrics: TransportMetrics,
-         metricsAccess: @escaping @Sendable (_ authorization: String?, _ remoteAddress: String) -> HTTPAccess,
-         metricsBody: @escaping @Sendable (TransportMetrics) -> String,
-         readiness: @escaping @Sendable () -> Bool,
-         inbox: Inbox<Input>, sessionStats: Locked<[SessionID: SessionStats]>) {
+    init(
+        configuration: WebSocketServer.Configuration, handler: any WebSocketServerHandler,
+        metrics: TransportMetrics,
+        metricsAccess: @escaping @Sendable (_ authorization: String?, _ remoteAddress: String) -> HTTPAccess,
+        metricsBody: @escaping @Sendable (TransportMetrics) -> String,
+        readiness: @escaping @Sendable () -> Bool,
+        inbox: Inbox<Input>, sessionStats: Locked<[SessionID: SessionStats]>
+    ) {
         self.configuration = configuration
         self.handler = handler
         self.metrics = metrics
@@ -63,9 +66,10 @@ final class ServerLoop: @unchecked Sendable {
         staticFiles = configuration.staticFiles.mapValues { file in
             (file.contentType, file.headers, Payload(bytes: file.bytes, isText: false))
         }
-        allocations = LoopAllocations(protocolName: configuration.subprotocol, callback: serverCallback, rxBufferSize: 16 * 1024,
-                                      pingIntervalSeconds: configuration.pingIntervalSeconds,
-                                      idleTimeoutSeconds: configuration.idleTimeoutSeconds)
+        allocations = LoopAllocations(
+            protocolName: configuration.subprotocol, callback: serverCallback, rxBufferSize: 16 * 1024,
+            pingIntervalSeconds: configuration.pingIntervalSeconds,
+            idleTimeoutSeconds: configuration.idleTimeoutSeconds)
     }
 
     /// The service thread's body: create the context, report the outcome, serve until
@@ -109,7 +113,8 @@ final class ServerLoop: @unchecked Sendable {
     private func diagnoseStartFailure() -> TransportError {
         let endpoint = "\(configuration.host):\(configuration.port)"
         if configuration.port != 0, let errno = ServerLoop.probeBind(host: configuration.host, port: configuration.port),
-           errno == EADDRINUSE || errno == EACCES || errno == EADDRNOTAVAIL {
+            errno == EADDRINUSE || errno == EACCES || errno == EADDRNOTAVAIL
+        {
             return TransportError(.addressInUse, "cannot bind \(endpoint): \(String(cString: strerror(errno)))")
         }
         for path in [configuration.tlsCertificatePath, configuration.tlsKeyPath].compactMap({ $0 })
@@ -166,10 +171,12 @@ final class ServerLoop: @unchecked Sendable {
             exitRequested = true
             return
         }
-        rs_timer_schedule(context, allocations.shutdownTimer, { sul in
-            let loop = Unmanaged<ServerLoop>.fromOpaque(rs_timer_owner(sul)!).takeUnretainedValue()
-            loop.exitRequested = true
-        }, lws_usec_t(configuration.shutdownGraceMilliseconds) * 1000)
+        rs_timer_schedule(
+            context, allocations.shutdownTimer,
+            { sul in
+                let loop = Unmanaged<ServerLoop>.fromOpaque(rs_timer_owner(sul)!).takeUnretainedValue()
+                loop.exitRequested = true
+            }, lws_usec_t(configuration.shutdownGraceMilliseconds) * 1000)
     }
 
     /// Marks a session for closing and asks for a `WRITEABLE` in which the close is sent.

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A joinable pthread running one closure: the lws service thread.
@@ -12,15 +12,19 @@ final class ServiceThread: @unchecked Sendable {
     init(_ body: @escaping @Sendable () -> Void) throws(TransportError) {
         final class Box { let body: @Sendable () -> Void; init(_ b: @escaping @Sendable () -> Void) { body = b } }
         let running = runningThread
-        let box = Unmanaged.passRetained(Box {
-            running.withLock { $0 = pthread_self() }
-            body()
-        }).toOpaque()
-        let rc = pthread_create(&thread, nil, { raw in
-            let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()
-            box.body()
-            return nil
-        }, box)
+        let box = Unmanaged.passRetained(
+            Box {
+                running.withLock { $0 = pthread_self() }
+                body()
+            }
+        ).toOpaque()
+        let rc = pthread_create(
+            &thread, nil,
+            { raw in
+                let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()
+                box.body()
+                return nil
+            }, box)
         if rc != 0 {
             Unmanaged<Box>.fromOpaque(box).release()
             throw TransportError(.threadCreationFailed, "pthread_create returned \(rc)")

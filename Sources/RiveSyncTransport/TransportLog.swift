@@ -1,6 +1,7 @@
 import CWebSockets
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Routing of libwebsockets' own log lines (process-global in lws).

@@ -47,8 +47,8 @@ public final class WebSocketClient: Sendable {
     /// Creates the lws client context and starts its service thread.
     public init(configuration: Configuration = .init()) throws(TransportError) {
         guard configuration.maxMessageBytes > 0,
-              (0...32767).contains(configuration.pingIntervalSeconds),
-              configuration.pingIntervalSeconds == 0
+            (0...32767).contains(configuration.pingIntervalSeconds),
+            configuration.pingIntervalSeconds == 0
                 || (configuration.pingIntervalSeconds + 1...65535).contains(configuration.idleTimeoutSeconds)
         else { throw TransportError(.invalidConfiguration, "client limits out of range") }
         TransportLog.configureDefaultIfNeeded()
@@ -83,13 +83,16 @@ public final class WebSocketClient: Sendable {
     ///   - tls: certificate checks for `wss://`.
     ///   - onEvent: called on the service thread; must not block.
     /// - Returns: the connection, usable at once (sends are queued until it opens).
-    public func connect(to url: String, subprotocol: String? = nil, headers: [(name: String, value: String)] = [],
-                        origin: String? = nil, tls: TLSOptions = .init(),
-                        onEvent: @escaping @Sendable (ClientEvent) -> Void) throws(TransportError) -> ClientConnection {
+    public func connect(
+        to url: String, subprotocol: String? = nil, headers: [(name: String, value: String)] = [],
+        origin: String? = nil, tls: TLSOptions = .init(),
+        onEvent: @escaping @Sendable (ClientEvent) -> Void
+    ) throws(TransportError) -> ClientConnection {
         guard let parsed = WebSocketURL(url) else { throw TransportError(.invalidURL, url) }
         let id = nextID.wrappingAdd(1, ordering: .relaxed).oldValue
-        let request = ClientLoop.ConnectRequest(id: id, url: parsed, subprotocol: subprotocol, headers: headers,
-                                                origin: origin, tls: tls, onEvent: onEvent)
+        let request = ClientLoop.ConnectRequest(
+            id: id, url: parsed, subprotocol: subprotocol, headers: headers,
+            origin: origin, tls: tls, onEvent: onEvent)
         guard inbox.submit(CollectionOfOne(.connect(request))) else {
             throw TransportError(.notRunning, "client was shut down")
         }
@@ -99,10 +102,13 @@ public final class WebSocketClient: Sendable {
     /// Like `connect(to:…onEvent:)`, but returns the events as an `AsyncStream`, which finishes
     /// after the terminal event. The default buffer is unbounded; pass a bounded policy for
     /// long-running consumers.
-    public func connect(to url: String, subprotocol: String? = nil, headers: [(name: String, value: String)] = [],
-                        origin: String? = nil, tls: TLSOptions = .init(),
-                        bufferingPolicy: AsyncStream<ClientEvent>.Continuation.BufferingPolicy = .unbounded)
-        throws(TransportError) -> (ClientConnection, AsyncStream<ClientEvent>) {
+    public func connect(
+        to url: String, subprotocol: String? = nil, headers: [(name: String, value: String)] = [],
+        origin: String? = nil, tls: TLSOptions = .init(),
+        bufferingPolicy: AsyncStream<ClientEvent>.Continuation.BufferingPolicy = .unbounded
+    )
+        throws(TransportError) -> (ClientConnection, AsyncStream<ClientEvent>)
+    {
         let (stream, continuation) = AsyncStream.makeStream(of: ClientEvent.self, bufferingPolicy: bufferingPolicy)
         let connection = try connect(to: url, subprotocol: subprotocol, headers: headers, origin: origin, tls: tls) {
             event in

@@ -73,8 +73,9 @@ extension WebSocketServer {
             try check((0...65535).contains(port), "port must be 0...65535")
             try check(!host.isEmpty, "host must not be empty")
             try check((tlsCertificatePath == nil) == (tlsKeyPath == nil), "TLS needs both certificate and key")
-            try check(!subprotocol.isEmpty && subprotocol.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F && $0 != 0x2C },
-                      "subprotocol must be a non-empty token")
+            try check(
+                !subprotocol.isEmpty && subprotocol.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F && $0 != 0x2C },
+                "subprotocol must be a non-empty token")
             try check(maxMessageBytes > 0, "maxMessageBytes must be positive")
             try check(maxQueuedBytesPerSession > 0, "maxQueuedBytesPerSession must be positive")
             try check(maxConnections > 0, "maxConnections must be positive")
@@ -83,18 +84,21 @@ extension WebSocketServer {
             try check(maxUnhandledMessagesPerSession >= 0, "maxUnhandledMessagesPerSession must not be negative")
             try check((0...Int(Int32.max / 2)).contains(socketSendBufferBytes), "socketSendBufferBytes must be 0...1 GiB")
             try check((0...32767).contains(pingIntervalSeconds), "pingIntervalSeconds must be 0...32767")
-            try check(pingIntervalSeconds == 0 || (idleTimeoutSeconds > pingIntervalSeconds && idleTimeoutSeconds <= 65535),
-                      "idleTimeoutSeconds must exceed pingIntervalSeconds")
+            try check(
+                pingIntervalSeconds == 0 || (idleTimeoutSeconds > pingIntervalSeconds && idleTimeoutSeconds <= 65535),
+                "idleTimeoutSeconds must exceed pingIntervalSeconds")
             try check(coalesceBytes >= 0, "coalesceBytes must not be negative")
             try check(shutdownGraceMilliseconds >= 0, "shutdownGraceMilliseconds must not be negative")
-            try check(staticFiles.keys.allSatisfy { $0.hasPrefix("/") && $0 != "/healthz" && $0 != "/metrics" },
-                      "static file paths must start with / and not be /healthz or /metrics")
-            try check(staticFiles.values.allSatisfy { file in
-                file.headers.allSatisfy { header in
-                    !header.name.isEmpty && (header.name + header.value).utf8.allSatisfy { $0 >= 0x20 && $0 != 0x7F }
-                        && !header.name.contains(":")
-                }
-            }, "static file headers must be printable, with names without ':'")
+            try check(
+                staticFiles.keys.allSatisfy { $0.hasPrefix("/") && $0 != "/healthz" && $0 != "/metrics" },
+                "static file paths must start with / and not be /healthz or /metrics")
+            try check(
+                staticFiles.values.allSatisfy { file in
+                    file.headers.allSatisfy { header in
+                        !header.name.isEmpty && (header.name + header.value).utf8.allSatisfy { $0 >= 0x20 && $0 != 0x7F }
+                            && !header.name.contains(":")
+                    }
+                }, "static file headers must be printable, with names without ':'")
         }
     }
 }

@@ -58,10 +58,12 @@ public final class WebSocketServer: Sendable {
     ///     quick. Defaults to everyone.
     ///   - metricsBody: produces the body of `GET /metrics` (Prometheus text), on the service
     ///     thread; must be quick. Defaults to the transport's own metrics.
-    public init(configuration: Configuration, handler: any WebSocketServerHandler,
-                metricsAccess: @escaping @Sendable (_ authorization: String?, _ remoteAddress: String) -> HTTPAccess = { _, _ in .allowed },
-                metricsBody: @escaping @Sendable (TransportMetrics) -> String = { $0.prometheusText() },
-                readiness: @escaping @Sendable () -> Bool = { true }) {
+    public init(
+        configuration: Configuration, handler: any WebSocketServerHandler,
+        metricsAccess: @escaping @Sendable (_ authorization: String?, _ remoteAddress: String) -> HTTPAccess = { _, _ in .allowed },
+        metricsBody: @escaping @Sendable (TransportMetrics) -> String = { $0.prometheusText() },
+        readiness: @escaping @Sendable () -> Bool = { true }
+    ) {
         self.configuration = configuration
         self.handler = handler
         self.metricsAccess = metricsAccess
@@ -77,8 +79,9 @@ public final class WebSocketServer: Sendable {
     public func start() throws(TransportError) {
         try configuration.validate()
         TransportLog.configureDefaultIfNeeded()
-        let loop = ServerLoop(configuration: configuration, handler: handler, metrics: metrics,
-                              metricsAccess: metricsAccess, metricsBody: metricsBody, readiness: readiness, inbox: inbox, sessionStats: sessionStats)
+        let loop = ServerLoop(
+            configuration: configuration, handler: handler, metrics: metrics,
+            metricsAccess: metricsAccess, metricsBody: metricsBody, readiness: readiness, inbox: inbox, sessionStats: sessionStats)
         let started = Latch<Result<Int, TransportError>>()
         try state.withLock { (state) throws(TransportError) in
             guard case .idle = state else { throw TransportError(.notRunning, "a server can be started only once") }
