@@ -14,8 +14,9 @@ enum DumpCommand {
         let path = arguments.value("path")
         try RemoteCommand.oneShot(arguments, &console) { worker, output in
             let target = try await worker.target(named: targetName)
-            let state = try await target.state()
-            guard let path else { return output.line(state.jsonText) }
+            let text = try await target.state()
+            guard let path else { return output.line(text) }
+            let state = try JSONParser().parse(text)
             var value: JSONValue
             if path.hasPrefix("@"), !path.contains("/") {  // a bare global slot: its instance
                 let slot = state["bindings"]?.arrayValue?.first { $0["slot"]?.stringValue == String(path.dropFirst()) }

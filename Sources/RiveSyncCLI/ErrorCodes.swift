@@ -35,6 +35,7 @@ enum ErrorCodes {
         case .unsupportedVersion: return (.rejected, "unsupported_version")
         case .limitExceeded: return (.rejected, "limit_exceeded")
         case .server(let code, _): return (.failure, code)
+        case .protocolViolation: return (.failure, "protocol_violation")
         }
     }
 

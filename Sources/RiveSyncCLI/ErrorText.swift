@@ -26,6 +26,7 @@ enum ErrorText {
         case .closed: return "the connection was closed"
         case .limitExceeded(let limit): return "the daemon's limit \(limit) was reached"
         case .server(let code, let message): return "\(code): \(message)"
+        case .protocolViolation(let reason): return "the daemon sent a message this client cannot read: \(reason)"
         }
     }
 

@@ -1,5 +1,5 @@
-import RiveSyncModel
-import RiveSyncProtocol
+internal import RiveSyncModel
+internal import RiveSyncProtocol
 
 /// An artboard of a file: where state machines come from.
 public final class Artboard: Sendable {
@@ -14,7 +14,8 @@ public final class Artboard: Sendable {
     /// Names of the artboard's state machines.
     public func getStateMachineNames() async throws -> [String] {
         let reply = try await file.worker.session.request(.stateMachineNames(file: file.name, artboard: name), .artboard)
-        return reply["names"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        guard case .names(let names, _) = reply else { throw reply.unexpected(.names) }
+        return names
     }
 
     /// Creates a state machine in the daemon and binds instances to it, as Rive's

@@ -1,4 +1,4 @@
-import RiveSyncModel
+internal import RiveSyncModel
 
 /// One advance of a target as this client saw it (`RemoteTarget.batches()`).
 public struct Batch: Sendable, Hashable {

@@ -1,5 +1,5 @@
 import Foundation
-import RiveSyncJSON
+internal import RiveSyncProtocol
 
 /// The worker's command queue, as Rive's: calls that return at once (`setValue`, `fire`, list
 /// edits, nested `value(of:)`) and the awaited `confirmed` calls are taken in call order, one
@@ -13,7 +13,7 @@ final class CallQueue: Sendable {
     private struct Job: Sendable {
         let ticket: Int
         let submit: Submit
-        let outcome: @Sendable (Result<JSONValue?, any Error>) -> Void
+        let outcome: @Sendable (Result<ServerMessage?, any Error>) -> Void
     }
 
     private struct State {
@@ -72,7 +72,7 @@ final class CallQueue: Sendable {
     }
 
     /// Queues a call and waits for its reply (nil when the job sent nothing).
-    func run(_ submit: @escaping Submit) async throws -> JSONValue? {
+    func run(_ submit: @escaping Submit) async throws -> ServerMessage? {
         try await withCheckedThrowingContinuation { continuation in
             enqueue(submit) { continuation.resume(with: $0) }
         }
@@ -101,7 +101,7 @@ final class CallQueue: Sendable {
         return state.withLock { state in !state.unfinished.keys.contains { $0 < ticket } }
     }
 
-    private func enqueue(_ submit: @escaping Submit, outcome: @escaping @Sendable (Result<JSONValue?, any Error>) -> Void) {
+    private func enqueue(_ submit: @escaping Submit, outcome: @escaping @Sendable (Result<ServerMessage?, any Error>) -> Void) {
         state.withLock { state in
             let ticket = state.nextTicket
             state.nextTicket += 1

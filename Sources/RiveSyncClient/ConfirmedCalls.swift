@@ -1,5 +1,5 @@
-import RiveSyncJSON
-import RiveSyncProtocol
+internal import RiveSyncJSON
+internal import RiveSyncProtocol
 
 extension ViewModelInstance {
     /// The awaited forms of the calls that return at once: each returns after the daemon
@@ -19,7 +19,7 @@ public struct ConfirmedCalls: Sendable {
     public let instance: ViewModelInstance
 
     private func run(_ submit: @escaping CallQueue.Submit) async throws -> Receipt {
-        Receipt(try await instance.calls.run(submit) ?? .null)
+        try Receipt(try await instance.calls.run(submit))
     }
 
     @discardableResult

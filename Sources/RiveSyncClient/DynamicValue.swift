@@ -1,6 +1,6 @@
-import RiveSyncJSON
-import RiveSyncModel
-import RiveSyncProtocol
+internal import RiveSyncJSON
+internal import RiveSyncModel
+internal import RiveSyncProtocol
 
 /// Any property's value, for code that works with paths whose types it learns at run time
 /// (tools, scripts, `RemoteTarget`). Typed code uses the property handles instead.

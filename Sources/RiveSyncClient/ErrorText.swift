@@ -14,6 +14,7 @@ extension WorkerError: CustomStringConvertible, LocalizedError {
         case .closed: "the worker was closed"
         case .limitExceeded(let limit): "the daemon's limit '\(limit)' was exceeded"
         case .server(let code, let message): "the daemon reported \(code): \(message)"
+        case .protocolViolation(let reason): "the daemon sent a message this client cannot read (connection closed): \(reason)"
         }
     }
 

@@ -18,6 +18,9 @@ public enum WorkerError: Error, Sendable, Hashable {
     case limitExceeded(String)
     /// The daemon reported a protocol or internal error (code, message).
     case server(code: String, message: String)
+    /// The daemon sent a message this client cannot read (what was wrong with it): the client
+    /// closed the connection with 1002 and does not reconnect (PROTOCOL.md §12, §14).
+    case protocolViolation(String)
 }
 
 /// Errors of file-level requests, with the case names of Rive's `FileError`.

@@ -1,6 +1,6 @@
-import RiveSyncJSON
-import RiveSyncModel
-import RiveSyncProtocol
+internal import RiveSyncJSON
+internal import RiveSyncModel
+internal import RiveSyncProtocol
 
 /// A file in the daemon, in the role of Rive's `File`: its listings and the factory for
 /// artboards and view model instances.
@@ -69,7 +69,8 @@ public final class File: Sendable {
     ///   unusable answer instead, rive-ios#441).
     public func getDefaultViewModelInfo(for artboard: Artboard) async throws -> (viewModelName: String, instanceName: String) {
         let reply = try await worker.session.request(.defaultViewModelInfo(file: name, artboard: artboard.name), .file)
-        return (reply["viewModel"]?.stringValue ?? "", reply["instance"]?.stringValue ?? "")
+        guard case .defaultViewModelInfo(let viewModel, let instance, _) = reply else { throw reply.unexpected(.defaultViewModelInfo) }
+        return (viewModel, instance)
     }
 
     /// The artboard with this name; nil is the default (first) artboard.
@@ -100,10 +101,9 @@ public final class File: Sendable {
         case .index(let index, let source): wire = .index(index, from: from(source))
         }
         let reply = try await worker.session.request(.createInstance(file: name, source: wire, publish: nil), .file)
-        guard let id = reply["instance"]?.intValue else { throw FileError.invalidData("instance reply without an id") }
+        guard case .instance(let created, _) = reply else { throw reply.unexpected(.instance) }
         return ViewModelInstance(
-            worker: worker, file: name, id: InstanceID(UInt64(id)), viewModelName: reply["viewModel"]?.stringValue ?? "",
-            name: reply["name"]?.stringValue ?? "")
+            worker: worker, file: name, id: created.instance, viewModelName: created.viewModel, name: created.name)
     }
 }
 

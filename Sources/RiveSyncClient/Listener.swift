@@ -1,4 +1,4 @@
-import RiveSyncModel
+internal import RiveSyncModel
 
 /// What a listener is told: a new value, one fire of a trigger, or the end of its stream.
 enum ListenerEvent: Sendable {
@@ -21,8 +21,16 @@ struct Listener: Sendable {
     var kind: Kind
     /// The instance and value the path led to when last looked at.
     var lastInstance: InstanceID?
+    /// The name of the property the path led to when last looked at.
+    var lastProperty: String?
     var last: RiveSyncModel.PropertyValue?
     var sink: @Sendable (ListenerEvent) -> Void
+
+    /// The property the listener watches now, as effects name it; nil while its path does not resolve.
+    var watched: WatchedProperty? {
+        guard let lastInstance, let lastProperty else { return nil }
+        return WatchedProperty(instance: lastInstance, property: lastProperty)
+    }
 
     /// Compares the path's value in `replica` with the last one and reports the difference:
     /// a new value, or one `.fired` per fire counted since (a trigger whose path now leads to
@@ -31,6 +39,7 @@ struct Listener: Sendable {
         guard let resolved = try? ReplicaPath.resolve(path, from: root, in: replica, schema: schema) else { return }
         defer {
             lastInstance = resolved.instance
+            lastProperty = resolved.property.name
             last = resolved.value
         }
         switch kind {
@@ -41,6 +50,29 @@ struct Listener: Sendable {
                 case .trigger(let before)? = last, now > before
             else { return }
             for _ in before..<now { sink(.fired) }
+        }
+    }
+}
+
+/// An instance's property: what a value effect changes and what a listener's path leads to.
+struct WatchedProperty: Sendable, Hashable {
+    var instance: InstanceID
+    var property: String
+}
+
+extension Effect {
+    /// The one property whose value a value-only effect changes; nil for an effect that can
+    /// change where paths lead (list edits, binds, a set of a view model or list, a set that
+    /// introduces instances), after which every listener looks again.
+    var valueOnlyChange: WatchedProperty? {
+        switch change {
+        case .set(let instance, let property, let value, let introduced):
+            switch value {
+            case .viewModel, .list: return nil
+            default: return introduced.isEmpty ? WatchedProperty(instance: instance, property: property) : nil
+            }
+        case .fire(let instance, let property): return WatchedProperty(instance: instance, property: property)
+        case .listInsert, .listRemove, .listSwap, .bind: return nil
         }
     }
 }

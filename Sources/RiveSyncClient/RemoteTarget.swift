@@ -1,6 +1,6 @@
-import RiveSyncJSON
-import RiveSyncModel
-import RiveSyncProtocol
+internal import RiveSyncJSON
+internal import RiveSyncModel
+internal import RiveSyncProtocol
 
 /// Path-based access to a target (a state machine or a published instance), for tools that
 /// learn property types at run time, such as the `rivesync` CLI. Paths are relative to the
@@ -33,18 +33,18 @@ public final class RemoteTarget: Sendable {
         return (.init(wireName: resolved.property.type.rawValue), DynamicValue(resolved.value))
     }
 
-    /// The whole state as of the last batch this client applied, in the shape of a
-    /// whole-target snapshot (PROTOCOL.md §7): `target`, `epoch`, `seq`, `bindings` and every
+    /// The whole state as of the last batch this client applied, as JSON text in the shape of
+    /// a whole-target snapshot (PROTOCOL.md §7): `target`, `epoch`, `seq`, `bindings` and every
     /// instance reachable from them, in id order.
-    public func state() async throws -> JSONValue {
+    public func state() async throws -> String {
         let mirror = try await session.ensureSubscribed(name)
         guard let replica = mirror.replica else { throw WorkerError.disconnected }
         let reachable = replica.store.closure(of: replica.bindings.compactMap(\.instance)).sorted()
-        return .object([
+        return JSONValue.object([
             ("target", .string(name)), ("epoch", .string(mirror.epoch)), ("seq", .number(Double(replica.seq))),
             ("bindings", .array(replica.bindings.map(StateCodec.encode))),
             ("instances", .array(reachable.compactMap { replica.store[$0].map(StateCodec.encode) })),
-        ])
+        ]).jsonText
     }
 
     /// The seq of the last batch this client applied for the target.
@@ -95,9 +95,11 @@ public final class RemoteTarget: Sendable {
     @discardableResult
     public func bind(main: UInt64?, globals: [(String, UInt64)]) async throws -> Receipt {
         let reply = try await session.request(
-            .bind(target: name, main: main.map { InstanceID($0) }, globals: globals.map { GlobalBinding(name: $0.0, instance: InstanceID($0.1)) }),
+            .bind(
+                target: name, main: main.map { InstanceID($0) },
+                globals: globals.map { GlobalBinding(name: $0.0, instance: InstanceID($0.1)) }),
             .stateMachine)
-        return Receipt(reply)
+        return try Receipt(reply)
     }
 
     /// The values at `path`, each time a batch changes it (a trigger's value is its fire
@@ -115,15 +117,20 @@ public final class RemoteTarget: Sendable {
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: Batch.self)
         let session = session
         let target = name
-        let registration = Task {
+        let registration = ListenerRegistration(session: session)
+        let registering = Task {
             do {
                 let id = try await session.addBatchListener(target, includingCurrent: includingCurrent, continuation)
-                continuation.onTermination = { _ in Task { await session.removeListener(target, id) } }
+                await registration.registered(id, on: target)
             } catch {
+                registration.failed()
                 continuation.finish(throwing: error)
             }
         }
-        continuation.onTermination = { _ in registration.cancel() }
+        continuation.onTermination = { _ in
+            registering.cancel()
+            registration.ended()
+        }
         return stream
     }
 
@@ -139,6 +146,6 @@ public final class RemoteTarget: Sendable {
     }
 
     private func command(_ body: ClientRequest) async throws -> Receipt {
-        Receipt(try await session.request(body, .instance))
+        try Receipt(try await session.request(body, .instance))
     }
 }

@@ -1,4 +1,4 @@
-import RiveSyncModel
+internal import RiveSyncModel
 
 /// What a path leads to in a replica: the instance holding the property, its descriptor and value.
 typealias ResolvedValue = ResolvedProperty

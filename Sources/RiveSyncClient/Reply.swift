@@ -1,4 +1,4 @@
-import RiveSyncJSON
+internal import RiveSyncProtocol
 
 /// The daemon's reply to a request that was sent, awaited later: how queued calls keep many
 /// requests in flight while the queue goes on.
@@ -13,15 +13,15 @@ final class Reply: Sendable {
     }
 
     private enum State {
-        case waiting([@Sendable (Result<JSONValue, any Error>) -> Void])
-        case done(Result<JSONValue, any Error>)
+        case waiting([@Sendable (Result<ServerMessage, any Error>) -> Void])
+        case done(Result<ServerMessage, any Error>)
     }
 
     private let state = Locked(State.waiting([]))
 
     /// Settles the reply (once; later calls are ignored) and tells whoever waits.
-    func complete(_ result: Result<JSONValue, any Error>) {
-        let waiting = state.withLock { state -> [@Sendable (Result<JSONValue, any Error>) -> Void] in
+    func complete(_ result: Result<ServerMessage, any Error>) {
+        let waiting = state.withLock { state -> [@Sendable (Result<ServerMessage, any Error>) -> Void] in
             guard case .waiting(let callbacks) = state else { return [] }
             state = .done(result)
             return callbacks
@@ -30,8 +30,8 @@ final class Reply: Sendable {
     }
 
     /// Calls `callback` with the outcome, at once if it is known.
-    func whenDone(_ callback: @escaping @Sendable (Result<JSONValue, any Error>) -> Void) {
-        let known = state.withLock { state -> Result<JSONValue, any Error>? in
+    func whenDone(_ callback: @escaping @Sendable (Result<ServerMessage, any Error>) -> Void) {
+        let known = state.withLock { state -> Result<ServerMessage, any Error>? in
             switch state {
             case .waiting(let callbacks):
                 state = .waiting(callbacks + [callback])
@@ -44,7 +44,7 @@ final class Reply: Sendable {
     }
 
     /// The reply, or the typed error.
-    var value: JSONValue {
+    var value: ServerMessage {
         get async throws {
             try await withCheckedThrowingContinuation { continuation in whenDone { continuation.resume(with: $0) } }
         }

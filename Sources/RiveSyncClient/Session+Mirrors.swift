@@ -1,15 +1,16 @@
-import RiveSyncJSON
-import RiveSyncModel
-import RiveSyncProtocol
+internal import RiveSyncJSON
+internal import RiveSyncModel
+internal import RiveSyncProtocol
 
 extension Session {
     /// The schema of a file (one `describe`, then cached).
     func schema(of file: String) async throws -> FileSchema {
         if let schema = schemas[file] { return schema }
         let reply = try await request(.describe(file: file), .file)
+        guard case .schema(_, let document, _) = reply else { throw reply.unexpected(.schema) }
         let schema: FileSchema
         do {
-            schema = try FileSchema(json: reply["schema"] ?? .null)
+            schema = try FileSchema(json: document)
         } catch {
             throw FileError.invalidData("schema of '\(file)': \(error)")
         }
@@ -19,19 +20,19 @@ extension Session {
 
     /// Every target the daemon has (`listTargets`, page by page until a reply has no
     /// `next`); remembers each one's file.
-    func targetList() async throws -> [JSONValue] {
-        var targets: [JSONValue] = []
+    func targetList() async throws -> [ServerMessage.TargetInfo] {
+        var targets: [ServerMessage.TargetInfo] = []
         var page = TargetPage.first
         while true {
             let reply = try await request(.listTargets(page), .stateMachine)
-            targets += reply["targets"]?.arrayValue ?? []
-            guard let next = reply["next"]?.stringValue, next != page.after else { break }
+            guard case .targets(let found, _) = reply else { throw reply.unexpected(.targets) }
+            targets += found.targets
+            guard let next = found.next, next != page.after else { break }
             page.after = next
         }
         for target in targets {
-            guard let name = target["name"]?.stringValue else { continue }
-            if let file = target["file"]?.stringValue { targetFiles[name] = file }
-            if target["mode"]?.stringValue == "manual" { manualTargets.insert(name) } else { manualTargets.remove(name) }
+            targetFiles[target.name] = target.file
+            if target.mode == .manual { manualTargets.insert(target.name) } else { manualTargets.remove(target.name) }
         }
         return targets
     }
@@ -96,9 +97,8 @@ extension Session {
         if let root, replica.store[root] == nil {
             let reply = try await request(
                 .get(target: target, path: "#\(root.rawValue)/\(path)"), .instance, pathPrefix: "#\(root.rawValue)/")
-            let type = DataType(rawValue: reply["valueType"]?.stringValue ?? "") ?? .string
-            let value = try ValueCodec.decode(reply["value"] ?? .null, as: type, path: path)
-            return ResolvedValue(instance: root, property: PropertySchema(name: path, type: type), value: value)
+            guard case .value(let got, _) = reply else { throw reply.unexpected(.value) }
+            return ResolvedValue(instance: root, property: PropertySchema(name: path, type: got.valueType), value: got.value)
         }
         do {
             return try ReplicaPath.resolve(path, from: root, in: replica, schema: mirror.schema)
@@ -125,8 +125,9 @@ extension Session {
         nextListenerID += 1
         let kind: Listener.Kind = type == .trigger ? .trigger : .value
         let listener = Listener(
-            root: root, path: path, kind: kind, lastInstance: resolved.instance, last: resolved.value, sink: sink)
-        mirrors[target]!.listeners[id] = listener
+            root: root, path: path, kind: kind, lastInstance: resolved.instance, lastProperty: resolved.property.name, last: resolved.value,
+            sink: sink)
+        mirrors[target]!.add(listener, id: id)
         if includingCurrent, kind == .value { sink(.value(resolved.value)) }
         return id
     }
@@ -153,8 +154,11 @@ extension Session {
         return id
     }
 
+    /// How many value and batch listeners the mirrors hold (for tests: an ended stream leaves none).
+    var listenerCount: Int { mirrors.values.reduce(0) { $0 + $1.listeners.count + $1.batchListeners.count } }
+
     func removeListener(_ target: String, _ id: Int) {
-        mirrors[target]?.listeners[id] = nil
+        mirrors[target]?.removeListener(id)
         mirrors[target]?.batchListeners[id] = nil
     }
 

@@ -1,6 +1,6 @@
-import RiveSyncJSON
-import RiveSyncModel
-import RiveSyncProtocol
+internal import RiveSyncJSON
+internal import RiveSyncModel
+internal import RiveSyncProtocol
 import RiveSyncWebSocket
 
 extension Session {
@@ -13,79 +13,131 @@ extension Session {
             openWaiter?.resume()
             openWaiter = nil
         case .message(let bytes):
-            guard let json = try? JSONParser(maxDepth: 256, maxBytes: Int.max).parse(bytes) else { return }
-            handle(json)
+            receive(bytes)
         case .failed(let reason):
             linkEnded(WorkerError.connectionFailed("\(settings.url): \(reason)"), reconnecting: true)
         case .closed(let code, let reason):
             let error =
-                code == 1008
+                code == CloseCode.policyViolation.rawValue
                 ? WorkerError.unauthorized("\(settings.url): closed (1008) \(reason)")
                 : WorkerError.connectionFailed("\(settings.url): closed (\(code.map(String.init) ?? "no code")) \(reason)")
             linkEnded(error, reconnecting: event.allowsReconnect)
         }
     }
 
-    private func handle(_ json: JSONValue) {
-        let type = json["type"]?.stringValue ?? ""
-        if type == "batch" {
-            guard let target = json["target"]?.stringValue, mirrors[target] != nil else { return }
+    /// Decodes one message with the protocol's decoder, typed by the mirrors' schemas and
+    /// replicas. What a newer daemon may send (a message type without a waiting request, an
+    /// unknown error code) and batches of targets this client no longer follows are not
+    /// violations; anything else that does not decode closes the connection with 1002.
+    private func receive(_ bytes: [UInt8]) {
+        let json: JSONValue
+        do {
+            json = try JSONParser(maxDepth: 256, maxBytes: Int.max).parse(bytes)
+        } catch {
+            return violated("a message that is not JSON (\(error))")
+        }
+        let message: ServerMessage
+        do {
+            message = try ServerMessage(json, types: MirrorTypes(mirrors: mirrors))
+        } catch .unknownType(let type, let id) {
+            // §14: a new message type is ignored, unless a request waits for it as its reply.
+            guard let id = id?.intValue, let entry = pending.removeValue(forKey: id) else { return }
+            return entry.fail(WorkerError.protocolViolation("unknown message type '\(type)' in reply to request \(id)"))
+        } catch .unknownErrorCode(let code, let text, let id) {
+            guard let id = id?.intValue, let entry = pending.removeValue(forKey: id) else { return }
+            return entry.fail(ServerFailure(unknownCode: code, message: text))
+        } catch .untypedTarget(_, let target) {
+            // A late batch or snapshot of a subscription that has ended here.
+            guard mirrors[target] == nil else { return violated("a message of '\(target)' without its schema") }
+            return
+        } catch .untypedInstance(let target, let seq, _) {
+            // The batch does not follow the replica (or is older than it): start afresh.
+            if let replica = mirrors[target]?.replica, seq > replica.seq { resubscribeAfresh(target) }
+            return
+        } catch {
+            return violated("\(error)")
+        }
+        handle(message)
+    }
+
+    private func handle(_ message: ServerMessage) {
+        if case .batch(let batch) = message {
+            guard mirrors[batch.target] != nil else { return }
             do {
-                try mirrors[target]!.apply(batch: json)
+                try mirrors[batch.target]!.apply(batch)
             } catch {
-                resubscribeAfresh(target)
+                resubscribeAfresh(batch.target)
             }
             return
         }
-        guard let id = json["id"]?.intValue, let entry = pending.removeValue(forKey: id) else {
-            if type == "snapshot", let target = json["target"]?.stringValue, mirrors[target] != nil {
-                installSnapshot(json, in: target)
-            }
-            if type == "unsubscribed", json["id"] == nil, let target = json["target"]?.stringValue, mirrors[target] != nil {
-                endSubscription(target, reason: json["reason"]?.stringValue)
+        guard let id = message.id?.intValue, let entry = pending.removeValue(forKey: id) else {
+            switch message {
+            case .snapshot(let snapshot, _) where mirrors[snapshot.target] != nil: installSnapshot(snapshot)
+            case .unsubscribed(let target, let reason, nil) where mirrors[target] != nil: endSubscription(target, reason: reason)
+            default: break
             }
             return
         }
         switch entry {
         case .request(let continuation):
-            if type == "error" { continuation.resume(throwing: ServerFailure(json)) } else { continuation.resume(returning: json) }
+            if case .error(let error, _) = message {
+                continuation.resume(throwing: ServerFailure(error))
+            } else {
+                continuation.resume(returning: message)
+            }
         case .reply(let reply, let domain, let pathPrefix, let onSuccess):
-            if type == "error" {
-                reply.complete(.failure(ServerFailure(json).typed(domain, pathPrefix: pathPrefix)))
+            if case .error(let error, _) = message {
+                reply.complete(.failure(ServerFailure(error).typed(domain, pathPrefix: pathPrefix)))
             } else {
                 onSuccess?(self)
-                reply.complete(.success(json))
+                reply.complete(.success(message))
             }
         case .subscription(let target):
             guard mirrors[target] != nil else { return }
-            switch type {
-            case "snapshot": installSnapshot(json, in: target)
-            case "subscribed": mirrors[target]!.epoch = json["epoch"]?.stringValue ?? epoch
+            switch message {
+            case .snapshot(let snapshot, _): installSnapshot(snapshot)
+            case .subscribed(let subscribed, _): mirrors[target]!.epoch = subscribed.epoch
+            case .error(let error, _):
+                mirrors[target]!.fail(ServerFailure(error).typed(.stateMachine))
+                mirrors[target] = nil
             default:
-                mirrors[target]!.fail(ServerFailure(json).typed(.stateMachine))
+                mirrors[target]!.fail(message.unexpected(.snapshot))
                 mirrors[target] = nil
             }
         }
     }
 
+    /// The daemon sent what this client cannot read: close with 1002 and end everything with
+    /// `WorkerError.protocolViolation` (no reconnect: the daemon would say the same again).
+    private func violated(_ reason: String) {
+        let error = WorkerError.protocolViolation(reason)
+        link?.close(code: CloseCode.protocolError.rawValue, reason: "undecodable message")
+        for entry in pending.values { entry.fail(error) }
+        pending = [:]
+        linkEnded(error, reconnecting: false)
+    }
+
     /// The daemon ended a subscription (the target was deleted, or the token may no longer read
     /// it): its streams end with the reason.
-    private func endSubscription(_ target: String, reason: String?) {
+    private func endSubscription(_ target: String, reason: ServerMessage.UnsubscribeReason?) {
         let error: any Error =
-            reason == "deleted"
+            reason == .deleted
             ? StateMachineError.targetDeleted(target)
             : WorkerError.forbidden("the daemon ended the subscription to '\(target)' (the token's scopes changed)")
         mirrors[target]!.fail(error)
         mirrors[target] = nil
     }
 
-    private func installSnapshot(_ json: JSONValue, in target: String) {
-        do {
-            try mirrors[target]!.install(snapshot: json, epoch: json["epoch"]?.stringValue ?? epoch)
-        } catch {
-            mirrors[target]!.fail(WorkerError.server(code: "invalid_data", message: "snapshot of '\(target)': \(error)"))
-            mirrors[target] = nil
+    private func installSnapshot(_ snapshot: ServerMessage.Snapshot) {
+        guard case .target(let bindings, let instances) = snapshot.content else {
+            mirrors[snapshot.target]!.fail(
+                WorkerError.protocolViolation("a path snapshot of '\(snapshot.target)' to a whole-target subscription"))
+            mirrors[snapshot.target] = nil
+            return
         }
+        mirrors[snapshot.target]!.install(
+            snapshot: TargetSnapshot(target: snapshot.target, seq: snapshot.seq, bindings: bindings, instances: instances),
+            epoch: snapshot.epoch)
     }
 
     /// A batch did not follow: drop the replica and start from a fresh snapshot.
@@ -126,7 +178,7 @@ extension Session {
             do {
                 try await openLink()
             } catch {
-                link?.close(code: 1000, reason: "")
+                link?.close(code: CloseCode.normal.rawValue, reason: "")
                 link = nil
                 pause = min(pause * 2, .seconds(2))
                 continue

@@ -1,6 +1,6 @@
-import RiveSyncJSON
-import RiveSyncModel
-import RiveSyncProtocol
+internal import RiveSyncJSON
+internal import RiveSyncModel
+internal import RiveSyncProtocol
 import RiveSyncWebSocket
 
 /// The state behind one `Worker`: the connection, requests waiting for replies, one mirror per
@@ -31,7 +31,7 @@ actor Session {
 
     /// Who waits for the reply to a request id.
     enum Pending {
-        case request(CheckedContinuation<JSONValue, any Error>)
+        case request(CheckedContinuation<ServerMessage, any Error>)
         /// A (re)subscribe the session sent itself; the reply is installed in the mirror.
         case subscription(target: String)
         /// A request whose reply is awaited later (`submit`): failures become the public
@@ -61,6 +61,8 @@ actor Session {
     /// Test hook: while set, the reconnect loop waits before connecting again.
     var reconnectHeld = false
     var holdWaiter: CheckedContinuation<Void, Never>?
+    /// Streams whose listener is being registered (for tests: wait for none before counting).
+    nonisolated let registrationsInFlight = Locked(0)
 
     init(settings: Settings) {
         self.settings = settings
@@ -73,7 +75,7 @@ actor Session {
             phase = .ready
         } catch {
             phase = .closed
-            link?.close(code: 1000, reason: "")
+            link?.close(code: CloseCode.normal.rawValue, reason: "")
             throw error
         }
     }
@@ -94,24 +96,25 @@ actor Session {
             for await event in events { await self?.receive(event, generation: current) }
         }
         try await withCheckedThrowingContinuation { openWaiter = $0 }
-        let welcome: JSONValue
+        let reply: ServerMessage
         do {
-            welcome = try await send(.hello(protocols: [1], token: settings.token, client: settings.clientName))
+            reply = try await send(.hello(protocols: [1], token: settings.token, client: settings.clientName))
         } catch let failure as ServerFailure {
             throw failure.typed(.file)
         }
-        epoch = welcome["epoch"]?.stringValue ?? ""
+        guard case .welcome(let welcome, _) = reply else { throw reply.unexpected(.welcome) }
+        epoch = welcome.epoch
     }
 
     /// Sends a request once connected and returns its reply; an `error` reply throws a
     /// `ServerFailure`, a dropped connection `WorkerError.disconnected`.
-    func request(_ body: ClientRequest) async throws -> JSONValue {
+    func request(_ body: ClientRequest) async throws -> ServerMessage {
         try await waitUntilReady()
         return try await send(body)
     }
 
     /// Like `request`, with failures turned into the public errors of `domain`.
-    func request(_ body: ClientRequest, _ domain: ServerFailure.Domain, pathPrefix: String = "") async throws -> JSONValue {
+    func request(_ body: ClientRequest, _ domain: ServerFailure.Domain, pathPrefix: String = "") async throws -> ServerMessage {
         do {
             return try await request(body)
         } catch let failure as ServerFailure {
@@ -135,7 +138,7 @@ actor Session {
         return reply
     }
 
-    func send(_ body: ClientRequest) async throws -> JSONValue {
+    func send(_ body: ClientRequest) async throws -> ServerMessage {
         guard let link else { throw WorkerError.disconnected }
         let id = nextRequestID
         nextRequestID += 1
@@ -170,7 +173,7 @@ actor Session {
         if let link {
             for name in privateTargets { link.send(text: Request(id: nil, body: .deleteTarget(target: name)).jsonValue.jsonText) }
         }
-        link?.close(code: 1000, reason: "client closed")
+        link?.close(code: CloseCode.normal.rawValue, reason: "client closed")
         link = nil
         failEverything(WorkerError.closed)
     }

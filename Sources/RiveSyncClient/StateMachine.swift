@@ -1,6 +1,6 @@
-import RiveSyncJSON
-import RiveSyncModel
-import RiveSyncProtocol
+internal import RiveSyncJSON
+internal import RiveSyncModel
+internal import RiveSyncProtocol
 
 /// A state machine in the daemon (a target): bind instances to it, advance it, and — unlike
 /// Rive — get its bound instances back.
@@ -29,7 +29,7 @@ public final class StateMachine: Sendable {
         @GlobalViewModelInstanceBindingsBuilder globals: @Sendable () -> [(String, ViewModelInstance)] = { [] }
     ) async throws -> Receipt {
         let pairs = globals()
-        return Receipt(try await worker.calls.run { [self] in try await submitBind(main: main, globals: pairs) } ?? .null)
+        return try Receipt(try await worker.calls.run { [self] in try await submitBind(main: main, globals: pairs) })
     }
 
     /// Binds the main instance, as Rive's deprecated `bindViewModelInstance(_:)`: returns at
@@ -58,7 +58,11 @@ public final class StateMachine: Sendable {
     /// - Throws: `StateMachineError.notManual` for a state machine that advances by itself.
     @discardableResult
     public func advance() async throws -> UInt64 {
-        UInt64(try await worker.calls.run { [self] in try await submitAdvance() }?["seq"]?.intValue ?? 0)
+        let reply = try await worker.calls.run { [self] in try await submitAdvance() }
+        guard case .advanced(_, let seq, _) = reply else {
+            throw reply?.unexpected(.advanced) ?? WorkerError.protocolViolation("advance got no 'advanced'")
+        }
+        return seq
     }
 
     /// Advances a manual state machine, as Rive's `advance(by:)`: returns at once, after the
@@ -90,10 +94,4 @@ public struct Receipt: Sendable, Hashable {
     public let seq: UInt64
     /// The daemon's number for the command (listed in the batch's `commands`).
     public let command: UInt64
-
-    init(_ json: JSONValue) {
-        target = json["target"]?.stringValue ?? ""
-        seq = UInt64(json["seq"]?.intValue ?? 0)
-        command = UInt64(json["command"]?.intValue ?? 0)
-    }
 }

@@ -1,4 +1,4 @@
-import RiveSyncModel
+internal import RiveSyncModel
 
 /// Builds the async streams of values and fires on top of the session's listeners.
 enum ValueStreams {
@@ -11,7 +11,8 @@ enum ValueStreams {
         includingCurrent: Bool, element: @escaping @Sendable (ListenerEvent) -> Element?
     ) -> AsyncThrowingStream<Element, any Error> {
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: Element.self)
-        let registration = Task {
+        let registration = ListenerRegistration(session: session)
+        let registering = Task {
             do {
                 let target = try await target()
                 let id = try await session.addListener(
@@ -24,12 +25,16 @@ enum ValueStreams {
                         continuation.yield(value)
                     }
                 }
-                continuation.onTermination = { _ in Task { await session.removeListener(target, id) } }
+                await registration.registered(id, on: target)
             } catch {
+                registration.failed()
                 continuation.finish(throwing: error)
             }
         }
-        continuation.onTermination = { _ in registration.cancel() }
+        continuation.onTermination = { _ in
+            registering.cancel()
+            registration.ended()
+        }
         return stream
     }
 

@@ -1,6 +1,6 @@
-import RiveSyncJSON
-import RiveSyncModel
-import RiveSyncProtocol
+internal import RiveSyncJSON
+internal import RiveSyncModel
+internal import RiveSyncProtocol
 
 /// Images, fonts, blobs and artboards. Rive makes these write-only; RiveSync can also read
 /// them back (the asset reference, or the artboard's name). Setters return at once (see

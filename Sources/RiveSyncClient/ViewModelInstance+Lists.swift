@@ -1,5 +1,5 @@
-import RiveSyncModel
-import RiveSyncProtocol
+internal import RiveSyncModel
+internal import RiveSyncProtocol
 
 /// Nested instances and lists, with Rive's shapes: the nested `value(of:)` and `value(of:at:)`
 /// return a handle at once, which the queue resolves in call order (a bad path, a null nested

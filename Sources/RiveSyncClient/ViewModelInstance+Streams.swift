@@ -1,4 +1,4 @@
-import RiveSyncModel
+internal import RiveSyncModel
 
 /// Observing values and triggers.
 ///

@@ -1,7 +1,7 @@
 import Foundation
-import RiveSyncJSON
-import RiveSyncModel
-import RiveSyncProtocol
+internal import RiveSyncJSON
+internal import RiveSyncModel
+internal import RiveSyncProtocol
 import RiveSyncWebSocket
 
 /// A connection to a `rivesyncd` daemon, in the role of Rive's `Worker`: files, instances and
@@ -69,7 +69,9 @@ public final class Worker: Sendable {
 
     /// Names of the files loaded in the daemon.
     public func getFileNames() async throws -> [String] {
-        try await session.request(.listFiles, .file)["files"]?.arrayValue?.compactMap { $0["name"]?.stringValue } ?? []
+        let reply = try await session.request(.listFiles, .file)
+        guard case .files(let files, _) = reply else { throw reply.unexpected(.files) }
+        return files.map(\.name)
     }
 
     /// Every state machine and published instance in the daemon (all `listTargets` pages, in
@@ -107,7 +109,8 @@ public final class Worker: Sendable {
     @discardableResult
     public func deleteTarget(named name: String) async throws -> [UInt64] {
         let reply = try await session.request(.deleteTarget(target: name), .stateMachine)
-        return reply["freed"]?.arrayValue?.compactMap { $0.intValue.map(UInt64.init) } ?? []
+        guard case .targetDeleted(_, let freed, _) = reply else { throw reply.unexpected(.targetDeleted) }
+        return freed.map(\.rawValue)
     }
 
     /// Path-based access to any target, for tools that learn types at run time.
@@ -133,9 +136,7 @@ public final class Worker: Sendable {
 
     private func upload(_ kind: String, _ data: Data) async throws -> AssetReference {
         let reply = try await session.request(.upload(kind: kind, data: [UInt8](data), mediaType: nil), .file)
-        guard let json = reply["asset"], case .asset(let reference?) = try? ValueCodec.decode(json, as: .assetBlob, path: "asset") else {
-            throw FileError.invalidData("upload reply without an asset")
-        }
+        guard case .asset(let reference, _) = reply else { throw reply.unexpected(.asset) }
         return AssetReference(id: reference.id, byteCount: reference.byteCount, mediaType: reference.mediaType)
     }
 
@@ -168,17 +169,22 @@ public struct TargetInfo: Sendable, Hashable {
     /// Slot name (`main`, `Theme`) and the bound instance's id (nil while empty).
     public let bindings: [(slot: String, instance: UInt64?)]
 
-    init(_ json: JSONValue) {
-        name = json["name"]?.stringValue ?? ""
-        file = json["file"]?.stringValue ?? ""
-        kind = Kind(rawValue: json["kind"]?.stringValue ?? "") ?? .instance
-        artboard = json["artboard"]?.stringValue
-        stateMachine = json["stateMachine"]?.stringValue
-        mode = json["mode"]?.stringValue ?? "auto"
-        seq = UInt64(json["seq"]?.intValue ?? 0)
-        bindings = (json["bindings"]?.arrayValue ?? []).map { binding in
-            (binding["slot"]?.stringValue ?? "", binding["instance"]?.intValue.map { UInt64($0) })
+    init(_ info: ServerMessage.TargetInfo) {
+        name = info.name
+        file = info.file
+        switch info.kind {
+        case .stateMachine(let artboard, let stateMachine):
+            kind = .stateMachine
+            self.artboard = artboard
+            self.stateMachine = stateMachine
+        case .instance:
+            kind = .instance
+            artboard = nil
+            stateMachine = nil
         }
+        mode = info.mode.rawValue
+        seq = info.seq
+        bindings = info.bindings.map { ($0.slot.description, $0.instance?.rawValue) }
     }
 
     public static func == (lhs: TargetInfo, rhs: TargetInfo) -> Bool {

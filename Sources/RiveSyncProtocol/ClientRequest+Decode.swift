@@ -38,7 +38,8 @@ extension ClientRequest {
             guard let versions = json["protocol"]?.arrayValue, !versions.isEmpty,
                 versions.allSatisfy({ $0.intValue != nil })
             else { throw .badField("protocol", "a non-empty array of integers") }
-            self = .hello(protocols: versions.compactMap(\.intValue), token: try f.optionalString("token"), client: try f.optionalString("client"))
+            self = .hello(
+                protocols: versions.compactMap(\.intValue), token: try f.optionalString("token"), client: try f.optionalString("client"))
         case "listFiles": self = .listFiles
         case "listTargets": self = .listTargets(TargetPage(limit: try f.optionalPositiveInt("limit"), after: try f.optionalString("after")))
         case "describe": self = .describe(file: try f.string("file"))
@@ -86,12 +87,14 @@ extension ClientRequest {
         case "get": self = .get(target: try f.string("target"), path: try f.string("path"))
         case "set": self = .set(target: try f.string("target"), path: try f.string("path"), value: try f.value("value"))
         case "fire": self = .fire(target: try f.string("target"), path: try f.string("path"))
-        case "listAppend": self = .listAppend(target: try f.string("target"), path: try f.string("path"), instance: try f.instance("instance"))
+        case "listAppend":
+            self = .listAppend(target: try f.string("target"), path: try f.string("path"), instance: try f.instance("instance"))
         case "listInsert":
             self = .listInsert(
                 target: try f.string("target"), path: try f.string("path"), index: try f.int("index"), instance: try f.instance("instance"))
         case "listRemoveAt": self = .listRemoveAt(target: try f.string("target"), path: try f.string("path"), index: try f.int("index"))
-        case "listRemove": self = .listRemove(target: try f.string("target"), path: try f.string("path"), instance: try f.instance("instance"))
+        case "listRemove":
+            self = .listRemove(target: try f.string("target"), path: try f.string("path"), instance: try f.instance("instance"))
         case "listSwap":
             self = .listSwap(target: try f.string("target"), path: try f.string("path"), index: try f.int("index"), with: try f.int("with"))
         case "advance": self = .advance(target: try f.string("target"))

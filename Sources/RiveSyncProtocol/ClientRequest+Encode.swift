@@ -84,11 +84,15 @@ extension ClientRequest {
         case .listAppend(let target, let path, let instance), .listRemove(let target, let path, let instance):
             return [("target", .string(target)), ("path", .string(path)), ("instance", Self.id(instance))]
         case .listInsert(let target, let path, let index, let instance):
-            return [("target", .string(target)), ("path", .string(path)), ("index", .number(Double(index))), ("instance", Self.id(instance))]
+            return [
+                ("target", .string(target)), ("path", .string(path)), ("index", .number(Double(index))), ("instance", Self.id(instance)),
+            ]
         case .listRemoveAt(let target, let path, let index):
             return [("target", .string(target)), ("path", .string(path)), ("index", .number(Double(index)))]
         case .listSwap(let target, let path, let index, let with):
-            return [("target", .string(target)), ("path", .string(path)), ("index", .number(Double(index))), ("with", .number(Double(with)))]
+            return [
+                ("target", .string(target)), ("path", .string(path)), ("index", .number(Double(index))), ("with", .number(Double(with))),
+            ]
         case .upload(let kind, let data, let mediaType):
             return [("kind", .string(kind)), ("data", .string(Data(data).base64EncodedString()))]
                 + (mediaType.map { [("mediaType", .string($0))] } ?? [])

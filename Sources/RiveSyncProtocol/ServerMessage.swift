@@ -1,34 +1,90 @@
 import RiveSyncJSON
 import RiveSyncModel
 
-/// Builders for the messages the daemon sends (PROTOCOL.md). Each returns the message as JSON;
-/// `JSONValue.serialized()` gives the frame's bytes.
-public enum ServerMessage {
-    /// A reply of `type` to the request `id`, with the reply's fields.
-    public static func reply(_ type: String, id: JSONValue?, _ fields: [(String, JSONValue)]) -> JSONValue {
-        var members: [(String, JSONValue)] = [("type", .string(type))]
-        if let id { members.append(("id", id)) }
-        members.append(contentsOf: fields)
-        return .object(members)
-    }
+/// Every message the daemon sends (PROTOCOL.md; one JSON Schema each in
+/// `protocol/schemas/server/`). The daemon encodes them with `jsonValue` / `serialized()`,
+/// clients and tests decode them with `init(_:types:)`: one codec for both sides.
+///
+/// `id` echoes the id of the request a message answers; messages that answer no request
+/// (a `batch`, a catch-up `snapshot`, an `unsubscribed` of a deleted target, an `error` to
+/// input without an id) have none.
+public enum ServerMessage: Sendable, Equatable {
+    /// The reply to `hello`.
+    case welcome(Welcome, id: JSONValue?)
+    /// The reply to `ping`.
+    case pong(id: JSONValue?)
+    /// The reply to `listFiles` and `loadFile`.
+    case files([FileInfo], id: JSONValue?)
+    /// A page of `listTargets`.
+    case targets(TargetPage, id: JSONValue?)
+    /// The reply to `describe`: the file's schema document (SCHEMA.md).
+    case schema(file: String, schema: JSONValue, id: JSONValue?)
+    /// The reply to the `…Names` requests.
+    case names([String], id: JSONValue?)
+    /// The reply to `properties`.
+    case properties([PropertyInfo], id: JSONValue?)
+    /// The reply to `enums`.
+    case enums([EnumInfo], id: JSONValue?)
+    /// The reply to `defaultViewModelInfo`.
+    case defaultViewModelInfo(viewModel: String, instance: String, id: JSONValue?)
+    /// The reply to `createInstance`.
+    case instance(CreatedInstance, id: JSONValue?)
+    /// The reply to `createStateMachine` and `publish`.
+    case target(TargetInfo, id: JSONValue?)
+    /// The reply to `deleteTarget`.
+    case targetDeleted(target: String, freed: [InstanceID], id: JSONValue?)
+    /// The reply to `subscribe` with a cursor the daemon resumes from (the batches follow).
+    case subscribed(Subscribed, id: JSONValue?)
+    /// The reply to `unsubscribe`, or the end of a subscription (`reason` `deleted`).
+    case unsubscribed(target: String, reason: UnsubscribeReason?, id: JSONValue?)
+    /// A subscription's starting point: the whole target or the values at its paths.
+    case snapshot(Snapshot, id: JSONValue?)
+    /// The changes of one advance, as a subscriber sees them.
+    case batch(Batch)
+    /// A command applied.
+    case ack(Ack, id: JSONValue?)
+    /// The reply to `get`.
+    case value(ValueReply, id: JSONValue?)
+    /// The reply to `advance`.
+    case advanced(target: String, seq: UInt64, id: JSONValue?)
+    /// The reply to `digest`.
+    case digest(target: String, seq: UInt64, digest: String, id: JSONValue?)
+    /// The reply to `upload`.
+    case asset(AssetReference, id: JSONValue?)
+    /// A request that failed, or input that is not a request.
+    case error(WireError, id: JSONValue?)
 
-    /// A batch as a whole-target subscriber receives it, with `effects` already filtered.
-    public static func batch(_ batch: ChangeBatch, epoch: String, effects: [Effect], commands: [UInt64]) -> JSONValue {
-        .object([
-            ("type", "batch"), ("target", .string(batch.target)), ("epoch", .string(epoch)),
-            ("seq", .number(Double(batch.seq))), ("effects", .array(effects.map(StateCodec.encode))),
-            ("commands", .array(commands.map { .number(Double($0)) })),
-        ])
+    /// The message's `type` on the wire.
+    public var type: ServerMessageType {
+        switch self {
+        case .welcome: .welcome
+        case .pong: .pong
+        case .files: .files
+        case .targets: .targets
+        case .schema: .schema
+        case .names: .names
+        case .properties: .properties
+        case .enums: .enums
+        case .defaultViewModelInfo: .defaultViewModelInfo
+        case .instance: .instance
+        case .target: .target
+        case .targetDeleted: .targetDeleted
+        case .subscribed: .subscribed
+        case .unsubscribed: .unsubscribed
+        case .snapshot: .snapshot
+        case .batch: .batch
+        case .ack: .ack
+        case .value: .value
+        case .advanced: .advanced
+        case .digest: .digest
+        case .asset: .asset
+        case .error: .error
+        }
     }
+}
 
-    /// A whole-target snapshot (bindings and every reachable instance).
-    public static func snapshot(_ snapshot: TargetSnapshot, id: JSONValue?, epoch: String, reason: String?) -> JSONValue {
-        var fields: [(String, JSONValue)] = [
-            ("target", .string(snapshot.target)), ("epoch", .string(epoch)), ("seq", .number(Double(snapshot.seq))),
-            ("bindings", .array(snapshot.bindings.map(StateCodec.encode))),
-            ("instances", .array(snapshot.instances.map(StateCodec.encode))),
-        ]
-        if let reason { fields.append(("reason", .string(reason))) }
-        return reply("snapshot", id: id, fields)
-    }
+/// The `type` of every server message; the raw value is the wire string.
+public enum ServerMessageType: String, Sendable, Hashable, CaseIterable {
+    case welcome, pong, files, targets, schema, names, properties, enums, defaultViewModelInfo, instance, target
+    case targetDeleted, subscribed, unsubscribed, snapshot, batch, ack, value, advanced, digest, asset, error
 }

@@ -36,7 +36,9 @@ public enum StateCodec {
                 ("index", .number(Double(index))), ("item", id(item)), introduced(states),
             ]
         case .listRemove(let instance, let property, let index):
-            m = [("op", "listRemove"), paths, ("instance", id(instance)), ("property", .string(property)), ("index", .number(Double(index)))]
+            m = [
+                ("op", "listRemove"), paths, ("instance", id(instance)), ("property", .string(property)), ("index", .number(Double(index))),
+            ]
         case .listSwap(let instance, let property, let index, let with):
             m = [
                 ("op", "listSwap"), paths, ("instance", id(instance)), ("property", .string(property)),
@@ -81,9 +83,10 @@ public enum StateCodec {
         _ json: JSONValue, schema: FileSchema, viewModelOf: (InstanceID) -> String?
     ) throws(WireError) -> Effect {
         let f = Fields(json: json)
-        let paths = try f.strings("paths") ?? []
+        guard let paths = try f.strings("paths") else { throw .badField("paths", "an array of strings") }
         var introduced: [InstanceState] = []
-        if let states = json["introduced"]?.arrayValue {
+        if let states = json["introduced"] {
+            guard let states = states.arrayValue else { throw .badField("introduced", "an array of instance states") }
             for state in states { introduced.append(try decodeState(state, schema: schema)) }
         }
         let op = try f.string("op")
@@ -93,7 +96,8 @@ public enum StateCodec {
             let instance = try f.instance("instance")
             let property = try f.string("property")
             let viewModelName = introduced.first { $0.id == instance }?.viewModel ?? viewModelOf(instance)
-            guard let viewModelName, let type = schema.viewModels.first(where: { $0.name == viewModelName })?.property(named: property)?.type
+            guard let viewModelName,
+                let type = schema.viewModels.first(where: { $0.name == viewModelName })?.property(named: property)?.type
             else { throw WireError(PropertyError.noSuchProperty(path: property)) }
             let value: PropertyValue
             do {
@@ -112,36 +116,14 @@ public enum StateCodec {
             change = .listRemove(instance: try f.instance("instance"), property: try f.string("property"), index: try f.int("index"))
         case "listSwap":
             change = .listSwap(
-                instance: try f.instance("instance"), property: try f.string("property"), index: try f.int("index"), with: try f.int("with"))
+                instance: try f.instance("instance"), property: try f.string("property"), index: try f.int("index"), with: try f.int("with")
+            )
         case "bind":
             change = .bind(slot: decodeSlot(try f.string("slot")), instance: try f.instance("instance"), introduced: introduced)
         default:
             throw .badField("op", "a known effect op")
         }
         return Effect(paths: paths, change: change)
-    }
-
-    /// Reads a whole-target `snapshot` message into the snapshot a `Replica` starts from.
-    public static func decodeSnapshot(_ json: JSONValue, target: String, schema: FileSchema) throws(WireError) -> TargetSnapshot {
-        var instances: [InstanceState] = []
-        for state in json["instances"]?.arrayValue ?? [] { instances.append(try decodeState(state, schema: schema)) }
-        guard let seq = json["seq"]?.intValue, seq >= 0 else { throw .badField("seq", "a non-negative integer") }
-        return TargetSnapshot(target: target, seq: UInt64(seq), bindings: try decodeBindings(json["bindings"]), instances: instances)
-    }
-
-    /// Reads a `batch` message for `replica`: a `set` value is typed by the view model of its
-    /// instance, found in the replica or in the batch's earlier `introduced` states.
-    public static func decodeBatch(_ json: JSONValue, schema: FileSchema, replica: Replica) throws(WireError) -> ChangeBatch {
-        guard let seq = json["seq"]?.intValue, seq >= 0 else { throw .badField("seq", "a non-negative integer") }
-        var effects: [Effect] = []
-        var introduced: [InstanceID: String] = [:]
-        for effect in json["effects"]?.arrayValue ?? [] {
-            let decoded = try decodeEffect(effect, schema: schema) { replica.store[$0]?.viewModel ?? introduced[$0] }
-            for state in decoded.change.introducedStates { introduced[state.id] = state.viewModel }
-            effects.append(decoded)
-        }
-        let commands = (json["commands"]?.arrayValue ?? []).compactMap { $0.intValue.map(UInt64.init) }
-        return ChangeBatch(target: replica.target, seq: UInt64(seq), effects: effects, applied: commands, rejected: [])
     }
 
     /// Reads the bindings of a snapshot.

@@ -16,83 +16,75 @@ extension WireError {
 
     public init(_ error: FileError) {
         switch error {
-        case .invalidFile(let m): self.init(code: "invalid_file", message: m)
-        case .invalidData(let m): self.init(code: "invalid_data", message: m)
-        case .invalidArtboard(let n): self.init(code: "invalid_artboard", message: "no artboard '\(n)'", details: [("name", .string(n))])
-        case .invalidViewModel(let n): self.init(code: "invalid_view_model", message: "invalid view model: \(n)", details: [("name", .string(n))])
-        case .invalidViewModelInstance(let m): self.init(code: "invalid_view_model_instance", message: m)
-        case .invalidAsset(let n): self.init(code: "invalid_asset", message: "no asset '\(n)'", details: [("name", .string(n))])
+        case .invalidFile(let m): self.init(code: .invalidFile, message: m)
+        case .invalidData(let m): self.init(code: .invalidData, message: m)
+        case .invalidArtboard(let n): self.init(code: .invalidArtboard, message: "no artboard '\(n)'", details: [("name", .string(n))])
+        case .invalidViewModel(let n):
+            self.init(code: .invalidViewModel, message: "invalid view model: \(n)", details: [("name", .string(n))])
+        case .invalidViewModelInstance(let m): self.init(code: .invalidViewModelInstance, message: m)
+        case .invalidAsset(let n): self.init(code: .invalidAsset, message: "no asset '\(n)'", details: [("name", .string(n))])
         case .limitExceeded(let limit, let value): self = .limit(limit, value)
         }
     }
 
     public init(_ error: ArtboardError) {
         switch error {
-        case .invalidArtboard(let n): self.init(code: "invalid_artboard", message: "no artboard '\(n)'", details: [("name", .string(n))])
+        case .invalidArtboard(let n): self.init(code: .invalidArtboard, message: "no artboard '\(n)'", details: [("name", .string(n))])
         case .invalidStateMachine(let n):
-            self.init(code: "invalid_state_machine", message: "no state machine '\(n)'", details: [("name", .string(n))])
+            self.init(code: .invalidStateMachine, message: "no state machine '\(n)'", details: [("name", .string(n))])
         }
     }
 
     public init(_ error: StateMachineError) {
         switch error {
         case .invalidGlobalViewModelName(let n):
-            self.init(code: "invalid_global_view_model_name", message: "'\(n)' is not a global view model", details: [("name", .string(n))])
+            self.init(code: .invalidGlobalViewModelName, message: "'\(n)' is not a global view model", details: [("name", .string(n))])
         case .duplicateGlobalViewModelInstance(let n):
-            self.init(code: "duplicate_global_view_model_instance", message: "global '\(n)' supplied twice", details: [("name", .string(n))])
+            self.init(code: .duplicateGlobalViewModelInstance, message: "global '\(n)' supplied twice", details: [("name", .string(n))])
         case .incompatibleInstance(let slot, let expected, let actual):
             self.init(
-                code: "incompatible_instance", message: "slot '\(slot)' needs a '\(expected)' instance, got '\(actual)'",
+                code: .incompatibleInstance, message: "slot '\(slot)' needs a '\(expected)' instance, got '\(actual)'",
                 details: [("slot", .string(slot)), ("expected", .string(expected)), ("actual", .string(actual))])
-        case .unknownTarget(let n): self.init(code: "unknown_target", message: "no target '\(n)'", details: [("target", .string(n))])
-        case .targetExists(let n): self.init(code: "target_exists", message: "target '\(n)' already exists", details: [("target", .string(n))])
+        case .unknownTarget(let n): self.init(code: .unknownTarget, message: "no target '\(n)'", details: [("target", .string(n))])
+        case .targetExists(let n):
+            self.init(code: .targetExists, message: "target '\(n)' already exists", details: [("target", .string(n))])
         case .unknownInstance(let id):
-            self.init(code: "unknown_instance", message: "no instance \(id.rawValue)", details: [("instance", .number(Double(id.rawValue)))])
+            self.init(code: .unknownInstance, message: "no instance \(id.rawValue)", details: [("instance", .number(Double(id.rawValue)))])
         }
     }
 
     public init(_ error: PropertyError) {
         func path(_ p: String) -> (String, JSONValue) { ("path", .string(p)) }
         switch error {
-        case .invalidPath(let p): self.init(code: "invalid_path", message: "invalid path '\(p)'", details: [path(p)])
-        case .noSuchSlot(let p): self.init(code: "no_such_slot", message: "no slot '\(p)'", details: [path(p)])
-        case .noSuchProperty(let p): self.init(code: "no_such_property", message: "no property at '\(p)'", details: [path(p)])
+        case .invalidPath(let p): self.init(code: .invalidPath, message: "invalid path '\(p)'", details: [path(p)])
+        case .noSuchSlot(let p): self.init(code: .noSuchSlot, message: "no slot '\(p)'", details: [path(p)])
+        case .noSuchProperty(let p): self.init(code: .noSuchProperty, message: "no property at '\(p)'", details: [path(p)])
         case .typeMismatch(let p, let expected, let actual):
             self.init(
-                code: "type_mismatch", message: "'\(p)': expected \(expected), got \(actual)",
+                code: .typeMismatch, message: "'\(p)': expected \(expected), got \(actual)",
                 details: [path(p), ("expected", .string(expected)), ("actual", .string(actual))])
         case .invalidEnumValue(let p, let value, let allowed):
             self.init(
-                code: "invalid_enum_value", message: "'\(p)': '\(value)' is not one of \(allowed.joined(separator: ", "))",
+                code: .invalidEnumValue, message: "'\(p)': '\(value)' is not one of \(allowed.joined(separator: ", "))",
                 details: [path(p), ("value", .string(value)), ("allowed", .array(allowed.map(JSONValue.string)))])
         case .incompatibleInstance(let p, let expected, let actual):
             self.init(
-                code: "incompatible_instance", message: "'\(p)' needs a '\(expected)' instance, got '\(actual)'",
+                code: .incompatibleInstance, message: "'\(p)' needs a '\(expected)' instance, got '\(actual)'",
                 details: [path(p), ("expected", .string(expected)), ("actual", .string(actual))])
         case .indexOutOfRange(let p, let index, let count):
             self.init(
-                code: "index_out_of_range", message: "'\(p)': index \(index) outside 0..<\(count)",
+                code: .indexOutOfRange, message: "'\(p)': index \(index) outside 0..<\(count)",
                 details: [path(p), ("index", .number(Double(index))), ("count", .number(Double(count)))])
-        case .nullInstance(let p): self.init(code: "null_instance", message: "'\(p)' is null", details: [path(p)])
+        case .nullInstance(let p): self.init(code: .nullInstance, message: "'\(p)' is null", details: [path(p)])
         case .instanceNotInList(let p, let id):
             self.init(
-                code: "instance_not_in_list", message: "instance \(id.rawValue) is not in '\(p)'",
+                code: .instanceNotInList, message: "instance \(id.rawValue) is not in '\(p)'",
                 details: [path(p), ("instance", .number(Double(id.rawValue)))])
         case .unknownInstance(let id):
-            self.init(code: "unknown_instance", message: "no instance \(id.rawValue)", details: [("instance", .number(Double(id.rawValue)))])
+            self.init(code: .unknownInstance, message: "no instance \(id.rawValue)", details: [("instance", .number(Double(id.rawValue)))])
         case .invalidValue(let p, let reason):
-            self.init(code: "invalid_value", message: "'\(p)': \(reason)", details: [path(p), ("reason", .string(reason))])
+            self.init(code: .invalidValue, message: "'\(p)': \(reason)", details: [path(p), ("reason", .string(reason))])
         case .limitExceeded(let limit, let value): self = .limit(limit, value)
         }
-    }
-
-    /// The error as a wire message (`id` echoes the request's id, if any).
-    public func message(id: JSONValue?) -> JSONValue {
-        var members: [(String, JSONValue)] = [("type", "error")]
-        if let id { members.append(("id", id)) }
-        members.append(("code", .string(code)))
-        members.append(("message", .string(message)))
-        if !details.isEmpty { members.append(("details", .object(details))) }
-        return .object(members)
     }
 }

@@ -19,7 +19,7 @@ struct Denial: Sendable, Hashable {
             details.append(("path", .string(path)))
             message += path.isEmpty ? " (the whole target)" : " at '\(path)'"
         }
-        return WireError(code: "forbidden", message: message, details: details)
+        return WireError(code: .forbidden, message: message, details: details)
     }
 }
 
@@ -89,7 +89,7 @@ extension Grants {
 extension WireError {
     /// The error with only its code and `path` (see `Grants.visible`).
     func withoutState(path: String) -> WireError {
-        WireError(code: code, message: "'\(path)': \(code) (details need read permission)", details: [("path", .string(path))])
+        WireError(code: code, message: "'\(path)': \(code.rawValue) (details need read permission)", details: [("path", .string(path))])
     }
 }
 

@@ -169,12 +169,12 @@ extension Daemon {
     /// The configuration key a load error is about (`.artboard`, `.viewModel`, …), or "".
     private static func key(of error: any Error, instance: Bool) -> String {
         switch WireError(error).code {
-        case "invalid_artboard": return ".artboard"
-        case "invalid_state_machine": return ".stateMachine"
-        case "invalid_view_model": return ".viewModel"
-        case "invalid_view_model_instance": return ".instance"
-        case "target_exists": return ".name"
-        case "invalid_global_view_model_name", "duplicate_global_view_model_instance", "incompatible_instance": return ".globals"
+        case .invalidArtboard: return ".artboard"
+        case .invalidStateMachine: return ".stateMachine"
+        case .invalidViewModel: return ".viewModel"
+        case .invalidViewModelInstance: return ".instance"
+        case .targetExists: return ".name"
+        case .invalidGlobalViewModelName, .duplicateGlobalViewModelInstance, .incompatibleInstance: return ".globals"
         default: return ""
         }
     }

@@ -79,7 +79,7 @@ public final class Daemon: Sendable {
     /// Closes every connection with 1001, then stops.
     public func stop() {
         ready.withLock { $0 = false }
-        server.stop(closeCode: 1001)
+        server.stop(closeCode: CloseCode.goingAway.rawValue)
         for worker in workers { worker.queue.sync { worker.syncJournals() } }
         // State flush point (SIGTERM drain, `Supervisor.drain`): no connection is left and every
         // worker queue is idle, so persistence flushes here before the process exits 0.

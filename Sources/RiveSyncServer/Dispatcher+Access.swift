@@ -63,8 +63,8 @@ extension Dispatcher {
         var metadata = [("reason", reason), ("remote", sessions[session]?.remoteAddress ?? "")]
         if case .token(let name, _)? = sessions[session]?.identity { metadata.append(("token", name)) }
         context.log(.warning, "connection refused", metadata)
-        context.sendError(WireError(code: "unauthorized", message: reason), id: id, to: session)
-        context.submit([.close(session, code: 1008, reason: "unauthorized")])
+        context.sendError(WireError(code: .unauthorized, message: reason), id: id, to: session)
+        context.submit([.close(session, code: CloseCode.policyViolation.rawValue, reason: "unauthorized")])
         sessions[session] = nil
         for worker in workers { worker.queue.async { worker.sessionClosed(session) } }
     }

@@ -49,7 +49,7 @@ final class Dispatcher: @unchecked Sendable {
         queue.async {
             guard self.admits(info) else {
                 self.context.log(.warning, "origin refused", [("origin", info.origin ?? ""), ("remote", info.remoteAddress)])
-                return self.context.submit([.close(session, code: 1008, reason: "origin not allowed")])
+                return self.context.submit([.close(session, code: CloseCode.policyViolation.rawValue, reason: "origin not allowed")])
             }
             self.sessions[session] = SessionState(remoteAddress: info.remoteAddress)
             let metadata = [("session", "\(session)"), ("remote", info.remoteAddress), ("origin", info.origin ?? "")]
@@ -64,7 +64,7 @@ final class Dispatcher: @unchecked Sendable {
         queue.asyncAfter(deadline: .now() + .seconds(seconds)) {
             guard let state = self.sessions[session], state.identity == nil else { return }
             self.context.log(.info, "hello timeout", [("remote", state.remoteAddress)])
-            self.context.submit([.close(session, code: 1008, reason: "no hello within \(seconds) s")])
+            self.context.submit([.close(session, code: CloseCode.policyViolation.rawValue, reason: "no hello within \(seconds) s")])
         }
     }
 
@@ -92,7 +92,7 @@ final class Dispatcher: @unchecked Sendable {
         guard sessions[session] != nil else { return }
         context.metrics.requests.add(1, ordering: .relaxed)
         guard isText else {
-            context.submit([.close(session, code: 1002, reason: "binary frames are not part of the protocol")])
+            context.submit([.close(session, code: CloseCode.protocolError.rawValue, reason: "binary frames are not part of the protocol")])
             return
         }
         let limits = context.limits.withLock { $0 }
@@ -100,7 +100,7 @@ final class Dispatcher: @unchecked Sendable {
         do {
             json = try JSONParser(maxDepth: limits.maxJSONDepth, maxBytes: limits.maxMessageBytes).parse(bytes)
         } catch .tooDeep(let limit) {
-            return context.sendError(WireError(code: "too_deep", message: "JSON nested deeper than \(limit)", details: [("limit", .number(Double(limit)))]), id: nil, to: session)
+            return context.sendError(WireError(code: .tooDeep, message: "JSON nested deeper than \(limit)", details: [("limit", .number(Double(limit)))]), id: nil, to: session)
         } catch {
             return context.sendError(.badJSON("\(error)"), id: nil, to: session)
         }
@@ -114,7 +114,7 @@ final class Dispatcher: @unchecked Sendable {
         }
         guard rateAllows(session, limit: limits.maxCommandsPerSecond) else {
             return context.sendError(
-                WireError(code: "rate_limited", message: "more than \(limits.maxCommandsPerSecond) requests in one second",
+                WireError(code: .rateLimited, message: "more than \(limits.maxCommandsPerSecond) requests in one second",
                           details: [("limit", "maxCommandsPerSecond")]),
                 id: request.id, to: session)
         }
@@ -141,11 +141,11 @@ final class Dispatcher: @unchecked Sendable {
 
     private func hello(_ session: SessionID, versions: [Int], token: String?, id: JSONValue?, limits: Limits) {
         guard sessions[session]!.identity == nil else {
-            return context.sendError(WireError(code: "bad_message", message: "hello was already sent"), id: id, to: session)
+            return context.sendError(WireError(code: .badMessage, message: "hello was already sent"), id: id, to: session)
         }
         guard versions.contains(1) else {
-            context.sendError(WireError(code: "unsupported_version", message: "this daemon speaks protocol 1"), id: id, to: session)
-            context.submit([.close(session, code: 1002, reason: "unsupported protocol version")])
+            context.sendError(WireError(code: .unsupportedVersion, message: "this daemon speaks protocol 1"), id: id, to: session)
+            context.submit([.close(session, code: CloseCode.protocolError.rawValue, reason: "unsupported protocol version")])
             return
         }
         guard let identity = authenticate(token, remoteAddress: sessions[session]!.remoteAddress) else {
@@ -153,9 +153,10 @@ final class Dispatcher: @unchecked Sendable {
         }
         sessions[session]!.identity = identity
         context.send(
-            ServerMessage.reply(
-                "welcome", id: id,
-                [("protocol", 1), ("server", .string("rivesyncd/\(RiveSyncVersion.current)")), ("epoch", .string(context.epoch)), ("limits", limits.jsonValue)]),
+            .welcome(
+                ServerMessage.Welcome(
+                    protocolVersion: 1, server: "rivesyncd/\(RiveSyncVersion.current)", epoch: context.epoch, limits: limits.wireLimits),
+                id: id),
             to: session)
     }
 
@@ -163,7 +164,7 @@ final class Dispatcher: @unchecked Sendable {
         let worker: Int
         switch request.body {
         case .ping:
-            return context.send(ServerMessage.reply("pong", id: request.id, []), to: session)
+            return context.send(.pong(id: request.id), to: session)
         case .listFiles:
             return context.send(filesReply(id: request.id), to: session)
         case .listTargets(let page):
@@ -220,33 +221,29 @@ final class Dispatcher: @unchecked Sendable {
 
     /// One page of `listTargets`: the targets the grants show, by name, after `page.after`;
     /// at most `page.limit` (capped at `maxPageSize`); `next` (the last name) when more follow.
-    private func targetsPage(_ page: TargetPage, id: JSONValue?, limits: Limits, grants: Grants) -> JSONValue {
+    private func targetsPage(_ page: TargetPage, id: JSONValue?, limits: Limits, grants: Grants) -> ServerMessage {
         let limit = min(page.limit ?? limits.maxPageSize, limits.maxPageSize)
         let found = workers.flatMap { worker in
             worker.queue.sync { worker.targetInfos(after: page.after, limit: limit + 1, shows: grants.shows) }
         }.sorted { $0.name < $1.name }
-        var fields: [(String, JSONValue)] = [("targets", .array(found.prefix(limit).map(\.info)))]
-        if found.count > limit { fields.append(("next", .string(found[limit - 1].name))) }
-        return ServerMessage.reply("targets", id: id, fields)
+        let next = found.count > limit ? found[limit - 1].name : nil
+        return .targets(ServerMessage.TargetPage(targets: found.prefix(limit).map(\.info), next: next), id: id)
     }
 
     private func unknownFile(_ file: String, id: JSONValue?, session: SessionID) {
-        context.sendError(WireError(code: "unknown_file", message: "no file '\(file)'", details: [("file", .string(file))]), id: id, to: session)
+        context.sendError(WireError(code: .unknownFile, message: "no file '\(file)'", details: [("file", .string(file))]), id: id, to: session)
     }
 
     private func unknownTarget(_ target: String, id: JSONValue?, session: SessionID) {
         context.sendError(WireError(StateMachineError.unknownTarget(target)), id: id, to: session)
     }
 
-    private func filesReply(id: JSONValue?) -> JSONValue {
+    private func filesReply(id: JSONValue?) -> ServerMessage {
         let configured = Set(context.configuration.files.map(\.name))
-        let files = context.directory.files().map { file -> JSONValue in
-            [
-                "name": .string(file.name), "worker": .number(Double(file.worker)),
-                "source": configured.contains(file.name) ? "config" : "upload",
-            ]
+        let files = context.directory.files().map { file in
+            ServerMessage.FileInfo(name: file.name, worker: file.worker, source: configured.contains(file.name) ? .config : .upload)
         }
-        return ServerMessage.reply("files", id: id, [("files", .array(files))])
+        return .files(files, id: id)
     }
 
     private func upload(_ session: SessionID, kind: String, data: [UInt8], mediaType: String?, id: JSONValue?, limit: Int) {
@@ -260,16 +257,16 @@ final class Dispatcher: @unchecked Sendable {
                     return context.sendError(Worker.storageFailed(error), id: id, to: session)
                 }
             }
-            context.send(ServerMessage.reply("asset", id: id, [("asset", ValueCodec.encode(.asset(reference)))]), to: session)
+            context.send(.asset(reference, id: id), to: session)
         } catch {
-            context.sendError(WireError(code: "invalid_asset_data", message: error.reason), id: id, to: session)
+            context.sendError(WireError(code: .invalidAssetData, message: error.reason), id: id, to: session)
         }
     }
 
     /// Loads a file sent by a client onto the next worker (round-robin).
     private func loadFile(_ session: SessionID, name: String, content: FileContent, id: JSONValue?) {
         guard context.configuration.allowFileUploads else {
-            return context.sendError(WireError(code: "forbidden", message: "this daemon does not accept files from clients"), id: id, to: session)
+            return context.sendError(WireError(code: .forbidden, message: "this daemon does not accept files from clients"), id: id, to: session)
         }
         let schema: FileSchema
         do {
@@ -285,14 +282,14 @@ final class Dispatcher: @unchecked Sendable {
         let workerIndex = nextWorker % workers.count
         nextWorker += 1
         guard let location = context.directory.reserveFile(name, worker: workerIndex) else {
-            return context.sendError(WireError(code: "file_exists", message: "file '\(name)' already exists", details: [("file", .string(name))]), id: id, to: session)
+            return context.sendError(WireError(code: .fileExists, message: "file '\(name)' already exists", details: [("file", .string(name))]), id: id, to: session)
         }
         let worker = workers[workerIndex]
         do {
             try worker.queue.sync { try worker.loadDurably(schema, as: name, number: location.number) }
         } catch {
             context.directory.releaseFile(name)
-            return context.sendError(WireError(code: "storage_failed", message: "\(error)"), id: id, to: session)
+            return context.sendError(WireError(code: .storageFailed, message: "\(error)"), id: id, to: session)
         }
         context.log(.info, "file loaded by a client", [("file", name), ("worker", "\(workerIndex)")])
         context.send(filesReply(id: id), to: session)

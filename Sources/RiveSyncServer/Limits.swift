@@ -1,4 +1,5 @@
 import RiveSyncJSON
+import RiveSyncProtocol
 
 /// The daemon's limits: named settings with safe, finite defaults (PROTOCOL.md §12).
 public struct Limits: Sendable, Hashable {
@@ -68,6 +69,11 @@ public struct Limits: Sendable, Hashable {
     }
 
     /// The limits a client sees in `welcome`.
+    public var wireLimits: [ServerMessage.Limit] {
+        Self.settings.map { ServerMessage.Limit(name: $0.name, value: self[keyPath: $0.keyPath]) }
+    }
+
+    /// The limits as `welcome` carries them, as JSON.
     public var jsonValue: JSONValue {
         .object(Self.settings.map { ($0.name, .number(Double(self[keyPath: $0.keyPath]))) })
     }

@@ -65,7 +65,7 @@ extension Worker {
             guard targets[batch.target] != nil else { continue }
             context.metrics.add(1, to: .batches, of: batch.target)
             let targetEpoch = epoch(of: batch.target)
-            let full = ServerContext.payload(ServerMessage.batch(batch, epoch: targetEpoch, effects: batch.effects, commands: batch.applied))
+            let full = ServerContext.payload(.batch(ServerMessage.Batch(batch, epoch: targetEpoch, effects: batch.effects)))
             targets[batch.target]!.history.append(HistoryEntry(batch: batch, payload: full))
             if targets[batch.target]!.history.count > limits.historyBatches {
                 targets[batch.target]!.history.removeFirst(targets[batch.target]!.history.count - limits.historyBatches)
@@ -88,7 +88,7 @@ extension Worker {
             for (paths, sessions) in byPaths {
                 let effects = PathFilter.effects(batch.effects, visibleTo: paths)
                 guard !effects.isEmpty else { continue }
-                let message = ServerMessage.batch(batch, epoch: targetEpoch, effects: effects, commands: batch.applied)
+                let message = ServerMessage.batch(ServerMessage.Batch(batch, epoch: targetEpoch, effects: effects))
                 out.append(.send(ServerContext.payload(message), to: sessions))
             }
             for session in lagging { targets[batch.target]!.subscribers[session]!.lagging = true }
@@ -96,9 +96,7 @@ extension Worker {
             if !wholeTarget.isEmpty { out.append(.send(full, to: wholeTarget)) }
             for number in batch.applied {
                 guard let waiting = targets[batch.target]!.pending.removeValue(forKey: number) else { continue }
-                let ack = ServerMessage.reply(
-                    "ack", id: waiting.requestID,
-                    [("target", .string(batch.target)), ("seq", .number(Double(batch.seq))), ("command", .number(Double(number)))])
+                let ack = ServerMessage.ack(ServerMessage.Ack(target: batch.target, seq: batch.seq, command: number), id: waiting.requestID)
                 replies.append(.send(ServerContext.payload(ack), to: [waiting.session]))
             }
             for rejected in batch.rejected {
@@ -106,8 +104,8 @@ extension Worker {
                 var error = WireError(rejected.error)
                 if let path = waiting.hiddenPath { error = error.withoutState(path: path) }
                 error.details += [("seq", .number(Double(batch.seq))), ("command", .number(Double(rejected.id)))]
-                context.metrics.recordError(code: error.code)
-                replies.append(.send(ServerContext.payload(error.message(id: waiting.requestID)), to: [waiting.session]))
+                context.metrics.recordError(code: error.code.rawValue)
+                replies.append(.send(ServerContext.payload(.error(error, id: waiting.requestID)), to: [waiting.session]))
             }
             if batch.target == advanced {
                 context.metrics.add(batch.applied.count, to: .commandsApplied, of: batch.target)

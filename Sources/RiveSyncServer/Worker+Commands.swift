@@ -67,8 +67,8 @@ extension Worker {
         return commands.compactMap { command in
             pending[command.id].map { waiting in
                 let reply = error(command.id)
-                context.metrics.recordError(code: reply.code)
-                return .send(ServerContext.payload(reply.message(id: waiting.requestID)), to: [waiting.session])
+                context.metrics.recordError(code: reply.code.rawValue)
+                return .send(ServerContext.payload(.error(reply, id: waiting.requestID)), to: [waiting.session])
             }
         }
     }

@@ -15,7 +15,7 @@ extension Worker {
     /// Deletes a target (`deleteTarget`): journaled first, then the model frees what only it
     /// held; its subscribers get `unsubscribed` with reason `deleted`, its queued commands
     /// error `target_deleted`, and its name is free again for this file. Returns the reply.
-    func deleteTarget(_ target: String) throws(WireError) -> [(String, JSONValue)] {
+    func deleteTarget(_ target: String) throws(WireError) -> [InstanceID] {
         let record = try record(target)
         let removal = try durably(record.file, .deleteTarget(target), snapshot: false) { try $0.removeTarget(target) }
         targets[target] = nil
@@ -23,16 +23,16 @@ extension Worker {
         snapshotIfDue(record.file)
         guard !replaying else { return [] }
         var out: [WebSocketServer.Command] = []
-        let ended = ServerMessage.reply("unsubscribed", id: nil, [("target", .string(target)), ("reason", "deleted")])
+        let ended = ServerMessage.unsubscribed(target: target, reason: .deleted, id: nil)
         if !record.subscribers.isEmpty { out.append(.send(ServerContext.payload(ended), to: Array(record.subscribers.keys))) }
         context.metrics.add(-record.subscribers.count, to: .subscriptions, of: target)
         out += abandon(removal.dropped, on: target, pending: record.pending) { number in
             WireError(
-                code: "target_deleted", message: "target '\(target)' was deleted before this command applied",
+                code: .targetDeleted, message: "target '\(target)' was deleted before this command applied",
                 details: [("target", .string(target)), ("command", .number(Double(number)))])
         }
         context.submit(out)
         context.log(.info, "target deleted", [("target", target), ("file", record.file), ("freed", "\(removal.freed.count)")])
-        return [("target", .string(target)), ("freed", .array(removal.freed.map { .number(Double($0.rawValue)) }))]
+        return removal.freed
     }
 }

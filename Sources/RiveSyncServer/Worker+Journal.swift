@@ -7,7 +7,7 @@ import RiveSyncTransport
 extension Worker {
     /// The error commands get when their change cannot be made durable.
     static func storageFailed(_ error: PersistenceError) -> WireError {
-        WireError(code: "storage_failed", message: "the change could not be written to disk: \(error)")
+        WireError(code: .storageFailed, message: "the change could not be written to disk: \(error)")
     }
 
     /// Writes a record to a file's journal before the change it describes is made. Without a
@@ -83,7 +83,7 @@ extension Worker {
             return JournalSnapshot.Target(
                 name: name, manual: record.manual, rate: record.rate,
                 history: record.history.map { entry in
-                    ServerMessage.batch(entry.batch, epoch: epoch(of: name), effects: entry.batch.effects, commands: entry.batch.applied)
+                    ServerMessage.batch(ServerMessage.Batch(entry.batch, epoch: epoch(of: name), effects: entry.batch.effects)).jsonValue
                 })
         }
         do {
@@ -145,7 +145,7 @@ extension Worker {
             for batch in target.history {
                 let decoded = try decodeHistoryBatch(batch, target: target.name, file: name)
                 highestCommand = max(highestCommand, decoded.applied.max() ?? 0)
-                record.history.append(HistoryEntry(batch: decoded, payload: ServerContext.payload(batch)))
+                record.history.append(HistoryEntry(batch: decoded, payload: Payload(bytes: batch.serialized(), isText: true)))
             }
             targets[target.name] = record
         }

@@ -17,8 +17,8 @@ extension Worker {
     }
 
     /// The reply to send now, or nil when the reply comes later (commands) or was sent already.
-    private func reply(to body: ClientRequest, id: JSONValue?, session: SessionID, grants: Grants) throws(WireError) -> JSONValue? {
-        func names(_ list: [String]) -> JSONValue { ServerMessage.reply("names", id: id, [("names", .array(list.map(JSONValue.string)))]) }
+    private func reply(to body: ClientRequest, id: JSONValue?, session: SessionID, grants: Grants) throws(WireError) -> ServerMessage? {
+        func names(_ list: [String]) -> ServerMessage { .names(list, id: id) }
         func schema(_ file: String) throws(WireError) -> FileSchema { try runtime(file).schema }
         func model<T>(_ body: () throws -> T) throws(WireError) -> T {
             do { return try body() } catch { throw WireError(error) }
@@ -27,7 +27,7 @@ extension Worker {
         case .describe(let file):
             // Authored values only for connections that could create instances from them anyway.
             let described = try schema(file).jsonValue(authoredValues: grants.allows(.create))
-            return ServerMessage.reply("schema", id: id, [("file", .string(file)), ("schema", described)])
+            return .schema(file: file, schema: described, id: id)
         case .viewModelNames(let file):
             return names(try schema(file).viewModelNames)
         case .globalViewModelNames(let file):
@@ -38,12 +38,9 @@ extension Worker {
         case .properties(let file, let viewModel):
             let s = try schema(file)
             let properties = try model { try s.properties(of: viewModel) }
-            return ServerMessage.reply(
-                "properties", id: id,
-                [("properties", .array(properties.map { ["name": .string($0.name), "type": .string($0.type.rawValue), "metaData": .string($0.metaData)] }))])
+            return .properties(properties.map { ServerMessage.PropertyInfo(name: $0.name, type: $0.type, metaData: $0.metaData) }, id: id)
         case .enums(let file):
-            return ServerMessage.reply(
-                "enums", id: id, [("enums", .array(try schema(file).enums.map { ["name": .string($0.name), "values": .array($0.values.map(JSONValue.string))] }))])
+            return .enums(try schema(file).enums.map { ServerMessage.EnumInfo(name: $0.name, values: $0.values) }, id: id)
         case .artboardNames(let file):
             return names(try schema(file).artboardNames)
         case .stateMachineNames(let file, let artboard):
@@ -52,7 +49,7 @@ extension Worker {
         case .defaultViewModelInfo(let file, let artboard):
             let s = try schema(file)
             let info = try model { try s.defaultViewModelInfo(for: artboard) }
-            return ServerMessage.reply("defaultViewModelInfo", id: id, [("viewModel", .string(info.viewModelName)), ("instance", .string(info.instanceName))])
+            return .defaultViewModelInfo(viewModel: info.viewModelName, instance: info.instanceName, id: id)
         case .createInstance(let file, let source, let publish):
             if let publish, context.directory.target(publish) != nil { throw WireError(StateMachineError.targetExists(publish)) }
             let maxTargets = context.limits.withLock { $0.maxTargets }
@@ -62,17 +59,15 @@ extension Worker {
             }
             let state = files[file]!.store[instance]!
             if let publish { try self.publish(instance, as: publish, file: file, maxTargets: maxTargets) }
-            return ServerMessage.reply(
-                "instance", id: id,
-                [("instance", .number(Double(instance.rawValue))), ("viewModel", .string(state.viewModel)), ("name", .string(state.name))])
+            return .instance(ServerMessage.CreatedInstance(instance: instance, viewModel: state.viewModel, name: state.name), id: id)
         case .createStateMachine(let request):
             let name = try createStateMachine(request, grants: grants, maxTargets: context.limits.withLock { $0.maxTargets })
-            return ServerMessage.reply("target", id: id, [("target", .string(name))] + (targetInfo(name)?.objectValue ?? []))
+            return .target(try createdTargetInfo(name), id: id)
         case .publish(let instance, let name):
             guard let owner = context.directory.file(of: instance) else { throw WireError(StateMachineError.unknownInstance(instance)) }
             try checkAttach(instance, in: owner.name, to: name, at: "", grants: grants)
             try publish(instance, as: name, file: owner.name, maxTargets: context.limits.withLock { $0.maxTargets })
-            return ServerMessage.reply("target", id: id, [("target", .string(name))] + (targetInfo(name)?.objectValue ?? []))
+            return .target(try createdTargetInfo(name), id: id)
         case .bind(let target, let main, let globals):
             let file = try record(target).file
             if let main { try checkAttach(main, in: file, to: target, at: "", grants: grants) }
@@ -84,7 +79,7 @@ extension Worker {
             try queued(number, on: target, session: session, requestID: id, hiddenPath: nil)
             return nil
         case .deleteTarget(let target):
-            return ServerMessage.reply("targetDeleted", id: id, try deleteTarget(target))
+            return .targetDeleted(target: target, freed: try deleteTarget(target), id: id)
         case .subscribe(let target, let paths, let cursor):
             try subscribe(session, to: target, paths: paths, cursor: cursor, id: id)
             return nil
@@ -93,36 +88,39 @@ extension Worker {
             if targets[target]!.subscribers.removeValue(forKey: session) != nil {
                 context.metrics.add(-1, to: .subscriptions, of: target)
             }
-            return ServerMessage.reply("unsubscribed", id: id, [("target", .string(target))])
+            return .unsubscribed(target: target, reason: nil, id: id)
         case .get(let target, let path):
             let file = try record(target).file
             let runtime = files[file]!
             let property = try model { try runtime.property(at: path, in: target) }
             let value = try model { try runtime.value(at: path, in: target) }
             let seq = try model { try runtime.target(target).seq }
-            return ServerMessage.reply(
-                "value", id: id,
-                [("target", .string(target)), ("seq", .number(Double(seq))), ("path", .string(path)),
-                 ("valueType", .string(property.type.rawValue)), ("value", ValueCodec.encode(value))])
+            return .value(ServerMessage.ValueReply(target: target, seq: seq, path: path, valueType: property.type, value: value), id: id)
         case .set, .fire, .listAppend, .listInsert, .listRemoveAt, .listRemove, .listSwap:
             try enqueueCommand(body, session: session, requestID: id, grants: grants)
             return nil
         case .advance(let target):
             guard try record(target).manual else {
-                throw WireError(code: "not_manual", message: "target '\(target)' advances by itself", details: [("target", .string(target))])
+                throw WireError(code: .notManual, message: "target '\(target)' advances by itself", details: [("target", .string(target))])
             }
             runAdvance(target)
             let seq = (try? files[targets[target]!.file]!.target(target).seq) ?? 0
-            return ServerMessage.reply("advanced", id: id, [("target", .string(target)), ("seq", .number(Double(seq)))])
+            return .advanced(target: target, seq: seq, id: id)
         case .digest(let target):
             let runtime = files[try record(target).file]!
             let seq = try model { try runtime.target(target).seq }
             let bindings = try model { try runtime.target(target).bindings }
             let digest = SHA256Digest.hex(StateDigest.canonicalBytes(bindings: bindings, store: runtime.store))
-            return ServerMessage.reply("digest", id: id, [("target", .string(target)), ("seq", .number(Double(seq))), ("digest", .string(digest))])
+            return .digest(target: target, seq: seq, digest: digest, id: id)
         case .hello, .listFiles, .listTargets, .ping, .upload, .loadFile:
             throw WireError.internalError("request '\(body.type)' reached a worker")
         }
+    }
+
+    /// The listing entry of a target this request has just created or published.
+    private func createdTargetInfo(_ name: String) throws(WireError) -> ServerMessage.TargetInfo {
+        guard let info = targetInfo(name) else { throw WireError.internalError("target '\(name)' vanished after its creation") }
+        return info
     }
 
     func record(_ target: String) throws(WireError) -> TargetRecord {

@@ -17,15 +17,13 @@ extension Worker {
         let seq = (try? runtime.target(target).seq) ?? 0
         var out: [WebSocketServer.Command] = []
         if let cursor, let missing = missingBatches(record, after: cursor, currentSeq: seq, epoch: epoch(of: target)) {
-            let reply = ServerMessage.reply(
-                "subscribed", id: id,
-                [("target", .string(target)), ("epoch", .string(epoch(of: target))), ("seq", .number(Double(cursor.seq))), ("resumed", true)])
+            let reply = ServerMessage.subscribed(ServerMessage.Subscribed(target: target, epoch: epoch(of: target), seq: cursor.seq, resumed: true), id: id)
             out.append(.send(ServerContext.payload(reply), to: [session]))
             for entry in missing {
                 if let paths {
                     let effects = PathFilter.effects(entry.batch.effects, visibleTo: paths)
                     guard !effects.isEmpty else { continue }
-                    let message = ServerMessage.batch(entry.batch, epoch: epoch(of: target), effects: effects, commands: entry.batch.applied)
+                    let message = ServerMessage.batch(ServerMessage.Batch(entry.batch, epoch: epoch(of: target), effects: effects))
                     out.append(.send(ServerContext.payload(message), to: [session]))
                 } else {
                     out.append(.send(entry.payload, to: [session]))
@@ -71,24 +69,20 @@ extension Worker {
     }
 
     /// A snapshot message: the whole target, or the values at `paths`.
-    func snapshot(of target: String, paths: [String]?, values: [(String, JSONValue)], id: JSONValue?, reason: String?, resumed: Bool?) -> JSONValue {
+    func snapshot(
+        of target: String, paths: [String]?, values: [(String, JSONValue)], id: JSONValue?, reason: ServerMessage.SnapshotReason?, resumed: Bool?
+    ) -> ServerMessage {
         let runtime = files[targets[target]!.file]!
-        var message: JSONValue
+        let seq: UInt64
+        let content: ServerMessage.SnapshotContent
         if paths == nil, let snapshot = try? runtime.snapshot(of: target) {
-            message = ServerMessage.snapshot(snapshot, id: id, epoch: epoch(of: target), reason: reason)
+            seq = snapshot.seq
+            content = .target(bindings: snapshot.bindings, instances: snapshot.instances)
         } else {
-            let seq = (try? runtime.target(target).seq) ?? 0
-            var fields: [(String, JSONValue)] = [
-                ("target", .string(target)), ("epoch", .string(epoch(of: target))), ("seq", .number(Double(seq))), ("values", .object(values)),
-            ]
-            if let reason { fields.append(("reason", .string(reason))) }
-            message = ServerMessage.reply("snapshot", id: id, fields)
+            seq = (try? runtime.target(target).seq) ?? 0
+            content = .values(values.map { ServerMessage.PathValue(path: $0.0, value: $0.1) })
         }
-        if let resumed, case .object(var members) = message {
-            members.append(("resumed", .bool(resumed)))
-            message = .object(members)
-        }
-        return message
+        return .snapshot(ServerMessage.Snapshot(target: target, epoch: epoch(of: target), seq: seq, content: content, reason: reason, resumed: resumed), id: id)
     }
 
     /// Checks lagging subscribers every 20 ms; once a session's queue has drained, it gets a
@@ -111,7 +105,7 @@ extension Worker {
                     let values = (subscription.paths ?? []).compactMap { path in
                         (try? Self.subscriptionValue(at: path, in: name, runtime: runtime)).map { (path, $0) }
                     }
-                    let message = snapshot(of: name, paths: subscription.paths, values: values, id: nil, reason: "catchUp", resumed: nil)
+                    let message = snapshot(of: name, paths: subscription.paths, values: values, id: nil, reason: .catchUp, resumed: nil)
                     out.append(.send(ServerContext.payload(message), to: [session]))
                     targets[name]!.subscribers[session]!.lagging = false
                     context.metrics.catchUps.add(1, ordering: .relaxed)

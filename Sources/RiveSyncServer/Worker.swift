@@ -86,7 +86,7 @@ final class Worker: @unchecked Sendable {
         guard let owner = context.directory.file(of: id) else { throw WireError(StateMachineError.unknownInstance(id)) }
         guard owner.location.worker == index else {
             throw WireError(
-                code: "wrong_worker",
+                code: .wrongWorker,
                 message: "instance \(id.rawValue) lives on worker \(owner.location.worker) (file '\(owner.name)'), the target on worker \(index)",
                 details: [("instance", .number(Double(id.rawValue)))])
         }
@@ -95,7 +95,7 @@ final class Worker: @unchecked Sendable {
 
     static func notAnInstance(_ id: InstanceID, of file: String) -> WireError {
         WireError(
-            code: "unknown_instance", message: "instance \(id.rawValue) is not an instance of file '\(file)'",
+            code: .unknownInstance, message: "instance \(id.rawValue) is not an instance of file '\(file)'",
             details: [("instance", .number(Double(id.rawValue)))])
     }
 
@@ -118,30 +118,26 @@ final class Worker: @unchecked Sendable {
     }
 
     func runtime(_ file: String) throws(WireError) -> FileRuntime {
-        guard let runtime = files[file] else { throw WireError(code: "unknown_file", message: "no file '\(file)'", details: [("file", .string(file))]) }
+        guard let runtime = files[file] else { throw WireError(code: .unknownFile, message: "no file '\(file)'", details: [("file", .string(file))]) }
         return runtime
     }
 
     /// The listing entry of a target.
-    func targetInfo(_ name: String) -> JSONValue? {
+    func targetInfo(_ name: String) -> ServerMessage.TargetInfo? {
         guard let record = targets[name], let target = try? files[record.file]?.target(name) else { return nil }
-        var members: [(String, JSONValue)] = [("name", .string(name)), ("file", .string(record.file))]
+        let kind: ServerMessage.TargetKind
         switch target.kind {
-        case .stateMachine(let artboard, let stateMachine):
-            members += [("kind", "stateMachine"), ("artboard", .string(artboard)), ("stateMachine", .string(stateMachine))]
-        case .publishedInstance:
-            members.append(("kind", "instance"))
+        case .stateMachine(let artboard, let stateMachine): kind = .stateMachine(artboard: artboard, stateMachine: stateMachine)
+        case .publishedInstance: kind = .instance
         }
-        members += [
-            ("mode", .string(record.manual ? "manual" : "auto")), ("rate", .number(record.rate)), ("seq", .number(Double(target.seq))),
-            ("bindings", .array(target.bindings.map(StateCodec.encode))),
-        ]
-        return .object(members)
+        return ServerMessage.TargetInfo(
+            name: name, file: record.file, kind: kind, mode: record.manual ? .manual : .auto, rate: record.rate, seq: target.seq,
+            bindings: target.bindings)
     }
 
     /// Listing entries of this worker's first `limit` targets by name after `after` that
     /// `shows` lets through.
-    func targetInfos(after: String?, limit: Int, shows: (String) -> Bool) -> [(name: String, info: JSONValue)] {
+    func targetInfos(after: String?, limit: Int, shows: (String) -> Bool) -> [(name: String, info: ServerMessage.TargetInfo)] {
         let names = targets.keys.filter { name in after.map { name > $0 } ?? true }.filter(shows).sorted().prefix(limit)
         return names.compactMap { name in targetInfo(name).map { (name, $0) } }
     }

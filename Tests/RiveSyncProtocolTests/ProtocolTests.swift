@@ -52,7 +52,7 @@ import Testing
             Issue.record("decoded \(text)")
             return
         }
-        #expect(failure.error.code == code)
+        #expect(failure.error.code.rawValue == code)
     }
 
     @Test func errorIdIsEchoedWhenReadable() throws {
@@ -62,7 +62,10 @@ import Testing
             return
         }
         #expect(failure.id == "abc")
-        #expect(failure.error.message(id: failure.id).jsonText == #"{"type":"error","id":"abc","code":"bad_message","message":"field 'target': expected a string","details":{"field":"target"}}"#)
+        #expect(
+            ServerMessage.error(failure.error, id: failure.id).jsonValue.jsonText
+                == #"{"type":"error","id":"abc","code":"bad_message","message":"field 'target': expected a string","details":{"field":"target"}}"#
+        )
     }
 
     @Test func valuesEncodeByType() throws {
@@ -79,26 +82,36 @@ import Testing
     }
 
     @Test func modelErrorsMapToStableCodes() {
-        #expect(WireError(PropertyError.noSuchProperty(path: "x")).code == "no_such_property")
-        #expect(WireError(StateMachineError.duplicateGlobalViewModelInstance("T")).code == "duplicate_global_view_model_instance")
-        #expect(WireError(ArtboardError.invalidStateMachine("s")).code == "invalid_state_machine")
-        #expect(WireError(FileError.invalidViewModel("v")).code == "invalid_view_model")
+        #expect(WireError(PropertyError.noSuchProperty(path: "x")).code == .noSuchProperty)
+        #expect(WireError(StateMachineError.duplicateGlobalViewModelInstance("T")).code == .duplicateGlobalViewModelInstance)
+        #expect(WireError(ArtboardError.invalidStateMachine("s")).code == .invalidStateMachine)
+        #expect(WireError(FileError.invalidViewModel("v")).code == .invalidViewModel)
         let error = WireError(PropertyError.indexOutOfRange(path: "l", index: 3, count: 2))
-        #expect(error.message(id: 1).jsonText == #"{"type":"error","id":1,"code":"index_out_of_range","message":"'l': index 3 outside 0..<2","details":{"path":"l","index":3,"count":2}}"#)
+        #expect(
+            ServerMessage.error(error, id: 1).jsonValue.jsonText
+                == #"{"type":"error","id":1,"code":"index_out_of_range","message":"'l': index 3 outside 0..<2","details":{"path":"l","index":3,"count":2}}"#
+        )
     }
 
     /// Batches encoded by the daemon and decoded by a client drive a replica to the source's digest.
     @Test func encodedBatchesKeepAReplicaConverged() throws {
-        let schema = try FileSchema(jsonText: #"""
-            {"viewModels": [
-              {"name": "P", "properties": [{"name": "x", "type": "number"}, {"name": "c", "type": "color"}, {"name": "t", "type": "trigger"}]},
-              {"name": "L", "properties": [{"name": "items", "type": "list"}, {"name": "head", "type": "viewModel", "viewModel": "P"}],
-               "instances": [{"name": "d", "values": {}}]}],
-             "artboards": [{"name": "A", "viewModel": "L", "stateMachines": ["s"]}]}
-            """#)
+        let schema = try FileSchema(
+            jsonText: #"""
+                {"viewModels": [
+                  {"name": "P", "properties": [{"name": "x", "type": "number"}, {"name": "c", "type": "color"}, {"name": "t", "type": "trigger"}]},
+                  {"name": "L", "properties": [{"name": "items", "type": "list"}, {"name": "head", "type": "viewModel", "viewModel": "P"}],
+                   "instances": [{"name": "d", "values": {}}]}],
+                 "artboards": [{"name": "A", "viewModel": "L", "stateMachines": ["s"]}]}
+                """#)
         var runtime = FileRuntime(schema: schema)
         try runtime.createStateMachine(artboard: "A")
-        let snapshotJSON = ServerMessage.snapshot(try runtime.snapshot(of: "s"), id: nil, epoch: "e", reason: nil)
+        let snapshot = try runtime.snapshot(of: "s")
+        let snapshotJSON = ServerMessage.snapshot(
+            ServerMessage.Snapshot(
+                target: "s", epoch: "e", seq: snapshot.seq, content: .target(bindings: snapshot.bindings, instances: snapshot.instances),
+                reason: nil, resumed: nil),
+            id: nil
+        ).jsonValue
         var replica = Replica(snapshot: try StateCodec.decodeSnapshot(snapshotJSON, target: "s", schema: schema))
         for round in 0..<20 {
             let p = try runtime.createInstance(.blank(from: .name("P")))
@@ -109,7 +122,8 @@ import Testing
             ]
             for (i, command) in commands.enumerated() { try runtime.enqueue(QueuedCommand(id: UInt64(i), command: command), on: "s") }
             for batch in try runtime.advance("s") {
-                let wire = try JSONParser().parse(ServerMessage.batch(batch, epoch: "e", effects: batch.effects, commands: batch.applied).serialized())
+                let wire = try JSONParser().parse(
+                    ServerMessage.batch(ServerMessage.Batch(batch, epoch: "e", effects: batch.effects)).serialized())
                 let decoded = try StateCodec.decodeBatch(wire, schema: schema, replica: replica)
                 #expect(decoded.effects == batch.effects && decoded.applied == batch.applied)
                 try replica.apply(decoded)

@@ -1,4 +1,4 @@
-import RiveSyncModel
+internal import RiveSyncModel
 
 /// Binds a shared instance in the daemon (a state machine's main instance, a published
 /// instance) to a local Rive view model instance, so what the local Rive view shows is the

@@ -1,0 +1,75 @@
+import Foundation
+import RiveSyncJSON
+import RiveSyncProtocol
+import Testing
+
+/// PROTOCOL.md, the JSON Schemas and the code name the same error codes, close codes and
+/// server message types: each list is compared with the code's both ways.
+@Suite struct DocumentAgreementTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    static func text(_ path: String) throws -> String {
+        try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
+    }
+
+    /// The part of PROTOCOL.md from the heading starting `start` to the next `## ` heading.
+    static func section(_ start: String) throws -> String {
+        let document = try text("protocol/PROTOCOL.md")
+        let begin = try #require(document.range(of: "\n" + start))
+        let rest = document[begin.upperBound...]
+        let end = rest.range(of: "\n## ")?.lowerBound ?? rest.endIndex
+        return String(rest[..<end])
+    }
+
+    static func matches(_ pattern: String, in text: String) throws -> [String] {
+        let regex = try Regex(pattern)
+        return text.matches(of: regex).map { String(text[$0.range]) }
+    }
+
+    func expectSame(_ documented: Set<String>, _ coded: Set<String>, _ what: String) {
+        #expect(documented.subtracting(coded).isEmpty, "\(what) documented but not in the code: \(documented.subtracting(coded).sorted())")
+        #expect(coded.subtracting(documented).isEmpty, "\(what) in the code but not documented: \(coded.subtracting(documented).sorted())")
+        #expect(!documented.isEmpty)
+    }
+
+    @Test func errorCodesOfSection13AreTheCodesOfWireErrorCode() throws {
+        let section = try Self.section("## 13. Error codes")
+        let table = section.split(separator: "\n").filter { $0.hasPrefix("| `") }
+        var documented: Set<String> = []
+        for row in table {
+            let firstCell = row.split(separator: "|", omittingEmptySubsequences: true)[0]
+            for code in try Self.matches("`[a-z_]+`", in: String(firstCell)) { documented.insert(String(code.dropFirst().dropLast())) }
+        }
+        expectSame(documented, Set(WireErrorCode.allCases.map(\.rawValue)), "error codes (PROTOCOL.md §13)")
+    }
+
+    @Test func errorCodesOfTheSchemasAreTheCodesOfWireErrorCode() throws {
+        let common = try JSONParser().parse(try Self.text("protocol/schemas/common.schema.json"))
+        let items = try #require(common["$defs"]?["errorCode"]?["enum"]?.arrayValue)
+        let documented = Set(items.compactMap(\.stringValue))
+        #expect(documented.count == items.count)
+        expectSame(documented, Set(WireErrorCode.allCases.map(\.rawValue)), "error codes (common.schema.json errorCode)")
+    }
+
+    @Test func closeCodesOfSection12AreTheCasesOfCloseCode() throws {
+        let section = try Self.section("## 12. Limits and close codes")
+        let paragraph = try #require(section.range(of: "Close codes:")).upperBound
+        let rest = section[paragraph...]
+        let text = String(rest[..<(rest.range(of: "\n\n")?.lowerBound ?? rest.endIndex)])
+        let documented = Set(try Self.matches(#"\*\*1[0-9]{3}\*\*"#, in: text).map { String($0.dropFirst(2).dropLast(2)) })
+        expectSame(documented, Set(CloseCode.allCases.map { String($0.rawValue) }), "close codes (PROTOCOL.md §12)")
+    }
+
+    @Test func serverMessageSchemasAreTheCasesOfServerMessage() throws {
+        let directory = Self.root.appendingPathComponent("protocol/schemas/server")
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".schema.json") }
+        var documented: Set<String> = []
+        for file in files {
+            let schema = try JSONParser().parse(try Self.text("protocol/schemas/server/" + file))
+            let type = try #require(schema["properties"]?["type"]?["const"]?.stringValue, "\(file) has no type const")
+            #expect(file == type + ".schema.json")
+            documented.insert(type)
+        }
+        expectSame(documented, Set(ServerMessageType.allCases.map(\.rawValue)), "server message types (protocol/schemas/server)")
+    }
+}
