@@ -44,7 +44,7 @@ import Testing
             _ = try TransactionRequest(json, maxCommands: 256)
             Issue.record("a bad command was read")
         } catch {
-            #expect(error.code == "bad_message")
+            #expect(error.code == .badMessage)
             #expect(JSONValue.object(error.details)["field"] == .string(field))
             #expect(JSONValue.object(error.details)["commandIndex"] == 1)
             #expect(error.message.contains("'\(field)'"), "\(error.message)")
@@ -98,19 +98,40 @@ import Testing
     }
 
     @Test func presenceErrorsHaveTheirCodes() {
-        #expect(WireError(.notJoined, target: "t").code == "not_joined")
-        #expect(WireError(.rateLimited(limit: "maxPresenceUpdatesPerSecond"), target: "t").code == "rate_limited")
+        #expect(WireError(.notJoined, target: "t").code == .notJoined)
+        #expect(WireError(.rateLimited(limit: "maxPresenceUpdatesPerSecond"), target: "t").code == .rateLimited)
         #expect(WireError(.limitExceeded(limit: "maxPresenceMembers", value: 2), target: "t") == .limit("maxPresenceMembers", 2))
-        #expect(WireError(.invalidKey, target: "t").code == "bad_message")
+        #expect(WireError(.invalidKey, target: "t").code == .badMessage)
     }
 
     @Test func authorsFollowTheBatchsCommands() throws {
-        let authors = [UInt64(7): Author(client: "inspector/2.1", token: "qa"), 9: Author(client: "kiosk", token: nil)]
-        let wire = try Self.parse(Authors.encode(authors, commands: [7, 8, 9]).jsonText)
-        #expect(wire == [["client": "inspector/2.1", "token": "qa"], [:], ["client": "kiosk"]])
-        #expect(try Authors.decode(wire, count: 3) == [authors[7], nil, authors[9]])
-        #expect(throws: WireError.self) { try Authors.decode(wire, count: 2) }
-        let ack = Authors.transactionAck(id: 9, target: "character", seq: 43, commands: [1020, 1021])
-        #expect(ack == ["type": "ack", "id": 9, "target": "character", "seq": 43, "command": 1020, "commands": [1020, 1021]])
+        let qa = Author(client: "inspector/2.1", token: "qa")
+        let change = ChangeBatch(
+            target: "s", seq: 4, effects: [], applied: [7, 8, 9], rejected: [], authors: [7: qa, 9: Author(client: "kiosk", token: nil)])
+        let batch = ServerMessage.batch(ServerMessage.Batch(change, epoch: "e", effects: [], withAuthors: true))
+        let wire = try Self.parse(batch.jsonValue.jsonText)
+        #expect(wire["authors"] == [["client": "inspector/2.1", "token": "qa"], [:], ["client": "kiosk"]])
+        #expect(try ServerMessage(wire, types: try ServerMessageTests.types()) == batch)
+        let without = ServerMessage.batch(ServerMessage.Batch(change, epoch: "e", effects: []))
+        #expect(without.jsonValue["authors"] == nil, "off: no authors member")
+        #expect(try ServerMessage(try Self.parse(without.jsonValue.jsonText), types: try ServerMessageTests.types()) == without)
+        for bad in [#"[{}]"#, #"[{}, {}, {"name": "x"}]"#, #"[{}, {}, {"client": 3}]"#, #""qa""#] {
+            let text =
+                #"{"type": "batch", "target": "s", "epoch": "e", "seq": 4, "effects": [], "commands": [7, 8, 9], "authors": "# + bad + "}"
+            #expect(throws: ServerMessageDecodingError.self) {
+                try ServerMessage(try Self.parse(text), types: try ServerMessageTests.types())
+            }
+        }
+    }
+
+    @Test func aTransactionsAckListsEveryCommand() throws {
+        let ack = ServerMessage.ack(ServerMessage.Ack(target: "character", seq: 43, command: 1020, commands: [1020, 1021]), id: 9)
+        let wire = try Self.parse(ack.jsonValue.jsonText)
+        #expect(wire == ["type": "ack", "id": 9, "target": "character", "seq": 43, "command": 1020, "commands": [1020, 1021]])
+        #expect(try ServerMessage(wire, types: NoTargetTypes()) == ack)
+        let single = ServerMessage.ack(ServerMessage.Ack(target: "character", seq: 43, command: 1020), id: 9)
+        #expect(single.jsonValue["commands"] == nil)
+        let mismatched = #"{"type": "ack", "target": "c", "seq": 1, "command": 5, "commands": [6, 7]}"#
+        #expect(throws: ServerMessageDecodingError.self) { try ServerMessage(try Self.parse(mismatched), types: NoTargetTypes()) }
     }
 }

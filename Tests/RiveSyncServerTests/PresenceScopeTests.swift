@@ -12,7 +12,7 @@ import Testing
     @Test func readingDoesNotShowPresence() throws {
         let reader = try Self.grants([["allow": ["read"], "target": "*"]])
         #expect(!reader.seesPresence(of: "room-7"))
-        #expect(reader.denial(of: PresenceRequest.list(target: "room-7"))?.error.code == "forbidden")
+        #expect(reader.denial(of: PresenceRequest.list(target: "room-7"))?.error.code == .forbidden)
         #expect(reader.denial(of: PresenceRequest.list(target: "room-7"))?.permission == .seePresence)
         #expect(reader.denial(of: Self.join)?.permission == .publishPresence)
     }

@@ -2,24 +2,30 @@ import RiveSyncJSON
 import RiveSyncModel
 
 /// The presence messages of PROTOCOL.md §15, encoded for the daemon and decoded for clients.
+/// (They become `ServerMessage` cases, with their schemas moved to `schemas/server/`, in the
+/// commit that makes the daemon send them.)
 public enum PresenceMessages {
+    private static func reply(_ type: String, id: JSONValue?, _ fields: [(String, JSONValue)]) -> JSONValue {
+        .object([("type", .string(type))] + (id.map { [("id", $0)] } ?? []) + fields)
+    }
+
     /// The reply to `presenceJoin`; `resumed`: the key named a member that was already there.
     public static func joined(id: JSONValue?, target: String, member: MemberID, resumed: Bool) -> JSONValue {
-        ServerMessage.reply(
+        reply(
             "presenceJoined", id: id, [("target", .string(target)), ("member", .string("\(member)")), ("resumed", .bool(resumed))])
     }
 
     public static func updated(id: JSONValue?, target: String) -> JSONValue {
-        ServerMessage.reply("presenceUpdated", id: id, [("target", .string(target))])
+        reply("presenceUpdated", id: id, [("target", .string(target))])
     }
 
     public static func left(id: JSONValue?, target: String) -> JSONValue {
-        ServerMessage.reply("presenceLeft", id: id, [("target", .string(target))])
+        reply("presenceLeft", id: id, [("target", .string(target))])
     }
 
     /// The reply to `presenceList`: the members as of the target's batch `seq`.
     public static func members(id: JSONValue?, target: String, seq: UInt64, _ entries: [PresenceEntry]) -> JSONValue {
-        ServerMessage.reply(
+        reply(
             "presenceMembers", id: id, [("target", .string(target)), ("seq", .number(Double(seq))), ("members", encode(entries))])
     }
 
@@ -93,14 +99,14 @@ extension WireError {
     public init(_ error: PresenceError, target: String) {
         switch error {
         case .notJoined:
-            self.init(code: "not_joined", message: "not a member of the presence of '\(target)'", details: [("target", .string(target))])
+            self.init(code: .notJoined, message: "not a member of the presence of '\(target)'", details: [("target", .string(target))])
         case .invalidKey:
             self = .badField(
                 "key", "a string of \(PresenceLimits.keyBytes.lowerBound) to \(PresenceLimits.keyBytes.upperBound) bytes")
         case .invalidState: self = .badField("state", "a JSON object")
         case .limitExceeded(let limit, let value): self = .limit(limit, value)
         case .rateLimited(let limit):
-            self.init(code: "rate_limited", message: "limit \(limit) reached", details: [("limit", .string(limit))])
+            self.init(code: .rateLimited, message: "limit \(limit) reached", details: [("limit", .string(limit))])
         }
     }
 }

@@ -68,7 +68,7 @@ extension WireError {
     /// a `bad_message` field named `commands[index].field`.
     public func inCommand(_ index: Int) -> WireError {
         var error = self
-        if error.code == "bad_message", let at = error.details.firstIndex(where: { $0.0 == "field" }),
+        if error.code == .badMessage, let at = error.details.firstIndex(where: { $0.0 == "field" }),
             let field = error.details[at].1.stringValue
         {
             let qualified = field == "(command)" ? "commands[\(index)]" : "commands[\(index)].\(field)"
