@@ -49,10 +49,15 @@ let package = Package(
         // Wire protocol v1: requests, replies, values, batches, error codes. No I/O.
         .target(name: "RiveSyncProtocol", dependencies: ["RiveSyncModel", "RiveSyncJSON"]),
         .testTarget(name: "RiveSyncProtocolTests", dependencies: ["RiveSyncProtocol"]),
-        // The daemon: workers, dispatcher, subscriptions, advances, configuration. Owns all I/O.
+        // The daemon's pure core: the change log's records and seam (JournalRecord, JournalCodec,
+        // ChangeLog). No Foundation, Dispatch, Glibc or transport (RiveSyncCoreTests checks).
+        .target(name: "RiveSyncCore", dependencies: ["RiveSyncModel", "RiveSyncProtocol", "RiveSyncJSON"], exclude: ["README.md"]),
+        .testTarget(name: "RiveSyncCoreTests", dependencies: ["RiveSyncCore", "RiveSyncModel", "RiveSyncProtocol", "RiveSyncJSON"]),
+        // The daemon's shell: workers, dispatcher, subscriptions, advances, configuration. Owns all I/O.
         .target(
             name: "RiveSyncServer",
-            dependencies: ["RiveSyncModel", "RiveSyncProtocol", "RiveSyncJSON", "RiveSyncTransport", "RiveFile", "CCrypto", "RiveSyncVersion"],
+            dependencies: ["RiveSyncCore", "RiveSyncModel", "RiveSyncProtocol", "RiveSyncJSON", "RiveSyncTransport", "RiveFile", "CCrypto", "RiveSyncVersion",
+                           "RiveSyncCluster"],
             // Web/ links the pages (web/) and the JavaScript client (clients/js/) served by --demo or
             // the inspector section.
             resources: [
@@ -65,7 +70,7 @@ let package = Package(
         .testTarget(
             name: "RiveSyncServerTests",
             dependencies: ["rivesyncd", "RiveSyncServer", "RiveSyncTransport", "RiveSyncProtocol", "RiveSyncModel", "RiveSyncJSON",
-                           "RiveSyncTestSupport"],
+                           "RiveSyncTestSupport", "RiveSyncRedis"],
             exclude: ["python", "journal-v1"]),
         // Test-only: launching a real rivesyncd, shared by the server, client and CLI tests.
         .target(name: "RiveSyncTestSupport", path: "Tests/RiveSyncTestSupport"),
@@ -114,6 +119,13 @@ let package = Package(
         .systemLibrary(name: "CEpoll", path: "bench/load-epoll"),
         .executableTarget(name: "bench-load", dependencies: ["BenchLoadKit", "CEpoll", "RiveSyncTransport"], path: "bench/load"),
         .testTarget(name: "BenchLoadTests", dependencies: ["BenchLoadKit"]),
+        // hiredis 0.14 (Debian) behind a header-only shim: the Redis protocol, for the cluster.
+        .systemLibrary(name: "CHiredis", pkgConfig: "hiredis", providers: [.apt(["libhiredis-dev"])]),
+        // Redis through hiredis: connections, argv commands, typed replies, stream reader thread.
+        .target(name: "RiveSyncRedis", dependencies: ["CHiredis"]),
+        .testTarget(name: "RiveSyncRedisTests", dependencies: ["RiveSyncRedis", "RiveSyncTestSupport"]),
+        // The cluster's change log on a Redis stream (protocol/CLUSTER.md): fencing, leases, numbers.
+        .target(name: "RiveSyncCluster", dependencies: ["RiveSyncCore", "RiveSyncRedis", "RiveSyncJSON"]),
     ],
     swiftLanguageModes: [.v6]
 )
@@ -121,7 +133,7 @@ let package = Package(
 // Without libwebsockets (Apple hosts, RIVESYNC_CLIENT_TRANSPORT=foundation): drop the daemon's
 // system libraries and everything that depends on them, with the products made of them.
 if clientOnFoundation {
-    let systemOnly: Set<String> = ["CWebSockets", "CEpoll", "CCrypto"]
+    let systemOnly: Set<String> = ["CWebSockets", "CEpoll", "CCrypto", "CHiredis"]
     var dropped = systemOnly
     func names(_ dependency: Target.Dependency) -> String? {
         switch dependency {

@@ -2,8 +2,9 @@
 # Installs what building, running and testing RiveSync needs on a fresh Debian 12 machine
 # (Swift 6.3 is expected on PATH already). Safe to run again.
 set -eu
+# libhiredis-dev: the Redis client library the cluster mode links (RiveSyncRedis).
 # systemd: systemd-analyze (.ci/systemd-check.sh) and systemd-socket-activate (supervision tests).
-packages="libwebsockets-dev libssl-dev zlib1g-dev pkg-config openssl python3-websockets iproute2 procps systemd"
+packages="libwebsockets-dev libssl-dev libhiredis-dev zlib1g-dev pkg-config openssl python3-websockets iproute2 procps systemd"
 missing=""
 for package in $packages; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing="$missing $package"

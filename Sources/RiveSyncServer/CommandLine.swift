@@ -26,6 +26,8 @@ public struct DaemonCommandLine: Sendable {
     public var port: Int?
     public var workers: Int?
     public var stateDirectory: String?
+    /// `--redis URL`: be a node of the cluster on that Redis (sets `cluster.redis`).
+    public var redis: String?
     public var logLevel: Log.Level?
     public var testEcho = false
 
@@ -44,6 +46,8 @@ public struct DaemonCommandLine: Sendable {
           --port N             listen port (default 7420; 0 picks a free one, printed on stderr)
           --workers N          worker threads (default 2)
           --state-dir DIR      directory for persistent state
+          --redis URL          be a cluster node on that Redis (redis://host:port/db; see
+                               protocol/CLUSTER.md); sets cluster.redis
           --log-level LEVEL    debug, info (default), warning or error
           --version            print the version
           --help               show this help
@@ -90,6 +94,8 @@ public struct DaemonCommandLine: Sendable {
                 self.workers = workers
             case "--state-dir":
                 stateDirectory = try value(argument)
+            case "--redis":
+                redis = try value(argument)
             case "--log-level":
                 let text = try value(argument)
                 guard let level = Log.Level(rawValue: text) else {
@@ -102,7 +108,7 @@ public struct DaemonCommandLine: Sendable {
                 throw .invalid("unknown argument '\(argument)'")
             }
         }
-        let overrides = host != nil || port != nil || workers != nil || stateDirectory != nil || logLevel != nil || testEcho
+        let overrides = host != nil || port != nil || workers != nil || stateDirectory != nil || redis != nil || logLevel != nil || testEcho
         if action == .checkConfiguration, overrides { throw .invalid("--check-config takes no other flag") }
         if source == nil, action == .serve { throw .invalid("give --demo or --config FILE") }
     }
@@ -115,6 +121,9 @@ public struct DaemonCommandLine: Sendable {
         if let port { result.port = port }
         if let workers { result.workers = workers }
         if let stateDirectory { result.stateDirectory = stateDirectory }
+        if let redis {
+            if result.cluster == nil { result.cluster = DaemonConfiguration.Cluster(redis: redis) } else { result.cluster!.redis = redis }
+        }
         if let logLevel { result.logLevel = logLevel }
         result.testEcho = testEcho
         return result

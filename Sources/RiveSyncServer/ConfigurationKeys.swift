@@ -7,9 +7,9 @@ public enum ConfigurationKeys {
     public static let sections: [String: [String]] = [
         "": [
             "listen", "workers", "tls", "stateDirectory", "files", "instances", "stateMachines", "limits", "allowFileUploads",
-            "defaultRate", "durability", "snapshotEvery", "auth", "logLevel", "metrics", "inspector",
+            "defaultRate", "durability", "snapshotEvery", "auth", "logLevel", "metrics", "inspector", "cluster",
         ],
-        "listen": ["host", "port"],
+        "listen": ["host", "port", "sharePort"],
         "tls": ["certificate", "key"],
         "files[]": ["name", "path", "schema", "worker"],
         "instances[]": ["name", "file", "viewModel", "instance"],
@@ -19,6 +19,7 @@ public enum ConfigurationKeys {
         "auth.anonymousScopes[]": Scope.keys,
         "metrics": ["maxTargetLabels"],
         "inspector": ["enabled", "readOnly"],
+        "cluster": ["redis", "node", "prefix", "leaseMilliseconds", "timeoutMilliseconds"],
     ]
 
     /// Every key path (`listen.host`, `files[].name`, `limits.maxMessageBytes`, …), sorted.

@@ -1,4 +1,5 @@
 import Foundation
+import RiveSyncCore
 import RiveSyncModel
 import RiveSyncProtocol
 import RiveSyncTransport
@@ -11,8 +12,9 @@ extension Daemon {
     public static func check(configurationPath path: String) -> [String] {
         var configuration: DaemonConfiguration
         do { configuration = try DaemonCommandLine.read(path) } catch { return error.lines }
+        // The cluster section is checked without contacting Redis.
+        var problems = clusterProblems(configuration)
         configuration.stateDirectory = nil
-        var problems: [String] = []
         for (key, file) in [("tls.certificate", configuration.tlsCertificate), ("tls.key", configuration.tlsKey)] {
             if let file, !FileManager.default.isReadableFile(atPath: file) { problems.append("\(key): cannot read '\(file)'") }
         }
@@ -26,6 +28,7 @@ extension Daemon {
             do { _ = try TokenTable.read(tokens) } catch { problems.append("auth.tokensFile: \(error)") }
             configuration.auth.tokensFile = nil
         }
+        configuration.cluster = nil
         do { _ = try Daemon(configuration: configuration, log: Log(minimum: .error)) } catch let error as ConfigurationError {
             problems += error.lines
         } catch {
@@ -107,7 +110,7 @@ extension Daemon {
             try worker.queue.sync { () throws in
                 let source: InstanceSource =
                     entry.instance.map { .name($0, from: .name(entry.viewModel)) } ?? .viewModelDefault(from: .name(entry.viewModel))
-                let instance = try worker.durably(entry.file, .createInstance(source)) { try $0.createInstance(source) }
+                guard case .instance(let instance, _) = try worker.commitNow(.createInstance(source), file: entry.file) else { return }
                 try worker.publish(instance, as: entry.name, file: entry.file)
             }
         } catch {

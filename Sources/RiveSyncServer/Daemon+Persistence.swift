@@ -1,4 +1,5 @@
 import Foundation
+import RiveSyncCore
 import RiveSyncJSON
 import RiveSyncModel
 import RiveSyncProtocol
@@ -26,7 +27,7 @@ extension Daemon {
             highestCommand = max(highestCommand, highest)
             context.log(.info, "restored", [("file", name), ("records", "\(recovered.records.count)"), ("snapshot", recovered.snapshot == nil ? "no" : "yes")])
         }
-        context.ensureCommandNumbers(above: highestCommand)
+        context.commandNumbers.ensure(above: highestCommand)
     }
 }
 
@@ -35,6 +36,7 @@ extension Worker {
     func loadDurably(_ schema: FileSchema, as name: String, number: UInt64) throws {
         load(schema, as: name, number: number)
         guard let state = context.stateDirectory else { return }
-        journals[name] = try state.createJournal(number: number, header: JournalHeader(name: name, worker: index, schema: schema.jsonValue))
+        let journal = try state.createJournal(number: number, header: JournalHeader(name: name, worker: index, schema: schema.jsonValue))
+        fileLog?.add(journal, for: name)
     }
 }

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import RiveFile
+import RiveSyncCore
 import RiveSyncJSON
 import RiveSyncModel
 import RiveSyncProtocol
@@ -18,15 +19,28 @@ public final class Daemon: Sendable {
     let ready: Locked<Bool>
 
     /// Builds the daemon and loads its configuration; nothing listens until `start()`.
-    public init(configuration: DaemonConfiguration, log: Log = Log()) throws {
+    /// `changeLogs` gives worker `i` its change log (see `ChangeLog`); by default the file
+    /// journals with a state directory, else a log in memory.
+    public init(configuration: DaemonConfiguration, log: Log = Log(), changeLogs: ((Int) -> any ChangeLog)? = nil) throws {
         let state = try configuration.stateDirectory.map { try StateDirectory(path: $0, policy: configuration.durability) }
         let recovery = try state?.recoverJournals()
         if let renewed = recovery?.renewed, !renewed.isEmpty {
             log(.warning, "history was lost; starting a new epoch, so old cursors get snapshots", [("lost", renewed.joined(separator: "; "))])
         }
-        let epoch = state?.epoch ?? StateDirectory.newEpoch()
-        let context = ServerContext(configuration: configuration, epoch: epoch, log: log, stateDirectory: state)
-        let workers = (0..<configuration.workers).map { Worker(index: $0, context: context) }
+        let clusterLog = try Self.joinCluster(configuration, log: log)
+        // A node loads files only from its configuration: a client's `loadFile` would load on
+        // this node alone (protocol/CLUSTER.md §5), so it is refused (`forbidden`).
+        var configuration = configuration
+        if clusterLog != nil, configuration.allowFileUploads {
+            log(.warning, "allowFileUploads is off on a cluster node: loadFile is not shared by the cluster yet", [])
+            configuration.allowFileUploads = false
+        }
+        let epoch = clusterLog?.epoch ?? state?.epoch ?? StateDirectory.newEpoch()
+        let context = ServerContext(configuration: configuration, epoch: epoch, log: log, stateDirectory: state, clusterLog: clusterLog)
+        // A cluster node applies the log on one worker, in log order (protocol/CLUSTER.md §2.2).
+        let workers = (0..<(clusterLog == nil ? configuration.workers : 1)).map {
+            Worker(index: $0, context: context, log: clusterLog ?? changeLogs?($0))
+        }
         let dispatcher = try Dispatcher(context: context, workers: workers)
         self.context = context
         self.workers = workers
@@ -53,11 +67,14 @@ public final class Daemon: Sendable {
         server = WebSocketServer(
             configuration: transport, handler: handler,
             metricsAccess: { dispatcher.metricsAccess(authorization: $0, remoteAddress: $1) },
-            metricsBody: { $0.prometheusText() + metrics.prometheusText() + ProcessMetrics.prometheusText() },
-            readiness: { ready.withLock { $0 } })
+            metricsBody: {
+                $0.prometheusText() + metrics.prometheusText() + ProcessMetrics.prometheusText() + (clusterLog?.metrics.prometheusText() ?? "")
+            },
+            readiness: { ready.withLock { $0 } && (clusterLog?.isReachable ?? true) })
         context.attach(server)
         try restoreState(recovery?.journals ?? [])
         try loadConfiguredState()
+        if let clusterLog { try startReplicating(clusterLog) }
     }
 
     /// Starts listening; returns the bound port.
@@ -80,6 +97,7 @@ public final class Daemon: Sendable {
     public func stop() {
         ready.withLock { $0 = false }
         server.stop(closeCode: CloseCode.goingAway.rawValue)
+        context.clusterLog?.stop()
         for worker in workers { worker.queue.sync { worker.syncJournals() } }
         // State flush point (SIGTERM drain, `Supervisor.drain`): no connection is left and every
         // worker queue is idle, so persistence flushes here before the process exits 0.

@@ -18,6 +18,9 @@ extension DaemonConfiguration {
             problems.check { () throws(ConfigurationError) in
                 if let port = listen["port"] { self.port = try Self.integer(port, "listen.port", in: 0...65535) }
             }
+            problems.check { () throws(ConfigurationError) in
+                if let share = listen["sharePort"] { self.sharesPort = try Self.bool(share, "listen.sharePort") }
+            }
         }
         problems.check { () throws(ConfigurationError) in
             if let workers = json["workers"] { self.workers = try Self.integer(workers, "workers", in: 1...64) }
@@ -44,6 +47,9 @@ extension DaemonConfiguration {
         }
         problems.check { () throws(ConfigurationError) in
             if let inspector = json["inspector"] { self.inspector = try Inspector(json: inspector) }
+        }
+        problems.check { () throws(ConfigurationError) in
+            if let cluster = json["cluster"] { self.cluster = try Cluster(json: cluster) }
         }
         problems.check { () throws(ConfigurationError) in
             if let uploads = json["allowFileUploads"] { allowFileUploads = try Self.bool(uploads, "allowFileUploads") }
@@ -145,12 +151,12 @@ extension DaemonConfiguration {
         return list.filter { $0.objectValue != nil }
     }
 
-    private static func string(_ json: JSONValue?, _ here: String) throws(ConfigurationError) -> String {
+    static func string(_ json: JSONValue?, _ here: String) throws(ConfigurationError) -> String {
         guard let text = json?.stringValue else { throw .invalid(json == nil ? "\(here): required" : "\(here): expected a string") }
         return text
     }
 
-    private static func integer(_ json: JSONValue, _ here: String, in range: ClosedRange<Int>) throws(ConfigurationError) -> Int {
+    static func integer(_ json: JSONValue, _ here: String, in range: ClosedRange<Int>) throws(ConfigurationError) -> Int {
         guard let number = json.intValue, range.contains(number) else {
             throw .invalid("\(here): expected an integer in \(range.lowerBound)...\(range.upperBound)")
         }

@@ -38,6 +38,9 @@ public struct DaemonConfiguration: Sendable {
 
     public var host = "127.0.0.1"
     public var port = 7420
+    /// `listen.sharePort`: other processes may listen on the same host and port
+    /// (`SO_REUSEPORT`; cluster nodes on one machine).
+    public var sharesPort = false
     public var workers = 2
     public var tlsCertificate: String?
     public var tlsKey: String?
@@ -63,6 +66,8 @@ public struct DaemonConfiguration: Sendable {
     public var maxTargetLabels = 100
     /// The inspector and demo preview pages on the daemon's port (the `inspector` section).
     public var inspector = Inspector()
+    /// The cluster this daemon is a node of (the `cluster` section, `--redis`); nil: a single node.
+    public var cluster: Cluster?
     /// An inherited listening socket (systemd socket activation, see `SocketActivation`): the
     /// transport then binds nothing and `Supervisor` accepts on it. Not a configuration-file key.
     public var listenDescriptor: Int32?

@@ -1,27 +1,44 @@
+import Dispatch
+import RiveSyncCore
 import RiveSyncJSON
+import RiveSyncModel
 import RiveSyncProtocol
 import RiveSyncTransport
+import RiveSyncVersion
 
-/// Who a connection is, fixed by its `hello`.
-enum Identity: Sendable, Hashable {
-    case anonymous
-    /// A token of the tokens file, by digest: its scopes are looked up again on every request,
-    /// so a reload applies to open connections.
-    case token(name: String, digest: [UInt8])
-}
+/// What the connection core asks of the daemon (`ConnectionEnvironment`): the clock, limits,
+/// origins, `hello` authentication, each request's grants and owning worker, and the
+/// daemon-wide replies. Used on the dispatcher's queue, and for `/metrics` on the transport's
+/// service thread (which reads only the locked tokens and the configuration).
+final class DispatcherEnvironment: ConnectionEnvironment, @unchecked Sendable {
+    let context: ServerContext
+    /// The tokens file as last read (replaced by `reloadTokens`).
+    let tokens: Locked<TokenTable>
 
-/// Access control in the dispatcher (on its queue): origins, `hello` authentication, the
-/// grants of each request, and reloading the tokens file.
-extension Dispatcher {
+    init(context: ServerContext, tokens: Locked<TokenTable>) {
+        self.context = context
+        self.tokens = tokens
+    }
+
+    func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+
+    var limits: ConnectionLimits {
+        let limits = context.limits.withLock { $0 }
+        return ConnectionLimits(
+            helloTimeoutSeconds: limits.helloTimeoutSeconds, maxCommandsPerSecond: limits.maxCommandsPerSecond,
+            maxJSONDepth: limits.maxJSONDepth, maxMessageBytes: limits.maxMessageBytes, maxSubscriptions: limits.maxSubscriptions,
+            maxAssetBytes: limits.maxAssetBytes)
+    }
+
     /// Whether a connection may stay open: an `Origin` header, when present, must be allowed.
-    func admits(_ info: SessionInfo) -> Bool {
-        guard let allowed = context.configuration.auth.allowedOrigins, let origin = info.origin else { return true }
+    func admits(origin: String?) -> Bool {
+        guard let allowed = context.configuration.auth.allowedOrigins, let origin else { return true }
         return allowed.contains(origin)
     }
 
     /// The identity a `hello` with `token` gets, or nil (unauthorized). A token that is given
     /// must be valid even where anonymous access is allowed.
-    func authenticate(_ token: String?, remoteAddress: String) -> Identity? {
+    func authenticate(token: String?, remoteAddress: String) -> Identity? {
         if let token {
             return tokens.withLock { $0.entry(forToken: token) }.map { .token(name: $0.name, digest: $0.digest) }
         }
@@ -40,9 +57,67 @@ extension Dispatcher {
         }
     }
 
+    func authorize(_ request: ClientRequest, as identity: Identity) -> Authorization {
+        guard let grants = grants(of: identity) else { return .revoked }
+        if let denial = grants.denial(of: request) { return .denied(denial.error) }
+        return .allowed
+    }
+
+    func isValid(_ identity: Identity) -> Bool { grants(of: identity) != nil }
+
+    func allowsSubscription(_ identity: Identity, to target: String, paths: [String]) -> Bool {
+        grants(of: identity)?.allowsSubscription(to: target, paths: paths) ?? false
+    }
+
+    func worker(for request: ClientRequest) -> Result<Int, WireError> {
+        let directory = context.directory
+        func file(_ name: String) -> Result<Int, WireError> {
+            guard let location = directory.file(name) else {
+                return .failure(WireError(code: .unknownFile, message: "no file '\(name)'", details: [("file", .string(name))]))
+            }
+            return .success(location.worker)
+        }
+        func target(_ name: String) -> Result<Int, WireError> {
+            guard let location = directory.target(name) else { return .failure(WireError(StateMachineError.unknownTarget(name))) }
+            return .success(location.worker)
+        }
+        switch request {
+        case .describe(let name), .viewModelNames(let name), .globalViewModelNames(let name), .instanceNames(let name, _),
+            .properties(let name, _), .enums(let name), .artboardNames(let name), .stateMachineNames(let name, _),
+            .defaultViewModelInfo(let name, _), .createInstance(let name, _, _):
+            return file(name)
+        case .createStateMachine(let stateMachine):
+            return file(stateMachine.file)
+        case .publish(let instance, _):
+            guard let owner = directory.file(of: instance) else { return .failure(WireError(StateMachineError.unknownInstance(instance))) }
+            return .success(owner.location.worker)
+        case .subscribe(let name, _, _), .unsubscribe(let name), .deleteTarget(let name), .bind(let name, _, _), .get(let name, _),
+            .set(let name, _, _), .fire(let name, _), .listAppend(let name, _, _), .listInsert(let name, _, _, _),
+            .listRemoveAt(let name, _, _), .listRemove(let name, _, _), .listSwap(let name, _, _, _), .advance(let name),
+            .digest(let name):
+            return target(name)
+        case .hello, .ping, .listFiles, .listTargets, .upload, .loadFile:
+            return .failure(.internalError("request '\(request.type)' has no worker"))
+        }
+    }
+
+    func welcome(id: JSONValue?) -> ServerMessage {
+        let limits = context.limits.withLock { $0 }.wireLimits
+        return .welcome(
+            ServerMessage.Welcome(protocolVersion: 1, server: "rivesyncd/\(RiveSyncVersion.current)", epoch: context.epoch, limits: limits),
+            id: id)
+    }
+
+    func files(id: JSONValue?) -> ServerMessage {
+        let configured = Set(context.configuration.files.map(\.name))
+        let files = context.directory.files().map { file in
+            ServerMessage.FileInfo(name: file.name, worker: file.worker, source: configured.contains(file.name) ? .config : .upload)
+        }
+        return .files(files, id: id)
+    }
+
     /// Whether `GET /metrics` is answered: it needs the `metrics` permission, from the token in
-    /// `Authorization: Bearer <token>` or, without that header, from anonymous access. Called on
-    /// the transport's service thread: reads only the locked tokens and the configuration.
+    /// `Authorization: Bearer <token>` or, without that header, from anonymous access.
     func metricsAccess(authorization: String?, remoteAddress: String) -> HTTPAccess {
         var token: String?
         if let authorization {
@@ -50,23 +125,22 @@ extension Dispatcher {
             guard parts.count == 2, parts[0].lowercased() == "bearer" else { return .unauthorized }
             token = String(parts[1])
         }
-        guard let identity = authenticate(token, remoteAddress: remoteAddress), let grants = grants(of: identity) else {
+        guard let identity = authenticate(token: token, remoteAddress: remoteAddress), let grants = grants(of: identity) else {
             return .unauthorized
         }
         if grants.allows(.metrics) { return .allowed }
         return token == nil ? .unauthorized : .forbidden
     }
 
-    /// Answers `unauthorized`, closes with 1008 and forgets the session at once: its later
-    /// messages are ignored and its subscriptions get no more batches.
-    func refuse(_ session: SessionID, id: JSONValue?, reason: String) {
-        var metadata = [("reason", reason), ("remote", sessions[session]?.remoteAddress ?? "")]
-        if case .token(let name, _)? = sessions[session]?.identity { metadata.append(("token", name)) }
-        context.log(.warning, "connection refused", metadata)
-        context.sendError(WireError(code: .unauthorized, message: reason), id: id, to: session)
-        context.submit([.close(session, code: CloseCode.policyViolation.rawValue, reason: "unauthorized")])
-        sessions[session] = nil
-        for worker in workers { worker.queue.async { worker.sessionClosed(session) } }
+    /// 127.0.0.0/8, ::1, and 127.x mapped into IPv6.
+    static func isLoopback(_ address: String) -> Bool {
+        address.hasPrefix("127.") || address == "::1" || address.hasPrefix("::ffff:127.")
+    }
+}
+
+extension Dispatcher {
+    func metricsAccess(authorization: String?, remoteAddress: String) -> HTTPAccess {
+        environment.metricsAccess(authorization: authorization, remoteAddress: remoteAddress)
     }
 
     /// SIGHUP: reads the tokens file again. On success, connections whose token is gone are
@@ -76,32 +150,9 @@ extension Dispatcher {
         guard let path = context.configuration.auth.tokensFile else { return }
         let table = try TokenTable.read(path)
         queue.sync {
-            tokens.withLock { $0 = table }
-            recheckSessions()
+            environment.tokens.withLock { $0 = table }
+            run(.tokensReloaded)
         }
         context.log(.info, "tokens reloaded", [("path", path), ("tokens", "\(table.entries.count)")])
-    }
-
-    /// Applies the current tokens to every open connection. An ended subscription is told by
-    /// an `unsubscribed` message without `id`.
-    private func recheckSessions() {
-        for (session, state) in sessions {
-            guard let identity = state.identity else { continue }
-            guard let grants = grants(of: identity) else {
-                refuse(session, id: nil, reason: "token revoked")
-                continue
-            }
-            for (target, paths) in state.subscriptions where !grants.allowsSubscription(to: target, paths: paths) {
-                sessions[session]!.subscriptions[target] = nil
-                guard let location = context.directory.target(target) else { continue }
-                let worker = workers[location.worker]
-                worker.queue.async { worker.handle(Request(id: nil, body: .unsubscribe(target: target)), from: session, grants: grants) }
-            }
-        }
-    }
-
-    /// 127.0.0.0/8, ::1, and 127.x mapped into IPv6.
-    static func isLoopback(_ address: String) -> Bool {
-        address.hasPrefix("127.") || address == "::1" || address.hasPrefix("::ffff:127.")
     }
 }

@@ -1,4 +1,6 @@
 import Foundation
+import RiveSyncCluster
+import RiveSyncCore
 import RiveSyncJSON
 import RiveSyncModel
 import RiveSyncProtocol
@@ -17,11 +19,18 @@ final class ServerContext: Sendable {
     let log: Log
     /// Where state persists, if anywhere.
     let stateDirectory: StateDirectory?
-    private let commandCounter = Atomic<UInt64>(0)
-    private let server = Locked<WebSocketServer?>(nil)
+    /// Where command numbers come from (a counter here; a cluster node's are its slot's).
+    let commandNumbers: any CommandNumbers
+    /// The cluster's log when this daemon is a cluster node (protocol/CLUSTER.md).
+    let clusterLog: RedisChangeLog?
+    private let server = Locked<(any TransportOutlet)?>(nil)
 
-    init(configuration: DaemonConfiguration, epoch: String, log: Log, stateDirectory: StateDirectory? = nil) {
+    init(
+        configuration: DaemonConfiguration, epoch: String, log: Log, stateDirectory: StateDirectory? = nil, clusterLog: RedisChangeLog? = nil
+    ) {
         self.stateDirectory = stateDirectory
+        self.clusterLog = clusterLog
+        self.commandNumbers = clusterLog?.numbers ?? LocalCommandNumbers()
         self.configuration = configuration
         self.limits = Locked(configuration.limits)
         self.metrics = DaemonMetrics(maxTargetLabels: configuration.maxTargetLabels)
@@ -30,30 +39,19 @@ final class ServerContext: Sendable {
         self.log = log
     }
 
-    func attach(_ server: WebSocketServer) { self.server.withLock { $0 = server } }
-
-    /// A daemon-wide command number (acks and batches carry it).
-    func nextCommandNumber() -> UInt64 { commandCounter.add(1, ordering: .relaxed).newValue }
-
-    /// After a restart: new command numbers continue above the journaled ones.
-    func ensureCommandNumbers(above highest: UInt64) {
-        var current = commandCounter.load(ordering: .relaxed)
-        while current < highest {
-            let (exchanged, original) = commandCounter.compareExchange(expected: current, desired: highest, ordering: .relaxed)
-            if exchanged { return }
-            current = original
-        }
-    }
+    /// Where transport commands go: the WebSocket server, or an in-process test's recorder.
+    func attach(_ server: any TransportOutlet) { self.server.withLock { $0 = server } }
 
     /// Hands transport commands to the service thread in one submit (one lock, one wakeup).
     func submit(_ commands: [WebSocketServer.Command]) {
         guard !commands.isEmpty else { return }
-        server.withLock { $0 }?.submit(commands)
+        _ = server.withLock { $0 }?.submit(commands)
     }
 
     /// Bytes queued for a session on the service thread (a recent snapshot).
     func queuedBytes(_ session: SessionID) -> Int {
-        server.withLock { $0 }?.queuedBytes(session) ?? 0
+        guard let server = server.withLock({ $0 }) else { return 0 }
+        return server.queuedBytes(session) ?? 0
     }
 
     /// Bytes queued on the service thread for all sessions together (a recent snapshot).

@@ -46,7 +46,8 @@ public final class Supervisor: Sendable {
         state.configuration = daemon.context.configuration
         if let listener = daemon.context.configuration.listenDescriptor {
             state.acceptor = try SocketAcceptor(listener: listener, log: log) { [daemon] in daemon.adopt($0) }
-            state.endpoint = "inherited socket fd \(listener)"
+            let configuration = daemon.context.configuration
+            state.endpoint = configuration.sharesPort ? "\(configuration.host):\(configuration.port)" : "inherited socket fd \(listener)"
         } else {
             state.endpoint = "\(daemon.context.configuration.host):\(port)"
         }

@@ -1,4 +1,5 @@
 import Dispatch
+import RiveSyncCore
 import RiveSyncJSON
 import RiveSyncModel
 import RiveSyncProtocol
@@ -12,42 +13,26 @@ extension Worker {
         guard let record = targets[target], !record.manual, !record.scheduled else { return }
         targets[target]!.scheduled = true
         let now = DispatchTime.now().uptimeNanoseconds
-        let due = max(now, record.lastAdvance &+ UInt64(1e9 / record.rate))
+        let due = AdvancePacing.due(now: now, lastAdvance: record.lastAdvance, rate: record.rate)
         queue.asyncAfter(deadline: DispatchTime(uptimeNanoseconds: due)) { [self] in runAdvance(target) }
     }
 
-    /// Applies a target's queue and sends the batches, acks and errors it produced.
-    func runAdvance(_ target: String) {
+    /// Proposes a target's queued commands as one advance; once the log commits it, `apply`
+    /// runs the advance and sends the batches, acks and errors it produced. `manual`: the
+    /// `advance` request to answer with the target's seq.
+    func runAdvance(_ target: String, manual: (session: SessionID, id: JSONValue?)? = nil) {
         guard let record = targets[target] else { return }
         let start = DispatchTime.now().uptimeNanoseconds
         targets[target]!.scheduled = false
         targets[target]!.lastAdvance = start
-        guard journalAdvance(target, file: record.file) else { return }
-        let batches: [ChangeBatch]
-        do {
-            batches = try files[record.file]!.advance(target)
-        } catch {
-            context.log(.error, "advance failed", [("target", target), ("error", "\(error)")])
+        let commands = record.queued
+        guard !commands.isEmpty else {
+            if let manual { sendAdvanced(target, to: manual) }
             return
         }
+        targets[target]!.queued = []
+        propose(.advance(target: target, commands: commands), file: record.file, .advance(target: target, commands: commands, manual: manual))
         context.metrics.recordAdvance(nanoseconds: DispatchTime.now().uptimeNanoseconds - start)
-        publish(batches, advanced: target)
-        snapshotIfDue(record.file)
-    }
-
-    /// Journals the commands an advance is about to apply. If that fails they are not
-    /// applied: each gets `storage_failed`, and false is returned.
-    private func journalAdvance(_ target: String, file: String) -> Bool {
-        guard !replaying, journals[file] != nil, let queue = try? files[file]!.target(target).queue, !queue.isEmpty else { return true }
-        do {
-            try journal(file, .advance(target: target, commands: queue))
-            return true
-        } catch {
-            let dropped = (try? files[file]!.discardQueue(of: target)) ?? []
-            context.submit(abandon(dropped, on: target, pending: targets[target]!.pending) { _ in error })
-            for command in dropped { targets[target]!.pending[command.id] = nil }
-            return false
-        }
     }
 
     /// Sends each batch to its subscribers (encoded once for whole-target subscribers),
@@ -58,9 +43,8 @@ extension Worker {
         var out: [WebSocketServer.Command] = []
         var replies: [WebSocketServer.Command] = []
         let limits = context.limits.withLock { $0 }
-        let softLimit = limits.maxSendQueueBytes / 2
-        // No session can be over the soft limit while the whole transport queue is under it.
-        let anyBacklog = context.totalQueuedBytes() > softLimit
+        // No session can be lagging while the whole transport queue is under the soft limit.
+        let anyBacklog = Backlog.lags(queuedBytes: context.totalQueuedBytes(), maxSendQueueBytes: limits.maxSendQueueBytes)
         for batch in batches {
             guard targets[batch.target] != nil else { continue }
             context.metrics.add(1, to: .batches, of: batch.target)
@@ -70,30 +54,18 @@ extension Worker {
             if targets[batch.target]!.history.count > limits.historyBatches {
                 targets[batch.target]!.history.removeFirst(targets[batch.target]!.history.count - limits.historyBatches)
             }
-            var wholeTarget: [SessionID] = []
-            var byPaths: [[String]: [SessionID]] = [:]
-            var lagging: [SessionID] = []
-            for (session, subscription) in targets[batch.target]!.subscribers where !subscription.lagging {
-                if anyBacklog, context.queuedBytes(session) > softLimit {
-                    lagging.append(session)
-                    continue
-                }
-                if let paths = subscription.paths {
-                    byPaths[paths, default: []].append(session)
-                } else {
-                    wholeTarget.append(session)
-                }
+            let subscribers = targets[batch.target]!.subscribers.compactMap { session, subscription in
+                subscription.lagging ? nil : Fanout.Subscriber(connection: ConnectionID(session), paths: subscription.paths)
             }
-            // Each distinct set of paths is filtered and encoded once, shared by its sessions.
-            for (paths, sessions) in byPaths {
-                let effects = PathFilter.effects(batch.effects, visibleTo: paths)
-                guard !effects.isEmpty else { continue }
-                let message = ServerMessage.batch(ServerMessage.Batch(batch, epoch: targetEpoch, effects: effects))
-                out.append(.send(ServerContext.payload(message), to: sessions))
+            let plan = Fanout.plan(
+                batch, epoch: targetEpoch, to: subscribers, anyBacklog: anyBacklog, maxSendQueueBytes: limits.maxSendQueueBytes,
+                queuedBytes: { context.queuedBytes($0.rawValue) })
+            for (frame, connections) in plan.filtered {
+                out.append(.send(Payload(bytes: frame.bytes, isText: true), to: connections.map(\.rawValue)))
             }
-            for session in lagging { targets[batch.target]!.subscribers[session]!.lagging = true }
-            if !lagging.isEmpty { scheduleCatchUpCheck() }
-            if !wholeTarget.isEmpty { out.append(.send(full, to: wholeTarget)) }
+            for connection in plan.lagging { targets[batch.target]!.subscribers[connection.rawValue]!.lagging = true }
+            if !plan.lagging.isEmpty { scheduleCatchUpCheck() }
+            if !plan.wholeTarget.isEmpty { out.append(.send(full, to: plan.wholeTarget.map(\.rawValue))) }
             for number in batch.applied {
                 guard let waiting = targets[batch.target]!.pending.removeValue(forKey: number) else { continue }
                 let ack = ServerMessage.ack(ServerMessage.Ack(target: batch.target, seq: batch.seq, command: number), id: waiting.requestID)

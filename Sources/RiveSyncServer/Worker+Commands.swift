@@ -4,9 +4,9 @@ import RiveSyncProtocol
 import RiveSyncTransport
 
 extension Worker {
-    /// Checks a command against the current state, queues it on its target and schedules an
-    /// advance. What can be checked now is checked now, so most bad commands get their error
-    /// at once; the rest fail when applied and get an error carrying the batch's seq.
+    /// Checks a command, queues it on its target and schedules an advance. What can be checked
+    /// now is checked now, so most bad commands get their error at once; the rest fail when
+    /// applied and get an error carrying the batch's seq.
     func enqueueCommand(_ body: ClientRequest, session: SessionID, requestID: JSONValue?, grants: Grants) throws(WireError) {
         let target: String
         let command: Command
@@ -38,13 +38,15 @@ extension Worker {
         default:
             break
         }
-        do { try files[file]!.validate(command, on: target) } catch { throw WireError(error) }
-        let number = context.nextCommandNumber()
-        do {
-            try files[file]!.enqueue(QueuedCommand(id: number, command: command), on: target)
-        } catch {
-            throw WireError(error)
+        // Against the applied state only while nothing waits to apply before this command:
+        // commands queued (or proposed) ahead of it may make it valid (an insert, then a swap
+        // of the new index) or invalid; then it is checked when it applies, and its error
+        // carries the batch's seq.
+        if targets[target]!.queued.isEmpty, targets[target]!.advancesInFlight == 0 {
+            do { try files[file]!.validate(command, on: target) } catch { throw WireError(error) }
         }
+        let number = context.commandNumbers.next()
+        targets[target]!.queued.append(QueuedCommand(id: number, command: command))
         let readable = grants.allows(.read, on: target, at: command.path)
         try queued(number, on: target, session: session, requestID: requestID, hiddenPath: readable ? nil : command.path)
     }

@@ -1,3 +1,4 @@
+import RiveSyncCore
 import RiveSyncJSON
 import RiveSyncModel
 import RiveSyncProtocol
@@ -8,31 +9,37 @@ extension Worker {
     /// a target whose name was used by deleted targets before (its seqs start again at 1).
     func epoch(of target: String) -> String {
         guard let record = targets[target], let generation = try? files[record.file]?.target(target).generation,
-              generation > 0 else { return context.epoch }
+            generation > 0
+        else { return context.epoch }
         return "\(context.epoch)~\(generation)"
     }
 
-    /// Deletes a target (`deleteTarget`): journaled first, then the model frees what only it
-    /// held; its subscribers get `unsubscribed` with reason `deleted`, its queued commands
-    /// error `target_deleted`, and its name is free again for this file. Returns the reply.
-    func deleteTarget(_ target: String) throws(WireError) -> [InstanceID] {
-        let record = try record(target)
-        let removal = try durably(record.file, .deleteTarget(target), snapshot: false) { try $0.removeTarget(target) }
+    /// Applies a committed `deleteTarget`: the model frees what only it held; its subscribers
+    /// get `unsubscribed` with reason `deleted`, commands waiting for it error
+    /// `target_deleted`, and its name is free again for this file.
+    func applyDelete(_ target: String) throws(WireError) -> Applied {
+        let record = targets[target]!
+        let removal: TargetRemoval
+        do { removal = try files[record.file]!.removeTarget(target) } catch { throw WireError(error) }
         targets[target] = nil
         context.directory.retireTarget(target, file: record.file)
-        snapshotIfDue(record.file)
-        guard !replaying else { return [] }
         var out: [WebSocketServer.Command] = []
         let ended = ServerMessage.unsubscribed(target: target, reason: .deleted, id: nil)
         if !record.subscribers.isEmpty { out.append(.send(ServerContext.payload(ended), to: Array(record.subscribers.keys))) }
         context.metrics.add(-record.subscribers.count, to: .subscriptions, of: target)
-        out += abandon(removal.dropped, on: target, pending: record.pending) { number in
+        let inFlight = waiting.values.flatMap { waiter -> [QueuedCommand] in
+            guard case .advance(target, let commands, _) = waiter else { return [] }
+            return commands
+        }
+        out += abandon(record.queued + inFlight + removal.dropped, on: target, pending: record.pending) { number in
             WireError(
                 code: .targetDeleted, message: "target '\(target)' was deleted before this command applied",
                 details: [("target", .string(target)), ("command", .number(Double(number)))])
         }
         context.submit(out)
-        context.log(.info, "target deleted", [("target", target), ("file", record.file), ("freed", "\(removal.freed.count)")])
-        return removal.freed
+        if !replaying {
+            context.log(.info, "target deleted", [("target", target), ("file", record.file), ("freed", "\(removal.freed.count)")])
+        }
+        return .deleted(target: target, freed: removal.freed)
     }
 }

@@ -1,58 +1,94 @@
 import Dispatch
+import RiveSyncCore
 import RiveSyncJSON
 import RiveSyncModel
 import RiveSyncProtocol
 import RiveSyncTransport
 
-extension Worker {
-    /// The error commands get when their change cannot be made durable.
-    static func storageFailed(_ error: PersistenceError) -> WireError {
-        WireError(code: .storageFailed, message: "the change could not be written to disk: \(error)")
+/// What a proposal in flight answers once the change log has.
+enum Waiter {
+    /// A client's request: its reply (or its error) goes to the session.
+    case request(RequestWaiter)
+    /// An advance's commands (their senders wait in the target's `pending`); `manual`: the
+    /// `advance` request that asked for it.
+    case advance(target: String, commands: [QueuedCommand], manual: (session: SessionID, id: JSONValue?)?)
+    /// The daemon itself (configuration loading), answered in the same step.
+    case local((Result<Applied, WireError>) -> Void)
+}
+
+/// A request waiting for its record.
+struct RequestWaiter {
+    var session: SessionID
+    var id: JSONValue?
+    var body: ClientRequest
+    var grants: Grants
+    var reply: Reply
+    /// The target name claimed for the record, released if it does not apply.
+    var reserved: String?
+
+    enum Reply {
+        /// `instance`, after publishing it first when `publish` is given.
+        case instance(publish: String?, maxTargets: Int)
+        /// `instance`, once the instance it names is published.
+        case published(InstanceID)
+        case target
+        case targetDeleted
+    }
+}
+
+/// What applying a committed record did.
+enum Applied {
+    case instance(InstanceID, file: String)
+    case target(String)
+    case deleted(target: String, freed: [InstanceID])
+    case advanced(target: String)
+}
+
+extension Worker: LogSink {
+    /// The error a request gets when its change cannot be made durable.
+    static func storageFailed(_ failure: LogFailure) -> WireError {
+        WireError(code: .storageFailed, message: "the change could not be written to disk: \(failure)")
     }
 
-    /// Writes a record to a file's journal before the change it describes is made. Without a
-    /// state directory, or while replaying, this does nothing.
-    func journal(_ file: String, _ record: JournalRecord) throws(WireError) {
-        guard !replaying, let journal = journals[file] else { return }
-        do {
-            try journal.append(record)
-        } catch {
-            context.log(.error, "journal write failed; the change is refused", [("file", file), ("error", "\(error)")])
-            throw Self.storageFailed(error)
-        }
-        if journal.policy == .everysec { scheduleSync() }
+    /// Proposes a record for `file`; `waiter` is answered once the log has (with the file
+    /// journal: before this returns).
+    func propose(_ record: JournalRecord, file: String, _ waiter: Waiter) {
+        lastTicket += 1
+        let ticket = LogTicket(lastTicket)
+        waiting[ticket] = waiter
+        if case .advance(let target, _, _) = waiter { targets[target]?.advancesInFlight += 1 }
+        log.propose(record, file: file, ticket: ticket, sink: self)
     }
 
-    /// Compacts the journal once it has enough records (after the change they describe).
+    /// Proposes a record and returns what applying it did: for the daemon's own changes
+    /// (configuration), which need the log to answer in the same step, as the file journal does.
+    func commitNow(_ record: JournalRecord, file: String) throws(WireError) -> Applied {
+        var outcome: Result<Applied, WireError>?
+        propose(record, file: file, .local { outcome = $0 })
+        guard let outcome else { throw WireError.internalError("the change log did not answer at once") }
+        return try outcome.get()
+    }
+
+    func committed(file: String, record: JournalRecord, ticket: LogTicket?) -> CommitOutcome {
+        let waiter = ticket.flatMap { waiting.removeValue(forKey: $0) }
+        let result: Result<Applied, WireError>
+        do { result = .success(try apply(record, file: file)) } catch { result = .failure(error) }
+        if let waiter { answer(waiter, with: result) }
+        guard case .success = result else { return .rejected }
+        if ticket == nil, case .advance(let target, _) = record { followAdvance(of: target) }
+        snapshotIfDue(file)
+        return .applied
+    }
+
+    func appendFailed(file: String, ticket: LogTicket, failure: LogFailure) {
+        guard let waiter = waiting.removeValue(forKey: ticket) else { return }
+        answer(waiter, with: .failure(Self.storageFailed(failure)))
+    }
+
+    /// Compacts the log once it has enough records (after the change they describe).
     func snapshotIfDue(_ file: String) {
-        guard !replaying, let journal = journals[file], journal.recordsSinceSnapshot >= context.configuration.snapshotEvery else { return }
+        guard !replaying, log.recordsSinceCompaction(of: file) >= context.configuration.snapshotEvery else { return }
         writeSnapshot(file)
-    }
-
-    /// Makes a mutation of a file's runtime durable: journals the record, then mutates the
-    /// runtime in place. The model's mutations check everything before they change anything,
-    /// so one that throws left the runtime as it was, and its record is taken back. (No copy
-    /// of the file's state: O(1) in the number of instances.) A mutation that adds or removes
-    /// a target leaves `snapshot` false and calls `snapshotIfDue` once `targets` matches the
-    /// runtime again (a snapshot holds both).
-    @discardableResult
-    func durably<T>(_ file: String, _ record: JournalRecord, snapshot: Bool = true,
-                    _ mutation: (inout FileRuntime) throws -> T) throws(WireError) -> T {
-        _ = try runtime(file)
-        try journal(file, record)
-        let result: T
-        do {
-            result = try mutation(&files[file]!)
-        } catch {
-            if !replaying, let journal = journals[file] {
-                do { try journal.retractLast() } catch let failure {
-                    context.log(.error, "could not take back a journal record", [("file", file), ("error", "\(failure)")])
-                }
-            }
-            throw WireError(error)
-        }
-        if snapshot { snapshotIfDue(file) }
-        return result
     }
 
     /// `everysec`: fsync the journals once a second while there is something to sync.
@@ -66,17 +102,11 @@ extension Worker {
     }
 
     /// Fsyncs every journal of this worker (on stop, and once a second for `everysec`).
-    func syncJournals() {
-        for (file, journal) in journals {
-            do { try journal.syncIfNeeded() } catch {
-                context.log(.error, "journal fsync failed", [("file", file), ("error", "\(error)")])
-            }
-        }
-    }
+    func syncJournals() { fileLog?.sync() }
 
-    /// Compacts a file's journal: its whole state, its targets' modes and their recent batches.
+    /// Compacts a file's log: its whole state, its targets' modes and their recent batches.
     func writeSnapshot(_ file: String) {
-        guard let journal = journals[file], let runtime = files[file] else { return }
+        guard let runtime = files[file] else { return }
         let names = targets.keys.filter { targets[$0]!.file == file }.sorted()
         let snapshotTargets = names.map { name in
             let record = targets[name]!
@@ -87,17 +117,17 @@ extension Worker {
                 })
         }
         do {
-            try journal.writeSnapshot(state: JournalCodec.encode(runtime.persistentState), targets: snapshotTargets)
-            context.log(.info, "snapshot written", [("file", file), ("record", "\(journal.sequence)")])
+            try log.compact(file: file, state: JournalCodec.encode(runtime.persistentState), targets: snapshotTargets)
         } catch {
             context.log(.error, "snapshot failed; the journal keeps growing", [("file", file), ("error", "\(error)")])
         }
     }
 
-    /// Rebuilds a file from its journal: the snapshot, then every later record replayed
-    /// through the same code as live requests (so ids, seqs and batch history come out the
-    /// same). Anything that does not check out throws `PersistenceError.corrupt` with the file
-    /// (and line); nothing is skipped. Returns the highest command number seen.
+    /// Rebuilds a file from its journal: the snapshot, then every later record applied as a
+    /// committed record without a ticket — the same code as live changes, so ids, seqs and
+    /// batch history come out the same. Anything that does not check out throws
+    /// `PersistenceError.corrupt` with the file (and line); nothing is skipped. Returns the
+    /// highest command number seen.
     func restore(_ recovered: FileJournal.Recovered, number: UInt64) throws -> UInt64 {
         replaying = true
         defer { replaying = false }
@@ -117,13 +147,12 @@ extension Worker {
             }
         }
         for (line, record) in recovered.records {
-            do {
-                highestCommand = max(highestCommand, try replay(record, file: name))
-            } catch {
+            if case .advance(_, let commands) = record { highestCommand = max(highestCommand, commands.map(\.id).max() ?? 0) }
+            do { _ = try apply(record, file: name) } catch {
                 throw PersistenceError.corrupt(path: recovered.journal.logPath, line: line, reason: "cannot be replayed: \(error)")
             }
         }
-        journals[name] = recovered.journal
+        fileLog?.add(recovered.journal, for: name)
         if recovered.header.format != FileJournal.format {
             // A journal of the first format: compact it into a snapshot and a segmented log.
             writeSnapshot(name)
@@ -153,26 +182,6 @@ extension Worker {
         return highestCommand
     }
 
-    /// Replays one record of the log; returns the highest command number in it.
-    private func replay(_ record: JournalRecord, file name: String) throws -> UInt64 {
-        switch record {
-        case .createInstance(let source):
-            _ = try files[name]!.createInstance(source)
-        case .createStateMachine(let stateMachine):
-            _ = try createStateMachine(stateMachine, grants: .everything)
-        case .publish(let instance, let target):
-            try publish(instance, as: target, file: name)
-        case .deleteTarget(let target):
-            _ = try deleteTarget(target)
-        case .advance(let target, let commands):
-            guard targets[target]?.file == name else { throw StateMachineError.unknownTarget(target) }
-            for command in commands { try files[name]!.enqueue(command, on: target) }
-            runAdvance(target)
-            return commands.map(\.id).max() ?? 0
-        }
-        return 0
-    }
-
     /// A batch message of a snapshot's history, read strictly.
     private func decodeHistoryBatch(_ json: JSONValue, target: String, file: String) throws -> ChangeBatch {
         let runtime = files[file]!
@@ -182,7 +191,9 @@ extension Worker {
         }
         let seq = try fields.int("seq")
         let applied = try fields.array("commands").map { (number) throws(JournalCodec.Invalid) -> UInt64 in
-            guard let value = number.intValue, value > 0 else { throw JournalCodec.Invalid(description: "history command \(number.jsonText)") }
+            guard let value = number.intValue, value > 0 else {
+                throw JournalCodec.Invalid(description: "history command \(number.jsonText)")
+            }
             return UInt64(value)
         }
         guard seq > 0 else { throw JournalCodec.Invalid(description: "history seq \(seq)") }

@@ -1,3 +1,4 @@
+import RiveSyncCore
 import RiveSyncJSON
 import RiveSyncModel
 import RiveSyncProtocol
@@ -6,18 +7,26 @@ import RiveSyncTransport
 extension Worker {
     /// Handles a request routed to this worker (on the queue). Every request gets exactly one
     /// reply; commands get theirs after the advance that applies them.
-    func handle(_ request: Request, from session: SessionID, grants: Grants) {
+    /// Returns false when the request was refused at once.
+    @discardableResult
+    func handle(_ request: Request, from session: SessionID, grants: Grants) -> Bool {
         do {
             if let reply = try reply(to: request.body, id: request.id, session: session, grants: grants) {
                 context.send(reply, to: session)
             }
+            return true
         } catch {
             context.sendError(grants.visible(error, for: request.body), id: request.id, to: session)
+            return false
         }
     }
 
-    /// The reply to send now, or nil when the reply comes later (commands) or was sent already.
+    /// The reply to send now, or nil when the reply comes later (commands, changes waiting for
+    /// the log) or was sent already.
     private func reply(to body: ClientRequest, id: JSONValue?, session: SessionID, grants: Grants) throws(WireError) -> ServerMessage? {
+        func waiter(_ reply: RequestWaiter.Reply, reserved: String? = nil) -> Waiter {
+            .request(RequestWaiter(session: session, id: id, body: body, grants: grants, reply: reply, reserved: reserved))
+        }
         func names(_ list: [String]) -> ServerMessage { .names(list, id: id) }
         func schema(_ file: String) throws(WireError) -> FileSchema { try runtime(file).schema }
         func model<T>(_ body: () throws -> T) throws(WireError) -> T {
@@ -54,32 +63,34 @@ extension Worker {
             if let publish, context.directory.target(publish) != nil { throw WireError(StateMachineError.targetExists(publish)) }
             let maxTargets = context.limits.withLock { $0.maxTargets }
             if publish != nil, context.directory.targetCount >= maxTargets { throw WireError.limit("maxTargets", maxTargets) }
-            let instance = try durably(file, .createInstance(source)) {
-                try $0.createInstance(source)
-            }
-            let state = files[file]!.store[instance]!
-            if let publish { try self.publish(instance, as: publish, file: file, maxTargets: maxTargets) }
-            return .instance(ServerMessage.CreatedInstance(instance: instance, viewModel: state.viewModel, name: state.name), id: id)
+            _ = try runtime(file)
+            propose(.createInstance(source), file: file, waiter(.instance(publish: publish, maxTargets: maxTargets)))
+            return nil
         case .createStateMachine(let request):
-            let name = try createStateMachine(request, grants: grants, maxTargets: context.limits.withLock { $0.maxTargets })
-            return .target(try createdTargetInfo(name), id: id)
+            let (record, name) = try stateMachineRecord(request, grants: grants)
+            try reserveTarget(name, file: request.file, maxTargets: context.limits.withLock { $0.maxTargets })
+            propose(record, file: request.file, waiter(.target, reserved: name))
+            return nil
         case .publish(let instance, let name):
             guard let owner = context.directory.file(of: instance) else { throw WireError(StateMachineError.unknownInstance(instance)) }
             try checkAttach(instance, in: owner.name, to: name, at: "", grants: grants)
-            try publish(instance, as: name, file: owner.name, maxTargets: context.limits.withLock { $0.maxTargets })
-            return .target(try createdTargetInfo(name), id: id)
+            try reserveTarget(name, file: owner.name, maxTargets: context.limits.withLock { $0.maxTargets })
+            propose(.publish(instance: instance, name: name), file: owner.name, waiter(.target, reserved: name))
+            return nil
         case .bind(let target, let main, let globals):
             let file = try record(target).file
             if let main { try checkAttach(main, in: file, to: target, at: "", grants: grants) }
             for global in globals { try checkAttach(global.instance, in: file, to: target, at: "@" + global.name, grants: grants) }
-            let number = context.nextCommandNumber()
-            try model {
-                try files[file]!.bind(target, main: main, globals: globals.map { ($0.name, $0.instance) }, commandID: number)
-            }
+            let command = try model { try files[file]!.bindCommand(target, main: main, globals: globals.map { ($0.name, $0.instance) }) }
+            guard let command else { throw WireError(code: .badMessage, message: "bind needs main or globals") }
+            let number = context.commandNumbers.next()
+            targets[target]!.queued.append(QueuedCommand(id: number, command: command))
             try queued(number, on: target, session: session, requestID: id, hiddenPath: nil)
             return nil
         case .deleteTarget(let target):
-            return .targetDeleted(target: target, freed: try deleteTarget(target), id: id)
+            let file = try record(target).file
+            propose(.deleteTarget(target), file: file, waiter(.targetDeleted))
+            return nil
         case .subscribe(let target, let paths, let cursor):
             try subscribe(session, to: target, paths: paths, cursor: cursor, id: id)
             return nil
@@ -103,9 +114,8 @@ extension Worker {
             guard try record(target).manual else {
                 throw WireError(code: .notManual, message: "target '\(target)' advances by itself", details: [("target", .string(target))])
             }
-            runAdvance(target)
-            let seq = (try? files[targets[target]!.file]!.target(target).seq) ?? 0
-            return .advanced(target: target, seq: seq, id: id)
+            runAdvance(target, manual: (session, id))
+            return nil
         case .digest(let target):
             let runtime = files[try record(target).file]!
             let seq = try model { try runtime.target(target).seq }
@@ -117,82 +127,37 @@ extension Worker {
         }
     }
 
-    /// The listing entry of a target this request has just created or published.
-    private func createdTargetInfo(_ name: String) throws(WireError) -> ServerMessage.TargetInfo {
-        guard let info = targetInfo(name) else { throw WireError.internalError("target '\(name)' vanished after its creation") }
-        return info
-    }
-
     func record(_ target: String) throws(WireError) -> TargetRecord {
         guard let record = targets[target] else { throw WireError(StateMachineError.unknownTarget(target)) }
         return record
     }
 
-    /// Publishes an instance as a target (auto mode, default rate); a client's request passes
-    /// `maxTargets`.
-    func publish(_ instance: InstanceID, as name: String, file: String, maxTargets: Int? = nil) throws(WireError) {
-        try claimTarget(name, file: file, maxTargets: maxTargets)
-        do {
-            try durably(file, .publish(instance: instance, name: name), snapshot: false) { try $0.publish(instance, as: name) }
-        } catch {
-            context.directory.releaseTarget(name)
-            throw error
-        }
-        targets[name] = TargetRecord(file: file, manual: false, rate: context.configuration.defaultRate)
-        snapshotIfDue(file)
+    /// Publishes an instance as a target (auto mode, default rate), for the configuration.
+    func publish(_ instance: InstanceID, as name: String, file: String) throws(WireError) {
+        _ = try commitNow(.publish(instance: instance, name: name), file: file)
     }
 
-    /// Claims a target name: `target_exists` when taken, `limit_exceeded` when a client's
-    /// request (`maxTargets` given) would pass the limit.
-    private func claimTarget(_ name: String, file: String, maxTargets: Int?) throws(WireError) {
-        guard let maxTargets else {
-            guard context.directory.claimTarget(name, file: file) else { throw WireError(StateMachineError.targetExists(name)) }
-            return
-        }
-        switch context.directory.claimTarget(name, file: file, limit: maxTargets) {
-        case .claimed: return
-        case .taken: throw WireError(StateMachineError.targetExists(name))
-        case .full: throw WireError.limit("maxTargets", maxTargets)
-        }
-    }
-
-    /// Creates a state machine target; returns its name. `grants` must allow attaching its
-    /// instances (the configuration and replay pass `.everything`); a client's request passes
-    /// `maxTargets`.
-    func createStateMachine(_ request: StateMachineRequest, grants: Grants, maxTargets: Int? = nil) throws(WireError) -> String {
-        let schema = try runtime(request.file).schema
-        let artboard: ArtboardSchema
-        do {
-            artboard = try schema.artboard(named: request.artboard)
-        } catch {
-            throw WireError(error)
-        }
-        let machine = request.stateMachine ?? artboard.defaultStateMachine ?? artboard.stateMachines.first
-        guard let machine, artboard.stateMachines.contains(machine) else {
-            throw WireError(ArtboardError.invalidStateMachine(request.stateMachine ?? "artboard '\(artboard.name)' has no state machine"))
-        }
-        let name = request.name ?? machine
-        if let main = request.main { try checkAttach(main, in: request.file, to: name, at: "", grants: grants) }
-        for global in request.globals {
-            try checkAttach(global.instance, in: request.file, to: name, at: "@" + global.name, grants: grants)
-        }
-        try claimTarget(name, file: request.file, maxTargets: maxTargets)
-        var resolved = request
-        resolved.name = name
-        resolved.stateMachine = machine
-        resolved.rate = request.rate ?? context.configuration.defaultRate
-        do {
-            try durably(request.file, .createStateMachine(resolved), snapshot: false) {
-                try $0.createStateMachine(
-                    named: name, artboard: artboard.name, stateMachine: machine, main: request.main,
-                    globals: request.globals.map { ($0.name, $0.instance) })
-            }
-        } catch {
-            context.directory.releaseTarget(name)
-            throw error
-        }
-        targets[name] = TargetRecord(file: request.file, manual: request.manual, rate: resolved.rate!)
-        snapshotIfDue(request.file)
+    /// Creates a state machine target for the configuration (`grants`: `.everything`); returns
+    /// its name.
+    func createStateMachine(_ request: StateMachineRequest, grants: Grants) throws(WireError) -> String {
+        let (record, name) = try stateMachineRecord(request, grants: grants)
+        guard context.directory.target(name) == nil else { throw WireError(StateMachineError.targetExists(name)) }
+        _ = try commitNow(record, file: request.file)
         return name
+    }
+
+    /// The record of a new state machine, its name, state machine and rate resolved; `grants`
+    /// must allow attaching its instances.
+    private func stateMachineRecord(_ request: StateMachineRequest, grants: Grants) throws(WireError) -> (JournalRecord, String) {
+        let resolved = try resolve(request)
+        if let main = request.main { try checkAttach(main, in: request.file, to: resolved.name, at: "", grants: grants) }
+        for global in request.globals {
+            try checkAttach(global.instance, in: request.file, to: resolved.name, at: "@" + global.name, grants: grants)
+        }
+        var record = request
+        record.name = resolved.name
+        record.stateMachine = resolved.machine
+        record.rate = request.rate ?? context.configuration.defaultRate
+        return (.createStateMachine(record), resolved.name)
     }
 }

@@ -1,4 +1,5 @@
 import Dispatch
+import RiveSyncCore
 import RiveSyncJSON
 import RiveSyncModel
 import RiveSyncProtocol
@@ -92,12 +93,12 @@ extension Worker {
         catchUpCheckScheduled = true
         queue.asyncAfter(deadline: .now() + .milliseconds(20)) { [self] in
             catchUpCheckScheduled = false
-            let lowWater = context.limits.withLock { $0.maxSendQueueBytes } / 8
+            let maxSendQueueBytes = context.limits.withLock { $0.maxSendQueueBytes }
             var stillLagging = false
             var out: [WebSocketServer.Command] = []
             for name in targets.keys.sorted() {
                 for (session, subscription) in targets[name]!.subscribers where subscription.lagging {
-                    guard context.queuedBytes(session) <= lowWater else {
+                    guard Backlog.caughtUp(queuedBytes: context.queuedBytes(session), maxSendQueueBytes: maxSendQueueBytes) else {
                         stillLagging = true
                         continue
                     }

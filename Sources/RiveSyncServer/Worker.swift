@@ -1,4 +1,5 @@
 import Dispatch
+import RiveSyncCore
 import RiveSyncJSON
 import RiveSyncModel
 import RiveSyncProtocol
@@ -14,16 +15,32 @@ final class Worker: @unchecked Sendable {
     var files: [String: FileRuntime] = [:]
     var targets: [String: TargetRecord] = [:]
     var catchUpCheckScheduled = false
-    /// Journals of this worker's files, when the daemon has a state directory.
-    var journals: [String: FileJournal] = [:]
-    /// True while a journal is being replayed (nothing is journaled or sent then).
+    /// Where this worker's files' changes are proposed and committed (see `ChangeLog`): the
+    /// cluster's log on a cluster node, the file journals with a state directory, else a log in
+    /// memory (or the log the daemon was given).
+    let log: any ChangeLog
+    /// The file journals, when the daemon has a state directory and no other log was given
+    /// (`log` is this then).
+    let fileLog: FileChangeLog?
+    /// What each proposal in flight answers once the log has.
+    var waiting: [LogTicket: Waiter] = [:]
+    var lastTicket: UInt64 = 0
+    /// Target names claimed for proposals in flight (their records claim nothing again).
+    var reservedTargets: Set<String> = []
+    /// True while a journal is being restored (no snapshot is written then).
     var replaying = false
     var syncScheduled = false
 
-    init(index: Int, context: ServerContext) {
+    /// `log`: the worker's change log; nil for the default (file journals with a state
+    /// directory, else memory).
+    init(index: Int, context: ServerContext, log: (any ChangeLog)? = nil) {
         self.index = index
         self.context = context
         self.queue = DispatchQueue(label: "rivesyncd.worker.\(index)")
+        let fileLog = log != nil || context.stateDirectory == nil ? nil : FileChangeLog(log: context.log)
+        self.fileLog = fileLog
+        self.log = log ?? fileLog ?? MemoryChangeLog(retains: false)
+        fileLog?.unsynced = { [unowned self] in scheduleSync() }
     }
 
     /// A target's daemon-side state.
@@ -36,6 +53,11 @@ final class Worker: @unchecked Sendable {
         var subscribers: [SessionID: Subscription] = [:]
         /// The latest batches, oldest first, at most `Limits.historyBatches`.
         var history: [HistoryEntry] = []
+        /// Commands waiting for this target's next advance, in arrival order: proposed with
+        /// it, and applied only once the log commits it.
+        var queued: [QueuedCommand] = []
+        /// Advances proposed and not yet answered by the log.
+        var advancesInFlight = 0
         /// Commands queued on this target that wait for their advance, by command number.
         var pending: [UInt64: PendingAck] = [:]
     }

@@ -58,6 +58,12 @@ let endpoint: String
 do {
     var running = configuration
     running.listenDescriptor = try SocketActivation.takeListeningSocket()
+    if running.listenDescriptor != nil {
+        running.sharesPort = false
+    } else if running.sharesPort {
+        // lws 4.1.6 does not set SO_REUSEPORT itself: the daemon listens and lws adopts.
+        (running.listenDescriptor, running.port) = try SharedPort.listen(host: running.host, port: running.port)
+    }
     daemon = try Daemon(configuration: running, log: log)
     supervisor = Supervisor(daemon: daemon, commandLine: commandLine, log: log)
     endpoint = try supervisor.start()

@@ -2,6 +2,7 @@ import RiveSyncModel
 import Testing
 
 @testable import RiveSyncServer
+import RiveSyncCore
 
 /// What a path subscription receives of a batch, without a daemon: which effects match, and
 /// how much of an attach above its paths it is shown.

@@ -76,10 +76,9 @@ extension FileRuntime {
         try enqueue(QueuedCommand(id: commandID, command: command), on: targetName)
     }
 
-    /// The `bind` command for new bindings of a target, checked as `bind` checks them (for a
-    /// transaction); nil when nothing is supplied.
-    public func bindCommand(_ targetName: String, main: InstanceID?, globals: [(String, InstanceID)]) throws(StateMachineError) -> Command?
-    {
+    /// The command `bind` would queue, checked the same way without queueing it; nil when
+    /// nothing is supplied.
+    public func bindCommand(_ targetName: String, main: InstanceID?, globals: [(String, InstanceID)]) throws(StateMachineError) -> Command? {
         let target = try target(targetName)
         let artboard: ArtboardSchema?
         if case .stateMachine(let artboardName, _) = target.kind {

@@ -1,4 +1,5 @@
 import Foundation
+import RiveSyncCore
 import RiveSyncJSON
 
 /// The durable history of one loaded file: `file.json` (its name and schema, written once),
@@ -27,7 +28,7 @@ final class FileJournal {
 
     /// The `format` of journals with segment lines; `file.json` without it is the first format
     /// (a log without a segment line), which is still read.
-    static let format = 2
+    static let format = JournalRecord.format
 
     private init(directory: String, policy: DurabilityPolicy, fd: Int32, sequence: UInt64, goodLength: off_t) {
         self.directory = directory

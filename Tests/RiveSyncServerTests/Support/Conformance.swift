@@ -21,7 +21,7 @@ struct ConformanceRunner {
             if clients[name] == nil { clients[name] = try TestClient(url: daemon.url) }
             let client = clients[name]!
             if let message = step["send"] {
-                client.send(substitute(message))
+                client.send(Self.substitute(message, variables))
             } else if let text = step["sendRaw"]?.stringValue {
                 client.sendRaw(text)
             } else if let pattern = step["expect"] {
@@ -38,11 +38,12 @@ struct ConformanceRunner {
         for client in clients.values { client.close() }
     }
 
-    private func substitute(_ value: JSONValue) -> JSONValue {
+    /// `value` with every `"$name"` bound in `variables` replaced by its value.
+    static func substitute(_ value: JSONValue, _ variables: [String: JSONValue]) -> JSONValue {
         switch value {
         case .string(let s) where s.hasPrefix("$") && s != "$any": return variables[String(s.dropFirst())] ?? value
-        case .array(let items): return .array(items.map(substitute))
-        case .object(let members): return .object(members.map { ($0.0, substitute($0.1)) })
+        case .array(let items): return .array(items.map { substitute($0, variables) })
+        case .object(let members): return .object(members.map { ($0.0, substitute($0.1, variables)) })
         default: return value
         }
     }

@@ -8,9 +8,9 @@ import RiveSyncModel
 /// or bind of something that contains its paths) keeps, of its `introduced` states, only what
 /// lies on the subscribed paths: the states' other values are outside them, and a reader
 /// limited to those paths may not see them.
-enum PathFilter {
+public enum PathFilter {
     /// The effects of a batch as a subscription to `paths` receives them.
-    static func effects(_ effects: [Effect], visibleTo paths: [String]) -> [Effect] {
+    public static func effects(_ effects: [Effect], visibleTo paths: [String]) -> [Effect] {
         effects.compactMap { effect in
             var effect = effect
             effect.paths = effect.paths.filter { p in paths.contains { q in related(p, q) } }
@@ -20,17 +20,17 @@ enum PathFilter {
         }
     }
 
-    static func related(_ a: String, _ b: String) -> Bool {
+    public static func related(_ a: String, _ b: String) -> Bool {
         isWithin(a, b) || isWithin(b, a)
     }
 
     /// Whether `path` is `scope` or under it ("" is the whole target).
-    static func isWithin(_ path: String, _ scope: String) -> Bool {
+    public static func isWithin(_ path: String, _ scope: String) -> Bool {
         path == scope || scope.isEmpty || path.hasPrefix(scope + "/")
     }
 
     /// `effect` with its `introduced` states cut down to the subscribed paths below it.
-    static func projected(_ effect: Effect, onto paths: [String]) -> Effect {
+    public static func projected(_ effect: Effect, onto paths: [String]) -> Effect {
         let states = effect.change.introducedStates
         guard !states.isEmpty, let root = root(of: effect.change) else { return effect }
         var below: [[Substring]] = []
@@ -52,7 +52,9 @@ enum PathFilter {
         case .set(let instance, let property, let value, _):
             return Effect(paths: effect.paths, change: .set(instance: instance, property: property, value: value, introduced: introduced))
         case .listInsert(let instance, let property, let index, let item, _):
-            return Effect(paths: effect.paths, change: .listInsert(instance: instance, property: property, index: index, item: item, introduced: introduced))
+            return Effect(
+                paths: effect.paths,
+                change: .listInsert(instance: instance, property: property, index: index, item: item, introduced: introduced))
         case .bind(let slot, let instance, _):
             return Effect(paths: effect.paths, change: .bind(slot: slot, instance: instance, introduced: introduced))
         case .fire, .listRemove, .listSwap:

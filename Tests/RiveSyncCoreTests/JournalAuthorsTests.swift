@@ -1,15 +1,14 @@
+import RiveSyncCore
 import RiveSyncJSON
 import RiveSyncModel
 import Testing
-
-@testable import RiveSyncServer
 
 /// The journal keeps each applied command's author and transaction (PROTOCOL.md §16, §17);
 /// records written before either existed still read back.
 @Suite struct JournalAuthorsTests {
     static func roundTrip(_ record: JournalRecord) throws -> JournalRecord {
         let text = JSONValue.object(record.members).jsonText
-        return try JournalRecord(json: try JSONParser().parse(Array(text.utf8)), file: "demo", format: FileJournal.format)
+        return try JournalRecord(json: try JSONParser().parse(Array(text.utf8)), file: "demo", format: JournalRecord.format)
     }
 
     @Test func authorsAndTransactionsSurviveTheJournal() throws {
@@ -26,7 +25,7 @@ import Testing
 
     @Test func aRecordWithoutAuthorsReadsBackWithout() throws {
         let line = #"{"t": "advance", "target": "character", "commands": [{"n": 3, "c": {"op": "fire", "path": "jump"}}]}"#
-        let record = try JournalRecord(json: try JSONParser().parse(Array(line.utf8)), file: "demo", format: FileJournal.format)
+        let record = try JournalRecord(json: try JSONParser().parse(Array(line.utf8)), file: "demo", format: JournalRecord.format)
         #expect(record == .advance(target: "character", commands: [QueuedCommand(id: 3, command: .fire(path: "jump"))]))
     }
 
@@ -40,6 +39,6 @@ import Testing
     func aMalformedAuthorOrTransactionIsRefused(command: String) throws {
         let line = #"{"t": "advance", "target": "character", "commands": ["# + command + "]}"
         let json = try JSONParser().parse(Array(line.utf8))
-        #expect(throws: JournalCodec.Invalid.self) { try JournalRecord(json: json, file: "demo", format: FileJournal.format) }
+        #expect(throws: JournalCodec.Invalid.self) { try JournalRecord(json: json, file: "demo", format: JournalRecord.format) }
     }
 }

@@ -4,12 +4,15 @@ import RiveSyncProtocol
 
 /// Self-describing JSON for what the journal stores: commands with tagged values (no schema
 /// needed to read them back) and a file runtime's persistent state.
-enum JournalCodec {
-    struct Invalid: Error, CustomStringConvertible {
-        var description: String
+public enum JournalCodec {
+    /// A journal document that does not read back: what is wrong, for the refusal to start.
+    public struct Invalid: Error, CustomStringConvertible {
+        public var description: String
+
+        public init(description: String) { self.description = description }
     }
 
-    static func encode(_ value: PropertyValue) -> JSONValue {
+    public static func encode(_ value: PropertyValue) -> JSONValue {
         func id(_ id: InstanceID?) -> JSONValue { id.map { .number(Double($0.rawValue)) } ?? .null }
         switch value {
         case .number(let n): return ["number": .number(Double(n))]
@@ -26,7 +29,7 @@ enum JournalCodec {
         }
     }
 
-    static func decodeValue(_ json: JSONValue) throws -> PropertyValue {
+    public static func decodeValue(_ json: JSONValue) throws -> PropertyValue {
         guard let (tag, payload) = json.objectValue?.first else { throw Invalid(description: "value \(json.jsonText)") }
         let type: DataType
         switch tag {
@@ -46,7 +49,7 @@ enum JournalCodec {
         return try ValueCodec.decode(payload, as: type, path: "journal")
     }
 
-    static func encode(_ command: Command) -> JSONValue {
+    public static func encode(_ command: Command) -> JSONValue {
         func id(_ id: InstanceID) -> JSONValue { .number(Double(id.rawValue)) }
         switch command {
         case .set(let path, let value): return ["op": "set", "path": .string(path), "value": encode(value)]
@@ -62,7 +65,7 @@ enum JournalCodec {
         }
     }
 
-    static func decodeCommand(_ json: JSONValue) throws -> Command {
+    public static func decodeCommand(_ json: JSONValue) throws -> Command {
         let fields = Fields(json: json, what: "command")
         let op = try fields.string("op")
         if op == "bind" { return .bind(try StateCodec.decodeBindings(try fields.value("bindings"))) }
@@ -79,27 +82,31 @@ enum JournalCodec {
         }
     }
 
-    static func encode(_ state: FileRuntimeState) -> JSONValue {
+    public static func encode(_ state: FileRuntimeState) -> JSONValue {
         .object([
             ("nextInstanceID", .number(Double(state.nextInstanceID))),
             ("instances", .array(state.instances.map(StateCodec.encode))),
-            ("targets", .array(state.targets.map { target in
-                var members: [(String, JSONValue)] = [("name", .string(target.name))]
-                switch target.kind {
-                case .stateMachine(let artboard, let stateMachine):
-                    members += [("artboard", .string(artboard)), ("stateMachine", .string(stateMachine))]
-                case .publishedInstance:
-                    break
-                }
-                members += [("bindings", .array(target.bindings.map(StateCodec.encode))), ("seq", .number(Double(target.seq)))]
-                if target.generation > 0 { members.append(("generation", .number(Double(target.generation)))) }
-                return .object(members)
-            })),
+            (
+                "targets",
+                .array(
+                    state.targets.map { target in
+                        var members: [(String, JSONValue)] = [("name", .string(target.name))]
+                        switch target.kind {
+                        case .stateMachine(let artboard, let stateMachine):
+                            members += [("artboard", .string(artboard)), ("stateMachine", .string(stateMachine))]
+                        case .publishedInstance:
+                            break
+                        }
+                        members += [("bindings", .array(target.bindings.map(StateCodec.encode))), ("seq", .number(Double(target.seq)))]
+                        if target.generation > 0 { members.append(("generation", .number(Double(target.generation)))) }
+                        return .object(members)
+                    })
+            ),
             ("retiredTargets", .object(state.retiredTargets.keys.sorted().map { ($0, .number(Double(state.retiredTargets[$0]!))) })),
         ])
     }
 
-    static func decodeState(_ json: JSONValue, schema: FileSchema) throws -> FileRuntimeState {
+    public static func decodeState(_ json: JSONValue, schema: FileSchema) throws -> FileRuntimeState {
         let fields = Fields(json: json, what: "state")
         let instances = try fields.array("instances").map { try StateCodec.decodeState($0, schema: schema) }
         var targets: [FileRuntimeState.TargetState] = []

@@ -4,8 +4,11 @@ import RiveSyncProtocol
 
 /// One record of a file's journal log: a change to the file's runtime, written before the
 /// change is made and replayed through the same code on restart. Its JSON is the journal's
-/// own (format 2, see `FileJournal.format`), not the wire protocol's.
-enum JournalRecord: Sendable, Equatable {
+/// own (format 2, `JournalRecord.format`), not the wire protocol's.
+public enum JournalRecord: Sendable, Equatable {
+    /// The journal format these records are written in (`file.json`'s `format`).
+    public static let format = 2
+
     case createInstance(InstanceSource)
     /// A state machine, its name, state machine and rate resolved.
     case createStateMachine(StateMachineRequest)
@@ -17,7 +20,7 @@ enum JournalRecord: Sendable, Equatable {
 
 extension JournalRecord {
     /// The record's members (the journal adds `s`, its number, in front).
-    var members: [(String, JSONValue)] {
+    public var members: [(String, JSONValue)] {
         func id(_ instance: InstanceID?) -> JSONValue { instance.map { .number(Double($0.rawValue)) } ?? .null }
         switch self {
         case .createInstance(let source):
@@ -44,10 +47,10 @@ extension JournalRecord {
 
     /// Reads a record of `file`'s journal strictly: every field present with its type.
     /// `format` 1 (journals written before format 2) carried creations as wire requests.
-    init(json: JSONValue, file: String, format: Int) throws {
+    public init(json: JSONValue, file: String, format: Int) throws {
         let fields = JournalCodec.Fields(json: json, what: "record")
         let type = try fields.string("t")
-        if format < FileJournal.format, type != "advance" {
+        if format < Self.format, type != "advance" {
             try self.init(legacy: try fields.value("request"), file: file)
             return
         }

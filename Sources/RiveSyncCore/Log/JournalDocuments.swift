@@ -1,31 +1,33 @@
 import RiveSyncJSON
 
 /// `file.json`: which file a journal belongs to, on which worker, with which schema.
-struct JournalHeader: Sendable {
-    /// 1 for journals written before segment lines and typed records, else `FileJournal.format`.
-    var format: Int
-    var name: String
-    var worker: Int
+public struct JournalHeader: Sendable {
+    /// 1 for journals written before segment lines and typed records, else `JournalRecord.format`.
+    public var format: Int
+    public var name: String
+    public var worker: Int
     /// The file's schema in the SCHEMA.md shape.
-    var schema: JSONValue
+    public var schema: JSONValue
 
-    var json: JSONValue {
+    public var json: JSONValue {
         .object([("format", .number(Double(format))), ("name", .string(name)), ("worker", .number(Double(worker))), ("schema", schema)])
     }
 
     /// Reads `file.json` strictly (a header without `format` is of the first format).
-    init(json: JSONValue) throws(JournalCodec.Invalid) {
+    public init(json: JSONValue) throws(JournalCodec.Invalid) {
         let fields = JournalCodec.Fields(json: json, what: "file.json")
         format = json["format"] == nil ? 1 : try fields.int("format")
-        guard (1...FileJournal.format).contains(format) else { throw JournalCodec.Invalid(description: "unknown journal format \(format)") }
+        guard (1...JournalRecord.format).contains(format) else {
+            throw JournalCodec.Invalid(description: "unknown journal format \(format)")
+        }
         name = try fields.string("name")
         worker = try fields.int("worker")
         guard worker >= 0 else { throw JournalCodec.Invalid(description: "worker \(worker)") }
         schema = try fields.value("schema")
     }
 
-    init(name: String, worker: Int, schema: JSONValue) {
-        self.format = FileJournal.format
+    public init(name: String, worker: Int, schema: JSONValue) {
+        self.format = JournalRecord.format
         self.name = name
         self.worker = worker
         self.schema = schema
@@ -35,21 +37,29 @@ struct JournalHeader: Sendable {
 /// `snapshot.json`: a file's whole state after record `upTo`, and its targets' modes and
 /// recent batches (kept as the batch messages subscribers are sent, since a resume sends
 /// them again as they were).
-struct JournalSnapshot: Sendable {
-    var upTo: UInt64
+public struct JournalSnapshot: Sendable {
+    public var upTo: UInt64
     /// The runtime's state (`JournalCodec.encode(_: FileRuntimeState)`).
-    var state: JSONValue
-    var targets: [Target]
+    public var state: JSONValue
+    public var targets: [Target]
 
-    struct Target: Sendable {
-        var name: String
-        var manual: Bool
-        var rate: Double
+    /// A target's mode and its recent batches.
+    public struct Target: Sendable {
+        public var name: String
+        public var manual: Bool
+        public var rate: Double
         /// Batch messages, oldest first.
-        var history: [JSONValue]
+        public var history: [JSONValue]
+
+        public init(name: String, manual: Bool, rate: Double, history: [JSONValue]) {
+            self.name = name
+            self.manual = manual
+            self.rate = rate
+            self.history = history
+        }
     }
 
-    var json: JSONValue {
+    public var json: JSONValue {
         .object([
             ("upTo", .number(Double(upTo))), ("state", state),
             (
@@ -65,14 +75,14 @@ struct JournalSnapshot: Sendable {
         ])
     }
 
-    init(upTo: UInt64, state: JSONValue, targets: [Target]) {
+    public init(upTo: UInt64, state: JSONValue, targets: [Target]) {
         self.upTo = upTo
         self.state = state
         self.targets = targets
     }
 
     /// Reads `snapshot.json` strictly.
-    init(json: JSONValue) throws(JournalCodec.Invalid) {
+    public init(json: JSONValue) throws(JournalCodec.Invalid) {
         let fields = JournalCodec.Fields(json: json, what: "snapshot")
         let upTo = try fields.int("upTo")
         guard upTo >= 0 else { throw JournalCodec.Invalid(description: "upTo \(upTo)") }

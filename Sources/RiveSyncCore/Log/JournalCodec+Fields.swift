@@ -4,58 +4,63 @@ import RiveSyncModel
 extension JournalCodec {
     /// Strict reads of a journal object's fields: a missing field or one of the wrong type is
     /// `Invalid`, never a default.
-    struct Fields {
-        let json: JSONValue
-        let what: String
+    public struct Fields {
+        public let json: JSONValue
+        public let what: String
 
-        func value(_ key: String) throws(Invalid) -> JSONValue {
+        public init(json: JSONValue, what: String) {
+            self.json = json
+            self.what = what
+        }
+
+        public func value(_ key: String) throws(Invalid) -> JSONValue {
             guard json.objectValue != nil, let value = json[key] else { throw Invalid(description: "\(what) without '\(key)'") }
             return value
         }
 
-        func string(_ key: String) throws(Invalid) -> String {
+        public func string(_ key: String) throws(Invalid) -> String {
             guard let text = try value(key).stringValue else { throw Invalid(description: "\(what).\(key): expected a string") }
             return text
         }
 
-        func optionalString(_ key: String) throws(Invalid) -> String? {
+        public func optionalString(_ key: String) throws(Invalid) -> String? {
             let found = try value(key)
             if found.isNull { return nil }
             guard let text = found.stringValue else { throw Invalid(description: "\(what).\(key): expected a string or null") }
             return text
         }
 
-        func int(_ key: String) throws(Invalid) -> Int {
+        public func int(_ key: String) throws(Invalid) -> Int {
             guard let number = try value(key).intValue else { throw Invalid(description: "\(what).\(key): expected an integer") }
             return number
         }
 
-        func bool(_ key: String) throws(Invalid) -> Bool {
+        public func bool(_ key: String) throws(Invalid) -> Bool {
             guard let flag = try value(key).boolValue else { throw Invalid(description: "\(what).\(key): expected a boolean") }
             return flag
         }
 
-        func number(_ key: String) throws(Invalid) -> Double {
+        public func number(_ key: String) throws(Invalid) -> Double {
             guard let number = try value(key).numberValue else { throw Invalid(description: "\(what).\(key): expected a number") }
             return number
         }
 
-        func optionalNumber(_ key: String) throws(Invalid) -> Double? {
+        public func optionalNumber(_ key: String) throws(Invalid) -> Double? {
             let found = try value(key)
             return found.isNull ? nil : try number(key)
         }
 
-        func instance(_ key: String) throws(Invalid) -> InstanceID {
+        public func instance(_ key: String) throws(Invalid) -> InstanceID {
             let number = try int(key)
             guard number > 0 else { throw Invalid(description: "\(what).\(key): expected an instance id") }
             return InstanceID(UInt64(number))
         }
 
-        func optionalInstance(_ key: String) throws(Invalid) -> InstanceID? {
+        public func optionalInstance(_ key: String) throws(Invalid) -> InstanceID? {
             try value(key).isNull ? nil : try instance(key)
         }
 
-        func array(_ key: String) throws(Invalid) -> [JSONValue] {
+        public func array(_ key: String) throws(Invalid) -> [JSONValue] {
             guard let items = try value(key).arrayValue else { throw Invalid(description: "\(what).\(key): expected an array") }
             return items
         }
@@ -64,7 +69,7 @@ extension JournalCodec {
     /// `{"blank": FROM}`, `{"default": FROM}`, `{"name": N, "from": FROM}` or
     /// `{"index": I, "from": FROM}`, where FROM is `{"viewModel": V}` or `{"artboard": A}`
     /// (A null: the default artboard).
-    static func encode(_ source: InstanceSource) -> JSONValue {
+    public static func encode(_ source: InstanceSource) -> JSONValue {
         func from(_ source: ViewModelSource) -> JSONValue {
             switch source {
             case .name(let name): return ["viewModel": .string(name)]
@@ -79,7 +84,7 @@ extension JournalCodec {
         }
     }
 
-    static func decodeSource(_ json: JSONValue) throws(Invalid) -> InstanceSource {
+    public static func decodeSource(_ json: JSONValue) throws(Invalid) -> InstanceSource {
         func from(_ json: JSONValue) throws(Invalid) -> ViewModelSource {
             let fields = Fields(json: json, what: "source")
             if json["viewModel"] != nil { return .name(try fields.string("viewModel")) }

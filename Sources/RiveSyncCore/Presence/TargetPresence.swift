@@ -1,4 +1,5 @@
 import RiveSyncJSON
+import RiveSyncModel
 
 /// The presence of one target (PROTOCOL.md §15): who is there with what state, with the keys
 /// that let a member resume on a new connection, grace deadlines for members whose connection

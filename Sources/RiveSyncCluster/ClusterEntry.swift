@@ -1,0 +1,75 @@
+import RiveSyncCore
+import RiveSyncJSON
+import RiveSyncRedis
+
+/// One entry of the cluster's log stream (protocol/CLUSTER.md §2.3): a record of a file, or a
+/// node's `join` (it took a new fencing token), with who proposed it.
+public struct ClusterEntry: Sendable, Equatable {
+    /// The entry format (`v`).
+    public static let format = 1
+
+    public enum Kind: Sendable, Equatable {
+        /// A change of `file` (its body is the journal's own JSON of the record).
+        case record(file: String, JournalRecord)
+        /// The proposing node appends nothing more with an earlier token.
+        case join
+    }
+
+    public var kind: Kind
+    /// The proposing node's name (`n`), fencing token (`g`) and ticket (`t`, 0 for a join).
+    public var node: String
+    public var token: String
+    public var ticket: UInt64
+
+    public init(kind: Kind, node: String, token: String, ticket: UInt64) {
+        self.kind = kind
+        self.node = node
+        self.token = token
+        self.ticket = ticket
+    }
+
+    /// Why an entry cannot be read: a log that other software wrote to, or a newer format.
+    public struct Invalid: Error, Sendable, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// The entry's field/value pairs, in the order they are written.
+    public var fields: [RedisArgument] {
+        var fields: [RedisArgument] = ["v", RedisArgument(Self.format)]
+        switch kind {
+        case .record(let file, let record):
+            fields += ["k", "record", "f", RedisArgument(file), "b", RedisArgument(bytes: JSONValue.object(record.members).serialized())]
+        case .join:
+            fields += ["k", "join"]
+        }
+        return fields + ["n", RedisArgument(node), "g", RedisArgument(token), "t", RedisArgument(ticket)]
+    }
+
+    /// Reads a stream entry strictly: every field present, the record through `JournalCodec`.
+    public init(_ entry: RedisStreamEntry) throws(Invalid) {
+        func text(_ name: String) throws(Invalid) -> String {
+            guard let bytes = entry.value(name) else { throw Invalid(description: "entry \(entry.id): no field '\(name)'") }
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        guard try text("v") == String(Self.format) else { throw Invalid(description: "entry \(entry.id): format \(try text("v"))") }
+        node = try text("n")
+        token = try text("g")
+        guard let ticket = UInt64(try text("t")) else { throw Invalid(description: "entry \(entry.id): ticket \(try text("t"))") }
+        self.ticket = ticket
+        switch try text("k") {
+        case "join":
+            kind = .join
+        case "record":
+            let file = try text("f")
+            guard let body = entry.value("b") else { throw Invalid(description: "entry \(entry.id): no field 'b'") }
+            do {
+                let json = try JSONParser().parse(body)
+                kind = .record(file: file, try JournalRecord(json: json, file: file, format: JournalRecord.format))
+            } catch {
+                throw Invalid(description: "entry \(entry.id): record of '\(file)': \(error)")
+            }
+        case let other:
+            throw Invalid(description: "entry \(entry.id): kind '\(other)'")
+        }
+    }
+}

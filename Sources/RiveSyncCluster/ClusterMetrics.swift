@@ -1,0 +1,52 @@
+import Synchronization
+
+/// What a node's cluster log counts, for `/metrics` (protocol/CLUSTER.md §4.3).
+public final class ClusterMetrics: Sendable {
+    let applied = Atomic<Int>(0)
+    let appended = Atomic<Int>(0)
+    let appendFailures = Atomic<Int>(0)
+    let redisErrors = Atomic<Int>(0)
+    let leaseLosses = Atomic<Int>(0)
+    /// Append to apply of this node's own entries, summed, and how many.
+    let lagNanoseconds = Atomic<UInt64>(0)
+    let lagCount = Atomic<Int>(0)
+    /// The stream's length when the lease was last renewed.
+    let streamEntries = Atomic<Int>(0)
+    let reachable = Atomic<Int>(1)
+
+    init() {}
+
+    /// The Prometheus text exposition of the counters.
+    public func prometheusText() -> String {
+        var text = ""
+        func metric(_ name: String, _ type: String, _ help: String, _ value: String) {
+            text += "# HELP rivesync_cluster_\(name) \(help)\n# TYPE rivesync_cluster_\(name) \(type)\n"
+            text += "rivesync_cluster_\(name) \(value)\n"
+        }
+        metric(
+            "reachable", "gauge", "1 while this node reads the cluster log from Redis, 0 while it is cut off.",
+            "\(reachable.load(ordering: .relaxed))")
+        metric("entries_applied_total", "counter", "Entries of the cluster log this node applied.", "\(applied.load(ordering: .relaxed))")
+        metric(
+            "entries_appended_total", "counter", "Entries this node appended to the cluster log.", "\(appended.load(ordering: .relaxed))")
+        metric(
+            "append_failures_total", "counter", "Proposals of this node answered storage_failed (Redis unreachable, fenced, lease ended).",
+            "\(appendFailures.load(ordering: .relaxed))")
+        metric(
+            "redis_errors_total", "counter", "Failed Redis commands and connections of this node.",
+            "\(redisErrors.load(ordering: .relaxed))")
+        metric(
+            "lease_losses_total", "counter", "Times this node's lease ended before it was renewed.",
+            "\(leaseLosses.load(ordering: .relaxed))")
+        metric(
+            "log_lag_seconds_sum", "counter", "Time from appending an entry to applying it, summed over this node's own entries.",
+            "\(Double(lagNanoseconds.load(ordering: .relaxed)) / 1e9)")
+        metric(
+            "log_lag_seconds_count", "counter", "This node's own entries whose lag is in log_lag_seconds_sum.",
+            "\(lagCount.load(ordering: .relaxed))")
+        metric(
+            "stream_entries", "gauge", "Entries in the cluster log stream (XLEN, read at each lease renewal).",
+            "\(streamEntries.load(ordering: .relaxed))")
+        return text
+    }
+}

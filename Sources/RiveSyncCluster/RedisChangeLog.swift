@@ -1,0 +1,429 @@
+import Dispatch
+import RiveSyncCore
+import RiveSyncJSON
+import RiveSyncRedis
+import Synchronization
+
+/// The change log of a cluster node (protocol/CLUSTER.md §2): every node's records go into one
+/// Redis stream through the fencing append script, and every node commits what it reads back
+/// from the stream, in stream order, on its worker's queue. A node's own records are committed
+/// with their ticket — so their requests are answered — only while its lease is valid; every
+/// other entry is committed without one and applies the same way.
+///
+/// Before `startReplicating` the log commits each proposal at once, in the same step, without
+/// Redis: that is how every node applies its configured files and state identically before the
+/// stream (the configuration's changes need an answer in the same step).
+///
+/// Threads: `propose` and everything delivered run on the worker's queue; appends run on
+/// their own queue and connection, lease renewals on theirs, reads on the stream reader's.
+public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
+    /// How the node reaches the cluster.
+    public struct Settings: Sendable {
+        public var endpoint: RedisEndpoint
+        public var keys: ClusterKeys
+        public var node: String
+        public var lease: Duration
+        public var timeout: Duration
+
+        public init(endpoint: RedisEndpoint, keys: ClusterKeys, node: String, lease: Duration, timeout: Duration) {
+            self.endpoint = endpoint
+            self.keys = keys
+            self.node = node
+            self.lease = lease
+            self.timeout = timeout
+        }
+    }
+
+    /// What the log tells its daemon (for logs, health and metrics), on the worker's queue.
+    public enum Event: Sendable {
+        /// The stream reader reached the end of the log again after being cut off.
+        case caughtUp
+        /// Reading from Redis failed (reported once); the node is cut off until `caughtUp`.
+        case cutOff(RedisError)
+        /// The lease ended: the node's own entries are no longer answered; it should drop its
+        /// clients (they resume on another node).
+        case leaseLost
+        /// An entry that cannot be read (skipped by every node alike).
+        case invalidEntry(String)
+    }
+
+    public let settings: Settings
+    /// The cluster's epoch (the same on every node).
+    public let epoch: String
+    /// This node's command numbers.
+    public let numbers: ClusterCommandNumbers
+    /// Redis's `appendonly` and `appendfsync` settings at join (nil where `CONFIG GET` is
+    /// refused): an ack is only as durable as they make it (CLUSTER.md §1.4).
+    public let persistence: (appendonly: String, appendfsync: String)?
+    /// What the log counts, for `/metrics`.
+    public let metrics = ClusterMetrics()
+    private let reachable = Atomic(true)
+
+    /// False while the stream cannot be read (from a failed read until the reader catches up
+    /// again): the node's `/readyz` then answers 503.
+    public var isReachable: Bool { reachable.load(ordering: .relaxed) }
+
+    private struct Fencing {
+        var token: String
+        var generation: Int
+        /// Tokens of this process, by generation.
+        var generations: [String: Int]
+        /// Until when (monotonic nanoseconds) the lease is surely still held.
+        var validUntil: UInt64
+        /// Set when the lease is found gone: the next append takes a new token first.
+        var needsJoin = false
+        /// After the lease ended, the node appends nothing until then (monotonic nanoseconds):
+        /// its connections are closed first (CLUSTER.md §3.2).
+        var quarantineUntil: UInt64 = 0
+        /// The last generation whose lease was found lost.
+        var lostGeneration = 0
+        /// Tickets whose append was sent, with the generation they were sent in.
+        var sent: [UInt64: Int] = [:]
+        /// When each ticket's append was sent (for the log lag).
+        var sentAt: [UInt64: UInt64] = [:]
+    }
+    private let fencing: Mutex<Fencing>
+
+    private let appendQueue = DispatchQueue(label: "rivesyncd.cluster.append")
+    /// The append connection (touched on `appendQueue` only).
+    private var appender: RedisConnection?
+    private let leaseQueue = DispatchQueue(label: "rivesyncd.cluster.lease")
+    /// The lease connection (touched on `leaseQueue` only).
+    private var leaseConnection: RedisConnection?
+    private var leaseTimer: DispatchSourceTimer?
+
+    // The worker's side (its queue only).
+    private weak var sink: (any LogSink)?
+    private var deliver: (@Sendable (@escaping @Sendable () -> Void) -> Void)?
+    private var onEvent: (@Sendable (Event) -> Void)?
+    private var replicating = false
+    private var waiting: Set<UInt64> = []
+    private var reader: RedisStreamReader?
+    private var leaseReported = false
+    private let caughtUp = DispatchSemaphore(value: 0)
+    private var signalledCaughtUp = false
+    /// The last entry of the stream when reading began (nil: it was empty).
+    private var catchUpTarget: RedisStreamID?
+
+    /// Joins the cluster: connects, reads (or sets) the epoch, takes a command-number slot and
+    /// a lease. Throws when Redis cannot be reached (a node does not start cut off).
+    public init(_ settings: Settings, newEpoch: String) throws(RedisError) {
+        self.settings = settings
+        let connection = try RedisConnection(settings.endpoint, timeout: settings.timeout)
+        try connection.command(["SET", RedisArgument(settings.keys.epoch), RedisArgument(newEpoch), "NX"])
+        guard let epoch = try connection.command(["GET", RedisArgument(settings.keys.epoch)]).string() else {
+            throw .unexpectedReply("no epoch at \(settings.keys.epoch)")
+        }
+        self.epoch = epoch
+        persistence = Self.persistence(connection)
+        numbers = ClusterCommandNumbers(slot: UInt64(try connection.command(["INCR", RedisArgument(settings.keys.slots)]).integer()))
+        let token = Self.newToken()
+        let sentAt = Self.now()
+        try connection.command([
+            "SET", RedisArgument(settings.keys.lease(of: settings.node)), RedisArgument(token), "PX", Self.milliseconds(settings.lease),
+        ])
+        .expectStatus("OK")
+        fencing = Mutex(Fencing(token: token, generation: 1, generations: [token: 1], validUntil: Self.validUntil(sentAt, settings.lease)))
+        appender = connection
+    }
+
+    deinit { stop() }
+
+    // MARK: ChangeLog
+
+    public func propose(_ record: JournalRecord, file: String, ticket: LogTicket, sink: any LogSink) {
+        guard replicating else {
+            sink.committed(file: file, record: record, ticket: ticket)
+            return
+        }
+        waiting.insert(ticket.rawValue)
+        let entry = ClusterEntry(kind: .record(file: file, record), node: settings.node, token: "", ticket: ticket.rawValue)
+        appendQueue.async { [self] in
+            guard let failure = append(entry) else { return }
+            deliver? { [self] in
+                guard waiting.remove(ticket.rawValue) != nil else { return }
+                self.sink?.appendFailed(file: file, ticket: ticket, failure: failure)
+            }
+        }
+    }
+
+    /// Not yet: the stream is kept whole (CLUSTER.md §5), so the core never asks for a snapshot.
+    public func compact(file: String, state: JSONValue, targets: [JournalSnapshot.Target]) throws(LogFailure) {}
+
+    public func recordsSinceCompaction(of file: String) -> Int { 0 }
+
+    // MARK: Replicating
+
+    /// Starts reading the stream from its first entry and committing it to `sink` on `queue`
+    /// (the worker's), and renewing the lease. Call once, with the worker idle.
+    public func startReplicating(sink: any LogSink, queue: DispatchQueue, onEvent: @escaping @Sendable (Event) -> Void) throws(RedisError) {
+        queue.sync {
+            self.sink = sink
+            self.deliver = { queue.async(execute: $0) }
+            self.onEvent = onEvent
+            self.replicating = true
+        }
+        // Caught up once the entry that was last when reading began has been applied (a busy
+        // stream may never give an empty read).
+        let probe = try RedisConnection(settings.endpoint, timeout: settings.timeout)
+        let last = try RedisStreamEntry.entries(try probe.command(["XREVRANGE", RedisArgument(settings.keys.log), "+", "-", "COUNT", 1]))
+        probe.close()
+        queue.sync { catchUpTarget = last.first?.id }
+        var readerSettings = RedisStreamReader.Settings()
+        readerSettings.timeout = settings.timeout
+        readerSettings.block = .milliseconds(500)
+        let deliver = self.deliver!
+        reader = try RedisStreamReader(settings.endpoint, key: settings.keys.log, after: .start, settings: readerSettings) { [self] event in
+            deliver { [self] in handle(event) }
+        }
+        startLeaseRenewal()
+    }
+
+    /// Waits until the reader has read the whole log once (a node serves only then).
+    public func waitUntilCaughtUp(timeout: Duration) -> Bool {
+        caughtUp.wait(timeout: .now() + .nanoseconds(Int(Self.nanoseconds(timeout)))) == .success
+    }
+
+    /// Stops reading and renewing (the lease then runs out by itself).
+    public func stop() {
+        reader?.stop()
+        leaseTimer?.cancel()
+    }
+
+    // MARK: The worker's side
+
+    private func handle(_ event: RedisStreamReader.Event) {
+        switch event {
+        case .entries(let entries):
+            for entry in entries { commit(entry) }
+            if let last = entries.last, let target = catchUpTarget, last.id >= target { signalCaughtUp() }
+        case .caughtUp:
+            signalCaughtUp()
+            metrics.reachable.store(1, ordering: .relaxed)
+            if !reachable.exchange(true, ordering: .relaxed) { onEvent?(.caughtUp) }
+        case .failed(let error):
+            metrics.reachable.store(0, ordering: .relaxed)
+            metrics.redisErrors.add(1, ordering: .relaxed)
+            if reachable.exchange(false, ordering: .relaxed) { onEvent?(.cutOff(error)) }
+        }
+    }
+
+    private func signalCaughtUp() {
+        guard !signalledCaughtUp else { return }
+        signalledCaughtUp = true
+        caughtUp.signal()
+    }
+
+    private func commit(_ raw: RedisStreamEntry) {
+        let entry: ClusterEntry
+        do { entry = try ClusterEntry(raw) } catch {
+            onEvent?(.invalidEntry(error.description))
+            return
+        }
+        let own = entry.node == settings.node
+        metrics.applied.add(1, ordering: .relaxed)
+        switch entry.kind {
+        case .record(let file, let record):
+            if case .advance(_, let commands) = record, let highest = commands.map(\.id).max() { numbers.ensure(above: highest) }
+            var ticket: LogTicket?
+            if own, waiting.contains(entry.ticket), fencing.withLock({ $0.generations[entry.token] != nil }) {
+                waiting.remove(entry.ticket)
+                let sentAt = fencing.withLock { fencing in
+                    fencing.sent[entry.ticket] = nil
+                    return fencing.sentAt.removeValue(forKey: entry.ticket)
+                }
+                if let sentAt {
+                    metrics.lagNanoseconds.add(Self.now() &- sentAt, ordering: .relaxed)
+                    metrics.lagCount.add(1, ordering: .relaxed)
+                }
+                if leaseHeld() { ticket = LogTicket(entry.ticket) }
+            }
+            sink?.committed(file: file, record: record, ticket: ticket)
+        case .join:
+            guard own, let generation = fencing.withLock({ $0.generations[entry.token] }) else { return }
+            leaseReported = false
+            // Proposals sent with an earlier token that did not come before this join never will.
+            let lost = fencing.withLock { fencing in
+                let lost = fencing.sent.filter { $0.value < generation }.map(\.key)
+                for ticket in lost { fencing.sent[ticket] = nil }
+                return lost
+            }
+            for ticket in lost where waiting.remove(ticket) != nil {
+                sink?.appendFailed(
+                    file: "", ticket: LogTicket(ticket), failure: LogFailure("the connection to Redis broke before the change was appended")
+                )
+            }
+        }
+    }
+
+    /// True while the lease is surely held; reports its loss once.
+    private func leaseHeld() -> Bool {
+        let held = Self.now() < fencing.withLock { $0.validUntil }
+        if !held { leaseEnded() }
+        return held
+    }
+
+    /// The lease ended (by the clock, or Redis no longer holds it): no proposal made before
+    /// is ever answered, and the daemon is told (it closes every connection). Once per loss.
+    private func leaseEnded() {
+        guard !leaseReported else { return }
+        leaseReported = true
+        waiting.removeAll()
+        fencing.withLock { fencing in
+            fencing.sent.removeAll()
+            fencing.sentAt.removeAll()
+        }
+        metrics.leaseLosses.add(1, ordering: .relaxed)
+        onEvent?(.leaseLost)
+    }
+
+    // MARK: Appending (appendQueue)
+
+    /// Appends `entry` with the current token; nil once sent (its answer comes from the
+    /// stream), or the failure when it surely was not appended.
+    private func append(_ entry: ClusterEntry) -> LogFailure? {
+        var attempted = false
+        if Self.now() < fencing.withLock({ $0.quarantineUntil }) {
+            metrics.appendFailures.add(1, ordering: .relaxed)
+            return LogFailure("this node's cluster lease ended; it rejoins in a moment")
+        }
+        do {
+            let connection = try connected()
+            if fencing.withLock({ $0.needsJoin }) { try join(connection) }
+            var entry = entry
+            entry.token = fencing.withLock { fencing in
+                fencing.sent[entry.ticket] = fencing.generation
+                fencing.sentAt[entry.ticket] = Self.now()
+                return fencing.token
+            }
+            attempted = true
+            try connection.command(appendCommand(entry))
+            metrics.appended.add(1, ordering: .relaxed)
+            return nil
+        } catch {
+            metrics.redisErrors.add(1, ordering: .relaxed)
+            if case .server(let message) = error, message.hasPrefix("FENCED") { fencing.withLock { $0.needsJoin = true } }
+            if error.closesConnection {
+                appender = nil
+                fencing.withLock { $0.needsJoin = true }
+                // Sent, and the connection broke: the join's read-back tells whether it got in.
+                if attempted { return nil }
+            }
+            fencing.withLock { fencing in
+                fencing.sent[entry.ticket] = nil
+                fencing.sentAt[entry.ticket] = nil
+            }
+            metrics.appendFailures.add(1, ordering: .relaxed)
+            return LogFailure("the cluster log is unreachable: \(error)")
+        }
+    }
+
+    private func connected() throws(RedisError) -> RedisConnection {
+        if let appender, !appender.isBroken { return appender }
+        let connection = try RedisConnection(settings.endpoint, timeout: settings.timeout)
+        appender = connection
+        return connection
+    }
+
+    /// Takes a new token (the old one can append no more) and appends a `join` with it.
+    private func join(_ connection: RedisConnection) throws(RedisError) {
+        let token = Self.newToken()
+        let sentAt = Self.now()
+        try connection.command([
+            "SET", RedisArgument(settings.keys.lease(of: settings.node)), RedisArgument(token), "PX", Self.milliseconds(settings.lease),
+        ])
+        .expectStatus("OK")
+        fencing.withLock { fencing in
+            fencing.generation += 1
+            fencing.token = token
+            fencing.generations[token] = fencing.generation
+            fencing.validUntil = Self.validUntil(sentAt, settings.lease)
+        }
+        try connection.command(appendCommand(ClusterEntry(kind: .join, node: settings.node, token: token, ticket: 0)))
+        fencing.withLock { $0.needsJoin = false }
+    }
+
+    private func appendCommand(_ entry: ClusterEntry) -> [RedisArgument] {
+        [
+            "EVAL", RedisArgument(ClusterScripts.append), 2, RedisArgument(settings.keys.log),
+            RedisArgument(settings.keys.lease(of: settings.node)),
+            RedisArgument(entry.token),
+        ] + entry.fields
+    }
+
+    // MARK: The lease (leaseQueue)
+
+    private func startLeaseRenewal() {
+        let timer = DispatchSource.makeTimerSource(queue: leaseQueue)
+        let interval = Self.nanoseconds(settings.lease) / 3
+        timer.schedule(deadline: .now() + .nanoseconds(Int(interval)), repeating: .nanoseconds(Int(interval)))
+        timer.setEventHandler { [self] in renewLease() }
+        leaseTimer = timer
+        timer.resume()
+    }
+
+    private func renewLease() {
+        let (token, generation, validUntil) = fencing.withLock { ($0.token, $0.generation, $0.validUntil) }
+        let sentAt = Self.now()
+        // Woken after the lease ran out (the process was stopped, or Redis did not answer).
+        if sentAt >= validUntil { lost(generation) }
+        do {
+            if leaseConnection?.isBroken ?? true { leaseConnection = try RedisConnection(settings.endpoint, timeout: settings.timeout) }
+            let renewed = try leaseConnection!.command([
+                "EVAL", RedisArgument(ClusterScripts.renew), 1, RedisArgument(settings.keys.lease(of: settings.node)), RedisArgument(token),
+                Self.milliseconds(settings.lease),
+            ]).integer()
+            fencing.withLock { fencing in
+                guard fencing.generation == generation else { return }
+                if renewed == 1, sentAt < validUntil { fencing.validUntil = Self.validUntil(sentAt, settings.lease) }
+            }
+            if renewed != 1 { lost(generation) }
+            let length = try leaseConnection!.command(["XLEN", RedisArgument(settings.keys.log)]).integer()
+            metrics.streamEntries.store(Int(length), ordering: .relaxed)
+        } catch {
+            metrics.redisErrors.add(1, ordering: .relaxed)
+            if error.closesConnection { leaseConnection = nil }
+        }
+    }
+
+    /// The lease of `generation` is over: quarantine, a new token before the next append, and
+    /// the worker told.
+    private func lost(_ generation: Int) {
+        let first = fencing.withLock { fencing in
+            guard fencing.generation == generation, fencing.lostGeneration != generation else { return false }
+            fencing.lostGeneration = generation
+            fencing.needsJoin = true
+            fencing.validUntil = 0
+            fencing.quarantineUntil = Self.now() + Self.quarantine
+            return true
+        }
+        if first { deliver? { [self] in leaseEnded() } }
+    }
+
+    // MARK: Helpers
+
+    /// `CONFIG GET appendonly` and `appendfsync`; nil when Redis refuses them.
+    private static func persistence(_ connection: RedisConnection) -> (appendonly: String, appendfsync: String)? {
+        func setting(_ name: String) -> String? {
+            guard let reply = try? connection.command(["CONFIG", "GET", RedisArgument(name)]).array(), reply.count == 2 else { return nil }
+            return try? reply[1].string()
+        }
+        guard let appendonly = setting("appendonly"), let appendfsync = setting("appendfsync") else { return nil }
+        return (appendonly, appendfsync)
+    }
+
+    /// How long a node whose lease ended appends nothing (its connections close meanwhile).
+    static let quarantine: UInt64 = 1_000_000_000
+
+    private static func newToken() -> String { String(UInt64.random(in: 1...UInt64.max), radix: 16) }
+    private static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+    private static func nanoseconds(_ duration: Duration) -> UInt64 {
+        UInt64(duration.components.seconds) * 1_000_000_000 + UInt64(duration.components.attoseconds / 1_000_000_000)
+    }
+    private static func milliseconds(_ duration: Duration) -> RedisArgument { RedisArgument(nanoseconds(duration) / 1_000_000) }
+    /// The lease surely holds until a fifth of it before Redis would let it expire, counted
+    /// from when its renewal was sent.
+    private static func validUntil(_ sentAt: UInt64, _ lease: Duration) -> UInt64 {
+        sentAt + nanoseconds(lease) - nanoseconds(lease) / 5
+    }
+}

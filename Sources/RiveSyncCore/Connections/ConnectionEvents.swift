@@ -1,0 +1,60 @@
+import RiveSyncJSON
+import RiveSyncProtocol
+
+/// What the shell tells the connection core.
+public enum ConnectionEvent: Sendable {
+    case opened(ConnectionID, remoteAddress: String, origin: String?)
+    case received(ConnectionID, bytes: [UInt8], isText: Bool)
+    case closed(ConnectionID)
+    case timerFired(ConnectionTimer)
+    /// Background work a `.startBackground` asked for is done: the reply to send.
+    case backgroundFinished(ConnectionID, reply: Frame)
+    /// The worker answered a routed `subscribe`: only one that succeeded counts toward
+    /// `maxSubscriptions`.
+    case subscribeAnswered(ConnectionID, target: String, paths: [String]?, succeeded: Bool)
+    /// The tokens were read again: every connection is checked against them.
+    case tokensReloaded
+}
+
+/// A timer the core asked for (`.schedule`).
+public enum ConnectionTimer: Hashable, Sendable {
+    /// The connection must have said `hello` by now.
+    case hello(ConnectionID)
+}
+
+/// What the core asks the shell to do, in order.
+public enum ConnectionAction: Sendable {
+    case send(Frame, to: [ConnectionID])
+    case close(ConnectionID, code: CloseCode, reason: String)
+    /// One received message is dealt with (the transport's back-pressure credit).
+    case handled(ConnectionID)
+    /// Deliver `timerFired(timer)` at `at` (the injected clock's nanoseconds).
+    case schedule(ConnectionTimer, at: UInt64)
+    /// Hand a request to the worker that owns its file or target; the worker answers it and
+    /// reports it handled.
+    case route(ConnectionID, Request, worker: Int, identity: Identity)
+    /// Run work off the dispatcher and report `backgroundFinished`; until then the
+    /// connection's later messages wait, so replies and effects stay in request order.
+    case startBackground(ConnectionID, BackgroundWork, id: JSONValue?)
+    /// The connection is gone: the workers forget its subscriptions and pending acks.
+    case forget(ConnectionID)
+    case log(LogLevel, String, [(String, String)])
+    /// Counters: a request read, an error sent.
+    case countRequest
+    case countError(code: WireErrorCode)
+}
+
+/// Work that must not run on the dispatcher.
+public enum BackgroundWork: Sendable {
+    /// Gathers a page of targets from every worker (those `identity` may see).
+    case listTargets(TargetPage, identity: Identity)
+    /// Hashes and stores an asset.
+    case upload(kind: String, data: [UInt8], mediaType: String?)
+    /// Parses a `.riv` or schema and loads it onto a worker (durably, with a state directory).
+    case loadFile(name: String, content: FileContent)
+}
+
+/// A log line's level.
+public enum LogLevel: Sendable, Equatable {
+    case debug, info, warning, error
+}

@@ -1,0 +1,79 @@
+import RiveSyncJSON
+import RiveSyncProtocol
+
+extension Connections {
+    /// Answers daemon-wide requests, starts background work, or routes to the owning worker.
+    mutating func route(
+        _ connection: ConnectionID, _ request: Request, identity: Identity, into out: inout [ConnectionAction]
+    ) -> Outcome {
+        let limits = environment.limits
+        switch request.body {
+        case .ping:
+            out.append(.send(Self.frame(.pong(id: request.id)), to: [connection]))
+            return .answered
+        case .listFiles:
+            out.append(.send(Self.frame(environment.files(id: request.id)), to: [connection]))
+            return .answered
+        case .listTargets(let page):
+            out.append(.startBackground(connection, .listTargets(page, identity: identity), id: request.id))
+            return .background
+        case .upload(let kind, let data, let mediaType):
+            guard data.count <= limits.maxAssetBytes else {
+                return fail(connection, .limit("maxAssetBytes", limits.maxAssetBytes), id: request.id, into: &out)
+            }
+            out.append(.startBackground(connection, .upload(kind: kind, data: data, mediaType: mediaType), id: request.id))
+            return .background
+        case .loadFile(let name, let content):
+            out.append(.startBackground(connection, .loadFile(name: name, content: content), id: request.id))
+            return .background
+        case .hello:
+            return .answered
+        default:
+            break
+        }
+        let worker: Int
+        switch environment.worker(for: request.body) {
+        case .success(let index): worker = index
+        case .failure(let error):
+            if case .unsubscribe(let target) = request.body { states[connection]!.unsubscribe(target) }
+            return fail(connection, error, id: request.id, into: &out)
+        }
+        switch request.body {
+        case .subscribe(let target, _, _):
+            let state = states[connection]!
+            let known = state.subscriptions[target] != nil || state.subscribing[target] != nil
+            if !known, state.subscriptions.count + state.subscribing.count >= limits.maxSubscriptions {
+                return fail(connection, .limit("maxSubscriptions", limits.maxSubscriptions), id: request.id, into: &out)
+            }
+            states[connection]!.subscribing[target, default: 0] += 1
+        case .unsubscribe(let target):
+            states[connection]!.unsubscribe(target)
+        case .deleteTarget(let target):
+            for other in states.keys { states[other]!.unsubscribe(target) }
+        default:
+            break
+        }
+        out.append(.route(connection, request, worker: worker, identity: identity))
+        return .routed
+    }
+
+    /// Applies the tokens as they are now to every open connection: a revoked one is refused;
+    /// a subscription the new scopes no longer allow is ended (the worker sends `unsubscribed`).
+    mutating func recheck(into out: inout [ConnectionAction]) {
+        for connection in states.keys.sorted() {
+            guard let identity = states[connection]?.identity else { continue }
+            guard environment.isValid(identity) else {
+                refuse(connection, id: nil, reason: "token revoked", into: &out)
+                continue
+            }
+            for (target, paths) in states[connection]!.subscriptions.sorted(by: { $0.key < $1.key })
+            where !environment.allowsSubscription(identity, to: target, paths: paths) {
+                states[connection]!.unsubscribe(target)
+                let unsubscribe = ClientRequest.unsubscribe(target: target)
+                if case .success(let worker) = environment.worker(for: unsubscribe) {
+                    out.append(.route(connection, Request(id: nil, body: unsubscribe), worker: worker, identity: identity))
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,209 @@
+import RiveSyncJSON
+import RiveSyncProtocol
+
+/// The dispatcher's logic as a state machine: every connection's state (identity, rate,
+/// subscriptions, request order), fed events and answering actions. It decodes, authorises
+/// and routes; work that would block runs in the background while the connection's later
+/// messages wait here, so a connection's replies and effects stay in request order and no
+/// other connection waits. Pure: the clock and the daemon's answers come from `environment`.
+public struct Connections {
+    let environment: any ConnectionEnvironment
+    var states: [ConnectionID: State] = [:]
+
+    struct State {
+        var remoteAddress: String
+        /// Set by a successful `hello`.
+        var identity: Identity?
+        /// Target → subscribed paths (`[""]`: the whole target), as the workers confirmed.
+        var subscriptions: [String: [String]] = [:]
+        /// Subscribes routed and not yet answered, per target (they count toward the limit
+        /// meanwhile). Workers answer in request order.
+        var subscribing: [String: Int] = [:]
+        /// Of those, how many were overtaken by an unsubscribe or a delete: their answers no
+        /// longer make a subscription.
+        var overtaken: [String: Int] = [:]
+        var window = RateWindow()
+        /// Background work in flight for this connection.
+        var busy = false
+        /// Messages that arrived while `busy`, oldest first.
+        var waiting: [(bytes: [UInt8], isText: Bool)] = []
+    }
+
+    public init(environment: any ConnectionEnvironment) { self.environment = environment }
+
+    /// Open connections.
+    public var count: Int { states.count }
+
+    /// The subscriptions the workers confirmed for a connection (target → paths).
+    public func subscriptions(of connection: ConnectionID) -> [String: [String]] { states[connection]?.subscriptions ?? [:] }
+
+    /// Handles one event; returns what the shell must do, in order.
+    public mutating func handle(_ event: ConnectionEvent) -> [ConnectionAction] {
+        var out: [ConnectionAction] = []
+        switch event {
+        case .opened(let connection, let remote, let origin):
+            guard environment.admits(origin: origin) else {
+                out.append(.log(.warning, "origin refused", [("origin", origin ?? ""), ("remote", remote)]))
+                out.append(.close(connection, code: .policyViolation, reason: "origin not allowed"))
+                break
+            }
+            states[connection] = State(remoteAddress: remote)
+            out.append(.log(.debug, "connection opened", [("session", "\(connection)"), ("remote", remote), ("origin", origin ?? "")]))
+            let seconds = environment.limits.helloTimeoutSeconds
+            out.append(.schedule(.hello(connection), at: environment.now() &+ UInt64(seconds) * 1_000_000_000))
+        case .received(let connection, let bytes, let isText):
+            guard states[connection] != nil else {
+                out.append(.handled(connection))
+                break
+            }
+            if states[connection]!.busy {
+                states[connection]!.waiting.append((bytes, isText))
+                break
+            }
+            receive(connection, bytes: bytes, isText: isText, into: &out)
+        case .closed(let connection):
+            if let state = states.removeValue(forKey: connection) {
+                out.append(.log(.debug, "connection closed", [("session", "\(connection)"), ("remote", state.remoteAddress)]))
+            }
+            out.append(.forget(connection))
+        case .timerFired(.hello(let connection)):
+            guard let state = states[connection], state.identity == nil else { break }
+            out.append(.log(.info, "hello timeout", [("remote", state.remoteAddress)]))
+            out.append(.close(connection, code: .policyViolation, reason: "no hello within \(environment.limits.helloTimeoutSeconds) s"))
+        case .backgroundFinished(let connection, let reply):
+            out.append(.send(reply, to: [connection]))
+            out.append(.handled(connection))
+            guard states[connection] != nil else { break }
+            states[connection]!.busy = false
+            while let state = states[connection], !state.busy, !state.waiting.isEmpty {
+                let next = states[connection]!.waiting.removeFirst()
+                receive(connection, bytes: next.bytes, isText: next.isText, into: &out)
+            }
+        case .subscribeAnswered(let connection, let target, let paths, let succeeded):
+            guard states[connection] != nil else { break }
+            states[connection]!.answered(target, paths: paths, succeeded: succeeded)
+        case .tokensReloaded:
+            recheck(into: &out)
+        }
+        return out
+    }
+
+    /// One message of a connection that is not waiting for background work: exactly one
+    /// `.handled` follows, here or from the worker it is routed to (or when its background
+    /// work is done).
+    private mutating func receive(_ connection: ConnectionID, bytes: [UInt8], isText: Bool, into out: inout [ConnectionAction]) {
+        switch process(connection, bytes: bytes, isText: isText, into: &out) {
+        case .answered: out.append(.handled(connection))
+        case .routed: break
+        case .background: states[connection]?.busy = true
+        }
+    }
+
+    enum Outcome { case answered, routed, background }
+
+    private mutating func process(_ connection: ConnectionID, bytes: [UInt8], isText: Bool, into out: inout [ConnectionAction]) -> Outcome {
+        out.append(.countRequest)
+        guard isText else {
+            out.append(.close(connection, code: .protocolError, reason: "binary frames are not part of the protocol"))
+            return .answered
+        }
+        let limits = environment.limits
+        let json: JSONValue
+        do {
+            json = try JSONParser(maxDepth: limits.maxJSONDepth, maxBytes: limits.maxMessageBytes).parse(bytes)
+        } catch .tooDeep(let limit) {
+            let error = WireError(
+                code: .tooDeep, message: "JSON nested deeper than \(limit)", details: [("limit", .number(Double(limit)))])
+            return fail(connection, error, id: nil, into: &out)
+        } catch {
+            return fail(connection, .badJSON("\(error)"), id: nil, into: &out)
+        }
+        let request: Request
+        switch Request.decode(json) {
+        case .success(let decoded): request = decoded
+        case .failure(let failure):
+            // Before its hello a connection learns nothing but that hello comes first.
+            let greeted = states[connection]!.identity != nil
+            let error = !greeted && json["type"]?.stringValue != "hello" ? .helloRequired : failure.error
+            return fail(connection, error, id: failure.id, into: &out)
+        }
+        guard states[connection]!.window.admits(at: environment.now(), limit: limits.maxCommandsPerSecond) else {
+            let error = WireError(
+                code: .rateLimited, message: "more than \(limits.maxCommandsPerSecond) requests in one second",
+                details: [("limit", "maxCommandsPerSecond")])
+            return fail(connection, error, id: request.id, into: &out)
+        }
+        if case .hello(let versions, let token, _) = request.body {
+            return hello(connection, versions: versions, token: token, id: request.id, into: &out)
+        }
+        guard let identity = states[connection]!.identity else { return fail(connection, .helloRequired, id: request.id, into: &out) }
+        switch environment.authorize(request.body, as: identity) {
+        case .allowed: break
+        case .denied(let error): return fail(connection, error, id: request.id, into: &out)
+        case .revoked:
+            refuse(connection, id: request.id, reason: "token revoked", into: &out)
+            return .answered
+        }
+        return route(connection, request, identity: identity, into: &out)
+    }
+
+    private mutating func hello(
+        _ connection: ConnectionID, versions: [Int], token: String?, id: JSONValue?, into out: inout [ConnectionAction]
+    ) -> Outcome {
+        guard states[connection]!.identity == nil else {
+            return fail(connection, WireError(code: .badMessage, message: "hello was already sent"), id: id, into: &out)
+        }
+        guard versions.contains(1) else {
+            _ = fail(connection, WireError(code: .unsupportedVersion, message: "this daemon speaks protocol 1"), id: id, into: &out)
+            out.append(.close(connection, code: .protocolError, reason: "unsupported protocol version"))
+            return .answered
+        }
+        guard let identity = environment.authenticate(token: token, remoteAddress: states[connection]!.remoteAddress) else {
+            refuse(connection, id: id, reason: token == nil ? "a token is required" : "unknown token", into: &out)
+            return .answered
+        }
+        states[connection]!.identity = identity
+        out.append(.send(Self.frame(environment.welcome(id: id)), to: [connection]))
+        return .answered
+    }
+
+    /// Sends an error reply (and counts it).
+    mutating func fail(_ connection: ConnectionID, _ error: WireError, id: JSONValue?, into out: inout [ConnectionAction]) -> Outcome {
+        out.append(.countError(code: error.code))
+        out.append(.send(Self.frame(.error(error, id: id)), to: [connection]))
+        return .answered
+    }
+
+    /// Answers `unauthorized`, closes with 1008 and forgets the connection at once: its later
+    /// messages are ignored and its subscriptions get no more batches.
+    mutating func refuse(_ connection: ConnectionID, id: JSONValue?, reason: String, into out: inout [ConnectionAction]) {
+        var metadata = [("reason", reason), ("remote", states[connection]?.remoteAddress ?? "")]
+        if case .token(let name, _)? = states[connection]?.identity { metadata.append(("token", name)) }
+        out.append(.log(.warning, "connection refused", metadata))
+        _ = fail(connection, WireError(code: .unauthorized, message: reason), id: id, into: &out)
+        out.append(.close(connection, code: .policyViolation, reason: "unauthorized"))
+        states[connection] = nil
+        out.append(.forget(connection))
+    }
+
+    static func frame(_ message: ServerMessage) -> Frame { Frame(bytes: message.serialized()) }
+}
+
+extension Connections.State {
+    /// Ends a subscription, and the one any subscribe in flight would make.
+    mutating func unsubscribe(_ target: String) {
+        subscriptions[target] = nil
+        if let inFlight = subscribing[target] { overtaken[target] = inFlight }
+    }
+
+    /// A worker answered the oldest subscribe in flight for `target`.
+    mutating func answered(_ target: String, paths: [String]?, succeeded: Bool) {
+        guard let inFlight = subscribing[target] else { return }
+        subscribing[target] = inFlight > 1 ? inFlight - 1 : nil
+        if let skip = overtaken[target] {
+            overtaken[target] = skip > 1 ? skip - 1 : nil
+        } else if succeeded {
+            subscriptions[target] = paths ?? [""]
+        }
+    }
+}

@@ -1,0 +1,59 @@
+import RiveSyncModel
+import RiveSyncProtocol
+
+/// Who gets a batch and in which bytes: a pure decision. Whole-target subscribers share one
+/// frame (the whole batch, encoded once by the caller, who keeps it in the history); each
+/// distinct set of paths is filtered and encoded once, shared by its subscribers; a set of paths that sees
+/// nothing of the batch gets nothing. Subscribers over half their send queue lag: they get no
+/// batch and, once drained, a catch-up snapshot instead.
+public enum Fanout {
+    /// A subscriber of the batch's target.
+    public struct Subscriber: Sendable {
+        public var connection: ConnectionID
+        /// nil: the whole target.
+        public var paths: [String]?
+
+        public init(connection: ConnectionID, paths: [String]?) {
+            self.connection = connection
+            self.paths = paths
+        }
+    }
+
+    /// The sends of one batch, and the subscribers that start lagging with it.
+    public struct Plan: Sendable {
+        /// Who gets the whole batch (one frame for all).
+        public var wholeTarget: [ConnectionID] = []
+        /// Filtered batches, one frame per distinct set of paths.
+        public var filtered: [(Frame, [ConnectionID])] = []
+        public var lagging: [ConnectionID] = []
+    }
+
+    /// Plans a batch's delivery. `anyBacklog`: whether any connection's queue may be over the
+    /// soft limit (when not, `queuedBytes` is not asked); subscribers are taken in the order
+    /// given.
+    public static func plan(
+        _ batch: ChangeBatch, epoch: String, to subscribers: [Subscriber], anyBacklog: Bool, maxSendQueueBytes: Int,
+        queuedBytes: (ConnectionID) -> Int
+    ) -> Plan {
+        var plan = Plan()
+        var byPaths: [[String]: [ConnectionID]] = [:]
+        var pathOrder: [[String]] = []
+        for subscriber in subscribers {
+            if anyBacklog, Backlog.lags(queuedBytes: queuedBytes(subscriber.connection), maxSendQueueBytes: maxSendQueueBytes) {
+                plan.lagging.append(subscriber.connection)
+            } else if let paths = subscriber.paths {
+                if byPaths[paths] == nil { pathOrder.append(paths) }
+                byPaths[paths, default: []].append(subscriber.connection)
+            } else {
+                plan.wholeTarget.append(subscriber.connection)
+            }
+        }
+        for paths in pathOrder {
+            let effects = PathFilter.effects(batch.effects, visibleTo: paths)
+            guard !effects.isEmpty else { continue }
+            let message = ServerMessage.batch(ServerMessage.Batch(batch, epoch: epoch, effects: effects))
+            plan.filtered.append((Frame(bytes: message.serialized()), byPaths[paths]!))
+        }
+        return plan
+    }
+}

@@ -1,0 +1,189 @@
+import CHiredis
+import Glibc
+import Synchronization
+
+/// One blocking connection to Redis (a hiredis context): commands are sent as argv arrays
+/// (binary-safe), replies come back typed. Not thread-safe — one thread uses a connection at a
+/// time (a blocking read such as `XREAD BLOCK` gets its own connection on its own thread, see
+/// `RedisStreamReader`); only `interrupter` may be used from another thread.
+///
+/// After an error that `closesConnection`, every later command throws `connectionLost`:
+/// make a new connection.
+public final class RedisConnection {
+    public let endpoint: RedisEndpoint
+    private let context: UnsafeMutablePointer<redisContext>
+    private var broken: RedisError?
+    /// Shuts the socket down from another thread (wakes a blocking read).
+    public let interrupter: Interrupter
+
+    /// Connects, within `timeout`, and logs in (`AUTH`, `SELECT`) as the endpoint says. Each
+    /// later command must be answered within `timeout` too (see `setTimeout`).
+    public init(_ endpoint: RedisEndpoint, timeout: Duration) throws(RedisError) {
+        self.endpoint = endpoint
+        guard let context = redisConnectWithTimeout(endpoint.host, Int32(endpoint.port), Self.timeval(timeout)) else {
+            throw .connectFailed("out of memory")
+        }
+        if context.pointee.err != 0 {
+            let reason = Self.errorText(context)
+            redisFree(context)
+            throw .connectFailed(reason)
+        }
+        self.context = context
+        interrupter = Interrupter(fd: context.pointee.fd)
+        do {
+            try setTimeout(timeout)
+            _ = redisEnableKeepAlive(context)
+            if let password = endpoint.password {
+                let login = [endpoint.username, password].compactMap { $0 }.map { RedisArgument($0) }
+                try command(["AUTH"] + login).expectStatus("OK")
+            }
+            if endpoint.database != 0 { try command(["SELECT", RedisArgument(endpoint.database)]).expectStatus("OK") }
+        } catch {
+            close()
+            throw .connectFailed("\(error)")
+        }
+    }
+
+    deinit { close() }
+
+    /// True once the connection is unusable (after an error that closes it, or `close()`).
+    public var isBroken: Bool { broken != nil }
+
+    /// Sets how long a command may wait for its reply (longer than any `BLOCK` it sends).
+    public func setTimeout(_ timeout: Duration) throws(RedisError) {
+        try checkUsable()
+        guard redisSetTimeout(context, Self.timeval(timeout)) == REDIS_OK else { throw fail() }
+    }
+
+    /// Sends one command and waits for its reply. An error reply throws `.server`.
+    @discardableResult
+    public func command(_ arguments: [RedisArgument]) throws(RedisError) -> RedisReply {
+        try checkUsable()
+        let raw = Self.withArgv(arguments) { count, argv, lengths in redisCommandArgv(context, count, argv, lengths) }
+        guard let raw else { throw fail() }
+        let reply = Self.convert(raw.assumingMemoryBound(to: redisReply.self))
+        freeReplyObject(raw)
+        if case .error(let message) = reply { throw .server(message) }
+        return reply
+    }
+
+    /// Sends several commands at once and reads their replies in order (one round trip).
+    /// Error replies come back as `.error` elements; a broken connection throws.
+    public func pipeline(_ commands: [[RedisArgument]]) throws(RedisError) -> [RedisReply] {
+        try checkUsable()
+        for arguments in commands {
+            let status = Self.withArgv(arguments) { count, argv, lengths in redisAppendCommandArgv(context, count, argv, lengths) }
+            guard status == REDIS_OK else { throw fail() }
+        }
+        var replies: [RedisReply] = []
+        for _ in commands {
+            var raw: UnsafeMutableRawPointer?
+            guard redisGetReply(context, &raw) == REDIS_OK, let raw else { throw fail() }
+            replies.append(Self.convert(raw.assumingMemoryBound(to: redisReply.self)))
+            freeReplyObject(raw)
+        }
+        return replies
+    }
+
+    /// Closes the connection (also done when it is released).
+    public func close() {
+        guard interrupter.invalidate() else { return }
+        if broken == nil { broken = .connectionLost("closed") }
+        redisFree(context)
+    }
+
+    /// Wakes a thread blocked on this connection by shutting its socket down; that thread's
+    /// command then throws `connectionLost`. Safe from any thread, before or after `close()`.
+    public final class Interrupter: Sendable {
+        private let fd: Mutex<Int32?>
+
+        init(fd: Int32) { self.fd = Mutex(fd) }
+
+        public func interrupt() {
+            fd.withLock { fd in
+                if let fd { _ = shutdown(fd, Int32(SHUT_RDWR)) }
+            }
+        }
+
+        /// Forgets the descriptor (it is about to be closed); false if already forgotten.
+        fileprivate func invalidate() -> Bool {
+            fd.withLock { fd in
+                defer { fd = nil }
+                return fd != nil
+            }
+        }
+    }
+
+    private func checkUsable() throws(RedisError) {
+        if let broken { throw broken.closesConnection ? RedisError.connectionLost("\(broken)") : broken }
+    }
+
+    /// The context's error as a typed error; the connection is broken from now on.
+    private func fail() -> RedisError {
+        let timedOut = errno == EAGAIN || errno == EWOULDBLOCK
+        let error: RedisError
+        switch context.pointee.err {
+        case REDIS_ERR_IO where timedOut: error = .timedOut
+        case REDIS_ERR_PROTOCOL: error = .protocolError(Self.errorText(context))
+        default: error = .connectionLost(Self.errorText(context))
+        }
+        broken = error
+        return error
+    }
+
+    private static func errorText(_ context: UnsafeMutablePointer<redisContext>) -> String {
+        withUnsafeBytes(of: context.pointee.errstr) { raw in
+            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+        }
+    }
+
+    private static func timeval(_ duration: Duration) -> Glibc.timeval {
+        let (seconds, attoseconds) = duration.components
+        return Glibc.timeval(tv_sec: Int(seconds), tv_usec: Int(attoseconds / 1_000_000_000_000))
+    }
+
+    /// Calls `body` with hiredis's argv form of `arguments`: count, pointers and lengths.
+    private static func withArgv<Result>(
+        _ arguments: [RedisArgument],
+        _ body: (Int32, UnsafeMutablePointer<UnsafePointer<CChar>?>, UnsafePointer<Int>) -> Result
+    ) -> Result {
+        // One buffer holds every argument's bytes; the pointers point into it.
+        let total = arguments.reduce(0) { $0 + $1.bytes.count }
+        var storage = [CChar](repeating: 0, count: max(total, 1))
+        var lengths = arguments.map(\.bytes.count)
+        return storage.withUnsafeMutableBufferPointer { buffer in
+            var offset = 0
+            var pointers: [UnsafePointer<CChar>?] = []
+            pointers.reserveCapacity(arguments.count)
+            for argument in arguments {
+                let start = buffer.baseAddress! + offset
+                argument.bytes.withUnsafeBytes { bytes in
+                    if let base = bytes.baseAddress { UnsafeMutableRawPointer(start).copyMemory(from: base, byteCount: bytes.count) }
+                }
+                pointers.append(UnsafePointer(start))
+                offset += argument.bytes.count
+            }
+            return pointers.withUnsafeMutableBufferPointer { argv in
+                lengths.withUnsafeMutableBufferPointer { sizes in body(Int32(arguments.count), argv.baseAddress!, sizes.baseAddress!) }
+            }
+        }
+    }
+
+    /// Copies a hiredis reply object (recursively) into a `RedisReply`.
+    private static func convert(_ reply: UnsafeMutablePointer<redisReply>) -> RedisReply {
+        let value = reply.pointee
+        func bytes() -> [UInt8] {
+            guard let text = value.str, value.len > 0 else { return [] }
+            return Array(UnsafeRawBufferPointer(start: text, count: value.len))
+        }
+        switch value.type {
+        case REDIS_REPLY_STRING: return .bulk(bytes())
+        case REDIS_REPLY_STATUS: return .status(String(decoding: bytes(), as: UTF8.self))
+        case REDIS_REPLY_ERROR: return .error(String(decoding: bytes(), as: UTF8.self))
+        case REDIS_REPLY_INTEGER: return .integer(Int64(value.integer))
+        case REDIS_REPLY_ARRAY:
+            return .array((0..<value.elements).map { convert(value.element[$0]!) })
+        default: return .null
+        }
+    }
+}

@@ -1,0 +1,142 @@
+import Glibc
+import Synchronization
+
+/// Reads one Redis stream in order, forever, on its own thread and its own connection:
+/// `XREAD BLOCK` from the last entry delivered, reconnecting after failures. Each entry is
+/// delivered exactly once and in stream order, also across reconnects (reading resumes after
+/// the last entry handed to `handler`). `handler` runs on the reader's thread.
+public final class RedisStreamReader: Sendable {
+    /// What the reader reports.
+    public enum Event: Sendable {
+        /// New entries, in stream order, each after the ones delivered before.
+        case entries([RedisStreamEntry])
+        /// A `BLOCK` ended with nothing new: Redis answers and the reader has read everything.
+        case caughtUp
+        /// Connecting or reading failed; the reader tries again after its retry delay.
+        case failed(RedisError)
+    }
+
+    /// How the reader talks to Redis.
+    public struct Settings: Sendable {
+        /// Connect timeout, and how much longer than `block` a read may take.
+        public var timeout: Duration = .seconds(2)
+        /// How long one `XREAD` waits for new entries.
+        public var block: Duration = .seconds(1)
+        /// At most this many entries per `XREAD`.
+        public var count = 512
+        /// Wait before reconnecting after a failure.
+        public var retryDelay: Duration = .milliseconds(100)
+
+        public init() {}
+    }
+
+    /// Shared by the reader's thread and `stop()`.
+    private final class Control: Sendable {
+        private struct State {
+            var stopping = false
+            var interrupter: RedisConnection.Interrupter?
+        }
+        private let state = Mutex(State())
+
+        var stopping: Bool { state.withLock { $0.stopping } }
+
+        /// Makes `interrupter` the one `stop` uses; false if stopping already.
+        func register(_ interrupter: RedisConnection.Interrupter?) -> Bool {
+            state.withLock { state in
+                state.interrupter = interrupter
+                return !state.stopping
+            }
+        }
+
+        func stop() {
+            state.withLock { state in
+                state.stopping = true
+                state.interrupter?.interrupt()
+            }
+        }
+    }
+
+    private let control = Control()
+    private let thread = Mutex<RedisThread?>(nil)
+
+    /// Starts reading `key` after the entry `after` (`RedisStreamID.start`: from its first entry).
+    public init(
+        _ endpoint: RedisEndpoint, key: String, after: RedisStreamID, settings: Settings = Settings(),
+        handler: @escaping @Sendable (Event) -> Void
+    ) throws(RedisError) {
+        let started = try RedisThread { [control] in
+            Self.run(endpoint, key: key, after: after, settings: settings, control: control, handler: handler)
+        }
+        thread.withLock { $0 = started }
+    }
+
+    /// Stops reading and waits for the thread (a read in progress is interrupted). No event
+    /// is delivered after `stop` returns. Safe to call more than once.
+    public func stop() {
+        control.stop()
+        thread.withLock { thread in
+            thread?.join()
+            thread = nil
+        }
+    }
+
+    deinit { stop() }
+
+    private static func run(
+        _ endpoint: RedisEndpoint, key: String, after start: RedisStreamID, settings: Settings, control: Control,
+        handler: @Sendable (Event) -> Void
+    ) {
+        var after = start
+        var connection: RedisConnection?
+        let blockMilliseconds = Int(
+            settings.block.components.seconds * 1000 + settings.block.components.attoseconds / 1_000_000_000_000_000)
+        while !control.stopping {
+            do {
+                let current: RedisConnection
+                if let connection {
+                    current = connection
+                } else {
+                    current = try RedisConnection(endpoint, timeout: settings.timeout)
+                    try current.setTimeout(settings.block + settings.timeout)
+                    guard control.register(current.interrupter) else { break }
+                    connection = current
+                }
+                let reply = try current.command([
+                    "XREAD", "COUNT", RedisArgument(settings.count), "BLOCK", RedisArgument(blockMilliseconds), "STREAMS",
+                    RedisArgument(key), after.argument,
+                ])
+                let entries = try RedisStreamEntry.readReply(reply, key: key)
+                guard !control.stopping else { break }
+                if let last = entries.last {
+                    after = last.id
+                    handler(.entries(entries))
+                } else {
+                    handler(.caughtUp)
+                }
+            } catch {
+                guard !control.stopping else { break }
+                handler(.failed(error))
+                if error.closesConnection || connection?.isBroken == true {
+                    _ = control.register(nil)
+                    connection?.close()
+                    connection = nil
+                }
+                pause(settings.retryDelay, unless: control)
+            }
+        }
+        _ = control.register(nil)
+        connection?.close()
+    }
+
+    /// Sleeps for `delay` in short steps, returning early once the reader is stopping.
+    private static func pause(_ delay: Duration, unless control: Control) {
+        var left = delay
+        let step = Duration.milliseconds(20)
+        while left > .zero, !control.stopping {
+            let slice = min(left, step)
+            var time = timespec(tv_sec: Int(slice.components.seconds), tv_nsec: Int(slice.components.attoseconds / 1_000_000_000))
+            _ = nanosleep(&time, nil)
+            left -= slice
+        }
+    }
+}

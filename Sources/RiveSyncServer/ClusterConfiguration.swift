@@ -1,0 +1,50 @@
+import Foundation
+import RiveSyncJSON
+
+extension DaemonConfiguration {
+    /// The `cluster` section (protocol/CLUSTER.md §4.1): this daemon is one node of a cluster
+    /// whose shared log is a Redis stream. Absent: a single node, and Redis is never contacted.
+    public struct Cluster: Sendable, Hashable {
+        /// `redis://[[user]:password@]host[:port][/database]` (`--redis` sets it).
+        public var redis: String
+        /// This node's name in the log and its lease key; unique in the cluster.
+        public var node: String
+        /// Prefix of every Redis key the cluster uses.
+        public var prefix = "rivesync"
+        /// How long the node's lease lasts without a renewal.
+        public var leaseMilliseconds = 5000
+        /// Connect and command timeout towards Redis.
+        public var timeoutMilliseconds = 2000
+
+        /// A cluster on `redis`, with the node named after the host and process.
+        public init(redis: String, node: String = Cluster.defaultNodeName()) {
+            self.redis = redis
+            self.node = node
+        }
+
+        /// `<host name>-<process id>`.
+        public static func defaultNodeName() -> String {
+            "\(ProcessInfo.processInfo.hostName)-\(ProcessInfo.processInfo.processIdentifier)"
+        }
+
+        /// Reads the section (`redis` required; the others default).
+        init(json: JSONValue) throws(ConfigurationError) {
+            guard json.objectValue != nil else { throw .invalid("cluster: expected an object") }
+            var problems = ConfigurationProblems()
+            problems.refuseUnknownKeys(of: json, section: "cluster", here: "cluster")
+            try problems.throwIfAny()
+            self.init(redis: try DaemonConfiguration.string(json["redis"], "cluster.redis"))
+            if let node = json["node"] {
+                self.node = try DaemonConfiguration.string(node, "cluster.node")
+                guard !self.node.isEmpty else { throw .invalid("cluster.node: must not be empty") }
+            }
+            if let prefix = json["prefix"] { self.prefix = try DaemonConfiguration.string(prefix, "cluster.prefix") }
+            if let lease = json["leaseMilliseconds"] {
+                leaseMilliseconds = try DaemonConfiguration.integer(lease, "cluster.leaseMilliseconds", in: 1000...60_000)
+            }
+            if let timeout = json["timeoutMilliseconds"] {
+                timeoutMilliseconds = try DaemonConfiguration.integer(timeout, "cluster.timeoutMilliseconds", in: 100...30_000)
+            }
+        }
+    }
+}

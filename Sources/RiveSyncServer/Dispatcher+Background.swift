@@ -1,0 +1,110 @@
+import Dispatch
+import RiveFile
+import RiveSyncCore
+import RiveSyncJSON
+import RiveSyncModel
+import RiveSyncProtocol
+import RiveSyncTransport
+
+/// The dispatcher's background work: nothing here runs on its queue but the start and the
+/// answer (`backgroundFinished`).
+extension Dispatcher {
+    func start(_ work: BackgroundWork, for connection: ConnectionID, id: JSONValue?) {
+        let finish: @Sendable (ServerMessage) -> Void = { reply in
+            self.queue.async { self.run(.backgroundFinished(connection, reply: Frame(bytes: reply.serialized()))) }
+        }
+        switch work {
+        case .listTargets(let page, let identity):
+            let grants = environment.grants(of: identity) ?? Grants(scopes: [])
+            gatherTargets(page, grants: grants, id: id, then: finish)
+        case .upload(let kind, let data, let mediaType):
+            background.async { finish(self.upload(kind: kind, data: data, mediaType: mediaType, id: id)) }
+        case .loadFile(let name, let content):
+            let index = nextWorker % workers.count
+            nextWorker += 1
+            background.async { self.loadFile(name: name, content: content, onto: index, id: id, then: finish) }
+        }
+    }
+
+    /// One page of `listTargets`, gathered from every worker without waiting on any: the
+    /// targets the grants show, by name, after `page.after`; at most `page.limit` (capped at
+    /// `maxPageSize`); `next` (the last name) when more follow.
+    private func gatherTargets(_ page: TargetPage, grants: Grants, id: JSONValue?, then finish: @escaping @Sendable (ServerMessage) -> Void)
+    {
+        let maxPageSize = context.limits.withLock { $0.maxPageSize }
+        let limit = min(page.limit ?? maxPageSize, maxPageSize)
+        let gathered = Locked<(found: [(name: String, info: ServerMessage.TargetInfo)], left: Int)>(([], workers.count))
+        for worker in workers {
+            worker.queue.async {
+                let infos = worker.targetInfos(after: page.after, limit: limit + 1, shows: grants.shows)
+                let all = gathered.withLock { state -> [(name: String, info: ServerMessage.TargetInfo)]? in
+                    state.found += infos
+                    state.left -= 1
+                    return state.left == 0 ? state.found : nil
+                }
+                guard let all else { return }
+                let found = all.sorted { $0.name < $1.name }
+                let next = found.count > limit ? found[limit - 1].name : nil
+                finish(.targets(ServerMessage.TargetPage(targets: found.prefix(limit).map(\.info), next: next), id: id))
+            }
+        }
+    }
+
+    /// An error reply, counted.
+    private func failure(_ error: WireError, id: JSONValue?) -> ServerMessage {
+        context.metrics.recordError(code: error.code.rawValue)
+        return .error(error, id: id)
+    }
+
+    private func upload(kind: String, data: [UInt8], mediaType: String?, id: JSONValue?) -> ServerMessage {
+        do {
+            let reference = try context.assets.add(kind: kind, data: data, mediaType: mediaType)
+            if let state = context.stateDirectory {
+                do {
+                    try state.storeAsset(id: reference.id, mediaType: reference.mediaType, bytes: data)
+                } catch {
+                    return failure(Worker.storageFailed(LogFailure("\(error)")), id: id)
+                }
+            }
+            return .asset(reference, id: id)
+        } catch {
+            return failure(WireError(code: .invalidAssetData, message: error.reason), id: id)
+        }
+    }
+
+    /// Parses a file sent by a client (here, in the background) and loads it onto worker
+    /// `index` (on its queue).
+    private func loadFile(
+        name: String, content: FileContent, onto index: Int, id: JSONValue?, then finish: @escaping @Sendable (ServerMessage) -> Void
+    ) {
+        guard context.configuration.allowFileUploads else {
+            return finish(failure(WireError(code: .forbidden, message: "this daemon does not accept files from clients"), id: id))
+        }
+        let schema: FileSchema
+        do {
+            switch content {
+            case .riv(let bytes): schema = try RiveFileReader.read(bytes)
+            case .schema(let json): schema = try FileSchema(json: json)
+            }
+        } catch let error as RiveFileError {
+            return finish(failure(WireError(error.fileError), id: id))
+        } catch {
+            return finish(failure(WireError(error), id: id))
+        }
+        guard let location = context.directory.reserveFile(name, worker: index) else {
+            let error = WireError(code: .fileExists, message: "file '\(name)' already exists", details: [("file", .string(name))])
+            return finish(failure(error, id: id))
+        }
+        let worker = workers[index]
+        worker.queue.async {
+            do {
+                try worker.loadDurably(schema, as: name, number: location.number)
+            } catch {
+                self.context.directory.releaseFile(name)
+                return finish(self.failure(WireError(code: .storageFailed, message: "\(error)"), id: id))
+            }
+            self.context.log(.info, "file loaded by a client", [("file", name), ("worker", "\(index)")])
+            finish(self.environment.files(id: id))
+        }
+    }
+}

@@ -1,0 +1,154 @@
+import RiveSyncCore
+import RiveSyncJSON
+import RiveSyncModel
+import RiveSyncProtocol
+import RiveSyncTransport
+
+extension Worker {
+    /// Applies a committed record to `file`. Deterministic given the file's state and the
+    /// record: no clock, no grants, no per-connection data (a record without a ticket — a
+    /// restore, another node — applies exactly like one this worker proposed). A record that
+    /// cannot apply throws and leaves the state as it was (the model checks before it mutates).
+    func apply(_ record: JournalRecord, file: String) throws(WireError) -> Applied {
+        _ = try runtime(file)
+        func model<T>(_ body: (inout FileRuntime) throws -> T) throws(WireError) -> T {
+            do { return try body(&files[file]!) } catch { throw WireError(error) }
+        }
+        switch record {
+        case .createInstance(let source):
+            return .instance(try model { try $0.createInstance(source) }, file: file)
+        case .createStateMachine(let request):
+            let resolved = try resolve(request)
+            try claimCommitted(resolved.name, file: file)
+            do {
+                try model {
+                    try $0.createStateMachine(
+                        named: resolved.name, artboard: resolved.artboard, stateMachine: resolved.machine, main: request.main,
+                        globals: request.globals.map { ($0.name, $0.instance) })
+                }
+            } catch {
+                context.directory.releaseTarget(resolved.name)
+                throw error
+            }
+            targets[resolved.name] = TargetRecord(
+                file: file, manual: request.manual, rate: request.rate ?? context.configuration.defaultRate)
+            return .target(resolved.name)
+        case .publish(let instance, let name):
+            try claimCommitted(name, file: file)
+            do { try model { try $0.publish(instance, as: name) } } catch {
+                context.directory.releaseTarget(name)
+                throw error
+            }
+            targets[name] = TargetRecord(file: file, manual: false, rate: context.configuration.defaultRate)
+            return .target(name)
+        case .deleteTarget(let target):
+            guard targets[target]?.file == file else { throw WireError(StateMachineError.unknownTarget(target)) }
+            return try applyDelete(target)
+        case .advance(let target, let commands):
+            guard targets[target]?.file == file else { throw WireError(StateMachineError.unknownTarget(target)) }
+            for command in commands { try model { try $0.enqueue(command, on: target) } }
+            let batches: [ChangeBatch]
+            do { batches = try model { try $0.advance(target) } } catch {
+                _ = try? files[file]!.discardQueue(of: target)
+                throw error
+            }
+            publish(batches, advanced: target)
+            return .advanced(target: target)
+        }
+    }
+
+    /// A state machine request's artboard, state machine and target name, resolved against the
+    /// file's schema (a record of the first format may leave them out).
+    func resolve(_ request: StateMachineRequest) throws(WireError) -> (artboard: String, machine: String, name: String) {
+        let schema = try runtime(request.file).schema
+        let artboard: ArtboardSchema
+        do {
+            artboard = try schema.artboard(named: request.artboard)
+        } catch {
+            throw WireError(error)
+        }
+        let machine = request.stateMachine ?? artboard.defaultStateMachine ?? artboard.stateMachines.first
+        guard let machine, artboard.stateMachines.contains(machine) else {
+            throw WireError(ArtboardError.invalidStateMachine(request.stateMachine ?? "artboard '\(artboard.name)' has no state machine"))
+        }
+        return (artboard.name, machine, request.name ?? machine)
+    }
+
+    /// Claims a target name for a committed record: already claimed when this worker proposed
+    /// the record (`reservedTargets`), else claimed now (`target_exists` when taken).
+    private func claimCommitted(_ name: String, file: String) throws(WireError) {
+        if reservedTargets.remove(name) != nil { return }
+        guard context.directory.claimTarget(name, file: file) else { throw WireError(StateMachineError.targetExists(name)) }
+    }
+
+    /// Claims a target name for a proposal: `target_exists` when taken, `limit_exceeded` when
+    /// it would pass `maxTargets`. Held in `reservedTargets` until the record applies.
+    func reserveTarget(_ name: String, file: String, maxTargets: Int) throws(WireError) {
+        switch context.directory.claimTarget(name, file: file, limit: maxTargets) {
+        case .claimed: reservedTargets.insert(name)
+        case .taken: throw WireError(StateMachineError.targetExists(name))
+        case .full: throw WireError.limit("maxTargets", maxTargets)
+        }
+    }
+
+    /// Answers whoever waited for a record.
+    func answer(_ waiter: Waiter, with result: Result<Applied, WireError>) {
+        switch waiter {
+        case .local(let done):
+            done(result)
+        case .advance(let target, let commands, let manual):
+            targets[target]?.advancesInFlight -= 1
+            if case .failure(let error) = result, let pending = targets[target]?.pending {
+                context.submit(abandon(commands, on: target, pending: pending) { _ in error })
+                for command in commands { targets[target]!.pending[command.id] = nil }
+            }
+            if let manual { sendAdvanced(target, to: manual) }
+        case .request(let waiter):
+            switch result {
+            case .failure(let error):
+                if let name = waiter.reserved, reservedTargets.remove(name) != nil { context.directory.releaseTarget(name) }
+                context.sendError(waiter.grants.visible(error, for: waiter.body), id: waiter.id, to: waiter.session)
+            case .success(let applied):
+                answer(waiter, applied)
+            }
+        }
+    }
+
+    private func answer(_ waiter: RequestWaiter, _ applied: Applied) {
+        let id = waiter.id
+        switch (waiter.reply, applied) {
+        case (.instance(let publish?, let maxTargets), .instance(let instance, let file)):
+            do { try reserveTarget(publish, file: file, maxTargets: maxTargets) } catch {
+                return context.sendError(waiter.grants.visible(error, for: waiter.body), id: id, to: waiter.session)
+            }
+            var next = waiter
+            next.reply = .published(instance)
+            next.reserved = publish
+            propose(.publish(instance: instance, name: publish), file: file, .request(next))
+        case (.instance(nil, _), .instance(let instance, let file)):
+            context.send(instanceReply(instance, file: file, id: id), to: waiter.session)
+        case (.published(let instance), .target(let name)):
+            context.send(instanceReply(instance, file: targets[name]!.file, id: id), to: waiter.session)
+        case (.target, .target(let name)):
+            guard let info = targetInfo(name) else {
+                return context.sendError(.internalError("target '\(name)' vanished after its creation"), id: id, to: waiter.session)
+            }
+            context.send(.target(info, id: id), to: waiter.session)
+        case (.targetDeleted, .deleted(let target, let freed)):
+            context.send(.targetDeleted(target: target, freed: freed, id: id), to: waiter.session)
+        default:
+            context.sendError(.internalError("record answered with \(applied)"), id: id, to: waiter.session)
+        }
+    }
+
+    /// Answers an `advance` request with the target's seq.
+    func sendAdvanced(_ target: String, to manual: (session: SessionID, id: JSONValue?)) {
+        let seq = (try? files[targets[target]?.file ?? ""]?.target(target).seq) ?? 0
+        context.send(.advanced(target: target, seq: seq, id: manual.id), to: manual.session)
+    }
+
+    private func instanceReply(_ instance: InstanceID, file: String, id: JSONValue?) -> ServerMessage {
+        let state = files[file]!.store[instance]!
+        return .instance(ServerMessage.CreatedInstance(instance: instance, viewModel: state.viewModel, name: state.name), id: id)
+    }
+}

@@ -1,0 +1,104 @@
+import RiveSyncCore
+import RiveSyncJSON
+import RiveSyncProtocol
+
+/// A daemon for the connection core: a clock the test moves, fixed limits, one file `demo`
+/// and target `room` on worker 0, anonymous access, and a token `revoked` that a test can
+/// revoke.
+final class MockConnectionEnvironment: ConnectionEnvironment {
+    var clock: UInt64 = 1_000_000_000
+    var limits = ConnectionLimits(
+        helloTimeoutSeconds: 10, maxCommandsPerSecond: 100, maxJSONDepth: 16, maxMessageBytes: 1 << 16, maxSubscriptions: 2,
+        maxAssetBytes: 1024)
+    var targets: Set<String> = ["room", "lobby", "theme"]
+    var revoked = false
+
+    func now() -> UInt64 { clock }
+    func admits(origin: String?) -> Bool { origin != "https://evil.example" }
+
+    func authenticate(token: String?, remoteAddress: String) -> Identity? {
+        switch token {
+        case nil: .anonymous
+        case "good": .token(name: "good", digest: [1])
+        default: nil
+        }
+    }
+
+    func authorize(_ request: ClientRequest, as identity: Identity) -> Authorization {
+        isValid(identity) ? .allowed : .revoked
+    }
+
+    func isValid(_ identity: Identity) -> Bool { identity == .anonymous || !revoked }
+    func allowsSubscription(_ identity: Identity, to target: String, paths: [String]) -> Bool { isValid(identity) }
+
+    func worker(for request: ClientRequest) -> Result<Int, WireError> {
+        switch request {
+        case .subscribe(let target, _, _), .unsubscribe(let target), .get(let target, _), .set(let target, _, _):
+            targets.contains(target) ? .success(0) : .failure(WireError(code: .unknownTarget, message: "no target '\(target)'"))
+        default: .success(0)
+        }
+    }
+
+    func welcome(id: JSONValue?) -> ServerMessage {
+        .welcome(ServerMessage.Welcome(protocolVersion: 1, server: "mock", epoch: "e-1", limits: []), id: id)
+    }
+
+    func files(id: JSONValue?) -> ServerMessage { .files([], id: id) }
+}
+
+/// Drives a `Connections` with events and reads what it answers.
+struct ConnectionDriver {
+    let environment = MockConnectionEnvironment()
+    var core: Connections
+
+    init() { core = Connections(environment: environment) }
+
+    mutating func open(_ id: UInt64 = 1, origin: String? = nil) -> [ConnectionAction] {
+        core.handle(.opened(ConnectionID(id), remoteAddress: "127.0.0.1", origin: origin))
+    }
+
+    mutating func send(_ message: JSONValue, from id: UInt64 = 1) -> [ConnectionAction] {
+        core.handle(.received(ConnectionID(id), bytes: message.serialized(), isText: true))
+    }
+
+    /// Opens connection `id` and says hello.
+    mutating func greeted(_ id: UInt64 = 1, token: String? = nil) {
+        _ = open(id)
+        var hello: [(String, JSONValue)] = [("type", "hello"), ("protocol", [1])]
+        if let token { hello.append(("token", .string(token))) }
+        _ = send(.object(hello), from: id)
+    }
+}
+
+extension [ConnectionAction] {
+    /// The messages sent, decoded.
+    var sent: [JSONValue] {
+        compactMap { action in
+            guard case .send(let frame, _) = action else { return nil }
+            return try? JSONParser().parse(frame.bytes)
+        }
+    }
+
+    var closes: [CloseCode] {
+        compactMap { action in
+            guard case .close(_, let code, _) = action else { return nil }
+            return code
+        }
+    }
+
+    var handledCount: Int { filter { if case .handled = $0 { true } else { false } }.count }
+
+    var routed: [Request] {
+        compactMap { action in
+            guard case .route(_, let request, _, _) = action else { return nil }
+            return request
+        }
+    }
+
+    var background: [BackgroundWork] {
+        compactMap { action in
+            guard case .startBackground(_, let work, _) = action else { return nil }
+            return work
+        }
+    }
+}

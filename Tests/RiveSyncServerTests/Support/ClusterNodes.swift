@@ -1,0 +1,110 @@
+import Foundation
+import RiveSyncJSON
+import RiveSyncTestSupport
+import RiveSyncTransport
+
+/// A test cluster: one `redis-server` and `count` rivesyncd nodes on loopback, each serving
+/// the demo on its own port. Nodes can be killed and started again.
+final class ClusterNodes: @unchecked Sendable {
+    let redis: RedisServerProcess
+    private let nodes: Locked<[DaemonProcess]>
+    /// How every node is started (besides `--port`).
+    let extraArguments: [String]
+
+    /// Starts Redis (with its `appendfsync` policy) and the nodes; with `leaseMilliseconds` the
+    /// nodes read a configuration like `--demo` with a `cluster` section instead of
+    /// `--demo --redis`.
+    init(count: Int, leaseMilliseconds: Int? = nil, appendfsync: String = "always") throws {
+        redis = try RedisServerProcess(appendfsync: appendfsync)
+        if let leaseMilliseconds {
+            extraArguments = ["--config", try Self.configuration(redis: redis.url, leaseMilliseconds: leaseMilliseconds)]
+        } else {
+            extraArguments = ["--demo", "--redis", redis.url]
+        }
+        var started: [DaemonProcess] = []
+        for _ in 0..<count { started.append(try DaemonProcess(extraArguments)) }
+        nodes = Locked(started)
+    }
+
+    /// The demo's files and state with a `cluster` section (and `listen.sharePort`).
+    static func configuration(redis: String, leaseMilliseconds: Int, sharePort: Bool = false) throws -> String {
+        let config: JSONValue = [
+            "listen": ["sharePort": .bool(sharePort)],
+            "files": [["name": "demo", "path": .string(DaemonProcess.packageRoot + "/protocol/examples/demo.schema.json")]],
+            "instances": [["name": "theme", "file": "demo", "viewModel": "Theme", "instance": "Light"]],
+            "stateMachines": [
+                ["name": "character", "file": "demo", "artboard": "Character", "stateMachine": "character", "globals": ["Theme": "theme"]],
+                ["name": "lobby", "file": "demo", "artboard": "Lobby", "stateMachine": "lobby", "globals": ["Theme": "theme"]],
+            ],
+            "auth": ["allowAnonymous": "loopback"],
+            "cluster": ["redis": .string(redis), "leaseMilliseconds": .number(Double(leaseMilliseconds))],
+        ]
+        return try DaemonProcess.writeConfiguration(config.jsonText)
+    }
+
+    var count: Int { nodes.withLock { $0.count } }
+    func node(_ index: Int) -> DaemonProcess { nodes.withLock { $0[index] } }
+    var urls: [String] { nodes.withLock { $0.map(\.url) } }
+
+    /// `kill -9` of node `index`, then a new node on the same port.
+    func crashAndRestart(_ index: Int) throws {
+        let old = node(index)
+        old.crash()
+        let restarted = try DaemonProcess(extraArguments, port: old.port)
+        nodes.withLock { $0[index] = restarted }
+    }
+
+    /// Every node's stderr, for failure messages.
+    var logs: String {
+        nodes.withLock { $0.enumerated().map { "--- node \($0.offset) ---\n\($0.element.stderr)" }.joined(separator: "\n") }
+    }
+
+    func stop() {
+        for node in nodes.withLock({ $0 }) { node.stop() }
+        redis.stop()
+    }
+
+    /// The digest of `target` on node `index` once that node is at `seq` (waits for it);
+    /// `latest`: once every node is at the highest seq any of them is at.
+    func digest(of target: String, at seq: Int, on index: Int, latest: Bool = false, seconds: Double = 30) async throws -> String {
+        if latest {
+            var highest = 0
+            for other in 0..<count {
+                let probe = try await TestClient.connected(to: node(other))
+                defer { probe.close() }
+                highest = max(highest, try await probe.request(["type": "digest", "target": .string(target)])["seq"]?.intValue ?? 0)
+            }
+            return try await digest(of: target, at: highest, on: index, seconds: seconds)
+        }
+        let client = try await TestClient.connected(to: node(index))
+        defer { client.close() }
+        let deadline = Date().addingTimeInterval(seconds)
+        while true {
+            let reply = try await client.request(["type": "digest", "target": .string(target)])
+            let at = reply["seq"]?.intValue ?? -1
+            if at == seq, let digest = reply["digest"]?.stringValue { return digest }
+            guard at < seq, Date() < deadline else {
+                throw TestClient.Timeout(what: "node \(index) at seq \(seq) of \(target), it is at \(at)")
+            }
+            try await Task.sleep(nanoseconds: 20_000_000)
+        }
+    }
+}
+
+extension ClusterNodes {
+    /// Names of the players in `lobby`, as node `index` has them.
+    func playerNames(on index: Int) async throws -> [String] {
+        let probe = try await TestClient.connected(to: node(index))
+        defer { probe.close() }
+        return try await PersistenceTests.playerNames(probe)
+    }
+
+    /// The node name a node logged when it joined.
+    func nodeName(_ index: Int) throws -> String {
+        let log = node(index).stderr
+        guard let range = log.range(of: #"node=[^ \n]+"#, options: .regularExpression) else {
+            throw TestClient.Timeout(what: "a 'joined the cluster' line in\n\(log)")
+        }
+        return String(log[range].dropFirst("node=".count))
+    }
+}
