@@ -50,10 +50,12 @@ let package = Package(
         .target(name: "RiveSyncProtocol", dependencies: ["RiveSyncModel", "RiveSyncJSON"]),
         .testTarget(name: "RiveSyncProtocolTests", dependencies: ["RiveSyncProtocol"]),
         // The daemon's pure core: the change log's records and seam (JournalRecord, JournalCodec,
-        // ChangeLog). No Foundation, Dispatch, Glibc or transport (RiveSyncCoreTests checks).
+        // ChangeLog), the dispatcher's and the workers' logic as state machines (Connections,
+        // WorkerCore). No Foundation, Dispatch, Glibc or transport (RiveSyncCoreTests checks).
         .target(name: "RiveSyncCore", dependencies: ["RiveSyncModel", "RiveSyncProtocol", "RiveSyncJSON"], exclude: ["README.md"]),
         .testTarget(name: "RiveSyncCoreTests", dependencies: ["RiveSyncCore", "RiveSyncModel", "RiveSyncProtocol", "RiveSyncJSON"]),
-        // The daemon's shell: workers, dispatcher, subscriptions, advances, configuration. Owns all I/O.
+        // The daemon's shell around the core: queues, transport, journal files, configuration,
+        // signals. Owns all I/O.
         .target(
             name: "RiveSyncServer",
             dependencies: ["RiveSyncCore", "RiveSyncModel", "RiveSyncProtocol", "RiveSyncJSON", "RiveSyncTransport", "RiveFile", "CCrypto", "RiveSyncVersion",

@@ -1,3 +1,4 @@
+import RiveSyncCore
 import RiveSyncJSON
 import RiveSyncProtocol
 
@@ -76,33 +77,24 @@ extension Grants {
     }
 }
 
-extension Grants {
-    /// The error to send for `request`. A connection that may not read where a command went
-    /// (a write-only token) gets the code and the path, but not what the error learned about
-    /// the state: types, list lengths, allowed enum values, instance ids.
-    func visible(_ error: WireError, for request: ClientRequest) -> WireError {
-        guard let (target, path) = request.commandLocation, !allows(.read, on: target, at: path) else { return error }
-        return error.withoutState(path: path)
+extension Grants: RequestGrants {
+    var mayCreate: Bool { allows(.create) }
+
+    func may(_ access: TargetAccess, on target: String, at path: String) -> Bool {
+        allows(Permission(access), on: target, at: path)
+    }
+
+    func mayWithin(_ access: TargetAccess, on target: String, at path: String) -> Bool {
+        allowsWithin(Permission(access), on: target, at: path)
     }
 }
 
-extension WireError {
-    /// The error with only its code and `path` (see `Grants.visible`).
-    func withoutState(path: String) -> WireError {
-        WireError(code: code, message: "'\(path)': \(code.rawValue) (details need read permission)", details: [("path", .string(path))])
-    }
-}
-
-extension ClientRequest {
-    /// The target and path a command writes to, for commands that write to one.
-    var commandLocation: (target: String, path: String)? {
-        switch self {
-        case .set(let target, let path, _), .fire(let target, let path), .listAppend(let target, let path, _),
-            .listInsert(let target, let path, _, _), .listRemoveAt(let target, let path, _), .listRemove(let target, let path, _),
-            .listSwap(let target, let path, _, _):
-            return (target, path)
-        default:
-            return nil
+extension Permission {
+    init(_ access: TargetAccess) {
+        switch access {
+        case .read: self = .read
+        case .write: self = .write
+        case .fire: self = .fire
         }
     }
 }

@@ -1,9 +1,10 @@
+import RiveSyncCore
 import RiveSyncModel
 import RiveSyncTransport
 
 /// Where files and targets live: which worker owns each file, which file each target belongs
 /// to. Shared by the dispatcher and the workers; every access takes one short lock.
-final class Directory: Sendable {
+final class Directory: TargetDirectory {
     /// Instance ids of file number `n` start at `n << fileIDShift`, so an id names its file.
     static let fileIDShift: UInt64 = 40
 
@@ -73,6 +74,11 @@ final class Directory: Sendable {
         }
     }
 
+    /// The file an instance id belongs to, and its worker.
+    func owner(of instance: InstanceID) -> (name: String, worker: Int)? {
+        file(of: instance).map { ($0.name, $0.location.worker) }
+    }
+
     /// Claims a target name for a file; false when taken, or when it was the name of a
     /// deleted target of another file (each file's journal then holds every generation of a
     /// name, so replaying the files one by one never finds it taken).
@@ -82,15 +88,6 @@ final class Directory: Sendable {
             state.targets[name] = file
             return true
         }
-    }
-
-    /// What `claimTarget(_:file:limit:)` found.
-    enum TargetClaim {
-        case claimed
-        /// The name is taken (or retired by another file).
-        case taken
-        /// The daemon holds `limit` targets already.
-        case full
     }
 
     /// Claims a target name for a client's request: like `claimTarget(_:file:)`, and only

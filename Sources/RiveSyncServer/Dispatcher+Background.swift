@@ -63,7 +63,7 @@ extension Dispatcher {
                 do {
                     try state.storeAsset(id: reference.id, mediaType: reference.mediaType, bytes: data)
                 } catch {
-                    return failure(Worker.storageFailed(LogFailure("\(error)")), id: id)
+                    return failure(WorkerCore.storageFailed(LogFailure("\(error)")), id: id)
                 }
             }
             return .asset(reference, id: id)

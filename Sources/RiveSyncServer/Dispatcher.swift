@@ -29,6 +29,21 @@ final class Dispatcher: @unchecked Sendable {
         }
         environment = DispatcherEnvironment(context: context, tokens: Locked(table ?? TokenTable()))
         connections = Connections(environment: environment)
+        Self.hear(workers, in: self)
+    }
+
+    /// Has the workers tell `dispatcher` when they answered a routed `subscribe`.
+    private static func hear(_ workers: [Worker], in dispatcher: Dispatcher) {
+        for worker in workers {
+            worker.queue.sync {
+                worker.subscribeAnswered = { [weak dispatcher] connection, target, paths, succeeded in
+                    guard let dispatcher else { return }
+                    dispatcher.queue.async {
+                        dispatcher.run(.subscribeAnswered(connection, target: target, paths: paths, succeeded: succeeded))
+                    }
+                }
+            }
+        }
     }
 
     func opened(_ session: SessionID, info: SessionInfo) {
@@ -71,7 +86,7 @@ final class Dispatcher: @unchecked Sendable {
                 flush()
                 start(work, for: connection, id: id)
             case .forget(let connection):
-                for worker in workers { worker.queue.async { worker.sessionClosed(connection.rawValue) } }
+                for worker in workers { worker.queue.async { worker.run(.closed(connection)) } }
             case .log(let level, let message, let metadata):
                 context.log(Self.level(level), message, metadata)
             case .countRequest:
@@ -84,15 +99,7 @@ final class Dispatcher: @unchecked Sendable {
     }
 
     private func route(_ request: Request, from connection: ConnectionID, to worker: Worker, grants: Grants) {
-        worker.queue.async {
-            let succeeded = worker.handle(request, from: connection.rawValue, grants: grants)
-            worker.context.submit([.handled(connection.rawValue)])
-            if case .subscribe(let target, let paths, _) = request.body {
-                self.queue.async {
-                    self.run(.subscribeAnswered(connection, target: target, paths: paths, succeeded: succeeded))
-                }
-            }
-        }
+        worker.queue.async { worker.run(.request(connection, request, grants: grants)) }
     }
 
     static func level(_ level: LogLevel) -> Log.Level {

@@ -114,7 +114,7 @@ import Testing
             let runtime = worker.files[record.file]!
             result[name] = TargetState(
                 seq: (try? runtime.target(name).seq) ?? 0, digest: (try? runtime.digest(of: name)) ?? "?",
-                history: record.history.map(\.batch))
+                history: record.batchHistory)
         }
         return result
     }

@@ -1,17 +1,15 @@
-import RiveSyncCore
 import RiveSyncJSON
 import RiveSyncModel
 import RiveSyncProtocol
-import RiveSyncTransport
 
-extension Worker {
+extension WorkerCore {
     /// The epoch a target's cursors belong to: the daemon's, with the generation appended for
     /// a target whose name was used by deleted targets before (its seqs start again at 1).
     func epoch(of target: String) -> String {
         guard let record = targets[target], let generation = try? files[record.file]?.target(target).generation,
             generation > 0
-        else { return context.epoch }
-        return "\(context.epoch)~\(generation)"
+        else { return environment.epoch }
+        return "\(environment.epoch)~\(generation)"
     }
 
     /// Applies a committed `deleteTarget`: the model frees what only it held; its subscribers
@@ -22,23 +20,21 @@ extension Worker {
         let removal: TargetRemoval
         do { removal = try files[record.file]!.removeTarget(target) } catch { throw WireError(error) }
         targets[target] = nil
-        context.directory.retireTarget(target, file: record.file)
-        var out: [WebSocketServer.Command] = []
+        environment.directory.retireTarget(target, file: record.file)
         let ended = ServerMessage.unsubscribed(target: target, reason: .deleted, id: nil)
-        if !record.subscribers.isEmpty { out.append(.send(ServerContext.payload(ended), to: Array(record.subscribers.keys))) }
-        context.metrics.add(-record.subscribers.count, to: .subscriptions, of: target)
+        if !record.subscribers.isEmpty { outbox.append(.send(Frame(bytes: ended.serialized()), to: Array(record.subscribers.keys))) }
+        count(.subscriptions(target: target, delta: -record.subscribers.count))
         let inFlight = waiting.values.flatMap { waiter -> [QueuedCommand] in
             guard case .advance(target, let commands, _) = waiter else { return [] }
             return commands
         }
-        out += abandon(record.queued + inFlight + removal.dropped, on: target, pending: record.pending) { number in
+        abandon(record.queued + inFlight + removal.dropped, on: target, pending: record.pending) { number in
             WireError(
                 code: .targetDeleted, message: "target '\(target)' was deleted before this command applied",
                 details: [("target", .string(target)), ("command", .number(Double(number)))])
         }
-        context.submit(out)
         if !replaying {
-            context.log(.info, "target deleted", [("target", target), ("file", record.file), ("freed", "\(removal.freed.count)")])
+            logLine(.info, "target deleted", [("target", target), ("file", record.file), ("freed", "\(removal.freed.count)")])
         }
         return .deleted(target: target, freed: removal.freed)
     }

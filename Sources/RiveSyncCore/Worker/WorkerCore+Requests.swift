@@ -1,31 +1,30 @@
-import RiveSyncCore
 import RiveSyncJSON
 import RiveSyncModel
 import RiveSyncProtocol
-import RiveSyncTransport
 
-extension Worker {
+extension WorkerCore {
     /// Handles a request routed to this worker (on the queue). Every request gets exactly one
     /// reply; commands get theirs after the advance that applies them.
     /// Returns false when the request was refused at once.
-    @discardableResult
-    func handle(_ request: Request, from session: SessionID, grants: Grants) -> Bool {
+    func handle(_ request: Request, from session: ConnectionID, grants: any RequestGrants) -> Bool {
         do {
             if let reply = try reply(to: request.body, id: request.id, session: session, grants: grants) {
-                context.send(reply, to: session)
+                send(reply, to: session)
             }
             return true
         } catch {
-            context.sendError(grants.visible(error, for: request.body), id: request.id, to: session)
+            sendError(grants.visible(error, for: request.body), id: request.id, to: session)
             return false
         }
     }
 
     /// The reply to send now, or nil when the reply comes later (commands, changes waiting for
     /// the log) or was sent already.
-    private func reply(to body: ClientRequest, id: JSONValue?, session: SessionID, grants: Grants) throws(WireError) -> ServerMessage? {
+    private func reply(to body: ClientRequest, id: JSONValue?, session: ConnectionID, grants: any RequestGrants) throws(WireError)
+        -> ServerMessage?
+    {
         func waiter(_ reply: RequestWaiter.Reply, reserved: String? = nil) -> Waiter {
-            .request(RequestWaiter(session: session, id: id, body: body, grants: grants, reply: reply, reserved: reserved))
+            .request(RequestWaiter(connection: session, id: id, body: body, grants: grants, reply: reply, reserved: reserved))
         }
         func names(_ list: [String]) -> ServerMessage { .names(list, id: id) }
         func schema(_ file: String) throws(WireError) -> FileSchema { try runtime(file).schema }
@@ -35,7 +34,7 @@ extension Worker {
         switch body {
         case .describe(let file):
             // Authored values only for connections that could create instances from them anyway.
-            let described = try schema(file).jsonValue(authoredValues: grants.allows(.create))
+            let described = try schema(file).jsonValue(authoredValues: grants.mayCreate)
             return .schema(file: file, schema: described, id: id)
         case .viewModelNames(let file):
             return names(try schema(file).viewModelNames)
@@ -60,21 +59,23 @@ extension Worker {
             let info = try model { try s.defaultViewModelInfo(for: artboard) }
             return .defaultViewModelInfo(viewModel: info.viewModelName, instance: info.instanceName, id: id)
         case .createInstance(let file, let source, let publish):
-            if let publish, context.directory.target(publish) != nil { throw WireError(StateMachineError.targetExists(publish)) }
-            let maxTargets = context.limits.withLock { $0.maxTargets }
-            if publish != nil, context.directory.targetCount >= maxTargets { throw WireError.limit("maxTargets", maxTargets) }
+            if let publish, environment.directory.target(publish) != nil { throw WireError(StateMachineError.targetExists(publish)) }
+            let maxTargets = environment.limits.maxTargets
+            if publish != nil, environment.directory.targetCount >= maxTargets { throw WireError.limit("maxTargets", maxTargets) }
             _ = try runtime(file)
             propose(.createInstance(source), file: file, waiter(.instance(publish: publish, maxTargets: maxTargets)))
             return nil
         case .createStateMachine(let request):
             let (record, name) = try stateMachineRecord(request, grants: grants)
-            try reserveTarget(name, file: request.file, maxTargets: context.limits.withLock { $0.maxTargets })
+            try reserveTarget(name, file: request.file, maxTargets: environment.limits.maxTargets)
             propose(record, file: request.file, waiter(.target, reserved: name))
             return nil
         case .publish(let instance, let name):
-            guard let owner = context.directory.file(of: instance) else { throw WireError(StateMachineError.unknownInstance(instance)) }
+            guard let owner = environment.directory.owner(of: instance) else {
+                throw WireError(StateMachineError.unknownInstance(instance))
+            }
             try checkAttach(instance, in: owner.name, to: name, at: "", grants: grants)
-            try reserveTarget(name, file: owner.name, maxTargets: context.limits.withLock { $0.maxTargets })
+            try reserveTarget(name, file: owner.name, maxTargets: environment.limits.maxTargets)
             propose(.publish(instance: instance, name: name), file: owner.name, waiter(.target, reserved: name))
             return nil
         case .bind(let target, let main, let globals):
@@ -83,7 +84,7 @@ extension Worker {
             for global in globals { try checkAttach(global.instance, in: file, to: target, at: "@" + global.name, grants: grants) }
             let command = try model { try files[file]!.bindCommand(target, main: main, globals: globals.map { ($0.name, $0.instance) }) }
             guard let command else { throw WireError(code: .badMessage, message: "bind needs main or globals") }
-            let number = context.commandNumbers.next()
+            let number = environment.commandNumbers.next()
             targets[target]!.queued.append(QueuedCommand(id: number, command: command))
             try queued(number, on: target, session: session, requestID: id, hiddenPath: nil)
             return nil
@@ -97,7 +98,7 @@ extension Worker {
         case .unsubscribe(let target):
             _ = try record(target)
             if targets[target]!.subscribers.removeValue(forKey: session) != nil {
-                context.metrics.add(-1, to: .subscriptions, of: target)
+                count(.subscriptions(target: target, delta: -1))
             }
             return .unsubscribed(target: target, reason: nil, id: id)
         case .get(let target, let path):
@@ -114,13 +115,13 @@ extension Worker {
             guard try record(target).manual else {
                 throw WireError(code: .notManual, message: "target '\(target)' advances by itself", details: [("target", .string(target))])
             }
-            runAdvance(target, manual: (session, id))
+            runAdvance(target, manual: ManualAdvance(connection: session, id: id))
             return nil
         case .digest(let target):
             let runtime = files[try record(target).file]!
             let seq = try model { try runtime.target(target).seq }
             let bindings = try model { try runtime.target(target).bindings }
-            let digest = SHA256Digest.hex(StateDigest.canonicalBytes(bindings: bindings, store: runtime.store))
+            let digest = environment.sha256Hex(StateDigest.canonicalBytes(bindings: bindings, store: runtime.store))
             return .digest(target: target, seq: seq, digest: digest, id: id)
         case .hello, .listFiles, .listTargets, .ping, .upload, .loadFile:
             throw WireError.internalError("request '\(body.type)' reached a worker")
@@ -133,22 +134,23 @@ extension Worker {
     }
 
     /// Publishes an instance as a target (auto mode, default rate), for the configuration.
-    func publish(_ instance: InstanceID, as name: String, file: String) throws(WireError) {
+    public func publish(_ instance: InstanceID, as name: String, file: String) throws(WireError) {
         _ = try commitNow(.publish(instance: instance, name: name), file: file)
     }
 
     /// Creates a state machine target for the configuration (`grants`: `.everything`); returns
     /// its name.
-    func createStateMachine(_ request: StateMachineRequest, grants: Grants) throws(WireError) -> String {
+    public func createStateMachine(_ request: StateMachineRequest, grants: any RequestGrants) throws(WireError) -> String {
         let (record, name) = try stateMachineRecord(request, grants: grants)
-        guard context.directory.target(name) == nil else { throw WireError(StateMachineError.targetExists(name)) }
+        guard environment.directory.target(name) == nil else { throw WireError(StateMachineError.targetExists(name)) }
         _ = try commitNow(record, file: request.file)
         return name
     }
 
     /// The record of a new state machine, its name, state machine and rate resolved; `grants`
     /// must allow attaching its instances.
-    private func stateMachineRecord(_ request: StateMachineRequest, grants: Grants) throws(WireError) -> (JournalRecord, String) {
+    private func stateMachineRecord(_ request: StateMachineRequest, grants: any RequestGrants) throws(WireError) -> (JournalRecord, String)
+    {
         let resolved = try resolve(request)
         if let main = request.main { try checkAttach(main, in: request.file, to: resolved.name, at: "", grants: grants) }
         for global in request.globals {
@@ -157,7 +159,7 @@ extension Worker {
         var record = request
         record.name = resolved.name
         record.stateMachine = resolved.machine
-        record.rate = request.rate ?? context.configuration.defaultRate
+        record.rate = request.rate ?? environment.defaultRate
         return (.createStateMachine(record), resolved.name)
     }
 }

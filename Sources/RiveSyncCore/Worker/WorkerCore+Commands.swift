@@ -1,13 +1,12 @@
 import RiveSyncJSON
 import RiveSyncModel
 import RiveSyncProtocol
-import RiveSyncTransport
 
-extension Worker {
+extension WorkerCore {
     /// Checks a command, queues it on its target and schedules an advance. What can be checked
     /// now is checked now, so most bad commands get their error at once; the rest fail when
     /// applied and get an error carrying the batch's seq.
-    func enqueueCommand(_ body: ClientRequest, session: SessionID, requestID: JSONValue?, grants: Grants) throws(WireError) {
+    func enqueueCommand(_ body: ClientRequest, session: ConnectionID, requestID: JSONValue?, grants: any RequestGrants) throws(WireError) {
         let target: String
         let command: Command
         switch body {
@@ -45,39 +44,35 @@ extension Worker {
         if targets[target]!.queued.isEmpty, targets[target]!.advancesInFlight == 0 {
             do { try files[file]!.validate(command, on: target) } catch { throw WireError(error) }
         }
-        let number = context.commandNumbers.next()
+        let number = environment.commandNumbers.next()
         targets[target]!.queued.append(QueuedCommand(id: number, command: command))
-        let readable = grants.allows(.read, on: target, at: command.path)
+        let readable = grants.may(.read, on: target, at: command.path)
         try queued(number, on: target, session: session, requestID: requestID, hiddenPath: readable ? nil : command.path)
     }
 
     /// Records who waits for a queued command's ack and schedules the advance. `hiddenPath`:
     /// the sender may not read there, so an error at apply time carries only code and path.
-    func queued(_ number: UInt64, on target: String, session: SessionID, requestID: JSONValue?, hiddenPath: String?) throws(WireError) {
-        targets[target]!.pending[number] = PendingAck(session: session, requestID: requestID, hiddenPath: hiddenPath)
-        context.metrics.commandsQueued.add(1, ordering: .relaxed)
+    func queued(_ number: UInt64, on target: String, session: ConnectionID, requestID: JSONValue?, hiddenPath: String?) throws(WireError) {
+        targets[target]!.pending[number] = PendingAck(connection: session, requestID: requestID, hiddenPath: hiddenPath)
+        count(.commandsQueued(delta: 1))
         scheduleAdvance(target)
     }
 
     /// Ends queued commands that will never apply: each one a session still waits for gets
-    /// `error(command number)`, and the gauges count every one as rejected. Returns the error
-    /// replies to send.
-    func abandon(_ commands: [QueuedCommand], on target: String, pending: [UInt64: PendingAck],
-                 error: (UInt64) -> WireError) -> [WebSocketServer.Command] {
-        context.metrics.add(commands.count, to: .commandsRejected, of: target)
-        context.metrics.commandsQueued.add(-commands.count, ordering: .relaxed)
-        return commands.compactMap { command in
-            pending[command.id].map { waiting in
-                let reply = error(command.id)
-                context.metrics.recordError(code: reply.code.rawValue)
-                return .send(ServerContext.payload(.error(reply, id: waiting.requestID)), to: [waiting.session])
-            }
+    /// `error(command number)`, and the gauges count every one as rejected.
+    func abandon(_ commands: [QueuedCommand], on target: String, pending: [UInt64: PendingAck], error: (UInt64) -> WireError) {
+        count(.commandsRejected(target: target, count: commands.count))
+        count(.commandsQueued(delta: -commands.count))
+        for command in commands {
+            guard let waiting = pending[command.id] else { continue }
+            sendError(error(command.id), id: waiting.requestID, to: waiting.connection)
         }
     }
 
     /// Checks what the model cannot: asset ids must be uploaded or file assets, nested
     /// instances must belong to the target's file on this worker and be attachable.
-    private func checkValue(_ value: PropertyValue, file: String, target: String, path: String, grants: Grants) throws(WireError) {
+    private func checkValue(_ value: PropertyValue, file: String, target: String, path: String, grants: any RequestGrants) throws(WireError)
+    {
         switch value {
         case .asset(let reference?):
             if reference.id.hasPrefix("file:") {
@@ -85,7 +80,7 @@ extension Worker {
                 guard files[file]!.schema.assets.contains(where: { $0.name == name }) else {
                     throw WireError(FileError.invalidAsset(name))
                 }
-            } else if !context.assets.contains(reference.id) {
+            } else if !environment.assetExists(reference.id) {
                 throw WireError(FileError.invalidAsset(reference.id))
             }
         case .viewModel(let id?):

@@ -1,10 +1,8 @@
-import RiveSyncCore
 import RiveSyncJSON
 import RiveSyncModel
 import RiveSyncProtocol
-import RiveSyncTransport
 
-extension Worker {
+extension WorkerCore {
     /// Applies a committed record to `file`. Deterministic given the file's state and the
     /// record: no clock, no grants, no per-connection data (a record without a ticket — a
     /// restore, another node — applies exactly like one this worker proposed). A record that
@@ -27,19 +25,19 @@ extension Worker {
                         globals: request.globals.map { ($0.name, $0.instance) })
                 }
             } catch {
-                context.directory.releaseTarget(resolved.name)
+                environment.directory.releaseTarget(resolved.name)
                 throw error
             }
             targets[resolved.name] = TargetRecord(
-                file: file, manual: request.manual, rate: request.rate ?? context.configuration.defaultRate)
+                file: file, manual: request.manual, rate: request.rate ?? environment.defaultRate)
             return .target(resolved.name)
         case .publish(let instance, let name):
             try claimCommitted(name, file: file)
             do { try model { try $0.publish(instance, as: name) } } catch {
-                context.directory.releaseTarget(name)
+                environment.directory.releaseTarget(name)
                 throw error
             }
-            targets[name] = TargetRecord(file: file, manual: false, rate: context.configuration.defaultRate)
+            targets[name] = TargetRecord(file: file, manual: false, rate: environment.defaultRate)
             return .target(name)
         case .deleteTarget(let target):
             guard targets[target]?.file == file else { throw WireError(StateMachineError.unknownTarget(target)) }
@@ -78,13 +76,13 @@ extension Worker {
     /// the record (`reservedTargets`), else claimed now (`target_exists` when taken).
     private func claimCommitted(_ name: String, file: String) throws(WireError) {
         if reservedTargets.remove(name) != nil { return }
-        guard context.directory.claimTarget(name, file: file) else { throw WireError(StateMachineError.targetExists(name)) }
+        guard environment.directory.claimTarget(name, file: file) else { throw WireError(StateMachineError.targetExists(name)) }
     }
 
     /// Claims a target name for a proposal: `target_exists` when taken, `limit_exceeded` when
     /// it would pass `maxTargets`. Held in `reservedTargets` until the record applies.
     func reserveTarget(_ name: String, file: String, maxTargets: Int) throws(WireError) {
-        switch context.directory.claimTarget(name, file: file, limit: maxTargets) {
+        switch environment.directory.claimTarget(name, file: file, limit: maxTargets) {
         case .claimed: reservedTargets.insert(name)
         case .taken: throw WireError(StateMachineError.targetExists(name))
         case .full: throw WireError.limit("maxTargets", maxTargets)
@@ -99,15 +97,15 @@ extension Worker {
         case .advance(let target, let commands, let manual):
             targets[target]?.advancesInFlight -= 1
             if case .failure(let error) = result, let pending = targets[target]?.pending {
-                context.submit(abandon(commands, on: target, pending: pending) { _ in error })
+                abandon(commands, on: target, pending: pending) { _ in error }
                 for command in commands { targets[target]!.pending[command.id] = nil }
             }
             if let manual { sendAdvanced(target, to: manual) }
         case .request(let waiter):
             switch result {
             case .failure(let error):
-                if let name = waiter.reserved, reservedTargets.remove(name) != nil { context.directory.releaseTarget(name) }
-                context.sendError(waiter.grants.visible(error, for: waiter.body), id: waiter.id, to: waiter.session)
+                if let name = waiter.reserved, reservedTargets.remove(name) != nil { environment.directory.releaseTarget(name) }
+                sendError(waiter.grants.visible(error, for: waiter.body), id: waiter.id, to: waiter.connection)
             case .success(let applied):
                 answer(waiter, applied)
             }
@@ -119,32 +117,32 @@ extension Worker {
         switch (waiter.reply, applied) {
         case (.instance(let publish?, let maxTargets), .instance(let instance, let file)):
             do { try reserveTarget(publish, file: file, maxTargets: maxTargets) } catch {
-                return context.sendError(waiter.grants.visible(error, for: waiter.body), id: id, to: waiter.session)
+                return sendError(waiter.grants.visible(error, for: waiter.body), id: id, to: waiter.connection)
             }
             var next = waiter
             next.reply = .published(instance)
             next.reserved = publish
             propose(.publish(instance: instance, name: publish), file: file, .request(next))
         case (.instance(nil, _), .instance(let instance, let file)):
-            context.send(instanceReply(instance, file: file, id: id), to: waiter.session)
+            send(instanceReply(instance, file: file, id: id), to: waiter.connection)
         case (.published(let instance), .target(let name)):
-            context.send(instanceReply(instance, file: targets[name]!.file, id: id), to: waiter.session)
+            send(instanceReply(instance, file: targets[name]!.file, id: id), to: waiter.connection)
         case (.target, .target(let name)):
             guard let info = targetInfo(name) else {
-                return context.sendError(.internalError("target '\(name)' vanished after its creation"), id: id, to: waiter.session)
+                return sendError(.internalError("target '\(name)' vanished after its creation"), id: id, to: waiter.connection)
             }
-            context.send(.target(info, id: id), to: waiter.session)
+            send(.target(info, id: id), to: waiter.connection)
         case (.targetDeleted, .deleted(let target, let freed)):
-            context.send(.targetDeleted(target: target, freed: freed, id: id), to: waiter.session)
+            send(.targetDeleted(target: target, freed: freed, id: id), to: waiter.connection)
         default:
-            context.sendError(.internalError("record answered with \(applied)"), id: id, to: waiter.session)
+            sendError(.internalError("record answered with \(applied)"), id: id, to: waiter.connection)
         }
     }
 
     /// Answers an `advance` request with the target's seq.
-    func sendAdvanced(_ target: String, to manual: (session: SessionID, id: JSONValue?)) {
+    func sendAdvanced(_ target: String, to manual: ManualAdvance) {
         let seq = (try? files[targets[target]?.file ?? ""]?.target(target).seq) ?? 0
-        context.send(.advanced(target: target, seq: seq, id: manual.id), to: manual.session)
+        send(.advanced(target: target, seq: seq, id: manual.id), to: manual.connection)
     }
 
     private func instanceReply(_ instance: InstanceID, file: String, id: JSONValue?) -> ServerMessage {

@@ -1,0 +1,92 @@
+import RiveSyncJSON
+import RiveSyncModel
+import RiveSyncProtocol
+
+extension WorkerCore {
+    /// Schedules an advance of an auto target: at once if it has been idle for a whole
+    /// interval, else at the next interval boundary (so it advances at most `rate` times a
+    /// second, and only when something is queued).
+    func scheduleAdvance(_ target: String) {
+        guard let record = targets[target], !record.manual, !record.scheduled else { return }
+        targets[target]!.scheduled = true
+        let due = AdvancePacing.due(now: environment.now(), lastAdvance: record.lastAdvance, rate: record.rate)
+        outbox.append(.schedule(.advance(target: target), at: due))
+    }
+
+    /// Proposes a target's queued commands as one advance; once the log commits it, `apply`
+    /// runs the advance and sends the batches, acks and errors it produced. `manual`: the
+    /// `advance` request to answer with the target's seq.
+    func runAdvance(_ target: String, manual: ManualAdvance? = nil) {
+        guard let record = targets[target] else { return }
+        let start = environment.now()
+        targets[target]!.scheduled = false
+        targets[target]!.lastAdvance = start
+        let commands = record.queued
+        guard !commands.isEmpty else {
+            if let manual { sendAdvanced(target, to: manual) }
+            return
+        }
+        targets[target]!.queued = []
+        propose(
+            .advance(target: target, commands: commands), file: record.file, .advance(target: target, commands: commands, manual: manual))
+        count(.advanceDuration(nanoseconds: environment.now() - start))
+    }
+
+    /// Sends each batch to its subscribers (encoded once for whole-target subscribers),
+    /// records it in the history, then acks or rejects the advanced target's commands —
+    /// every batch of the advance before any ack, so a subscriber of any target sees the
+    /// advance's batch before the ack.
+    func publish(_ batches: [ChangeBatch], advanced: String) {
+        var replies: [WorkerAction] = []
+        let limits = environment.limits
+        // No connection can be lagging while the whole transport queue is under the soft limit.
+        let anyBacklog = Backlog.lags(queuedBytes: environment.totalQueuedBytes(), maxSendQueueBytes: limits.maxSendQueueBytes)
+        for batch in batches {
+            guard targets[batch.target] != nil else { continue }
+            count(.batches(target: batch.target))
+            let targetEpoch = epoch(of: batch.target)
+            let full = Frame(
+                bytes: ServerMessage.batch(ServerMessage.Batch(batch, epoch: targetEpoch, effects: batch.effects)).serialized())
+            targets[batch.target]!.history.append(HistoryEntry(batch: batch, frame: full))
+            if targets[batch.target]!.history.count > limits.historyBatches {
+                targets[batch.target]!.history.removeFirst(targets[batch.target]!.history.count - limits.historyBatches)
+            }
+            let subscribers = targets[batch.target]!.subscribers.compactMap { connection, subscription in
+                subscription.lagging ? nil : Fanout.Subscriber(connection: connection, paths: subscription.paths)
+            }
+            let plan = Fanout.plan(
+                batch, epoch: targetEpoch, to: subscribers, anyBacklog: anyBacklog, maxSendQueueBytes: limits.maxSendQueueBytes,
+                queuedBytes: { environment.queuedBytes($0) })
+            for (frame, connections) in plan.filtered { outbox.append(.send(frame, to: connections)) }
+            for connection in plan.lagging { targets[batch.target]!.subscribers[connection]!.lagging = true }
+            if !plan.lagging.isEmpty { scheduleCatchUpCheck() }
+            if !plan.wholeTarget.isEmpty { outbox.append(.send(full, to: plan.wholeTarget)) }
+            for number in batch.applied {
+                guard let waiting = targets[batch.target]!.pending.removeValue(forKey: number) else { continue }
+                let ack = ServerMessage.ack(ServerMessage.Ack(target: batch.target, seq: batch.seq, command: number), id: waiting.requestID)
+                replies.append(.send(Frame(bytes: ack.serialized()), to: [waiting.connection]))
+            }
+            for rejected in batch.rejected {
+                guard let waiting = targets[batch.target]!.pending.removeValue(forKey: rejected.id) else { continue }
+                var error = WireError(rejected.error)
+                if let path = waiting.hiddenPath { error = error.withoutState(path: path) }
+                error.details += [("seq", .number(Double(batch.seq))), ("command", .number(Double(rejected.id)))]
+                count(.error(error.code))
+                replies.append(
+                    .send(Frame(bytes: ServerMessage.error(error, id: waiting.requestID).serialized()), to: [waiting.connection]))
+            }
+            if batch.target == advanced {
+                count(.commandsApplied(target: batch.target, count: batch.applied.count))
+                count(.commandsRejected(target: batch.target, count: batch.rejected.count))
+                count(.commandsQueued(delta: -(batch.applied.count + batch.rejected.count)))
+            }
+        }
+        outbox += replies
+    }
+}
+
+/// An `advance` request waiting for its answer (the target's seq).
+struct ManualAdvance {
+    var connection: ConnectionID
+    var id: JSONValue?
+}

@@ -1,0 +1,117 @@
+import RiveSyncJSON
+import RiveSyncModel
+import RiveSyncProtocol
+
+/// What a proposal in flight answers once the log has.
+enum Waiter {
+    /// A client's request: its reply (or its error) goes to the connection.
+    case request(RequestWaiter)
+    /// An advance's commands (their senders wait in the target's `pending`); `manual`: the
+    /// `advance` request that asked for it.
+    case advance(target: String, commands: [QueuedCommand], manual: ManualAdvance?)
+    /// The daemon itself (configuration loading), answered in the same step.
+    case local((Result<Applied, WireError>) -> Void)
+}
+
+/// A request waiting for its record.
+struct RequestWaiter {
+    var connection: ConnectionID
+    var id: JSONValue?
+    var body: ClientRequest
+    var grants: any RequestGrants
+    var reply: Reply
+    /// The target name claimed for the record, released if it does not apply.
+    var reserved: String?
+
+    enum Reply {
+        /// `instance`, after publishing it first when `publish` is given.
+        case instance(publish: String?, maxTargets: Int)
+        /// `instance`, once the instance it names is published.
+        case published(InstanceID)
+        case target
+        case targetDeleted
+    }
+}
+
+/// What applying a committed record did.
+public enum Applied: Sendable {
+    case instance(InstanceID, file: String)
+    case target(String)
+    case deleted(target: String, freed: [InstanceID])
+    case advanced(target: String)
+}
+
+extension WorkerCore: LogSink {
+    /// The error a request gets when its change cannot be made durable.
+    public static func storageFailed(_ failure: LogFailure) -> WireError {
+        WireError(code: .storageFailed, message: "the change could not be written to disk: \(failure)")
+    }
+
+    /// Proposes a record for `file`; `waiter` is answered once the log has (a log that
+    /// answers at once: before this returns).
+    func propose(_ record: JournalRecord, file: String, _ waiter: Waiter) {
+        lastTicket += 1
+        let ticket = LogTicket(lastTicket)
+        waiting[ticket] = waiter
+        if case .advance(let target, _, _) = waiter { targets[target]?.advancesInFlight += 1 }
+        log.propose(record, file: file, ticket: ticket, sink: logSink ?? self)
+    }
+
+    /// Proposes a record and returns what applying it did: for the daemon's own changes
+    /// (configuration), which need the log to answer in the same step, as the file journal does.
+    public func commitNow(_ record: JournalRecord, file: String) throws(WireError) -> Applied {
+        var outcome: Result<Applied, WireError>?
+        propose(record, file: file, .local { outcome = $0 })
+        guard let outcome else { throw WireError.internalError("the change log did not answer at once") }
+        return try outcome.get()
+    }
+
+    @discardableResult
+    public func committed(file: String, record: JournalRecord, ticket: LogTicket?) -> CommitOutcome {
+        let waiter = ticket.flatMap { waiting.removeValue(forKey: $0) }
+        let result: Result<Applied, WireError>
+        do { result = .success(try apply(record, file: file)) } catch { result = .failure(error) }
+        if let waiter { answer(waiter, with: result) }
+        guard case .success = result else { return .rejected }
+        if ticket == nil, case .advance(let target, _) = record { followAdvance(of: target) }
+        snapshotIfDue(file)
+        return .applied
+    }
+
+    /// Another node's advance of a manual target was just applied: what this worker queued on
+    /// it follows at once (see `WorkerEnvironment.sharesManualAdvances`).
+    func followAdvance(of target: String) {
+        guard environment.sharesManualAdvances, let record = targets[target], record.manual, !record.queued.isEmpty else { return }
+        runAdvance(target)
+    }
+
+    public func appendFailed(file: String, ticket: LogTicket, failure: LogFailure) {
+        guard let waiter = waiting.removeValue(forKey: ticket) else { return }
+        answer(waiter, with: .failure(Self.storageFailed(failure)))
+    }
+
+    /// Compacts the log once it has enough records (after the change they describe).
+    func snapshotIfDue(_ file: String) {
+        guard !replaying, log.recordsSinceCompaction(of: file) >= environment.snapshotEvery else { return }
+        writeSnapshot(file)
+    }
+
+    /// Compacts a file's log: its whole state, its targets' modes and their recent batches.
+    public func writeSnapshot(_ file: String) {
+        guard let runtime = files[file] else { return }
+        let names = targets.keys.filter { targets[$0]!.file == file }.sorted()
+        let snapshotTargets = names.map { name in
+            let record = targets[name]!
+            return JournalSnapshot.Target(
+                name: name, manual: record.manual, rate: record.rate,
+                history: record.history.map { entry in
+                    ServerMessage.batch(ServerMessage.Batch(entry.batch, epoch: epoch(of: name), effects: entry.batch.effects)).jsonValue
+                })
+        }
+        do {
+            try log.compact(file: file, state: JournalCodec.encode(runtime.persistentState), targets: snapshotTargets)
+        } catch {
+            logLine(.error, "snapshot failed; the journal keeps growing", [("file", file), ("error", "\(error)")])
+        }
+    }
+}

@@ -1,0 +1,75 @@
+import RiveSyncJSON
+import RiveSyncModel
+import RiveSyncProtocol
+
+extension WorkerCore {
+    /// Rebuilds a file from its log: `schema` loaded as `name`, then `snapshot` (if any), then
+    /// every later record applied as a committed record without a ticket — the same code as
+    /// live changes, so ids, seqs and batch history come out the same. Nothing is skipped: the
+    /// first thing that does not check out throws `ReplayError` saying where. Returns the
+    /// highest command number seen.
+    public func restore(
+        _ schema: FileSchema, as name: String, firstInstanceID: UInt64, snapshot: JournalSnapshot?,
+        records: [(line: Int, record: JournalRecord)]
+    ) throws(ReplayError) -> UInt64 {
+        replaying = true
+        defer { replaying = false }
+        load(schema, as: name, firstInstanceID: firstInstanceID)
+        var highestCommand: UInt64 = 0
+        if let snapshot {
+            do { highestCommand = try restore(snapshot, file: name, schema: schema) } catch { throw .snapshot(reason: "\(error)") }
+        }
+        for (line, record) in records {
+            if case .advance(_, let commands) = record { highestCommand = max(highestCommand, commands.map(\.id).max() ?? 0) }
+            do { _ = try apply(record, file: name) } catch { throw .record(line: line, reason: "cannot be replayed: \(error)") }
+        }
+        return highestCommand
+    }
+
+    /// Restores a snapshot's state and targets; returns the highest command number in them.
+    private func restore(_ snapshot: JournalSnapshot, file name: String, schema: FileSchema) throws -> UInt64 {
+        let state = try JournalCodec.decodeState(snapshot.state, schema: schema)
+        files[name] = FileRuntime(schema: schema, limits: files[name]!.limits, restoring: state)
+        var highestCommand: UInt64 = 0
+        for target in snapshot.targets {
+            guard environment.directory.claimTarget(target.name, file: name) else {
+                throw JournalCodec.Invalid(description: "target '\(target.name)' is taken")
+            }
+            var record = TargetRecord(file: name, manual: target.manual, rate: target.rate)
+            for batch in target.history {
+                let decoded = try decodeHistoryBatch(batch, target: target.name, file: name)
+                highestCommand = max(highestCommand, decoded.applied.max() ?? 0)
+                record.history.append(HistoryEntry(batch: decoded, frame: Frame(bytes: batch.serialized())))
+            }
+            targets[target.name] = record
+        }
+        environment.directory.rememberRetired(Array(files[name]!.retiredTargets.keys), file: name)
+        return highestCommand
+    }
+
+    /// A batch message of a snapshot's history, read strictly.
+    private func decodeHistoryBatch(_ json: JSONValue, target: String, file: String) throws -> ChangeBatch {
+        let runtime = files[file]!
+        let fields = JournalCodec.Fields(json: json, what: "history batch")
+        let effects = try fields.array("effects").map { effect in
+            try StateCodec.decodeEffect(effect, schema: runtime.schema) { runtime.store[$0]?.viewModel }
+        }
+        let seq = try fields.int("seq")
+        let applied = try fields.array("commands").map { (number) throws(JournalCodec.Invalid) -> UInt64 in
+            guard let value = number.intValue, value > 0 else {
+                throw JournalCodec.Invalid(description: "history command \(number.jsonText)")
+            }
+            return UInt64(value)
+        }
+        guard seq > 0 else { throw JournalCodec.Invalid(description: "history seq \(seq)") }
+        return ChangeBatch(target: target, seq: UInt64(seq), effects: effects, applied: applied, rejected: [])
+    }
+}
+
+/// Why a file's log could not be replayed.
+public enum ReplayError: Error, Sendable, Equatable {
+    /// The snapshot does not check out.
+    case snapshot(reason: String)
+    /// The record at `line` of the log does not apply.
+    case record(line: Int, reason: String)
+}

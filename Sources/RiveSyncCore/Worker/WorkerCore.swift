@@ -1,0 +1,203 @@
+import RiveSyncJSON
+import RiveSyncModel
+import RiveSyncProtocol
+
+/// A worker's logic as a state machine: the files it owns, their instances and targets, the
+/// targets' subscribers, batch history, pending acks, the proposals in flight, replay. Events
+/// in (`handle`, and the change log's answers through `LogSink`), actions out; the shell runs
+/// it on one serial context and performs the actions (sends, timers, log lines, counters).
+public final class WorkerCore {
+    /// The worker's index among the daemon's workers.
+    public let index: Int
+    let environment: any WorkerEnvironment
+    /// Where this worker's files' changes are proposed and committed (see `ChangeLog`).
+    public let log: any ChangeLog
+    /// Who the log answers: the shell, which performs the actions each answer produces (a log
+    /// may answer later, outside any event); nil: this core, and the caller takes the actions.
+    public weak var logSink: (any LogSink)?
+    public internal(set) var files: [String: FileRuntime] = [:]
+    public internal(set) var targets: [String: TargetRecord] = [:]
+    var catchUpCheckScheduled = false
+    /// What each proposal in flight answers once the log has.
+    var waiting: [LogTicket: Waiter] = [:]
+    var lastTicket: UInt64 = 0
+    /// Target names claimed for proposals in flight (their records claim nothing again).
+    var reservedTargets: Set<String> = []
+    /// True while a journal is being restored (no snapshot is written then).
+    var replaying = false
+    /// Actions produced since the shell last took them.
+    var outbox: [WorkerAction] = []
+
+    public init(index: Int, environment: any WorkerEnvironment, log: any ChangeLog) {
+        self.index = index
+        self.environment = environment
+        self.log = log
+    }
+
+    /// Feeds one event; returns every action produced since the last call that returned them.
+    public func handle(_ event: WorkerEvent) -> [WorkerAction] {
+        switch event {
+        case .request(let connection, let request, let grants):
+            let succeeded = handle(request, from: connection, grants: grants)
+            outbox.append(.handled(connection))
+            if case .subscribe(let target, let paths, _) = request.body {
+                outbox.append(.subscribeAnswered(connection, target: target, paths: paths, succeeded: succeeded))
+            }
+        case .timerFired(.advance(let target)):
+            runAdvance(target)
+        case .timerFired(.catchUpCheck):
+            checkCatchUp()
+        case .closed(let connection):
+            connectionClosed(connection)
+        }
+        return takeActions()
+    }
+
+    /// The actions produced since the last call (by the change log's answers, or the calls
+    /// the shell makes for the configuration and restore).
+    public func takeActions() -> [WorkerAction] {
+        defer { outbox = [] }
+        return outbox
+    }
+
+    /// A target's state in the worker.
+    public struct TargetRecord: Sendable {
+        public var file: String
+        public var manual: Bool
+        public var rate: Double
+        var lastAdvance: UInt64 = 0
+        var scheduled = false
+        var subscribers: [ConnectionID: Subscription] = [:]
+        /// The latest batches, oldest first, at most `historyBatches`.
+        var history: [HistoryEntry] = []
+        /// Commands waiting for this target's next advance, in arrival order: proposed with
+        /// it, and applied only once the log commits it.
+        public internal(set) var queued: [QueuedCommand] = []
+        /// The batches kept for resuming subscribers, oldest first.
+        public var batchHistory: [ChangeBatch] { history.map(\.batch) }
+        /// Advances proposed and not yet answered by the log.
+        var advancesInFlight = 0
+        /// Commands queued on this target that wait for their advance, by command number.
+        var pending: [UInt64: PendingAck] = [:]
+
+        init(file: String, manual: Bool, rate: Double) {
+            self.file = file
+            self.manual = manual
+            self.rate = rate
+        }
+    }
+
+    struct Subscription {
+        var paths: [String]?
+        var lagging = false
+    }
+
+    struct PendingAck {
+        var connection: ConnectionID
+        var requestID: JSONValue?
+        /// The command's path when its sender may not read there (see `RequestGrants.visible`).
+        var hiddenPath: String?
+    }
+
+    struct HistoryEntry {
+        var batch: ChangeBatch
+        /// The batch as whole-target subscribers receive it.
+        var frame: Frame
+    }
+
+    // MARK: Out
+
+    func send(_ message: ServerMessage, to connection: ConnectionID) {
+        outbox.append(.send(Frame(bytes: message.serialized()), to: [connection]))
+    }
+
+    /// Sends an error reply and counts it.
+    func sendError(_ error: WireError, id: JSONValue?, to connection: ConnectionID) {
+        outbox.append(.count(.error(error.code)))
+        send(.error(error, id: id), to: connection)
+    }
+
+    func count(_ counter: WorkerCounter) { outbox.append(.count(counter)) }
+
+    func logLine(_ level: LogLevel, _ message: String, _ metadata: [(String, String)]) {
+        outbox.append(.log(level, message, metadata))
+    }
+
+    // MARK: Files
+
+    /// Loads a schema as a file of this worker; its instance ids start at `firstInstanceID`.
+    public func load(_ schema: FileSchema, as name: String, firstInstanceID: UInt64) {
+        files[name] = FileRuntime(schema: schema, limits: environment.limits.model, firstInstanceID: firstInstanceID)
+    }
+
+    /// Applies reloaded limits to the files already loaded.
+    public func refreshLimits() {
+        let limits = environment.limits.model
+        for name in files.keys { files[name]!.limits = limits }
+    }
+
+    /// Checks that an instance id belongs to `file` on this worker.
+    func checkInstance(_ id: InstanceID, in file: String) throws(WireError) {
+        guard let owner = environment.directory.owner(of: id) else { throw WireError(StateMachineError.unknownInstance(id)) }
+        guard owner.worker == index else {
+            throw WireError(
+                code: .wrongWorker,
+                message: "instance \(id.rawValue) lives on worker \(owner.worker) (file '\(owner.name)'), the target on worker \(index)",
+                details: [("instance", .number(Double(id.rawValue)))])
+        }
+        guard owner.name == file, files[file]?.store[id] != nil else { throw Self.notAnInstance(id, of: file) }
+    }
+
+    static func notAnInstance(_ id: InstanceID, of file: String) -> WireError {
+        WireError(
+            code: .unknownInstance, message: "instance \(id.rawValue) is not an instance of file '\(file)'",
+            details: [("instance", .number(Double(id.rawValue)))])
+    }
+
+    /// Checks that `grants` may attach an instance to `target` at `path`: the instance, and
+    /// everything it holds, must be readable wherever a target already shows it — and
+    /// writable (fireable) there too if the connection may write (fire) at or under `path`,
+    /// since it could then change it through `target`. Otherwise the instance is reported as
+    /// unknown, exactly like an id that does not exist, so ids reveal nothing.
+    func checkAttach(
+        _ id: InstanceID, in file: String, to target: String, at path: String, grants: any RequestGrants
+    ) throws(WireError) {
+        try checkInstance(id, in: file)
+        let writes = grants.mayWithin(.write, on: target, at: path)
+        let fires = grants.mayWithin(.fire, on: target, at: path)
+        for (holder, paths) in files[file]!.exposure(of: id) {
+            for shown in paths {
+                guard grants.may(.read, on: holder, at: shown), !writes || grants.may(.write, on: holder, at: shown),
+                    !fires || grants.may(.fire, on: holder, at: shown)
+                else { throw Self.notAnInstance(id, of: file) }
+            }
+        }
+    }
+
+    func runtime(_ file: String) throws(WireError) -> FileRuntime {
+        guard let runtime = files[file] else {
+            throw WireError(code: .unknownFile, message: "no file '\(file)'", details: [("file", .string(file))])
+        }
+        return runtime
+    }
+
+    /// The listing entry of a target.
+    public func targetInfo(_ name: String) -> ServerMessage.TargetInfo? {
+        guard let record = targets[name], let target = try? files[record.file]?.target(name) else { return nil }
+        let kind: ServerMessage.TargetKind
+        switch target.kind {
+        case .stateMachine(let artboard, let stateMachine): kind = .stateMachine(artboard: artboard, stateMachine: stateMachine)
+        case .publishedInstance: kind = .instance
+        }
+        return ServerMessage.TargetInfo(
+            name: name, file: record.file, kind: kind, mode: record.manual ? .manual : .auto, rate: record.rate, seq: target.seq,
+            bindings: target.bindings)
+    }
+
+    /// Listing entries of this worker's first `limit` targets by name after `after` that
+    /// `shows` lets through.
+    public func targetInfos(after: String?, limit: Int, shows: (String) -> Bool) -> [(name: String, info: ServerMessage.TargetInfo)] {
+        let names = targets.keys.filter { name in after.map { name > $0 } ?? true }.filter(shows).sorted().prefix(limit)
+        return names.compactMap { name in targetInfo(name).map { (name, $0) } }
+    }
+}

@@ -1,0 +1,95 @@
+import RiveSyncModel
+
+/// What the worker core may ask of the daemon around it. The shell answers from its
+/// configuration, directory, asset store and transport; tests answer with fixed values and a
+/// mock clock.
+public protocol WorkerEnvironment: AnyObject {
+    /// Monotonic nanoseconds.
+    func now() -> UInt64
+    /// The limits the worker applies now (a reload can change them).
+    var limits: WorkerLimits { get }
+    /// The daemon's epoch: cursors of another epoch get a snapshot.
+    var epoch: String { get }
+    /// The rate of an auto target whose record names none.
+    var defaultRate: Double { get }
+    /// Records after which a file's log is compacted.
+    var snapshotEvery: Int { get }
+    /// Where command numbers come from.
+    var commandNumbers: any CommandNumbers { get }
+    /// Whether another node's advance of a manual target (a record committed without a
+    /// ticket) advances what this worker queued on it at once, so one `advance` request
+    /// applies what every node queued (a cluster node; protocol/CLUSTER.md §1.8).
+    var sharesManualAdvances: Bool { get }
+    /// Where files and targets live (shared by every worker and the dispatcher).
+    var directory: any TargetDirectory { get }
+    /// Whether an uploaded asset with this id exists.
+    func assetExists(_ id: String) -> Bool
+    /// Lower-case hex SHA-256 of `bytes` (the state digest).
+    func sha256Hex(_ bytes: [UInt8]) -> String
+    /// Bytes the transport still holds for a connection (a recent report).
+    func queuedBytes(_ connection: ConnectionID) -> Int
+    /// Bytes the transport holds for all connections together (a recent report).
+    func totalQueuedBytes() -> Int
+}
+
+/// The limits the worker core applies.
+public struct WorkerLimits: Sendable, Equatable {
+    public var maxListLength: Int
+    public var maxStringBytes: Int
+    public var maxInstancesPerFile: Int
+    public var maxTargets: Int
+    public var maxSendQueueBytes: Int
+    /// Batches kept per target for resuming subscribers.
+    public var historyBatches: Int
+
+    public init(
+        maxListLength: Int, maxStringBytes: Int, maxInstancesPerFile: Int, maxTargets: Int, maxSendQueueBytes: Int, historyBatches: Int
+    ) {
+        self.maxListLength = maxListLength
+        self.maxStringBytes = maxStringBytes
+        self.maxInstancesPerFile = maxInstancesPerFile
+        self.maxTargets = maxTargets
+        self.maxSendQueueBytes = maxSendQueueBytes
+        self.historyBatches = historyBatches
+    }
+
+    /// The model's limits.
+    var model: ModelLimits {
+        var limits = ModelLimits()
+        limits.maxListLength = maxListLength
+        limits.maxStringBytes = maxStringBytes
+        limits.maxInstances = maxInstancesPerFile
+        return limits
+    }
+}
+
+/// Where files and targets live: which worker owns each file, which file each target belongs
+/// to. Shared by the dispatcher and every worker, so the shell's is behind a lock.
+public protocol TargetDirectory: AnyObject, Sendable {
+    /// The file an instance id belongs to, and its worker.
+    func owner(of instance: InstanceID) -> (name: String, worker: Int)?
+    /// The file and worker of a target.
+    func target(_ name: String) -> (file: String, worker: Int)?
+    /// Number of targets in the daemon.
+    var targetCount: Int { get }
+    /// Claims a target name for a file; false when taken, or retired by another file.
+    func claimTarget(_ name: String, file: String) -> Bool
+    /// Claims a target name for a client's request: like `claimTarget(_:file:)`, and only
+    /// while fewer than `limit` targets exist.
+    func claimTarget(_ name: String, file: String, limit: Int) -> TargetClaim
+    /// Records names a restored file's deleted targets had.
+    func rememberRetired(_ names: [String], file: String)
+    /// Frees a deleted target's name for its file.
+    func retireTarget(_ name: String, file: String)
+    /// Gives a claimed target name back (its creation failed).
+    func releaseTarget(_ name: String)
+}
+
+/// What `TargetDirectory.claimTarget(_:file:limit:)` found.
+public enum TargetClaim: Sendable, Equatable {
+    case claimed
+    /// The name is taken (or retired by another file).
+    case taken
+    /// The daemon holds `limit` targets already.
+    case full
+}

@@ -1,0 +1,49 @@
+import RiveSyncJSON
+import RiveSyncProtocol
+
+/// What the shell tells a worker core. The change log's answers come through `LogSink`.
+public enum WorkerEvent: Sendable {
+    /// A request the dispatcher routed here, with what its connection may do.
+    case request(ConnectionID, Request, grants: any RequestGrants)
+    case timerFired(WorkerTimer)
+    /// The connection is gone: its subscriptions and pending acks are forgotten (its commands
+    /// still apply).
+    case closed(ConnectionID)
+}
+
+/// A timer the core asked for (`.schedule`).
+public enum WorkerTimer: Hashable, Sendable {
+    /// An auto target's advance is due.
+    case advance(target: String)
+    /// Lagging subscribers are checked for a drained send queue.
+    case catchUpCheck
+}
+
+/// What a worker core asks the shell to do, in order.
+public enum WorkerAction: Sendable {
+    case send(Frame, to: [ConnectionID])
+    /// A routed request is dealt with (the transport's back-pressure credit).
+    case handled(ConnectionID)
+    /// A routed `subscribe` was answered: the dispatcher counts only one that succeeded.
+    case subscribeAnswered(ConnectionID, target: String, paths: [String]?, succeeded: Bool)
+    /// Deliver `timerFired(timer)` at `at` (the injected clock's nanoseconds).
+    case schedule(WorkerTimer, at: UInt64)
+    case log(LogLevel, String, [(String, String)])
+    case count(WorkerCounter)
+}
+
+/// A metric the core counts (the shell owns the counters).
+public enum WorkerCounter: Sendable, Equatable {
+    /// Subscriptions of a target, up or down.
+    case subscriptions(target: String, delta: Int)
+    case batches(target: String)
+    case commandsApplied(target: String, count: Int)
+    /// Rejected when applied, or abandoned.
+    case commandsRejected(target: String, count: Int)
+    /// Commands waiting for an advance, up or down.
+    case commandsQueued(delta: Int)
+    case error(WireErrorCode)
+    /// How long proposing (and, with a log that answers at once, applying) an advance took.
+    case advanceDuration(nanoseconds: UInt64)
+    case catchUp
+}

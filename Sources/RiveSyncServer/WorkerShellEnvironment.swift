@@ -1,0 +1,32 @@
+import Dispatch
+import RiveSyncCore
+import RiveSyncModel
+
+/// What a worker core asks of the daemon, answered from the context: the monotonic clock, the
+/// current limits, the directory, the asset store, libcrypto's SHA-256 and the transport's
+/// queue sizes.
+final class WorkerShellEnvironment: WorkerEnvironment {
+    let context: ServerContext
+
+    init(context: ServerContext) { self.context = context }
+
+    func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+
+    var limits: WorkerLimits {
+        let limits = context.limits.withLock { $0 }
+        return WorkerLimits(
+            maxListLength: limits.maxListLength, maxStringBytes: limits.maxStringBytes, maxInstancesPerFile: limits.maxInstancesPerFile,
+            maxTargets: limits.maxTargets, maxSendQueueBytes: limits.maxSendQueueBytes, historyBatches: limits.historyBatches)
+    }
+
+    var epoch: String { context.epoch }
+    var defaultRate: Double { context.configuration.defaultRate }
+    var snapshotEvery: Int { context.configuration.snapshotEvery }
+    var commandNumbers: any CommandNumbers { context.commandNumbers }
+    var sharesManualAdvances: Bool { context.clusterLog != nil }
+    var directory: any TargetDirectory { context.directory }
+    func assetExists(_ id: String) -> Bool { context.assets.contains(id) }
+    func sha256Hex(_ bytes: [UInt8]) -> String { SHA256Digest.hex(bytes) }
+    func queuedBytes(_ connection: ConnectionID) -> Int { context.queuedBytes(connection.rawValue) }
+    func totalQueuedBytes() -> Int { context.totalQueuedBytes() }
+}

@@ -1,0 +1,137 @@
+import RiveSyncCore
+import RiveSyncJSON
+import RiveSyncModel
+import RiveSyncProtocol
+import Testing
+
+/// A daemon for one worker core: a clock the test moves, small limits, a directory of one
+/// file `demo` (file number 1, worker 0), send queues the test fills, and a stand-in digest.
+final class MockWorkerEnvironment: WorkerEnvironment {
+    var clock: UInt64 = 10_000_000_000
+    var limits = WorkerLimits(
+        maxListLength: 100, maxStringBytes: 1024, maxInstancesPerFile: 1000, maxTargets: 10, maxSendQueueBytes: 64 << 10,
+        historyBatches: 16)
+    let epoch = "e-1"
+    let defaultRate = 10.0
+    let snapshotEvery = 1_000_000
+    let commandNumbers: any CommandNumbers = LocalCommandNumbers()
+    /// A cluster node's behaviour (another node's manual advance takes this one's queue).
+    var sharesManualAdvances = false
+    let directory: any TargetDirectory = MockDirectory()
+    /// Bytes each connection's send queue holds (what the transport would report).
+    var queued: [ConnectionID: Int] = [:]
+
+    func now() -> UInt64 { clock }
+    func assetExists(_ id: String) -> Bool { false }
+    func sha256Hex(_ bytes: [UInt8]) -> String { "bytes-\(bytes.count)" }
+    func queuedBytes(_ connection: ConnectionID) -> Int { queued[connection] ?? 0 }
+    func totalQueuedBytes() -> Int { queued.values.reduce(0, +) }
+
+    /// Instance ids of file number 1.
+    static let firstInstanceID: UInt64 = 1 << 40 | 1
+}
+
+/// One file `demo` on worker 0; targets claimed by name (the test is its only thread).
+final class MockDirectory: TargetDirectory, @unchecked Sendable {
+    private var targets: [String: String] = [:]
+    private var retired: [String: String] = [:]
+
+    func owner(of instance: InstanceID) -> (name: String, worker: Int)? { instance.rawValue >> 40 == 1 ? ("demo", 0) : nil }
+    func target(_ name: String) -> (file: String, worker: Int)? { targets[name].map { ($0, 0) } }
+    var targetCount: Int { targets.count }
+
+    func claimTarget(_ name: String, file: String) -> Bool {
+        guard targets[name] == nil, (retired[name] ?? file) == file else { return false }
+        targets[name] = file
+        return true
+    }
+
+    func claimTarget(_ name: String, file: String, limit: Int) -> TargetClaim {
+        guard targets[name] == nil, (retired[name] ?? file) == file else { return .taken }
+        guard targets.count < limit else { return .full }
+        targets[name] = file
+        return .claimed
+    }
+
+    func rememberRetired(_ names: [String], file: String) { for name in names { retired[name] = file } }
+
+    func retireTarget(_ name: String, file: String) {
+        targets[name] = nil
+        retired[name] = file
+    }
+
+    func releaseTarget(_ name: String) { targets[name] = nil }
+}
+
+/// Every grant (the demo's anonymous connections).
+struct AllGrants: RequestGrants {
+    var mayCreate: Bool { true }
+    func may(_ access: TargetAccess, on target: String, at path: String) -> Bool { true }
+    func mayWithin(_ access: TargetAccess, on target: String, at path: String) -> Bool { true }
+}
+
+/// Drives a worker core with a file `demo` (view model `Room`: `title`, `count`; artboard
+/// `Stage` with state machine `Main`) whose
+/// instance is published as the auto target `room` (10 advances a second), and reads its
+/// actions.
+final class WorkerDriver {
+    static let schema = FileSchema(
+        viewModels: [
+            ViewModelSchema(
+                name: "Room", properties: [PropertySchema(name: "title", type: .string), PropertySchema(name: "count", type: .number)])
+        ],
+        artboards: [ArtboardSchema(name: "Stage", viewModelName: "Room", stateMachines: ["Main"])])
+
+    let environment = MockWorkerEnvironment()
+    let log: MemoryChangeLog
+    let core: WorkerCore
+    private var nextID = 0
+
+    init(log: MemoryChangeLog = MemoryChangeLog(retains: true), publish: Bool = true) throws {
+        self.log = log
+        core = WorkerCore(index: 0, environment: environment, log: log)
+        core.load(Self.schema, as: "demo", firstInstanceID: MockWorkerEnvironment.firstInstanceID)
+        guard publish else { return }
+        guard case .instance(let instance, _) = try core.commitNow(.createInstance(.blank(from: .name("Room"))), file: "demo") else {
+            throw WireError.internalError("no instance")
+        }
+        try core.publish(instance, as: "room", file: "demo")
+        _ = core.takeActions()
+    }
+
+    /// Sends a request from `connection`; returns the actions.
+    @discardableResult
+    func request(_ body: ClientRequest, from connection: ConnectionID) -> [WorkerAction] {
+        nextID += 1
+        return core.handle(.request(connection, Request(id: .number(Double(nextID)), body: body), grants: AllGrants()))
+    }
+
+    func fire(_ timer: WorkerTimer) -> [WorkerAction] { core.handle(.timerFired(timer)) }
+
+    /// The messages sent to `connection`, decoded.
+    static func messages(_ actions: [WorkerAction], to connection: ConnectionID) throws -> [JSONValue] {
+        try actions.compactMap { action -> JSONValue? in
+            guard case .send(let frame, let to) = action, to.contains(connection) else { return nil }
+            return try JSONParser().parse(frame.bytes)
+        }
+    }
+
+    /// The types of the messages sent to `connection`.
+    static func types(_ actions: [WorkerAction], to connection: ConnectionID) throws -> [String] {
+        try messages(actions, to: connection).map { $0["type"]?.stringValue ?? "?" }
+    }
+
+    /// The timers scheduled, with their times.
+    static func timers(_ actions: [WorkerAction]) -> [(WorkerTimer, UInt64)] {
+        actions.compactMap { action in
+            guard case .schedule(let timer, let at) = action else { return nil }
+            return (timer, at)
+        }
+    }
+
+    /// The room's seq and digest (the model's own digest).
+    func room() throws -> (seq: UInt64, digest: String) {
+        let runtime = try #require(core.files["demo"])
+        return (try runtime.target("room").seq, try runtime.digest(of: "room"))
+    }
+}
