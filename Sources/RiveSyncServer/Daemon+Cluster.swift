@@ -46,12 +46,14 @@ extension Daemon {
         let worker = workers[0]
         let log = context.log
         let dispatcher = self.dispatcher
+        // Events come on the worker's queue.
         try clusterLog.startReplicating(sink: worker, queue: worker.queue) { event in
             switch event {
             case .caughtUp: log(.info, "reading the cluster log again", [])
             case .cutOff(let error): log(.warning, "cut off from the cluster log", [("error", "\(error)")])
             case .leaseLost:
                 log(.error, "the cluster lease ended; closing every connection (clients resume on another node)", [])
+                worker.dropProposalsOfEndedLease()
                 dispatcher.closeEveryConnection(code: .goingAway, reason: "cluster lease lost")
             case .invalidEntry(let reason): log(.error, "skipped an entry of the cluster log", [("reason", reason)])
             }

@@ -56,6 +56,7 @@ extension Worker: LogSink {
         lastTicket += 1
         let ticket = LogTicket(lastTicket)
         waiting[ticket] = waiter
+        context.metrics.proposalsWaiting.add(1, ordering: .relaxed)
         if case .advance(let target, _, _) = waiter { targets[target]?.advancesInFlight += 1 }
         log.propose(record, file: file, ticket: ticket, sink: self)
     }
@@ -71,6 +72,7 @@ extension Worker: LogSink {
 
     func committed(file: String, record: JournalRecord, ticket: LogTicket?) -> CommitOutcome {
         let waiter = ticket.flatMap { waiting.removeValue(forKey: $0) }
+        if waiter != nil { context.metrics.proposalsWaiting.add(-1, ordering: .relaxed) }
         let result: Result<Applied, WireError>
         do { result = .success(try apply(record, file: file)) } catch { result = .failure(error) }
         if let waiter { answer(waiter, with: result) }
@@ -82,6 +84,7 @@ extension Worker: LogSink {
 
     func appendFailed(file: String, ticket: LogTicket, failure: LogFailure) {
         guard let waiter = waiting.removeValue(forKey: ticket) else { return }
+        context.metrics.proposalsWaiting.add(-1, ordering: .relaxed)
         answer(waiter, with: .failure(Self.storageFailed(failure)))
     }
 

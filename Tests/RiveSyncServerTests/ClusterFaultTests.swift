@@ -5,6 +5,10 @@ import RiveSyncTestSupport
 import RiveSyncTransport
 import Testing
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// The faults of protocol/CLUSTER.md §3, each during a write storm of named appends: after
 /// it, every acked append is in every node's list exactly once, the clients' histories pass
 /// the checks (no seq repeated with other content), and every node and replica has one digest.
@@ -152,5 +156,42 @@ import Testing
             try await cluster.digest(of: "lobby", at: 0, on: 1, latest: true),
         ]
         #expect(digests[0] == digests[1])
+    }
+
+    /// Redis frozen past a node's lease while the node's append is in flight: the lease ends
+    /// with that proposal unanswered (it may or may not be in the log), the worker frees its
+    /// waiter (its connection is closed), and once Redis answers again the node serves with
+    /// nothing left waiting.
+    @Test func proposalsDroppedAtALeaseLossFreeTheirWaiters() async throws {
+        let cluster = try await offThePool { try ClusterNodes(count: 1, leaseMilliseconds: 1000) }
+        defer { cluster.stop() }
+        let node = cluster.node(0)
+        let client = try await TestClient.connected(to: node)
+        #expect(try await client.request(["type": "set", "target": "lobby", "path": "title", "value": "before"])["type"] == "ack")
+        cluster.redis.freeze()
+        client.send(["type": "set", "target": "lobby", "path": "title", "value": "while Redis is frozen", "id": 5])
+        let ended = Date().addingTimeInterval(30)
+        while !node.stderr.contains("the cluster lease ended"), Date() < ended { try await Task.sleep(nanoseconds: 50_000_000) }
+        #expect(node.stderr.contains("the cluster lease ended"), "the lease ended while Redis was frozen\n\(node.stderr)")
+        cluster.redis.thaw()
+        do {
+            let reply = try await client.next(where: { $0["id"]?.intValue == 5 }, what: "the reply to the set", seconds: 10)
+            Issue.record("the set in flight at the lease loss was answered: \(reply.jsonText)")
+        } catch let closed as TestClient.Closed {
+            #expect(closed.code == 1001, "closed with 1001 (cluster lease lost), got \(closed)")
+        }
+        // Serving again, and nothing waits for the log: the dropped proposal's waiter is gone.
+        let deadline = Date().addingTimeInterval(30)
+        var waiting: String?
+        while Date() < deadline {
+            try await Task.sleep(nanoseconds: 200_000_000)
+            guard let again = try? await TestClient.connected(to: node) else { continue }
+            defer { again.close() }
+            guard try await again.request(["type": "set", "target": "lobby", "path": "title", "value": "after"])["type"] == "ack" else { continue }
+            let (body, _) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(node.port)/metrics")!)
+            waiting = String(decoding: body, as: UTF8.self).split(separator: "\n").first { $0.hasPrefix("rivesync_proposals_waiting ") }.map(String.init)
+            if waiting == "rivesync_proposals_waiting 0" { break }
+        }
+        #expect(waiting == "rivesync_proposals_waiting 0", "\(waiting ?? "no rivesync_proposals_waiting")\n\(node.stderr)")
     }
 }
