@@ -187,11 +187,53 @@ import Testing
             try await Task.sleep(nanoseconds: 200_000_000)
             guard let again = try? await TestClient.connected(to: node) else { continue }
             defer { again.close() }
-            guard try await again.request(["type": "set", "target": "lobby", "path": "title", "value": "after"])["type"] == "ack" else { continue }
+            guard try await again.request(["type": "set", "target": "lobby", "path": "title", "value": "after"])["type"] == "ack" else {
+                continue
+            }
             let (body, _) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(node.port)/metrics")!)
-            waiting = String(decoding: body, as: UTF8.self).split(separator: "\n").first { $0.hasPrefix("rivesync_proposals_waiting ") }.map(String.init)
+            waiting = String(decoding: body, as: UTF8.self).split(separator: "\n").first { $0.hasPrefix("rivesync_proposals_waiting ") }
+                .map(String.init)
             if waiting == "rivesync_proposals_waiting 0" { break }
         }
         #expect(waiting == "rivesync_proposals_waiting 0", "\(waiting ?? "no rivesync_proposals_waiting")\n\(node.stderr)")
+    }
+
+    /// Redis frozen (within the lease): the node tells every greeted connection `freshness`
+    /// false, and a connection greeted meanwhile gets it right after `welcome`; when Redis
+    /// answers again every connection is told `freshness` true, and writes ack and fan out.
+    @Test func subscribersAreToldTheStateMayBeStaleWhileTheLogCannotBeRead() async throws {
+        let cluster = try await offThePool { try ClusterNodes(count: 2, leaseMilliseconds: 30000) }
+        defer { cluster.stop() }
+        let subscriber = try await TestClient.connected(to: cluster.node(0))
+        #expect(try await subscriber.request(["type": "subscribe", "target": "lobby"])["type"] == "snapshot")
+        let writer = try await TestClient.connected(to: cluster.node(1))
+        #expect(try await writer.request(["type": "set", "target": "lobby", "path": "title", "value": "before"])["type"] == "ack")
+        _ = try await subscriber.nextBatch("lobby")
+        #expect(subscriber.takeAll(where: { $0["type"] == "freshness" }).isEmpty, "no freshness while Redis answers")
+
+        cluster.redis.freeze()
+        let stale = try await subscriber.next(where: { $0["type"] == "freshness" }, what: "freshness while Redis is frozen", seconds: 30)
+        #expect(stale == ["type": "freshness", "fresh": false], "\(stale.jsonText)")
+        // A connection greeted while the node is cut off is told at once.
+        let late = try TestClient(url: cluster.node(0).url)
+        #expect(try await late.request(["type": "hello", "protocol": [1]])["type"] == "welcome")
+        let told = try await late.next(where: { $0["type"] == "freshness" }, what: "freshness after welcome", seconds: 10)
+        #expect(told == ["type": "freshness", "fresh": false], "\(told.jsonText)")
+
+        cluster.redis.thaw()
+        for client in [subscriber, late] {
+            let fresh = try await client.next(where: { $0["type"] == "freshness" }, what: "freshness once Redis answers", seconds: 30)
+            #expect(fresh == ["type": "freshness", "fresh": true], "\(fresh.jsonText)")
+        }
+        let deadline = Date().addingTimeInterval(30)
+        var acked = false
+        while !acked, Date() < deadline {
+            acked = try await writer.request(["type": "set", "target": "lobby", "path": "title", "value": "after"])["type"] == "ack"
+            if !acked { try await Task.sleep(nanoseconds: 200_000_000) }
+        }
+        #expect(acked, "writes ack again after Redis returned\n\(cluster.logs)")
+        let batch = try await subscriber.next(
+            where: { $0["type"] == "batch" && $0["effects"]?.jsonText.contains("after") == true }, what: "the batch after", seconds: 30)
+        #expect(batch["target"] == "lobby")
     }
 }
