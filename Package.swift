@@ -72,7 +72,8 @@ let package = Package(
             dependencies: ["rivesyncd", "RiveSyncServer", "RiveSyncTransport", "RiveSyncProtocol", "RiveSyncModel", "RiveSyncJSON",
                            "RiveSyncTestSupport", "RiveSyncRedis"],
             exclude: ["python", "journal-v1"]),
-        // Test-only: launching a real rivesyncd, shared by the server, client and CLI tests.
+        // Test-only: the tests' one process runner (and a real rivesyncd on it), polling helper and raw
+        // WebSocket client.
         .target(name: "RiveSyncTestSupport", path: "Tests/RiveSyncTestSupport"),
         // Benchmark (not a test): apply + advance throughput of the core.
         .executableTarget(name: "bench-model", dependencies: ["RiveSyncModel"], path: "bench/model"),
@@ -83,7 +84,7 @@ let package = Package(
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // WebSocket/HTTP transport: lws context, service thread, sessions by id. No JSON, no Rive.
         .target(name: "RiveSyncTransport", dependencies: ["CWebSockets"], exclude: ["README.md"]),
-        .testTarget(name: "RiveSyncTransportTests", dependencies: ["RiveSyncTransport"]),
+        .testTarget(name: "RiveSyncTransportTests", dependencies: ["RiveSyncTransport", "RiveSyncTestSupport"]),
         // Pure-Swift .riv reader: data-binding metadata into a FileSchema. No I/O.
         .target(name: "RiveFile", dependencies: ["RiveSyncModel"]),
         .testTarget(name: "RiveFileTests", dependencies: ["RiveFile", "RiveSyncModel"]),
@@ -110,7 +111,7 @@ let package = Package(
         .target(name: "RiveSyncLibWebSockets", dependencies: ["RiveSyncWebSocket", "RiveSyncTransport"]),
         // The seam on Foundation's URLSessionWebSocketTask: the default on Apple platforms.
         .target(name: "RiveSyncFoundationWebSocket", dependencies: ["RiveSyncWebSocket"]),
-        .testTarget(name: "RiveSyncFoundationWebSocketTests", dependencies: ["RiveSyncFoundationWebSocket"]),
+        .testTarget(name: "RiveSyncFoundationWebSocketTests", dependencies: ["RiveSyncFoundationWebSocket", "RiveSyncTestSupport"]),
         // Benchmark (not a test): .riv load time against byte-scan baselines.
         .executableTarget(name: "bench-riv-load", dependencies: ["RiveFile"], path: "bench/riv-load"),
         // Benchmark (not a test): WebSocket load generator for bench/run.py (rivesyncd vs peers).

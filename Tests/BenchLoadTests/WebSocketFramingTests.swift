@@ -1,5 +1,5 @@
-import Foundation
 import BenchLoadKit
+import Foundation
 import Testing
 
 /// The raw engine's WebSocket pieces: server-frame parser (fed arbitrary splits), masked
@@ -50,10 +50,11 @@ struct WebSocketFramingTests {
     }
 
     @Test func smallFramesSurviveEverySplit() {
-        let stream: [UInt8] = [0x81, 0x05] + Self.hello                           // RFC 6455 §5.7 single frame
-            + [0x01, 0x03, 0x48, 0x65, 0x6C, 0x80, 0x02, 0x6C, 0x6F]               // fragmented "Hel" + "lo"
-            + [0x89, 0x05] + Self.hello + [0x8A, 0x00]                             // ping "Hello", empty pong
-            + [0x82, 0x00] + [0x81, 0x01, 0x21]                                    // empty binary, "!"
+        let stream: [UInt8] =
+            [0x81, 0x05] + Self.hello  // RFC 6455 §5.7 single frame
+            + [0x01, 0x03, 0x48, 0x65, 0x6C, 0x80, 0x02, 0x6C, 0x6F]  // fragmented "Hel" + "lo"
+            + [0x89, 0x05] + Self.hello + [0x8A, 0x00]  // ping "Hello", empty pong
+            + [0x82, 0x00] + [0x81, 0x01, 0x21]  // empty binary, "!"
         let expected: [Seen] = [
             .message(Self.hello, isText: true), .message(Self.hello, isText: true), .ping(Self.hello), .pong,
             .message([], isText: false), .message([0x21], isText: true),
@@ -81,7 +82,8 @@ struct WebSocketFramingTests {
     }
 
     @Test func continuationAssemblesAroundControlFrames() {
-        let stream = Self.serverFrame(1, Array("Hel".utf8), fin: false) + Self.serverFrame(9, [0x70])
+        let stream =
+            Self.serverFrame(1, Array("Hel".utf8), fin: false) + Self.serverFrame(9, [0x70])
             + Self.serverFrame(0, Array("l".utf8), fin: false) + Self.serverFrame(0, [], fin: false)
             + Self.serverFrame(0, Array("o".utf8)) + Self.serverFrame(2, [1, 2], fin: false) + Self.serverFrame(0, [3])
         let expected: [Seen] = [.ping([0x70]), .message(Self.hello, isText: true), .message([1, 2, 3], isText: false)]
@@ -111,7 +113,8 @@ struct WebSocketFramingTests {
     @Test func oversizeMessagesAreRejectedBeforeTheirPayload() {
         let single = Self.serverFrame(2, Array(repeating: 0, count: 101))
         #expect(Self.parse([single.prefix(4)], maxMessageBytes: 100) == [.failure("message over 100 bytes")])
-        let fragments = Self.serverFrame(2, Array(repeating: 0, count: 60), fin: false) + Self.serverFrame(0, Array(repeating: 0, count: 41))
+        let fragments =
+            Self.serverFrame(2, Array(repeating: 0, count: 60), fin: false) + Self.serverFrame(0, Array(repeating: 0, count: 41))
         #expect(Self.bytewise(fragments, maxMessageBytes: 100) == [.failure("message over 100 bytes")])
         let exact = Self.serverFrame(2, Array(repeating: 9, count: 100))
         #expect(Self.parse([exact[...]], maxMessageBytes: 100) == [.message(Array(repeating: 9, count: 100), isText: false)])
@@ -125,24 +128,28 @@ struct WebSocketFramingTests {
         #expect(Self.parse([[0x88, 0x00]]) == [.close(nil, "")])
     }
 
-    @Test(arguments: [
-        ([0x80, 0x00], "continuation frame without a message"),
-        ([0x01, 0x00, 0x81, 0x00], "new message inside a fragmented one"),
-        ([0x09, 0x00], "control frame fragmented or over 125 bytes"),
-        ([0x89, 0x7E, 0x00, 0x7E], "control frame fragmented or over 125 bytes"),
-        ([0xC1, 0x00], "reserved bits set in a server frame (no extension negotiated)"),
-        ([0x83, 0x00], "unknown opcode 3"),
-        ([0x82, 0x7F, 0x80, 0, 0, 0, 0, 0, 0, 0], "64-bit frame length with the top bit set"),
-    ] as [([UInt8], String)])
+    @Test(
+        arguments: [
+            ([0x80, 0x00], "continuation frame without a message"),
+            ([0x01, 0x00, 0x81, 0x00], "new message inside a fragmented one"),
+            ([0x09, 0x00], "control frame fragmented or over 125 bytes"),
+            ([0x89, 0x7E, 0x00, 0x7E], "control frame fragmented or over 125 bytes"),
+            ([0xC1, 0x00], "reserved bits set in a server frame (no extension negotiated)"),
+            ([0x83, 0x00], "unknown opcode 3"),
+            ([0x82, 0x7F, 0x80, 0, 0, 0, 0, 0, 0, 0], "64-bit frame length with the top bit set"),
+        ] as [([UInt8], String)])
     func protocolErrors(stream: [UInt8], reason: String) {
         #expect(Self.bytewise(stream) == [.failure(reason)])
     }
 
     @Test func encoderMasksWithTheShortestLength() {
-        #expect(WebSocketFrameEncoder.maskedFrame(opcode: .text, payload: Self.hello, maskKey: 0x37FA_213D)
-            == [0x81, 0x85, 0x37, 0xFA, 0x21, 0x3D, 0x7F, 0x9F, 0x4D, 0x51, 0x58])
-        for (count, header) in [(125, [0x82, 0xFD]), (126, [0x82, 0xFE, 0, 126]), (65_535, [0x82, 0xFE, 0xFF, 0xFF]),
-                                (65_536, [0x82, 0xFF, 0, 0, 0, 0, 0, 1, 0, 0])] as [(Int, [UInt8])] {
+        #expect(
+            WebSocketFrameEncoder.maskedFrame(opcode: .text, payload: Self.hello, maskKey: 0x37FA_213D)
+                == [0x81, 0x85, 0x37, 0xFA, 0x21, 0x3D, 0x7F, 0x9F, 0x4D, 0x51, 0x58])
+        for (count, header) in [
+            (125, [0x82, 0xFD]), (126, [0x82, 0xFE, 0, 126]), (65_535, [0x82, 0xFE, 0xFF, 0xFF]),
+            (65_536, [0x82, 0xFF, 0, 0, 0, 0, 0, 1, 0, 0]),
+        ] as [(Int, [UInt8])] {
             let payload = (0..<count).map { UInt8(truncatingIfNeeded: $0) }
             let frame = WebSocketFrameEncoder.maskedFrame(opcode: .binary, payload: payload, maskKey: 0xA1B2_C3D4)
             #expect(Array(frame.prefix(header.count)) == header)
@@ -157,11 +164,13 @@ struct WebSocketFramingTests {
         for (text, encoded) in [("", ""), ("f", "Zg=="), ("fo", "Zm8="), ("foo", "Zm9v"), ("foobar", "Zm9vYmFy")] {
             #expect(WebSocketHandshake.base64(Array(text.utf8)) == encoded)
         }
-        let request = WebSocketHandshake.request(host: "127.0.0.1", port: 7420, path: "/x?y", subprotocol: "mqtt",
-                                                 key: Array("the sample nonce".utf8))
-        #expect(String(decoding: request, as: UTF8.self) == "GET /x?y HTTP/1.1\r\nHost: 127.0.0.1:7420\r\nUpgrade: websocket\r\n"
-            + "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
-            + "Sec-WebSocket-Protocol: mqtt\r\n\r\n")
+        let request = WebSocketHandshake.request(
+            host: "127.0.0.1", port: 7420, path: "/x?y", subprotocol: "mqtt",
+            key: Array("the sample nonce".utf8))
+        #expect(
+            String(decoding: request, as: UTF8.self) == "GET /x?y HTTP/1.1\r\nHost: 127.0.0.1:7420\r\nUpgrade: websocket\r\n"
+                + "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
+                + "Sec-WebSocket-Protocol: mqtt\r\n\r\n")
         let plain = WebSocketHandshake.request(host: "h", port: 1, path: "/", subprotocol: nil, key: Array(repeating: 0, count: 16))
         #expect(!String(decoding: plain, as: UTF8.self).contains("Sec-WebSocket-Protocol"))
     }
@@ -180,7 +189,8 @@ struct WebSocketFramingTests {
     @Test func handshakeResponseNeedsStatus101AndTheAcceptOfTheKey() {
         let key = Array("the sample nonce".utf8)
         #expect(WebSocketHandshake.accept(for: key) == "s3pPLMBiTxaQ9kYGzzhZRbK+xOo=", "RFC 6455 section 1.3")
-        let header = Array("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nsec-websocket-accept:  s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\n\r\n".utf8)
+        let header = Array(
+            "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nsec-websocket-accept:  s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\n\r\n".utf8)
         #expect(WebSocketHandshake.response(Array(header.dropLast()), key: key) == .incomplete)
         #expect(WebSocketHandshake.response(header + [0x81, 0x00], key: key) == .accepted(headerBytes: header.count))
         let otherKey = Array("another nonce!!!".utf8)
@@ -191,9 +201,11 @@ struct WebSocketFramingTests {
         #expect(reason.contains("does not answer the key"))
         let missing = Array("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\n\r\n".utf8)
         #expect(WebSocketHandshake.response(missing, key: key) != .accepted(headerBytes: missing.count))
-        #expect(WebSocketHandshake.response(Array("HTTP/1.1 404 Not Found\r\n\r\n".utf8), key: key)
-            == .rejected("handshake: expected status 101, got 'HTTP/1.1 404 Not Found'"))
-        #expect(WebSocketHandshake.response(Array(repeating: 0x41, count: WebSocketHandshake.maxHeaderBytes + 1), key: key)
-            == .rejected("handshake: response header over \(WebSocketHandshake.maxHeaderBytes) bytes"))
+        #expect(
+            WebSocketHandshake.response(Array("HTTP/1.1 404 Not Found\r\n\r\n".utf8), key: key)
+                == .rejected("handshake: expected status 101, got 'HTTP/1.1 404 Not Found'"))
+        #expect(
+            WebSocketHandshake.response(Array(repeating: 0x41, count: WebSocketHandshake.maxHeaderBytes + 1), key: key)
+                == .rejected("handshake: response header over \(WebSocketHandshake.maxHeaderBytes) bytes"))
     }
 }

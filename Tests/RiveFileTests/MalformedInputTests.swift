@@ -92,7 +92,7 @@ final class MalformedInputTests: XCTestCase {
             let count = Int.random(in: 0..<200, using: &generator)
             var bytes = (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }
             if round % 2 == 0 { bytes = Array("RIVE".utf8) + [7, UInt8(round % 4), 0] + bytes }
-            if (try? RiveFileReader.read(bytes)) == nil { errors += 1 }
+            if (try? RiveFileReader.read(bytes)) == nil { errors += 1 }  // refusals are counted and asserted below
         }
         XCTAssertGreaterThan(errors, 4_000)
     }
@@ -107,7 +107,7 @@ final class MalformedInputTests: XCTestCase {
                 for _ in 0..<Int.random(in: 1...4, using: &generator) {
                     bytes[Int.random(in: 0..<bytes.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator)
                 }
-                _ = try? RiveFileReader.read(bytes)
+                _ = try? RiveFileReader.read(bytes)  // either outcome is fine: the test is that it never crashes
             }
         }
     }

@@ -124,7 +124,7 @@ final class DaemonCommandTests: DaemonCLITestCase {
     }
 
     func testWatchPrintsEachChangeUntilCount() throws {
-        let watch = try StreamingProcess(["watch", "character", "mood", "--current", "--count", "3", "--url", daemon.url])
+        let watch = try RivesyncProcess.start(["watch", "character", "mood", "--current", "--count", "3", "--url", daemon.url])
         XCTAssertEqual(try watch.nextLine().withoutTime, #"{"path":"mood","value":0,"seq":0}"#)
         XCTAssertEqual(try rivesync("set", "character", "mood", "1").status, 0)
         XCTAssertEqual(try rivesync("set", "character", "mood", "2").status, 0)
@@ -133,7 +133,7 @@ final class DaemonCommandTests: DaemonCLITestCase {
             .init(
                 status: 0, stdout: #"{"path":"mood","value":1,"seq":1}"# + "\n" + #"{"path":"mood","value":2,"seq":2}"# + "\n", stderr: ""))
 
-        let batches = try StreamingProcess(["watch", "lobby", "--current", "--count", "3", "--url", daemon.url])
+        let batches = try RivesyncProcess.start(["watch", "lobby", "--current", "--count", "3", "--url", daemon.url])
         XCTAssertEqual(try batches.nextLine().withoutTime, #"{"seq":0,"resync":true}"#)
         XCTAssertEqual(try rivesync("set", "lobby", "title", "Hi").status, 0)
         XCTAssertEqual(try rivesync("list", "add", "lobby", "players", "Player").status, 0)
@@ -147,7 +147,7 @@ final class DaemonCommandTests: DaemonCLITestCase {
     }
 
     func testDeleteEndsAWatchAndTheTarget() throws {
-        let watch = try StreamingProcess(["watch", "character", "mood", "--current", "--url", daemon.url])
+        let watch = try RivesyncProcess.start(["watch", "character", "mood", "--current", "--url", daemon.url])
         XCTAssertEqual(try watch.nextLine().withoutTime, #"{"path":"mood","value":0,"seq":0}"#, "subscribed before the set")
         XCTAssertEqual(try rivesync("set", "character", "mood", "1").status, 0)
         XCTAssertEqual(try watch.nextLine().withoutTime, #"{"path":"mood","value":1,"seq":1}"#)

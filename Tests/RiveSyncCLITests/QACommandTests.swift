@@ -146,7 +146,7 @@ final class QACommandTests: QADaemonTestCase {
     }
 
     func testWatchLinesHaveSeqAndTimeAndWatchTimesOut() throws {
-        let watch = try StreamingProcess(["watch", "character", "mood", "--current", "--count", "2", "--url", daemon.url])
+        let watch = try RivesyncProcess.start(["watch", "character", "mood", "--current", "--count", "2", "--url", daemon.url])
         XCTAssertTrue(try watch.nextLine().hasPrefix(#"{"path":"mood","value":0,"seq":0,"time":""#), "subscribed before the set")
         XCTAssertEqual(try rivesync("set", "character", "mood", "2").status, 0)
         let line = try watch.nextLine()

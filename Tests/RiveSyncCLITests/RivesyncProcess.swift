@@ -1,13 +1,10 @@
 import Foundation
+import RiveSyncTestSupport
 import XCTest
 
 /// Runs the built `rivesync` binary, as a user would, and captures what it prints.
 enum RivesyncProcess {
-    struct Result: Equatable {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-    }
+    typealias Result = ChildProcess.Result
 
     /// The build products directory: the one holding this test bundle (and `rivesync`).
     static let productsDirectory: URL = {
@@ -17,36 +14,27 @@ enum RivesyncProcess {
 
     private final class Marker {}
 
+    /// The built binary; `Missing` when it is not there.
+    static func binary() throws -> String {
+        let binary = productsDirectory.appendingPathComponent("rivesync").path
+        guard FileManager.default.isExecutableFile(atPath: binary) else {
+            throw Missing(description: "rivesync is not built next to the tests at \(binary)")
+        }
+        return binary
+    }
+
     /// Runs `rivesync arguments…` to completion, with `environment` added to this process's
     /// (RIVESYNC_* and SSL_CERT_FILE removed unless given) and `stdin` as its standard input.
     static func run(_ arguments: [String], environment: [String: String] = [:], stdin: String? = nil) throws -> Result {
-        let binary = productsDirectory.appendingPathComponent("rivesync")
-        guard FileManager.default.isExecutableFile(atPath: binary.path) else {
-            throw Missing(description: "rivesync is not built next to the tests at \(binary.path)")
-        }
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
-        var variables = ProcessInfo.processInfo.environment.filter {
-            !$0.key.hasPrefix("RIVESYNC_") && $0.key != "SSL_CERT_FILE"
-        }
-        variables.merge(environment) { $1 }
-        process.environment = variables
-        let input = Pipe()
-        process.standardInput = input
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        input.fileHandleForWriting.write(Data((stdin ?? "").utf8))
-        try input.fileHandleForWriting.close()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(
-            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-            stderr: String(decoding: stderr, as: UTF8.self))
+        try start(arguments, environment: environment, stdin: stdin).finish(within: 120)
+    }
+
+    /// Starts `rivesync arguments…` (as `run` does) for a test that reads its output while it
+    /// runs (`watch`).
+    static func start(_ arguments: [String], environment: [String: String] = [:], stdin: String? = nil) throws -> ChildProcess {
+        try ChildProcess(
+            try binary(), arguments, environment: environment, keeping: { !$0.hasPrefix("RIVESYNC_") && $0 != "SSL_CERT_FILE" },
+            input: .text(stdin ?? ""))
     }
 
     /// A file the tests need that is not there (the built binary, a fixture): the test fails.

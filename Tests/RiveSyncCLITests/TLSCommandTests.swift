@@ -11,16 +11,7 @@ final class TLSCommandTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: directory) }
         let certificate = directory.appendingPathComponent("cert.pem").path
         let key = directory.appendingPathComponent("key.pem").path
-        let openssl = Process()
-        openssl.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        openssl.arguments = [
-            "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", key, "-out", certificate,
-            "-days", "1", "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1",
-        ]
-        openssl.standardError = FileHandle.nullDevice
-        try openssl.run()
-        openssl.waitUntilExit()
-        XCTAssertEqual(openssl.terminationStatus, 0)
+        try makeSelfSignedCertificate(certificate: certificate, key: key)
         let config = directory.appendingPathComponent("rivesyncd.json")
         try Data(
             """
@@ -34,8 +25,11 @@ final class TLSCommandTests: XCTestCase {
         let url = "wss://127.0.0.1:\(daemon.port)/"
         XCTAssertEqual(try RivesyncProcess.run(["--cacert", certificate, "get", "theme", "name", "--url", url]).stdout, "\"Light\"\n")
         XCTAssertEqual(try RivesyncProcess.run(["get", "theme", "name", "--url", url]).status, 3, "an unknown CA is refused")
-        XCTAssertEqual(try RivesyncProcess.run(["--insecure", "get", "theme", "name", "--url", url]).stdout, "\"Light\"\n", "--insecure checks nothing")
-        let script = try RivesyncProcess.run(["script", "-", "--url", url, "--insecure"], stdin: "connect other\nother: expect value theme name Light\n")
+        XCTAssertEqual(
+            try RivesyncProcess.run(["--insecure", "get", "theme", "name", "--url", url]).stdout, "\"Light\"\n", "--insecure checks nothing"
+        )
+        let script = try RivesyncProcess.run(
+            ["script", "-", "--url", url, "--insecure"], stdin: "connect other\nother: expect value theme name Light\n")
         XCTAssertEqual(script.status, 0, "a script's own connections are insecure too: \(script.stdout) \(script.stderr)")
         XCTAssertEqual(
             try RivesyncProcess.run(["get", "theme", "name", "--url", url, "--cacert", directory.appendingPathComponent("none").path])

@@ -21,22 +21,22 @@ final class BadPathTests: ClientTestCase {
         } catch ViewModelInstanceError.valueMismatch(let expected, let actual) {
             XCTAssertEqual([expected, actual], ["trigger", "number"])
         }
-        await XCTAssertThrowsAsync(ViewModelInstanceError.noSuchProperty(path: "mod")) {
+        await assertThrowsAsync(ViewModelInstanceError.noSuchProperty(path: "mod")) {
             _ = try await character.value(of: NumberProperty(path: "mod"))
         }
         // A write names the property's type as expected and the value's as actual, wherever it
         // is checked (here or in the daemon).
-        await XCTAssertThrowsAsync(ViewModelInstanceError.valueMismatch("number", "string")) {
+        await assertThrowsAsync(ViewModelInstanceError.valueMismatch("number", "string")) {
             try await character.confirmed.setValue(of: StringProperty(path: "mood"), to: "happy")
         }
-        await XCTAssertThrowsAsync(ViewModelInstanceError.invalidPath("mood//x")) {
+        await assertThrowsAsync(ViewModelInstanceError.invalidPath("mood//x")) {
             _ = try await character.value(of: NumberProperty(path: "mood//x"))
         }
         let theme = try await worker.publishedInstance(named: "theme")
-        await XCTAssertThrowsAsync(ViewModelInstanceError.invalidEnumValue(path: "mode", value: "sepia", allowed: ["light", "dark"])) {
+        await assertThrowsAsync(ViewModelInstanceError.invalidEnumValue(path: "mode", value: "sepia", allowed: ["light", "dark"])) {
             try await theme.confirmed.setValue(of: EnumProperty(path: "mode"), to: "sepia")
         }
-        await XCTAssertThrowsAsync(ViewModelInstanceError.invalidValue(path: "mood", reason: "numbers must be finite 32-bit floats")) {
+        await assertThrowsAsync(ViewModelInstanceError.invalidValue(path: "mood", reason: "numbers must be finite 32-bit floats")) {
             try await character.confirmed.setValue(of: NumberProperty(path: "mood"), to: .infinity)
         }
         do {
@@ -45,6 +45,6 @@ final class BadPathTests: ClientTestCase {
         } catch ViewModelInstanceError.indexOutOfRange(let path, let index, let count) {
             XCTAssertEqual([path, "\(index)", "\(count)"], ["players", "3", "0"])
         }
-        await XCTAssertThrowsAsync(StateMachineError.unknownTarget("nobody")) { _ = try await worker.stateMachine(named: "nobody") }
+        await assertThrowsAsync(StateMachineError.unknownTarget("nobody")) { _ = try await worker.stateMachine(named: "nobody") }
     }
 }

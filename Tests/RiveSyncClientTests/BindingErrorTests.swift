@@ -13,20 +13,20 @@ final class BindingErrorTests: ClientTestCase {
         let light = try await file.createViewModelInstance(.name("Light", from: .name("Theme")))
         let dark = try await file.createViewModelInstance(.name("Dark", from: .name("Theme")))
 
-        await XCTAssertThrowsAsync(StateMachineError.invalidGlobalViewModelName("Player")) {
+        await assertThrowsAsync(StateMachineError.invalidGlobalViewModelName("Player")) {
             _ = try await artboard.createStateMachine(binding: main) { ("Player", light) }
         }
-        await XCTAssertThrowsAsync(StateMachineError.duplicateGlobalViewModelInstance("Theme")) {
+        await assertThrowsAsync(StateMachineError.duplicateGlobalViewModelInstance("Theme")) {
             _ = try await artboard.createStateMachine(binding: main) {
                 ("Theme", light)
                 ("Theme", dark)
             }
         }
-        await XCTAssertThrowsAsync(ArtboardError.invalidStateMachine("nope")) {
+        await assertThrowsAsync(ArtboardError.invalidStateMachine("nope")) {
             _ = try await artboard.createStateMachine("nope", binding: main)
         }
-        await XCTAssertThrowsAsync(FileError.invalidArtboard("Nope")) { _ = try await file.createArtboard("Nope") }
-        await XCTAssertThrowsAsync(StateMachineError.targetExists("character")) {
+        await assertThrowsAsync(FileError.invalidArtboard("Nope")) { _ = try await file.createArtboard("Nope") }
+        await assertThrowsAsync(StateMachineError.targetExists("character")) {
             _ = try await artboard.createStateMachine(binding: main, targetName: "character")
         }
 
@@ -36,9 +36,9 @@ final class BindingErrorTests: ClientTestCase {
         }
         let boundTheme = try await machine.globalInstance(named: "Theme")
         XCTAssertEqual(boundTheme, dark)
-        try await XCTAssertEqualAsync(try await machine.mainInstance(), main)
+        try await assertEqualAsync(try await machine.mainInstance(), main)
 
-        await XCTAssertThrowsAsync(StateMachineError.invalidGlobalViewModelName("Lobby")) {
+        await assertThrowsAsync(StateMachineError.invalidGlobalViewModelName("Lobby")) {
             try await machine.bindViewModelInstances(main: main) {
                 ("Theme", light)
                 ("Lobby", light)
@@ -46,7 +46,7 @@ final class BindingErrorTests: ClientTestCase {
         }
         let unchanged = try await machine.globalInstance(named: "Theme")
         XCTAssertEqual(unchanged, dark, "a rejected call leaves the bindings as they were")
-        await XCTAssertThrowsAsync(StateMachineError.incompatibleInstance(slot: "main", expected: "Character", actual: "Theme")) {
+        await assertThrowsAsync(StateMachineError.incompatibleInstance(slot: "main", expected: "Character", actual: "Theme")) {
             try await machine.bindViewModelInstances(main: light)
         }
 
@@ -56,7 +56,7 @@ final class BindingErrorTests: ClientTestCase {
         XCTAssertEqual(rebound, light)
         let lightBackground = try await rebound.value(of: background)
         XCTAssertEqual(lightBackground, Color(0xFFFF_FFFF))
-        await XCTAssertThrowsAsync(StateMachineError.notManual(machine.name)) { try await machine.advance() }
+        await assertThrowsAsync(StateMachineError.notManual(machine.name)) { try await machine.advance() }
     }
 
     func testManualStateMachineAppliesOnAdvance() async throws {
@@ -83,7 +83,7 @@ final class BindingErrorTests: ClientTestCase {
 }
 
 /// Asserts that `body` throws exactly `expected`.
-func XCTAssertThrowsAsync<E: Error & Equatable>(
+func assertThrowsAsync<E: Error & Equatable>(
     _ expected: E, file: StaticString = #filePath, line: UInt = #line, _ body: () async throws -> Void
 ) async {
     do {

@@ -1,3 +1,4 @@
+import RiveSyncTestSupport
 import XCTest
 
 @testable import RiveSyncClient
@@ -25,15 +26,6 @@ final class BridgeTests: ClientTestCase {
         return App(worker: worker, rive: rive, local: local, bridge: bridge)
     }
 
-    /// Waits (hang-guarded) until `condition` holds.
-    func eventually(_ what: String, _ condition: @escaping @MainActor () async throws -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(20)
-        while try await !condition() {
-            guard ContinuousClock.now < deadline else { return XCTFail("never: \(what)") }
-            try await Task.sleep(for: .milliseconds(5))
-        }
-    }
-
     func testTwoAppsConvergeAndAChangeInOneReachesTheOther() async throws {
         try startDemo()
         let writer = try await connect()
@@ -41,18 +33,18 @@ final class BridgeTests: ClientTestCase {
         try await shared.confirmed.setValue(of: NumberProperty(path: "mood"), to: 4)
         let a = try await app("character", viewModel: "Character")
         let b = try await app("character", viewModel: "Character")
-        try await eventually("the daemon's value reaches both apps at binding") {
+        try await waitUntil("the daemon's value reaches both apps at binding") {
             let (inA, inB) = (try await a.local.value(at: "mood", kind: .number), try await b.local.value(at: "mood", kind: .number))
             return inA == .number(4) && inB == .number(4)
         }
 
         a.local.setValue(.number(7), at: "mood")
-        try await eventually("A's change reaches B's local instance") { try await b.local.value(at: "mood", kind: .number) == .number(7) }
+        try await waitUntil("A's change reaches B's local instance") { try await b.local.value(at: "mood", kind: .number) == .number(7) }
         let remoteMood = try await shared.value(of: NumberProperty(path: "mood"))
         XCTAssertEqual(remoteMood, 7)
 
         try await shared.confirmed.setValue(of: NumberProperty(path: "mood"), to: 2)
-        try await eventually("a remote write reaches both") {
+        try await waitUntil("a remote write reaches both") {
             let (inA, inB) = (try await a.local.value(at: "mood", kind: .number), try await b.local.value(at: "mood", kind: .number))
             return inA == .number(2) && inB == .number(2)
         }
@@ -60,10 +52,11 @@ final class BridgeTests: ClientTestCase {
         let firesInA = await Collector.start(a.local.triggerStream(at: "success"))
         _ = try await a.local.value(at: "mood", kind: .number)
         b.local.fire(at: "success")
-        try await eventually("B's fire reaches A's local trigger") { await firesInA.elements.count == 1 }
+        try await waitUntil("B's fire reaches A's local trigger") { await firesInA.elements.count == 1 }
         let count = try await shared.fireCount(of: TriggerProperty(path: "success"))
         XCTAssertEqual(count, 1, "one fire in the daemon")
-        try await settle([a, b], shared)
+        let settled = try await settle([a, b], shared)
+        XCTAssertTrue(settled, "the apps settled after the fire")
         let after = try await shared.fireCount(of: TriggerProperty(path: "success"))
         XCTAssertEqual(after, 1, "A did not send the fire back")
         let seenInA = await firesInA.elements.count
@@ -81,7 +74,7 @@ final class BridgeTests: ClientTestCase {
             b.local.setValue(.number(Float(100 + step)), at: "mood")
             await Task.yield()
         }
-        try await eventually("both apps and the daemon agree") {
+        try await waitUntil("both apps and the daemon agree") {
             let remote = LocalValue.number(try await shared.value(of: NumberProperty(path: "mood")))
             let (inA, inB) = (try await a.local.value(at: "mood", kind: .number), try await b.local.value(at: "mood", kind: .number))
             return inA == remote && inB == remote
@@ -106,37 +99,37 @@ final class BridgeTests: ClientTestCase {
         func names(_ app: App) -> [String] {
             app.local.items("players").map { if case .string(let name)? = $0.values["name"] { name } else { "?" } }
         }
-        try await eventually("the list at binding") { names(a) == ["Ada"] && names(b) == ["Ada"] }
+        try await waitUntil("the list at binding") { names(a) == ["Ada"] && names(b) == ["Ada"] }
 
         let bob = try await file.createViewModelInstance(.blank(from: .name("Player")))
         bob.setValue(of: StringProperty(path: "name"), to: "Bob")
         lobby.insertInstance(bob, to: players, at: 0)
-        try await eventually("an insert") { names(a) == ["Bob", "Ada"] && names(b) == ["Bob", "Ada"] }
+        try await waitUntil("an insert") { names(a) == ["Bob", "Ada"] && names(b) == ["Bob", "Ada"] }
         lobby.swapInstance(atIndex: 0, withIndex: 1, in: players)
-        try await eventually("a swap") { names(a) == ["Ada", "Bob"] }
+        try await waitUntil("a swap") { names(a) == ["Ada", "Bob"] }
         let adaInA = a.local.items("players")[0]
         let adaID = try await ada.instanceID
         XCTAssertTrue(adaInA === a.bridge.localInstance(for: adaID), "the same local instance moved")
 
         adaInA.setValue(.string("Ada L."), at: "name")
-        try await eventually("a list item's local change reaches the daemon and B") {
+        try await waitUntil("a list item's local change reaches the daemon and B") {
             let name = try await ada.value(of: StringProperty(path: "name"))
             return name == "Ada L." && names(b) == ["Ada L.", "Bob"]
         }
         lobby.removeInstance(at: 0, from: players)
-        try await eventually("a removal") { names(a) == ["Bob"] && names(b) == ["Bob"] }
+        try await waitUntil("a removal") { names(a) == ["Bob"] && names(b) == ["Bob"] }
 
         let host = try await file.createViewModelInstance(.blank(from: .name("Player")))
         host.setValue(of: StringProperty(path: "name"), to: "New host")
         lobby.setValue(of: ViewModelInstanceProperty(path: "host"), to: host)
-        try await eventually("a nested replacement") {
+        try await waitUntil("a nested replacement") {
             let (inA, inB) = (
                 try await a.local.value(at: "host/name", kind: .string), try await b.local.value(at: "host/name", kind: .string)
             )
             return inA == .string("New host") && inB == .string("New host")
         }
         b.local.instance(at: "host").setValue(.number(3), at: "x")
-        try await eventually("the new nested instance is bridged both ways") {
+        try await waitUntil("the new nested instance is bridged both ways") {
             let (remote, inA) = (try await host.value(of: NumberProperty(path: "x")), try await a.local.value(at: "host/x", kind: .number))
             return remote == 3 && inA == .number(3)
         }
@@ -154,7 +147,7 @@ final class BridgeTests: ClientTestCase {
                 }
             })
         let lobby = try await a.worker.stateMachine(named: "lobby").mainInstance()
-        try await eventually("bound") { try await a.local.value(at: "title", kind: .string) == .string("Preview lobby") }
+        try await waitUntil("bound") { try await a.local.value(at: "title", kind: .string) == .string("Preview lobby") }
         a.bridge.unbind()
         try await lobby.confirmed.setValue(of: StringProperty(path: "title"), to: "remote after unbind")
         a.local.setValue(.string("local after unbind"), at: "title")
@@ -170,7 +163,6 @@ final class BridgeTests: ClientTestCase {
     /// Lets everything in flight land, then checks that nothing moves any more: no bridge
     /// writes either way and no new batch, over several round trips through both apps' local
     /// queues and the daemon. Returns whether it stayed still.
-    @discardableResult
     func settle(_ apps: [App], _ shared: ViewModelInstance) async throws -> Bool {
         func snapshot() async throws -> [Int] {
             var counts: [Int] = []
@@ -182,13 +174,15 @@ final class BridgeTests: ClientTestCase {
             return counts + [Int(try await RemoteTarget(worker: shared.worker, name: try await shared.anchor()).info().seq)]
         }
         // Wait (hang-guarded) until two snapshots in a row agree, then require ten more to.
-        let deadline = ContinuousClock.now + .seconds(20)
         var before = try await snapshot()
-        while true {
-            let now = try await snapshot()
-            if now == before { break }
-            guard ContinuousClock.now < deadline else { return false }
-            before = now
+        do {
+            try await waitUntil("two snapshots in a row to agree") {
+                let now = try await snapshot()
+                defer { before = now }
+                return now == before
+            }
+        } catch is TimedOut {
+            return false  // the caller asserts the result
         }
         for _ in 0..<10 {
             guard try await snapshot() == before else { return false }

@@ -94,7 +94,7 @@ final class ClientPackageTests: ClientTestCase {
         return result.output
     }
 
-    private static func run(_ url: String) throws -> (status: Int32, output: String) {
+    private static func run(_ url: String) throws -> ChildProcess.Result {
         try execute(scratch + "/debug/client-check", [url])
     }
 
@@ -112,19 +112,7 @@ final class ClientPackageTests: ClientTestCase {
     }
 
     /// Runs a program to its end (stdout and stderr together); fails after 15 minutes.
-    private static func execute(_ path: String, _ arguments: [String], environment: [String: String] = [:]) throws -> (
-        status: Int32, output: String
-    ) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+    private static func execute(_ path: String, _ arguments: [String], environment: [String: String] = [:]) throws -> ChildProcess.Result {
+        try ChildProcess.run(path, arguments, environment: environment, output: .merged, seconds: 900)
     }
 }

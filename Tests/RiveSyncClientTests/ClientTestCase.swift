@@ -1,8 +1,8 @@
 import Foundation
+import RiveSyncTestSupport
 import XCTest
 
 @testable import RiveSyncClient
-import RiveSyncTestSupport
 
 /// A test against a real daemon of its own: `startDaemon` runs `rivesyncd`, `connect` opens
 /// client connections; teardown closes them, stops the daemon and prints its stderr if the
@@ -36,8 +36,6 @@ class ClientTestCase: XCTestCase {
     }
 }
 
-struct TimedOut: Error {}
-
 /// Runs `body`, failing with `TimedOut` after `seconds` (a hang guard, not a timing check).
 /// The timeout returns even when `body` ignores cancellation (awaiting another task's value,
 /// a continuation), so a stream that never ends fails the test instead of hanging it.
@@ -48,8 +46,8 @@ func within<T: Sendable>(_ seconds: Double = 20, _ body: @escaping @Sendable () 
             do { outcome.resume(.success(try await body())) } catch { outcome.resume(.failure(error)) }
         }
         Task {
-            try? await Task.sleep(for: .seconds(seconds))
-            if outcome.resume(.failure(TimedOut())) { work.cancel() }
+            try? await Task.sleep(for: .seconds(seconds))  // cancelled or not, the deadline has come
+            if outcome.resume(.failure(TimedOut(what: "a body under a hang guard", seconds: seconds))) { work.cancel() }
         }
     }
 }
@@ -122,14 +120,16 @@ actor Collector<Element: Sendable> {
     private func finish(_ error: (any Error)?) {
         ended = true
         failure = error
-        for waiter in waiters { waiter.continuation.resume(throwing: error ?? TimedOut()) }
+        for waiter in waiters {
+            waiter.continuation.resume(throwing: error ?? TimedOut(what: "\(waiter.count) elements of a stream that ended"))
+        }
         waiters = []
     }
 
     /// Waits (hang-guarded) until at least `count` elements arrived; returns all so far.
     func waitFor(_ count: Int) async throws -> [Element] {
         if elements.count >= count { return elements }
-        if ended { throw failure ?? TimedOut() }
+        if ended { throw failure ?? TimedOut(what: "\(count) elements of a stream that ended") }
         return try await withCheckedThrowingContinuation { waiters.append((count, $0)) }
     }
 

@@ -18,9 +18,9 @@ final class ListAndNestedTests: ClientTestCase {
         try await lobby.confirmed.appendInstance(newInstance, to: players)
         let insertedInstance = try await file.createViewModelInstance(.blank(from: .name("Player")))
         try await lobby.confirmed.insertInstance(insertedInstance, to: players, at: 0)
-        try await XCTAssertEqualAsync(try await Self.ids(lobby, players), [insertedInstance.instanceID, newInstance.instanceID])
+        try await assertEqualAsync(try await Self.ids(lobby, players), [insertedInstance.instanceID, newInstance.instanceID])
         try await lobby.confirmed.swapInstance(atIndex: 0, withIndex: 1, in: players)
-        try await XCTAssertEqualAsync(try await Self.ids(lobby, players), [newInstance.instanceID, insertedInstance.instanceID])
+        try await assertEqualAsync(try await Self.ids(lobby, players), [newInstance.instanceID, insertedInstance.instanceID])
 
         try await newInstance.confirmed.setValue(of: StringProperty(path: "name"), to: "Ada")
         let receipt = try await lobby.confirmed.setValue(of: NumberProperty(path: "players/1/x"), to: 7)
@@ -66,7 +66,7 @@ final class ListAndNestedTests: ClientTestCase {
         XCTAssertEqual(byPath, "Welcome")
 
         let otherHostNames = try await other.target(named: "lobby").valueStream(at: "host/name", includingCurrent: true)
-        try await XCTAssertEqualAsync(try await first(1, of: otherHostNames), [.string("Welcome")])
+        try await assertEqualAsync(try await first(1, of: otherHostNames), [.string("Welcome")])
 
         let replacement = try await file.createViewModelInstance(.name("Guest", from: .name("Player")))
         try await replacement.confirmed.setValue(of: StringProperty(path: "name"), to: "Replacement")
@@ -95,7 +95,7 @@ final class ListAndNestedTests: ClientTestCase {
 }
 
 /// `XCTAssertEqual` for values computed with `await`.
-func XCTAssertEqualAsync<T: Equatable>(
+func assertEqualAsync<T: Equatable>(
     _ value: @autoclosure () async throws -> T, _ expected: T, _ message: String = "", file: StaticString = #filePath,
     line: UInt = #line
 ) async throws {

@@ -56,7 +56,7 @@ final class PropertyTypeTests: ClientTestCase {
         XCTAssertEqual(payload, blob)
         XCTAssertEqual(board, "Other")
         XCTAssertEqual(listed, item)
-        try await XCTAssertEqualAsync(try await listed.value(of: StringProperty(path: "label")), "one")
+        try await assertEqualAsync(try await listed.value(of: StringProperty(path: "label")), "one")
         XCTAssertEqual(nested, child)
 
         try await mine.confirmed.setValue(of: ImageProperty(path: "picture"), to: nil)

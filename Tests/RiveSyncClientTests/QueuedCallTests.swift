@@ -1,3 +1,4 @@
+import RiveSyncTestSupport
 import XCTest
 
 @testable import RiveSyncClient
@@ -16,12 +17,9 @@ final class QueuedCallTests: ClientTestCase {
         for value in 1...200 { main.setValue(of: mood, to: Float(value)) }
         let read = try await main.value(of: mood)
         XCTAssertEqual(read, 200, "a read sees every set queued before it")
-        let values = try await within { () -> [Float] in
-            while true {
-                let values = await observed.elements.compactMap { if case .number(let n) = $0 { n } else { nil } }
-                if values.last == 200 { return values }
-                try await Task.sleep(for: .milliseconds(5))
-            }
+        let values = try await waitFor("the observer to see 200") { () -> [Float]? in
+            let values = await observed.elements.compactMap { if case .number(let n) = $0 { n } else { nil } }
+            return values.last == 200 ? values : nil
         }
         XCTAssertEqual(values, values.sorted(), "another client sees the sets in call order: \(values)")
     }

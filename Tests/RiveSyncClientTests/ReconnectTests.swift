@@ -14,7 +14,7 @@ final class ReconnectTests: ClientTestCase {
         let watched = try await watcher.stateMachine(named: "character").mainInstance()
         let written = try await writer.stateMachine(named: "character").mainInstance()
         let values = await Collector.start(watched.valueStream(of: mood, includingCurrent: true))
-        try await XCTAssertEqualAsync(try await values.first(1), [0])
+        try await assertEqualAsync(try await values.first(1), [0])
         for value in 1...4 { try await written.confirmed.setValue(of: mood, to: Float(value)) }
         await watcher.dropConnection(holdingReconnect: true)
         for value in 5...7 { try await written.confirmed.setValue(of: mood, to: Float(value)) }
@@ -41,21 +41,21 @@ final class ReconnectTests: ClientTestCase {
         let values = await Collector.start(watched.valueStream(of: count, includingCurrent: true))
         let fires = await Collector.start(watched.stream(of: ping))
         let batches = await Collector.start(try await watcher.target(named: "all").batches())
-        try await XCTAssertEqualAsync(try await values.first(1), [0])
+        try await assertEqualAsync(try await values.first(1), [0])
         let warmUp = try await written.confirmed.fire(trigger: ping)
-        try await XCTAssertEqualAsync(try await fires.first(1).count, 1, "the fire stream is registered")
-        try await XCTAssertEqualAsync(try await batches.first(1).map(\.seq), [warmUp.seq])
+        try await assertEqualAsync(try await fires.first(1).count, 1, "the fire stream is registered")
+        try await assertEqualAsync(try await batches.first(1).map(\.seq), [warmUp.seq])
 
         await watcher.dropConnection(holdingReconnect: true)
         for value in 1...20 { try await written.confirmed.setValue(of: count, to: Float(value)) }
         for _ in 0..<3 { try await written.confirmed.fire(trigger: ping) }
         await watcher.releaseReconnect()
 
-        try await XCTAssertEqualAsync(try await fires.first(4).count, 4, "one element per fire missed")
+        try await assertEqualAsync(try await fires.first(4).count, 4, "one element per fire missed")
         let resync = try await batches.first(2)[1]
         XCTAssertTrue(resync.isResync)
         XCTAssertEqual(resync.seq, warmUp.seq + 23)
-        try await XCTAssertEqualAsync(try await values.first(2), [0, 20], "the latest value, not the ones replaced")
+        try await assertEqualAsync(try await values.first(2), [0, 20], "the latest value, not the ones replaced")
         let latest = try await watched.value(of: count)
         XCTAssertEqual(latest, 20)
     }

@@ -1,8 +1,8 @@
 import Foundation
+import RiveSyncTestSupport
 import XCTest
 
 @testable import RiveSyncClient
-import RiveSyncTestSupport
 
 /// The daemon crashes (SIGKILL) and comes back on the same port and state directory: clients
 /// reconnect by themselves and resume from their cursor, losing and repeating nothing.
@@ -19,7 +19,7 @@ final class RestartTests: ClientTestCase {
         let written = try await writer.stateMachine(named: "character").mainInstance()
         let values = await Collector.start(watched.valueStream(of: mood, includingCurrent: true))
         for value in 1...4 { try await written.confirmed.setValue(of: mood, to: Float(value)) }
-        try await XCTAssertEqualAsync(try await values.first(5), [0, 1, 2, 3, 4])
+        try await assertEqualAsync(try await values.first(5), [0, 1, 2, 3, 4])
 
         daemon.crash()
         daemon = try DaemonProcess(["--demo", "--state-dir", state], port: port)
@@ -33,14 +33,17 @@ final class RestartTests: ClientTestCase {
         XCTAssertEqual(readBack, 8)
     }
 
-    /// Retries while the worker is still reconnecting (a bounded number of times).
+    /// Retries while the worker is still reconnecting (hang-guarded; the timeout names the
+    /// last error).
     static func retrying(_ body: () async throws -> Void) async throws {
-        for attempt in 1...100 {
+        var last: (any Error)?
+        try await waitUntil("a call to succeed after the restart (last error: \(last.map { "\($0)" } ?? "none"))") {
             do {
                 try await body()
-                return
-            } catch where attempt < 100 {
-                try await Task.sleep(nanoseconds: 50_000_000)
+                return true
+            } catch {
+                last = error
+                return false
             }
         }
     }

@@ -1,8 +1,8 @@
 import Foundation
+import RiveSyncTestSupport
 import XCTest
 
 @testable import RiveSyncClient
-import RiveSyncTestSupport
 
 /// A token reload that no longer lets a worker read a target ends its streams with
 /// `WorkerError.forbidden` instead of leaving them silent.
@@ -10,7 +10,8 @@ final class RevocationTests: ClientTestCase {
     static let token = "reader-token-0123456789"
 
     static func tokens(paths: [String]?) -> String {
-        let scope = paths.map { #"{"allow": ["read"], "target": "character", "paths": [\#($0.map { "\"\($0)\"" }.joined(separator: ","))]}"# }
+        let scope =
+            paths.map { #"{"allow": ["read"], "target": "character", "paths": [\#($0.map { "\"\($0)\"" }.joined(separator: ","))]}"# }
             ?? #"{"allow": ["read"], "target": "character"}"#
         return #"{"tokens": [{"name": "reader", "token": "\#(token)", "scopes": [\#(scope)]}]}"#
     }

@@ -1,3 +1,4 @@
+import RiveSyncTestSupport
 import XCTest
 
 @testable import RiveSyncClient
@@ -160,9 +161,7 @@ final class SharingTests: ClientTestCase {
         XCTAssertEqual(before.count, 2, "an anchor for the player and the unnamed state machine: \(before)")
 
         await a.close()
-        try await within {
-            while try await !privateNames().isEmpty { try await Task.sleep(nanoseconds: 20_000_000) }
-        }
+        try await waitUntil("the closed client's private names to go") { try await privateNames().isEmpty }
         let theme = try await observer.target(named: "theme")
         do {
             _ = try await theme.value(at: "#\(playerID)/name")

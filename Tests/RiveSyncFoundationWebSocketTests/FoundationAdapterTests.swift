@@ -1,4 +1,5 @@
 import Foundation
+import RiveSyncTestSupport
 import RiveSyncWebSocket
 import XCTest
 
@@ -22,7 +23,7 @@ final class FoundationAdapterTests: XCTestCase {
         for n in 0..<20 { connection.send(text: #"{"id":\#(n)}"#) }
         XCTAssertEqual(task.sent, [], "nothing leaves before the handshake")
         connection.didOpen(subprotocol: "rivesync.v1")
-        try await waitUntil { task.sent.count == 20 }
+        try await waitUntil("20 sends") { task.sent.count == 20 }
         XCTAssertEqual(task.sent, (0..<20).map { #"{"id":\#($0)}"# })
         XCTAssertEqual(task.maxSendsInFlight, 1, "each message waits for the previous write")
         let events = try await log.first(1)
@@ -108,7 +109,7 @@ final class FoundationAdapterTests: XCTestCase {
     func testAnsweredPingsKeepTheConnectionAndAnUnansweredOneEndsIt() async throws {
         let (alive, aliveTask, aliveLog) = makeConnection(ping: .milliseconds(20))
         alive.didOpen(subprotocol: nil)
-        try await waitUntil { aliveTask.pings >= 4 }
+        try await waitUntil("4 pings") { aliveTask.pings >= 4 }
         alive.close(code: 1000, reason: "")
         let aliveEvents = try await aliveLog.all()
         XCTAssertEqual(aliveEvents, [.opened(subprotocol: nil), .closed(code: 1000, reason: "")], "answered pings never end it")
@@ -149,24 +150,13 @@ final class EventLog: @unchecked Sendable {
 
     /// The first `count` events (waits for them).
     func first(_ count: Int) async throws -> [WebSocketEvent] {
-        try await waitUntil { self.lock.withLock { self.events.count >= count } }
+        try await waitUntil("\(count) events") { self.lock.withLock { self.events.count >= count } }
         return lock.withLock { Array(events.prefix(count)) }
     }
 
     /// Every event, once the stream finished.
     func all() async throws -> [WebSocketEvent] {
-        try await waitUntil { self.lock.withLock { self.finished } }
+        try await waitUntil("the end of the stream") { self.lock.withLock { self.finished } }
         return lock.withLock { events }
-    }
-}
-
-struct TimedOut: Error {}
-
-/// Polls `condition` until it holds; fails after 20 s (a hang guard, not a timing check).
-func waitUntil(_ condition: @escaping @Sendable () -> Bool) async throws {
-    let deadline = ContinuousClock.now + .seconds(20)
-    while !condition() {
-        guard ContinuousClock.now < deadline else { throw TimedOut() }
-        try await Task.sleep(for: .milliseconds(5))
     }
 }

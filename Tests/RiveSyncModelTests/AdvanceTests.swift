@@ -50,11 +50,12 @@ import Testing
         #expect(batch.applied.count == 6, "every coalesced write is still acknowledged")
         let changes = batch.effects.map(\.change)
         let main = try runtime.mainInstance()
-        #expect(changes == [
-            .set(instance: main, property: "str", value: .string("a"), introduced: []),
-            .fire(instance: main, property: "tri"), .fire(instance: main, property: "tri"),
-            .set(instance: main, property: "num", value: .number(3), introduced: []),
-        ])
+        #expect(
+            changes == [
+                .set(instance: main, property: "str", value: .string("a"), introduced: []),
+                .fire(instance: main, property: "tri"), .fire(instance: main, property: "tri"),
+                .set(instance: main, property: "num", value: .number(3), introduced: []),
+            ])
     }
 
     @Test func triggersAreNeverLostAndCountFires() throws {

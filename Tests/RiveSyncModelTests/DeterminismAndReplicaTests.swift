@@ -92,7 +92,9 @@ import Testing
 @Suite struct DigestKeyOrderTests {
     @Test func propertyNamesSortByTheirUTF8Bytes() throws {
         let schema = try FileSchema(
-            jsonText: #"{"viewModels": [{"name": "V", "properties": [{"name": "f", "type": "number"}, {"name": "e\u0301x", "type": "number"}]}]}"#)
+            jsonText:
+                #"{"viewModels": [{"name": "V", "properties": [{"name": "f", "type": "number"}, {"name": "e\u0301x", "type": "number"}]}]}"#
+        )
         var runtime = FileRuntime(schema: schema)
         let instance = try runtime.createInstance(.blank(from: .name("V")))
         try runtime.publish(instance, as: "v")

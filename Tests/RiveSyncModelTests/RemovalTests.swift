@@ -83,12 +83,16 @@ import Testing
                 let victim = rooms.remove(at: Int.random(in: 0..<rooms.count, using: &rng))
                 let removal = try runtime.removeTarget(victim)
                 freedTotal += removal.freed.count
-                let reachable = Set(runtime.store.closure(of: runtime.targetNames.flatMap { name in
-                    (try? runtime.target(name).bindings.compactMap(\.instance)) ?? []
-                }))
+                let reachable = Set(
+                    runtime.store.closure(
+                        of: try runtime.targetNames.flatMap { name in
+                            try runtime.target(name).bindings.compactMap(\.instance)
+                        }))
                 #expect(reachable.isDisjoint(with: removal.freed), "step \(step): freed something a target still reaches")
                 for state in runtime.store.instances.values {
-                    #expect(state.children.allSatisfy { runtime.store[$0] != nil }, "step \(step): #\(state.id.rawValue) refers to a freed instance")
+                    #expect(
+                        state.children.allSatisfy { runtime.store[$0] != nil },
+                        "step \(step): #\(state.id.rawValue) refers to a freed instance")
                 }
             }
         }

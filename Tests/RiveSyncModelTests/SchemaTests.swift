@@ -9,10 +9,11 @@ import Testing
         #expect(schema.viewModelNames == ["Theme", "Labels", "Child", "Other", "All"])
         #expect(schema.globalViewModelNames == ["Theme", "Labels"])
         #expect(try schema.instanceNames(of: "Theme") == ["Light", "Dark"])
-        #expect(try schema.properties(of: "All").map(\.type) == [
-            .number, .string, .boolean, .color, .enum, .trigger, .list, .viewModel, .assetImage, .assetFont,
-            .assetBlob, .artboard, .symbolListIndex,
-        ])
+        #expect(
+            try schema.properties(of: "All").map(\.type) == [
+                .number, .string, .boolean, .color, .enum, .trigger, .list, .viewModel, .assetImage, .assetFont,
+                .assetBlob, .artboard, .symbolListIndex,
+            ])
         #expect(try schema.properties(of: "All")[4].metaData == "Size")
         #expect(try schema.properties(of: "All")[7].metaData == "Child")
         #expect(try schema.properties(of: "All")[0].metaData == "")
@@ -20,9 +21,11 @@ import Testing
         let info = try schema.defaultViewModelInfo(for: "Main")
         #expect(info.viewModelName == "All" && info.instanceName == "Default")
         let all = try schema.viewModel(named: "All")
-        #expect(all.instances[0].values["lis"] == .list([
-            InstanceReference(viewModel: "Child", index: 0), InstanceReference(viewModel: "Other", index: 0),
-        ]))
+        #expect(
+            all.instances[0].values["lis"]
+                == .list([
+                    InstanceReference(viewModel: "Child", index: 0), InstanceReference(viewModel: "Other", index: 0),
+                ]))
         #expect(all.instances[0].values["chi"] == .viewModel(InstanceReference(viewModel: "Child", index: 1)))
         #expect(all.instances[0].values["col"] == .color(0xFF10_2030))
     }
@@ -58,13 +61,34 @@ import Testing
         (#"{"viewModels": [{"name": "A", "properties": [{"name": "p", "type": "decimal"}]}]}"#, "unknown type"),
         (#"{"viewModels": [{"name": "A", "properties": [{"name": "p", "type": "enum", "enum": "E"}]}]}"#, "no enum named"),
         (#"{"viewModels": [{"name": "A"}, {"name": "A"}]}"#, "duplicate view model"),
-        (#"{"viewModels": [{"name": "A", "properties": [{"name": "p", "type": "viewModel", "viewModel": "B"}]}]}"#, "no view model named 'B'"),
-        (#"{"viewModels": [{"name": "A", "properties": [{"name": "c", "type": "color"}], "instances": [{"name": "i", "values": {"c": "red"}}]}]}"#, "expected a color"),
-        (#"{"viewModels": [{"name": "A", "properties": [{"name": "n", "type": "number"}], "instances": [{"name": "i", "values": {"n": "1"}}]}]}"#, "expected a number"),
-        (#"{"viewModels": [{"name": "A", "properties": [], "instances": [{"name": "i", "values": {"zzz": 1}}]}]}"#, "has no property 'zzz'"),
-        (#"{"enums": [{"name": "E", "values": ["a"]}], "viewModels": [{"name": "A", "properties": [{"name": "e", "type": "enum", "enum": "E"}], "instances": [{"name": "i", "values": {"e": "b"}}]}]}"#, "is not a value of enum"),
-        (#"{"viewModels": [{"name": "A", "properties": [{"name": "l", "type": "list"}], "instances": [{"name": "i", "values": {"l": [{"viewModel": "A", "instance": "nope"}]}}]}]}"#, "has no instance named 'nope'"),
-        (#"{"viewModels": [], "artboards": [{"name": "X", "stateMachines": ["a"], "defaultStateMachine": "b"}]}"#, "not one of the artboard's state machines"),
+        (
+            #"{"viewModels": [{"name": "A", "properties": [{"name": "p", "type": "viewModel", "viewModel": "B"}]}]}"#,
+            "no view model named 'B'"
+        ),
+        (
+            #"{"viewModels": [{"name": "A", "properties": [{"name": "c", "type": "color"}], "instances": [{"name": "i", "values": {"c": "red"}}]}]}"#,
+            "expected a color"
+        ),
+        (
+            #"{"viewModels": [{"name": "A", "properties": [{"name": "n", "type": "number"}], "instances": [{"name": "i", "values": {"n": "1"}}]}]}"#,
+            "expected a number"
+        ),
+        (
+            #"{"viewModels": [{"name": "A", "properties": [], "instances": [{"name": "i", "values": {"zzz": 1}}]}]}"#,
+            "has no property 'zzz'"
+        ),
+        (
+            #"{"enums": [{"name": "E", "values": ["a"]}], "viewModels": [{"name": "A", "properties": [{"name": "e", "type": "enum", "enum": "E"}], "instances": [{"name": "i", "values": {"e": "b"}}]}]}"#,
+            "is not a value of enum"
+        ),
+        (
+            #"{"viewModels": [{"name": "A", "properties": [{"name": "l", "type": "list"}], "instances": [{"name": "i", "values": {"l": [{"viewModel": "A", "instance": "nope"}]}}]}]}"#,
+            "has no instance named 'nope'"
+        ),
+        (
+            #"{"viewModels": [], "artboards": [{"name": "X", "stateMachines": ["a"], "defaultStateMachine": "b"}]}"#,
+            "not one of the artboard's state machines"
+        ),
         (#"{"viewModels": [{"name": "A", "properties": [{"name": "a/b", "type": "number"}]}]}"#, "contain no '/'"),
         (#"{"rivesyncSchema": 2, "viewModels": []}"#, "unsupported version"),
         (#"[1, 2"#, "not JSON"),

@@ -183,11 +183,11 @@ import Testing
             await withCheckedContinuation { continuation in
                 Thread.detachNewThread {
                     do {
-                        let socket = try RawWebSocket(port: port, headers: headers)
+                        let socket = try RawSocket.webSocket(port: port, headers: headers)
                         try socket.send(text: AuthDaemon.hello(Self.admin).jsonText)
                         let reply = try JSONParser().parse(try socket.readMessage())
                         continuation.resume(returning: reply["type"]?.stringValue ?? reply.jsonText)
-                    } catch RawWebSocket.Failure.closed(let code) {
+                    } catch RawSocket.Failure.closed(let code) {
                         continuation.resume(returning: "closed \(code.map(String.init) ?? "-")")
                     } catch {
                         continuation.resume(returning: "failed \(error)")

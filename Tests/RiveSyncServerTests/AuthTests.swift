@@ -1,5 +1,6 @@
 import Foundation
 import RiveSyncJSON
+import RiveSyncTestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -17,19 +18,23 @@ import Testing
 
     static let tokens: JSONValue = [
         "tokens": [
-            AuthDaemon.token("admin", admin, [["allow": ["read", "write", "fire"], "target": "*"], ["allow": ["create", "load", "metrics"]]]),
+            AuthDaemon.token(
+                "admin", admin, [["allow": ["read", "write", "fire"], "target": "*"], ["allow": ["create", "load", "metrics"]]]),
             AuthDaemon.token("reader", reader, [["allow": ["read"], "target": "character"]]),
             AuthDaemon.token("themer", themer, [["allow": ["read", "write"], "target": "character", "paths": ["@Theme/"]]]),
-            AuthDaemon.token("namer", namer, [
-                ["allow": ["read"], "target": "character", "paths": ["@Theme/name"]],
-                ["allow": ["read"], "target": "lobby", "paths": ["players/0/name"]],
-            ]),
+            AuthDaemon.token(
+                "namer", namer,
+                [
+                    ["allow": ["read"], "target": "character", "paths": ["@Theme/name"]],
+                    ["allow": ["read"], "target": "lobby", "paths": ["players/0/name"]],
+                ]),
         ]
     ]
 
     @Test func withoutATokenOnlyHelloIsAnswered() async throws {
         // A long hello timeout: on a loaded machine these requests could outlast the default 10 s.
-        let server = try AuthDaemon(auth: [("allowAnonymous", false)], tokens: Self.tokens, extra: [("limits", ["helloTimeoutSeconds": 300])])
+        let server = try AuthDaemon(
+            auth: [("allowAnonymous", false)], tokens: Self.tokens, extra: [("limits", ["helloTimeoutSeconds": 300])])
         defer { server.stop() }
         let client = try TestClient(url: server.daemon.url)
         for request: JSONValue in [["type": "ping"], ["type": "listTargets"], ["type": "get", "target": "character", "path": "mood"]] {
@@ -123,12 +128,19 @@ import Testing
 
         let dark = try await admin.request(["type": "createInstance", "file": "demo", "source": ["name": "Dark", "viewModel": "Theme"]])
         let darkID = try #require(dark["instance"])
-        #expect(try await admin.request(["type": "bind", "target": "character", "globals": [["name": "Theme", "instance": darkID]]])["type"] == "ack")
+        #expect(
+            try await admin.request(["type": "bind", "target": "character", "globals": [["name": "Theme", "instance": darkID]]])["type"]
+                == "ack")
         let limited = try await namer.nextBatch("character")
         let full = try await admin.nextBatch("character")
-        #expect(limited["effects"]?.arrayValue?.first?["op"] == "bind" && limited["effects"]?.arrayValue?.first?["instance"] == darkID, "\(limited.jsonText)")
-        #expect(limited["effects"]?.arrayValue?.first?["introduced"] == [["id": darkID, "viewModel": "Theme", "name": "Dark", "values": ["name": "Dark"]]],
-                "only @Theme/name of the new theme: \(limited.jsonText)")
+        #expect(
+            limited["effects"]?.arrayValue?.first?["op"] == "bind" && limited["effects"]?.arrayValue?.first?["instance"] == darkID,
+            "\(limited.jsonText)")
+        #expect(
+            limited["effects"]?.arrayValue?.first?["introduced"] == [
+                ["id": darkID, "viewModel": "Theme", "name": "Dark", "values": ["name": "Dark"]]
+            ],
+            "only @Theme/name of the new theme: \(limited.jsonText)")
         let fullValues = full["effects"]?.arrayValue?.first?["introduced"]?.arrayValue?.first?["values"]?.objectValue?.map(\.0).sorted()
         #expect(fullValues == ["accent", "background", "foreground", "mode", "name"], "\(full.jsonText)")
 
@@ -136,13 +148,20 @@ import Testing
         let guestID = try #require(guest["instance"])
         let first = try await admin.request(["type": "listAppend", "target": "lobby", "path": "players", "instance": guestID])
         #expect(first["type"] == "ack", "\(first.jsonText)")
-        #expect(try await namer.request(["type": "subscribe", "target": "lobby", "paths": ["players/0/name"]])["values"] == ["players/0/name": "Guest"])
+        #expect(
+            try await namer.request(["type": "subscribe", "target": "lobby", "paths": ["players/0/name"]])["values"] == [
+                "players/0/name": "Guest"
+            ])
         let host = try await admin.request(["type": "createInstance", "file": "demo", "source": ["default": ["viewModel": "Player"]]])
         let hostID = try #require(host["instance"])
-        #expect(try await admin.request(["type": "listInsert", "target": "lobby", "path": "players", "index": 0, "instance": hostID])["type"] == "ack")
+        #expect(
+            try await admin.request(["type": "listInsert", "target": "lobby", "path": "players", "index": 0, "instance": hostID])["type"]
+                == "ack")
         let insert = try await namer.nextBatch("lobby")
         let introduced = insert["effects"]?.arrayValue?.first?["introduced"]
-        #expect(introduced?.arrayValue?.first?["id"] == hostID && introduced?.arrayValue?.first?["values"]?.objectValue?.map(\.0) == ["name"], "\(insert.jsonText)")
+        #expect(
+            introduced?.arrayValue?.first?["id"] == hostID && introduced?.arrayValue?.first?["values"]?.objectValue?.map(\.0) == ["name"],
+            "\(insert.jsonText)")
         #expect(introduced?.arrayValue?.count == 1)
     }
 
@@ -168,7 +187,8 @@ import Testing
         #expect(admin.status == 200 && admin.body.contains("rivesync_transport_connections"), "\(admin)")
         #expect(try await get("/healthz", token: nil) == (200, "ok\n", nil))
 
-        let open = try AuthDaemon(auth: [("allowAnonymous", true), ("anonymousScopes", [["allow": ["read"], "target": "*"]])], tokens: Self.tokens)
+        let open = try AuthDaemon(
+            auth: [("allowAnonymous", true), ("anonymousScopes", [["allow": ["read"], "target": "*"]])], tokens: Self.tokens)
         defer { open.stop() }
         var request = URLRequest(url: URL(string: "http://127.0.0.1:\(open.daemon.port)/metrics")!)
         let (_, response) = try await URLSession.shared.data(for: request)
@@ -234,17 +254,8 @@ import Testing
 
     /// Lower-case hex SHA-256, computed by `sha256sum` (independent of the daemon's code).
     static func sha256Hex(_ text: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        input.fileHandleForWriting.write(Data(text.utf8))
-        try input.fileHandleForWriting.close()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(String(decoding: data, as: UTF8.self).prefix(64))
+        let sum = try ChildProcess.run("/usr/bin/sha256sum", [], input: .text(text), seconds: 60)
+        try #require(sum.status == 0, "sha256sum: \(sum.stderr)")
+        return String(sum.stdout.prefix(64))
     }
 }

@@ -152,9 +152,9 @@ import Testing
         let example = try String(contentsOfFile: DaemonProcess.packageRoot + "/config/example.json", encoding: .utf8)
         documents.append(try JSONParser().parse(example))
         let expected = Self.cases.map(\.valid) + [true]
-        let validator = try Tool.run(
-            "/usr/bin/env", ["python3", PythonScript.path("validate_config.py"), Self.schemaPath],
-            input: JSONValue.array(documents).jsonText)
+        let validator = try ChildProcess.run(
+            PythonScript.pathPython, [PythonScript.path("validate_config.py"), Self.schemaPath],
+            input: .text(JSONValue.array(documents).jsonText), output: .merged, seconds: 60)
         try #require(validator.status == 0, "validate_config.py: \(validator.output)")
         let verdicts = try JSONParser().parse(validator.output.trimmingCharacters(in: .whitespacesAndNewlines)).arrayValue ?? []
         try #require(verdicts.count == documents.count, "\(validator.output)")

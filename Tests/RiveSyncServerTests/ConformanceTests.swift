@@ -1,13 +1,14 @@
 import Foundation
 import RiveSyncJSON
-import Testing
 import RiveSyncTestSupport
+import Testing
 
 /// Every case in `protocol/conformance/` against a fresh `rivesyncd --demo`.
 @Suite(.serialized) struct ConformanceTests {
     static let directory = DaemonProcess.packageRoot + "/protocol/conformance"
 
     static let cases: [String] = {
+        // An unreadable directory gives no cases: `thereAreConformanceCases` then fails.
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         return names.filter { $0.hasSuffix(".json") }.sorted()
     }()

@@ -1,8 +1,8 @@
 import Foundation
 import RiveSyncJSON
 import RiveSyncModel
-import Testing
 import RiveSyncTestSupport
+import Testing
 
 /// Eight clients write, fire and edit lists of the demo's `lobby` at once; all of them must
 /// receive the same batches (same seqs, same effects, no gaps) and end with the daemon's digest.
@@ -50,18 +50,34 @@ import RiveSyncTestSupport
             let request: JSONValue
             switch random(9) {
             case 0: request = ["type": "set", "target": "lobby", "path": "title", "value": .string("c\(seed)-\(i)")]
-            case 1: request = ["type": "set", "target": "lobby", "path": .string("players/\(random(4))/x"), "value": .number(Double(random(100)))]
+            case 1:
+                request = [
+                    "type": "set", "target": "lobby", "path": .string("players/\(random(4))/x"), "value": .number(Double(random(100))),
+                ]
             case 2: request = ["type": "fire", "target": "lobby", "path": .string("players/\(random(4))/wave")]
             case 3, 4:
-                let created = try await client.request(["type": "createInstance", "file": "demo", "source": ["blank": ["viewModel": "Player"]]])
+                let created = try await client.request([
+                    "type": "createInstance", "file": "demo", "source": ["blank": ["viewModel": "Player"]],
+                ])
                 let instance = created["instance"] ?? .null
-                request = random(2) == 0
+                request =
+                    random(2) == 0
                     ? ["type": "listAppend", "target": "lobby", "path": "players", "instance": instance]
-                    : ["type": "listInsert", "target": "lobby", "path": "players", "index": .number(Double(random(3))), "instance": instance]
+                    : [
+                        "type": "listInsert", "target": "lobby", "path": "players", "index": .number(Double(random(3))),
+                        "instance": instance,
+                    ]
             case 5: request = ["type": "listRemoveAt", "target": "lobby", "path": "players", "index": .number(Double(random(3)))]
-            case 6: request = ["type": "listSwap", "target": "lobby", "path": "players", "index": .number(Double(random(3))), "with": .number(Double(random(3)))]
+            case 6:
+                request = [
+                    "type": "listSwap", "target": "lobby", "path": "players", "index": .number(Double(random(3))),
+                    "with": .number(Double(random(3))),
+                ]
             case 7: request = ["type": "set", "target": "lobby", "path": "host/name", "value": .string("h\(i)")]
-            default: request = ["type": "set", "target": "theme", "path": "background", "value": .string(String(format: "#%06X", random(0xFFFFFF)))]
+            default:
+                request = [
+                    "type": "set", "target": "theme", "path": "background", "value": .string(String(format: "#%06X", random(0xFFFFFF))),
+                ]
             }
             let reply = try await client.request(request)
             guard reply["type"] == "ack" || reply["type"] == "error" else {

@@ -1,10 +1,10 @@
 import Foundation
 import RiveSyncJSON
-import RiveSyncTransport
 import RiveSyncModel
 import RiveSyncProtocol
-import Testing
 import RiveSyncTestSupport
+import RiveSyncTransport
+import Testing
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -39,7 +39,10 @@ import RiveSyncTestSupport
             "files": [["name": "demo", "path": .string(DaemonProcess.packageRoot + "/protocol/examples/demo.schema.json")]],
             "instances": [["name": "theme", "file": "demo", "viewModel": "Theme", "instance": "Light"]],
             "stateMachines": [
-                ["name": "character", "file": "demo", "artboard": "Character", "stateMachine": "character", "globals": ["Theme": "theme"], "rate": 60],
+                [
+                    "name": "character", "file": "demo", "artboard": "Character", "stateMachine": "character",
+                    "globals": ["Theme": "theme"], "rate": 60,
+                ],
                 ["name": "lobby", "file": "demo", "artboard": "Lobby", "stateMachine": "lobby", "globals": ["Theme": "theme"], "rate": 60],
             ],
             "limits": ["maxSendQueueBytes": .number(Double(sendQueueBytes))],
@@ -84,12 +87,8 @@ import RiveSyncTestSupport
     /// acked records follow the refused ones in the log).
     static func fullDiskEpisode(_ disk: Tmpfs, daemon: DaemonProcess) async throws {
         try disk.fill(leaving: 4_096)
-        let deadline = Date().addingTimeInterval(15)
-        while !daemon.stderr.contains("journal write failed") {
-            guard Date() < deadline else { throw TestClient.Timeout(what: "a refused journal write on a full disk:\n\(daemon.stderr)") }
-            try await Task.sleep(nanoseconds: 10_000_000)
-        }
-        try await Task.sleep(nanoseconds: 200_000_000)
+        try await waitUntil("a refused journal write on a full disk:\n\(daemon.stderr)") { daemon.stderr.contains("journal write failed") }
+        try await Task.sleep(nanoseconds: 200_000_000)  // keeps the disk full a little longer (not a wait for anything)
         try disk.release()
     }
 
@@ -109,7 +108,8 @@ import RiveSyncTestSupport
         let running = Locked(true)
         let history = Locked(HistoryChecker())
         let acked = Locked<[String]>([])
-        let writers = (0..<Self.clientCount).map { CrashWorkloadClient(name: "c\($0)", url: "ws://127.0.0.1:\(port)/", history: history) {
+        let writers = (0..<Self.clientCount).map {
+            CrashWorkloadClient(name: "c\($0)", url: "ws://127.0.0.1:\(port)/", history: history) {
                 running.withLock { $0 }
             }
         }
@@ -181,6 +181,11 @@ import RiveSyncTestSupport
 
 /// A client of the crash workload: one connection per session; subscribes to `lobby` with
 /// its cursor, appends players until its connection drops, keeps a replica and a history.
+/// Something a crash-workload client found wrong (not a lost connection).
+struct WorkloadFailure: Error, CustomStringConvertible {
+    let description: String
+}
+
 final class CrashWorkloadClient: @unchecked Sendable {
     let name: String
     let url: String
@@ -209,7 +214,15 @@ final class CrashWorkloadClient: @unchecked Sendable {
     /// One connection: returns the names whose appends were acked.
     func runSession() async -> [String] {
         let done = Locked<[String]>([])
-        do { try await session(into: done) } catch {}
+        do {
+            try await session(into: done)
+        } catch is TestClient.Closed {
+            // The daemon was killed under the session (what this workload is for).
+        } catch is TimedOut {
+            // A reply lost in the kill: the request is in the history as info.
+        } catch {
+            Issue.record("\(name): \(error)")
+        }
         noteOverflow(client)
         return done.withLock { $0 }
     }
@@ -223,14 +236,20 @@ final class CrashWorkloadClient: @unchecked Sendable {
 
     private func session(into done: Locked<[String]>) async throws {
         let client: TestClient
+        // Refused or cut: the daemon is down between a kill and its restart; the caller tries again.
         do { client = try TestClient(url: url) } catch {
             try await Task.sleep(nanoseconds: 20_000_000)
             return
         }
         self.client = client
         defer { client.close() }
-        guard let welcome = try? await client.request(["type": "hello", "protocol": [1]]), welcome["type"] == "welcome" else {
+        let welcome: JSONValue
+        do { welcome = try await client.request(["type": "hello", "protocol": [1]]) } catch {
             try await Task.sleep(nanoseconds: 20_000_000)
+            return
+        }
+        guard welcome["type"] == "welcome" else {
+            Issue.record("\(name): hello answered with \(welcome.jsonText)")
             return
         }
         if schema == nil {
@@ -257,7 +276,7 @@ final class CrashWorkloadClient: @unchecked Sendable {
                 let title = op + "-" + String(repeating: "t", count: CrashTests.titleBytes)
                 _ = try await command(client, op + "/title", ["type": "set", "target": "lobby", "path": "title", "value": .string(title)])
             } catch {
-                return
+                return  // the connection ended (a kill): `command` recorded the request as info
             }
         }
     }
@@ -266,11 +285,19 @@ final class CrashWorkloadClient: @unchecked Sendable {
     private func appendPlayer(_ client: TestClient, _ op: String) async throws -> Bool {
         let created = try await client.request(["type": "createInstance", "file": "demo", "source": ["blank": ["viewModel": "Player"]]])
         try drainBatches(client)
-        guard let instance = created["instance"] else { throw TestClient.Closed(code: nil, what: "an instance id") }
+        guard let instance = created["instance"] else {
+            // A full disk refuses the create (the full-disk episode); anything else is wrong.
+            guard created["code"] == "storage_failed" else {
+                throw WorkloadFailure(description: "createInstance answered \(created.jsonText)")
+            }
+            return false
+        }
         let named = try await command(
-            client, op + "/name", ["type": "set", "target": "lobby", "path": .string("#\(instance.intValue ?? 0)/name"), "value": .string(op)])
+            client, op + "/name",
+            ["type": "set", "target": "lobby", "path": .string("#\(instance.intValue ?? 0)/name"), "value": .string(op)])
         guard named else { return false }
-        return try await command(client, op + "/append", ["type": "listAppend", "target": "lobby", "path": "players", "instance": instance])
+        return try await command(
+            client, op + "/append", ["type": "listAppend", "target": "lobby", "path": "players", "instance": instance])
     }
 
     /// Sends one command and records invoke and ok / fail / info; true when acked.
@@ -293,7 +320,7 @@ final class CrashWorkloadClient: @unchecked Sendable {
     }
 
     private func start(from reply: JSONValue) throws {
-        guard let schema else { return }
+        guard let schema else { throw WorkloadFailure(description: "no schema before subscribing") }
         if reply["type"] == "snapshot" {
             replica = Replica(snapshot: try StateCodec.decodeSnapshot(reply, target: "lobby", schema: schema))
         }
@@ -307,7 +334,9 @@ final class CrashWorkloadClient: @unchecked Sendable {
     }
 
     private func apply(_ batch: JSONValue) throws {
-        guard let schema, var replica else { return }
+        guard let schema, var replica else {
+            throw WorkloadFailure(description: "batch \(batch["seq"]?.intValue ?? -1) before any snapshot")
+        }
         try replica.apply(try StateCodec.decodeBatch(batch, schema: schema, replica: replica))
         self.replica = replica
         record([
@@ -339,9 +368,10 @@ final class CrashWorkloadClient: @unchecked Sendable {
         do {
             _ = try await client.request(["type": "hello", "protocol": [1]])
             if useCursor, let replica, let epoch {
-                try start(from: try await client.request([
-                    "type": "subscribe", "target": "lobby", "cursor": ["epoch": .string(epoch), "seq": .number(Double(replica.seq))],
-                ]))
+                try start(
+                    from: try await client.request([
+                        "type": "subscribe", "target": "lobby", "cursor": ["epoch": .string(epoch), "seq": .number(Double(replica.seq))],
+                    ]))
             } else {
                 try start(from: try await client.request(["type": "subscribe", "target": "lobby"]))
             }

@@ -1,7 +1,7 @@
 import Foundation
 import RiveSyncJSON
-import Testing
 import RiveSyncTestSupport
+import Testing
 
 /// The daemon's TLS (certificate and key from the configuration) with an independent client
 /// that verifies the certificate, and the `Origin` allow-list.
@@ -15,22 +15,19 @@ import RiveSyncTestSupport
         defer { try? FileManager.default.removeItem(at: keys) }
         let certificate = keys.appendingPathComponent("cert.pem").path
         let key = keys.appendingPathComponent("key.pem").path
-        let openssl = try Self.run(
-            "/usr/bin/openssl",
-            [
-                "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", key, "-out", certificate,
-                "-days", "1", "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1",
-            ])
-        try #require(openssl.status == 0, "openssl: \(openssl.output)")
+        try makeSelfSignedCertificate(certificate: certificate, key: key)
 
         let server = try AuthDaemon(
             auth: [], tokens: Self.tokens, extra: [("tls", ["certificate": .string(certificate), "key": .string(key)])])
         defer { server.stop() }
         let url = "wss://127.0.0.1:\(server.daemon.port)/"
         let request: JSONValue = ["type": "get", "target": "theme", "path": "name"]
-        let client = try Self.run(
+        let client = try ChildProcess.run(
             "/usr/bin/python3",
-            [DaemonProcess.packageRoot + "/Tests/RiveSyncServerTests/python/wss_client.py", url, certificate, Self.token, request.jsonText])
+            [
+                DaemonProcess.packageRoot + "/Tests/RiveSyncServerTests/python/wss_client.py", url, certificate, Self.token,
+                request.jsonText,
+            ], output: .merged)
         try #require(client.status == 0, "wss client: \(client.output)\n\(server.daemon.stderr)")
         let replies = try client.output.split(separator: "\n").map { try JSONParser().parse(String($0)) }
         #expect(replies.first?["type"] == "welcome", "\(client.output)")
@@ -41,13 +38,7 @@ import RiveSyncTestSupport
     static func makeCertificate(_ directory: URL, _ name: String) throws -> (certificate: String, key: String) {
         let certificate = directory.appendingPathComponent("\(name).crt").path
         let key = directory.appendingPathComponent("\(name).key").path
-        let openssl = try run(
-            "/usr/bin/openssl",
-            [
-                "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", key, "-out", certificate,
-                "-days", "1", "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1",
-            ])
-        try #require(openssl.status == 0, "openssl: \(openssl.output)")
+        try makeSelfSignedCertificate(certificate: certificate, key: key)
         return (certificate, key)
     }
 
@@ -76,7 +67,7 @@ import RiveSyncTestSupport
         func verifies(with authority: String) throws -> Bool {
             let request: JSONValue = ["type": "get", "target": "theme", "path": "name"]
             let script = DaemonProcess.packageRoot + "/Tests/RiveSyncServerTests/python/wss_client.py"
-            let client = try Self.run("/usr/bin/python3", [script, url, authority, Self.token, request.jsonText])
+            let client = try ChildProcess.run("/usr/bin/python3", [script, url, authority, Self.token, request.jsonText], output: .merged)
             if client.status != 0 { #expect(client.output.contains("CERTIFICATE_VERIFY_FAILED"), "\(client.output)") }
             return client.status == 0
         }
@@ -108,19 +99,5 @@ import RiveSyncTestSupport
         let allowed = try await server.hello(origin: "https://app.example", token: Self.token)
         guard case .message(let welcome) = allowed else { throw TestClient.Timeout(what: "welcome, got \(allowed)") }
         #expect(welcome["type"] == "welcome", "\(welcome.jsonText)")
-    }
-
-    /// Runs a program to completion; returns its exit status and stdout + stderr.
-    static func run(_ path: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 }

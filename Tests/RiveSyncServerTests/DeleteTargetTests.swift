@@ -1,7 +1,7 @@
 import Foundation
 import RiveSyncJSON
-import Testing
 import RiveSyncTestSupport
+import Testing
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -40,7 +40,9 @@ import RiveSyncTestSupport
         let epoch = try #require(welcome["epoch"]?.stringValue)
 
         #expect(try await Self.createRoom(owner)["type"] == "target")
-        let guest = try #require(try await owner.request(["type": "createInstance", "file": "demo", "source": ["name": "Guest", "viewModel": "Player"]])["instance"])
+        let guest = try #require(
+            try await owner.request(["type": "createInstance", "file": "demo", "source": ["name": "Guest", "viewModel": "Player"]])[
+                "instance"])
         owner.send(["type": "listAppend", "id": 40, "target": "room", "path": "players", "instance": guest])
         _ = try await owner.request(["type": "advance", "target": "room"])
         #expect(try await owner.next(where: { $0["id"] == 40 }, what: "the append's ack")["type"] == "ack")
@@ -76,7 +78,9 @@ import RiveSyncTestSupport
         #expect(try await Self.createRoom(owner, file: "other")["code"] == "target_exists", "only the deleted room's file may use the name")
         #expect(try await Self.createRoom(owner)["type"] == "target")
         let again = try await watcher.request(["type": "subscribe", "target": "room", "cursor": ["epoch": .string(epoch), "seq": 1]])
-        #expect(again["type"] == "snapshot" && again["resumed"] == false && again["seq"] == 0, "an old cursor gets a snapshot: \(again.jsonText)")
+        #expect(
+            again["type"] == "snapshot" && again["resumed"] == false && again["seq"] == 0,
+            "an old cursor gets a snapshot: \(again.jsonText)")
         #expect(again["epoch"] == .string(epoch + "~1"), "\(again.jsonText)")
         #expect(daemon.stop() == 0)
 
@@ -85,8 +89,12 @@ import RiveSyncTestSupport
         let later = try await TestClient.connected(to: daemon)
         let restored = try await later.request(["type": "subscribe", "target": "room"])
         #expect(restored["epoch"] == .string(epoch + "~1") && restored["seq"] == 0, "\(restored.jsonText)\n\(daemon.stderr)")
-        #expect(try await later.request(["type": "get", "target": "theme", "path": .string("#\(guest.intValue ?? 0)/name")])["code"] == "unknown_instance")
-        #expect(try await later.request(["type": "loadFile", "name": "other", "schema": try JSONParser().parse(other)])["code"] == "file_exists")
+        #expect(
+            try await later.request(["type": "get", "target": "theme", "path": .string("#\(guest.intValue ?? 0)/name")])["code"]
+                == "unknown_instance")
+        #expect(
+            try await later.request(["type": "loadFile", "name": "other", "schema": try JSONParser().parse(other)])["code"] == "file_exists"
+        )
         #expect(try await Self.createRoom(later, file: "other")["code"] == "target_exists")
     }
 
@@ -109,7 +117,9 @@ import RiveSyncTestSupport
         defer { daemon.stop() }
         let after = try await TestClient.connected(to: daemon)
         let restored = try await after.request(["type": "subscribe", "target": "room"])
-        #expect(restored["epoch"] == before["epoch"] && before["epoch"]?.stringValue?.hasSuffix("~6") == true, "\(restored.jsonText)\n\(daemon.stderr)")
+        #expect(
+            restored["epoch"] == before["epoch"] && before["epoch"]?.stringValue?.hasSuffix("~6") == true,
+            "\(restored.jsonText)\n\(daemon.stderr)")
         #expect(try await after.request(["type": "deleteTarget", "target": "room"])["type"] == "targetDeleted")
         #expect(try await Self.createRoom(after)["type"] == "target")
         let seventh = try await after.request(["type": "subscribe", "target": "room"])

@@ -39,21 +39,23 @@ import Testing
     }
 
     @Test func aPhantomIsFound() {
-        let events = valid + [
-            ["client": "a", "kind": "batch", "seq": 2, "commands": [9], "effects": "h2"],
-            ["client": "b", "kind": "batch", "seq": 2, "commands": [9], "effects": "h2"],
-        ]
+        let events =
+            valid + [
+                ["client": "a", "kind": "batch", "seq": 2, "commands": [9], "effects": "h2"],
+                ["client": "b", "kind": "batch", "seq": 2, "commands": [9], "effects": "h2"],
+            ]
         #expect(check(events).contains { $0.hasPrefix("phantoms") })
         let explained = events + [["client": "b", "kind": "invoke", "op": "b1"], ["client": "b", "kind": "info", "op": "b1"]]
         #expect(check(explained).isEmpty, "a request with an unknown outcome explains one unacked command")
     }
 
     @Test func sessionOrderIsChecked() {
-        let events = valid + [
-            ["client": "a", "kind": "batch", "seq": 2, "commands": [10], "effects": "h2"],
-            ["client": "a", "kind": "ok", "op": "a2", "command": 10, "seq": 2],
-            ["client": "a", "kind": "ok", "op": "a3", "command": 7, "seq": 1],
-        ]
+        let events =
+            valid + [
+                ["client": "a", "kind": "batch", "seq": 2, "commands": [10], "effects": "h2"],
+                ["client": "a", "kind": "ok", "op": "a2", "command": 10, "seq": 2],
+                ["client": "a", "kind": "ok", "op": "a3", "command": 7, "seq": 1],
+            ]
         #expect(check(events).contains { $0.hasPrefix("session FIFO") })
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import RiveSyncTestSupport
+import Testing
 
 /// Runs `python/independent_client.py` — a client written from PROTOCOL.md only, over
 /// Debian's `python3-websockets` — against a fresh `rivesyncd --demo`.
@@ -14,6 +14,7 @@ import RiveSyncTestSupport
         let status = await script.finish(within: 300)
         #expect(
             status == 0,
-            "independent_client.py \(status.map { "exited with \($0)" } ?? "hung and was stopped"):\n\(script.output)\n--- rivesyncd stderr ---\n\(daemon.stderr)")
+            "independent_client.py \(status.map { "exited with \($0)" } ?? "hung and was stopped"):\n\(script.output)\n--- rivesyncd stderr ---\n\(daemon.stderr)"
+        )
     }
 }

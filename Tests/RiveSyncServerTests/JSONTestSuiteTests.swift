@@ -3,9 +3,9 @@ import Foundation
 import RiveSyncJSON
 import RiveSyncProtocol
 import RiveSyncServer
+import RiveSyncTestSupport
 import RiveSyncTransport
 import Testing
-import RiveSyncTestSupport
 
 /// nst/JSONTestSuite (`../shared/fixtures/JSONTestSuite/`, read in place) through the daemon's
 /// decoding path for one incoming message: `JSONParser` with the default `Limits`, then
@@ -28,13 +28,13 @@ import RiveSyncTestSupport
     /// Parses and decodes like `Dispatcher` does for one text message.
     static func decode(_ bytes: [UInt8]) -> Verdict {
         let limits = Limits()
+        // A parse error is the verdict being tested (the suite's n_ files must be rejected).
         guard let json = try? JSONParser(maxDepth: limits.maxJSONDepth, maxBytes: limits.maxMessageBytes).parse(bytes) else {
             return .rejected
         }
         _ = Request.decode(json)
         return .accepted
     }
-
 
     /// The files of one suite directory.
     static func files(_ directory: String) throws -> [(name: String, bytes: [UInt8])] {

@@ -1,7 +1,7 @@
 import Foundation
 import RiveSyncServer
-import Testing
 import RiveSyncTestSupport
+import Testing
 
 /// The README's limits table is the settings table: same names, defaults and reload marks.
 @Suite struct LimitsDocumentationTests {

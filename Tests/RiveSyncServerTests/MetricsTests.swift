@@ -50,7 +50,7 @@ import Testing
     /// The exposition of a daemon that served some traffic (labels, a histogram, errors)
     /// passes `promtool check metrics` (Debian's `prometheus`, installed by .ci/setup-tests.sh).
     @Test func promtoolAcceptsTheExposition() async throws {
-        let promtool = try Tool.find("promtool", hint: "apt-get install prometheus, or sh .ci/setup-tests.sh")
+        let promtool = try ChildProcess.find("promtool", hint: "apt-get install prometheus, or sh .ci/setup-tests.sh")
         let daemon = try DaemonProcess(["--demo"])
         defer { daemon.stop() }
         let client = try await TestClient.connected(to: daemon)
@@ -59,7 +59,7 @@ import Testing
         _ = try await client.request(["type": "set", "target": "character", "path": "missing", "value": 2])
         let (_, metrics) = try await Self.get(daemon, "/metrics")
         #expect(metrics.contains(#"rivesync_errors_total{code="no_such_property"} 1"#))
-        let result = try Tool.run(promtool, ["check", "metrics"], input: metrics)
+        let result = try ChildProcess.run(promtool, ["check", "metrics"], input: .text(metrics), output: .merged, seconds: 60)
         #expect(result.status == 0, "promtool check metrics:\n\(result.output)\n--- exposition:\n\(metrics)")
     }
 

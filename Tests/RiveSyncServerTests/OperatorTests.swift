@@ -9,8 +9,8 @@ import Testing
 @Suite(.serialized) struct OperatorTests {
     static let demoSchema = DaemonProcess.packageRoot + "/protocol/examples/demo.schema.json"
 
-    static func rivesyncd(_ arguments: [String]) throws -> Tool.Result {
-        try Tool.run(DaemonProcess.binary(), arguments)
+    static func rivesyncd(_ arguments: [String]) throws -> ChildProcess.Result {
+        try ChildProcess.run(DaemonProcess.binary(), arguments, output: .merged, seconds: 60)
     }
 
     /// A configuration serving the demo schema, with `stateMachines` and extra top-level keys.

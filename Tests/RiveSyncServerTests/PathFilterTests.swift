@@ -1,21 +1,27 @@
+import RiveSyncCore
 import RiveSyncModel
 import Testing
 
 @testable import RiveSyncServer
-import RiveSyncCore
 
 /// What a path subscription receives of a batch, without a daemon: which effects match, and
 /// how much of an attach above its paths it is shown.
 @Suite struct PathFilterTests {
-    static let dark = InstanceState(id: InstanceID(7), viewModel: "Theme", name: "Dark",
-                                    values: ["name": .string("Dark"), "background": .color(0xFF10_1010), "accent": .color(0xFFFF_0000)])
-    static let player = InstanceState(id: InstanceID(12), viewModel: "Player", name: "Guest",
-                                      values: ["name": .string("Guest"), "x": .number(3), "badge": .viewModel(InstanceID(13))])
-    static let badge = InstanceState(id: InstanceID(13), viewModel: "Badge", name: "", values: ["label": .string("gold"), "secret": .string("s3")])
+    static let dark = InstanceState(
+        id: InstanceID(7), viewModel: "Theme", name: "Dark",
+        values: ["name": .string("Dark"), "background": .color(0xFF10_1010), "accent": .color(0xFFFF_0000)])
+    static let player = InstanceState(
+        id: InstanceID(12), viewModel: "Player", name: "Guest",
+        values: ["name": .string("Guest"), "x": .number(3), "badge": .viewModel(InstanceID(13))])
+    static let badge = InstanceState(
+        id: InstanceID(13), viewModel: "Badge", name: "", values: ["label": .string("gold"), "secret": .string("s3")])
 
     static let bind = Effect(paths: ["@Theme"], change: .bind(slot: .global("Theme"), instance: InstanceID(7), introduced: [dark]))
-    static let insert = Effect(paths: ["players"], change: .listInsert(instance: InstanceID(1), property: "players", index: 1,
-                                                                     item: InstanceID(12), introduced: [player, badge]))
+    static let insert = Effect(
+        paths: ["players"],
+        change: .listInsert(
+            instance: InstanceID(1), property: "players", index: 1,
+            item: InstanceID(12), introduced: [player, badge]))
     static let mood = Effect(paths: ["mood"], change: .set(instance: InstanceID(1), property: "mood", value: .number(4), introduced: []))
 
     static func introduced(_ effects: [Effect]) -> [InstanceState]? {
@@ -33,8 +39,9 @@ import RiveSyncCore
     }
 
     @Test func anEffectKeepsOnlyThePathsTheSubscriptionIsAbout() {
-        let shared = Effect(paths: ["@Theme/name", "header/theme/name", "mood"],
-                            change: .set(instance: InstanceID(7), property: "name", value: .string("Dusk"), introduced: []))
+        let shared = Effect(
+            paths: ["@Theme/name", "header/theme/name", "mood"],
+            change: .set(instance: InstanceID(7), property: "name", value: .string("Dusk"), introduced: []))
         #expect(PathFilter.effects([shared], visibleTo: ["@Theme"]).map(\.paths) == [["@Theme/name"]])
         #expect(PathFilter.effects([shared], visibleTo: ["header", "mood"]).map(\.paths) == [["header/theme/name", "mood"]])
         #expect(PathFilter.effects([shared], visibleTo: ["@Theme/accent"]).isEmpty)
@@ -62,10 +69,12 @@ import RiveSyncCore
     }
 
     @Test func aNestedReplacementAboveFollowsThePathIntoTheNewSubtree() throws {
-        let header = InstanceState(id: InstanceID(20), viewModel: "Header", name: "",
-                                   values: ["title": .string("Hi"), "badge": .viewModel(InstanceID(13))])
-        let set = Effect(paths: ["header", "@Theme/header"],
-                         change: .set(instance: InstanceID(1), property: "header", value: .viewModel(InstanceID(20)), introduced: [header, Self.badge]))
+        let header = InstanceState(
+            id: InstanceID(20), viewModel: "Header", name: "",
+            values: ["title": .string("Hi"), "badge": .viewModel(InstanceID(13))])
+        let set = Effect(
+            paths: ["header", "@Theme/header"],
+            change: .set(instance: InstanceID(1), property: "header", value: .viewModel(InstanceID(20)), introduced: [header, Self.badge]))
         let states = try #require(Self.introduced(PathFilter.effects([set], visibleTo: ["@Theme/header/badge/label"])))
         #expect(states.map(\.values) == [["badge": .viewModel(InstanceID(13))], ["label": .string("gold")]])
         let filtered = PathFilter.effects([set], visibleTo: ["header/title"])

@@ -1,7 +1,7 @@
 import Foundation
 import RiveSyncJSON
-import Testing
 import RiveSyncTestSupport
+import Testing
 
 /// The state directory: restarts keep state, epoch and cursors; a torn last record is cut;
 /// damage in the middle refuses to start; a full disk refuses writes instead of acking them.
@@ -19,7 +19,9 @@ import RiveSyncTestSupport
             let created = try await client.request(["type": "createInstance", "file": "demo", "source": ["blank": ["viewModel": "Player"]]])
             guard let instance = created["instance"] else { continue }
             let name = "\(prefix)-\(i)"
-            let set = try await client.request(["type": "set", "target": "lobby", "path": .string("#\(instance.intValue ?? 0)/name"), "value": .string(name)])
+            let set = try await client.request([
+                "type": "set", "target": "lobby", "path": .string("#\(instance.intValue ?? 0)/name"), "value": .string(name),
+            ])
             let append = try await client.request(["type": "listAppend", "target": "lobby", "path": "players", "instance": instance])
             if set["type"] == "ack", append["type"] == "ack" { acked.append(name) }
         }
@@ -65,7 +67,9 @@ import RiveSyncTestSupport
         let second = try await client.nextBatch("lobby")
         #expect(first["seq"]?.intValue == seq - 1 && second["seq"]?.intValue == seq)
         let created = try await client.request(["type": "createInstance", "file": "demo", "source": ["blank": ["viewModel": "Player"]]])
-        let ack = try await client.request(["type": "listAppend", "target": "lobby", "path": "players", "instance": created["instance"] ?? .null])
+        let ack = try await client.request([
+            "type": "listAppend", "target": "lobby", "path": "players", "instance": created["instance"] ?? .null,
+        ])
         #expect(ack["seq"]?.intValue == seq + 1, "seqs continue after a restart")
     }
 
@@ -100,15 +104,9 @@ import RiveSyncTestSupport
         bytes[secondLine] ^= 0x01
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         #expect(throws: DaemonProcess.DaemonError.self) { try DaemonProcess(["--demo", "--state-dir", state]) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: DaemonProcess.binary())
-        process.arguments = ["--demo", "--state-dir", state, "--port", "0"]
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
-        process.waitUntilExit()
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(process.terminationStatus != 0)
+        let refused = try ChildProcess.run(DaemonProcess.binary(), ["--demo", "--state-dir", state, "--port", "0"], seconds: 60)
+        let message = refused.stderr
+        #expect(refused.status != 0)
         #expect(message.contains("corrupt at line 2"), "\(message)")
     }
 

@@ -1,5 +1,5 @@
-import Testing
 import RiveSyncTestSupport
+import Testing
 
 /// The Python suites that drive the real `rivesyncd` over raw sockets and a simulated systemd
 /// (`python/raw_socket.py`, `python/supervision.py`; each documents its cases). Debian's

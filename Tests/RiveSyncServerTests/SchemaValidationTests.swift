@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import RiveSyncTestSupport
+import Testing
 
 /// Runs `python/validate_messages.py`: every JSON Schema of `protocol/schemas/` is valid, every
 /// `send` of `protocol/conformance/` matches its request schema (and the malformed ones do

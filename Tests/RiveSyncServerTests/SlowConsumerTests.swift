@@ -1,7 +1,7 @@
 import Foundation
 import RiveSyncJSON
-import Testing
 import RiveSyncTestSupport
+import Testing
 
 /// A subscriber that stops reading must not slow the others, nor grow the daemon's memory,
 /// nor silently lose state: when it reads again it gets a catch-up snapshot and converges.
@@ -26,19 +26,12 @@ import RiveSyncTestSupport
         defer { daemon.stop() }
 
         let fast = try await ReplicaClient(daemon: daemon, file: "demo", target: "lobby")
-        let slow = Process()
-        slow.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        slow.arguments = ["python3", DaemonProcess.packageRoot + "/Tests/RiveSyncServerTests/python/slow_consumer.py", String(daemon.port)]
-        let input = Pipe()
-        let output = Pipe()
-        slow.standardInput = input
-        slow.standardOutput = output
-        try slow.run()
-        defer { if slow.isRunning { slow.terminate() } }
-        let ready = output.fileHandleForReading.readLine()
-        try #require(ready == "ready", "slow consumer did not start: \(ready ?? "nil")")
+        let slow = try ChildProcess(PythonScript.pathPython, [PythonScript.path("slow_consumer.py"), String(daemon.port)], input: .pipe)
+        defer { slow.stop(graceSeconds: 5) }
+        let ready = try slow.nextLine(within: 60)
+        try #require(ready == "ready", "slow consumer did not start: \(ready) \(slow.stderr)")
 
-        let residentBefore = daemon.residentKiB
+        let residentBefore = try daemon.residentKiB
         let writer = try await TestClient.connected(to: daemon)
         let padding = String(repeating: "x", count: Self.titleBytes)
         for i in 0..<Self.writes {
@@ -51,32 +44,21 @@ import RiveSyncTestSupport
         let digest = try await writer.request(["type": "digest", "target": "lobby"])
         let seq = try #require(digest["seq"]?.intValue)
         try await fast.catchUp(to: seq)
-        let residentAfter = daemon.residentKiB
+        let residentAfter = try daemon.residentKiB
 
         let lastTitle = "\(Self.writes - 1)-\(padding)"
         #expect(fast.replica.digest == digest["digest"]?.stringValue)
         #expect(fast.log.map(\.seq) == Array(1...seq), "the fast subscriber got every batch, no gaps")
-        #expect(residentAfter - residentBefore < 20_000, "RSS grew \(residentAfter - residentBefore) KiB for \(Self.writes * Self.titleBytes / 1024) KiB written")
+        #expect(
+            residentAfter - residentBefore < 20_000,
+            "RSS grew \(residentAfter - residentBefore) KiB for \(Self.writes * Self.titleBytes / 1024) KiB written")
 
-        input.fileHandleForWriting.write(Data((lastTitle + "\n").utf8))
-        slow.waitUntilExit()
-        let summary = output.fileHandleForReading.readLine() ?? ""
-        #expect(slow.terminationStatus == 0, "slow consumer: \(summary)\n\(daemon.stderr)")
+        slow.write(lastTitle + "\n")
+        let ended = try slow.finish(within: 120)
+        let summary = try slow.nextLine()
+        #expect(ended.status == 0, "slow consumer: \(summary) \(ended.stderr)\n\(daemon.stderr)")
         let parsed = try JSONParser().parse(summary)
         #expect(parsed["catchUp"] == .bool(true))
         #expect((parsed["batches"]?.intValue ?? Int.max) < Self.writes, "batches were replaced by a catch-up")
-    }
-}
-
-extension FileHandle {
-    /// Reads one line (without the newline), or nil at end of file.
-    func readLine() -> String? {
-        var bytes: [UInt8] = []
-        while true {
-            let byte = readData(ofLength: 1)
-            guard let first = byte.first else { return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self) }
-            if first == UInt8(ascii: "\n") { return String(decoding: bytes, as: UTF8.self) }
-            bytes.append(first)
-        }
     }
 }

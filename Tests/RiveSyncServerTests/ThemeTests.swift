@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import RiveSyncTestSupport
+import Testing
 
 /// Issue 4's Theme test: two separate client processes bound to the same global `Theme`
 /// instance. `theme_subscriber.py` subscribes (target `character` path `@Theme/background`,
@@ -21,7 +21,8 @@ import RiveSyncTestSupport
         // Hang guards only.
         let writerStatus = await writer.finish(within: 120)
         let subscriberStatus = await subscriber.finish(within: 120)
-        let report = "--- writer ---\n\(writer.output)\n--- subscriber ---\n\(subscriber.output)\n--- rivesyncd stderr ---\n\(daemon.stderr)"
+        let report =
+            "--- writer ---\n\(writer.output)\n--- subscriber ---\n\(subscriber.output)\n--- rivesyncd stderr ---\n\(daemon.stderr)"
         #expect(writerStatus == 0, "theme_writer.py \(writerStatus.map { "exited with \($0)" } ?? "hung"):\n\(report)")
         #expect(subscriberStatus == 0, "theme_subscriber.py \(subscriberStatus.map { "exited with \($0)" } ?? "hung"):\n\(report)")
     }

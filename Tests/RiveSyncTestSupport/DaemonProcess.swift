@@ -1,21 +1,12 @@
 import Foundation
-import Synchronization
 
 /// A real `rivesyncd` started for a test on port 0: the bound port is read back from its
 /// `listening on` line. `stop()` sends SIGTERM and waits; `stderr` is kept for failures.
 /// Shared by the server, client and CLI tests; a daemon that is not built or does not start
 /// fails the test (never skips it).
 public final class DaemonProcess: @unchecked Sendable {
-    public let process = Process()
+    public let child: ChildProcess
     public private(set) var port = 0
-    private let output = Output()
-
-    /// The daemon's stderr so far, appended to by the pipe's reader.
-    private final class Output: Sendable {
-        let text = Mutex("")
-        /// Set when the pipe reached its end (the daemon and its children closed stderr).
-        let ended = Mutex(false)
-    }
 
     /// The package root, from this file's path.
     public static let packageRoot: String = {
@@ -44,43 +35,33 @@ public final class DaemonProcess: @unchecked Sendable {
         _ arguments: [String], port requestedPort: Int = 0, environment: [String: String] = [:],
         stderrEnvironment: (Int32) -> [String: String] = { _ in [:] }
     ) throws {
-        process.executableURL = URL(fileURLWithPath: Self.binary())
-        process.arguments = arguments + ["--port", String(requestedPort)]
-        let pipe = Pipe()
-        process.environment = ProcessInfo.processInfo.environment
-            .merging(environment) { $1 }
-            .merging(stderrEnvironment(pipe.fileHandleForWriting.fileDescriptor)) { $1 }
-        process.standardError = pipe
-        process.standardOutput = FileHandle.nullDevice
-        let output = self.output
-        pipe.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            if data.isEmpty {
-                handle.readabilityHandler = nil
-                output.ended.withLock { $0 = true }
-            } else {
-                output.text.withLock { $0 += String(decoding: data, as: UTF8.self) }
+        child = try ChildProcess(
+            Self.binary(), arguments + ["--port", String(requestedPort)], environment: environment, stderrEnvironment: stderrEnvironment)
+        var listening: Int?
+        do {
+            try waitUntilBlocking("the daemon to listen", seconds: 20) {
+                listening = Self.listeningPort(in: child.stderr)
+                return listening != nil || !child.isRunning
             }
+        } catch is TimedOut {}  // thrown below as `didNotStart`, with what the daemon wrote
+        if let listening {
+            port = listening
+            return
         }
-        try process.run()
-        let deadline = Date().addingTimeInterval(20)
-        while Date() < deadline {
-            let text = output.text.withLock { $0 }
-            if let range = text.range(of: #"listening on [^\s]+:(\d+)"#, options: .regularExpression) {
-                port = Int(text[range].split(separator: ":").last!)!
-                return
-            }
-            if !process.isRunning { break }
-            Thread.sleep(forTimeInterval: 0.02)
-        }
-        stop()
-        // What it wrote before exiting may still be in the pipe: read to its end (hang guard 5 s).
-        let drained = Date().addingTimeInterval(5)
-        while !output.ended.withLock({ $0 }), Date() < drained { Thread.sleep(forTimeInterval: 0.01) }
+        child.stop()
         throw DaemonError.didNotStart(stderr)
     }
 
-    public enum DaemonError: Error { case didNotStart(String) }
+    /// The port of the `listening on host:port` line in `text`.
+    private static func listeningPort(in text: String) -> Int? {
+        guard let range = text.range(of: #"listening on [^\s]+:(\d+)"#, options: .regularExpression) else { return nil }
+        return Int(text[range].split(separator: ":").last ?? "")
+    }
+
+    public enum DaemonError: Error {
+        case didNotStart(String)
+        case unreadable(String)
+    }
 
     public var url: String { "ws://127.0.0.1:\(port)/" }
 
@@ -101,32 +82,28 @@ public final class DaemonProcess: @unchecked Sendable {
 
     /// Kills the daemon with SIGKILL (a crash) and waits for it.
     public func crash() {
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        child.signal(SIGKILL)
+        child.stop()
     }
-    public var stderr: String { output.text.withLock { $0 } }
-    public var pid: Int32 { process.processIdentifier }
+    public var stderr: String { child.stderr }
+    public var pid: Int32 { child.pid }
+    public var isRunning: Bool { child.isRunning }
 
     /// Resident memory of the daemon in KiB (from /proc).
     public var residentKiB: Int {
-        let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
-        let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
-        return Int(line.split(separator: " ").dropFirst().first ?? "0") ?? 0
+        get throws {
+            let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
+            let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") }
+            guard let kib = line?.split(separator: " ").dropFirst().first.flatMap({ Int($0) }) else {
+                throw DaemonError.unreadable("no VmRSS in /proc/\(pid)/status: \(status)")
+            }
+            return kib
+        }
     }
 
     /// SIGTERM, then wait (SIGKILL after 10 s). Returns the exit status.
     @discardableResult
-    public func stop() -> Int32 {
-        guard process.isRunning else { return process.terminationStatus }
-        process.terminate()
-        let deadline = Date().addingTimeInterval(10)
-        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
-        return process.terminationStatus
-    }
-
-    deinit { stop() }
+    public func stop() -> Int32 { child.stop(graceSeconds: 10) }
 
     /// Writes a configuration file (and any extra files) into a new temporary directory and
     /// returns the configuration's path.

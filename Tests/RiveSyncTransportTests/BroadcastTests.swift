@@ -1,3 +1,4 @@
+import RiveSyncTestSupport
 import RiveSyncTransport
 import Testing
 
@@ -20,9 +21,12 @@ import Testing
                 let ids = handler.openedIDs
                 var batch: [WebSocketServer.Command] = []
                 for index in 0..<messageCount {
-                    let payload = index % 7 == 0 ? Payload(bytes: [UInt8](repeating: UInt8(index % 256), count: 70_000 + index),
-                                                            isText: false)
-                                                  : Payload(text: "m\(index)")
+                    let payload =
+                        index % 7 == 0
+                        ? Payload(
+                            bytes: [UInt8](repeating: UInt8(index % 256), count: 70_000 + index),
+                            isText: false)
+                        : Payload(text: "m\(index)")
                     if index % 3 == 0 {
                         #expect(server.submit(batch))
                         batch = []
@@ -43,8 +47,9 @@ import Testing
                         if received.count == messageCount || event.isTerminal { break }
                     }
                     let expected: [ClientEvent] = (0..<messageCount).map { index in
-                        index % 7 == 0 ? .message([UInt8](repeating: UInt8(index % 256), count: 70_000 + index), isText: false)
-                                       : .message(Array("m\(index)".utf8), isText: true)
+                        index % 7 == 0
+                            ? .message([UInt8](repeating: UInt8(index % 256), count: 70_000 + index), isText: false)
+                            : .message(Array("m\(index)".utf8), isText: true)
                     }
                     #expect(received == expected)
                 }

@@ -1,3 +1,4 @@
+import RiveSyncTestSupport
 import RiveSyncTransport
 import Testing
 
@@ -7,9 +8,10 @@ import Testing
             let port = try #require(server.port)
             #expect(port > 0)
             try await withClient { client in
-                let (connection, stream) = try client.connect(to: "ws://127.0.0.1:\(port)/live?x=1",
-                                                              subprotocol: "rivesync.v1",
-                                                              headers: [("X-Test", "yes")], origin: "http://example")
+                let (connection, stream) = try client.connect(
+                    to: "ws://127.0.0.1:\(port)/live?x=1",
+                    subprotocol: "rivesync.v1",
+                    headers: [("X-Test", "yes")], origin: "http://example")
                 connection.send(text: "hello")
                 connection.send(bytes: [0, 1, 2, 255])
                 var iterator = stream.makeAsyncIterator()

@@ -1,4 +1,5 @@
 import Foundation
+import RiveSyncTestSupport
 import RiveSyncTransport
 import Testing
 

@@ -1,3 +1,4 @@
+import RiveSyncTestSupport
 import RiveSyncTransport
 import Testing
 
@@ -55,8 +56,7 @@ import Testing
             let first = try RawSocket(port: port)
             #expect(try first.upgrade().hasPrefix("HTTP/1.1 101"))
             let second = try RawSocket(port: port)
-            try second.send("GET / HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                            + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+            try second.sendUpgradeRequest(subprotocol: nil)
             let reply = String(decoding: second.readToEnd(), as: UTF8.self)
             #expect(!reply.hasPrefix("HTTP/1.1 101"))
             #expect(server.metrics.connectionsRejected.load(ordering: .relaxed) == 1)

@@ -1,3 +1,4 @@
+import RiveSyncTestSupport
 import RiveSyncTransport
 import Testing
 
@@ -9,7 +10,8 @@ import Testing
     /// socket could still drain the queue (a burst) is cleared with an empty `replaceQueue`
     /// and sending goes on until the queue is really stuck behind a full socket.
     static func overflowingSession(_ server: WebSocketServer, _ handler: RecordingHandler, untilStuck: Bool) async throws
-        -> (RawSocket, SessionID) {
+        -> (RawSocket, SessionID)
+    {
         let socket = try RawSocket(port: try #require(server.port))
         #expect(try socket.upgrade().hasPrefix("HTTP/1.1 101"))
         try await waitUntil("session open") { handler.openedIDs.count == 1 }
@@ -29,18 +31,23 @@ import Testing
     }
 
     @Test func dropUntilReplacedThenCatchUp() async throws {
-        try await withServer({
-            $0.maxQueuedBytesPerSession = 256 * 1024
-            $0.overflowPolicy = .dropUntilReplaced
-        }, echo: false) { server, handler in
+        try await withServer(
+            {
+                $0.maxQueuedBytesPerSession = 256 * 1024
+                $0.overflowPolicy = .dropUntilReplaced
+            }, echo: false
+        ) { server, handler in
             let (socket, id) = try await Self.overflowingSession(server, handler, untilStuck: true)
             let queued = try #require(server.queuedBytes(id))
             #expect(queued > 0 && queued <= 256 * 1024)
             #expect(server.submit([.replaceQueue(id, with: [Payload(text: "catch-up")]), .send(Payload(text: "after"), to: [id])]))
             var texts: [String] = []
             while texts.count < 2, let frame = socket.readFrame() {
-                if frame.opcode == 1 { texts.append(String(decoding: frame.payload, as: UTF8.self)) }
-                else { #expect(frame.opcode == 2 && frame.payload.count == 64 * 1024 && frame.fin) }
+                if frame.opcode == 1 {
+                    texts.append(String(decoding: frame.payload, as: UTF8.self))
+                } else {
+                    #expect(frame.opcode == 2 && frame.payload.count == 64 * 1024 && frame.fin)
+                }
             }
             #expect(texts == ["catch-up", "after"])
             try await waitUntil("queue drained") { server.queuedBytes(id) == 0 }
@@ -49,10 +56,12 @@ import Testing
     }
 
     @Test func closePolicyClosesWithItsCode() async throws {
-        try await withServer({
-            $0.maxQueuedBytesPerSession = 256 * 1024
-            $0.overflowPolicy = .close(code: 1008)
-        }, echo: false) { server, handler in
+        try await withServer(
+            {
+                $0.maxQueuedBytesPerSession = 256 * 1024
+                $0.overflowPolicy = .close(code: 1008)
+            }, echo: false
+        ) { server, handler in
             let (socket, id) = try await Self.overflowingSession(server, handler, untilStuck: false)
             var last: (opcode: UInt8, fin: Bool, payload: [UInt8])?
             while let frame = socket.readFrame() {
@@ -72,10 +81,12 @@ import Testing
 /// own sends sees them (the daemon once queued seven batches past its soft limit that way).
 @Suite struct InTransitTests {
     @Test func aSubmittedSendCountsAtOnce() async throws {
-        try await withServer({
-            $0.socketSendBufferBytes = 64 << 10
-            $0.maxQueuedBytesPerSession = 16 << 20
-        }, echo: false) { server, handler in
+        try await withServer(
+            {
+                $0.socketSendBufferBytes = 64 << 10
+                $0.maxQueuedBytesPerSession = 16 << 20
+            }, echo: false
+        ) { server, handler in
             let socket = try RawSocket(port: try #require(server.port), receiveBufferBytes: 4096)
             #expect(try socket.upgrade().hasPrefix("HTTP/1.1 101"))
             try await waitUntil("session open") { handler.openedIDs.count == 1 }
@@ -99,10 +110,12 @@ import Testing
 @Suite struct SocketSendBufferTests {
     @Test func aSlowReaderBacklogStaysInTheSendQueue() async throws {
         let total = 8 << 20
-        try await withServer({
-            $0.socketSendBufferBytes = 64 << 10
-            $0.maxQueuedBytesPerSession = 64 << 20
-        }, echo: false) { server, handler in
+        try await withServer(
+            {
+                $0.socketSendBufferBytes = 64 << 10
+                $0.maxQueuedBytesPerSession = 64 << 20
+            }, echo: false
+        ) { server, handler in
             let socket = try RawSocket(port: try #require(server.port), receiveBufferBytes: 64 << 10)
             #expect(try socket.upgrade().hasPrefix("HTTP/1.1 101"))
             try await waitUntil("session open") { handler.openedIDs.count == 1 }
@@ -117,7 +130,9 @@ import Testing
             let queued = try #require(server.queuedBytes(id))
             let unread = socket.unreadBytes
             let sentNotReceived = total - queued - read - unread
-            #expect(sentNotReceived < 1 << 20, "the server's socket holds \(sentNotReceived) bytes (read \(read), unread \(unread), queued \(queued))")
+            #expect(
+                sentNotReceived < 1 << 20,
+                "the server's socket holds \(sentNotReceived) bytes (read \(read), unread \(unread), queued \(queued))")
         }
     }
 }

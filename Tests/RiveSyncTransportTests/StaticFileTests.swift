@@ -1,3 +1,4 @@
+import RiveSyncTestSupport
 import RiveSyncTransport
 import Testing
 

@@ -1,4 +1,5 @@
 import Foundation
+import RiveSyncTestSupport
 import RiveSyncTransport
 import Testing
 
@@ -9,16 +10,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let cert = directory.appendingPathComponent("cert.pem").path
         let key = directory.appendingPathComponent("key.pem").path
-        let openssl = Process()
-        openssl.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        openssl.arguments = ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-                             "-keyout", key, "-out", cert, "-days", "1", "-subj", "/CN=localhost",
-                             "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1"]
-        openssl.standardOutput = FileHandle.nullDevice
-        openssl.standardError = FileHandle.nullDevice
-        try openssl.run()
-        openssl.waitUntilExit()
-        try #require(openssl.terminationStatus == 0)
+        try makeSelfSignedCertificate(certificate: cert, key: key)
 
         try await withServer({
             $0.tlsCertificatePath = cert
@@ -33,8 +25,11 @@ import Testing
                 let big = [UInt8](repeating: 0x5A, count: 300_000)
                 connection.send(bytes: big)
                 let events = try await collect(stream) { $0 == .message(big, isText: false) || $0.isTerminal }
-                #expect(events == [.opened(subprotocol: "rivesync.v1"), .message(Array("over tls".utf8), isText: true),
-                                   .message(big, isText: false)])
+                #expect(
+                    events == [
+                        .opened(subprotocol: "rivesync.v1"), .message(Array("over tls".utf8), isText: true),
+                        .message(big, isText: false),
+                    ])
 
                 let (_, strict) = try client.connect(to: "wss://127.0.0.1:\(port)/", subprotocol: "rivesync.v1")
                 let strictEvents = try await collect(strict) { $0.isTerminal }

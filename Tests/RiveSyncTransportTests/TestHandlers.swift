@@ -41,8 +41,10 @@ final class RecordingHandler: WebSocketServerHandler {
 }
 
 /// Starts a server on 127.0.0.1, port 0, runs `body`, and always stops it.
-func withServer<R>(_ configure: (inout WebSocketServer.Configuration) -> Void = { _ in }, echo: Bool = true,
-                   _ body: (WebSocketServer, RecordingHandler) async throws -> R) async throws -> R {
+func withServer<R>(
+    _ configure: (inout WebSocketServer.Configuration) -> Void = { _ in }, echo: Bool = true,
+    _ body: (WebSocketServer, RecordingHandler) async throws -> R
+) async throws -> R {
     var configuration = WebSocketServer.Configuration()
     configure(&configuration)
     let handler = RecordingHandler(echo: echo)
@@ -63,18 +65,9 @@ func withClient<R>(_ body: (WebSocketClient) async throws -> R) async throws -> 
     return try await body(client)
 }
 
-struct TimedOut: Error, CustomStringConvertible {
-    let what: String
-    var description: String { "timed out waiting for \(what)" }
-}
-
-/// Polls `condition` until it holds; throws after a generous hang guard (not a timing assertion).
-func waitUntil(_ what: String, _ condition: () -> Bool) async throws {
-    for _ in 0..<3000 {
-        if condition() { return }
-        try await Task.sleep(nanoseconds: 10_000_000)
-    }
-    throw TimedOut(what: what)
+/// A connection's stream gave another event than the one a test needs next.
+struct UnexpectedEvent: Error, CustomStringConvertible {
+    let description: String
 }
 
 /// Reads events from `stream` until one matches `stop`; returns all read, including it.
@@ -89,5 +82,6 @@ func collect(_ stream: AsyncStream<ClientEvent>, until stop: (ClientEvent) -> Bo
 
 /// The next `.opened` of a connection, failing on anything else.
 func expectOpened(_ iterator: inout AsyncStream<ClientEvent>.Iterator) async throws {
-    guard case .opened = await iterator.next() else { throw TimedOut(what: "opened event") }
+    let event = await iterator.next()
+    guard case .opened = event else { throw UnexpectedEvent(description: "expected opened, got \(String(describing: event))") }
 }

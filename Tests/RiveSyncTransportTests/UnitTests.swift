@@ -1,5 +1,7 @@
-@testable import RiveSyncTransport
+import RiveSyncTestSupport
 import Testing
+
+@testable import RiveSyncTransport
 
 @Suite struct UnitTests {
     @Test func urlParsing() throws {

@@ -1,7 +1,7 @@
 import Foundation
 import RiveSyncJSON
-import RiveSyncTransport
 import RiveSyncTestSupport
+import RiveSyncTransport
 
 /// A real `rivesyncd` for access-control tests: the demo schema (targets `theme`,
 /// `character`, `lobby`) from a configuration in a temporary directory, with an `auth`
@@ -76,8 +76,7 @@ final class AuthDaemon: Sendable {
         }
         defer { _ = connection.close() }
         _ = connection.send(text: Self.hello(token).jsonText)
-        let deadline = Date().addingTimeInterval(15)
-        while Date() < deadline {
+        return try await waitFor("an answer to hello from origin \(origin)") {
             for event in events.withLock({ $0 }) {
                 switch event {
                 case .message(let bytes, _): return .message(try JSONParser().parse(bytes))
@@ -86,9 +85,8 @@ final class AuthDaemon: Sendable {
                 case .opened: continue
                 }
             }
-            try await Task.sleep(nanoseconds: 2_000_000)
+            return nil
         }
-        throw TestClient.Timeout(what: "an answer to hello from origin \(origin)")
     }
 
     /// Replaces the tokens file.
@@ -101,10 +99,8 @@ final class AuthDaemon: Sendable {
     func reload(until marker: String) async throws {
         let before = daemon.stderr.components(separatedBy: marker).count
         kill(daemon.pid, SIGHUP)
-        let deadline = Date().addingTimeInterval(15)
-        while daemon.stderr.components(separatedBy: marker).count == before {
-            guard Date() < deadline else { throw TestClient.Timeout(what: "'\(marker)' after SIGHUP:\n\(daemon.stderr)") }
-            try await Task.sleep(nanoseconds: 5_000_000)
+        try await waitUntil("'\(marker)' after SIGHUP:\n\(daemon.stderr)") {
+            daemon.stderr.components(separatedBy: marker).count > before
         }
     }
 
@@ -118,11 +114,6 @@ final class AuthDaemon: Sendable {
 extension TestClient {
     /// Waits (hang guard only) until the connection has ended; returns its close code.
     func closeCodeWhenClosed() async throws -> UInt16? {
-        let deadline = Date().addingTimeInterval(15)
-        while true {
-            if let code = closeCode { return code }
-            guard Date() < deadline else { throw Timeout(what: "the connection to close") }
-            try await Task.sleep(nanoseconds: 2_000_000)
-        }
+        try await waitFor("the connection to close") { closeCode }
     }
 }

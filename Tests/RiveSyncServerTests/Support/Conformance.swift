@@ -29,7 +29,9 @@ struct ConformanceRunner {
                 do {
                     try Self.match(pattern, actual, &variables, at: "$")
                 } catch {
-                    throw Failure(description: "step \(index) client \(name): \(error)\n  expected \(pattern.jsonText)\n  received \(actual.jsonText)")
+                    throw Failure(
+                        description: "step \(index) client \(name): \(error)\n  expected \(pattern.jsonText)\n  received \(actual.jsonText)"
+                    )
                 }
             } else {
                 throw Failure(description: "step \(index): unknown step \(step.jsonText)")

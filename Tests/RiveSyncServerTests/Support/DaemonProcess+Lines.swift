@@ -7,12 +7,9 @@ extension DaemonProcess {
 
     /// Waits until a stderr line after the first `skipping` lines contains `text`; returns it.
     @discardableResult
-    func waitForLine(containing text: String, skipping: Int = 0, seconds: Double = 15) async throws -> String {
-        let deadline = Date().addingTimeInterval(seconds)
-        while true {
-            if let line = stderrLines.dropFirst(skipping).first(where: { $0.contains(text) }) { return String(line) }
-            guard Date() < deadline, process.isRunning else { throw TestClient.Timeout(what: "a line with '\(text)' in:\n\(stderr)") }
-            try await Task.sleep(nanoseconds: 10_000_000)
+    func waitForLine(containing text: String, skipping: Int = 0, seconds: Double = defaultWaitSeconds) async throws -> String {
+        try await child.waitForOutput("a line with '\(text)' in:\n\(stderr)", seconds: seconds) { _, stderr in
+            stderr.split(separator: "\n").dropFirst(skipping).first { $0.contains(text) }.map(String.init)
         }
     }
 

@@ -36,7 +36,9 @@ struct HistoryChecker {
                 let effects = event["effects"]?.stringValue ?? ""
                 if let known = agreed[seq] {
                     if known.commands != commands || known.effects != effects {
-                        problems.append("agreement: \(client) saw seq \(seq) as \(commands) / \(effects), another client as \(known.commands) / \(known.effects)")
+                        problems.append(
+                            "agreement: \(client) saw seq \(seq) as \(commands) / \(effects), another client as \(known.commands) / \(known.effects)"
+                        )
                     }
                 } else {
                     agreed[seq] = (commands, effects)
@@ -69,7 +71,8 @@ struct HistoryChecker {
         let unknown = outcomes.values.filter { $0 == "info" }.count
         let phantoms = delivered.subtracting(acked.keys)
         if phantoms.count > unknown {
-            problems.append("phantoms: \(phantoms.count) commands were applied without an ack but only \(unknown) requests had an unknown outcome")
+            problems.append(
+                "phantoms: \(phantoms.count) commands were applied without an ack but only \(unknown) requests had an unknown outcome")
         }
         return problems
     }

@@ -27,8 +27,28 @@ final class ReplicaClient: @unchecked Sendable {
     func catchUp(to seq: Int) async throws {
         while replica.seq < UInt64(seq) {
             let batch = try await client.nextBatch(target)
-            try apply(batch)
+            do {
+                try apply(batch)
+            } catch ReplicaError.outOfOrder(let expected, let received) {
+                throw Gap(expected: expected, received: received, catchUps: caughtUpAt)
+            }
         }
+    }
+
+    /// A batch came out of order: the daemon skipped batches (a catch-up snapshot of the
+    /// target, listed by seq, stands in for them when it sent one).
+    struct Gap: Error, CustomStringConvertible {
+        var expected: UInt64
+        var received: UInt64
+        var catchUps: [Int]
+        var description: String {
+            "batch \(received) came when \(expected) was due; catch-up snapshots sent to this client at seq \(catchUps)"
+        }
+    }
+
+    /// The seqs of the catch-up snapshots still buffered (a subscriber too slow for its queue).
+    var caughtUpAt: [Int] {
+        client.buffered.filter { $0["type"] == "snapshot" && $0["reason"] == "catchUp" }.compactMap { $0["seq"]?.intValue }
     }
 
     private func apply(_ json: JSONValue) throws {

@@ -2,10 +2,11 @@ import Foundation
 import RiveSyncJSON
 import RiveSyncModel
 import RiveSyncProtocol
+import RiveSyncTestSupport
 import RiveSyncTransport
 
 /// A whole-target subscriber of `lobby` for the crash workload that really stops reading: a
-/// `RawWebSocket` (4 KiB receive buffer) on a dedicated thread that sleeps 100–300 ms, then
+/// `RawSocket` (4 KiB receive buffer) on a dedicated thread that sleeps 100–300 ms, then
 /// reads about 8 KiB (at least one message), so the daemon's send queue for it fills and it
 /// gets catch-up snapshots (PROTOCOL.md §11). `finalDigest` switches it to eager reading. It reconnects across daemon restarts and resumes
 /// from its cursor. It records `start` (snapshot, catch-up or resume) and `batch` events in
@@ -76,25 +77,22 @@ final class SlowCrashReader: @unchecked Sendable {
     /// resume may be needed), and returns its digest. The timeout is only a hang guard.
     func finalDigest(waitingFor seq: Int, seconds: Double = 20) async throws -> String? {
         shared.withLock { $0.eager = true }
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            let (reached, digest) = shared.withLock { (($0.seq ?? 0) >= UInt64(seq), $0.digest) }
-            if reached { return digest }
-            try await Task.sleep(nanoseconds: 10_000_000)
+        return try await waitFor("the slow reader to reach seq \(seq) (at \(shared.withLock { $0.seq ?? 0 }))", seconds: seconds) {
+            shared.withLock { ($0.seq ?? 0) >= UInt64(seq) ? .some($0.digest) : nil }
         }
-        throw TestClient.Timeout(what: "the slow reader to reach seq \(seq) (at \(shared.withLock { $0.seq ?? 0 }))")
     }
 
     // MARK: - Reader thread
 
     private func session() {
-        let socket: RawWebSocket
-        do { socket = try RawWebSocket(port: port) } catch { return }
+        let socket: RawSocket
+        // Refused: the daemon is down between a kill and its restart; the loop tries again.
+        do { socket = try RawSocket.webSocket(port: port, receiveBufferBytes: 4096, timeoutSeconds: 5) } catch { return }
         defer { socket.close() }
         var resumed = false
         do {
             let welcome = try request(socket, ["type": "hello", "protocol": [1]])
-            guard welcome["type"] == "welcome" else { return }
+            guard welcome["type"] == "welcome" else { return fail("hello answered with \(welcome.jsonText)") }
             if schema == nil {
                 schema = try FileSchema(json: try request(socket, ["type": "describe", "file": "demo"])["schema"] ?? .null)
             }
@@ -112,7 +110,7 @@ final class SlowCrashReader: @unchecked Sendable {
                 resumed = true
                 record(["kind": "start", "seq": reply["seq"] ?? .null, "resumed": reply["resumed"] ?? .bool(false)])
             default:
-                return
+                return fail("subscribe answered with \(reply.jsonText)")
             }
             shared.withLock {
                 $0.sessions += 1
@@ -131,21 +129,23 @@ final class SlowCrashReader: @unchecked Sendable {
                     }
                 }
             }
-        } catch RawWebSocket.Failure.closed(code: 1008) {
+        } catch RawSocket.Failure.closed(code: 1008) {
             // The daemon found the send queue full at once (a resume's missing batches did
             // not fit): next time start from a snapshot.
             shared.withLock { $0.overflowCloses += 1 }
             useCursor = false
         } catch {
+            // The connection ended (a kill, or a read timeout while the daemon restarts): the
+            // next session resumes. Undecodable messages were recorded by `handle` already.
             return
         }
     }
 
     /// Sends a request with a fresh id and handles other messages until its reply.
-    private func request(_ socket: RawWebSocket, _ message: JSONValue) throws -> JSONValue {
+    private func request(_ socket: RawSocket, _ message: JSONValue) throws -> JSONValue {
         nextID += 1
         let id = nextID
-        guard case .object(var members) = message else { return .null }
+        guard case .object(var members) = message else { throw RawSocket.Failure.protocolError("a request that is not an object") }
         members.append(("id", .number(Double(id))))
         try socket.send(text: JSONValue.object(members).jsonText)
         while true {
@@ -155,7 +155,7 @@ final class SlowCrashReader: @unchecked Sendable {
         }
     }
 
-    private func read(_ socket: RawWebSocket) throws -> (json: JSONValue, bytes: Int) {
+    private func read(_ socket: RawSocket) throws -> (json: JSONValue, bytes: Int) {
         let bytes = try socket.readMessage()
         shared.withLock { $0.largestMessage = max($0.largestMessage, bytes.count) }
         return (try JSONParser(maxDepth: 512).parse(bytes), bytes.count)
@@ -164,6 +164,7 @@ final class SlowCrashReader: @unchecked Sendable {
     /// A snapshot (the subscribe reply or a catch-up) resets the replica; a batch is recorded
     /// and applied.
     private func handle(_ message: JSONValue) throws {
+        // Another target's messages are not the reader's; the schema is read before subscribing.
         guard let schema, message["target"]?.stringValue == Self.target else { return }
         switch message["type"]?.stringValue {
         case "snapshot":

@@ -1,7 +1,7 @@
 import Foundation
 import RiveSyncJSON
-import RiveSyncTransport
 import RiveSyncTestSupport
+import RiveSyncTransport
 
 /// A protocol client for tests on our lws transport: sends JSON, buffers every incoming
 /// message in order, and waits (with a hang guard) for the next one or for one that matches.
@@ -20,17 +20,15 @@ final class TestClient: Sendable {
         var closed: UInt16?? = nil
     }
 
-    struct Timeout: Error, CustomStringConvertible {
-        var what: String
-        var description: String { "timed out waiting for \(what)" }
-    }
+    typealias Timeout = TimedOut
 
     init(url: String) throws {
         let inbox = self.inbox
         connection = try Self.transport.connect(to: url, subprotocol: "rivesync.v1") { event in
             switch event {
             case .message(let bytes, _):
-                let json = (try? JSONParser(maxDepth: 512).parse(bytes)) ?? .string("unparsable")
+                // Kept as a string, so a test that awaits or checks it fails showing it.
+                let json = (try? JSONParser(maxDepth: 512).parse(bytes)) ?? .string("unparsable: \(String(decoding: bytes, as: UTF8.self))")
                 inbox.withLock { $0.messages.append(json) }
             case .closed(let code, _):
                 inbox.withLock { $0.closed = .some(code) }
@@ -89,18 +87,18 @@ final class TestClient: Sendable {
     }
 
     /// Removes and returns the first buffered message that matches (waiting for it).
-    func next(where matches: @escaping @Sendable (JSONValue) -> Bool = { _ in true }, what: String = "a message", seconds: Double = 15) async throws -> JSONValue {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
+    func next(
+        where matches: @escaping @Sendable (JSONValue) -> Bool = { _ in true }, what: String = "a message",
+        seconds: Double = defaultWaitSeconds
+    ) async throws -> JSONValue {
+        try await waitFor(what, seconds: seconds) {
             let found: JSONValue? = inbox.withLock { inbox in
                 guard let index = inbox.messages.firstIndex(where: matches) else { return nil }
                 return inbox.messages.remove(at: index)
             }
-            if let found { return found }
-            if let code = closeCode { throw Closed(code: code, what: what) }
-            try await Task.sleep(nanoseconds: 2_000_000)
+            if found == nil, let code = closeCode { throw Closed(code: code, what: what) }
+            return found
         }
-        throw Timeout(what: what)
     }
 
     /// The next batch of a target.

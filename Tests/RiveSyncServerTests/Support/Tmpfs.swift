@@ -1,4 +1,5 @@
 import Foundation
+import RiveSyncTestSupport
 import Testing
 
 /// A small tmpfs mounted for a test (CI runs as root), so a disk can really fill up.
@@ -9,8 +10,8 @@ final class Tmpfs: Sendable {
     init(bytes: Int) throws {
         path = FileManager.default.temporaryDirectory.appendingPathComponent("rivesync-tmpfs-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        let status = Self.run("/bin/mount", ["-t", "tmpfs", "-o", "size=\(bytes)", "tmpfs", path])
-        try #require(status == 0, "this test needs to mount a tmpfs (root)")
+        let mount = try ChildProcess.run("/bin/mount", ["-t", "tmpfs", "-o", "size=\(bytes)", "tmpfs", path], output: .merged, seconds: 60)
+        try #require(mount.status == 0, "this test needs to mount a tmpfs (root): \(mount.output)")
     }
 
     /// Bytes still free on the file system.
@@ -34,17 +35,8 @@ final class Tmpfs: Sendable {
     func release() throws { try FileManager.default.removeItem(atPath: path + "/filler") }
 
     deinit {
-        _ = Self.run("/bin/umount", [path])
+        // Clean-up: a failure here leaves a directory in /tmp, which fails no behaviour.
+        _ = try? ChildProcess.run("/bin/umount", [path], seconds: 60)
         try? FileManager.default.removeItem(atPath: path)
-    }
-
-    @discardableResult
-    static func run(_ executable: String, _ arguments: [String]) -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        do { try process.run() } catch { return -1 }
-        process.waitUntilExit()
-        return process.terminationStatus
     }
 }

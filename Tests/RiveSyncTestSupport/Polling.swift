@@ -1,0 +1,55 @@
+import Foundation
+
+/// What a test waited for did not come before its deadline. The deadline is a hang guard
+/// (generous, for loaded machines), never a timing check.
+public struct TimedOut: Error, CustomStringConvertible {
+    /// What was awaited, said when the wait gave up (so it can include the state then).
+    public let what: String
+    /// The deadline, when it was a time (not a number of tries).
+    public let seconds: Double?
+
+    public init(what: String, seconds: Double? = nil) {
+        self.what = what
+        self.seconds = seconds
+    }
+
+    public var description: String { "timed out\(seconds.map { " after \($0) s" } ?? "") waiting for \(what)" }
+}
+
+/// The deadline of every wait in the tests unless a caller needs a longer one.
+public let defaultWaitSeconds = 30.0
+
+/// Polls `condition` every 5 ms until it returns a value, and returns it; throws `TimedOut`
+/// naming `what` after `seconds`. The condition runs on the caller's actor.
+public func waitFor<T>(
+    _ what: @autoclosure () -> String, seconds: Double = defaultWaitSeconds, isolation: isolated (any Actor)? = #isolation,
+    _ condition: () async throws -> T?
+) async throws -> T {
+    let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+    while true {
+        if let value = try await condition() { return value }
+        guard ContinuousClock.now < deadline else { throw TimedOut(what: what(), seconds: seconds) }
+        try await Task.sleep(for: .milliseconds(5))
+    }
+}
+
+/// Polls `condition` every 5 ms until it holds; throws `TimedOut` naming `what` after
+/// `seconds`. The condition runs on the caller's actor.
+public func waitUntil(
+    _ what: @autoclosure () -> String, seconds: Double = defaultWaitSeconds, isolation: isolated (any Actor)? = #isolation,
+    _ condition: () async throws -> Bool
+) async throws {
+    try await waitFor(what(), seconds: seconds) { try await condition() ? () : nil }
+}
+
+/// The blocking form of `waitUntil`, for synchronous code (a process's start or stop):
+/// sleeps the calling thread between checks.
+public func waitUntilBlocking(_ what: @autoclosure () -> String, seconds: Double = defaultWaitSeconds, _ condition: () throws -> Bool)
+    throws
+{
+    let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+    while try !condition() {
+        guard ContinuousClock.now < deadline else { throw TimedOut(what: what(), seconds: seconds) }
+        Thread.sleep(forTimeInterval: 0.005)
+    }
+}
