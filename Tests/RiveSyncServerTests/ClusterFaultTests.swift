@@ -170,9 +170,7 @@ import Testing
         #expect(try await client.request(["type": "set", "target": "lobby", "path": "title", "value": "before"])["type"] == "ack")
         cluster.redis.freeze()
         client.send(["type": "set", "target": "lobby", "path": "title", "value": "while Redis is frozen", "id": 5])
-        let ended = Date().addingTimeInterval(30)
-        while !node.stderr.contains("the cluster lease ended"), Date() < ended { try await Task.sleep(nanoseconds: 50_000_000) }
-        #expect(node.stderr.contains("the cluster lease ended"), "the lease ended while Redis was frozen\n\(node.stderr)")
+        try await waitUntil("the lease ends while Redis is frozen\n\(node.stderr)") { node.stderr.contains("the cluster lease ended") }
         cluster.redis.thaw()
         do {
             let reply = try await client.next(where: { $0["id"]?.intValue == 5 }, what: "the reply to the set", seconds: 10)
@@ -181,21 +179,19 @@ import Testing
             #expect(closed.code == 1001, "closed with 1001 (cluster lease lost), got \(closed)")
         }
         // Serving again, and nothing waits for the log: the dropped proposal's waiter is gone.
-        let deadline = Date().addingTimeInterval(30)
         var waiting: String?
-        while Date() < deadline {
-            try await Task.sleep(nanoseconds: 200_000_000)
-            guard let again = try? await TestClient.connected(to: node) else { continue }
+        try await waitUntil("rivesync_proposals_waiting 0 on a serving node, last \(waiting ?? "none")\n\(node.stderr)") {
+            try await Task.sleep(for: .milliseconds(200))
+            guard let again = try? await TestClient.connected(to: node) else { return false }
             defer { again.close() }
             guard try await again.request(["type": "set", "target": "lobby", "path": "title", "value": "after"])["type"] == "ack" else {
-                continue
+                return false
             }
             let (body, _) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(node.port)/metrics")!)
             waiting = String(decoding: body, as: UTF8.self).split(separator: "\n").first { $0.hasPrefix("rivesync_proposals_waiting ") }
                 .map(String.init)
-            if waiting == "rivesync_proposals_waiting 0" { break }
+            return waiting == "rivesync_proposals_waiting 0"
         }
-        #expect(waiting == "rivesync_proposals_waiting 0", "\(waiting ?? "no rivesync_proposals_waiting")\n\(node.stderr)")
     }
 
     /// Redis frozen (within the lease): the node tells every greeted connection `freshness`
@@ -225,13 +221,11 @@ import Testing
             let fresh = try await client.next(where: { $0["type"] == "freshness" }, what: "freshness once Redis answers", seconds: 30)
             #expect(fresh == ["type": "freshness", "fresh": true], "\(fresh.jsonText)")
         }
-        let deadline = Date().addingTimeInterval(30)
-        var acked = false
-        while !acked, Date() < deadline {
-            acked = try await writer.request(["type": "set", "target": "lobby", "path": "title", "value": "after"])["type"] == "ack"
-            if !acked { try await Task.sleep(nanoseconds: 200_000_000) }
+        try await waitUntil("writes ack again after Redis returned\n\(cluster.logs)") {
+            let reply = try await writer.request(["type": "set", "target": "lobby", "path": "title", "value": "after"])
+            if reply["type"] != "ack" { try await Task.sleep(for: .milliseconds(200)) }
+            return reply["type"] == "ack"
         }
-        #expect(acked, "writes ack again after Redis returned\n\(cluster.logs)")
         let batch = try await subscriber.next(
             where: { $0["type"] == "batch" && $0["effects"]?.jsonText.contains("after") == true }, what: "the batch after", seconds: 30)
         #expect(batch["target"] == "lobby")
