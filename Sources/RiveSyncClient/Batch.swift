@@ -1,4 +1,5 @@
 internal import RiveSyncModel
+internal import RiveSyncProtocol
 
 /// One advance of a target as this client saw it (`RemoteTarget.batches()`).
 public struct Batch: Sendable, Hashable {
@@ -12,20 +13,36 @@ public struct Batch: Sendable, Hashable {
         case bind(slot: String, instance: UInt64)
     }
 
+    /// Who sent a command (PROTOCOL.md §17): its connection's `client` name and token name,
+    /// each nil when there was none.
+    public struct Author: Sendable, Hashable {
+        public let client: String?
+        public let token: String?
+    }
+
     public let target: String
     /// The target's batch number (1, 2, 3, … with no gaps for one client).
     public let seq: UInt64
     public let changes: [Change]
+    /// The daemon's numbers of the commands this advance applied, in order (their acks carry
+    /// the same numbers).
+    public let commands: [UInt64]
+    /// Who sent each of `commands`, in the same order (nil for a command without a recorded
+    /// author); nil when the daemon records no authors (`"authors": false`).
+    public let authors: [Author?]?
     /// True for a starting point rather than a batch: the state as of `seq`, either the
     /// first element of `batches(includingCurrent: true)`, or a restart from a snapshot when
     /// the client could not get the batches it missed (the daemon restarted, kept too few, or
     /// this client lagged; value streams then yield the differences). `changes` is empty.
     public let isResync: Bool
 
-    init(target: String, seq: UInt64, effects: [Effect]) {
-        self.target = target
-        self.seq = seq
+    init(_ batch: ServerMessage.Batch) {
+        target = batch.target
+        seq = batch.seq
+        commands = batch.commands
+        authors = batch.authors?.map { $0.map { Author(client: $0.client, token: $0.token) } }
         isResync = false
+        let effects = batch.effects
         changes = effects.map { effect in
             let path = effect.paths.first ?? ""
             switch effect.change {
@@ -43,6 +60,8 @@ public struct Batch: Sendable, Hashable {
         self.target = target
         self.seq = seq
         changes = []
+        commands = []
+        authors = nil
         isResync = true
     }
 }

@@ -45,7 +45,7 @@ struct TargetMirror: Sendable {
         guard var replica, batch.seq > replica.seq else { return }
         try replica.apply(batch.changeBatch)
         self.replica = replica
-        let delivered = Batch(target: target, seq: batch.seq, effects: batch.effects)
+        let delivered = Batch(batch)
         for continuation in batchListeners.values { continuation.yield(delivered) }
         notify(changes: batch.effects)
     }

@@ -64,7 +64,11 @@ extension ServerMessage {
             self = .unsubscribed(target: try r.string("target"), reason: try r.optionalChoice("reason", UnsubscribeReason.self), id: id)
         case .snapshot: self = .snapshot(try Snapshot(r, types: types), id: id)
         case .batch: self = .batch(try Batch(r, types: types))
-        case .ack: self = .ack(Ack(target: try r.string("target"), seq: try r.count("seq"), command: try r.count("command")), id: id)
+        case .ack:
+            let commands = r.json["commands"] == nil ? nil : try r.counts("commands")
+            if let commands, commands.first != (try r.count("command")) { throw r.failure("commands", "must start with 'command'") }
+            self = .ack(
+                Ack(target: try r.string("target"), seq: try r.count("seq"), command: try r.count("command"), commands: commands), id: id)
         case .value:
             let valueType = try r.choice("valueType", DataType.self)
             let path = try r.string("path")
@@ -167,7 +171,11 @@ extension ServerMessage.Batch {
                 throw r.failure("effects[\(index)]", error.message)
             }
         }
-        self.init(target: target, epoch: try r.string("epoch"), seq: seq, effects: effects, commands: commands)
+        var authors: [Author?]?
+        if let json = r.json["authors"] {
+            do { authors = try Authors.decode(json, count: commands.count) } catch { throw r.failure("authors", error.message) }
+        }
+        self.init(target: target, epoch: try r.string("epoch"), seq: seq, effects: effects, commands: commands, authors: authors)
     }
 }
 

@@ -80,8 +80,10 @@ extension ServerMessage {
             [
                 ("target", .string(batch.target)), ("epoch", .string(batch.epoch)), ("seq", Self.number(batch.seq)),
                 ("effects", .array(batch.effects.map(StateCodec.encode))), ("commands", .array(batch.commands.map(Self.number))),
-            ]
-        case .ack(let ack, _): [("target", .string(ack.target)), ("seq", Self.number(ack.seq)), ("command", Self.number(ack.command))]
+            ] + (batch.authors.map { [("authors", Authors.encode($0))] } ?? [])
+        case .ack(let ack, _):
+            [("target", .string(ack.target)), ("seq", Self.number(ack.seq)), ("command", Self.number(ack.command))]
+                + (ack.commands.map { [("commands", .array($0.map(Self.number)))] } ?? [])
         case .value(let reply, _):
             [
                 ("target", .string(reply.target)), ("seq", Self.number(reply.seq)), ("path", .string(reply.path)),

@@ -209,18 +209,25 @@ extension ServerMessage {
         public var seq: UInt64
         public var effects: [Effect]
         public var commands: [UInt64]
+        /// Who sent each of `commands`, in the same order (nil: not recorded for that command);
+        /// nil when the daemon records no authors (§17).
+        public var authors: [Author?]?
 
-        public init(target: String, epoch: String, seq: UInt64, effects: [Effect], commands: [UInt64]) {
+        public init(target: String, epoch: String, seq: UInt64, effects: [Effect], commands: [UInt64], authors: [Author?]? = nil) {
             self.target = target
             self.epoch = epoch
             self.seq = seq
             self.effects = effects
             self.commands = commands
+            self.authors = authors
         }
 
-        /// A change batch as a subscriber receives it, with `effects` already filtered.
-        public init(_ batch: ChangeBatch, epoch: String, effects: [Effect]) {
-            self.init(target: batch.target, epoch: epoch, seq: batch.seq, effects: effects, commands: batch.applied)
+        /// A change batch as a subscriber receives it, with `effects` already filtered, and
+        /// with its commands' authors when `withAuthors`.
+        public init(_ batch: ChangeBatch, epoch: String, effects: [Effect], withAuthors: Bool = false) {
+            self.init(
+                target: batch.target, epoch: epoch, seq: batch.seq, effects: effects, commands: batch.applied,
+                authors: withAuthors ? batch.applied.map { batch.authors[$0] } : nil)
         }
     }
 
@@ -229,11 +236,14 @@ extension ServerMessage {
         public var target: String
         public var seq: UInt64
         public var command: UInt64
+        /// A transaction's ack (§16): every command number, in order (`command` is the first).
+        public var commands: [UInt64]?
 
-        public init(target: String, seq: UInt64, command: UInt64) {
+        public init(target: String, seq: UInt64, command: UInt64, commands: [UInt64]? = nil) {
             self.target = target
             self.seq = seq
             self.command = command
+            self.commands = commands
         }
     }
 

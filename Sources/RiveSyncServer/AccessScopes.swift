@@ -1,12 +1,16 @@
 import RiveSyncJSON
 
-/// What a scope can allow. `read`, `write` and `fire` apply to targets and paths; `create`
+/// What a scope can allow. `read`, `write` and `fire` apply to targets and paths;
+/// `seePresence` and `publishPresence` to whole targets (PROTOCOL.md §15); `create`
 /// (instances, state machines, publish, bind, attaching instances by id), `load`
 /// (`loadFile`, `upload`) and `metrics` (`GET /metrics`) are daemon-wide.
 enum Permission: String, Sendable, CaseIterable {
-    case read, write, fire, create, load, metrics
+    case read, write, fire, seePresence, publishPresence, create, load, metrics
 
     var isDaemonWide: Bool { self == .create || self == .load || self == .metrics }
+
+    /// Given per target, never under path prefixes (presence is a target's, not a path's).
+    var isPresence: Bool { self == .seePresence || self == .publishPresence }
 }
 
 /// The targets a scope names: every target (`*`), the names that start with a prefix
@@ -93,6 +97,9 @@ struct Scope: Sendable, Hashable {
             prefixes = [[]]
             return
         }
+        guard !permissions.contains(where: \.isPresence) else {
+            throw .invalid("\(here): seePresence and publishPresence apply to whole targets; give them without paths")
+        }
         guard let list = paths.arrayValue, !list.isEmpty else {
             throw .invalid("\(here).paths: expected a non-empty array of path prefixes")
         }
@@ -117,7 +124,7 @@ struct Grants: Sendable, Hashable {
 
     /// Every permission on every target (the demo's and the default anonymous grants).
     static let everything = Grants(scopes: [
-        Scope(permissions: [.read, .write, .fire], targets: .any, prefixes: [[]]),
+        Scope(permissions: [.read, .write, .fire, .seePresence, .publishPresence], targets: .any, prefixes: [[]]),
         Scope(permissions: [.create, .load, .metrics], targets: .any, prefixes: [[]]),
     ])
 

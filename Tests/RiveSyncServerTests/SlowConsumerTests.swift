@@ -13,11 +13,14 @@ import Testing
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rivesync-slow-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
+        // A 1 MiB send queue: the slow consumer (which reads nothing) passes it after about 128
+        // of the 3,000 8 KiB batches, while the fast one, in this test process, has half of it
+        // (64 batches, 0.3 s at rate 200) of headroom on a loaded machine before it would lag.
         let config: JSONValue = [
             "files": [["name": "demo", "path": .string(DaemonProcess.packageRoot + "/protocol/examples/demo.schema.json")]],
             "instances": [["name": "theme", "file": "demo", "viewModel": "Theme", "instance": "Light"]],
             "stateMachines": [["name": "lobby", "file": "demo", "artboard": "Lobby", "globals": ["Theme": "theme"], "rate": 200]],
-            "limits": ["maxSendQueueBytes": 65536, "historyBatches": 16],
+            "limits": ["maxSendQueueBytes": 1_048_576, "historyBatches": 16],
             "auth": ["allowAnonymous": "loopback"],
         ]
         let configPath = directory.appendingPathComponent("config.json").path

@@ -40,7 +40,7 @@ extension JournalRecord {
         case .advance(let target, let commands):
             return [
                 ("t", "advance"), ("target", .string(target)),
-                ("commands", .array(commands.map { .object([("n", .number(Double($0.id))), ("c", JournalCodec.encode($0.command))]) })),
+                ("commands", .array(commands.map(JournalCodec.encode))),
             ]
         }
     }
@@ -57,12 +57,7 @@ extension JournalRecord {
         switch type {
         case "advance":
             var commands: [QueuedCommand] = []
-            for command in try fields.array("commands") {
-                let item = JournalCodec.Fields(json: command, what: "command")
-                let number = try item.int("n")
-                guard number > 0 else { throw JournalCodec.Invalid(description: "command number \(number)") }
-                commands.append(QueuedCommand(id: UInt64(number), command: try JournalCodec.decodeCommand(try item.value("c"))))
-            }
+            for command in try fields.array("commands") { commands.append(try JournalCodec.decodeQueued(command)) }
             self = .advance(target: try fields.string("target"), commands: commands)
         case "createInstance":
             self = .createInstance(try JournalCodec.decodeSource(try fields.value("source")))

@@ -29,13 +29,23 @@ public enum Command: Sendable, Hashable {
     }
 }
 
-/// An operation with the id its submitter gave it, so that its outcome can be reported.
+/// An operation with the id its submitter gave it, so that its outcome can be reported, and
+/// who sent it.
 public struct QueuedCommand: Sendable, Hashable {
     public var id: UInt64
     public var command: Command
+    /// Who sent it (carried into the batch that applies it); nil when not recorded.
+    public var author: Author?
+    /// The id of the first command of the transaction this command belongs to, or nil for a
+    /// command of its own. A transaction's commands are consecutive in the queue and apply
+    /// all or none (`FileRuntime.enqueue(transaction:on:)` checks and marks them; a journal
+    /// restores them as they were queued).
+    public var transaction: UInt64?
 
-    public init(id: UInt64, command: Command) {
+    public init(id: UInt64, command: Command, author: Author? = nil, transaction: UInt64? = nil) {
         self.id = id
         self.command = command
+        self.author = author
+        self.transaction = transaction
     }
 }

@@ -64,12 +64,21 @@ public struct ChangeBatch: Sendable, Hashable {
     public var applied: [UInt64]
     /// The target's own operations that were rejected, in order.
     public var rejected: [RejectedCommand]
+    /// The author of each applied command that has one, by command id.
+    public var authors: [UInt64: Author]
+    /// The target's own transactions that were rejected (nothing of them applied), in order.
+    public var rejectedTransactions: [RejectedTransaction]
 
-    public init(target: String, seq: UInt64, effects: [Effect], applied: [UInt64], rejected: [RejectedCommand]) {
+    public init(
+        target: String, seq: UInt64, effects: [Effect], applied: [UInt64], rejected: [RejectedCommand],
+        authors: [UInt64: Author] = [:], rejectedTransactions: [RejectedTransaction] = []
+    ) {
         self.target = target
         self.seq = seq
         self.effects = effects
         self.applied = applied
         self.rejected = rejected
+        self.authors = authors
+        self.rejectedTransactions = rejectedTransactions
     }
 }

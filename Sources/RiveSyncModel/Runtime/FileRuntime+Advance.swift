@@ -2,42 +2,78 @@ extension FileRuntime {
     /// Applies every operation queued on a target, in arrival order, and returns one batch for
     /// that target plus one for each other target that can see a change (a shared global, a
     /// published instance, …), in target creation order. Nothing is returned when the queue is
-    /// empty.
+    /// empty. A transaction's commands apply together or not at all: when one fails, the
+    /// changes of the others are undone and none of their effects is in a batch.
     public mutating func advance(_ targetName: String) throws(StateMachineError) -> [ChangeBatch] {
-        var target = try target(targetName)
+        let target = try target(targetName)
         guard !target.queue.isEmpty else { return [] }
         let queue = target.queue
         targets[targetName]!.queue = []
-        var effects: [String: [Effect]] = [:]
-        var applied: [UInt64] = []
-        var rejected: [RejectedCommand] = []
-        for queued in queue {
-            do {
-                target = targets[targetName]!
-                for change in try plan(queued.command, in: target) {
-                    // Where the change is seen, as of before it applies; recorded only once it
-                    // applied, so batches always say exactly what the store did. (A planned
-                    // change that fails to apply is a bug; its command is rejected with it.)
-                    let seen = visibility(of: change, from: targetName)
-                    try apply(change, on: targetName, path: queued.command.path)
-                    for (name, effect) in seen { effects[name, default: []].append(effect) }
+        var outcome = AdvanceOutcome()
+        var start = 0
+        while start < queue.count {
+            guard let transaction = queue[start].transaction else {
+                do {
+                    var undo = ChangeUndo.off
+                    try apply(queue[start], on: targetName, effects: &outcome.effects, undo: &undo)
+                    outcome.applied(queue[start])
+                } catch {
+                    outcome.rejected.append(RejectedCommand(id: queue[start].id, error: error))
                 }
-                applied.append(queued.id)
-            } catch {
-                rejected.append(RejectedCommand(id: queued.id, error: error))
+                start += 1
+                continue
             }
+            let end = queue[start...].firstIndex { $0.transaction != transaction } ?? queue.count
+            applyTransaction(queue[start..<end], on: targetName, outcome: &outcome)
+            start = end
         }
         var batches: [ChangeBatch] = []
         for name in targetNames {
             let own = name == targetName
-            guard own || !(effects[name] ?? []).isEmpty else { continue }
+            let effects = outcome.effects[name] ?? []
+            guard own || !effects.isEmpty else { continue }
             targets[name]!.seq += 1
             batches.append(
                 ChangeBatch(
-                    target: name, seq: targets[name]!.seq, effects: coalesced(effects[name] ?? []),
-                    applied: own ? applied : [], rejected: own ? rejected : []))
+                    target: name, seq: targets[name]!.seq, effects: coalesced(effects), applied: own ? outcome.appliedIDs : [],
+                    rejected: own ? outcome.rejected : [], authors: own ? outcome.authors : [:],
+                    rejectedTransactions: own ? outcome.rejectedTransactions : []))
         }
         return batches
+    }
+
+    /// Applies one transaction's commands in order; on the first failure undoes every change
+    /// they made and drops their effects.
+    private mutating func applyTransaction(_ commands: ArraySlice<QueuedCommand>, on targetName: String, outcome: inout AdvanceOutcome) {
+        var undo = ChangeUndo(target: targets[targetName]!)
+        let effectCounts = outcome.effects.mapValues(\.count)
+        for (index, queued) in commands.enumerated() {
+            do {
+                try apply(queued, on: targetName, effects: &outcome.effects, undo: &undo)
+            } catch {
+                rollBack(undo, on: targetName)
+                for name in outcome.effects.keys { outcome.effects[name]!.removeSubrange((effectCounts[name] ?? 0)...) }
+                outcome.rejectedTransactions.append(
+                    RejectedTransaction(commands: commands.map(\.id), failure: TransactionError(index: index, error: error)))
+                return
+            }
+        }
+        commands.forEach { outcome.applied($0) }
+    }
+
+    /// Plans one command against the current state and applies its changes, recording each
+    /// one's effect for every target that sees it.
+    private mutating func apply(
+        _ queued: QueuedCommand, on targetName: String, effects: inout [String: [Effect]], undo: inout ChangeUndo
+    ) throws(PropertyError) {
+        for change in try plan(queued.command, in: targets[targetName]!) {
+            // Where the change is seen, as of before it applies; recorded only once it
+            // applied, so batches always say exactly what the store did. (A planned
+            // change that fails to apply is a bug; its command is rejected with it.)
+            let seen = visibility(of: change, from: targetName)
+            try apply(change, on: targetName, path: queued.command.path, undo: &undo)
+            for (name, effect) in seen { effects[name, default: []].append(effect) }
+        }
     }
 
     /// Records a change for every target that can see it, with that target's paths. A change
@@ -54,7 +90,9 @@ extension FileRuntime {
     /// Applies one planned change to the store (and, for a bind, to the target's bindings and
     /// the root index). A planned change that does not apply is a bug: its command is rejected
     /// with `invalidValue`, and nothing of the change is recorded.
-    private mutating func apply(_ change: Change, on targetName: String, path: String) throws(PropertyError) {
+    /// `undo` keeps what the change replaces.
+    mutating func apply(_ change: Change, on targetName: String, path: String, undo: inout ChangeUndo) throws(PropertyError) {
+        if case .bind = change {} else { undo.keep(change.location.0, from: store) }
         let isBind: Bool
         if case .bind = change { isBind = true } else { isBind = false }
         if isBind { unindexRoots(of: targets[targetName]!) }
@@ -78,6 +116,20 @@ extension FileRuntime {
             kept.append(effect)
         }
         return kept.reversed()
+    }
+}
+
+/// What an advance has done so far: effects per target, and the outcome of each command.
+private struct AdvanceOutcome {
+    var effects: [String: [Effect]] = [:]
+    var appliedIDs: [UInt64] = []
+    var authors: [UInt64: Author] = [:]
+    var rejected: [RejectedCommand] = []
+    var rejectedTransactions: [RejectedTransaction] = []
+
+    mutating func applied(_ command: QueuedCommand) {
+        appliedIDs.append(command.id)
+        if let author = command.author { authors[command.id] = author }
     }
 }
 

@@ -45,10 +45,14 @@ extension FileRuntime {
             guard a != b else { return [] }
             return [.listSwap(instance: resolved.instance, property: resolved.property.name, index: a, with: b)]
         case .bind(let bindings):
-            return bindings.compactMap { binding in
-                guard let instance = binding.instance, target.instance(in: binding.slot) != instance else { return nil }
-                return .bind(slot: binding.slot, instance: instance, introduced: closureStates(of: instance))
+            var changes: [Change] = []
+            for binding in bindings {
+                guard let instance = binding.instance, target.instance(in: binding.slot) != instance else { continue }
+                // Checked when queued; an instance freed since (with another target) is gone.
+                guard store[instance] != nil else { throw .unknownInstance(instance) }
+                changes.append(.bind(slot: binding.slot, instance: instance, introduced: closureStates(of: instance)))
             }
+            return changes
         }
     }
 

@@ -84,8 +84,10 @@ struct InProcessClient: Sendable {
 
     func sendRaw(_ bytes: [UInt8]) { daemon.daemon.dispatcher.received(session, bytes: bytes, isText: true) }
 
-    /// The next message the daemon sent this connection (generous timeout: CI is loaded).
-    func next(what: String = "a message", seconds: Double = 15) async throws -> JSONValue {
+    /// The next message the daemon sent this connection. The timeout only detects a hang: a
+    /// message normally comes within milliseconds, but a test elsewhere in the suite that
+    /// blocks Swift's cooperative threads (2 on CI) for seconds stalls this loop meanwhile.
+    func next(what: String = "a message", seconds: Double = 120) async throws -> JSONValue {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
             if let message = daemon.outlet.take(session) { return message }

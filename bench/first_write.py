@@ -1,0 +1,185 @@
+"""Leading-edge advances (PROTOCOL.md §18, issue 14 item 4), measured against named daemons.
+
+For each daemon (`--daemon LABEL=DIR`, DIR holding a release `rivesyncd`), on a fresh
+`rivesyncd --demo` pinned to core 0 (this client on core 1):
+
+1. idle set→ack: first `--samples` awaited `ping`s (the floor: a request the dispatcher
+   answers without a worker), then `--samples` awaited `set`s of `character`'s `mood` (an auto target at the
+   default 60 advances/s), each sent after the target has been idle for `--idle-ms` (longer than
+   its 16.7 ms interval); the time from sending to reading the ack, p50 / p99 / max.
+2. flood: `--rate` writes/s (open loop, paced in 1 ms slots) to the same target for
+   `--seconds`, without waiting for acks; the advances are counted from the acks' distinct
+   seqs per wall-clock second of their arrival, and from a whole-target subscriber's batches.
+   The daemon must make at most 60 advances in any second.
+
+Prints one Markdown table; `bench/README.md` has the command and the committed figures.
+"""
+
+import argparse
+import asyncio
+import json
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import time
+
+import websockets
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start(directory):
+    port = free_port()
+    proc = subprocess.Popen(
+        ["taskset", "-c", "0", os.path.join(directory, "rivesyncd"), "--demo", "--port", str(port)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return proc, port
+        except OSError:
+            if proc.poll() is not None:
+                raise RuntimeError(f"{directory}/rivesyncd exited with {proc.returncode}")
+            time.sleep(0.05)
+    proc.kill()
+    raise RuntimeError("rivesyncd did not listen within 30 s")
+
+
+async def connect(port):
+    ws = await websockets.connect(f"ws://127.0.0.1:{port}/", max_size=None, compression=None)
+    await ws.send(json.dumps({"type": "hello", "id": 0, "protocol": [1], "client": "first_write.py"}))
+    reply = json.loads(await ws.recv())
+    assert reply["type"] == "welcome", reply
+    return ws
+
+
+def percentile(values, p):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
+
+
+async def round_trips(port, samples, idle_ms, request, expected):
+    """Times `samples` awaited requests (after 10 to warm up), each after `idle_ms` idle."""
+    ws = await connect(port)
+    latencies = []
+    for i in range(samples + 10):
+        await asyncio.sleep(idle_ms / 1000)
+        start_ns = time.perf_counter_ns()
+        await ws.send(json.dumps(dict(request(i), id=i + 1)))
+        while True:
+            reply = json.loads(await ws.recv())
+            if reply.get("id") == i + 1:
+                break
+        elapsed = (time.perf_counter_ns() - start_ns) / 1e6
+        assert reply["type"] == expected, reply
+        if i >= 10:
+            latencies.append(elapsed)
+    await ws.close()
+    return latencies
+
+
+def idle_set_to_ack(port, samples, idle_ms):
+    return round_trips(
+        port, samples, idle_ms, lambda i: {"type": "set", "target": "character", "path": "mood", "value": i % 2 + 1}, "ack")
+
+
+def ping_floor(port, samples, idle_ms):
+    return round_trips(port, samples, idle_ms, lambda i: {"type": "ping"}, "pong")
+
+
+async def flood(port, rate, seconds):
+    writer = await connect(port)
+    watcher = await connect(port)
+    await watcher.send(json.dumps({"type": "subscribe", "id": 1, "target": "character"}))
+    snapshot = json.loads(await watcher.recv())
+    assert snapshot["type"] == "snapshot", snapshot
+    acks_per_second, batches_per_second = {}, {}
+    total = rate * seconds
+    done = asyncio.Event()
+    origin = time.monotonic()
+
+    async def send():
+        for i in range(total):
+            due = origin + i / rate
+            delay = due - time.monotonic()
+            if delay > 0:
+                await asyncio.sleep(delay)
+            await writer.send(json.dumps({"type": "set", "id": i + 1, "target": "character", "path": "mood", "value": i % 7}))
+
+    async def read_acks():
+        received = 0
+        while received < total:
+            reply = json.loads(await writer.recv())
+            if reply["type"] == "ack":
+                second = int(time.monotonic() - origin)
+                acks_per_second.setdefault(second, set()).add(reply["seq"])
+                received += 1
+            elif reply["type"] == "error":
+                raise RuntimeError(f"error during the flood: {reply}")
+        done.set()
+
+    async def read_batches():
+        while not done.is_set():
+            try:
+                message = json.loads(await asyncio.wait_for(watcher.recv(), 0.5))
+            except asyncio.TimeoutError:
+                continue
+            if message["type"] == "batch":
+                second = int(time.monotonic() - origin)
+                batches_per_second[second] = batches_per_second.get(second, 0) + 1
+
+    await asyncio.wait_for(asyncio.gather(send(), read_acks(), read_batches()), seconds + 60)
+    await writer.close()
+    await watcher.close()
+    # Whole seconds only: the last one is partial.
+    full = [s for s in range(seconds)]
+    advances = [len(acks_per_second.get(s, ())) for s in full]
+    batches = [batches_per_second.get(s, 0) for s in full]
+    return advances, batches
+
+
+def run(label, directory, args):
+    proc, port = start(directory)
+    try:
+        pings = asyncio.run(ping_floor(port, args.samples, args.idle_ms))
+        latencies = asyncio.run(idle_set_to_ack(port, args.samples, args.idle_ms))
+        advances, batches = asyncio.run(flood(port, args.rate, args.seconds))
+    finally:
+        proc.terminate()
+        proc.wait(10)
+    return {
+        "label": label, "ping": statistics.median(pings), "p50": statistics.median(latencies), "p99": percentile(latencies, 99), "max": max(latencies),
+        "advances": advances, "batches": batches,
+    }
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--daemon", action="append", required=True, help="LABEL=DIR with a release rivesyncd")
+    parser.add_argument("--samples", type=int, default=300)
+    parser.add_argument("--idle-ms", type=float, default=40)
+    parser.add_argument("--rate", type=int, default=1000)
+    parser.add_argument("--seconds", type=int, default=5)
+    args = parser.parse_args()
+    os.sched_setaffinity(0, {1})
+    rows = [run(*spec.split("=", 1), args) for spec in args.daemon]
+    load = os.getloadavg()[0]
+    print(f"| daemon | ping→pong p50 ms (floor) | idle set→ack p50 ms | p99 ms | max ms | {args.rate} writes/s: advances per second (acks' seqs) | batches per second (subscriber) |")
+    print("|---|---|---|---|---|---|---|")
+    for row in rows:
+        print(f"| {row['label']} | {row['ping']:.2f} | {row['p50']:.2f} | {row['p99']:.2f} | {row['max']:.2f} | "
+              f"{' '.join(map(str, row['advances']))} | {' '.join(map(str, row['batches']))} |")
+    print(f"\n{args.samples} samples after {args.idle_ms:g} ms idle each; flood {args.seconds} s; load average {load:.2f} at the end")
+    if any(max(row["advances"]) > 60 or max(row["batches"]) > 60 for row in rows):
+        sys.exit("more than 60 advances in a second")
+
+
+if __name__ == "__main__":
+    main()
