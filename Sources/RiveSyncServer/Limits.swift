@@ -35,23 +35,56 @@ public struct Limits: Sendable, Hashable {
 
     /// Every limit, in the order the README lists them.
     public static let settings: [Setting] = [
-        Setting(name: "maxMessageBytes", summary: "bytes in one incoming message (close 1009 past it)", range: 256...(64 << 20), reloadable: false, keyPath: \.maxMessageBytes),
-        Setting(name: "maxJSONDepth", summary: "nesting depth of one message (error too_deep)", range: 4...256, reloadable: true, keyPath: \.maxJSONDepth),
-        Setting(name: "maxSubscriptions", summary: "subscriptions per connection", range: 1...100_000, reloadable: true, keyPath: \.maxSubscriptions),
-        Setting(name: "maxSendQueueBytes", summary: "send backlog per connection before catch-up", range: 64 << 10...(1 << 30), reloadable: false, keyPath: \.maxSendQueueBytes),
-        Setting(name: "socketSendBufferBytes", summary: "kernel send buffer per connection (SO_SNDBUF)", range: 4 << 10...(64 << 20), reloadable: false, keyPath: \.socketSendBufferBytes),
-        Setting(name: "maxConnections", summary: "simultaneous connections, counted from accept (HTTP 503 past it)", range: 1...1_000_000, reloadable: false, keyPath: \.maxConnections),
-        Setting(name: "maxListLength", summary: "items in one list property", range: 1...10_000_000, reloadable: true, keyPath: \.maxListLength),
-        Setting(name: "maxStringBytes", summary: "UTF-8 bytes in one string value", range: 16...(16 << 20), reloadable: true, keyPath: \.maxStringBytes),
-        Setting(name: "maxAssetBytes", summary: "bytes in one uploaded image, font or blob", range: 1024...(256 << 20), reloadable: true, keyPath: \.maxAssetBytes),
-        Setting(name: "maxCommandsPerSecond", summary: "requests per second per connection", range: 1...10_000_000, reloadable: true, keyPath: \.maxCommandsPerSecond),
-        Setting(name: "maxInstancesPerFile", summary: "live instances in one file", range: 16...100_000_000, reloadable: true, keyPath: \.maxInstancesPerFile),
-        Setting(name: "historyBatches", summary: "batches kept per target for resume", range: 16...1_000_000, reloadable: false, keyPath: \.historyBatches),
-        Setting(name: "helloTimeoutSeconds", summary: "seconds from connect to hello (close 1008 past it)", range: 1...3_600, reloadable: true, keyPath: \.helloTimeoutSeconds),
-        Setting(name: "maxConnectionsPerAddress", summary: "sockets from one address, counted from accept (HTTP 503 past it)", range: 1...1_000_000, reloadable: false, keyPath: \.maxConnectionsPerAddress),
-        Setting(name: "maxPendingRequests", summary: "requests per connection read and not yet handled (reading pauses)", range: 1...100_000, reloadable: false, keyPath: \.maxPendingRequests),
-        Setting(name: "maxTargets", summary: "targets in the daemon (error limit_exceeded)", range: 1...10_000_000, reloadable: true, keyPath: \.maxTargets),
-        Setting(name: "maxPageSize", summary: "entries in one listTargets reply (next pages on)", range: 1...1_000_000, reloadable: true, keyPath: \.maxPageSize),
+        Setting(
+            name: "maxMessageBytes", summary: "bytes in one incoming message (close 1009 past it)", range: 256...(64 << 20),
+            reloadable: false, keyPath: \.maxMessageBytes),
+        Setting(
+            name: "maxJSONDepth", summary: "nesting depth of one message (error too_deep)", range: 4...256, reloadable: true,
+            keyPath: \.maxJSONDepth),
+        Setting(
+            name: "maxSubscriptions", summary: "subscriptions per connection", range: 1...100_000, reloadable: true,
+            keyPath: \.maxSubscriptions),
+        Setting(
+            name: "maxSendQueueBytes", summary: "send backlog per connection before catch-up", range: 64 << 10...(1 << 30),
+            reloadable: false, keyPath: \.maxSendQueueBytes),
+        Setting(
+            name: "socketSendBufferBytes", summary: "kernel send buffer per connection (SO_SNDBUF)", range: 4 << 10...(64 << 20),
+            reloadable: false, keyPath: \.socketSendBufferBytes),
+        Setting(
+            name: "maxConnections", summary: "simultaneous connections, counted from accept (HTTP 503 past it)", range: 1...1_000_000,
+            reloadable: false, keyPath: \.maxConnections),
+        Setting(
+            name: "maxListLength", summary: "items in one list property", range: 1...10_000_000, reloadable: true, keyPath: \.maxListLength),
+        Setting(
+            name: "maxStringBytes", summary: "UTF-8 bytes in one string value", range: 16...(16 << 20), reloadable: true,
+            keyPath: \.maxStringBytes),
+        Setting(
+            name: "maxAssetBytes", summary: "bytes in one uploaded image, font or blob", range: 1024...(256 << 20), reloadable: true,
+            keyPath: \.maxAssetBytes),
+        Setting(
+            name: "maxCommandsPerSecond", summary: "requests per second per connection", range: 1...10_000_000, reloadable: true,
+            keyPath: \.maxCommandsPerSecond),
+        Setting(
+            name: "maxInstancesPerFile", summary: "live instances in one file", range: 16...100_000_000, reloadable: true,
+            keyPath: \.maxInstancesPerFile),
+        Setting(
+            name: "historyBatches", summary: "batches kept per target for resume", range: 16...1_000_000, reloadable: false,
+            keyPath: \.historyBatches),
+        Setting(
+            name: "helloTimeoutSeconds", summary: "seconds from connect to hello (close 1008 past it)", range: 1...3_600, reloadable: true,
+            keyPath: \.helloTimeoutSeconds),
+        Setting(
+            name: "maxConnectionsPerAddress", summary: "sockets from one address, counted from accept (HTTP 503 past it)",
+            range: 1...1_000_000, reloadable: false, keyPath: \.maxConnectionsPerAddress),
+        Setting(
+            name: "maxPendingRequests", summary: "requests per connection read and not yet handled (reading pauses)", range: 1...100_000,
+            reloadable: false, keyPath: \.maxPendingRequests),
+        Setting(
+            name: "maxTargets", summary: "targets in the daemon (error limit_exceeded)", range: 1...10_000_000, reloadable: true,
+            keyPath: \.maxTargets),
+        Setting(
+            name: "maxPageSize", summary: "entries in one listTargets reply (next pages on)", range: 1...1_000_000, reloadable: true,
+            keyPath: \.maxPageSize),
     ]
 
     /// Reads `{"maxMessageBytes": …, …}`; unknown names and out-of-range values are errors.

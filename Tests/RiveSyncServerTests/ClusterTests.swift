@@ -114,10 +114,8 @@ import Testing
         ])
         #expect(created["type"] == "target", "\(created.jsonText)")
         // B applies the creation from the log: wait until B knows the target.
-        let deadline = Date().addingTimeInterval(20)
-        while try await onB.request(["type": "get", "target": "stage", "path": "mood"])["type"] != "value" {
-            guard Date() < deadline else { throw TestClient.Timeout(what: "the target on node B") }
-            try await Task.sleep(nanoseconds: 20_000_000)
+        try await waitUntil("node B to know the target 'stage'") {
+            try await onB.request(["type": "get", "target": "stage", "path": "mood"])["type"] == "value"
         }
         onB.send(["type": "set", "target": "stage", "path": "mood", "value": 7, "id": 501])
         onA.send(["type": "fire", "target": "stage", "path": "success", "id": 502])

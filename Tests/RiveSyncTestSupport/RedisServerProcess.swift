@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// A real `redis-server` started for a test on a free loopback port, with its own temporary
 /// directory and `appendonly yes` (`appendfsync always` unless told otherwise), no RDB saves.
@@ -11,14 +10,9 @@ public final class RedisServerProcess: @unchecked Sendable {
     public private(set) var port = 0
     public let directory: URL
     public let appendfsync: String
-    private var process: Process?
-    private let output = Output()
-
-    /// Everything the server logged (stdout and stderr, all its runs).
-    private final class Output: Sendable {
-        let text = Mutex("")
-        func withLock<T>(_ body: (inout String) -> T) -> T { text.withLock { body(&$0) } }
-    }
+    private var child: ChildProcess?
+    /// What the earlier runs logged.
+    private var earlierLog = ""
 
     public enum RedisServerError: Error, CustomStringConvertible {
         case notInstalled
@@ -50,16 +44,16 @@ public final class RedisServerProcess: @unchecked Sendable {
                 if case .notInstalled = error { break }
             }
         }
-        try? FileManager.default.removeItem(at: directory)
+        try? FileManager.default.removeItem(at: directory)  // cleanup of a server that never started
         throw lastError
     }
 
     /// `redis://127.0.0.1:<port>`.
     public var url: String { "redis://127.0.0.1:\(port)" }
-    /// What the server has logged (all its runs).
-    public var log: String { output.withLock { $0 } }
-    public var pid: Int32? { process?.processIdentifier }
-    public var isRunning: Bool { process?.isRunning ?? false }
+    /// What the server has logged (stdout and stderr, all its runs).
+    public var log: String { earlierLog + (child?.stdout ?? "") }
+    public var pid: Int32? { child?.pid }
+    public var isRunning: Bool { child?.isRunning ?? false }
 
     private static let binary: String? = ["/usr/bin/redis-server", "/usr/local/bin/redis-server"].first {
         FileManager.default.isExecutableFile(atPath: $0)
@@ -67,43 +61,31 @@ public final class RedisServerProcess: @unchecked Sendable {
 
     private func launch() throws {
         guard let binary = Self.binary else { throw RedisServerError.notInstalled }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = [
-            "--port", String(port), "--bind", "127.0.0.1", "--dir", directory.path, "--appendonly", "yes", "--appendfsync", appendfsync,
-            "--save", "", "--daemonize", "no", "--protected-mode", "yes", "--logfile", "",
-        ]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        let output = self.output
-        let mark = output.withLock { $0.count }
-        pipe.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            if data.isEmpty {
-                handle.readabilityHandler = nil
-            } else {
-                output.withLock { $0 += String(decoding: data, as: UTF8.self) }
+        if let child { earlierLog += child.stdout }
+        let child = try ChildProcess(
+            binary,
+            [
+                "--port", String(port), "--bind", "127.0.0.1", "--dir", directory.path, "--appendonly", "yes", "--appendfsync", appendfsync,
+                "--save", "", "--daemonize", "no", "--protected-mode", "yes", "--logfile", "",
+            ], output: .merged)
+        self.child = child
+        do {
+            try waitUntilBlocking("redis-server to accept connections", seconds: 20) {
+                if child.stdout.contains("Ready to accept connections") { return true }
+                guard child.isRunning else { throw RedisServerError.didNotStart(child.stdout) }
+                return false
             }
+        } catch {
+            stopProcess()
+            throw RedisServerError.didNotStart("\(error)\n\(child.stdout)")
         }
-        try process.run()
-        self.process = process
-        let deadline = Date().addingTimeInterval(20)
-        while Date() < deadline {
-            let text = output.withLock { String($0.dropFirst(mark)) }
-            if text.contains("Ready to accept connections") { return }
-            if !process.isRunning { break }
-            Thread.sleep(forTimeInterval: 0.02)
-        }
-        stopProcess()
-        throw RedisServerError.didNotStart(output.withLock { String($0.dropFirst(mark)) })
     }
 
     /// `kill -9`: Redis dies without a chance to write anything more.
     public func crash() {
-        guard let process, process.isRunning else { return }
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        guard let child, child.isRunning else { return }
+        child.signal(SIGKILL)
+        waitForExit(child)
     }
 
     /// Starts the server again on the same port and directory (after `crash` or `stop`): it
@@ -115,12 +97,12 @@ public final class RedisServerProcess: @unchecked Sendable {
 
     /// `SIGSTOP`: Redis stops answering but keeps its connections.
     public func freeze() {
-        if let process, process.isRunning { kill(process.processIdentifier, SIGSTOP) }
+        if let child, child.isRunning { child.signal(SIGSTOP) }
     }
 
     /// `SIGCONT` after `freeze`.
     public func thaw() {
-        if let process, process.isRunning { kill(process.processIdentifier, SIGCONT) }
+        if let child, child.isRunning { child.signal(SIGCONT) }
     }
 
     /// Asks the server to shut down (`redis-cli shutdown`, after a thaw), then waits; SIGKILL
@@ -129,22 +111,30 @@ public final class RedisServerProcess: @unchecked Sendable {
     public func stop() { stopProcess() }
 
     private func stopProcess() {
-        guard let process, process.isRunning else { return }
-        kill(process.processIdentifier, SIGCONT)
-        let client = Process()
-        client.executableURL = URL(fileURLWithPath: "/usr/bin/redis-cli")
-        client.arguments = ["-h", "127.0.0.1", "-p", String(port), "shutdown"]
-        client.standardOutput = FileHandle.nullDevice
-        client.standardError = FileHandle.nullDevice
-        if (try? client.run()) != nil { client.waitUntilExit() }
-        let deadline = Date().addingTimeInterval(10)
-        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+        guard let child, child.isRunning else { return }
+        child.signal(SIGCONT)
+        // The shutdown request's own outcome does not matter: the wait below decides.
+        _ = try? ChildProcess.run("/usr/bin/redis-cli", ["-h", "127.0.0.1", "-p", String(port), "shutdown"], seconds: 10)
+        do {
+            try waitUntilBlocking("redis-server to exit after shutdown", seconds: 10) { !child.isRunning }
+        } catch {
+            child.signal(SIGKILL)
+        }
+        waitForExit(child)
+    }
+
+    /// Waits for a child that was told to end (SIGKILL at the latest) to be gone.
+    private func waitForExit(_ child: ChildProcess) {
+        do {
+            try waitUntilBlocking("redis-server to exit", seconds: 30) { !child.isRunning }
+        } catch {
+            // A process SIGKILL did not end in 30 s: nothing a test can do; say so.
+            FileHandle.standardError.write(Data("redis-server \(child.pid) did not exit: \(error)\n".utf8))
+        }
     }
 
     deinit {
         stopProcess()
-        try? FileManager.default.removeItem(at: directory)
+        try? FileManager.default.removeItem(at: directory)  // cleanup; a leftover temp directory harms nothing
     }
 }

@@ -10,8 +10,10 @@ public enum WebSocketOpcode: UInt8, Sendable {
 public enum WebSocketFrameEncoder {
     /// Appends one masked frame carrying `payload` to `out`. The mask key's bytes are
     /// `maskKey` in big-endian order (the order they appear on the wire).
-    public static func appendMaskedFrame(opcode: WebSocketOpcode, payload: UnsafeRawBufferPointer, maskKey: UInt32,
-                                         to out: inout [UInt8]) {
+    public static func appendMaskedFrame(
+        opcode: WebSocketOpcode, payload: UnsafeRawBufferPointer, maskKey: UInt32,
+        to out: inout [UInt8]
+    ) {
         let count = payload.count
         out.reserveCapacity(out.count + 14 + count)
         out.append(0x80 | opcode.rawValue)

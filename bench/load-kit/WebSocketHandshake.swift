@@ -76,7 +76,8 @@ public enum WebSocketHandshake {
     /// Length of the header including its terminating empty line, nil if not there yet.
     private static func headerEnd(_ bytes: [UInt8]) -> Int? {
         guard bytes.count >= 4 else { return nil }
-        for index in 3..<bytes.count where bytes[index] == 10 && bytes[index - 1] == 13 && bytes[index - 2] == 10 && bytes[index - 3] == 13 {
+        for index in 3..<bytes.count where bytes[index] == 10 && bytes[index - 1] == 13 && bytes[index - 2] == 10 && bytes[index - 3] == 13
+        {
             return index + 1
         }
         return nil

@@ -81,13 +81,15 @@ extension RawEventLoop {
             case .message(let message, _):
                 collector.receive(message, receivedAt: now, index: index)
             case .ping(let payload):
-                WebSocketFrameEncoder.appendMaskedFrame(opcode: .pong, payload: payload, maskKey: .random(in: .min ... .max), to: &connection.outbox)
+                WebSocketFrameEncoder.appendMaskedFrame(
+                    opcode: .pong, payload: payload, maskKey: .random(in: .min ... .max), to: &connection.outbox)
             case .pong:
                 break
             case .close(let code, let reason):
                 let echo: [UInt8] = code.map { [UInt8($0 >> 8), UInt8($0 & 0xFF)] } ?? []
                 echo.withUnsafeBytes {
-                    WebSocketFrameEncoder.appendMaskedFrame(opcode: .close, payload: $0, maskKey: .random(in: .min ... .max), to: &connection.outbox)
+                    WebSocketFrameEncoder.appendMaskedFrame(
+                        opcode: .close, payload: $0, maskKey: .random(in: .min ... .max), to: &connection.outbox)
                 }
                 ending = "closed \(code.map(String.init) ?? "-") \(reason)"
             case .failure(let reason):

@@ -59,9 +59,10 @@ var results: [CoalescingPolicy: [Double]] = [:]
 var replicaTimes: [Double] = []
 for _ in 0..<runs {
     var floor: [String: Float] = [:]
-    floorTimes.append(seconds {
-        for (i, op) in ops.enumerated() { floor[op.path] = Float(i) }
-    })
+    floorTimes.append(
+        seconds {
+            for (i, op) in ops.enumerated() { floor[op.path] = Float(i) }
+        })
     for policy in [CoalescingPolicy.none, .latestValue] {
         var runtime = try prepared(policy)
         let snapshot = try runtime.snapshot(of: "sm")
@@ -101,16 +102,18 @@ for _ in 0..<largeCount { _ = try large.createInstance(.blank(from: .name("Item"
 var copyTimes: [Double] = []
 var inPlaceTimes: [Double] = []
 for _ in 0..<runs {
-    copyTimes.append(try seconds {
-        for _ in 0..<creates {
-            var copy = large
-            _ = try copy.createInstance(.blank(from: .name("Item")))
-            large = copy
-        }
-    })
-    inPlaceTimes.append(try seconds {
-        for _ in 0..<creates { _ = try large.createInstance(.blank(from: .name("Item"))) }
-    })
+    copyTimes.append(
+        try seconds {
+            for _ in 0..<creates {
+                var copy = large
+                _ = try copy.createInstance(.blank(from: .name("Item")))
+                large = copy
+            }
+        })
+    inPlaceTimes.append(
+        try seconds {
+            for _ in 0..<creates { _ = try large.createInstance(.blank(from: .name("Item"))) }
+        })
 }
 func perCreate(_ time: Double) -> String { String(format: "%9.1f µs per create", time / Double(creates) * 1e6) }
 print("journaled create at \(largeCount / 1000)k instances (\(creates) creates, median of \(runs) runs)")

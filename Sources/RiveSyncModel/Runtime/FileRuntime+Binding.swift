@@ -78,7 +78,8 @@ extension FileRuntime {
 
     /// The command `bind` would queue, checked the same way without queueing it; nil when
     /// nothing is supplied.
-    public func bindCommand(_ targetName: String, main: InstanceID?, globals: [(String, InstanceID)]) throws(StateMachineError) -> Command? {
+    public func bindCommand(_ targetName: String, main: InstanceID?, globals: [(String, InstanceID)]) throws(StateMachineError) -> Command?
+    {
         let target = try target(targetName)
         let artboard: ArtboardSchema?
         if case .stateMachine(let artboardName, _) = target.kind {

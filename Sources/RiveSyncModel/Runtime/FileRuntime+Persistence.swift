@@ -47,7 +47,10 @@ extension FileRuntime {
     }
 
     /// A runtime restored from a snapshot's state.
-    public init(schema: FileSchema, limits: ModelLimits = ModelLimits(), coalescing: CoalescingPolicy = .latestValue, restoring state: FileRuntimeState) {
+    public init(
+        schema: FileSchema, limits: ModelLimits = ModelLimits(), coalescing: CoalescingPolicy = .latestValue,
+        restoring state: FileRuntimeState
+    ) {
         self.init(schema: schema, limits: limits, coalescing: coalescing, firstInstanceID: state.nextInstanceID)
         for instance in state.instances { store.upsert(instance) }
         for persisted in state.targets {

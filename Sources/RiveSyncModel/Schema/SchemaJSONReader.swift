@@ -161,9 +161,10 @@ struct SchemaJSONReader {
             return .viewModel(try readReference(json, defaultViewModel: property.viewModelName, here))
         case .list:
             let items = try array(json, here, optional: false)
-            return .list(try items.enumerated().map { (i, item) throws(FileError) in
-                try readReference(item, defaultViewModel: nil, "\(here)[\(i)]")
-            })
+            return .list(
+                try items.enumerated().map { (i, item) throws(FileError) in
+                    try readReference(item, defaultViewModel: nil, "\(here)[\(i)]")
+                })
         case .assetImage, .assetFont, .assetBlob:
             let name = try optionalString(json, here)
             if let name, !schema.assets.contains(where: { $0.name == name }) {
