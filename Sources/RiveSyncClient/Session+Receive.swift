@@ -74,6 +74,7 @@ extension Session {
             switch message {
             case .snapshot(let snapshot, _) where mirrors[snapshot.target] != nil: installSnapshot(snapshot)
             case .unsubscribed(let target, let reason, nil) where mirrors[target] != nil: endSubscription(target, reason: reason)
+            case .freshness(let fresh): freshness.update(fresh)
             default: break
             }
             return

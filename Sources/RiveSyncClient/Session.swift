@@ -63,6 +63,8 @@ actor Session {
     var holdWaiter: CheckedContinuation<Void, Never>?
     /// Streams whose listener is being registered (for tests: wait for none before counting).
     nonisolated let registrationsInFlight = Locked(0)
+    /// Whether the daemon's state may be behind (`freshness`).
+    nonisolated let freshness = FreshnessChannel()
 
     init(settings: Settings) {
         self.settings = settings
@@ -104,6 +106,7 @@ actor Session {
         }
         guard case .welcome(let welcome, _) = reply else { throw reply.unexpected(.welcome) }
         epoch = welcome.epoch
+        freshness.update(true)
     }
 
     /// Sends a request once connected and returns its reply; an `error` reply throws a

@@ -43,6 +43,7 @@ public final class Worker: Sendable {
     deinit {
         let session = session
         calls.finish()
+        session.freshness.finish()
         Task { await session.close() }
     }
 
@@ -51,6 +52,16 @@ public final class Worker: Sendable {
     /// while none is open they are written to standard error.
     public func errors() -> AsyncStream<QueuedCallError> {
         calls.errors.stream()
+    }
+
+    /// False while the daemon says its state may be behind: a cluster node that cannot read
+    /// the cluster's log keeps answering from the state it last applied (PROTOCOL.md §7.1).
+    /// True again once it has caught up, and after each reconnect until a node says otherwise.
+    public var isStateFresh: Bool { session.freshness.isFresh }
+
+    /// `isStateFresh` now, then each change of it, until the worker closes.
+    public func freshness() -> AsyncStream<Bool> {
+        session.freshness.stream()
     }
 
     /// Same as `init(url:token:)`.
@@ -65,6 +76,7 @@ public final class Worker: Sendable {
     public func close() async {
         await session.close()
         calls.errors.finish()
+        session.freshness.finish()
     }
 
     /// Names of the files loaded in the daemon.

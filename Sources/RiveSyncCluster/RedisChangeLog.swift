@@ -40,7 +40,8 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
         case caughtUp
         /// Reading from Redis failed (reported once); the node is cut off until `caughtUp`.
         case cutOff(RedisError)
-        /// The lease ended: the node's own entries are no longer answered; it should drop its
+        /// The lease ended: the node's own entries are no longer answered — no proposal made
+        /// before gets an answer, so the sink frees what waits on them — and it should drop its
         /// clients (they resume on another node).
         case leaseLost
         /// An entry that cannot be read (skipped by every node alike).
@@ -256,10 +257,13 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
         }
     }
 
-    /// True while the lease is surely held; reports its loss once.
+    /// True while the lease is surely held. When it is not, the loss is handled as when the
+    /// renewal timer finds it (quarantine first, so no later proposal goes out with the old
+    /// token and none is left unanswered), once per generation.
     private func leaseHeld() -> Bool {
-        let held = Self.now() < fencing.withLock { $0.validUntil }
-        if !held { leaseEnded() }
+        let (validUntil, generation) = fencing.withLock { ($0.validUntil, $0.generation) }
+        let held = Self.now() < validUntil
+        if !held { lost(generation) }
         return held
     }
 

@@ -23,6 +23,7 @@ extension ServerMessage {
                     protocolVersion: try r.int("protocol"), server: try r.string("server"), epoch: try r.string("epoch"), limits: limits),
                 id: id)
         case .pong: self = .pong(id: id)
+        case .freshness: self = .freshness(fresh: try r.bool("fresh"))
         case .files:
             let files = try r.items("files") { (f) throws(ServerMessageDecodingError) in
                 FileInfo(name: try f.string("name"), worker: try f.int("worker"), source: try f.choice("source", FileSource.self))

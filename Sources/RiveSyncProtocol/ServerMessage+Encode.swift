@@ -21,7 +21,7 @@ extension ServerMessage {
             .targetDeleted(_, _, let id), .subscribed(_, let id), .unsubscribed(_, _, let id), .snapshot(_, let id), .ack(_, let id),
             .value(_, let id), .advanced(_, _, let id), .digest(_, _, _, let id), .asset(_, let id), .error(_, let id):
             id
-        case .batch: nil
+        case .batch, .freshness: nil
         }
     }
 
@@ -34,6 +34,7 @@ extension ServerMessage {
                 ("epoch", .string(welcome.epoch)), ("limits", .object(welcome.limits.map { ($0.name, .number(Double($0.value))) })),
             ]
         case .pong: []
+        case .freshness(let fresh): [("fresh", .bool(fresh))]
         case .files(let files, _):
             [
                 (

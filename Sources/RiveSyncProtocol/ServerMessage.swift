@@ -53,6 +53,9 @@ public enum ServerMessage: Sendable, Equatable {
     case asset(AssetReference, id: JSONValue?)
     /// A request that failed, or input that is not a request.
     case error(WireError, id: JSONValue?)
+    /// Whether the node's state may be behind the cluster's (PROTOCOL.md §7.1): `fresh`
+    /// false once it cannot read the cluster's log, true once it has caught up again.
+    case freshness(fresh: Bool)
 
     /// The message's `type` on the wire.
     public var type: ServerMessageType {
@@ -79,6 +82,7 @@ public enum ServerMessage: Sendable, Equatable {
         case .digest: .digest
         case .asset: .asset
         case .error: .error
+        case .freshness: .freshness
         }
     }
 }
@@ -86,5 +90,5 @@ public enum ServerMessage: Sendable, Equatable {
 /// The `type` of every server message; the raw value is the wire string.
 public enum ServerMessageType: String, Sendable, Hashable, CaseIterable {
     case welcome, pong, files, targets, schema, names, properties, enums, defaultViewModelInfo, instance, target
-    case targetDeleted, subscribed, unsubscribed, snapshot, batch, ack, value, advanced, digest, asset, error
+    case targetDeleted, subscribed, unsubscribed, snapshot, batch, ack, value, advanced, digest, asset, error, freshness
 }

@@ -46,12 +46,18 @@ extension Daemon {
         let worker = workers[0]
         let log = context.log
         let dispatcher = self.dispatcher
+        // Events come on the worker's queue.
         try clusterLog.startReplicating(sink: worker, queue: worker.queue) { event in
             switch event {
-            case .caughtUp: log(.info, "reading the cluster log again", [])
-            case .cutOff(let error): log(.warning, "cut off from the cluster log", [("error", "\(error)")])
+            case .caughtUp:
+                log(.info, "reading the cluster log again", [])
+                dispatcher.tellFreshness(true)
+            case .cutOff(let error):
+                log(.warning, "cut off from the cluster log; telling clients the state may be stale", [("error", "\(error)")])
+                dispatcher.tellFreshness(false)
             case .leaseLost:
                 log(.error, "the cluster lease ended; closing every connection (clients resume on another node)", [])
+                worker.run(.proposalsDropped)
                 dispatcher.closeEveryConnection(code: .goingAway, reason: "cluster lease lost")
             case .invalidEntry(let reason): log(.error, "skipped an entry of the cluster log", [("reason", reason)])
             }
@@ -64,6 +70,17 @@ extension Daemon {
 }
 
 extension Dispatcher {
+    /// Tells every connection that has said hello whether the node's state may be behind the
+    /// cluster's (`freshness`, PROTOCOL.md §7.1): false once it cannot read the log, true once
+    /// it has caught up again.
+    func tellFreshness(_ fresh: Bool) {
+        let frame = ServerContext.payload(.freshness(fresh: fresh))
+        queue.async { [self] in
+            let greeted = connections.greeted.map(\.rawValue)
+            if !greeted.isEmpty { context.submit([.send(frame, to: greeted)]) }
+        }
+    }
+
     /// Closes every connection (a cluster node whose lease ended: its acks can no longer be
     /// trusted, so its clients go on elsewhere, protocol/CLUSTER.md §3.2).
     func closeEveryConnection(code: CloseCode, reason: String) {
@@ -71,4 +88,10 @@ extension Dispatcher {
             context.submit(connections.open.map { .close($0.rawValue, code: code.rawValue, reason: reason) })
         }
     }
+}
+
+extension DispatcherEnvironment {
+    /// False while this cluster node cannot read the cluster's log (from a failed read until
+    /// its reader has caught up again).
+    var stateIsFresh: Bool { context.clusterLog?.isReachable ?? true }
 }

@@ -26,6 +26,8 @@ final class DaemonMetrics: Sendable {
     static let otherTarget = "_other"
 
     let commandsQueued = Atomic<Int>(0)
+    /// Proposals the change log has not answered yet, over every worker.
+    let proposalsWaiting = Atomic<Int>(0)
     let catchUps = Atomic<Int>(0)
     let requests = Atomic<Int>(0)
     private let maxTargetLabels: Int
@@ -80,6 +82,8 @@ final class DaemonMetrics: Sendable {
         }
         header("commands_queued", "gauge", "Commands waiting for an advance.")
         sample("commands_queued", [], "\(commandsQueued.load(ordering: .relaxed))")
+        header("proposals_waiting", "gauge", "Changes proposed to the change log and not answered yet.")
+        sample("proposals_waiting", [], "\(proposalsWaiting.load(ordering: .relaxed))")
         header("catch_ups_total", "counter", "Catch-up snapshots sent to slow subscribers.")
         sample("catch_ups_total", [], "\(catchUps.load(ordering: .relaxed))")
         header("requests_total", "counter", "Requests received.")

@@ -83,6 +83,7 @@ final class Worker: @unchecked Sendable {
         case .error(let code): metrics.recordError(code: code.rawValue)
         case .advanceDuration(let nanoseconds): metrics.recordAdvance(nanoseconds: nanoseconds)
         case .catchUp: metrics.catchUps.add(1, ordering: .relaxed)
+        case .proposalsWaiting(let delta): metrics.proposalsWaiting.add(delta, ordering: .relaxed)
         }
     }
 

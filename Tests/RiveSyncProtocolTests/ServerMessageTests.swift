@@ -83,6 +83,7 @@ struct TestTypes: ServerMessageTypes {
         .asset(AssetReference(id: "sha256:00", byteCount: 4, mediaType: "image/png"), id: 19),
         .error(WireError(code: .typeMismatch, message: "m", details: [("path", "x")]), id: 20),
         .error(WireError(code: .badJSON, message: "m"), id: nil),
+        .freshness(fresh: false), .freshness(fresh: true),
     ]
 
     @Test func samplesCoverEveryMessageType() {

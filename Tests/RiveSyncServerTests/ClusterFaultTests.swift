@@ -5,6 +5,10 @@ import RiveSyncTestSupport
 import RiveSyncTransport
 import Testing
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// The faults of protocol/CLUSTER.md §3, each during a write storm of named appends: after
 /// it, every acked append is in every node's list exactly once, the clients' histories pass
 /// the checks (no seq repeated with other content), and every node and replica has one digest.
@@ -152,5 +156,78 @@ import Testing
             try await cluster.digest(of: "lobby", at: 0, on: 1, latest: true),
         ]
         #expect(digests[0] == digests[1])
+    }
+
+    /// Redis frozen past a node's lease while the node's append is in flight: the lease ends
+    /// with that proposal unanswered (it may or may not be in the log), the worker frees its
+    /// waiter (its connection is closed), and once Redis answers again the node serves with
+    /// nothing left waiting.
+    @Test func proposalsDroppedAtALeaseLossFreeTheirWaiters() async throws {
+        let cluster = try await offThePool { try ClusterNodes(count: 1, leaseMilliseconds: 1000) }
+        defer { cluster.stop() }
+        let node = cluster.node(0)
+        let client = try await TestClient.connected(to: node)
+        #expect(try await client.request(["type": "set", "target": "lobby", "path": "title", "value": "before"])["type"] == "ack")
+        cluster.redis.freeze()
+        client.send(["type": "set", "target": "lobby", "path": "title", "value": "while Redis is frozen", "id": 5])
+        try await waitUntil("the lease ends while Redis is frozen\n\(node.stderr)") { node.stderr.contains("the cluster lease ended") }
+        cluster.redis.thaw()
+        do {
+            let reply = try await client.next(where: { $0["id"]?.intValue == 5 }, what: "the reply to the set", seconds: 10)
+            Issue.record("the set in flight at the lease loss was answered: \(reply.jsonText)")
+        } catch let closed as TestClient.Closed {
+            #expect(closed.code == 1001, "closed with 1001 (cluster lease lost), got \(closed)")
+        }
+        // Serving again, and nothing waits for the log: the dropped proposal's waiter is gone.
+        var waiting: String?
+        try await waitUntil("rivesync_proposals_waiting 0 on a serving node, last \(waiting ?? "none")\n\(node.stderr)") {
+            try await Task.sleep(for: .milliseconds(200))
+            guard let again = try? await TestClient.connected(to: node) else { return false }
+            defer { again.close() }
+            guard try await again.request(["type": "set", "target": "lobby", "path": "title", "value": "after"])["type"] == "ack" else {
+                return false
+            }
+            let (body, _) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(node.port)/metrics")!)
+            waiting = String(decoding: body, as: UTF8.self).split(separator: "\n").first { $0.hasPrefix("rivesync_proposals_waiting ") }
+                .map(String.init)
+            return waiting == "rivesync_proposals_waiting 0"
+        }
+    }
+
+    /// Redis frozen (within the lease): the node tells every greeted connection `freshness`
+    /// false, and a connection greeted meanwhile gets it right after `welcome`; when Redis
+    /// answers again every connection is told `freshness` true, and writes ack and fan out.
+    @Test func subscribersAreToldTheStateMayBeStaleWhileTheLogCannotBeRead() async throws {
+        let cluster = try await offThePool { try ClusterNodes(count: 2, leaseMilliseconds: 30000) }
+        defer { cluster.stop() }
+        let subscriber = try await TestClient.connected(to: cluster.node(0))
+        #expect(try await subscriber.request(["type": "subscribe", "target": "lobby"])["type"] == "snapshot")
+        let writer = try await TestClient.connected(to: cluster.node(1))
+        #expect(try await writer.request(["type": "set", "target": "lobby", "path": "title", "value": "before"])["type"] == "ack")
+        _ = try await subscriber.nextBatch("lobby")
+        #expect(subscriber.takeAll(where: { $0["type"] == "freshness" }).isEmpty, "no freshness while Redis answers")
+
+        cluster.redis.freeze()
+        let stale = try await subscriber.next(where: { $0["type"] == "freshness" }, what: "freshness while Redis is frozen", seconds: 30)
+        #expect(stale == ["type": "freshness", "fresh": false], "\(stale.jsonText)")
+        // A connection greeted while the node is cut off is told at once.
+        let late = try TestClient(url: cluster.node(0).url)
+        #expect(try await late.request(["type": "hello", "protocol": [1]])["type"] == "welcome")
+        let told = try await late.next(where: { $0["type"] == "freshness" }, what: "freshness after welcome", seconds: 10)
+        #expect(told == ["type": "freshness", "fresh": false], "\(told.jsonText)")
+
+        cluster.redis.thaw()
+        for client in [subscriber, late] {
+            let fresh = try await client.next(where: { $0["type"] == "freshness" }, what: "freshness once Redis answers", seconds: 30)
+            #expect(fresh == ["type": "freshness", "fresh": true], "\(fresh.jsonText)")
+        }
+        try await waitUntil("writes ack again after Redis returned\n\(cluster.logs)") {
+            let reply = try await writer.request(["type": "set", "target": "lobby", "path": "title", "value": "after"])
+            if reply["type"] != "ack" { try await Task.sleep(for: .milliseconds(200)) }
+            return reply["type"] == "ack"
+        }
+        let batch = try await subscriber.next(
+            where: { $0["type"] == "batch" && $0["effects"]?.jsonText.contains("after") == true }, what: "the batch after", seconds: 30)
+        #expect(batch["target"] == "lobby")
     }
 }

@@ -164,6 +164,7 @@ public struct Connections {
         }
         states[connection]!.identity = identity
         out.append(.send(Self.frame(environment.welcome(id: id)), to: [connection]))
+        if !environment.stateIsFresh { out.append(.send(Self.frame(.freshness(fresh: false)), to: [connection])) }
         return .answered
     }
 

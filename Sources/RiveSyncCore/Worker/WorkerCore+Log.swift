@@ -53,6 +53,7 @@ extension WorkerCore: LogSink {
         lastTicket += 1
         let ticket = LogTicket(lastTicket)
         waiting[ticket] = waiter
+        count(.proposalsWaiting(delta: 1))
         if case .advance(let target, _, _) = waiter { targets[target]?.advancesInFlight += 1 }
         log.propose(record, file: file, ticket: ticket, sink: logSink ?? self)
     }
@@ -69,6 +70,7 @@ extension WorkerCore: LogSink {
     @discardableResult
     public func committed(file: String, record: JournalRecord, ticket: LogTicket?) -> CommitOutcome {
         let waiter = ticket.flatMap { waiting.removeValue(forKey: $0) }
+        if waiter != nil { count(.proposalsWaiting(delta: -1)) }
         let result: Result<Applied, WireError>
         do { result = .success(try apply(record, file: file)) } catch { result = .failure(error) }
         if let waiter { answer(waiter, with: result) }
@@ -87,7 +89,30 @@ extension WorkerCore: LogSink {
 
     public func appendFailed(file: String, ticket: LogTicket, failure: LogFailure) {
         guard let waiter = waiting.removeValue(forKey: ticket) else { return }
+        count(.proposalsWaiting(delta: -1))
         answer(waiter, with: .failure(Self.storageFailed(failure)))
+    }
+
+    /// Frees the waiters of every proposal the log will not answer (`proposalsDropped`). A
+    /// record among them already in the log still applies (committed without a ticket, like
+    /// another node's) and acks nobody: the pending acks of a dropped advance go too. A target
+    /// name claimed for a dropped proposal is released; if its record commits, applying it
+    /// claims the name again, as on every other node.
+    func dropUnansweredProposals() {
+        let dropped = waiting
+        waiting.removeAll()
+        count(.proposalsWaiting(delta: -dropped.count))
+        for waiter in dropped.values {
+            switch waiter {
+            case .request(let request):
+                if let name = request.reserved, reservedTargets.remove(name) != nil { environment.directory.releaseTarget(name) }
+            case .advance(let target, let commands, _):
+                targets[target]?.advancesInFlight -= 1
+                for command in commands { targets[target]?.pending[command.id] = nil }
+            case .local:
+                break
+            }
+        }
     }
 
     /// Compacts the log once it has enough records (after the change they describe).

@@ -49,6 +49,8 @@ public final class WorkerCore {
             checkCatchUp()
         case .closed(let connection):
             connectionClosed(connection)
+        case .proposalsDropped:
+            dropUnansweredProposals()
         }
         return takeActions()
     }

@@ -9,6 +9,10 @@ public enum WorkerEvent: Sendable {
     /// The connection is gone: its subscriptions and pending acks are forgotten (its commands
     /// still apply).
     case closed(ConnectionID)
+    /// The log will answer none of the proposals made so far (a cluster node's lease ended,
+    /// protocol/CLUSTER.md §2.8) and their connections are being closed: their waiters are
+    /// freed without an answer.
+    case proposalsDropped
 }
 
 /// A timer the core asked for (`.schedule`).
@@ -46,4 +50,6 @@ public enum WorkerCounter: Sendable, Equatable {
     /// How long proposing (and, with a log that answers at once, applying) an advance took.
     case advanceDuration(nanoseconds: UInt64)
     case catchUp
+    /// Proposals the log has not answered yet, up or down.
+    case proposalsWaiting(delta: Int)
 }

@@ -46,8 +46,12 @@ CLIENT_TYPES = [
 SERVER_TYPES = [
     "welcome", "error", "names", "properties", "enums", "files", "targets", "target", "schema", "defaultViewModelInfo",
     "instance", "snapshot", "subscribed", "unsubscribed", "batch", "ack", "value", "advanced", "digest", "pong", "asset",
-    "targetDeleted",
+    "targetDeleted", "freshness",
 ]
+# Sent only by a cluster node that cannot read the cluster's log (PROTOCOL.md §7.1): a single
+# daemon never sends it, so the session cannot see it. ClusterFaultTests receives it from real
+# nodes; here the messages §7.1 shows are checked against the schema instead.
+CLUSTER_ONLY_MESSAGES = [{"type": "freshness", "fresh": False}, {"type": "freshness", "fresh": True}]
 RECV_TIMEOUT = 15  # seconds; a hang guard only
 
 
@@ -490,7 +494,8 @@ async def session(schemas, binary):
             await s.request({"type": "deleteTarget", "target": "everything"}, "error")  # unknown_target
             await s.request({"type": "ping"}, "pong")
             missing_requests = sorted(set(CLIENT_TYPES) - s.sent - s2.sent)
-            missing_replies = sorted(set(SERVER_TYPES) - s.seen - s2.seen)
+            cluster_only = {message["type"] for message in CLUSTER_ONLY_MESSAGES}
+            missing_replies = sorted(set(SERVER_TYPES) - cluster_only - s.seen - s2.seen)
             if missing_requests or missing_replies:
                 raise Invalid(f"session did not cover request types {missing_requests} / server message types {missing_replies}")
             return s.count + s2.count
@@ -512,6 +517,10 @@ def main():
     try:
         schemas = Schemas(args.root)
         print(f"schemas: {len(schemas.client)} client, {len(schemas.server)} server, all valid draft 2020-12")
+        for message in CLUSTER_ONLY_MESSAGES:
+            schemas.check("server", message, "PROTOCOL.md §7.1 (cluster only)")
+        if not schemas.errors("server", {"type": "freshness"}):
+            raise Invalid("freshness.schema.json accepts a freshness without 'fresh'")
         cases = sorted(glob.glob(os.path.join(args.root, "protocol", "conformance", "*.json")))
         if not cases:
             raise Invalid("no protocol/conformance/*.json cases found")
