@@ -25,7 +25,9 @@ extension Daemon {
             let worker = workers[workerIndex]
             let highest = try worker.queue.sync { try worker.restore(recovered, number: number) }
             highestCommand = max(highestCommand, highest)
-            context.log(.info, "restored", [("file", name), ("records", "\(recovered.records.count)"), ("snapshot", recovered.snapshot == nil ? "no" : "yes")])
+            context.log(
+                .info, "restored",
+                [("file", name), ("records", "\(recovered.records.count)"), ("snapshot", recovered.snapshot == nil ? "no" : "yes")])
         }
         context.commandNumbers.ensure(above: highestCommand)
     }

@@ -25,7 +25,9 @@ public final class Daemon: Sendable {
         let state = try configuration.stateDirectory.map { try StateDirectory(path: $0, policy: configuration.durability) }
         let recovery = try state?.recoverJournals()
         if let renewed = recovery?.renewed, !renewed.isEmpty {
-            log(.warning, "history was lost; starting a new epoch, so old cursors get snapshots", [("lost", renewed.joined(separator: "; "))])
+            log(
+                .warning, "history was lost; starting a new epoch, so old cursors get snapshots",
+                [("lost", renewed.joined(separator: "; "))])
         }
         let clusterLog = try Self.joinCluster(configuration, log: log)
         // A node loads files only from its configuration: a client's `loadFile` would load on
@@ -68,7 +70,8 @@ public final class Daemon: Sendable {
             configuration: transport, handler: handler,
             metricsAccess: { dispatcher.metricsAccess(authorization: $0, remoteAddress: $1) },
             metricsBody: {
-                $0.prometheusText() + metrics.prometheusText() + ProcessMetrics.prometheusText() + (clusterLog?.metrics.prometheusText() ?? "")
+                $0.prometheusText() + metrics.prometheusText() + ProcessMetrics.prometheusText()
+                    + (clusterLog?.metrics.prometheusText() ?? "")
             },
             readiness: { ready.withLock { $0 } && (clusterLog?.isReachable ?? true) })
         context.attach(server)
@@ -112,7 +115,9 @@ public final class Daemon: Sendable {
         }
         let bytes = [UInt8](data)
         if RiveFileReader.hasRivMagic(bytes) {
-            do { return try RiveFileReader.read(bytes) } catch { throw ConfigurationError.unreadable(path: path, reason: error.description) }
+            do { return try RiveFileReader.read(bytes) } catch {
+                throw ConfigurationError.unreadable(path: path, reason: error.description)
+            }
         }
         do { return try FileSchema(jsonText: String(decoding: bytes, as: UTF8.self)) } catch {
             throw ConfigurationError.unreadable(path: path, reason: "\(WireError(error).message)")

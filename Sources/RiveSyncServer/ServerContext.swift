@@ -26,7 +26,8 @@ final class ServerContext: Sendable {
     private let server = Locked<(any TransportOutlet)?>(nil)
 
     init(
-        configuration: DaemonConfiguration, epoch: String, log: Log, stateDirectory: StateDirectory? = nil, clusterLog: RedisChangeLog? = nil
+        configuration: DaemonConfiguration, epoch: String, log: Log, stateDirectory: StateDirectory? = nil,
+        clusterLog: RedisChangeLog? = nil
     ) {
         self.stateDirectory = stateDirectory
         self.clusterLog = clusterLog
