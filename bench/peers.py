@@ -160,15 +160,15 @@ class Server:
         return values.get("VmRSS", 0), values.get("VmHWM", 0)
 
     def batches(self, timeout=5):
-        """rivesyncd's batches_total counter (None for other servers). Raises if /metrics
-        does not answer within `timeout` seconds."""
+        """rivesyncd's batches_total counter, summed over its targets (None for other servers).
+        Raises if /metrics does not answer within `timeout` seconds."""
         if self.kind != "rivesync":
             return None
         with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/metrics", timeout=timeout) as response:
-            for line in response.read().decode().splitlines():
-                if line.startswith("rivesync_batches_total "):
-                    return int(float(line.split()[1]))
-        return None
+            # One sample before the metrics were labelled by target; one per target since.
+            samples = [line for line in response.read().decode().splitlines()
+                       if line.startswith("rivesync_batches_total ") or line.startswith("rivesync_batches_total{")]
+        return sum(int(float(line.rsplit(" ", 1)[1])) for line in samples) if samples else None
 
     def stop(self):
         if self.proc.poll() is None:
