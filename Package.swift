@@ -9,16 +9,18 @@ import PackageDescription
 // daemon, its transport, their tests; see the end of this file), so SwiftPM never looks for
 // the system library (ClientPackageTests in RiveSyncClientTests builds a package both ways).
 #if os(Linux)
-let clientOnFoundation = Context.environment["RIVESYNC_CLIENT_TRANSPORT"] == "foundation"
+    let clientOnFoundation = Context.environment["RIVESYNC_CLIENT_TRANSPORT"] == "foundation"
 #else
-let clientOnFoundation = true
+    let clientOnFoundation = true
 #endif
 let foundationPlatforms: [Platform] = [.macOS, .macCatalyst, .iOS, .tvOS, .visionOS, .watchOS, .windows, .android]
 let clientTransports: [Target.Dependency] =
     clientOnFoundation
     ? ["RiveSyncFoundationWebSocket"]
-    : [.target(name: "RiveSyncLibWebSockets", condition: .when(platforms: [.linux])),
-       .target(name: "RiveSyncFoundationWebSocket", condition: .when(platforms: foundationPlatforms))]
+    : [
+        .target(name: "RiveSyncLibWebSockets", condition: .when(platforms: [.linux])),
+        .target(name: "RiveSyncFoundationWebSocket", condition: .when(platforms: foundationPlatforms)),
+    ]
 let clientTransportSettings: [SwiftSetting] =
     clientOnFoundation ? [] : [.define("RIVESYNC_LIBWEBSOCKETS", .when(platforms: [.linux]))]
 
@@ -58,8 +60,10 @@ let package = Package(
         // signals. Owns all I/O.
         .target(
             name: "RiveSyncServer",
-            dependencies: ["RiveSyncCore", "RiveSyncModel", "RiveSyncProtocol", "RiveSyncJSON", "RiveSyncTransport", "RiveFile", "CCrypto", "RiveSyncVersion",
-                           "RiveSyncCluster"],
+            dependencies: [
+                "RiveSyncCore", "RiveSyncModel", "RiveSyncProtocol", "RiveSyncJSON", "RiveSyncTransport", "RiveFile", "CCrypto",
+                "RiveSyncVersion", "RiveSyncCluster",
+            ],
             // Web/ links the pages (web/) and the JavaScript client (clients/js/) served by --demo or
             // the inspector section.
             resources: [
@@ -71,8 +75,10 @@ let package = Package(
         .executableTarget(name: "rivesyncd", dependencies: ["RiveSyncServer", "RiveSyncVersion"]),
         .testTarget(
             name: "RiveSyncServerTests",
-            dependencies: ["rivesyncd", "RiveSyncServer", "RiveSyncTransport", "RiveSyncProtocol", "RiveSyncModel", "RiveSyncJSON",
-                           "RiveSyncTestSupport", "RiveSyncRedis"],
+            dependencies: [
+                "rivesyncd", "RiveSyncServer", "RiveSyncTransport", "RiveSyncProtocol", "RiveSyncModel", "RiveSyncJSON",
+                "RiveSyncTestSupport", "RiveSyncRedis",
+            ],
             exclude: ["python", "journal-v1"]),
         // Test-only: the tests' one process runner (and a real rivesyncd on it), polling helper and raw
         // WebSocket client.
@@ -80,8 +86,9 @@ let package = Package(
         // Benchmark (not a test): apply + advance throughput of the core.
         .executableTarget(name: "bench-model", dependencies: ["RiveSyncModel"], path: "bench/model"),
         // libwebsockets 4.1.6 (Debian) behind a header-only shim.
-        .systemLibrary(name: "CWebSockets", pkgConfig: "libwebsockets",
-                       providers: [.apt(["libwebsockets-dev"])]),
+        .systemLibrary(
+            name: "CWebSockets", pkgConfig: "libwebsockets",
+            providers: [.apt(["libwebsockets-dev"])]),
         // OpenSSL's libcrypto (Debian) behind a header-only shim: SHA-256 for the daemon.
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // WebSocket/HTTP transport: lws context, service thread, sessions by id. No JSON, no Rive.
@@ -146,7 +153,9 @@ if clientOnFoundation {
     }
     var grew = true
     while grew {
-        let more = package.targets.filter { !dropped.contains($0.name) && $0.dependencies.contains { names($0).map(dropped.contains) ?? false } }
+        let more = package.targets.filter {
+            !dropped.contains($0.name) && $0.dependencies.contains { names($0).map(dropped.contains) ?? false }
+        }
         dropped.formUnion(more.map(\.name))
         grew = !more.isEmpty
     }
