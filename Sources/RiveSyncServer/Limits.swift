@@ -21,6 +21,7 @@ public struct Limits: Sendable, Hashable {
     public var maxPendingRequests = 64
     public var maxTargets = 10_000
     public var maxPageSize = 1_000
+    public var maxTransactionCommands = 256
 
     public init() {}
 
@@ -85,6 +86,9 @@ public struct Limits: Sendable, Hashable {
         Setting(
             name: "maxPageSize", summary: "entries in one listTargets reply (next pages on)", range: 1...1_000_000, reloadable: true,
             keyPath: \.maxPageSize),
+        Setting(
+            name: "maxTransactionCommands", summary: "commands in one transaction (error limit_exceeded)", range: 1...100_000,
+            reloadable: true, keyPath: \.maxTransactionCommands),
     ]
 
     /// Reads `{"maxMessageBytes": …, …}`; unknown names and out-of-range values are errors.
