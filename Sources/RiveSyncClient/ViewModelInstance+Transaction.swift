@@ -3,9 +3,9 @@ internal import RiveSyncModel
 internal import RiveSyncProtocol
 
 extension ViewModelInstance {
-    /// Applies the calls `body` makes on the `Transaction` as one transaction (PROTOCOL.md §16):
-    /// in one advance, in their order, all or none — as Rive's `bindViewModelInstances` checks
-    /// every binding before it applies any. A theme switch of several properties reaches every
+    /// Applies the calls `body` makes on its `ViewModelInstanceTransaction` as one transaction
+    /// (PROTOCOL.md §16): in one advance, in their order, all or none — as Rive's
+    /// `bindViewModelInstances` checks every binding before it applies any. A theme switch of several properties reaches every
     /// subscriber in one batch:
     ///
     /// ```swift
@@ -22,8 +22,8 @@ extension ViewModelInstance {
     ///   calls `body` made) and its typed error; nothing of the transaction applied.
     ///   `WorkerError.limitExceeded` past the daemon's `maxTransactionCommands`.
     @discardableResult
-    public func transaction(_ body: (Transaction) throws -> Void) async throws -> TransactionReceipt {
-        let transaction = Transaction()
+    public func transaction(_ body: (ViewModelInstanceTransaction) throws -> Void) async throws -> TransactionReceipt {
+        let transaction = ViewModelInstanceTransaction()
         try body(transaction)
         let steps = transaction.steps
         guard !steps.isEmpty else { throw ViewModelInstanceError.message("a transaction needs at least one call") }
@@ -32,7 +32,7 @@ extension ViewModelInstance {
 
     /// Sends the collected calls as one `transaction` on the target this instance is reached
     /// through, its paths prefixed with `#id/` like single commands.
-    private func submitTransaction(_ steps: [Transaction.Step]) async throws -> Reply {
+    private func submitTransaction(_ steps: [ViewModelInstanceTransaction.Step]) async throws -> Reply {
         await calls.barrier(before: CallQueue.currentTicket)
         let target = try await anchor()
         let prefix = try await pathPrefix()
@@ -71,8 +71,9 @@ extension ViewModelInstance {
 
 /// The calls of one `ViewModelInstance.transaction(_:)`, with the names of the instance's own
 /// setters, `fire` and list edits. They are collected in call order and sent together when the
-/// closure returns; the daemon checks each in the state the ones before it leave.
-public final class Transaction {
+/// closure returns; the daemon checks each in the state the ones before it leave. (Not named
+/// `Transaction`, which StoreKit's would shadow in an app that imports both.)
+public final class ViewModelInstanceTransaction {
     struct Step: Sendable {
         enum Call: Sendable {
             case set(JSONValue)
