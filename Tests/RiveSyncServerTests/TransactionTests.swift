@@ -187,5 +187,15 @@ import Testing
         #expect(batch["commands"]?.arrayValue?.count == 2, "only the two single commands applied: \(batch.jsonText)")
         #expect(batch["effects"]?.arrayValue?.contains { $0["paths"]?.arrayValue?.first == "title" } == false, "\(batch.jsonText)")
         #expect(try await client.request(["type": "get", "target": "lobby", "path": "title"])["value"] == "Preview lobby")
+
+        // The journal replays the advance alike: the transaction undone again, the same batch.
+        let epoch = try #require(try await watcher.request(["type": "subscribe", "target": "theme"])["epoch"])
+        try daemon.restart()
+        let later = try await daemon.connect()
+        let resumed = try await later.request(["type": "subscribe", "target": "lobby", "cursor": ["epoch": epoch, "seq": 0]])
+        #expect(resumed["resumed"] == true, "\(resumed.jsonText)")
+        #expect(try await later.nextBatch("lobby") == batch, "the replayed batch is the one sent before the restart")
+        #expect(try await later.request(["type": "get", "target": "lobby", "path": "title"])["value"] == "Preview lobby")
+        #expect(try await later.request(["type": "get", "target": "lobby", "path": "players"])["value"] == [])
     }
 }
