@@ -19,7 +19,8 @@ extension ServerMessage {
         case .welcome(_, let id), .pong(let id), .files(_, let id), .targets(_, let id), .schema(_, _, let id), .names(_, let id),
             .properties(_, let id), .enums(_, let id), .defaultViewModelInfo(_, _, let id), .instance(_, let id), .target(_, let id),
             .targetDeleted(_, _, let id), .subscribed(_, let id), .unsubscribed(_, _, let id), .snapshot(_, let id), .ack(_, let id),
-            .value(_, let id), .advanced(_, _, let id), .digest(_, _, _, let id), .asset(_, let id), .error(_, let id), .presenceJoined(_, _, _, let id), .presenceUpdated(_, let id),
+            .value(_, let id), .advanced(_, _, let id), .digest(_, _, _, let id), .asset(_, let id), .error(_, let id),
+            .presenceJoined(_, _, _, let id), .presenceUpdated(_, let id),
             .presenceLeft(_, let id), .presenceMembers(_, _, _, let id):
             id
         case .batch, .freshness, .presence: nil

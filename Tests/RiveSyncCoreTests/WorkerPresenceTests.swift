@@ -47,9 +47,10 @@ import Testing
         #expect(timer.0 == .presenceMessage(target: "room") && timer.1 == driver.environment.clock - 10_000_000 + Self.interval)
         driver.environment.clock = timer.1
         let sent = try WorkerDriver.messages(driver.fire(timer.0), to: Self.carol)
-        #expect(sent.map(\.jsonText) == [
-            #"{"type":"presence","target":"room","epoch":"e-1","seq":0,"changes":[{"op":"update","member":"p-1","state":{"name":"Ana","cursor":[1,2]}}]}"#
-        ])
+        #expect(
+            sent.map(\.jsonText) == [
+                #"{"type":"presence","target":"room","epoch":"e-1","seq":0,"changes":[{"op":"update","member":"p-1","state":{"name":"Ana","cursor":[1,2]}}]}"#
+            ])
         let listed = try WorkerDriver.messages(driver.request(.presence(.list(target: "room")), from: Self.carol), to: Self.carol)
         #expect(listed.first?["members"]?.arrayValue?.map { $0["member"] } == ["p-1", "p-2"])
     }
@@ -70,7 +71,9 @@ import Testing
         #expect(timers.count == 1, "one timer for the whole burst")
         driver.environment.clock = try #require(timers.first).1
         let changes = try Self.presence(driver.fire(.presenceMessage(target: "room")), to: Self.carol)
-        #expect(changes.map { $0.map(\.jsonText) } == [[#"{"op":"update","member":"p-1","state":{"x":50}}"#]], "bob's join and leave cancel out")
+        #expect(
+            changes.map { $0.map(\.jsonText) } == [[#"{"op":"update","member":"p-1","state":{"x":50}}"#]], "bob's join and leave cancel out"
+        )
     }
 
     @Test func aPresenceMessageComesAfterTheBatchItNamesAndBeforeTheNext() throws {

@@ -102,7 +102,8 @@ import Testing
             #expect(try ServerMessage(try Self.parse(reply.jsonValue.jsonText), types: NoTargetTypes()) == reply)
         }
         #expect(throws: ServerMessageDecodingError.self) {
-            try ServerMessage(try Self.parse(#"{"type": "presence", "target": "t", "epoch": "e", "seq": 1, "changes": []}"#), types: NoTargetTypes())
+            try ServerMessage(
+                try Self.parse(#"{"type": "presence", "target": "t", "epoch": "e", "seq": 1, "changes": []}"#), types: NoTargetTypes())
         }
         #expect(throws: ServerMessageDecodingError.self) {
             try ServerMessage(
