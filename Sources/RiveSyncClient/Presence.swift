@@ -64,9 +64,8 @@ public final class Presence: Sendable {
     /// daemon's order among the target's batches (the target is subscribed to if it was not).
     /// Without `seePresence` the list stays empty.
     public func members() async throws -> AsyncStream<[PresenceMember]> {
-        let stream = session.presence.stream(target)
         _ = try await session.ensureSubscribed(target)
-        return stream
+        return session.presence.stream(target)
     }
 
     /// The member list as of the last presence message this client applied.
