@@ -53,7 +53,8 @@ final class DispatcherEnvironment: ConnectionEnvironment, @unchecked Sendable {
     func grants(of identity: Identity) -> Grants? {
         switch identity {
         case .anonymous: return context.configuration.auth.anonymousGrants
-        case .token(_, let digest): return tokens.withLock { $0.entry(forDigest: digest)?.grants }
+        case .token(let name, let digest):
+            return tokens.withLock { $0.entry(forDigest: digest)?.grants }.map { $0.owned(by: .token(name)) }
         }
     }
 
@@ -98,6 +99,8 @@ final class DispatcherEnvironment: ConnectionEnvironment, @unchecked Sendable {
             return target(name)
         case .transaction(let transaction):
             return target(transaction.target)
+        case .presence(let request):
+            return target(request.target)
         case .hello, .ping, .listFiles, .listTargets, .upload, .loadFile:
             return .failure(.internalError("request '\(request.type)' has no worker"))
         }
