@@ -2,8 +2,8 @@ import RiveSyncCore
 import RiveSyncJSON
 import RiveSyncRedis
 
-/// One entry of the cluster's log stream (protocol/CLUSTER.md §2.3): a record of a file, or a
-/// node's `join` (it took a new fencing token), with who proposed it.
+/// One entry of the cluster's log stream (protocol/CLUSTER.md §2.3): a record of a file, a file
+/// loaded (`loadFile`), or a node's `join` (it took a new fencing token), with who proposed it.
 public struct ClusterEntry: Sendable, Equatable {
     /// The entry format (`v`).
     public static let format = 1
@@ -11,6 +11,8 @@ public struct ClusterEntry: Sendable, Equatable {
     public enum Kind: Sendable, Equatable {
         /// A change of `file` (its body is the journal's own JSON of the record).
         case record(file: String, JournalRecord)
+        /// A file loaded at run time: its `file.json` header (`JournalHeader`: name and schema).
+        case file(name: String, header: JSONValue)
         /// The proposing node appends nothing more with an earlier token.
         case join
     }
@@ -39,6 +41,8 @@ public struct ClusterEntry: Sendable, Equatable {
         switch kind {
         case .record(let file, let record):
             fields += ["k", "record", "f", RedisArgument(file), "b", RedisArgument(bytes: JSONValue.object(record.members).serialized())]
+        case .file(let name, let header):
+            fields += ["k", "file", "f", RedisArgument(name), "b", RedisArgument(bytes: header.serialized())]
         case .join:
             fields += ["k", "join"]
         }
@@ -67,6 +71,12 @@ public struct ClusterEntry: Sendable, Equatable {
                 kind = .record(file: file, try JournalRecord(json: json, file: file, format: JournalRecord.format))
             } catch {
                 throw Invalid(description: "entry \(entry.id): record of '\(file)': \(error)")
+            }
+        case "file":
+            let name = try text("f")
+            guard let body = entry.value("b") else { throw Invalid(description: "entry \(entry.id): no field 'b'") }
+            do { kind = .file(name: name, header: try JSONParser().parse(body)) } catch {
+                throw Invalid(description: "entry \(entry.id): file '\(name)': \(error)")
             }
         case let other:
             throw Invalid(description: "entry \(entry.id): kind '\(other)'")

@@ -46,9 +46,37 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
         case leaseLost
         /// An entry that cannot be read (skipped by every node alike).
         case invalidEntry(String)
+        /// The log is no longer the one this node applied: it stopped reading for good, and must
+        /// start again from the snapshot as a new node (the daemon exits for its supervisor).
+        case logLost(LogLoss)
+    }
+
+    /// Why a node cannot go on with the log it applied (protocol/CLUSTER.md §2.7, §3.5).
+    public enum LogLoss: Sendable, Equatable, CustomStringConvertible {
+        /// Entries after the last one it applied were trimmed before it read them.
+        case behindTrim
+        /// The log went back: the last entry it applied is gone without a trim, or the
+        /// cluster's epoch changed (a Redis that lost writes, another dataset, a FLUSHALL).
+        case wentBack
+
+        public var description: String {
+            switch self {
+            case .behindTrim: "entries this node had not applied were trimmed (it is behind the cluster's snapshot)"
+            case .wentBack: "the cluster log went back (Redis lost entries this node applied, or its epoch changed)"
+            }
+        }
+    }
+
+    /// How a `loadFile` proposed by this node ended.
+    public enum FileOutcome: Sendable {
+        /// Committed: `loaded` tells whether applying it loaded the file (false: the name was
+        /// taken by then, on every node alike).
+        case committed(loaded: Bool)
+        case failed(LogFailure)
     }
 
     public let settings: Settings
+    private let newEpoch: @Sendable () -> String
     /// The cluster's epoch (the same on every node).
     public let epoch: String
     /// This node's command numbers.
@@ -58,6 +86,9 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
     public let persistence: (appendonly: String, appendfsync: String)?
     /// What the log counts, for `/metrics`.
     public let metrics = ClusterMetrics()
+    /// The files of the cluster's latest snapshots, by number, as read at join (empty when the
+    /// cluster has none yet): a node restores them instead of its configured state.
+    public let restored: [ClusterFileSnapshot]
     private let reachable = Atomic(true)
 
     /// False while the stream cannot be read (from a failed read until the reader catches up
@@ -105,13 +136,35 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
     private var signalledCaughtUp = false
     /// The last entry of the stream when reading began (nil: it was empty).
     private var catchUpTarget: RedisStreamID?
+    /// Each restored file's snapshot position: its records up to it are in its snapshot.
+    private var skipUpTo: [String: RedisStreamID] = [:]
+    /// The entry being committed (a snapshot taken meanwhile includes it).
+    private var committing: RedisStreamID?
+    /// Record entries committed since this node last compacted.
+    private var sinceCompaction = 0
+    /// Snapshots taken at `committing`, written once its commit is over.
+    private var pendingSnapshots: [(file: String, snapshot: JSONValue, header: JSONValue)] = []
+    /// A file's number and header, for its snapshot (the daemon's directory).
+    private var fileHeader: ((String) -> (number: UInt64, header: JournalHeader)?)?
+    /// Applies a `file` entry (loads the file); true when it loaded.
+    private var loadFile: ((String, JSONValue) -> Bool)?
+    /// This node's `loadFile` proposals waiting for their entry, by ticket.
+    private var waitingFiles: [UInt64: @Sendable (FileOutcome) -> Void] = [:]
+    private var lastFileTicket: UInt64 = 0
+    /// Set once the log was found lost: nothing more is committed.
+    private var lost = false
+    private let snapshotQueue = DispatchQueue(label: "rivesyncd.cluster.snapshot")
+    /// The snapshot connection (touched on `snapshotQueue` only).
+    private var snapshotConnection: RedisConnection?
 
     /// Joins the cluster: connects, reads (or sets) the epoch, takes a command-number slot and
     /// a lease. Throws when Redis cannot be reached (a node does not start cut off).
-    public init(_ settings: Settings, newEpoch: String) throws(RedisError) {
+    /// `newEpoch` makes a fresh epoch (for a cluster that has none, or whose log went back).
+    public init(_ settings: Settings, newEpoch: @escaping @Sendable () -> String) throws(RedisError) {
         self.settings = settings
+        self.newEpoch = newEpoch
         let connection = try RedisConnection(settings.endpoint, timeout: settings.timeout)
-        try connection.command(["SET", RedisArgument(settings.keys.epoch), RedisArgument(newEpoch), "NX"])
+        try connection.command(["SET", RedisArgument(settings.keys.epoch), RedisArgument(newEpoch()), "NX"])
         guard let epoch = try connection.command(["GET", RedisArgument(settings.keys.epoch)]).string() else {
             throw .unexpectedReply("no epoch at \(settings.keys.epoch)")
         }
@@ -125,7 +178,22 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
         ])
         .expectStatus("OK")
         fencing = Mutex(Fencing(token: token, generation: 1, generations: [token: 1], validUntil: Self.validUntil(sentAt, settings.lease)))
+        restored = try ClusterFileSnapshot.read(connection, keys: settings.keys)
         appender = connection
+    }
+
+    /// Records `fingerprint` (the configured files, instances and state machines) as the
+    /// cluster's if it has none yet, and returns where this node's differs from the cluster's
+    /// (nil: they agree).
+    public func configurationDifference(_ fingerprint: JSONValue) throws(RedisError) -> String? {
+        let connection = try RedisConnection(settings.endpoint, timeout: settings.timeout)
+        defer { connection.close() }
+        let key = RedisArgument(settings.keys.configuration)
+        try connection.command(["SET", key, RedisArgument(bytes: fingerprint.serialized()), "NX"])
+        guard let recorded = try connection.command(["GET", key]).bytes() else { throw .unexpectedReply("no configuration at \(key)") }
+        let cluster: JSONValue
+        do { cluster = try JSONParser().parse(recorded) } catch { throw .unexpectedReply("the cluster's configuration: \(error)") }
+        return ClusterConfigurationCheck.difference(fingerprint, cluster)
     }
 
     deinit { stop() }
@@ -148,20 +216,57 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
         }
     }
 
-    /// Not yet: the stream is kept whole (CLUSTER.md §5), so the core never asks for a snapshot.
-    public func compact(file: String, state: JSONValue, targets: [JournalSnapshot.Target]) throws(LogFailure) {}
+    /// Takes `file`'s snapshot at the entry being committed; it is written (with the other
+    /// files', the core compacts every file at once) when that entry's commit is over, then
+    /// the stream is trimmed (CLUSTER.md §2.7). A failed write only keeps the longer log.
+    public func compact(file: String, state: JSONValue, targets: [JournalSnapshot.Target]) throws(LogFailure) {
+        guard committing != nil, let found = fileHeader?(file) else { return }
+        sinceCompaction = 0
+        let snapshot = JournalSnapshot(upTo: 0, state: state, targets: targets).json
+        pendingSnapshots.append((file, snapshot, ClusterFileSnapshot.fileDocument(number: found.number, header: found.header)))
+    }
 
-    public func recordsSinceCompaction(of file: String) -> Int { 0 }
+    public func recordsSinceCompaction(of file: String) -> Int { sinceCompaction }
+
+    /// One stream holds every file: a file never compacted would pin the trim.
+    public var compactsEveryFile: Bool { true }
+
+    /// Proposes loading a file on every node (a `file` entry, CLUSTER.md §2.3); `answer` is
+    /// called once, on the worker's queue: after the entry applied, or when it surely did not
+    /// get in. Call on the worker's queue, once replicating.
+    public func proposeFile(name: String, header: JournalHeader, answer: @escaping @Sendable (FileOutcome) -> Void) {
+        lastFileTicket += 1
+        let ticket = Self.fileTickets | lastFileTicket
+        waitingFiles[ticket] = answer
+        let entry = ClusterEntry(kind: .file(name: name, header: header.json), node: settings.node, token: "", ticket: ticket)
+        appendQueue.async { [self] in
+            guard let failure = append(entry) else { return }
+            deliver? { [self] in waitingFiles.removeValue(forKey: ticket)?(.failed(failure)) }
+        }
+    }
+
+    /// Tickets of `file` entries have the top bit set (the core's record tickets never do).
+    private static let fileTickets: UInt64 = 1 << 63
 
     // MARK: Replicating
 
     /// Starts reading the stream from its first entry and committing it to `sink` on `queue`
     /// (the worker's), and renewing the lease. Call once, with the worker idle.
-    public func startReplicating(sink: any LogSink, queue: DispatchQueue, onEvent: @escaping @Sendable (Event) -> Void) throws(RedisError) {
+    /// `fileHeader` gives a file's number and header for its snapshots; `loadFile` applies a
+    /// `file` entry (both on `queue`). The reader starts after the lowest id of the restored
+    /// snapshots, and skips each restored file's records up to its own.
+    public func startReplicating(
+        sink: any LogSink, queue: DispatchQueue, fileHeader: @escaping (String) -> (number: UInt64, header: JournalHeader)?,
+        loadFile: @escaping (String, JSONValue) -> Bool, onEvent: @escaping @Sendable (Event) -> Void
+    ) throws(RedisError) {
+        let start = restored.map(\.upTo).min() ?? .start
         queue.sync {
             self.sink = sink
             self.deliver = { queue.async(execute: $0) }
             self.onEvent = onEvent
+            self.fileHeader = fileHeader
+            self.loadFile = loadFile
+            self.skipUpTo = Dictionary(restored.map { ($0.header.name, $0.upTo) }, uniquingKeysWith: max)
             self.replicating = true
         }
         // Caught up once the entry that was last when reading began has been applied (a busy
@@ -174,7 +279,28 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
         readerSettings.timeout = settings.timeout
         readerSettings.block = .milliseconds(500)
         let deliver = self.deliver!
-        reader = try RedisStreamReader(settings.endpoint, key: settings.keys.log, after: .start, settings: readerSettings) { [self] event in
+        readerSettings.check = { [keys = settings.keys, epoch, metrics, newEpoch] connection, after, read throws(RedisError) in
+            let verdict = try connection.command([
+                "EVAL", RedisArgument(ClusterScripts.check), 3, RedisArgument(keys.epoch), RedisArgument(keys.log), RedisArgument(keys.trims),
+                RedisArgument(epoch), after.argument, RedisArgument(read.first.map(\.id.description) ?? ""),
+            ]).string()
+            let loss: LogLoss
+            switch verdict {
+            case "ok": return true
+            case "trimmed": loss = .behindTrim
+            default:
+                loss = .wentBack
+                // The first node to see it renews the epoch, so old cursors get snapshots.
+                _ = try? connection.command([
+                    "EVAL", RedisArgument(ClusterScripts.renewEpoch), 1, RedisArgument(keys.epoch), RedisArgument(epoch),
+                    RedisArgument(newEpoch()),
+                ])  // a failure leaves the epoch to the restarted nodes' SET NX (the key is gone) or to another node
+            }
+            metrics.redisErrors.add(1, ordering: .relaxed)
+            deliver { [self] in logLost(loss) }
+            return false
+        }
+        reader = try RedisStreamReader(settings.endpoint, key: settings.keys.log, after: start, settings: readerSettings) { [self] event in
             deliver { [self] in handle(event) }
         }
         startLeaseRenewal()
@@ -196,7 +322,10 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
     private func handle(_ event: RedisStreamReader.Event) {
         switch event {
         case .entries(let entries):
-            for entry in entries { commit(entry) }
+            for entry in entries {
+                guard !lost else { return }
+                commit(entry)
+            }
             if let last = entries.last, let target = catchUpTarget, last.id >= target { signalCaughtUp() }
         case .caughtUp:
             signalCaughtUp()
@@ -226,6 +355,9 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
         switch entry.kind {
         case .record(let file, let record):
             if case .advance(_, let commands) = record, let highest = commands.map(\.id).max() { numbers.ensure(above: highest) }
+            // In the file's restored snapshot already.
+            if let upTo = skipUpTo[file], raw.id <= upTo { return }
+            sinceCompaction += 1
             var ticket: LogTicket?
             if own, waiting.contains(entry.ticket), fencing.withLock({ $0.generations[entry.token] != nil }) {
                 waiting.remove(entry.ticket)
@@ -239,7 +371,20 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
                 }
                 if leaseHeld() { ticket = LogTicket(entry.ticket) }
             }
+            committing = raw.id
             sink?.committed(file: file, record: record, ticket: ticket)
+            committing = nil
+            if !pendingSnapshots.isEmpty { storeSnapshots(upTo: raw.id) }
+        case .file(let name, let header):
+            if let upTo = skipUpTo[name], raw.id <= upTo { return }
+            let loaded = loadFile?(name, header) ?? false
+            if own, fencing.withLock({ $0.generations[entry.token] != nil }), let answer = waitingFiles.removeValue(forKey: entry.ticket) {
+                fencing.withLock { fencing in
+                    fencing.sent[entry.ticket] = nil
+                    fencing.sentAt[entry.ticket] = nil
+                }
+                answer(.committed(loaded: loaded))
+            }
         case .join:
             guard own, let generation = fencing.withLock({ $0.generations[entry.token] }) else { return }
             leaseReported = false
@@ -249,10 +394,10 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
                 for ticket in lost { fencing.sent[ticket] = nil }
                 return lost
             }
-            for ticket in lost where waiting.remove(ticket) != nil {
-                sink?.appendFailed(
-                    file: "", ticket: LogTicket(ticket), failure: LogFailure("the connection to Redis broke before the change was appended")
-                )
+            let failure = LogFailure("the connection to Redis broke before the change was appended")
+            for ticket in lost {
+                if waiting.remove(ticket) != nil { sink?.appendFailed(file: "", ticket: LogTicket(ticket), failure: failure) }
+                waitingFiles.removeValue(forKey: ticket)?(.failed(failure))
             }
         }
     }
@@ -273,12 +418,46 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
         guard !leaseReported else { return }
         leaseReported = true
         waiting.removeAll()
+        let files = waitingFiles
+        waitingFiles.removeAll()
+        for answer in files.values { answer(.failed(LogFailure("this node's cluster lease ended"))) }
         fencing.withLock { fencing in
             fencing.sent.removeAll()
             fencing.sentAt.removeAll()
         }
         metrics.leaseLosses.add(1, ordering: .relaxed)
         onEvent?(.leaseLost)
+    }
+
+    /// The log is not the one this node applied: stop everything and tell the daemon.
+    private func logLost(_ loss: LogLoss) {
+        guard !lost else { return }
+        lost = true
+        leaseTimer?.cancel()
+        onEvent?(.logLost(loss))
+    }
+
+    /// Writes the snapshots taken at `upTo` and trims the stream (on `snapshotQueue`; a
+    /// failure keeps the longer log and is counted).
+    private func storeSnapshots(upTo: RedisStreamID) {
+        var arguments: [RedisArgument] = [
+            "EVAL", RedisArgument(ClusterScripts.storeSnapshots), 5, RedisArgument(settings.keys.snapshots),
+            RedisArgument(settings.keys.snapshotIDs), RedisArgument(settings.keys.files), RedisArgument(settings.keys.log),
+            RedisArgument(settings.keys.trims), upTo.argument,
+        ]
+        for pending in pendingSnapshots {
+            arguments += [RedisArgument(pending.file), RedisArgument(bytes: pending.snapshot.serialized()), RedisArgument(bytes: pending.header.serialized())]
+        }
+        pendingSnapshots = []
+        snapshotQueue.async { [self, arguments] in
+            do throws(RedisError) {
+                if snapshotConnection?.isBroken ?? true { snapshotConnection = try RedisConnection(settings.endpoint, timeout: settings.timeout) }
+                _ = try snapshotConnection!.command(arguments)
+            } catch {
+                metrics.redisErrors.add(1, ordering: .relaxed)
+                if error.closesConnection { snapshotConnection = nil }
+            }
+        }
     }
 
     // MARK: Appending (appendQueue)

@@ -1,4 +1,9 @@
+import Dispatch
+import Foundation
 import RiveSyncCluster
+import RiveSyncCore
+import RiveSyncJSON
+import RiveSyncModel
 import RiveSyncProtocol
 import RiveSyncRedis
 
@@ -24,8 +29,11 @@ extension Daemon {
         let settings = RedisChangeLog.Settings(
             endpoint: endpoint, keys: ClusterKeys(prefix: cluster.prefix), node: cluster.node,
             lease: .milliseconds(cluster.leaseMilliseconds), timeout: .milliseconds(cluster.timeoutMilliseconds))
+        let joined: RedisChangeLog
+        let difference: String?
         do {
-            let joined = try RedisChangeLog(settings, newEpoch: StateDirectory.newEpoch())
+            joined = try RedisChangeLog(settings, newEpoch: { StateDirectory.newEpoch() })
+            difference = try joined.configurationDifference(configurationFingerprint(configuration))
             log(
                 .info, "joined the cluster",
                 [("redis", "\(endpoint)"), ("node", cluster.node), ("epoch", joined.epoch), ("slot", "\(joined.numbers.slot)")])
@@ -34,10 +42,80 @@ extension Daemon {
                     .warning, "Redis may lose acknowledged changes in a crash: run it with appendonly yes and appendfsync always",
                     [("appendonly", persistence.appendonly), ("appendfsync", persistence.appendfsync)])
             }
-            return joined
         } catch {
             throw ConfigurationError.invalid("cluster.redis: \(error)")
         }
+        if let difference {
+            joined.stop()
+            throw ConfigurationError.invalid(
+                "cluster: this node's files, instances, state machines or defaultRate differ from the cluster's (every node must have the same): \(difference)"
+            )
+        }
+        return joined
+    }
+
+    /// What every node of a cluster must share (protocol/CLUSTER.md §1.5): each configured file's
+    /// name and content (SHA-256 of its bytes), the instances, the state machines and the
+    /// default rate, in configuration order.
+    static func configurationFingerprint(_ configuration: DaemonConfiguration) -> JSONValue {
+        func content(_ entry: DaemonConfiguration.FileEntry) -> String {
+            if let schema = entry.schema { return SHA256Digest.hex(schema.serialized()) }
+            guard let path = entry.path, let data = FileManager.default.contents(atPath: path) else { return "unreadable" }
+            return SHA256Digest.hex([UInt8](data))
+        }
+        func optional(_ text: String?) -> JSONValue { text.map(JSONValue.string) ?? .null }
+        return .object([
+            ("files", .array(configuration.files.map { .object([("name", .string($0.name)), ("sha256", .string(content($0)))]) })),
+            (
+                "instances",
+                .array(
+                    configuration.instances.map {
+                        .object([
+                            ("name", .string($0.name)), ("file", .string($0.file)), ("viewModel", .string($0.viewModel)),
+                            ("instance", optional($0.instance)),
+                        ])
+                    })
+            ),
+            (
+                "stateMachines",
+                .array(
+                    configuration.stateMachines.map { entry in
+                        .object([
+                            ("name", .string(entry.name)), ("file", .string(entry.file)), ("artboard", optional(entry.artboard)),
+                            ("stateMachine", optional(entry.stateMachine)),
+                            ("globals", .object(entry.globals.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })),
+                            ("manual", .bool(entry.manual)), ("rate", .number(entry.rate)),
+                        ])
+                    })
+            ),
+            ("defaultRate", .number(configuration.defaultRate)),
+        ])
+    }
+
+    /// Restores the files of the cluster's latest snapshots (instead of the configured state,
+    /// which they include): each file under its number, its state, targets and recent batches.
+    func restoreSnapshots(_ clusterLog: RedisChangeLog) throws {
+        let worker = workers[0]
+        var highestCommand: UInt64 = 0
+        for file in clusterLog.restored {
+            let name = file.header.name
+            guard context.directory.restoreFile(name, worker: worker.index, number: file.number) else {
+                throw ConfigurationError.invalid("cluster: the snapshots hold file '\(name)' or file number \(file.number) twice")
+            }
+            do {
+                let schema = try FileSchema(json: file.header.schema)
+                let highest = try worker.queue.sync { () throws -> UInt64 in
+                    defer { worker.perform(worker.core.takeActions()) }
+                    return try worker.core.restore(
+                        schema, as: name, firstInstanceID: file.number << Directory.fileIDShift | 1, snapshot: file.snapshot, records: [])
+                }
+                highestCommand = max(highestCommand, highest)
+            } catch {
+                throw ConfigurationError.invalid("cluster: the snapshot of file '\(name)' does not restore: \(error)")
+            }
+            context.log(.info, "restored from the cluster's snapshot", [("file", name), ("upTo", "\(file.upTo)")])
+        }
+        context.commandNumbers.ensure(above: highestCommand)
     }
 
     /// Starts applying the cluster's log after the configured state, and waits until the node
@@ -47,7 +125,24 @@ extension Daemon {
         let log = context.log
         let dispatcher = self.dispatcher
         // Events come on the worker's queue.
-        try clusterLog.startReplicating(sink: worker, queue: worker.queue) { event in
+        let context = self.context
+        // Both hooks run on the worker's queue.
+        let fileHeader = { (name: String) -> (number: UInt64, header: JournalHeader)? in
+            guard let location = context.directory.file(name), let runtime = worker.files[name] else { return nil }
+            return (location.number, JournalHeader(name: name, worker: worker.index, schema: runtime.schema.jsonValue))
+        }
+        let loadFile = { (name: String, header: JSONValue) -> Bool in
+            let schema: FileSchema
+            do { schema = try FileSchema(json: try JournalHeader(json: header).schema) } catch {
+                log(.error, "a file of the cluster log cannot be loaded (on any node)", [("file", name), ("error", "\(error)")])
+                return false
+            }
+            guard let location = context.directory.reserveFile(name, worker: worker.index) else { return false }
+            worker.load(schema, as: name, number: location.number)
+            log(.info, "file loaded from the cluster log", [("file", name)])
+            return true
+        }
+        try clusterLog.startReplicating(sink: worker, queue: worker.queue, fileHeader: fileHeader, loadFile: loadFile) { [weak self] event in
             switch event {
             case .caughtUp:
                 log(.info, "reading the cluster log again", [])
@@ -60,6 +155,16 @@ extension Daemon {
                 worker.run(.proposalsDropped)
                 dispatcher.closeEveryConnection(code: .goingAway, reason: "cluster lease lost")
             case .invalidEntry(let reason): log(.error, "skipped an entry of the cluster log", [("reason", reason)])
+            case .logLost(let loss):
+                log(
+                    .error, "leaving the cluster: exiting so that the supervisor starts this node again from the cluster's snapshot",
+                    [("reason", "\(loss)"), ("status", "\(Self.logLostStatus)")])
+                // Off the worker's queue: stopping waits for it. Connections close with 1001.
+                let daemon = self
+                DispatchQueue.global().async {
+                    daemon?.stop()
+                    _exit(Self.logLostStatus)
+                }
             }
         }
         guard clusterLog.waitUntilCaughtUp(timeout: .seconds(120)) else {
@@ -67,6 +172,12 @@ extension Daemon {
         }
         log(.info, "caught up with the cluster log", [])
     }
+}
+
+extension Daemon {
+    /// The exit status of a node that must start again from the snapshot (EX_TEMPFAIL): its
+    /// supervisor restarts it (`Restart=on-failure`).
+    static let logLostStatus: Int32 = 75
 }
 
 extension Dispatcher {

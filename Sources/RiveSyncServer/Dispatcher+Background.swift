@@ -1,4 +1,5 @@
 import Dispatch
+import RiveSyncCluster
 import RiveFile
 import RiveSyncCore
 import RiveSyncJSON
@@ -91,10 +92,12 @@ extension Dispatcher {
         } catch {
             return finish(failure(WireError(error), id: id))
         }
-        guard let location = context.directory.reserveFile(name, worker: index) else {
-            let error = WireError(code: .fileExists, message: "file '\(name)' already exists", details: [("file", .string(name))])
-            return finish(failure(error, id: id))
+        let exists = WireError(code: .fileExists, message: "file '\(name)' already exists", details: [("file", .string(name))])
+        if let clusterLog = context.clusterLog {
+            guard context.directory.file(name) == nil else { return finish(failure(exists, id: id)) }
+            return loadFile(schema, as: name, through: clusterLog, id: id, then: finish)
         }
+        guard let location = context.directory.reserveFile(name, worker: index) else { return finish(failure(exists, id: id)) }
         let worker = workers[index]
         worker.queue.async {
             do {
@@ -105,6 +108,30 @@ extension Dispatcher {
             }
             self.context.log(.info, "file loaded by a client", [("file", name), ("worker", "\(index)")])
             finish(self.environment.files(id: id))
+        }
+    }
+
+    /// A cluster node's `loadFile`: a `file` entry every node applies (protocol/CLUSTER.md §2.3);
+    /// the reply once it applied here.
+    private func loadFile(
+        _ schema: FileSchema, as name: String, through clusterLog: RedisChangeLog, id: JSONValue?,
+        then finish: @escaping @Sendable (ServerMessage) -> Void
+    ) {
+        let worker = workers[0]
+        let header = JournalHeader(name: name, worker: worker.index, schema: schema.jsonValue)
+        worker.queue.async {
+            clusterLog.proposeFile(name: name, header: header) { outcome in
+                switch outcome {
+                case .committed(loaded: true):
+                    self.context.log(.info, "file loaded by a client into the cluster", [("file", name)])
+                    finish(self.environment.files(id: id))
+                case .committed(loaded: false):
+                    let error = WireError(code: .fileExists, message: "file '\(name)' already exists", details: [("file", .string(name))])
+                    finish(self.failure(error, id: id))
+                case .failed(let failure):
+                    finish(self.failure(WorkerCore.storageFailed(failure), id: id))
+                }
+            }
         }
     }
 }

@@ -78,7 +78,6 @@ extension WorkerCore {
             if batch.target == advanced {
                 count(.commandsApplied(target: batch.target, count: batch.applied.count))
                 count(.commandsRejected(target: batch.target, count: batch.rejected.count))
-                count(.commandsQueued(delta: -(batch.applied.count + batch.rejected.count)))
             }
         }
         outbox += replies
