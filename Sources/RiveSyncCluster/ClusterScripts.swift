@@ -40,13 +40,13 @@ enum ClusterScripts {
     /// snapshots, snapshot ids, files, log, trims. ARGV: the id, then per file its name, its
     /// snapshot JSON and its header JSON. Returns how many snapshots it stored.
     static let storeSnapshots =
-        ids + """
+        ids + "\n" + """
         local upTo = ARGV[1]
         local stored = 0
         for i = 2, #ARGV, 3 do
           local current = redis.call('HGET', KEYS[2], ARGV[i])
           if not current or less(current, upTo) then
-            redis.call('HSET', KEYS[1], ARGV[i], upTo .. '\n' .. ARGV[i + 1])
+            redis.call('HSET', KEYS[1], ARGV[i], upTo .. '\\n' .. ARGV[i + 1])
             redis.call('HSET', KEYS[2], ARGV[i], upTo)
             redis.call('HSETNX', KEYS[3], ARGV[i], ARGV[i + 2])
             stored = stored + 1
@@ -74,7 +74,7 @@ enum ClusterScripts {
     /// this read does not return (the node is behind a trim); `back` when the epoch changed or
     /// the last entry read is gone without a trim (the log went back).
     static let check =
-        ids + """
+        ids + "\n" + """
         if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 'back' end
         local after, first = ARGV[2], ARGV[3]
         local trims = redis.call('LRANGE', KEYS[3], 0, -1)

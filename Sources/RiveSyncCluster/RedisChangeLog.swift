@@ -46,6 +46,8 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
         case leaseLost
         /// An entry that cannot be read (skipped by every node alike).
         case invalidEntry(String)
+        /// Writing a snapshot failed: the stream keeps its entries until the next one.
+        case snapshotFailed(RedisError)
         /// The log is no longer the one this node applied: it stopped reading for good, and must
         /// start again from the snapshot as a new node (the daemon exits for its supervisor).
         case logLost(LogLoss)
@@ -456,6 +458,7 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
             } catch {
                 metrics.redisErrors.add(1, ordering: .relaxed)
                 if error.closesConnection { snapshotConnection = nil }
+                deliver? { [self] in onEvent?(.snapshotFailed(error)) }
             }
         }
     }

@@ -155,6 +155,8 @@ extension Daemon {
                 worker.run(.proposalsDropped)
                 dispatcher.closeEveryConnection(code: .goingAway, reason: "cluster lease lost")
             case .invalidEntry(let reason): log(.error, "skipped an entry of the cluster log", [("reason", reason)])
+            case .snapshotFailed(let error):
+                log(.error, "writing the cluster's snapshot failed; the log keeps its entries until the next one", [("error", "\(error)")])
             case .logLost(let loss):
                 log(
                     .error, "leaving the cluster: exiting so that the supervisor starts this node again from the cluster's snapshot",
