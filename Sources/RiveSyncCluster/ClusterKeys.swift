@@ -18,6 +18,10 @@ public struct ClusterKeys: Sendable {
     public var snapshotIDs: String { "\(prefix):snapshot-ids" }
     /// Every snapshotted file's number and `file.json` header: file name → JSON.
     public var files: String { "\(prefix):files" }
+    /// Where the next trim cuts: the lowest snapshot id at the last store.
+    public var trimPoint: String { "\(prefix):trim-point" }
+    /// Nodes starting from the snapshots: node → the id it reads from and until when (ms).
+    public var pins: String { "\(prefix):pins" }
     /// The highest entry each trim deleted, newest first (the last 64 trims).
     public var trims: String { "\(prefix):trims" }
     /// The fingerprint of the configured files, instances and state machines (set by the first node).

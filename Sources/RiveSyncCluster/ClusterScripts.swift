@@ -35,10 +35,12 @@ enum ClusterScripts {
         """
 
     /// Stores snapshots of files taken after the entry `ARGV[1]`, each only if later than the
-    /// file's stored one, then trims the log below the lowest snapshot id of all files
-    /// (protocol/CLUSTER.md §2.7) and records the highest entry the trim deleted. KEYS:
-    /// snapshots, snapshot ids, files, log, trims. ARGV: the id, then per file its name, its
-    /// snapshot JSON and its header JSON. Returns how many snapshots it stored.
+    /// file's stored one, then trims the log below the lowest snapshot id of all files as it
+    /// was at the previous store (one interval of slack for nodes that read the snapshots at
+    /// their start, or lag: protocol/CLUSTER.md §2.7) and records the highest entry the trim
+    /// deleted, never above a live pin. Only a store that stored something trims. KEYS:
+    /// snapshots, snapshot ids, files, log, trims, trim point, pins. ARGV: the id, then per file
+    /// its name, its snapshot JSON and its header JSON. Returns how many it stored.
     static let storeSnapshots =
         ids + "\n" + """
         local upTo = ARGV[1]
@@ -56,14 +58,29 @@ enum ClusterScripts {
         for _, id in ipairs(redis.call('HVALS', KEYS[2])) do
           if not lowest or less(id, lowest) then lowest = id end
         end
-        if lowest then
-          local below = redis.call('XREVRANGE', KEYS[4], '(' .. lowest, '-', 'COUNT', 1)
+        if stored == 0 then return 0 end
+        local point = redis.call('GET', KEYS[6])
+        -- A node reading the snapshots at its start pins where it reads from, until it caught up.
+        local now = redis.call('TIME')
+        local nowMs = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
+        local pins = redis.call('HGETALL', KEYS[7])
+        for i = 1, #pins, 2 do
+          local id, expires = string.match(pins[i + 1], '^(%S+) (%d+)$')
+          if not id or tonumber(expires) < nowMs then
+            redis.call('HDEL', KEYS[7], pins[i])
+          elseif point and less(id, point) then
+            point = id
+          end
+        end
+        if point then
+          local below = redis.call('XREVRANGE', KEYS[4], '(' .. point, '-', 'COUNT', 1)
           if #below > 0 then
-            redis.call('XTRIM', KEYS[4], 'MINID', lowest)
+            redis.call('XTRIM', KEYS[4], 'MINID', point)
             redis.call('LPUSH', KEYS[5], below[1][1])
             redis.call('LTRIM', KEYS[5], 0, 63)
           end
         end
+        if lowest and (not point or less(point, lowest)) then redis.call('SET', KEYS[6], lowest) end
         return stored
         """
 
@@ -96,5 +113,22 @@ enum ClusterScripts {
           return 1
         end
         return 0
+        """
+
+    /// Pins the lowest snapshot id (`0-0` without snapshots) for a node about to read the
+    /// snapshots and then the stream from there: no trim cuts above it until the pin is removed
+    /// or expires. KEYS: snapshot ids, pins. ARGV: the node, the pin's lifetime in milliseconds.
+    static let pin =
+        ids + "\n" + """
+        local lowest = '0-0'
+        local first = true
+        for _, id in ipairs(redis.call('HVALS', KEYS[1])) do
+          if first or less(id, lowest) then lowest = id end
+          first = false
+        end
+        local now = redis.call('TIME')
+        local expires = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000) + tonumber(ARGV[2])
+        redis.call('HSET', KEYS[2], ARGV[1], lowest .. ' ' .. string.format('%d', expires))
+        return lowest
         """
 }

@@ -24,13 +24,17 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
         public var node: String
         public var lease: Duration
         public var timeout: Duration
+        /// Records between compactions: every node compacts at the same entries, those whose
+        /// record count in the whole log is a multiple of it (so the cluster must agree on it).
+        public var snapshotEvery: Int
 
-        public init(endpoint: RedisEndpoint, keys: ClusterKeys, node: String, lease: Duration, timeout: Duration) {
+        public init(endpoint: RedisEndpoint, keys: ClusterKeys, node: String, lease: Duration, timeout: Duration, snapshotEvery: Int) {
             self.endpoint = endpoint
             self.keys = keys
             self.node = node
             self.lease = lease
             self.timeout = timeout
+            self.snapshotEvery = max(1, snapshotEvery)
         }
     }
 
@@ -142,8 +146,9 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
     private var skipUpTo: [String: RedisStreamID] = [:]
     /// The entry being committed (a snapshot taken meanwhile includes it).
     private var committing: RedisStreamID?
-    /// Record entries committed since this node last compacted.
-    private var sinceCompaction = 0
+    /// Record entries in the whole log up to the one committed last (a restored node starts at
+    /// its snapshot's count): the same on every node at the same entry.
+    private var recordCount: UInt64 = 0
     /// Snapshots taken at `committing`, written once its commit is over.
     private var pendingSnapshots: [(file: String, snapshot: JSONValue, header: JSONValue)] = []
     /// A file's number and header, for its snapshot (the daemon's directory).
@@ -180,6 +185,11 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
         ])
         .expectStatus("OK")
         fencing = Mutex(Fencing(token: token, generation: 1, generations: [token: 1], validUntil: Self.validUntil(sentAt, settings.lease)))
+        // Pinned first: no trim cuts above where this node will read from until it caught up.
+        try connection.command([
+            "EVAL", RedisArgument(ClusterScripts.pin), 2, RedisArgument(settings.keys.snapshotIDs), RedisArgument(settings.keys.pins),
+            RedisArgument(settings.node), RedisArgument(Self.pinMilliseconds),
+        ])
         restored = try ClusterFileSnapshot.read(connection, keys: settings.keys)
         appender = connection
     }
@@ -223,12 +233,15 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
     /// the stream is trimmed (CLUSTER.md §2.7). A failed write only keeps the longer log.
     public func compact(file: String, state: JSONValue, targets: [JournalSnapshot.Target]) throws(LogFailure) {
         guard committing != nil, let found = fileHeader?(file) else { return }
-        sinceCompaction = 0
-        let snapshot = JournalSnapshot(upTo: 0, state: state, targets: targets).json
+        let snapshot = JournalSnapshot(upTo: recordCount, state: state, targets: targets).json
         pendingSnapshots.append((file, snapshot, ClusterFileSnapshot.fileDocument(number: found.number, header: found.header)))
     }
 
-    public func recordsSinceCompaction(of file: String) -> Int { sinceCompaction }
+    /// `snapshotEvery` at the entries every node compacts at (the log's record count a multiple
+    /// of it), else 0.
+    public func recordsSinceCompaction(of file: String) -> Int {
+        recordCount > 0 && recordCount % UInt64(settings.snapshotEvery) == 0 ? settings.snapshotEvery : 0
+    }
 
     /// One stream holds every file: a file never compacted would pin the trim.
     public var compactsEveryFile: Bool { true }
@@ -261,7 +274,8 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
         sink: any LogSink, queue: DispatchQueue, fileHeader: @escaping (String) -> (number: UInt64, header: JournalHeader)?,
         loadFile: @escaping (String, JSONValue) -> Bool, onEvent: @escaping @Sendable (Event) -> Void
     ) throws(RedisError) {
-        let start = restored.map(\.upTo).min() ?? .start
+        let first = restored.min { $0.upTo < $1.upTo }
+        let start = first?.upTo ?? .start
         queue.sync {
             self.sink = sink
             self.deliver = { queue.async(execute: $0) }
@@ -269,6 +283,7 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
             self.fileHeader = fileHeader
             self.loadFile = loadFile
             self.skipUpTo = Dictionary(restored.map { ($0.header.name, $0.upTo) }, uniquingKeysWith: max)
+            self.recordCount = first?.snapshot.upTo ?? 0
             self.replicating = true
         }
         // Caught up once the entry that was last when reading began has been applied (a busy
@@ -344,7 +359,21 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
         guard !signalledCaughtUp else { return }
         signalledCaughtUp = true
         caughtUp.signal()
+        // Read past the snapshots: trims may cut where this node started (a failure leaves the
+        // pin to expire).
+        snapshotQueue.async { [self] in
+            do throws(RedisError) {
+                if snapshotConnection?.isBroken ?? true { snapshotConnection = try RedisConnection(settings.endpoint, timeout: settings.timeout) }
+                try snapshotConnection!.command(["HDEL", RedisArgument(settings.keys.pins), RedisArgument(settings.node)])
+            } catch {
+                metrics.redisErrors.add(1, ordering: .relaxed)
+                if error.closesConnection { snapshotConnection = nil }
+            }
+        }
     }
+
+    /// How long a starting node's pin holds at most (it is removed once the node caught up).
+    static let pinMilliseconds = 120_000
 
     private func commit(_ raw: RedisStreamEntry) {
         let entry: ClusterEntry
@@ -357,9 +386,9 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
         switch entry.kind {
         case .record(let file, let record):
             if case .advance(_, let commands) = record, let highest = commands.map(\.id).max() { numbers.ensure(above: highest) }
+            recordCount += 1
             // In the file's restored snapshot already.
             if let upTo = skipUpTo[file], raw.id <= upTo { return }
-            sinceCompaction += 1
             var ticket: LogTicket?
             if own, waiting.contains(entry.ticket), fencing.withLock({ $0.generations[entry.token] != nil }) {
                 waiting.remove(entry.ticket)
@@ -443,9 +472,9 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
     /// failure keeps the longer log and is counted).
     private func storeSnapshots(upTo: RedisStreamID) {
         var arguments: [RedisArgument] = [
-            "EVAL", RedisArgument(ClusterScripts.storeSnapshots), 5, RedisArgument(settings.keys.snapshots),
+            "EVAL", RedisArgument(ClusterScripts.storeSnapshots), 7, RedisArgument(settings.keys.snapshots),
             RedisArgument(settings.keys.snapshotIDs), RedisArgument(settings.keys.files), RedisArgument(settings.keys.log),
-            RedisArgument(settings.keys.trims), upTo.argument,
+            RedisArgument(settings.keys.trims), RedisArgument(settings.keys.trimPoint), RedisArgument(settings.keys.pins), upTo.argument,
         ]
         for pending in pendingSnapshots {
             arguments += [RedisArgument(pending.file), RedisArgument(bytes: pending.snapshot.serialized()), RedisArgument(bytes: pending.header.serialized())]

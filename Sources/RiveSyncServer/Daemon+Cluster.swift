@@ -28,7 +28,8 @@ extension Daemon {
         let endpoint = try RedisEndpoint(url: cluster.redis)
         let settings = RedisChangeLog.Settings(
             endpoint: endpoint, keys: ClusterKeys(prefix: cluster.prefix), node: cluster.node,
-            lease: .milliseconds(cluster.leaseMilliseconds), timeout: .milliseconds(cluster.timeoutMilliseconds))
+            lease: .milliseconds(cluster.leaseMilliseconds), timeout: .milliseconds(cluster.timeoutMilliseconds),
+            snapshotEvery: configuration.snapshotEvery)
         let joined: RedisChangeLog
         let difference: String?
         do {
@@ -55,8 +56,8 @@ extension Daemon {
     }
 
     /// What every node of a cluster must share (protocol/CLUSTER.md §1.5): each configured file's
-    /// name and content (SHA-256 of its bytes), the instances, the state machines and the
-    /// default rate, in configuration order.
+    /// name and content (SHA-256 of its bytes), the instances, the state machines, the default
+    /// rate and `snapshotEvery`, in configuration order.
     static func configurationFingerprint(_ configuration: DaemonConfiguration) -> JSONValue {
         func content(_ entry: DaemonConfiguration.FileEntry) -> String {
             if let schema = entry.schema { return SHA256Digest.hex(schema.serialized()) }
@@ -89,6 +90,7 @@ extension Daemon {
                     })
             ),
             ("defaultRate", .number(configuration.defaultRate)),
+            ("snapshotEvery", .number(Double(configuration.snapshotEvery))),
         ])
     }
 

@@ -133,4 +133,27 @@ import Testing
         ])
         #expect(subscribed["type"] == "snapshot" && subscribed["resumed"] == false, "an old cursor gets a snapshot: \(subscribed.jsonText)")
     }
+
+    /// The kill storm of `ClusterFaultTests` with a snapshot every 10 records: every restarted
+    /// node restores from snapshots taken and trimmed while the others write.
+    @Test func killingEachNodeInTurnWhileTheLogIsTrimmedLosesNoAckedWrite() async throws {
+        let cluster = try await offThePool { try ClusterNodes(count: 3, settings: [("snapshotEvery", 10)]) }
+        defer { cluster.stop() }
+        let lengths = Locked<[Int64]>([])
+        let (clients, seq) = try await ClusterFaultTests.storm(cluster, clients: 6) {
+            for cycle in 0..<6 {
+                try await Task.sleep(nanoseconds: UInt64.random(in: 300_000_000...600_000_000))
+                try await offThePool { try cluster.crashAndRestart(cycle % 3) }
+                let length = try cluster.redisConnection().command(["XLEN", "rivesync:log"]).integer()
+                lengths.withLock { $0.append(length) }
+            }
+            try await Task.sleep(nanoseconds: 300_000_000)
+        }
+        let acked = clients.map(\.ackedNames.count).reduce(0, +)
+        let restored = cluster.logs.components(separatedBy: "restored from the cluster's snapshot").count - 1
+        print("cluster node kills with snapshots every 10 records: \(acked) acked appends, final seq \(seq), XLEN \(lengths.withLock { $0 })")
+        #expect(acked > 10, "the workload made progress")
+        #expect(restored >= 3, "the restarted nodes restored from snapshots:\n\(cluster.logs)")
+        #expect(lengths.withLock { $0 }.allSatisfy { $0 < 200 }, "the stream stays short: \(lengths.withLock { $0 })")
+    }
 }
