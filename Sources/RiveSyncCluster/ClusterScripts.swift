@@ -43,46 +43,46 @@ enum ClusterScripts {
     /// its name, its snapshot JSON and its header JSON. Returns how many it stored.
     static let storeSnapshots =
         ids + "\n" + """
-        local upTo = ARGV[1]
-        local stored = 0
-        for i = 2, #ARGV, 3 do
-          local current = redis.call('HGET', KEYS[2], ARGV[i])
-          if not current or less(current, upTo) then
-            redis.call('HSET', KEYS[1], ARGV[i], upTo .. '\\n' .. ARGV[i + 1])
-            redis.call('HSET', KEYS[2], ARGV[i], upTo)
-            redis.call('HSETNX', KEYS[3], ARGV[i], ARGV[i + 2])
-            stored = stored + 1
-          end
-        end
-        local lowest = nil
-        for _, id in ipairs(redis.call('HVALS', KEYS[2])) do
-          if not lowest or less(id, lowest) then lowest = id end
-        end
-        if stored == 0 then return 0 end
-        local point = redis.call('GET', KEYS[6])
-        -- A node reading the snapshots at its start pins where it reads from, until it caught up.
-        local now = redis.call('TIME')
-        local nowMs = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
-        local pins = redis.call('HGETALL', KEYS[7])
-        for i = 1, #pins, 2 do
-          local id, expires = string.match(pins[i + 1], '^(%S+) (%d+)$')
-          if not id or tonumber(expires) < nowMs then
-            redis.call('HDEL', KEYS[7], pins[i])
-          elseif point and less(id, point) then
-            point = id
-          end
-        end
-        if point then
-          local below = redis.call('XREVRANGE', KEYS[4], '(' .. point, '-', 'COUNT', 1)
-          if #below > 0 then
-            redis.call('XTRIM', KEYS[4], 'MINID', point)
-            redis.call('LPUSH', KEYS[5], below[1][1])
-            redis.call('LTRIM', KEYS[5], 0, 63)
-          end
-        end
-        if lowest and (not point or less(point, lowest)) then redis.call('SET', KEYS[6], lowest) end
-        return stored
-        """
+            local upTo = ARGV[1]
+            local stored = 0
+            for i = 2, #ARGV, 3 do
+              local current = redis.call('HGET', KEYS[2], ARGV[i])
+              if not current or less(current, upTo) then
+                redis.call('HSET', KEYS[1], ARGV[i], upTo .. '\\n' .. ARGV[i + 1])
+                redis.call('HSET', KEYS[2], ARGV[i], upTo)
+                redis.call('HSETNX', KEYS[3], ARGV[i], ARGV[i + 2])
+                stored = stored + 1
+              end
+            end
+            local lowest = nil
+            for _, id in ipairs(redis.call('HVALS', KEYS[2])) do
+              if not lowest or less(id, lowest) then lowest = id end
+            end
+            if stored == 0 then return 0 end
+            local point = redis.call('GET', KEYS[6])
+            -- A node reading the snapshots at its start pins where it reads from, until it caught up.
+            local now = redis.call('TIME')
+            local nowMs = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
+            local pins = redis.call('HGETALL', KEYS[7])
+            for i = 1, #pins, 2 do
+              local id, expires = string.match(pins[i + 1], '^(%S+) (%d+)$')
+              if not id or tonumber(expires) < nowMs then
+                redis.call('HDEL', KEYS[7], pins[i])
+              elseif point and less(id, point) then
+                point = id
+              end
+            end
+            if point then
+              local below = redis.call('XREVRANGE', KEYS[4], '(' .. point, '-', 'COUNT', 1)
+              if #below > 0 then
+                redis.call('XTRIM', KEYS[4], 'MINID', point)
+                redis.call('LPUSH', KEYS[5], below[1][1])
+                redis.call('LTRIM', KEYS[5], 0, 63)
+              end
+            end
+            if lowest and (not point or less(point, lowest)) then redis.call('SET', KEYS[6], lowest) end
+            return stored
+            """
 
     /// Checks, after a read, that the log is still the one this node applied (run by the
     /// stream reader before it delivers anything). KEYS: epoch, log, trims. ARGV: the node's
@@ -92,18 +92,18 @@ enum ClusterScripts {
     /// the last entry read is gone without a trim (the log went back).
     static let check =
         ids + "\n" + """
-        if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 'back' end
-        local after, first = ARGV[2], ARGV[3]
-        local trims = redis.call('LRANGE', KEYS[3], 0, -1)
-        local afterTrimmed = false
-        for _, deleted in ipairs(trims) do
-          if less(after, deleted) and (first == '' or less(deleted, first)) then return 'trimmed' end
-          if not less(deleted, after) then afterTrimmed = true end
-        end
-        if #trims >= 64 and less(after, trims[#trims]) then return 'trimmed' end
-        if after ~= '0-0' and not afterTrimmed and #redis.call('XRANGE', KEYS[2], after, after) == 0 then return 'back' end
-        return 'ok'
-        """
+            if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 'back' end
+            local after, first = ARGV[2], ARGV[3]
+            local trims = redis.call('LRANGE', KEYS[3], 0, -1)
+            local afterTrimmed = false
+            for _, deleted in ipairs(trims) do
+              if less(after, deleted) and (first == '' or less(deleted, first)) then return 'trimmed' end
+              if not less(deleted, after) then afterTrimmed = true end
+            end
+            if #trims >= 64 and less(after, trims[#trims]) then return 'trimmed' end
+            if after ~= '0-0' and not afterTrimmed and #redis.call('XRANGE', KEYS[2], after, after) == 0 then return 'back' end
+            return 'ok'
+            """
 
     /// Replaces the epoch only while it is still `ARGV[1]` (the first node to see the log go
     /// back renews it; the others find it renewed). KEYS: epoch. ARGV: old epoch, new epoch.
@@ -120,15 +120,15 @@ enum ClusterScripts {
     /// or expires. KEYS: snapshot ids, pins. ARGV: the node, the pin's lifetime in milliseconds.
     static let pin =
         ids + "\n" + """
-        local lowest = '0-0'
-        local first = true
-        for _, id in ipairs(redis.call('HVALS', KEYS[1])) do
-          if first or less(id, lowest) then lowest = id end
-          first = false
-        end
-        local now = redis.call('TIME')
-        local expires = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000) + tonumber(ARGV[2])
-        redis.call('HSET', KEYS[2], ARGV[1], lowest .. ' ' .. string.format('%d', expires))
-        return lowest
-        """
+            local lowest = '0-0'
+            local first = true
+            for _, id in ipairs(redis.call('HVALS', KEYS[1])) do
+              if first or less(id, lowest) then lowest = id end
+              first = false
+            end
+            local now = redis.call('TIME')
+            local expires = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000) + tonumber(ARGV[2])
+            redis.call('HSET', KEYS[2], ARGV[1], lowest .. ' ' .. string.format('%d', expires))
+            return lowest
+            """
 }

@@ -32,7 +32,8 @@ public struct ClusterFileSnapshot: Sendable {
                 guard let number = document["number"]?.intValue, number > 0, let header = document["header"] else {
                     throw JournalCodec.Invalid(description: "no number or header")
                 }
-                read.append(ClusterFileSnapshot(number: UInt64(number), header: try JournalHeader(json: header), snapshot: snapshot, upTo: upTo))
+                read.append(
+                    ClusterFileSnapshot(number: UInt64(number), header: try JournalHeader(json: header), snapshot: snapshot, upTo: upTo))
             } catch {
                 throw .unexpectedReply("the snapshot of '\(name)': \(error)")
             }

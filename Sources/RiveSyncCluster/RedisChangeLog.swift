@@ -298,7 +298,8 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
         let deliver = self.deliver!
         readerSettings.check = { [keys = settings.keys, epoch, metrics, newEpoch] connection, after, read throws(RedisError) in
             let verdict = try connection.command([
-                "EVAL", RedisArgument(ClusterScripts.check), 3, RedisArgument(keys.epoch), RedisArgument(keys.log), RedisArgument(keys.trims),
+                "EVAL", RedisArgument(ClusterScripts.check), 3, RedisArgument(keys.epoch), RedisArgument(keys.log),
+                RedisArgument(keys.trims),
                 RedisArgument(epoch), after.argument, RedisArgument(read.first.map(\.id.description) ?? ""),
             ]).string()
             let loss: LogLoss
@@ -363,7 +364,9 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
         // pin to expire).
         snapshotQueue.async { [self] in
             do throws(RedisError) {
-                if snapshotConnection?.isBroken ?? true { snapshotConnection = try RedisConnection(settings.endpoint, timeout: settings.timeout) }
+                if snapshotConnection?.isBroken ?? true {
+                    snapshotConnection = try RedisConnection(settings.endpoint, timeout: settings.timeout)
+                }
                 try snapshotConnection!.command(["HDEL", RedisArgument(settings.keys.pins), RedisArgument(settings.node)])
             } catch {
                 metrics.redisErrors.add(1, ordering: .relaxed)
@@ -477,12 +480,17 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
             RedisArgument(settings.keys.trims), RedisArgument(settings.keys.trimPoint), RedisArgument(settings.keys.pins), upTo.argument,
         ]
         for pending in pendingSnapshots {
-            arguments += [RedisArgument(pending.file), RedisArgument(bytes: pending.snapshot.serialized()), RedisArgument(bytes: pending.header.serialized())]
+            arguments += [
+                RedisArgument(pending.file), RedisArgument(bytes: pending.snapshot.serialized()),
+                RedisArgument(bytes: pending.header.serialized()),
+            ]
         }
         pendingSnapshots = []
         snapshotQueue.async { [self, arguments] in
             do throws(RedisError) {
-                if snapshotConnection?.isBroken ?? true { snapshotConnection = try RedisConnection(settings.endpoint, timeout: settings.timeout) }
+                if snapshotConnection?.isBroken ?? true {
+                    snapshotConnection = try RedisConnection(settings.endpoint, timeout: settings.timeout)
+                }
                 _ = try snapshotConnection!.command(arguments)
             } catch {
                 metrics.redisErrors.add(1, ordering: .relaxed)

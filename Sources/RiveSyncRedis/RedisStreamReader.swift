@@ -29,7 +29,8 @@ public final class RedisStreamReader: Sendable {
         /// Runs after each read on the reader's connection, before anything is delivered, with
         /// the last entry delivered before (`after`) and what the read returned: false stops the
         /// reader for good (nothing more is delivered). A thrown error counts as a failed read.
-        public var check: (@Sendable (_ connection: RedisConnection, _ after: RedisStreamID, _ read: [RedisStreamEntry]) throws(RedisError) -> Bool)?
+        public var check:
+            (@Sendable (_ connection: RedisConnection, _ after: RedisStreamID, _ read: [RedisStreamEntry]) throws(RedisError) -> Bool)?
 
         public init() {}
     }

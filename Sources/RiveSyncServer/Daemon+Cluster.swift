@@ -144,7 +144,8 @@ extension Daemon {
             log(.info, "file loaded from the cluster log", [("file", name)])
             return true
         }
-        try clusterLog.startReplicating(sink: worker, queue: worker.queue, fileHeader: fileHeader, loadFile: loadFile) { [weak self] event in
+        try clusterLog.startReplicating(sink: worker, queue: worker.queue, fileHeader: fileHeader, loadFile: loadFile) {
+            [weak self] event in
             switch event {
             case .caughtUp:
                 log(.info, "reading the cluster log again", [])

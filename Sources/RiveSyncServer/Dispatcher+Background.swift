@@ -1,6 +1,6 @@
 import Dispatch
-import RiveSyncCluster
 import RiveFile
+import RiveSyncCluster
 import RiveSyncCore
 import RiveSyncJSON
 import RiveSyncModel

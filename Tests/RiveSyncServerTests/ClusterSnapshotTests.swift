@@ -151,7 +151,8 @@ import Testing
         }
         let acked = clients.map(\.ackedNames.count).reduce(0, +)
         let restored = cluster.logs.components(separatedBy: "restored from the cluster's snapshot").count - 1
-        print("cluster node kills with snapshots every 10 records: \(acked) acked appends, final seq \(seq), XLEN \(lengths.withLock { $0 })")
+        print(
+            "cluster node kills with snapshots every 10 records: \(acked) acked appends, final seq \(seq), XLEN \(lengths.withLock { $0 })")
         #expect(acked > 10, "the workload made progress")
         #expect(restored >= 3, "the restarted nodes restored from snapshots:\n\(cluster.logs)")
         #expect(lengths.withLock { $0 }.allSatisfy { $0 < 200 }, "the stream stays short: \(lengths.withLock { $0 })")

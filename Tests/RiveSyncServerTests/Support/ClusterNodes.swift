@@ -1,6 +1,6 @@
 import Foundation
-import RiveSyncRedis
 import RiveSyncJSON
+import RiveSyncRedis
 import RiveSyncTestSupport
 import RiveSyncTransport
 
