@@ -20,6 +20,8 @@ public struct ClusterKeys: Sendable {
     public var files: String { "\(prefix):files" }
     /// Where the next trim cuts: the lowest snapshot id at the last store.
     public var trimPoint: String { "\(prefix):trim-point" }
+    /// Every asset uploaded to the cluster: id → `<size> <media type>`.
+    public var assets: String { "\(prefix):assets" }
     /// Nodes starting from the snapshots: node → the id it reads from and until when (ms).
     public var pins: String { "\(prefix):pins" }
     /// The highest entry each trim deleted, newest first (the last 64 trims).

@@ -1,6 +1,7 @@
 import Dispatch
 import RiveSyncCore
 import RiveSyncJSON
+import RiveSyncModel
 import RiveSyncRedis
 import Synchronization
 
@@ -73,11 +74,11 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
         }
     }
 
-    /// How a `loadFile` proposed by this node ended.
-    public enum FileOutcome: Sendable {
-        /// Committed: `loaded` tells whether applying it loaded the file (false: the name was
-        /// taken by then, on every node alike).
-        case committed(loaded: Bool)
+    /// How a `file` or `asset` entry proposed by this node ended.
+    public enum EntryOutcome: Sendable {
+        /// Committed: `applied` tells whether applying it did anything (false: a file's name
+        /// was taken by then, on every node alike).
+        case committed(applied: Bool)
         case failed(LogFailure)
     }
 
@@ -95,6 +96,8 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
     /// The files of the cluster's latest snapshots, by number, as read at join (empty when the
     /// cluster has none yet): a node restores them instead of its configured state.
     public let restored: [ClusterFileSnapshot]
+    /// Every asset uploaded to the cluster, as read at join (`<prefix>:assets`).
+    public let sharedAssets: [AssetReference]
     private let reachable = Atomic(true)
 
     /// False while the stream cannot be read (from a failed read until the reader catches up
@@ -155,9 +158,11 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
     private var fileHeader: ((String) -> (number: UInt64, header: JournalHeader)?)?
     /// Applies a `file` entry (loads the file); true when it loaded.
     private var loadFile: ((String, JSONValue) -> Bool)?
-    /// This node's `loadFile` proposals waiting for their entry, by ticket.
-    private var waitingFiles: [UInt64: @Sendable (FileOutcome) -> Void] = [:]
-    private var lastFileTicket: UInt64 = 0
+    /// Applies an `asset` entry (the asset is known from then on).
+    private var addAsset: ((AssetReference) -> Void)?
+    /// This node's `file` and `asset` proposals waiting for their entry, by ticket.
+    private var waitingEntries: [UInt64: @Sendable (EntryOutcome) -> Void] = [:]
+    private var lastEntryTicket: UInt64 = 0
     /// Set once the log was found lost: nothing more is committed.
     private var lost = false
     private let snapshotQueue = DispatchQueue(label: "rivesyncd.cluster.snapshot")
@@ -191,6 +196,7 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
             RedisArgument(settings.node), RedisArgument(Self.pinMilliseconds),
         ])
         restored = try ClusterFileSnapshot.read(connection, keys: settings.keys)
+        sharedAssets = try ClusterEntry.assets(try connection.command(["HGETALL", RedisArgument(settings.keys.assets)]))
         appender = connection
     }
 
@@ -249,19 +255,42 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
     /// Proposes loading a file on every node (a `file` entry, CLUSTER.md §2.3); `answer` is
     /// called once, on the worker's queue: after the entry applied, or when it surely did not
     /// get in. Call on the worker's queue, once replicating.
-    public func proposeFile(name: String, header: JournalHeader, answer: @escaping @Sendable (FileOutcome) -> Void) {
-        lastFileTicket += 1
-        let ticket = Self.fileTickets | lastFileTicket
-        waitingFiles[ticket] = answer
-        let entry = ClusterEntry(kind: .file(name: name, header: header.json), node: settings.node, token: "", ticket: ticket)
+    public func proposeFile(name: String, header: JournalHeader, answer: @escaping @Sendable (EntryOutcome) -> Void) {
+        propose(.file(name: name, header: header.json), answer: answer)
+    }
+
+    /// Proposes an uploaded asset to every node (an `asset` entry), after recording it in
+    /// `<prefix>:assets` for nodes that start later; `answer` as for `proposeFile`.
+    public func proposeAsset(_ asset: AssetReference, answer: @escaping @Sendable (EntryOutcome) -> Void) {
+        propose(.asset(asset), answer: answer)
+    }
+
+    private func propose(_ kind: ClusterEntry.Kind, answer: @escaping @Sendable (EntryOutcome) -> Void) {
+        lastEntryTicket += 1
+        let ticket = Self.entryTickets | lastEntryTicket
+        waitingEntries[ticket] = answer
+        let entry = ClusterEntry(kind: kind, node: settings.node, token: "", ticket: ticket)
         appendQueue.async { [self] in
-            guard let failure = append(entry) else { return }
-            deliver? { [self] in waitingFiles.removeValue(forKey: ticket)?(.failed(failure)) }
+            var failure: LogFailure?
+            if case .asset(let asset) = kind {
+                do throws(RedisError) {
+                    try connected().command([
+                        "HSET", RedisArgument(settings.keys.assets), RedisArgument(asset.id),
+                        RedisArgument("\(asset.byteCount) \(asset.mediaType)"),
+                    ])
+                } catch {
+                    metrics.redisErrors.add(1, ordering: .relaxed)
+                    if error.closesConnection { appender = nil }
+                    failure = LogFailure("the cluster log is unreachable: \(error)")
+                }
+            }
+            guard let failure = failure ?? append(entry) else { return }
+            deliver? { [self] in waitingEntries.removeValue(forKey: ticket)?(.failed(failure)) }
         }
     }
 
     /// Tickets of `file` entries have the top bit set (the core's record tickets never do).
-    private static let fileTickets: UInt64 = 1 << 63
+    private static let entryTickets: UInt64 = 1 << 63
 
     // MARK: Replicating
 
@@ -272,7 +301,8 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
     /// snapshots, and skips each restored file's records up to its own.
     public func startReplicating(
         sink: any LogSink, queue: DispatchQueue, fileHeader: @escaping (String) -> (number: UInt64, header: JournalHeader)?,
-        loadFile: @escaping (String, JSONValue) -> Bool, onEvent: @escaping @Sendable (Event) -> Void
+        loadFile: @escaping (String, JSONValue) -> Bool, addAsset: @escaping (AssetReference) -> Void,
+        onEvent: @escaping @Sendable (Event) -> Void
     ) throws(RedisError) {
         let first = restored.min { $0.upTo < $1.upTo }
         let start = first?.upTo ?? .start
@@ -282,6 +312,7 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
             self.onEvent = onEvent
             self.fileHeader = fileHeader
             self.loadFile = loadFile
+            self.addAsset = addAsset
             self.skipUpTo = Dictionary(restored.map { ($0.header.name, $0.upTo) }, uniquingKeysWith: max)
             self.recordCount = first?.snapshot.upTo ?? 0
             self.replicating = true
@@ -412,12 +443,23 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
         case .file(let name, let header):
             if let upTo = skipUpTo[name], raw.id <= upTo { return }
             let loaded = loadFile?(name, header) ?? false
-            if own, fencing.withLock({ $0.generations[entry.token] != nil }), let answer = waitingFiles.removeValue(forKey: entry.ticket) {
+            if own, fencing.withLock({ $0.generations[entry.token] != nil }), let answer = waitingEntries.removeValue(forKey: entry.ticket)
+            {
                 fencing.withLock { fencing in
                     fencing.sent[entry.ticket] = nil
                     fencing.sentAt[entry.ticket] = nil
                 }
-                answer(.committed(loaded: loaded))
+                answer(.committed(applied: loaded))
+            }
+        case .asset(let asset):
+            addAsset?(asset)
+            if own, fencing.withLock({ $0.generations[entry.token] != nil }), let answer = waitingEntries.removeValue(forKey: entry.ticket)
+            {
+                fencing.withLock { fencing in
+                    fencing.sent[entry.ticket] = nil
+                    fencing.sentAt[entry.ticket] = nil
+                }
+                answer(.committed(applied: true))
             }
         case .join:
             guard own, let generation = fencing.withLock({ $0.generations[entry.token] }) else { return }
@@ -431,7 +473,7 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
             let failure = LogFailure("the connection to Redis broke before the change was appended")
             for ticket in lost {
                 if waiting.remove(ticket) != nil { sink?.appendFailed(file: "", ticket: LogTicket(ticket), failure: failure) }
-                waitingFiles.removeValue(forKey: ticket)?(.failed(failure))
+                waitingEntries.removeValue(forKey: ticket)?(.failed(failure))
             }
         }
     }
@@ -452,8 +494,8 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
         guard !leaseReported else { return }
         leaseReported = true
         waiting.removeAll()
-        let files = waitingFiles
-        waitingFiles.removeAll()
+        let files = waitingEntries
+        waitingEntries.removeAll()
         for answer in files.values { answer(.failed(LogFailure("this node's cluster lease ended"))) }
         fencing.withLock { fencing in
             fencing.sent.removeAll()

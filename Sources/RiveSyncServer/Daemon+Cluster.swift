@@ -144,8 +144,12 @@ extension Daemon {
             log(.info, "file loaded from the cluster log", [("file", name)])
             return true
         }
-        try clusterLog.startReplicating(sink: worker, queue: worker.queue, fileHeader: fileHeader, loadFile: loadFile) {
-            [weak self] event in
+        let assets = context.assets
+        for asset in clusterLog.sharedAssets { assets.restore(id: asset.id, mediaType: asset.mediaType, byteCount: asset.byteCount) }
+        try clusterLog.startReplicating(
+            sink: worker, queue: worker.queue, fileHeader: fileHeader, loadFile: loadFile,
+            addAsset: { assets.restore(id: $0.id, mediaType: $0.mediaType, byteCount: $0.byteCount) }
+        ) { [weak self] event in
             switch event {
             case .caughtUp:
                 log(.info, "reading the cluster log again", [])

@@ -76,6 +76,38 @@ import Testing
         #expect(try await cluster.digest(of: "stage", at: seq, on: added) == digests[0], "\(cluster.node(added).stderr)")
     }
 
+    /// An asset uploaded to one node may be set on any node, also one started later.
+    @Test func anAssetUploadedToOneNodeIsKnownOnEveryNode() async throws {
+        let cluster = try await offThePool { try ClusterNodes(count: 2, settings: [("allowFileUploads", true)]) }
+        defer { cluster.stop() }
+        let onA = try await TestClient.connected(to: cluster.node(0))
+        let onB = try await TestClient.connected(to: cluster.node(1))
+        let schema: JSONValue = [
+            "viewModels": [["name": "Card", "properties": [["name": "blob", "type": "assetBlob"]]]],
+            "artboards": [["name": "Card", "viewModel": "Card", "stateMachines": ["main"], "defaultStateMachine": "main"]],
+            "assets": [],
+        ]
+        #expect(try await onA.request(["type": "loadFile", "name": "cards", "schema": schema])["type"] == "files")
+        let created = try await onA.request(["type": "createStateMachine", "file": "cards", "name": "card", "artboard": "Card"])
+        #expect(created["type"] == "target", "\(created.jsonText)")
+        let unknown: JSONValue = [
+            "id": .string("sha256:" + String(repeating: "0", count: 64)), "bytes": 3, "mediaType": "application/octet-stream",
+        ]
+        try await waitUntil("node B to know 'card'") {
+            try await onB.request(["type": "get", "target": "card", "path": "blob"])["type"] == "value"
+        }
+        let refused = try await onB.request(["type": "set", "target": "card", "path": "blob", "value": unknown])
+        #expect(refused["code"] == "invalid_asset", "an asset nobody uploaded: \(refused.jsonText)")
+        let uploaded = try await onA.request(["type": "upload", "kind": "blob", "data": .string(Data([1, 2, 3]).base64EncodedString())])
+        let asset = try #require(uploaded["asset"], "\(uploaded.jsonText)")
+        let set = try await onB.request(["type": "set", "target": "card", "path": "blob", "value": asset])
+        #expect(set["type"] == "ack", "node B accepts the asset node A received: \(set.jsonText)")
+        let added = try await offThePool { try cluster.addNode() }
+        let onC = try await TestClient.connected(to: cluster.node(added))
+        let again = try await onC.request(["type": "set", "target": "card", "path": "blob", "value": asset])
+        #expect(again["type"] == "ack", "a node started later knows it too: \(again.jsonText)")
+    }
+
     @Test func commandsQueuedCountsOnlyTheNodesOwnCommands() async throws {
         let cluster = try await offThePool { try ClusterNodes(count: 2) }
         defer { cluster.stop() }
