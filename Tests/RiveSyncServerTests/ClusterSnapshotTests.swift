@@ -134,6 +134,37 @@ import Testing
         #expect(subscribed["type"] == "snapshot" && subscribed["resumed"] == false, "an old cursor gets a snapshot: \(subscribed.jsonText)")
     }
 
+    /// Redis lost the newest entries but kept the epoch (a restart under `appendfsync
+    /// everysec`, here an `XDEL`): every node that applied them leaves, the first renews the
+    /// epoch, and a restarted node serves the new one.
+    @Test func nodesThatAppliedLostEntriesLeaveAndTheFirstRenewsTheEpoch() async throws {
+        let cluster = try await offThePool { try ClusterNodes(count: 2, settings: [("snapshotEvery", 10)]) }
+        defer { cluster.stop() }
+        let old = try await Self.epoch(of: cluster.node(0))
+        let writer = try await TestClient.connected(to: cluster.node(0))
+        var seq = 0
+        for round in 0..<5 { seq = try await Self.set(writer, "soon lost: \(round)") }
+        _ = try await cluster.digest(of: "lobby", at: seq, on: 1)
+        let redis = try cluster.redisConnection()
+        let newest = try RedisStreamEntry.entries(try redis.command(["XREVRANGE", "rivesync:log", "+", "-", "COUNT", 2]))
+        #expect(newest.count == 2)
+        for entry in newest { #expect(try redis.command(["XDEL", "rivesync:log", entry.id.argument]).integer() == 1) }
+        for index in 0..<2 {
+            let node = cluster.node(index)
+            #expect(try await Self.exitStatus(of: node) == 75, "\(node.stderr)")
+            #expect(node.stderr.contains("the cluster log went back"), "\(node.stderr)")
+        }
+        let renewed = try #require(try redis.command(["GET", "rivesync:epoch"]).string())
+        #expect(JSONValue.string(renewed) != old, "the epoch was renewed")
+        try await offThePool { try cluster.replace(0) }
+        #expect(try await Self.epoch(of: cluster.node(0)) == .string(renewed))
+        let client = try await TestClient.connected(to: cluster.node(0))
+        let subscribed = try await client.request([
+            "type": "subscribe", "target": "lobby", "cursor": ["epoch": old, "seq": .number(Double(seq))],
+        ])
+        #expect(subscribed["type"] == "snapshot" && subscribed["resumed"] == false, "\(subscribed.jsonText)")
+    }
+
     /// The kill storm of `ClusterFaultTests` with a snapshot every 10 records: every restarted
     /// node restores from snapshots taken and trimmed while the others write.
     @Test func killingEachNodeInTurnWhileTheLogIsTrimmedLosesNoAckedWrite() async throws {
