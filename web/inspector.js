@@ -141,10 +141,20 @@ async function selectTarget(name) {
     refresh();
   });
   target.on('end', () => status(`${name}: subscription ended`, true));
+  target.on('presence', () => {
+    if (page.target === target) renderPresence(target);
+  });
+  renderPresence(target);
   page.writable = !page.readOnly && (await probeWritable(target));
   $('access').textContent = page.readOnly ? 'read-only page' : page.writable ? 'editable' : 'read-only token';
   $('access').dataset.writable = String(page.writable);
   refresh();
+}
+
+/** The target's presence members (PROTOCOL.md §15), as text; empty without any (or without seePresence). */
+function renderPresence(target) {
+  const members = target.presence.map((m) => `${m.member} ${JSON.stringify(m.state)}`);
+  $('presence').textContent = members.length ? `presence: ${members.join(', ')}` : '';
 }
 
 /**

@@ -67,6 +67,7 @@ enum ErrorCodes {
         case .wrongWorker: return (.rejected, "wrong_worker")
         case .notManual: return (.rejected, "not_manual")
         case .targetDeleted: return (.rejected, "target_deleted")
+        case .notJoined: return (.rejected, "not_joined")
         case .error, .cancelled: return (.failure, "failure")
         }
     }

@@ -61,6 +61,7 @@ enum ErrorText {
         case .unknownInstance(let id): return "no instance #\(id)"
         case .wrongWorker(let message), .error(let message): return message
         case .notManual(let name): return "'\(name)' advances by itself"
+        case .notJoined(let name): return "not a member of the presence of '\(name)'"
         case .targetDeleted(let name): return "target '\(name)' was deleted"
         case .cancelled: return "cancelled"
         }

@@ -95,6 +95,7 @@ struct ServerFailure: Error, Sendable {
         case .unknownInstance: return .unknownInstance(UInt64(int("instance")))
         case .wrongWorker: return .wrongWorker(message)
         case .notManual: return .notManual(text("target"))
+        case .notJoined: return .notJoined(text("target"))
         default: return nil
         }
     }

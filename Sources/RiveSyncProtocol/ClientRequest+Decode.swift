@@ -114,6 +114,8 @@ extension ClientRequest {
             } else {
                 throw .badField("riv", "base64 .riv bytes, or a 'schema' object")
             }
+        case _ where PresenceRequest.types.contains(type):
+            self = .presence(try PresenceRequest(json))
         default:
             throw .unknownType(type)
         }

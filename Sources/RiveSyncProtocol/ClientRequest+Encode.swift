@@ -101,6 +101,8 @@ extension ClientRequest {
             case .riv(let bytes): return [("name", .string(name)), ("riv", .string(Data(bytes).base64EncodedString()))]
             case .schema(let schema): return [("name", .string(name)), ("schema", schema)]
             }
+        case .presence(let request):
+            return request.fields
         }
     }
 }

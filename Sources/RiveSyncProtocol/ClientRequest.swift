@@ -105,6 +105,8 @@ public enum ClientRequest: Sendable, Hashable {
     case ping
     case upload(kind: String, data: [UInt8], mediaType: String?)
     case loadFile(name: String, content: FileContent)
+    /// A presence request of a target (§15).
+    case presence(PresenceRequest)
 
     /// The `type` string of the request.
     public var type: String {
@@ -141,6 +143,7 @@ public enum ClientRequest: Sendable, Hashable {
         case .ping: return "ping"
         case .upload: return "upload"
         case .loadFile: return "loadFile"
+        case .presence(let request): return request.type
         }
     }
 }

@@ -60,6 +60,8 @@ extension Grants {
         case .advance(let target):
             return allowsSomewhere(.write, on: target) || allowsSomewhere(.fire, on: target)
                 ? nil : Denial(permission: .write, target: target)
+        case .presence(let request):
+            return denial(of: request)
         }
     }
 

@@ -14,9 +14,11 @@ final class WorkerShellEnvironment: WorkerEnvironment {
 
     var limits: WorkerLimits {
         let limits = context.limits.withLock { $0 }
-        return WorkerLimits(
+        var workerLimits = WorkerLimits(
             maxListLength: limits.maxListLength, maxStringBytes: limits.maxStringBytes, maxInstancesPerFile: limits.maxInstancesPerFile,
             maxTargets: limits.maxTargets, maxSendQueueBytes: limits.maxSendQueueBytes, historyBatches: limits.historyBatches)
+        workerLimits.presence = limits.presence
+        return workerLimits
     }
 
     var epoch: String { context.epoch }

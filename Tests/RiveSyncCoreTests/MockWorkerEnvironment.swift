@@ -68,6 +68,8 @@ struct AllGrants: RequestGrants {
     var mayCreate: Bool { true }
     func may(_ access: TargetAccess, on target: String, at path: String) -> Bool { true }
     func mayWithin(_ access: TargetAccess, on target: String, at path: String) -> Bool { true }
+    func seesPresence(of target: String) -> Bool { true }
+    var presenceOwner: PresenceOwner { .anonymous }
 }
 
 /// Drives a worker core with a file `demo` (view model `Room`: `title`, `count`; artboard

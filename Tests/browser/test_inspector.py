@@ -282,6 +282,18 @@ class InspectorInBrowsers(unittest.TestCase):
             wait_for(lambda: self.editor(driver, "label").get_attribute("value") == "from the CLI", "the CLI's label in a page")
         self.collect_logs()
 
+    def test_03a_a_presence_member_shows_in_both_pages_and_leaves_after_the_grace(self):
+        joined = self.daemon.request({"type": "presenceJoin", "target": "gadget", "key": "browser-" + os.urandom(8).hex(),
+                                      "state": {"name": "browser-test"}})
+        self.assertEqual(joined["type"], "presenceJoined", joined)
+        shown = f'{joined["member"]} {{"name":"browser-test"}}'
+        for driver in (self.a, self.b):
+            wait_for(lambda: shown in driver.find_element(By.ID, "presence").text, "the member in a page")
+        # Its connection closed with the request: it leaves once the grace period (10 s) ends.
+        for driver in (self.a, self.b):
+            wait_for(lambda: driver.find_element(By.ID, "presence").text == "", "the member's leave in a page")
+        self.collect_logs()
+
     def test_04_each_editor_type_round_trips(self):
         a, b, daemon = self.a, self.b, self.daemon
         # number and string (typed), boolean (clicked)

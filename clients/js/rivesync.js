@@ -202,7 +202,7 @@ export class RiveSync {
       return;
     }
     const target = message.target !== undefined ? this.targets.get(message.target) : undefined;
-    if (message.type === 'batch' || message.type === 'snapshot') target?.receive(message);
+    if (message.type === 'batch' || message.type === 'snapshot' || message.type === 'presence') target?.receive(message);
     else if (message.type === 'unsubscribed') target?.ended(message);
     else if (message.type === 'error') {
       this.emit('error', new RiveSyncError(message.code, message.message ?? message.code, message.details ?? {}));
@@ -394,6 +394,13 @@ function base64(bytes) {
   return btoa(binary);
 }
 
+/** A presence key: 32 random hex digits, kept by this client (PROTOCOL.md §15). */
+function presenceKey() {
+  const bytes = new Uint8Array(16);
+  globalThis.crypto.getRandomValues(bytes);
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
 /**
  * A subscribed target: its replica (reads), its value streams and its writes. Reads come from
  * the replica, as of the last batch; writes resolve after the daemon's ack (whose batch has
@@ -406,9 +413,13 @@ export class Target {
     this.name = name;
     /** @type {Replica|null} */
     this.replica = null;
-    this.listeners = { batch: new Set(), snapshot: new Set(), end: new Set() };
+    this.listeners = { batch: new Set(), snapshot: new Set(), end: new Set(), presence: new Set() };
     this.valueListeners = new Set();
     this.ended_ = false;
+    /** @type {Array<{member: string, state: Object}>} the target's presence members (§15) */
+    this.presence = [];
+    /** @private the join to send again after a reconnect (its key resumes the member) */
+    this.presenceJoined = null;
   }
 
   /** @private */
@@ -430,6 +441,8 @@ export class Target {
       const reply = await this.client.request({ type: 'subscribe', target: this.name, cursor });
       this.resumed = reply.type === 'subscribed' && reply.resumed === true;
       if (!this.resumed) this.reset(reply);
+      else if (reply.presence) this.setPresence(reply.presence);
+      if (this.presenceJoined) await this.client.request({ type: 'presenceJoin', target: this.name, ...this.presenceJoined });
       for (const callback of this.listeners.snapshot) callback({ resumed: this.resumed, seq: this.replica.seq });
     } catch (error) {
       this.client.emit('error', error);
@@ -439,11 +452,27 @@ export class Target {
   /** @private */
   reset(snapshot) {
     this.replica = new Replica({ ...snapshot, target: this.name }, this.schema);
+    if (snapshot.presence) this.setPresence(snapshot.presence);
     this.notifyValues();
   }
 
   /** @private A batch or catch-up snapshot of this target. */
   receive(message) {
+    if (message.type === 'presence') {
+      const members = [...this.presence];
+      for (const change of message.changes) {
+        const index = members.findIndex((m) => m.member === change.member);
+        if (change.op === 'leave') {
+          if (index >= 0) members.splice(index, 1);
+        } else if (index >= 0) {
+          members[index] = { member: change.member, state: change.state };
+        } else {
+          members.push({ member: change.member, state: change.state });
+        }
+      }
+      this.setPresence(members);
+      return;
+    }
     if (message.type === 'snapshot') {
       this.reset(message);
       for (const callback of this.listeners.snapshot) callback({ resumed: false, seq: message.seq, reason: message.reason });
@@ -470,7 +499,8 @@ export class Target {
 
   /**
    * Adds a listener: `batch` (each applied batch message), `snapshot` (`{resumed, seq}` after
-   * a reconnect or catch-up), `end` (the daemon's `unsubscribed`).
+   * a reconnect or catch-up), `end` (the daemon's `unsubscribed`), `presence` (the member
+   * list after each change, `[{member, state}]`).
    */
   on(event, callback) {
     this.listeners[event].add(callback);
@@ -480,6 +510,43 @@ export class Target {
   off(event, callback) {
     this.listeners[event].delete(callback);
     return this;
+  }
+
+  /** @private */
+  setPresence(members) {
+    this.presence = members;
+    for (const callback of this.listeners.presence) callback(members);
+  }
+
+  /**
+   * Joins the target's presence (PROTOCOL.md §15) with `state` (a small JSON object), or
+   * replaces the state if this client is a member already. Resolves with the member's name.
+   * After a reconnect the client joins again with the same key, so the member resumes.
+   * @param {Object} state
+   * @returns {Promise<string>}
+   */
+  async joinPresence(state) {
+    const key = this.presenceJoined?.key ?? presenceKey();
+    const reply = await this.client.request({ type: 'presenceJoin', target: this.name, key, state });
+    this.presenceJoined = { key, state };
+    return reply.member;
+  }
+
+  /** Replaces this client's presence state (no merge); rejects with `not_joined` before a join. */
+  async updatePresence(state) {
+    await this.client.request({ type: 'presenceUpdate', target: this.name, state });
+    if (this.presenceJoined) this.presenceJoined.state = state;
+  }
+
+  /** Leaves the target's presence. */
+  async leavePresence() {
+    this.presenceJoined = null;
+    await this.client.request({ type: 'presenceLeave', target: this.name });
+  }
+
+  /** The members as the daemon has them now, in join order (needs `seePresence`). */
+  async listPresence() {
+    return (await this.client.request({ type: 'presenceList', target: this.name })).members;
   }
 
   /** Ends the subscription. */

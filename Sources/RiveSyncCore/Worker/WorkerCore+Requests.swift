@@ -93,7 +93,7 @@ extension WorkerCore {
             propose(.deleteTarget(target), file: file, waiter(.targetDeleted))
             return nil
         case .subscribe(let target, let paths, let cursor):
-            try subscribe(session, to: target, paths: paths, cursor: cursor, id: id)
+            try subscribe(session, to: target, paths: paths, cursor: cursor, id: id, presence: grants.seesPresence(of: target))
             return nil
         case .unsubscribe(let target):
             _ = try record(target)
@@ -123,6 +123,9 @@ extension WorkerCore {
             let bindings = try model { try runtime.target(target).bindings }
             let digest = environment.sha256Hex(StateDigest.canonicalBytes(bindings: bindings, store: runtime.store))
             return .digest(target: target, seq: seq, digest: digest, id: id)
+        case .presence(let request):
+            try presence(request, id: id, session: session, grants: grants)
+            return nil
         case .hello, .listFiles, .listTargets, .ping, .upload, .loadFile:
             throw WireError.internalError("request '\(body.type)' reached a worker")
         }

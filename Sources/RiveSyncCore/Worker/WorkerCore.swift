@@ -47,8 +47,13 @@ public final class WorkerCore {
             runAdvance(target)
         case .timerFired(.catchUpCheck):
             checkCatchUp()
+        case .timerFired(.presenceMessage(let target)):
+            presenceMessageDue(target)
+        case .timerFired(.presenceGrace(let target)):
+            presenceGraceEnded(target)
         case .closed(let connection):
             connectionClosed(connection)
+            presenceDisconnected(connection)
         case .proposalsDropped:
             dropUnansweredProposals()
         }
@@ -81,6 +86,8 @@ public final class WorkerCore {
         var advancesInFlight = 0
         /// Commands queued on this target that wait for their advance, by command number.
         var pending: [UInt64: PendingAck] = [:]
+        /// Who is there (PROTOCOL.md §15): never journaled, gone with the record.
+        var presence = PresenceRecord()
 
         init(file: String, manual: Bool, rate: Double) {
             self.file = file
@@ -92,6 +99,8 @@ public final class WorkerCore {
     struct Subscription {
         var paths: [String]?
         var lagging = false
+        /// The connection may see the target's presence (`seePresence`).
+        var presence = false
     }
 
     struct PendingAck {

@@ -41,6 +41,8 @@ public struct WorkerLimits: Sendable, Equatable {
     public var maxSendQueueBytes: Int
     /// Batches kept per target for resuming subscribers.
     public var historyBatches: Int
+    /// The bounds of each target's presence.
+    public var presence = PresenceLimits()
 
     public init(
         maxListLength: Int, maxStringBytes: Int, maxInstancesPerFile: Int, maxTargets: Int, maxSendQueueBytes: Int, historyBatches: Int

@@ -21,6 +21,10 @@ public enum WorkerTimer: Hashable, Sendable {
     case advance(target: String)
     /// Lagging subscribers are checked for a drained send queue.
     case catchUpCheck
+    /// A target's coalesced presence message may be sent (at most `rate` a second).
+    case presenceMessage(target: String)
+    /// A grace period of a target's presence member may have ended.
+    case presenceGrace(target: String)
 }
 
 /// What a worker core asks the shell to do, in order.
