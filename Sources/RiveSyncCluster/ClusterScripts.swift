@@ -96,11 +96,14 @@ enum ClusterScripts {
             local after, first = ARGV[2], ARGV[3]
             local trims = redis.call('LRANGE', KEYS[3], 0, -1)
             local afterTrimmed = false
-            for _, deleted in ipairs(trims) do
+            -- Newest first, and each trim's highest deleted entry is above the earlier ones'.
+            for index, deleted in ipairs(trims) do
+              if less(deleted, after) then break end
+              afterTrimmed = true
               if less(after, deleted) and (first == '' or less(deleted, first)) then return 'trimmed' end
-              if not less(deleted, after) then afterTrimmed = true end
+              -- Older trims are no longer recorded: one of them may have cut after this node.
+              if index == #trims and #trims >= 64 then return 'trimmed' end
             end
-            if #trims >= 64 and less(after, trims[#trims]) then return 'trimmed' end
             if after ~= '0-0' and not afterTrimmed and #redis.call('XRANGE', KEYS[2], after, after) == 0 then return 'back' end
             return 'ok'
             """
