@@ -20,6 +20,9 @@ public protocol WorkerEnvironment: AnyObject {
     /// ticket) advances what this worker queued on it at once, so one `advance` request
     /// applies what every node queued (a cluster node; protocol/CLUSTER.md §1.8).
     var sharesManualAdvances: Bool { get }
+    /// Whether commands are recorded with their authors and batches carry `authors`
+    /// (configuration `authors`, PROTOCOL.md §17).
+    var recordsAuthors: Bool { get }
     /// Where files and targets live (shared by every worker and the dispatcher).
     var directory: any TargetDirectory { get }
     /// Whether an uploaded asset with this id exists.
