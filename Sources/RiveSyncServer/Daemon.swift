@@ -77,7 +77,10 @@ public final class Daemon: Sendable {
         context.attach(server)
         try restoreState(recovery?.journals ?? [])
         try loadConfiguredState()
-        if let clusterLog { try startReplicating(clusterLog) }
+        if let clusterLog {
+            try startReplicating(clusterLog)
+            try startSharingPresence()
+        }
     }
 
     /// Starts listening; returns the bound port.
@@ -101,6 +104,7 @@ public final class Daemon: Sendable {
         ready.withLock { $0 = false }
         server.stop(closeCode: CloseCode.goingAway.rawValue)
         context.clusterLog?.stop()
+        context.presenceRelay?.stop()
         for worker in workers { worker.queue.sync { worker.syncJournals() } }
         // State flush point (SIGTERM drain, `Supervisor.drain`): no connection is left and every
         // worker queue is idle, so persistence flushes here before the process exits 0.

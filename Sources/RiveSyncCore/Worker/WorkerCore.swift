@@ -25,6 +25,8 @@ public final class WorkerCore {
     var reservedTargets: Set<String> = []
     /// True while a journal is being restored (no snapshot is written then).
     var replaying = false
+    /// The other cluster nodes as presence knows them.
+    var presencePeers = PresencePeers()
     /// Actions produced since the shell last took them.
     var outbox: [WorkerAction] = []
 
@@ -56,6 +58,12 @@ public final class WorkerCore {
             presenceDisconnected(connection)
         case .proposalsDropped:
             dropUnansweredProposals()
+        case .presenceSharingStarted:
+            presenceSharingStarted()
+        case .presenceAnnounced(let node, let announcement):
+            presenceAnnounced(by: node, announcement)
+        case .timerFired(.presencePeers):
+            presencePeersDue()
         }
         return takeActions()
     }
