@@ -110,7 +110,10 @@ import Testing
         for announcement in announcements {
             #expect(try PresenceAnnouncementCodec.decode(PresenceAnnouncementCodec.encode(announcement)) == announcement)
         }
-        for bad in [#"{"kind":"x"}"#, #"{"kind":"members","target":"r","members":[{"member":1,"state":3,"key":"k"}],"left":[]}"#, "[", #"{"kind":"members","target":"r","members":[],"left":[{"member":-1,"reason":"left"}]}"#] {
+        for bad in [
+            #"{"kind":"x"}"#, #"{"kind":"members","target":"r","members":[{"member":1,"state":3,"key":"k"}],"left":[]}"#, "[",
+            #"{"kind":"members","target":"r","members":[],"left":[{"member":-1,"reason":"left"}]}"#,
+        ] {
             #expect(throws: PresenceAnnouncementCodec.Invalid.self) { try PresenceAnnouncementCodec.decode(Array(bad.utf8)) }
         }
     }

@@ -69,7 +69,9 @@ import Testing
         let onA = try await TestClient.connected(to: nodes[0])
         try await waitFor("Bo on node A", seconds: 10) {
             let listed = try await onA.request(["type": "presenceList", "target": "lobby"])
-            return listed["members"]?.arrayValue?.count == 2 ? true : nil
+            if listed["members"]?.arrayValue?.count == 2 { return true }
+            try await Task.sleep(nanoseconds: 50_000_000)
+            return nil
         }
         for node in nodes {
             let third = try await TestClient.connected(to: node)
@@ -144,7 +146,9 @@ import Testing
         // Ana never left.
         try await Task.sleep(nanoseconds: 500_000_000)
         #expect(
-            !watcher.buffered.contains { $0["type"] == "presence" && $0["changes"]?.arrayValue?.contains { $0["member"] == anaMember } == true })
+            !watcher.buffered.contains {
+                $0["type"] == "presence" && $0["changes"]?.arrayValue?.contains { $0["member"] == anaMember } == true
+            })
         let listed = try await watcher.request(["type": "presenceList", "target": "lobby"])
         #expect(listed["members"]?.arrayValue?.map { $0["member"] } == [anaMember])
     }
@@ -163,7 +167,9 @@ import Testing
         let watcher = try await TestClient.connected(to: late)
         try await waitFor("Ana on the late node", seconds: 10) {
             let listed = try await watcher.request(["type": "presenceList", "target": "lobby"])
-            return listed["members"] == [["member": anaMember, "state": ["name": "Ana"]]] ? true : nil
+            if listed["members"] == [["member": anaMember, "state": ["name": "Ana"]]] { return true }
+            try await Task.sleep(nanoseconds: 50_000_000)
+            return nil
         }
     }
 }

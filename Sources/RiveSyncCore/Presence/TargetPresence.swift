@@ -133,7 +133,8 @@ public struct TargetPresence<Connection: Hashable & Sendable>: Sendable {
         let id = MemberID(nextMember * numbering.stride + numbering.offset)
         nextMember += 1
         members[id] = Member(
-            key: keyOwner, keyDigest: keyDigest, state: state, connection: connection, graceDeadline: nil, bucket: Double(limits.maxUpdatesPerSecond),
+            key: keyOwner, keyDigest: keyDigest, state: state, connection: connection, graceDeadline: nil,
+            bucket: Double(limits.maxUpdatesPerSecond),
             bucketTime: now)
         order.append(id)
         byConnection[connection] = id
