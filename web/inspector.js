@@ -331,12 +331,19 @@ function describeEffect(effect) {
   }
 }
 
+/** Who sent a batch's commands (PROTOCOL.md §17): each distinct `client (token)`, in order. */
+function authorsText(authors) {
+  const names = (authors ?? []).map((a) => [a.client, a.token && `(${a.token})`].filter(Boolean).join(' ') || 'unknown');
+  return [...new Set(names)].join(', ');
+}
+
 function addToTimeline(batch) {
   const time = new Date().toISOString().slice(11, 23);
   const paths = batch.effects.flatMap((e) => e.paths);
+  const by = authorsText(batch.authors);
   const item = element('li', { 'data-seq': String(batch.seq), 'data-paths': JSON.stringify(paths.length ? paths : ['']) }, [
     element('strong', { text: `seq ${batch.seq}` }),
-    ` · ${batch.effects.length} effect${batch.effects.length === 1 ? '' : 's'} · ${time}`,
+    ` · ${batch.effects.length} effect${batch.effects.length === 1 ? '' : 's'} · ${time}${by ? ` · by ${by}` : ''}`,
     element('div', { className: 'mono', text: batch.effects.map(describeEffect).join('; ') }),
   ]);
   const timeline = $('timeline');

@@ -5,6 +5,7 @@ enum ErrorText {
     static func describe(_ error: any Error) -> String {
         switch error {
         case let error as WorkerError: return describe(error)
+        case let error as TransactionFailure: return "pair \(error.commandIndex) (nothing was set): \(describe(error.error))"
         case let error as ViewModelInstanceError: return describe(error)
         case let error as StateMachineError: return describe(error)
         case let error as FileError: return describe(error)

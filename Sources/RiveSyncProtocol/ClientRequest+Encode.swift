@@ -93,6 +93,8 @@ extension ClientRequest {
             return [
                 ("target", .string(target)), ("path", .string(path)), ("index", .number(Double(index))), ("with", .number(Double(with))),
             ]
+        case .transaction(let transaction):
+            return transaction.fields
         case .upload(let kind, let data, let mediaType):
             return [("kind", .string(kind)), ("data", .string(Data(data).base64EncodedString()))]
                 + (mediaType.map { [("mediaType", .string($0))] } ?? [])

@@ -27,7 +27,7 @@ final class DispatcherEnvironment: ConnectionEnvironment, @unchecked Sendable {
         return ConnectionLimits(
             helloTimeoutSeconds: limits.helloTimeoutSeconds, maxCommandsPerSecond: limits.maxCommandsPerSecond,
             maxJSONDepth: limits.maxJSONDepth, maxMessageBytes: limits.maxMessageBytes, maxSubscriptions: limits.maxSubscriptions,
-            maxAssetBytes: limits.maxAssetBytes)
+            maxAssetBytes: limits.maxAssetBytes, maxTransactionCommands: limits.maxTransactionCommands)
     }
 
     /// Whether a connection may stay open: an `Origin` header, when present, must be allowed.
@@ -97,6 +97,8 @@ final class DispatcherEnvironment: ConnectionEnvironment, @unchecked Sendable {
             .listRemoveAt(let name, _, _), .listRemove(let name, _, _), .listSwap(let name, _, _, _), .advance(let name),
             .digest(let name):
             return target(name)
+        case .transaction(let transaction):
+            return target(transaction.target)
         case .presence(let request):
             return target(request.target)
         case .hello, .ping, .listFiles, .listTargets, .upload, .loadFile:

@@ -27,6 +27,7 @@ public struct Limits: Sendable, Hashable {
     public var maxPresenceStateBytes = 1_024
     public var maxPresenceUpdatesPerSecond = 60
     public var presenceGraceSeconds = 10
+    public var maxTransactionCommands = 256
 
     public init() {}
 
@@ -103,6 +104,9 @@ public struct Limits: Sendable, Hashable {
         Setting(
             name: "presenceGraceSeconds", summary: "seconds a member whose connection closed stays before it leaves",
             range: 1...3_600, reloadable: true, keyPath: \.presenceGraceSeconds),
+        Setting(
+            name: "maxTransactionCommands", summary: "commands in one transaction (error limit_exceeded)", range: 1...100_000,
+            reloadable: true, keyPath: \.maxTransactionCommands),
     ]
 
     /// Reads `{"maxMessageBytes": …, …}`; unknown names and out-of-range values are errors.

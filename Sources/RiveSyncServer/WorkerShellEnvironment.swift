@@ -25,6 +25,7 @@ final class WorkerShellEnvironment: WorkerEnvironment {
     var epoch: String { context.epoch }
     var defaultRate: Double { context.configuration.defaultRate }
     var snapshotEvery: Int { context.configuration.snapshotEvery }
+    var recordsAuthors: Bool { context.configuration.authors }
     var commandNumbers: any CommandNumbers { context.commandNumbers }
     var sharesManualAdvances: Bool { context.clusterLog != nil }
     var presenceSharing: PresenceSharing? {

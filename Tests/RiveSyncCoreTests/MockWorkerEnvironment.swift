@@ -19,6 +19,8 @@ final class MockWorkerEnvironment: WorkerEnvironment {
     var sharesManualAdvances = false
     /// A cluster node's presence sharing (nil: a single node).
     var presenceSharing: PresenceSharing?
+    /// Configuration `authors`.
+    var recordsAuthors = true
     let directory: any TargetDirectory = MockDirectory()
     /// Bytes each connection's send queue holds (what the transport would report).
     var queued: [ConnectionID: Int] = [:]

@@ -266,6 +266,7 @@ class InspectorInBrowsers(unittest.TestCase):
             newest = self.b.find_element(By.CSS_SELECTOR, "#timeline li")
             self.assertEqual(newest.get_attribute("data-seq"), str(seq), "page B got the value in the batch of the advance that applied it")
             self.assertIn("set count = 5", newest.text)
+            self.assertIn("by rivesync-inspector", newest.text, "the timeline says who sent the batch's command (PROTOCOL.md §17)")
             second = json.loads(watch.stdout.readline())
             self.assertEqual({k: second[k] for k in ("path", "value")}, {"path": "count", "value": 5})
             self.assertGreaterEqual(second["seq"], seq, "the CLI printed 5 once it had applied the batch that set it")

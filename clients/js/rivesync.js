@@ -381,7 +381,10 @@ export class RiveSync {
     return this.request({ type: 'get', target, path });
   }
 
-  /** Queues a command (set, fire, list edits, bind) and resolves with its ack `{seq, command}`. */
+  /**
+   * Queues a command (set, fire, list edits, bind, transaction) and resolves with its ack
+   * `{seq, command}` (a transaction's also has `commands`).
+   */
   async command(message) {
     return this.request(message);
   }
@@ -498,7 +501,9 @@ export class Target {
   }
 
   /**
-   * Adds a listener: `batch` (each applied batch message), `snapshot` (`{resumed, seq}` after
+   * Adds a listener: `batch` (each applied batch message; its `commands` and, unless the
+   * daemon has `"authors": false`, its `authors`: one `{client?, token?}` per command, who sent
+   * it, PROTOCOL.md §17), `snapshot` (`{resumed, seq}` after
    * a reconnect or catch-up), `end` (the daemon's `unsubscribed`), `presence` (the member
    * list after each change, `[{member, state}]`).
    */
@@ -743,6 +748,17 @@ export class Target {
 
   listSwap(path, index, other) {
     return this.client.command({ type: 'listSwap', target: this.name, path, index, with: other });
+  }
+
+  /**
+   * `transaction` (PROTOCOL.md §16): several commands in one advance, in their order, all or
+   * none. Each is a command object without `target` (`{type: 'set', path, value}`, `{type:
+   * 'fire', path}`, list edits, `bind`). Resolves with the ack (`commands`: every number, in
+   * order); rejects with the failing command's error, whose `details.commandIndex` names it.
+   * @param {Array<Object>} commands
+   */
+  transaction(commands) {
+    return this.client.command({ type: 'transaction', target: this.name, commands });
   }
 
   /** `bind`: `{main?: id, globals?: [{name, instance}]}`. */

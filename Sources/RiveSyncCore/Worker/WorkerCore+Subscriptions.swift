@@ -29,7 +29,9 @@ extension WorkerCore {
                 if let paths {
                     let effects = PathFilter.effects(entry.batch.effects, visibleTo: paths)
                     guard !effects.isEmpty else { continue }
-                    let message = ServerMessage.batch(ServerMessage.Batch(entry.batch, epoch: epoch(of: target), effects: effects))
+                    let message = ServerMessage.batch(
+                        ServerMessage.Batch(
+                            entry.batch, epoch: epoch(of: target), effects: effects, withAuthors: environment.recordsAuthors))
                     out.append(.send(Frame(bytes: message.serialized()), to: [session]))
                 } else {
                     out.append(.send(entry.frame, to: [session]))

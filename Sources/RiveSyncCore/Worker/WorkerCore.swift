@@ -39,8 +39,8 @@ public final class WorkerCore {
     /// Feeds one event; returns every action produced since the last call that returned them.
     public func handle(_ event: WorkerEvent) -> [WorkerAction] {
         switch event {
-        case .request(let connection, let request, let grants):
-            let succeeded = handle(request, from: connection, grants: grants)
+        case .request(let connection, let request, let grants, let author):
+            let succeeded = handle(request, from: connection, grants: grants, author: author)
             outbox.append(.handled(connection))
             if case .subscribe(let target, let paths, _) = request.body {
                 outbox.append(.subscribeAnswered(connection, target: target, paths: paths, succeeded: succeeded))
@@ -116,6 +116,14 @@ public final class WorkerCore {
         var requestID: JSONValue?
         /// The command's path when its sender may not read there (see `RequestGrants.visible`).
         var hiddenPath: String?
+        /// A transaction's (kept under its first command's number): all its command numbers,
+        /// and each one's hidden path.
+        var transaction: PendingTransaction?
+    }
+
+    struct PendingTransaction {
+        var commands: [UInt64]
+        var hiddenPaths: [String?]
     }
 
     struct HistoryEntry {

@@ -1,10 +1,12 @@
 import RiveSyncJSON
+import RiveSyncModel
 import RiveSyncProtocol
 
 /// What the shell tells a worker core. The change log's answers come through `LogSink`.
 public enum WorkerEvent: Sendable {
-    /// A request the dispatcher routed here, with what its connection may do.
-    case request(ConnectionID, Request, grants: any RequestGrants)
+    /// A request the dispatcher routed here, with what its connection may do and who sent it
+    /// (its `hello` `client` and token name; recorded with its commands, PROTOCOL.md §17).
+    case request(ConnectionID, Request, grants: any RequestGrants, author: Author? = nil)
     case timerFired(WorkerTimer)
     /// The connection is gone: its subscriptions and pending acks are forgotten (its commands
     /// still apply).

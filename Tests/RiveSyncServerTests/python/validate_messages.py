@@ -41,7 +41,7 @@ CLIENT_TYPES = [
     "properties", "enums", "artboardNames", "stateMachineNames", "defaultViewModelInfo", "createInstance",
     "createStateMachine", "publish", "bind", "subscribe", "unsubscribe", "get", "set", "fire", "listAppend",
     "listInsert", "listRemoveAt", "listRemove", "listSwap", "advance", "digest", "ping", "upload", "loadFile",
-    "deleteTarget", "presenceJoin", "presenceUpdate", "presenceLeave", "presenceList",
+    "deleteTarget", "presenceJoin", "presenceUpdate", "presenceLeave", "presenceList", "transaction",
 ]
 SERVER_TYPES = [
     "welcome", "error", "names", "properties", "enums", "files", "targets", "target", "schema", "defaultViewModelInfo",
@@ -428,6 +428,8 @@ async def session(schemas, binary):
                 {"type": "set", "target": "lobby", "path": "title", "value": "Validated"},
                 {"type": "set", "target": "character", "path": "@Theme/mode", "value": "dark"},
                 {"type": "set", "target": "character", "path": "mood", "value": 7},
+                {"type": "transaction", "target": "lobby", "commands": [
+                    {"type": "set", "path": "title", "value": "One"}, {"type": "set", "path": "title", "value": "Two"}]},
                 {"type": "bind", "target": "lobby", "globals": [{"name": "Theme", "instance": dark}]},
             ]:
                 ack = await s.request(message, "ack")
@@ -438,6 +440,8 @@ async def session(schemas, binary):
             await s.request({"type": "set", "target": "character", "path": "mood"}, "error", malformed=True)
             # Refused by the daemon and by the schemas alike (PROTOCOL.md §3, §6, §7).
             await s.request({"type": "bind", "target": "lobby"}, "error", malformed=True)
+            await s.request({"type": "transaction", "target": "lobby", "commands": []}, "error", malformed=True)
+            await s.request({"type": "transaction", "target": "lobby", "commands": [{"type": "get", "path": "title"}]}, "error", malformed=True)
             await s.request({"type": "bind", "target": "lobby", "main": None, "globals": []}, "error", malformed=True)
             await s.request({"type": "subscribe", "target": "lobby", "cursor": 5}, "error", malformed=True)
             await s.request({"type": "listRemoveAt", "target": "lobby", "path": "players", "index": 2**53}, "error", malformed=True)
