@@ -20,14 +20,11 @@ public protocol WorkerEnvironment: AnyObject {
     /// ticket) advances what this worker queued on it at once, so one `advance` request
     /// applies what every node queued (a cluster node; protocol/CLUSTER.md §1.8).
     var sharesManualAdvances: Bool { get }
-<<<<<<< HEAD
     /// How a cluster node shares presence with the other nodes (nil: a single node; protocol/CLUSTER.md §2.9).
     var presenceSharing: PresenceSharing? { get }
-=======
     /// Whether commands are recorded with their authors and batches carry `authors`
     /// (configuration `authors`, PROTOCOL.md §17).
     var recordsAuthors: Bool { get }
->>>>>>> main
     /// Where files and targets live (shared by every worker and the dispatcher).
     var directory: any TargetDirectory { get }
     /// Whether an uploaded asset with this id exists.
