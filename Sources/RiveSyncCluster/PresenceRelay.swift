@@ -16,8 +16,10 @@ public final class PresenceRelay: @unchecked Sendable {
     public static let streamLength = 1000
 
     public let settings: RedisChangeLog.Settings
-    /// Announcements not sent (Redis unreachable), for logs.
-    public let failures = Atomic<Int>(0)
+    private let sent = Atomic<Int>(0)
+    private let received = Atomic<Int>(0)
+    /// Announcements not sent (Redis unreachable).
+    private let failures = Atomic<Int>(0)
     private let appendQueue = DispatchQueue(label: "rivesyncd.cluster.presence")
     /// Touched on `appendQueue` only.
     private var connection: RedisConnection?
@@ -43,7 +45,7 @@ public final class PresenceRelay: @unchecked Sendable {
         readerSettings.block = .milliseconds(500)
         let node = settings.node
         let started = try RedisStreamReader(settings.endpoint, key: key, after: last.first?.id ?? .start, settings: readerSettings) {
-            event in
+            [weak self] event in
             guard case .entries(let entries) = event else { return }
             for entry in entries {
                 guard let sender = entry.value("n").map({ String(decoding: $0, as: UTF8.self) }), let body = entry.value("b") else {
@@ -51,6 +53,7 @@ public final class PresenceRelay: @unchecked Sendable {
                     continue
                 }
                 guard sender != node else { continue }
+                self?.received.add(1, ordering: .relaxed)
                 do { deliver(sender, try PresenceAnnouncementCodec.decode(body)) } catch { invalid("entry \(entry.id): \(error)") }
             }
         }
@@ -68,11 +71,29 @@ public final class PresenceRelay: @unchecked Sendable {
                     "XADD", RedisArgument(key), "MAXLEN", "~", RedisArgument(Self.streamLength), "*", "v", "1", "n",
                     RedisArgument(settings.node), "b", RedisArgument(bytes: body),
                 ])
+                sent.add(1, ordering: .relaxed)
             } catch {
                 failures.add(1, ordering: .relaxed)
                 if error.closesConnection { connection = nil }
             }
         }
+    }
+
+    /// The Prometheus text of what the relay counts (protocol/CLUSTER.md §4.3).
+    public func prometheusText() -> String {
+        var text = ""
+        for (name, help, counter) in [
+            ("sent", "Presence announcements this node appended to the presence stream.", sent.load(ordering: .relaxed)),
+            (
+                "failed", "Presence announcements this node could not append (dropped; Redis unreachable).",
+                failures.load(ordering: .relaxed)
+            ),
+            ("received", "Presence announcements of other nodes this node read.", received.load(ordering: .relaxed)),
+        ] {
+            text += "# HELP rivesync_cluster_presence_\(name)_total \(help)\n# TYPE rivesync_cluster_presence_\(name)_total counter\n"
+            text += "rivesync_cluster_presence_\(name)_total \(counter)\n"
+        }
+        return text
     }
 
     /// Stops reading (nothing is delivered after it returns).

@@ -72,6 +72,7 @@ public final class Daemon: Sendable {
             metricsBody: {
                 $0.prometheusText() + metrics.prometheusText() + ProcessMetrics.prometheusText()
                     + (clusterLog?.metrics.prometheusText() ?? "")
+                    + (context.presenceRelay?.prometheusText() ?? "")
             },
             readiness: { ready.withLock { $0 } && (clusterLog?.isReachable ?? true) })
         context.attach(server)

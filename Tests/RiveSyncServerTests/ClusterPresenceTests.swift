@@ -4,6 +4,10 @@ import RiveSyncRedis
 import RiveSyncTestSupport
 import Testing
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// Presence shared by the nodes of a cluster (protocol/CLUSTER.md §2.9) through real nodes on
 /// a real redis-server: a member of node A in the snapshots and presence messages of node B's
 /// subscribers, in order with the batches; its leave; a `kill -9` of A; a resume by key on B;
@@ -110,6 +114,16 @@ import Testing
         #expect(!entries.contains { String(decoding: $0.value("b") ?? [], as: UTF8.self).contains("cursor") })
         let seen = watcher.takeAll { $0["type"] == "batch" || $0["type"] == "presence" }
         #expect(PresenceDaemonTests.presenceIsPlacedBySeq(seen, from: startSeq), "\(seen.map(\.jsonText))")
+
+        // Node B counts what it read and sent.
+        let (body, _) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(nodes[1].port)/metrics")!)
+        let metrics = String(decoding: body, as: UTF8.self)
+        func value(_ name: String) -> Double? {
+            metrics.split(separator: "\n").first { $0.hasPrefix(name + " ") }.flatMap { Double($0.split(separator: " ").last ?? "") }
+        }
+        #expect((value("rivesync_cluster_presence_received_total") ?? 0) >= 5, "\(metrics)")
+        #expect((value("rivesync_cluster_presence_sent_total") ?? 0) >= 2)
+        #expect(value("rivesync_cluster_presence_failed_total") == 0)
     }
 
     @Test func aKilledNodesMemberResumesOnTheOtherWithinTheGraceAndTheRestLeave() async throws {
