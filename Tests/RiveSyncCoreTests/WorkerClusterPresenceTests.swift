@@ -72,3 +72,37 @@ import Testing
         #expect(left.first?["changes"] == [["op": "leave", "member": "p-4097", "reason": "disconnected"]])
     }
 }
+
+extension WorkerClusterPresenceTests {
+    /// An announcement of a target whose record has not been applied here yet (it comes by the
+    /// cluster's log, the announcement by another stream) waits for it; one of a target that
+    /// never comes is dropped after a lease.
+    @Test func anAnnouncementOfATargetNotHereYetWaitsForIt() throws {
+        let b = try Self.node(slot: 2)
+        let member = SharedMember(member: MemberID(4097), state: ["name": "Ana"], keyDigest: "k", graceMilliseconds: nil)
+        _ = b.core.handle(.presenceAnnounced(node: "A", .members(target: "later", members: [member], left: [])))
+        _ = b.core.handle(.presenceAnnounced(node: "A", .members(target: "never", members: [member], left: [])))
+        guard case .instance(let instance, _) = try b.core.commitNow(.createInstance(.blank(from: .name("Room"))), file: "demo") else {
+            Issue.record("no instance")
+            return
+        }
+        try b.core.publish(instance, as: "later", file: "demo")
+        _ = b.core.takeActions()
+        b.environment.clock += Self.lease / 3
+        _ = b.fire(.presencePeers)
+        let listed = try WorkerDriver.messages(b.request(.presence(.list(target: "later")), from: Self.carol), to: Self.carol)
+        #expect(listed.first?["members"] == [["member": "p-4097", "state": ["name": "Ana"]]], "\(listed.map(\.jsonText))")
+        b.environment.clock += Self.lease
+        _ = b.fire(.presencePeers)
+        guard case .instance(let other, _) = try b.core.commitNow(.createInstance(.blank(from: .name("Room"))), file: "demo") else {
+            Issue.record("no instance")
+            return
+        }
+        try b.core.publish(other, as: "never", file: "demo")
+        _ = b.core.takeActions()
+        b.environment.clock += Self.lease / 3
+        _ = b.fire(.presencePeers)
+        let none = try WorkerDriver.messages(b.request(.presence(.list(target: "never")), from: Self.carol), to: Self.carol)
+        #expect(none.first?["members"] == [], "an announcement a lease old was dropped: \(none.map(\.jsonText))")
+    }
+}

@@ -16,6 +16,7 @@ extension WorkerCore {
         guard let sharing = environment.presenceSharing else { return }
         let now = environment.now()
         outbox.append(.sharePresence(.alive))
+        applyAwaitingPresence(now: now, lease: sharing.leaseNanoseconds)
         for node in presencePeers.silent(now: now, timeout: sharing.leaseNanoseconds / 3 * 2) {
             outbox.append(.log(.warning, "a cluster node went silent; its presence members leave after the grace period", [("node", node)]))
             for name in targets.keys.sorted() {
@@ -39,10 +40,30 @@ extension WorkerCore {
                 if !members.isEmpty { outbox.append(.sharePresence(.members(target: name, members: members, left: []))) }
             }
         case .members(let target, let members, let left):
-            guard targets[target] != nil else { return }
+            // The target's record may still be on its way in the cluster's log.
+            guard targets[target] != nil else {
+                presenceAwaiting[target, default: [:]][node] = (announcement, now)
+                return
+            }
             preparePresence(target)
             targets[target]!.presence.members.applyRemote(node: node, members: members, left: left, now: now)
             schedulePresenceMessage(target)
+        }
+    }
+
+    /// Announcements of targets that were not there yet: applied now for those that are,
+    /// dropped when a lease old (the target is not coming).
+    private func applyAwaitingPresence(now: UInt64, lease: UInt64) {
+        let awaiting = presenceAwaiting
+        presenceAwaiting = [:]
+        for (target, byNode) in awaiting.sorted(by: { $0.key < $1.key }) {
+            for (node, entry) in byNode.sorted(by: { $0.key < $1.key }) {
+                if targets[target] != nil {
+                    presenceAnnounced(by: node, entry.announcement)
+                } else if now &- entry.at < lease {
+                    presenceAwaiting[target, default: [:]][node] = entry
+                }
+            }
         }
     }
 

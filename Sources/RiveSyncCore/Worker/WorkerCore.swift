@@ -27,6 +27,9 @@ public final class WorkerCore {
     var replaying = false
     /// The other cluster nodes as presence knows them.
     var presencePeers = PresencePeers()
+    /// Other nodes' announcements of targets this node has not applied yet, by target and node
+    /// (the latest), with when they came: applied once the target is there, dropped after a lease.
+    var presenceAwaiting: [String: [String: (announcement: PresenceAnnouncement, at: UInt64)]] = [:]
     /// Actions produced since the shell last took them.
     var outbox: [WorkerAction] = []
 
