@@ -61,10 +61,41 @@ public final class PresenceRelay: @unchecked Sendable {
     }
 
     /// Appends an announcement of this node (in the background; dropped when Redis does not
-    /// answer).
+    /// answer). While appends wait (Redis slow or unreachable), a newer announcement of the
+    /// same target replaces the one waiting, so the backlog stays one per target.
     public func publish(_ announcement: PresenceAnnouncement) {
+        let slot: String
+        switch announcement {
+        case .members(let target, _, _): slot = "members:" + target
+        case .alive: slot = "alive"
+        case .hello: slot = "hello"
+        }
         let body = PresenceAnnouncementCodec.encode(announcement)
-        appendQueue.async { [self] in
+        let first = pending.withLock { pending in
+            if pending.bodies.updateValue(body, forKey: slot) == nil { pending.order.append(slot) }
+            defer { pending.draining = true }
+            return !pending.draining
+        }
+        if first { appendQueue.async { [self] in drain() } }
+    }
+
+    /// Announcements waiting to be appended, by target (in the order first queued).
+    private struct Pending {
+        var order: [String] = []
+        var bodies: [String: [UInt8]] = [:]
+        var draining = false
+    }
+    private let pending = Mutex(Pending())
+
+    /// Appends what waits, one at a time, until nothing does (on `appendQueue`).
+    private func drain() {
+        while let body = pending.withLock({ pending -> [UInt8]? in
+            guard !pending.order.isEmpty else {
+                pending.draining = false
+                return nil
+            }
+            return pending.bodies.removeValue(forKey: pending.order.removeFirst())
+        }) {
             do throws(RedisError) {
                 if connection?.isBroken ?? true { connection = try RedisConnection(settings.endpoint, timeout: settings.timeout) }
                 try connection!.command([
