@@ -179,7 +179,7 @@ import Testing
         let late = try await offThePool { try DaemonProcess(["--config", path]) }
         defer { late.stop() }
         let watcher = try await TestClient.connected(to: late)
-        try await waitFor("Ana on the late node", seconds: 10) {
+        _ = try await waitFor("Ana on the late node", seconds: 10) {
             let listed = try await watcher.request(["type": "presenceList", "target": "lobby"])
             if listed["members"] == [["member": anaMember, "state": ["name": "Ana"]]] { return true }
             try await Task.sleep(nanoseconds: 50_000_000)
