@@ -401,7 +401,8 @@ class InspectorInBrowsers(unittest.TestCase):
         for driver in (self.a, self.b):
             driver.execute_script("window.rivesyncTestMarker = 'before the restart';")
         seq_before = self.shown_digest(self.a)[0]
-        self.restart_window = [time.time() * 1000, None]
+        # On the class: each step runs on an instance of its own, and test_10 reads the window.
+        type(self).restart_window = [time.time() * 1000, None]
         self.daemon.stop()
         for driver in (self.a, self.b):
             wait_for(lambda: driver.find_element(By.ID, "connection").text == "reconnecting", "the pages to notice")
