@@ -30,13 +30,6 @@ public final class Daemon: Sendable {
                 [("lost", renewed.joined(separator: "; "))])
         }
         let clusterLog = try Self.joinCluster(configuration, log: log)
-        // A node loads files only from its configuration: a client's `loadFile` would load on
-        // this node alone (protocol/CLUSTER.md §5), so it is refused (`forbidden`).
-        var configuration = configuration
-        if clusterLog != nil, configuration.allowFileUploads {
-            log(.warning, "allowFileUploads is off on a cluster node: loadFile is not shared by the cluster yet", [])
-            configuration.allowFileUploads = false
-        }
         let epoch = clusterLog?.epoch ?? state?.epoch ?? StateDirectory.newEpoch()
         let context = ServerContext(configuration: configuration, epoch: epoch, log: log, stateDirectory: state, clusterLog: clusterLog)
         // A cluster node applies the log on one worker, in log order (protocol/CLUSTER.md §2.2).
@@ -76,7 +69,8 @@ public final class Daemon: Sendable {
             readiness: { ready.withLock { $0 } && (clusterLog?.isReachable ?? true) })
         context.attach(server)
         try restoreState(recovery?.journals ?? [])
-        try loadConfiguredState()
+        // A cluster with snapshots: they hold the configured state and everything since.
+        if let clusterLog, !clusterLog.restored.isEmpty { try restoreSnapshots(clusterLog) } else { try loadConfiguredState() }
         if let clusterLog { try startReplicating(clusterLog) }
     }
 
