@@ -51,7 +51,7 @@ import Testing
     }
 
     @Test func aMemberOfNodeAIsSeenOnNodeBInSnapshotsAndInOrderThenItsLeave() async throws {
-        let (redis, nodes, path) = try await offThePool { try Self.start() }
+        let (redis, nodes, _) = try await offThePool { try Self.start() }
         defer {
             for node in nodes { node.stop() }
             redis.stop()
@@ -71,7 +71,7 @@ import Testing
 
         // Bo's join reaches node A too; then a snapshot on either node lists both.
         let onA = try await TestClient.connected(to: nodes[0])
-        try await waitFor("Bo on node A", seconds: 10) {
+        _ = try await waitFor("Bo on node A", seconds: 10) {
             let listed = try await onA.request(["type": "presenceList", "target": "lobby"])
             if listed["members"]?.arrayValue?.count == 2 { return true }
             try await Task.sleep(nanoseconds: 50_000_000)
@@ -127,7 +127,7 @@ import Testing
     }
 
     @Test func aKilledNodesMemberResumesOnTheOtherWithinTheGraceAndTheRestLeave() async throws {
-        let (redis, nodes, path) = try await offThePool { try Self.start() }
+        let (redis, nodes, _) = try await offThePool { try Self.start() }
         defer {
             for node in nodes { node.stop() }
             redis.stop()
