@@ -65,13 +65,17 @@ public final class Daemon: Sendable {
             metricsBody: {
                 $0.prometheusText() + metrics.prometheusText() + ProcessMetrics.prometheusText()
                     + (clusterLog?.metrics.prometheusText() ?? "")
+                    + (context.presenceRelay?.prometheusText() ?? "")
             },
             readiness: { ready.withLock { $0 } && (clusterLog?.isReachable ?? true) })
         context.attach(server)
         try restoreState(recovery?.journals ?? [])
         // A cluster with snapshots: they hold the configured state and everything since.
         if let clusterLog, !clusterLog.restored.isEmpty { try restoreSnapshots(clusterLog) } else { try loadConfiguredState() }
-        if let clusterLog { try startReplicating(clusterLog) }
+        if let clusterLog {
+            try startReplicating(clusterLog)
+            try startSharingPresence()
+        }
     }
 
     /// Starts listening; returns the bound port.
@@ -95,6 +99,7 @@ public final class Daemon: Sendable {
         ready.withLock { $0 = false }
         server.stop(closeCode: CloseCode.goingAway.rawValue)
         context.clusterLog?.stop()
+        context.presenceRelay?.stop()
         for worker in workers { worker.queue.sync { worker.syncJournals() } }
         // State flush point (SIGTERM drain, `Supervisor.drain`): no connection is left and every
         // worker queue is idle, so persistence flushes here before the process exits 0.

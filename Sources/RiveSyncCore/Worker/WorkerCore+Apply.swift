@@ -19,7 +19,7 @@ extension WorkerCore {
             let resolved = try resolve(request)
             try claimCommitted(resolved.name, file: file)
             do {
-                try model {
+                _ = try model {
                     try $0.createStateMachine(
                         named: resolved.name, artboard: resolved.artboard, stateMachine: resolved.machine, main: request.main,
                         globals: request.globals.map { ($0.name, $0.instance) })
