@@ -103,8 +103,10 @@ import Testing
         let secondLine = bytes.firstIndex(of: UInt8(ascii: "\n"))! + 20
         bytes[secondLine] ^= 0x01
         try Data(bytes).write(to: URL(fileURLWithPath: path))
-        #expect(throws: DaemonProcess.DaemonError.self) { try DaemonProcess(["--demo", "--state-dir", state]) }
-        let refused = try ChildProcess.run(DaemonProcess.binary(), ["--demo", "--state-dir", state, "--port", "0"], seconds: 60)
+        await #expect(throws: DaemonProcess.DaemonError.self) { try await DaemonProcess.start(["--demo", "--state-dir", state]) }
+        let refused = try await offThePool {
+            try ChildProcess.run(DaemonProcess.binary(), ["--demo", "--state-dir", state, "--port", "0"], seconds: 60)
+        }
         let message = refused.stderr
         #expect(refused.status != 0)
         #expect(message.contains("corrupt at line 2"), "\(message)")

@@ -59,7 +59,7 @@ import Testing
                 "RSS grew \(residentAfter - residentBefore) KiB for \(Self.writes * Self.titleBytes / 1024) KiB written")
 
             slow.write(lastTitle + "\n")
-            let ended = try slow.finish(within: 120)
+            let ended = try await offThePool { try slow.finish(within: 120) }
             let summary = try slow.nextLine()
             #expect(ended.status == 0, "slow consumer: \(summary) \(ended.stderr)\n\(daemon.stderr)")
             let parsed = try JSONParser().parse(summary)
