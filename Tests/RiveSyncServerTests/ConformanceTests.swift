@@ -22,13 +22,13 @@ import Testing
         let text = try String(contentsOfFile: Self.directory + "/" + file, encoding: .utf8)
         let json = try JSONParser().parse(text)
         let steps = try #require(json["steps"]?.arrayValue, "\(file): no steps")
-        let daemon = try DaemonProcess(["--demo"])
-        defer { daemon.stop() }
-        var runner = ConformanceRunner(daemon: daemon)
-        do {
-            try await runner.run(steps)
-        } catch {
-            Issue.record("\(file): \(error)\n--- rivesyncd stderr ---\n\(daemon.stderr)")
+        try await withDaemon(["--demo"]) { daemon in
+            var runner = ConformanceRunner(daemon: daemon)
+            do {
+                try await runner.run(steps)
+            } catch {
+                Issue.record("\(file): \(error)\n--- rivesyncd stderr ---\n\(daemon.stderr)")
+            }
         }
     }
 }

@@ -11,29 +11,29 @@ import Testing
     static let commandsPerClient = 120
 
     @Test func concurrentClientsConvergeOnOneOrder() async throws {
-        let daemon = try DaemonProcess(["--demo"])
-        defer { daemon.stop() }
-        var clients: [ReplicaClient] = []
-        for _ in 0..<Self.clientCount { clients.append(try await ReplicaClient(daemon: daemon, file: "demo", target: "lobby")) }
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for (index, replicaClient) in clients.enumerated() {
-                group.addTask { try await Self.writeRandomly(replicaClient.client, seed: UInt64(index + 1)) }
+        try await withDaemon(["--demo"]) { daemon in
+            var clients: [ReplicaClient] = []
+            for _ in 0..<Self.clientCount { clients.append(try await ReplicaClient(daemon: daemon, file: "demo", target: "lobby")) }
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for (index, replicaClient) in clients.enumerated() {
+                    group.addTask { try await Self.writeRandomly(replicaClient.client, seed: UInt64(index + 1)) }
+                }
+                try await group.waitForAll()
             }
-            try await group.waitForAll()
-        }
-        let probe = try await TestClient.connected(to: daemon)
-        let digest = try await probe.request(["type": "digest", "target": "lobby"])
-        let seq = try #require(digest["seq"]?.intValue)
-        #expect(seq > 10, "the workload produced batches")
-        for replicaClient in clients {
-            try await replicaClient.catchUp(to: seq)
-            #expect(replicaClient.replica.digest == digest["digest"]?.stringValue, "\(daemon.stderr)")
-        }
-        let reference = clients[0].log
-        #expect(reference.map(\.seq) == Array(1...seq), "contiguous seqs from 1")
-        for replicaClient in clients.dropFirst() {
-            #expect(replicaClient.log.map(\.seq) == reference.map(\.seq))
-            #expect(replicaClient.log.map(\.effects) == reference.map(\.effects))
+            let probe = try await TestClient.connected(to: daemon)
+            let digest = try await probe.request(["type": "digest", "target": "lobby"])
+            let seq = try #require(digest["seq"]?.intValue)
+            #expect(seq > 10, "the workload produced batches")
+            for replicaClient in clients {
+                try await replicaClient.catchUp(to: seq)
+                #expect(replicaClient.replica.digest == digest["digest"]?.stringValue, "\(daemon.stderr)")
+            }
+            let reference = clients[0].log
+            #expect(reference.map(\.seq) == Array(1...seq), "contiguous seqs from 1")
+            for replicaClient in clients.dropFirst() {
+                #expect(replicaClient.log.map(\.seq) == reference.map(\.seq))
+                #expect(replicaClient.log.map(\.effects) == reference.map(\.effects))
+            }
         }
     }
 

@@ -104,7 +104,7 @@ import Testing
         let state = disk.path + "/state"
         let configPath = try Self.configuration(state: state)
         let port = try DaemonProcess.freePort()
-        let daemon = Locked<DaemonProcess>(try DaemonProcess(["--config", configPath], port: port))
+        let daemon = Locked<DaemonProcess>(try await DaemonProcess.start(["--config", configPath], port: port))
         let running = Locked(true)
         let history = Locked(HistoryChecker())
         let acked = Locked<[String]>([])
@@ -133,9 +133,9 @@ import Testing
                 for crash in 0..<Self.crashes {
                     if crash == Self.crashes / 2 { try await Self.fullDiskEpisode(disk, daemon: daemon.withLock { $0 }) }
                     try await Task.sleep(nanoseconds: UInt64.random(in: 150_000_000...450_000_000, using: &rng))
-                    daemon.withLock { $0.crash() }
+                    await daemon.withLock { $0 }.crashed()
                     try await Task.sleep(nanoseconds: 50_000_000)
-                    let restarted = try DaemonProcess(["--config", configPath], port: port)
+                    let restarted = try await DaemonProcess.start(["--config", configPath], port: port)
                     daemon.withLock { $0 = restarted }
                 }
                 try await Task.sleep(nanoseconds: 300_000_000)
@@ -148,34 +148,35 @@ import Testing
             }
             try await group.waitForAll()
         }
-        let final = daemon.withLock { $0 }
-        defer { final.stop() }
-        let probe = try await TestClient.connected(to: final)
-        let digest = try await probe.request(["type": "digest", "target": "lobby"])
-        let names = try await PersistenceTests.playerNames(probe)
-        let ackedNames = acked.withLock { $0 }
-        #expect(ackedNames.count > 20, "the workload made progress (\(ackedNames.count) acked appends)")
-        for name in ackedNames {
-            #expect(names.filter { $0 == name }.count == 1, "acked \(name) is in the list once")
+        let last = daemon.withLock { $0 }
+        try await stopping(last) { final in
+            let probe = try await TestClient.connected(to: final)
+            let digest = try await probe.request(["type": "digest", "target": "lobby"])
+            let names = try await PersistenceTests.playerNames(probe)
+            let ackedNames = acked.withLock { $0 }
+            #expect(ackedNames.count > 20, "the workload made progress (\(ackedNames.count) acked appends)")
+            for name in ackedNames {
+                #expect(names.filter { $0 == name }.count == 1, "acked \(name) is in the list once")
+            }
+            for writer in writers {
+                let replicaDigest = try await writer.finalDigest(waitingFor: digest["seq"]?.intValue ?? 0)
+                #expect(replicaDigest == digest["digest"]?.stringValue, "\(writer.name)'s replica")
+            }
+            let slowDigest = try await slow.finalDigest(waitingFor: digest["seq"]?.intValue ?? 0)
+            let reader = slow.shared.withLock { $0 }
+            let overflowCloses = writers.map(\.overflowCloses).reduce(reader.overflowCloses, +)
+            #expect(slowDigest == digest["digest"]?.stringValue, "the slow reader's replica")
+            #expect(reader.failures.isEmpty, "slow reader: \(reader.failures.prefix(5).joined(separator: "\n"))")
+            #expect(reader.catchUps >= 1, "the slow reader fell behind and got a catch-up snapshot")
+            let problems = history.withLock { $0.violations() }
+            let events = history.withLock { $0.events.count }
+            print(
+                "crash test: \(Self.crashes) SIGKILLs and a full-disk episode, \(ackedNames.count) acked appends checked, \(events) history events, final seq \(digest["seq"]?.intValue ?? 0); "
+                    + "slow reader: \(reader.catchUps) catch-ups, \(reader.batches) batches, \(reader.sessions) sessions (\(reader.resumes) resumed), "
+                    + "largest message \(reader.largestMessage) bytes; \(overflowCloses) connections closed 1008")
+            #expect(problems.isEmpty, "\(problems.prefix(5).joined(separator: "\n"))")
+            #expect(overflowCloses == 0, "a resume that does not fit the send queue gets a snapshot, not a 1008 close")
         }
-        for writer in writers {
-            let replicaDigest = try await writer.finalDigest(waitingFor: digest["seq"]?.intValue ?? 0)
-            #expect(replicaDigest == digest["digest"]?.stringValue, "\(writer.name)'s replica")
-        }
-        let slowDigest = try await slow.finalDigest(waitingFor: digest["seq"]?.intValue ?? 0)
-        let reader = slow.shared.withLock { $0 }
-        let overflowCloses = writers.map(\.overflowCloses).reduce(reader.overflowCloses, +)
-        #expect(slowDigest == digest["digest"]?.stringValue, "the slow reader's replica")
-        #expect(reader.failures.isEmpty, "slow reader: \(reader.failures.prefix(5).joined(separator: "\n"))")
-        #expect(reader.catchUps >= 1, "the slow reader fell behind and got a catch-up snapshot")
-        let problems = history.withLock { $0.violations() }
-        let events = history.withLock { $0.events.count }
-        print(
-            "crash test: \(Self.crashes) SIGKILLs and a full-disk episode, \(ackedNames.count) acked appends checked, \(events) history events, final seq \(digest["seq"]?.intValue ?? 0); "
-                + "slow reader: \(reader.catchUps) catch-ups, \(reader.batches) batches, \(reader.sessions) sessions (\(reader.resumes) resumed), "
-                + "largest message \(reader.largestMessage) bytes; \(overflowCloses) connections closed 1008")
-        #expect(problems.isEmpty, "\(problems.prefix(5).joined(separator: "\n"))")
-        #expect(overflowCloses == 0, "a resume that does not fit the send queue gets a snapshot, not a 1008 close")
     }
 }
 

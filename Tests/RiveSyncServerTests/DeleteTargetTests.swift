@@ -33,7 +33,7 @@ import Testing
         let state = try PersistenceTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: state) }
         let config = try Self.configuration(state: state, snapshotEvery: 10_000)
-        var daemon = try DaemonProcess(["--config", config])
+        let daemon = try await DaemonProcess.start(["--config", config])
         let owner = try await TestClient.connected(to: daemon)
         let watcher = try await TestClient.connected(to: daemon)
         let welcome = try await TestClient(url: daemon.url).request(["type": "hello", "protocol": [1]])
@@ -82,27 +82,28 @@ import Testing
             again["type"] == "snapshot" && again["resumed"] == false && again["seq"] == 0,
             "an old cursor gets a snapshot: \(again.jsonText)")
         #expect(again["epoch"] == .string(epoch + "~1"), "\(again.jsonText)")
-        #expect(daemon.stop() == 0)
+        #expect(await daemon.stopped() == 0)
 
-        daemon = try DaemonProcess(["--config", config])
-        defer { daemon.stop() }
-        let later = try await TestClient.connected(to: daemon)
-        let restored = try await later.request(["type": "subscribe", "target": "room"])
-        #expect(restored["epoch"] == .string(epoch + "~1") && restored["seq"] == 0, "\(restored.jsonText)\n\(daemon.stderr)")
-        #expect(
-            try await later.request(["type": "get", "target": "theme", "path": .string("#\(guest.intValue ?? 0)/name")])["code"]
-                == "unknown_instance")
-        #expect(
-            try await later.request(["type": "loadFile", "name": "other", "schema": try JSONParser().parse(other)])["code"] == "file_exists"
-        )
-        #expect(try await Self.createRoom(later, file: "other")["code"] == "target_exists")
+        try await withDaemon(["--config", config]) { daemon in
+            let later = try await TestClient.connected(to: daemon)
+            let restored = try await later.request(["type": "subscribe", "target": "room"])
+            #expect(restored["epoch"] == .string(epoch + "~1") && restored["seq"] == 0, "\(restored.jsonText)\n\(daemon.stderr)")
+            #expect(
+                try await later.request(["type": "get", "target": "theme", "path": .string("#\(guest.intValue ?? 0)/name")])["code"]
+                    == "unknown_instance")
+            #expect(
+                try await later.request(["type": "loadFile", "name": "other", "schema": try JSONParser().parse(other)])["code"]
+                    == "file_exists"
+            )
+            #expect(try await Self.createRoom(later, file: "other")["code"] == "target_exists")
+        }
     }
 
     @Test func compactionKeepsDeletedNamesAndGenerations() async throws {
         let state = try PersistenceTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: state) }
         let config = try Self.configuration(state: state, snapshotEvery: 10)
-        var daemon = try DaemonProcess(["--config", config])
+        let daemon = try await DaemonProcess.start(["--config", config])
         let client = try await TestClient.connected(to: daemon)
         for round in 0..<6 {
             #expect(try await Self.createRoom(client)["type"] == "target", "round \(round)")
@@ -110,19 +111,19 @@ import Testing
         }
         #expect(try await Self.createRoom(client)["type"] == "target")
         let before = try await client.request(["type": "subscribe", "target": "room"])
-        #expect(daemon.stop() == 0)
+        #expect(await daemon.stopped() == 0)
         #expect(FileManager.default.fileExists(atPath: state + "/files/1/snapshot.json"), "the journal was compacted")
 
-        daemon = try DaemonProcess(["--config", config])
-        defer { daemon.stop() }
-        let after = try await TestClient.connected(to: daemon)
-        let restored = try await after.request(["type": "subscribe", "target": "room"])
-        #expect(
-            restored["epoch"] == before["epoch"] && before["epoch"]?.stringValue?.hasSuffix("~6") == true,
-            "\(restored.jsonText)\n\(daemon.stderr)")
-        #expect(try await after.request(["type": "deleteTarget", "target": "room"])["type"] == "targetDeleted")
-        #expect(try await Self.createRoom(after)["type"] == "target")
-        let seventh = try await after.request(["type": "subscribe", "target": "room"])
-        #expect(seventh["epoch"]?.stringValue?.hasSuffix("~7") == true, "\(seventh.jsonText)")
+        try await withDaemon(["--config", config]) { daemon in
+            let after = try await TestClient.connected(to: daemon)
+            let restored = try await after.request(["type": "subscribe", "target": "room"])
+            #expect(
+                restored["epoch"] == before["epoch"] && before["epoch"]?.stringValue?.hasSuffix("~6") == true,
+                "\(restored.jsonText)\n\(daemon.stderr)")
+            #expect(try await after.request(["type": "deleteTarget", "target": "room"])["type"] == "targetDeleted")
+            #expect(try await Self.createRoom(after)["type"] == "target")
+            let seventh = try await after.request(["type": "subscribe", "target": "room"])
+            #expect(seventh["epoch"]?.stringValue?.hasSuffix("~7") == true, "\(seventh.jsonText)")
+        }
     }
 }

@@ -7,11 +7,11 @@ import Testing
 /// daemon's.
 @Suite struct DigestDocumentTests {
     @Test func theDocumentedDigestIsTheDaemons() async throws {
-        let daemon = try DaemonProcess(["--demo"])
-        defer { daemon.stop() }
-        let script = try PythonScript("digest_from_document.py", python: PythonScript.debianPython, arguments: [daemon.url])
-        defer { script.stop() }
-        let status = await script.finish(within: 120)
-        #expect(status == 0, "digest_from_document.py: \(script.output)\n--- rivesyncd stderr ---\n\(daemon.stderr)")
+        try await withDaemon(["--demo"]) { daemon in
+            let script = try PythonScript("digest_from_document.py", python: PythonScript.debianPython, arguments: [daemon.url])
+            defer { script.stop() }
+            let status = await script.finish(within: 120)
+            #expect(status == 0, "digest_from_document.py: \(script.output)\n--- rivesyncd stderr ---\n\(daemon.stderr)")
+        }
     }
 }

@@ -11,18 +11,18 @@ import Testing
         let config = try DaemonProcess.writeConfiguration(
             #"{"files": [{"name": "demo", "path": "\#(DaemonProcess.packageRoot)/protocol/examples/demo.schema.json"}],"#
                 + #""limits": {"maxInstancesPerFile": 16}, "auth": {"allowAnonymous": "loopback"}}"#)
-        let daemon = try DaemonProcess(["--config", config])
-        defer { daemon.stop() }
-        let client = try await TestClient.connected(to: daemon)
-        var last: JSONValue = .null
-        for _ in 0..<17 {
-            last = try await client.request(["type": "createInstance", "file": "demo", "source": ["blank": ["viewModel": "Player"]]])
-            if last["type"] == "error" { break }
+        try await withDaemon(["--config", config]) { daemon in
+            let client = try await TestClient.connected(to: daemon)
+            var last: JSONValue = .null
+            for _ in 0..<17 {
+                last = try await client.request(["type": "createInstance", "file": "demo", "source": ["blank": ["viewModel": "Player"]]])
+                if last["type"] == "error" { break }
+            }
+            #expect(last["code"] == "limit_exceeded", "\(last.jsonText)")
+            #expect(last["details"] == ["limit": "maxInstancesPerFile", "value": 16], "\(last.jsonText)")
+            let machine = try await client.request(["type": "createStateMachine", "file": "demo", "artboard": "Lobby"])
+            #expect(machine["code"] == "limit_exceeded", "a state machine needing default instances: \(machine.jsonText)")
         }
-        #expect(last["code"] == "limit_exceeded", "\(last.jsonText)")
-        #expect(last["details"] == ["limit": "maxInstancesPerFile", "value": 16], "\(last.jsonText)")
-        let machine = try await client.request(["type": "createStateMachine", "file": "demo", "artboard": "Lobby"])
-        #expect(machine["code"] == "limit_exceeded", "a state machine needing default instances: \(machine.jsonText)")
     }
 }
 
@@ -30,36 +30,38 @@ extension DocumentedBehaviourTests {
     /// §6: a bind with neither `main` nor globals is valid by nothing: it gets `bad_message`
     /// (it used to take a command number and never get a reply).
     @Test func aBindOfNothingIsRefused() async throws {
-        let daemon = try DaemonProcess(["--demo"])
-        defer { daemon.stop() }
-        let client = try await TestClient.connected(to: daemon)
-        for bind: JSONValue in [["type": "bind", "target": "lobby"], ["type": "bind", "target": "lobby", "main": .null, "globals": []]] {
-            let reply = try await client.request(bind)
-            #expect(reply["code"] == "bad_message" && reply["details"]?["field"] == "main", "\(reply.jsonText)")
+        try await withDaemon(["--demo"]) { daemon in
+            let client = try await TestClient.connected(to: daemon)
+            for bind: JSONValue in [
+                ["type": "bind", "target": "lobby"], ["type": "bind", "target": "lobby", "main": .null, "globals": []],
+            ] {
+                let reply = try await client.request(bind)
+                #expect(reply["code"] == "bad_message" && reply["details"]?["field"] == "main", "\(reply.jsonText)")
+            }
+            #expect(try await client.request(["type": "ping"])["type"] == "pong")
         }
-        #expect(try await client.request(["type": "ping"])["type"] == "pong")
     }
 
     /// §7: a cursor that is not `{epoch, seq}` is reported as field `cursor`.
     @Test func aMalformedCursorNamesTheCursor() async throws {
-        let daemon = try DaemonProcess(["--demo"])
-        defer { daemon.stop() }
-        let client = try await TestClient.connected(to: daemon)
-        for cursor: JSONValue in [5, "e-1:3", ["epoch": "e-1"], ["seq": 3]] {
-            let reply = try await client.request(["type": "subscribe", "target": "lobby", "cursor": cursor])
-            #expect(reply["code"] == "bad_message" && reply["details"]?["field"] == "cursor", "\(cursor.jsonText): \(reply.jsonText)")
+        try await withDaemon(["--demo"]) { daemon in
+            let client = try await TestClient.connected(to: daemon)
+            for cursor: JSONValue in [5, "e-1:3", ["epoch": "e-1"], ["seq": 3]] {
+                let reply = try await client.request(["type": "subscribe", "target": "lobby", "cursor": cursor])
+                #expect(reply["code"] == "bad_message" && reply["details"]?["field"] == "cursor", "\(cursor.jsonText): \(reply.jsonText)")
+            }
         }
     }
 
     /// §3: before `welcome`, anything but `hello` — an unknown type too — is `hello_required`.
     @Test func anUnknownTypeBeforeHelloIsHelloRequired() async throws {
-        let daemon = try DaemonProcess(["--demo"])
-        defer { daemon.stop() }
-        let client = try TestClient(url: daemon.url)
-        let reply = try await client.request(["type": "dance"])
-        #expect(reply["code"] == "hello_required", "\(reply.jsonText)")
-        let malformedHello = try await client.request(["type": "hello", "protocol": "one"])
-        #expect(malformedHello["code"] == "bad_message", "a malformed hello is still bad_message: \(malformedHello.jsonText)")
+        try await withDaemon(["--demo"]) { daemon in
+            let client = try TestClient(url: daemon.url)
+            let reply = try await client.request(["type": "dance"])
+            #expect(reply["code"] == "hello_required", "\(reply.jsonText)")
+            let malformedHello = try await client.request(["type": "hello", "protocol": "one"])
+            #expect(malformedHello["code"] == "bad_message", "a malformed hello is still bad_message: \(malformedHello.jsonText)")
+        }
     }
 }
 
@@ -69,16 +71,18 @@ extension DocumentedBehaviourTests {
         let config = try DaemonProcess.writeConfiguration(
             #"{"files": [{"name": "demo", "path": "\#(DaemonProcess.packageRoot)/protocol/examples/demo.schema.json"}],"#
                 + #""allowFileUploads": true, "auth": {"allowAnonymous": "loopback"}}"#)
-        let daemon = try DaemonProcess(["--config", config])
-        defer { daemon.stop() }
-        let client = try await TestClient.connected(to: daemon)
-        let loaded = try await client.request([
-            "type": "loadFile", "name": "extra",
-            "schema": ["rivesyncSchema": 1, "viewModels": [["name": "A", "properties": [["name": "n", "type": "number"]]]]],
-        ])
-        #expect(loaded["type"] == "files", "\(loaded.jsonText)")
-        let files = try await client.request(["type": "listFiles"])
-        let sources = (files["files"]?.arrayValue ?? []).map { "\($0["name"]?.stringValue ?? "?")=\($0["source"]?.stringValue ?? "none")" }
-        #expect(sources == ["demo=config", "extra=upload"], "\(files.jsonText)")
+        try await withDaemon(["--config", config]) { daemon in
+            let client = try await TestClient.connected(to: daemon)
+            let loaded = try await client.request([
+                "type": "loadFile", "name": "extra",
+                "schema": ["rivesyncSchema": 1, "viewModels": [["name": "A", "properties": [["name": "n", "type": "number"]]]]],
+            ])
+            #expect(loaded["type"] == "files", "\(loaded.jsonText)")
+            let files = try await client.request(["type": "listFiles"])
+            let sources = (files["files"]?.arrayValue ?? []).map {
+                "\($0["name"]?.stringValue ?? "?")=\($0["source"]?.stringValue ?? "none")"
+            }
+            #expect(sources == ["demo=config", "extra=upload"], "\(files.jsonText)")
+        }
     }
 }

@@ -12,21 +12,21 @@ import Testing
     /// A state directory with three acked players in the lobby; returns the daemon's epoch and
     /// the lobby's seq.
     static func populated(_ state: String, extra: [String] = []) async throws -> (epoch: JSONValue, seq: Int) {
-        let daemon = try DaemonProcess(["--demo", "--state-dir", state] + extra)
+        let daemon = try await DaemonProcess.start(["--demo", "--state-dir", state] + extra)
         let client = try TestClient(url: daemon.url)
         let welcome = try await client.request(["type": "hello", "protocol": [1]])
         let acked = try await PersistenceTests.appendPlayers(client, prefix: "p", count: 3)
         try #require(acked.count == 3)
         let digest = try await client.request(["type": "digest", "target": "lobby"])
-        #expect(daemon.stop() == 0)
+        #expect(await daemon.stopped() == 0)
         return (try #require(welcome["epoch"]), try #require(digest["seq"]?.intValue))
     }
 
     /// Starts a daemon that must refuse to start; returns what it wrote on stderr.
-    static func refusal(_ state: String) -> String {
+    static func refusal(_ state: String) async -> String {
         do {
-            let daemon = try DaemonProcess(["--demo", "--state-dir", state])
-            daemon.stop()
+            let daemon = try await DaemonProcess.start(["--demo", "--state-dir", state])
+            await daemon.stopped()
             Issue.record("the daemon started on a damaged state directory:\n\(daemon.stderr)")
             return ""
         } catch DaemonProcess.DaemonError.didNotStart(let stderr) {
@@ -56,7 +56,7 @@ import Testing
         bytes[bytes.count / 2] ^= 0x01
         lines[last] = Substring(String(decoding: bytes, as: UTF8.self))
         try Self.writeLog(state, lines)
-        let stderr = Self.refusal(state)
+        let stderr = await Self.refusal(state)
         #expect(stderr.contains("corrupt at line \(last + 1)"), "\(stderr)")
     }
 
@@ -67,7 +67,7 @@ import Testing
         var lines = try Self.logLines(state)
         lines.insert(lines[2], at: 3)
         try Self.writeLog(state, lines)
-        let stderr = Self.refusal(state)
+        let stderr = await Self.refusal(state)
         #expect(stderr.contains("corrupt at line 4") && stderr.contains("duplicated"), "\(stderr)")
     }
 
@@ -78,7 +78,7 @@ import Testing
         var lines = try Self.logLines(state)
         lines.swapAt(2, 3)
         try Self.writeLog(state, lines)
-        let stderr = Self.refusal(state)
+        let stderr = await Self.refusal(state)
         #expect(stderr.contains("corrupt at line 3"), "\(stderr)")
     }
 
@@ -90,14 +90,14 @@ import Testing
                 + #""instances": [{"name": "theme", "file": "demo", "viewModel": "Theme", "instance": "Light"}],"#
                 + #""stateMachines": [{"name": "lobby", "file": "demo", "artboard": "Lobby", "globals": {"Theme": "theme"}}],"#
                 + #""stateDirectory": "\#(state)", "snapshotEvery": 10, "auth": {"allowAnonymous": "loopback"}}"#)
-        let daemon = try DaemonProcess(["--config", config])
+        let daemon = try await DaemonProcess.start(["--config", config])
         let client = try await TestClient.connected(to: daemon)
         _ = try await PersistenceTests.appendPlayers(client, prefix: "s", count: 4)
-        #expect(daemon.stop() == 0)
+        #expect(await daemon.stopped() == 0)
         try FileManager.default.removeItem(atPath: state + "/files/1/snapshot.json")
         do {
-            let again = try DaemonProcess(["--config", config])
-            again.stop()
+            let again = try await DaemonProcess.start(["--config", config])
+            await again.stopped()
             Issue.record("started without its snapshot:\n\(again.stderr)")
         } catch DaemonProcess.DaemonError.didNotStart(let stderr) {
             #expect(stderr.contains("snapshot.json is missing"), "\(stderr)")
@@ -113,22 +113,23 @@ import Testing
         try FileManager.default.removeItem(atPath: state)
         try FileManager.default.copyItem(atPath: DaemonProcess.packageRoot + "/Tests/RiveSyncServerTests/journal-v1", toPath: state)
         for round in ["first format", "upgraded"] {
-            let daemon = try DaemonProcess(["--demo", "--state-dir", state])
-            defer { daemon.stop() }
-            let client = try TestClient(url: daemon.url)
-            let welcome = try await client.request(["type": "hello", "protocol": [1]])
-            #expect(welcome["epoch"] == "e-d213e981aec49a7b", "\(round): \(daemon.stderr)")
-            let lobby = try await client.request(["type": "digest", "target": "lobby"])
-            #expect(lobby["seq"] == 5 && lobby["digest"] == "5b2dc9c480506b6ba17c4e7e2bfd99d58def29f333b337e35aff1378fd6d28bf", "\(round)")
-            let room = try await client.request(["type": "digest", "target": "room"])
-            #expect(room["digest"] == "c3c65e4812c8c10c824e469ed7e9dd207eac07defbbdf34a5b439568caa71d42", "\(round)")
-            #expect(try await PersistenceTests.playerNames(client) == ["v1-a", "v1-b"], "\(round)")
-            let theme = try await client.request(["type": "get", "target": "theme", "path": "name"])
-            #expect(theme["value"] == "Dusk", "\(round)")
-            #expect(daemon.stop() == 0)
-            let header = try JSONParser(maxDepth: 512).parse(
-                [UInt8](try #require(FileManager.default.contents(atPath: state + "/files/1/file.json"))))
-            #expect(header["format"] == 3, "\(round): file.json is rewritten in the current format")
+            try await withDaemon(["--demo", "--state-dir", state]) { daemon in
+                let client = try TestClient(url: daemon.url)
+                let welcome = try await client.request(["type": "hello", "protocol": [1]])
+                #expect(welcome["epoch"] == "e-d213e981aec49a7b", "\(round): \(daemon.stderr)")
+                let lobby = try await client.request(["type": "digest", "target": "lobby"])
+                #expect(
+                    lobby["seq"] == 5 && lobby["digest"] == "5b2dc9c480506b6ba17c4e7e2bfd99d58def29f333b337e35aff1378fd6d28bf", "\(round)")
+                let room = try await client.request(["type": "digest", "target": "room"])
+                #expect(room["digest"] == "c3c65e4812c8c10c824e469ed7e9dd207eac07defbbdf34a5b439568caa71d42", "\(round)")
+                #expect(try await PersistenceTests.playerNames(client) == ["v1-a", "v1-b"], "\(round)")
+                let theme = try await client.request(["type": "get", "target": "theme", "path": "name"])
+                #expect(theme["value"] == "Dusk", "\(round)")
+                #expect(await daemon.stopped() == 0)
+                let header = try JSONParser(maxDepth: 512).parse(
+                    [UInt8](try #require(FileManager.default.contents(atPath: state + "/files/1/file.json"))))
+                #expect(header["format"] == 3, "\(round): file.json is rewritten in the current format")
+            }
         }
     }
 
@@ -154,7 +155,7 @@ import Testing
         let line = FileJournal.line(.object([("s", .number(Double(sequence)))] + (json.objectValue ?? [])))
         lines.insert(Substring(String(decoding: line.dropLast(), as: UTF8.self)), at: lines.count - 1)
         try Self.writeLog(state, lines)
-        let stderr = Self.refusal(state)
+        let stderr = await Self.refusal(state)
         #expect(stderr.contains("corrupt at line \(sequence + 1)") && stderr.contains(reason), "\(stderr)")
     }
 
@@ -182,23 +183,23 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: state) }
         let before = try await Self.populated(state)
         try loss.apply(to: state)
-        let daemon = try DaemonProcess(["--demo", "--state-dir", state])
-        defer { daemon.stop() }
-        let client = try TestClient(url: daemon.url)
-        let welcome = try await client.request(["type": "hello", "protocol": [1]])
-        #expect(welcome["epoch"] != nil && welcome["epoch"] != before.epoch, "a new epoch after losing history")
-        #expect(daemon.stderr.contains("new epoch"), "\(daemon.stderr)")
-        let subscribed = try await client.request([
-            "type": "subscribe", "target": "lobby", "cursor": ["epoch": before.epoch, "seq": .number(Double(before.seq - 1))],
-        ])
-        #expect(subscribed["type"] == "snapshot", "an old cursor gets a snapshot, not a resume: \(subscribed.jsonText)")
-        let players = try await client.request(["type": "get", "target": "lobby", "path": "players"])
-        #expect(players["value"]?.arrayValue?.isEmpty == true, "\(players.jsonText)")
-        daemon.stop()
-        let again = try DaemonProcess(["--demo", "--state-dir", state])
-        defer { again.stop() }
-        let third = try TestClient(url: again.url)
-        let welcomeAgain = try await third.request(["type": "hello", "protocol": [1]])
-        #expect(welcomeAgain["epoch"] == welcome["epoch"], "the new epoch lasts across a clean restart")
+        try await withDaemon(["--demo", "--state-dir", state]) { daemon in
+            let client = try TestClient(url: daemon.url)
+            let welcome = try await client.request(["type": "hello", "protocol": [1]])
+            #expect(welcome["epoch"] != nil && welcome["epoch"] != before.epoch, "a new epoch after losing history")
+            #expect(daemon.stderr.contains("new epoch"), "\(daemon.stderr)")
+            let subscribed = try await client.request([
+                "type": "subscribe", "target": "lobby", "cursor": ["epoch": before.epoch, "seq": .number(Double(before.seq - 1))],
+            ])
+            #expect(subscribed["type"] == "snapshot", "an old cursor gets a snapshot, not a resume: \(subscribed.jsonText)")
+            let players = try await client.request(["type": "get", "target": "lobby", "path": "players"])
+            #expect(players["value"]?.arrayValue?.isEmpty == true, "\(players.jsonText)")
+            await daemon.stopped()
+            try await withDaemon(["--demo", "--state-dir", state]) { again in
+                let third = try TestClient(url: again.url)
+                let welcomeAgain = try await third.request(["type": "hello", "protocol": [1]])
+                #expect(welcomeAgain["epoch"] == welcome["epoch"], "the new epoch lasts across a clean restart")
+            }
+        }
     }
 }

@@ -17,45 +17,45 @@ import Testing
     }
 
     @Test func debugShowsConnectionsAndLibwebsocketsLines() async throws {
-        let daemon = try DaemonProcess(["--demo", "--log-level", "debug"])
-        defer { daemon.stop() }
-        let client = try await TestClient.connected(to: daemon)
-        try await daemon.waitForLine(containing: #"level=debug msg="connection opened" session=1 remote=127.0.0.1"#)
-        client.close()
-        try await daemon.waitForLine(containing: #"level=debug msg="connection closed" session=1 remote=127.0.0.1"#)
-        try await daemon.waitForLine(containing: #"msg="Creating Vhost 'default' port"#)
-        #expect(
-            daemon.stderrLines.contains { $0.hasSuffix(" source=lws") && $0.hasPrefix("level=info ") },
-            "lws notices at info:\n\(daemon.stderr)")
-        #expect(daemon.stderrLines.contains { $0.hasSuffix(" source=lws") && $0.hasPrefix("level=debug ") }, "lws info lines at debug")
-        daemon.stop()
-        Self.expectEveryLineIsLogfmt(daemon)
+        try await withDaemon(["--demo", "--log-level", "debug"]) { daemon in
+            let client = try await TestClient.connected(to: daemon)
+            try await daemon.waitForLine(containing: #"level=debug msg="connection opened" session=1 remote=127.0.0.1"#)
+            client.close()
+            try await daemon.waitForLine(containing: #"level=debug msg="connection closed" session=1 remote=127.0.0.1"#)
+            try await daemon.waitForLine(containing: #"msg="Creating Vhost 'default' port"#)
+            #expect(
+                daemon.stderrLines.contains { $0.hasSuffix(" source=lws") && $0.hasPrefix("level=info ") },
+                "lws notices at info:\n\(daemon.stderr)")
+            #expect(daemon.stderrLines.contains { $0.hasSuffix(" source=lws") && $0.hasPrefix("level=debug ") }, "lws info lines at debug")
+            await daemon.stopped()
+            Self.expectEveryLineIsLogfmt(daemon)
+        }
     }
 
     @Test func infoHidesDebugAndErrorHidesInfo() async throws {
-        let info = try DaemonProcess(["--demo"])
-        defer { info.stop() }
-        let client = try await TestClient.connected(to: info)
-        client.close()
-        _ = try await TestClient.connected(to: info)
-        info.stop()
-        #expect(!info.stderr.contains("level=debug"), "\(info.stderr)")
-        #expect(info.stderr.contains(#"level=info msg="LWS: 4.1"#), "lws notices are info:\n\(info.stderr)")
-        Self.expectEveryLineIsLogfmt(info)
+        try await withDaemon(["--demo"]) { info in
+            let client = try await TestClient.connected(to: info)
+            client.close()
+            _ = try await TestClient.connected(to: info)
+            await info.stopped()
+            #expect(!info.stderr.contains("level=debug"), "\(info.stderr)")
+            #expect(info.stderr.contains(#"level=info msg="LWS: 4.1"#), "lws notices are info:\n\(info.stderr)")
+            Self.expectEveryLineIsLogfmt(info)
 
-        let quiet = try DaemonProcess(["--demo", "--log-level", "error"])
-        quiet.stop()
-        // Only the announcement of the endpoint, which scripts read the port from.
-        #expect(quiet.stderrLines.count == 1 && quiet.stderr.contains(#"level=info msg="listening on 127.0.0.1:"#), "\(quiet.stderr)")
+            let quiet = try await DaemonProcess.start(["--demo", "--log-level", "error"])
+            await quiet.stopped()
+            // Only the announcement of the endpoint, which scripts read the port from.
+            #expect(quiet.stderrLines.count == 1 && quiet.stderr.contains(#"level=info msg="listening on 127.0.0.1:"#), "\(quiet.stderr)")
+        }
     }
 
     @Test func journaldPriorityPrefixesWhenStderrIsTheJournal() async throws {
-        let journal = try DaemonProcess(["--demo"]) { fd in
+        let journal = try await DaemonProcess.start(["--demo"]) { fd in
             var status = stat()
             fstat(fd, &status)
             return ["JOURNAL_STREAM": "\(status.st_dev):\(status.st_ino)"]
         }
-        journal.stop()
+        await journal.stopped()
         let lines = journal.stderrLines
         #expect(lines.contains { $0.hasPrefix("<6>level=info msg=listening ") }, "\(journal.stderr)")
         for line in lines {
@@ -65,8 +65,8 @@ import Testing
         Self.expectEveryLineIsLogfmt(journal)
 
         // JOURNAL_STREAM of another file (stderr redirected elsewhere): no prefix.
-        let elsewhere = try DaemonProcess(["--demo"], environment: ["JOURNAL_STREAM": "1:1"])
-        elsewhere.stop()
+        let elsewhere = try await DaemonProcess.start(["--demo"], environment: ["JOURNAL_STREAM": "1:1"])
+        await elsewhere.stopped()
         #expect(!elsewhere.stderrLines.contains { $0.hasPrefix("<") }, "\(elsewhere.stderr)")
     }
 }

@@ -15,52 +15,53 @@ import Testing
     }
 
     @Test func metricsCountWhatHappened() async throws {
-        let daemon = try DaemonProcess(["--demo"])
-        defer { daemon.stop() }
-        let client = try await TestClient.connected(to: daemon)
-        _ = try await client.request(["type": "subscribe", "target": "character"])
-        _ = try await client.request(["type": "set", "target": "character", "path": "mood", "value": 1])
-        _ = try await client.request(["type": "set", "target": "character", "path": "nope", "value": 1])
-        _ = try await client.request(["type": "get", "target": "nowhere", "path": "mood"])
-        #expect(try await Self.get(daemon, "/healthz") == (200, "ok\n"))
-        #expect(try await Self.get(daemon, "/readyz") == (200, "ready\n"))
-        let (status, metrics) = try await Self.get(daemon, "/metrics")
-        #expect(status == 200)
-        for line in [
-            #"rivesync_subscriptions{target="character"} 1"#, #"rivesync_batches_total{target="character"} 1"#,
-            #"rivesync_commands_applied_total{target="character"} 1"#, #"rivesync_errors_total{code="no_such_property"} 1"#,
-            #"rivesync_errors_total{code="unknown_target"} 1"#, "rivesync_commands_queued 0", "rivesync_advance_duration_seconds_count 1",
-            #"rivesync_build_info{version="0.1.0",protocol="1"} 1"#,
-        ] {
-            #expect(metrics.contains("\n" + line + "\n"), "missing \(line) in\n\(metrics)")
+        try await withDaemon(["--demo"]) { daemon in
+            let client = try await TestClient.connected(to: daemon)
+            _ = try await client.request(["type": "subscribe", "target": "character"])
+            _ = try await client.request(["type": "set", "target": "character", "path": "mood", "value": 1])
+            _ = try await client.request(["type": "set", "target": "character", "path": "nope", "value": 1])
+            _ = try await client.request(["type": "get", "target": "nowhere", "path": "mood"])
+            #expect(try await Self.get(daemon, "/healthz") == (200, "ok\n"))
+            #expect(try await Self.get(daemon, "/readyz") == (200, "ready\n"))
+            let (status, metrics) = try await Self.get(daemon, "/metrics")
+            #expect(status == 200)
+            for line in [
+                #"rivesync_subscriptions{target="character"} 1"#, #"rivesync_batches_total{target="character"} 1"#,
+                #"rivesync_commands_applied_total{target="character"} 1"#, #"rivesync_errors_total{code="no_such_property"} 1"#,
+                #"rivesync_errors_total{code="unknown_target"} 1"#, "rivesync_commands_queued 0",
+                "rivesync_advance_duration_seconds_count 1",
+                #"rivesync_build_info{version="0.1.0",protocol="1"} 1"#,
+            ] {
+                #expect(metrics.contains("\n" + line + "\n"), "missing \(line) in\n\(metrics)")
+            }
+            for name in [
+                "rivesync_transport_connections", "rivesync_transport_bytes_out_total", "rivesync_transport_queued_bytes",
+                "process_cpu_seconds_total", "process_resident_memory_bytes", "process_open_fds", "process_max_fds",
+                "process_start_time_seconds",
+            ] {
+                #expect(metrics.contains("\n\(name) "), "missing \(name)")
+            }
+            let rss = metrics.split(separator: "\n").first { $0.hasPrefix("process_resident_memory_bytes ") }.flatMap {
+                Double($0.split(separator: " ")[1])
+            }
+            #expect((rss ?? 0) > 1_000_000, "resident memory should be megabytes, got \(rss ?? 0)")
         }
-        for name in [
-            "rivesync_transport_connections", "rivesync_transport_bytes_out_total", "rivesync_transport_queued_bytes",
-            "process_cpu_seconds_total", "process_resident_memory_bytes", "process_open_fds", "process_max_fds",
-            "process_start_time_seconds",
-        ] {
-            #expect(metrics.contains("\n\(name) "), "missing \(name)")
-        }
-        let rss = metrics.split(separator: "\n").first { $0.hasPrefix("process_resident_memory_bytes ") }.flatMap {
-            Double($0.split(separator: " ")[1])
-        }
-        #expect((rss ?? 0) > 1_000_000, "resident memory should be megabytes, got \(rss ?? 0)")
     }
 
     /// The exposition of a daemon that served some traffic (labels, a histogram, errors)
     /// passes `promtool check metrics` (Debian's `prometheus`, installed by .ci/setup-tests.sh).
     @Test func promtoolAcceptsTheExposition() async throws {
         let promtool = try ChildProcess.find("promtool", hint: "apt-get install prometheus, or sh .ci/setup-tests.sh")
-        let daemon = try DaemonProcess(["--demo"])
-        defer { daemon.stop() }
-        let client = try await TestClient.connected(to: daemon)
-        _ = try await client.request(["type": "subscribe", "target": "lobby"])
-        _ = try await client.request(["type": "set", "target": "character", "path": "mood", "value": 2])
-        _ = try await client.request(["type": "set", "target": "character", "path": "missing", "value": 2])
-        let (_, metrics) = try await Self.get(daemon, "/metrics")
-        #expect(metrics.contains(#"rivesync_errors_total{code="no_such_property"} 1"#))
-        let result = try ChildProcess.run(promtool, ["check", "metrics"], input: .text(metrics), output: .merged, seconds: 60)
-        #expect(result.status == 0, "promtool check metrics:\n\(result.output)\n--- exposition:\n\(metrics)")
+        try await withDaemon(["--demo"]) { daemon in
+            let client = try await TestClient.connected(to: daemon)
+            _ = try await client.request(["type": "subscribe", "target": "lobby"])
+            _ = try await client.request(["type": "set", "target": "character", "path": "mood", "value": 2])
+            _ = try await client.request(["type": "set", "target": "character", "path": "missing", "value": 2])
+            let (_, metrics) = try await Self.get(daemon, "/metrics")
+            #expect(metrics.contains(#"rivesync_errors_total{code="no_such_property"} 1"#))
+            let result = try ChildProcess.run(promtool, ["check", "metrics"], input: .text(metrics), output: .merged, seconds: 60)
+            #expect(result.status == 0, "promtool check metrics:\n\(result.output)\n--- exposition:\n\(metrics)")
+        }
     }
 
     /// Targets past `metrics.maxTargetLabels` share the label `_other`, so a client that
@@ -70,22 +71,22 @@ import Testing
         let path = try DaemonProcess.writeConfiguration(
             #"{"files": [{"name": "demo", "path": "\#(schema)"}], "metrics": {"maxTargetLabels": 2}, "auth": {"allowAnonymous": "loopback"}}"#
         )
-        let daemon = try DaemonProcess(["--config", path])
-        defer { daemon.stop() }
-        let client = try await TestClient.connected(to: daemon)
-        for name in ["a", "b", "c", "d"] {
-            let created = try await client.request(
-                ["type": "createStateMachine", "file": "demo", "artboard": "Character", "name": .string(name)])
-            #expect(created["type"] != "error", "\(created.jsonText)")
-            let subscribed = try await client.request(["type": "subscribe", "target": .string(name)])
-            #expect(subscribed["type"] != "error", "\(subscribed.jsonText)")
+        try await withDaemon(["--config", path]) { daemon in
+            let client = try await TestClient.connected(to: daemon)
+            for name in ["a", "b", "c", "d"] {
+                let created = try await client.request(
+                    ["type": "createStateMachine", "file": "demo", "artboard": "Character", "name": .string(name)])
+                #expect(created["type"] != "error", "\(created.jsonText)")
+                let subscribed = try await client.request(["type": "subscribe", "target": .string(name)])
+                #expect(subscribed["type"] != "error", "\(subscribed.jsonText)")
+            }
+            let (_, metrics) = try await Self.get(daemon, "/metrics")
+            let labelled = metrics.split(separator: "\n").filter { $0.hasPrefix("rivesync_subscriptions{") }
+            #expect(
+                labelled == [
+                    #"rivesync_subscriptions{target="_other"} 2"#, #"rivesync_subscriptions{target="a"} 1"#,
+                    #"rivesync_subscriptions{target="b"} 1"#,
+                ])
         }
-        let (_, metrics) = try await Self.get(daemon, "/metrics")
-        let labelled = metrics.split(separator: "\n").filter { $0.hasPrefix("rivesync_subscriptions{") }
-        #expect(
-            labelled == [
-                #"rivesync_subscriptions{target="_other"} 2"#, #"rivesync_subscriptions{target="a"} 1"#,
-                #"rivesync_subscriptions{target="b"} 1"#,
-            ])
     }
 }

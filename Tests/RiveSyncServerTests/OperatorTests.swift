@@ -132,37 +132,37 @@ import Testing
         let machines = #"[{"name": "c", "file": "demo", "artboard": "Character", "globals": {"Theme": "theme"}}]"#
         let path = try DaemonProcess.writeConfiguration(
             Self.configuration(stateMachines: machines, extra: #""limits": {"maxSubscriptions": 10},"#))
-        let daemon = try DaemonProcess(["--config", path])
-        defer { daemon.stop() }
-        let edited = Self.configuration(
-            stateMachines:
-                #"[{"name": "c", "file": "demo", "artboard": "Character", "globals": {"Theme": "theme"}, "rate": 30}, {"name": "l", "file": "demo", "artboard": "Lobby"}]"#,
-            extra:
-                #""workers": 3, "defaultRate": 20, "logLevel": "debug", "allowFileUploads": true, "limits": {"maxSubscriptions": 20, "maxConnections": 5},"#
-        )
-        try Data(edited.utf8).write(to: URL(fileURLWithPath: path))
-        let lines = try await daemon.reload()
-        for expected in [
-            #"msg="reload: applied" key=limits.maxSubscriptions old=10 new=20"#,
-            #"msg="reload: not applied; needs a restart" key=limits.maxConnections old=10000 new=5"#,
-            #"msg="reload: applied" key=logLevel old=info new=debug"#,
-            #"msg="reload: not applied; needs a restart" key=workers"#,
-            #"msg="reload: not applied; needs a restart" key=stateMachines[0]"#,
-            #"msg="reload: not applied; needs a restart" key=stateMachines[1]"#,
-            #"msg="reload: not applied; needs a restart" key=allowFileUploads"#,
-            #"msg="reload: not applied; needs a restart" key=defaultRate"#,
-            #"msg="reload: done" path="#,
-        ] {
-            #expect(lines.contains { $0.contains(expected) }, "missing \(expected) in\n\(lines.joined(separator: "\n"))")
+        try await withDaemon(["--config", path]) { daemon in
+            let edited = Self.configuration(
+                stateMachines:
+                    #"[{"name": "c", "file": "demo", "artboard": "Character", "globals": {"Theme": "theme"}, "rate": 30}, {"name": "l", "file": "demo", "artboard": "Lobby"}]"#,
+                extra:
+                    #""workers": 3, "defaultRate": 20, "logLevel": "debug", "allowFileUploads": true, "limits": {"maxSubscriptions": 20, "maxConnections": 5},"#
+            )
+            try Data(edited.utf8).write(to: URL(fileURLWithPath: path))
+            let lines = try await daemon.reload()
+            for expected in [
+                #"msg="reload: applied" key=limits.maxSubscriptions old=10 new=20"#,
+                #"msg="reload: not applied; needs a restart" key=limits.maxConnections old=10000 new=5"#,
+                #"msg="reload: applied" key=logLevel old=info new=debug"#,
+                #"msg="reload: not applied; needs a restart" key=workers"#,
+                #"msg="reload: not applied; needs a restart" key=stateMachines[0]"#,
+                #"msg="reload: not applied; needs a restart" key=stateMachines[1]"#,
+                #"msg="reload: not applied; needs a restart" key=allowFileUploads"#,
+                #"msg="reload: not applied; needs a restart" key=defaultRate"#,
+                #"msg="reload: done" path="#,
+            ] {
+                #expect(lines.contains { $0.contains(expected) }, "missing \(expected) in\n\(lines.joined(separator: "\n"))")
+            }
+            #expect(lines.contains { $0.hasSuffix("applied=2 ignored=6") }, "\(lines.joined(separator: "\n"))")
+            // The new level is in force: a connection is now logged at debug.
+            _ = try await TestClient.connected(to: daemon)
+            try await daemon.waitForLine(containing: #"level=debug msg="connection opened""#)
+            // Nothing changed since: a second SIGHUP still reports what needs a restart, and
+            // applies nothing again.
+            let again = try await daemon.reload()
+            #expect(again.contains { $0.hasSuffix("applied=0 ignored=6") }, "\(again.joined(separator: "\n"))")
         }
-        #expect(lines.contains { $0.hasSuffix("applied=2 ignored=6") }, "\(lines.joined(separator: "\n"))")
-        // The new level is in force: a connection is now logged at debug.
-        _ = try await TestClient.connected(to: daemon)
-        try await daemon.waitForLine(containing: #"level=debug msg="connection opened""#)
-        // Nothing changed since: a second SIGHUP still reports what needs a restart, and
-        // applies nothing again.
-        let again = try await daemon.reload()
-        #expect(again.contains { $0.hasSuffix("applied=0 ignored=6") }, "\(again.joined(separator: "\n"))")
     }
 
     @Test func theStateDirectoryWinsAndSaysSo() async throws {
@@ -171,21 +171,21 @@ import Testing
         let first = Self.configuration(
             stateMachines: #"[{"name": "c", "file": "demo", "artboard": "Character", "globals": {"Theme": "theme"}}]"#)
         let path = try DaemonProcess.writeConfiguration(first)
-        let before = try DaemonProcess(["--config", path, "--state-dir", state])
-        #expect(before.stop() == 0)
+        let before = try await DaemonProcess.start(["--config", path, "--state-dir", state])
+        #expect(await before.stopped() == 0)
         #expect(!before.stderr.contains("overridden"), "\(before.stderr)")
-        let unchanged = try DaemonProcess(["--config", path, "--state-dir", state])
-        #expect(unchanged.stop() == 0)
+        let unchanged = try await DaemonProcess.start(["--config", path, "--state-dir", state])
+        #expect(await unchanged.stopped() == 0)
         #expect(!unchanged.stderr.contains("overridden"), "a restart with the same configuration warns of nothing:\n\(unchanged.stderr)")
         let edited = Self.configuration(
             stateMachines: #"[{"name": "c", "file": "demo", "artboard": "Lobby", "globals": {"Theme": "theme"}, "mode": "manual"}]"#)
         try Data(edited.utf8).write(to: URL(fileURLWithPath: path))
-        let after = try DaemonProcess(["--config", path, "--state-dir", state])
-        defer { after.stop() }
-        let warning = try await after.waitForLine(containing: #"msg="configuration overridden by the state directory""#)
-        #expect(
-            warning.hasPrefix("level=warning ") && warning.contains("key=stateMachines[0]")
-                && warning.hasSuffix(#"detail="the state directory keeps 'c' with mode auto, artboard 'Character'""#),
-            "\(warning)")
+        try await withDaemon(["--config", path, "--state-dir", state]) { after in
+            let warning = try await after.waitForLine(containing: #"msg="configuration overridden by the state directory""#)
+            #expect(
+                warning.hasPrefix("level=warning ") && warning.contains("key=stateMachines[0]")
+                    && warning.hasSuffix(#"detail="the state directory keeps 'c' with mode auto, artboard 'Character'""#),
+                "\(warning)")
+        }
     }
 }

@@ -42,69 +42,71 @@ import Testing
     @Test func restartKeepsStateEpochAndCursors() async throws {
         let state = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: state) }
-        var daemon = try DaemonProcess(["--demo", "--state-dir", state])
+        let daemon = try await DaemonProcess.start(["--demo", "--state-dir", state])
         var client = try await TestClient.connected(to: daemon)
         let acked = try await Self.appendPlayers(client, prefix: "p", count: 5)
         _ = try await client.request(["type": "set", "target": "theme", "path": "name", "value": "Dusk"])
         let before = try await client.request(["type": "digest", "target": "lobby"])
-        #expect(daemon.stop() == 0)
+        #expect(await daemon.stopped() == 0)
 
-        daemon = try DaemonProcess(["--demo", "--state-dir", state])
-        defer { daemon.stop() }
-        client = try TestClient(url: daemon.url)
-        let hello = try await client.request(["type": "hello", "protocol": [1]])
-        let after = try await client.request(["type": "digest", "target": "lobby"])
-        #expect(after["digest"] == before["digest"] && after["seq"] == before["seq"], "\(daemon.stderr)")
-        #expect(try await Self.playerNames(client) == acked)
-        let themeName = try await client.request(["type": "get", "target": "character", "path": "@Theme/name"])
-        #expect(themeName["value"] == "Dusk")
-        let seq = try #require(before["seq"]?.intValue)
-        let resumed = try await client.request([
-            "type": "subscribe", "target": "lobby", "cursor": ["epoch": hello["epoch"] ?? .null, "seq": .number(Double(seq - 2))],
-        ])
-        #expect(resumed["type"] == "subscribed" && resumed["resumed"] == .bool(true), "\(resumed.jsonText)")
-        let first = try await client.nextBatch("lobby")
-        let second = try await client.nextBatch("lobby")
-        #expect(first["seq"]?.intValue == seq - 1 && second["seq"]?.intValue == seq)
-        let created = try await client.request(["type": "createInstance", "file": "demo", "source": ["blank": ["viewModel": "Player"]]])
-        let ack = try await client.request([
-            "type": "listAppend", "target": "lobby", "path": "players", "instance": created["instance"] ?? .null,
-        ])
-        #expect(ack["seq"]?.intValue == seq + 1, "seqs continue after a restart")
+        try await withDaemon(["--demo", "--state-dir", state]) { daemon in
+            client = try TestClient(url: daemon.url)
+            let hello = try await client.request(["type": "hello", "protocol": [1]])
+            let after = try await client.request(["type": "digest", "target": "lobby"])
+            #expect(after["digest"] == before["digest"] && after["seq"] == before["seq"], "\(daemon.stderr)")
+            #expect(try await Self.playerNames(client) == acked)
+            let themeName = try await client.request(["type": "get", "target": "character", "path": "@Theme/name"])
+            #expect(themeName["value"] == "Dusk")
+            let seq = try #require(before["seq"]?.intValue)
+            let resumed = try await client.request([
+                "type": "subscribe", "target": "lobby", "cursor": ["epoch": hello["epoch"] ?? .null, "seq": .number(Double(seq - 2))],
+            ])
+            #expect(resumed["type"] == "subscribed" && resumed["resumed"] == .bool(true), "\(resumed.jsonText)")
+            let first = try await client.nextBatch("lobby")
+            let second = try await client.nextBatch("lobby")
+            #expect(first["seq"]?.intValue == seq - 1 && second["seq"]?.intValue == seq)
+            let created = try await client.request(["type": "createInstance", "file": "demo", "source": ["blank": ["viewModel": "Player"]]])
+            let ack = try await client.request([
+                "type": "listAppend", "target": "lobby", "path": "players", "instance": created["instance"] ?? .null,
+            ])
+            #expect(ack["seq"]?.intValue == seq + 1, "seqs continue after a restart")
+        }
     }
 
     @Test func tornLastRecordIsCutAndTheRestKept() async throws {
         let state = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: state) }
-        var daemon = try DaemonProcess(["--demo", "--state-dir", state])
+        let daemon = try await DaemonProcess.start(["--demo", "--state-dir", state])
         let client = try await TestClient.connected(to: daemon)
         let acked = try await Self.appendPlayers(client, prefix: "t", count: 3)
-        daemon.stop()
+        await daemon.stopped()
         let log = FileHandle(forWritingAtPath: state + "/files/1/log")!
         log.seekToEndOfFile()
         log.write(Data("1234abcd {\"s\":999,\"t\":\"adv".utf8))
         log.closeFile()
-        daemon = try DaemonProcess(["--demo", "--state-dir", state])
-        defer { daemon.stop() }
-        let again = try await TestClient.connected(to: daemon)
-        #expect(try await Self.playerNames(again) == acked)
-        #expect(daemon.stderr.contains("torn"), "\(daemon.stderr)")
+        try await withDaemon(["--demo", "--state-dir", state]) { daemon in
+            let again = try await TestClient.connected(to: daemon)
+            #expect(try await Self.playerNames(again) == acked)
+            #expect(daemon.stderr.contains("torn"), "\(daemon.stderr)")
+        }
     }
 
     @Test func damageInTheMiddleRefusesToStart() async throws {
         let state = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: state) }
-        let daemon = try DaemonProcess(["--demo", "--state-dir", state])
+        let daemon = try await DaemonProcess.start(["--demo", "--state-dir", state])
         let client = try await TestClient.connected(to: daemon)
         _ = try await Self.appendPlayers(client, prefix: "d", count: 3)
-        daemon.stop()
+        await daemon.stopped()
         let path = state + "/files/1/log"
         var bytes = [UInt8](FileManager.default.contents(atPath: path)!)
         let secondLine = bytes.firstIndex(of: UInt8(ascii: "\n"))! + 20
         bytes[secondLine] ^= 0x01
         try Data(bytes).write(to: URL(fileURLWithPath: path))
-        #expect(throws: DaemonProcess.DaemonError.self) { try DaemonProcess(["--demo", "--state-dir", state]) }
-        let refused = try ChildProcess.run(DaemonProcess.binary(), ["--demo", "--state-dir", state, "--port", "0"], seconds: 60)
+        await #expect(throws: DaemonProcess.DaemonError.self) { try await DaemonProcess.start(["--demo", "--state-dir", state]) }
+        let refused = try await offThePool {
+            try ChildProcess.run(DaemonProcess.binary(), ["--demo", "--state-dir", state, "--port", "0"], seconds: 60)
+        }
         let message = refused.stderr
         #expect(refused.status != 0)
         #expect(message.contains("corrupt at line 2"), "\(message)")
@@ -122,20 +124,20 @@ import Testing
         ]
         let configPath = state + "/config.json"
         try Data(config.serialized()).write(to: URL(fileURLWithPath: configPath))
-        var daemon = try DaemonProcess(["--config", configPath])
+        let daemon = try await DaemonProcess.start(["--config", configPath])
         let client = try await TestClient.connected(to: daemon)
         let acked = try await Self.appendPlayers(client, prefix: "s", count: 12)
         let before = try await client.request(["type": "digest", "target": "lobby"])
-        #expect(daemon.stop() == 0)
+        #expect(await daemon.stopped() == 0)
         #expect(FileManager.default.fileExists(atPath: state + "/files/1/snapshot.json"))
         let logLines = (try String(contentsOfFile: state + "/files/1/log", encoding: .utf8)).split(separator: "\n").count
         #expect(logLines - 1 < 10, "the log was compacted (\(logLines) lines, its segment line first)")
-        daemon = try DaemonProcess(["--config", configPath])
-        defer { daemon.stop() }
-        let again = try await TestClient.connected(to: daemon)
-        let after = try await again.request(["type": "digest", "target": "lobby"])
-        #expect(after["digest"] == before["digest"], "\(daemon.stderr)")
-        #expect(try await Self.playerNames(again) == acked)
+        try await withDaemon(["--config", configPath]) { daemon in
+            let again = try await TestClient.connected(to: daemon)
+            let after = try await again.request(["type": "digest", "target": "lobby"])
+            #expect(after["digest"] == before["digest"], "\(daemon.stderr)")
+            #expect(try await Self.playerNames(again) == acked)
+        }
     }
 
     /// A journaled mutation that the model refuses after its record was written (an
@@ -143,7 +145,7 @@ import Testing
     @Test func aRefusedMutationLeavesNoRecordBehind() async throws {
         let state = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: state) }
-        var daemon = try DaemonProcess(["--demo", "--state-dir", state])
+        let daemon = try await DaemonProcess.start(["--demo", "--state-dir", state])
         let client = try await TestClient.connected(to: daemon)
         let player = try await client.request(["type": "createInstance", "file": "demo", "source": ["blank": ["viewModel": "Player"]]])
         let refused = try await client.request([
@@ -151,15 +153,15 @@ import Testing
         ])
         #expect(refused["code"] == "incompatible_instance", "\(refused.jsonText)")
         let acked = try await Self.appendPlayers(client, prefix: "r", count: 1)
-        #expect(daemon.stop() == 0)
-        daemon = try DaemonProcess(["--demo", "--state-dir", state])
-        defer { daemon.stop() }
-        let again = try await TestClient.connected(to: daemon)
-        let targets = try await again.request(["type": "listTargets"])
-        #expect(targets["targets"]?.arrayValue?.map { $0["name"] } == ["character", "lobby", "theme"], "\(targets.jsonText)")
-        #expect(try await Self.playerNames(again) == acked)
-        let retry = try await again.request(["type": "createStateMachine", "file": "demo", "artboard": "Lobby", "name": "wrong"])
-        #expect(retry["type"] == "target", "the name was never taken: \(retry.jsonText)")
+        #expect(await daemon.stopped() == 0)
+        try await withDaemon(["--demo", "--state-dir", state]) { daemon in
+            let again = try await TestClient.connected(to: daemon)
+            let targets = try await again.request(["type": "listTargets"])
+            #expect(targets["targets"]?.arrayValue?.map { $0["name"] } == ["character", "lobby", "theme"], "\(targets.jsonText)")
+            #expect(try await Self.playerNames(again) == acked)
+            let retry = try await again.request(["type": "createStateMachine", "file": "demo", "artboard": "Lobby", "name": "wrong"])
+            #expect(retry["type"] == "target", "the name was never taken: \(retry.jsonText)")
+        }
     }
 
     /// A state directory on a 2 MiB tmpfs that fills up, then has space again: while it is
@@ -168,7 +170,7 @@ import Testing
     @Test func aFullDiskEpisodeLosesNoAckedWrite() async throws {
         let disk = try Tmpfs(bytes: 2 << 20)
         let state = disk.path + "/state"
-        var daemon = try DaemonProcess(["--demo", "--state-dir", state])
+        let daemon = try await DaemonProcess.start(["--demo", "--state-dir", state])
         let client = try await TestClient.connected(to: daemon)
         try disk.fill(leaving: 200_000)
         let big = String(repeating: "z", count: 60_000)
@@ -195,12 +197,12 @@ import Testing
             #expect(reply["type"] == "ack", "writes are acked again once there is space: \(reply.jsonText)")
             acked.append(value)
         }
-        #expect(daemon.stop() == 0)
-        daemon = try DaemonProcess(["--demo", "--state-dir", state])
-        defer { daemon.stop() }
-        let again = try await TestClient.connected(to: daemon)
-        let restored = try await again.request(["type": "get", "target": "lobby", "path": "title"])
-        #expect(restored["value"]?.stringValue == acked.last, "the last acked write survives the restart")
-        #expect(!daemon.stderr.contains("torn"), "no fragment was left in the log: \(daemon.stderr)")
+        #expect(await daemon.stopped() == 0)
+        try await withDaemon(["--demo", "--state-dir", state]) { daemon in
+            let again = try await TestClient.connected(to: daemon)
+            let restored = try await again.request(["type": "get", "target": "lobby", "path": "title"])
+            #expect(restored["value"]?.stringValue == acked.last, "the last acked write survives the restart")
+            #expect(!daemon.stderr.contains("torn"), "no fragment was left in the log: \(daemon.stderr)")
+        }
     }
 }

@@ -25,43 +25,46 @@ import Testing
         ]
         let configPath = directory.appendingPathComponent("config.json").path
         try Data(config.serialized()).write(to: URL(fileURLWithPath: configPath))
-        let daemon = try DaemonProcess(["--config", configPath])
-        defer { daemon.stop() }
+        try await withDaemon(["--config", configPath]) { daemon in
 
-        let fast = try await ReplicaClient(daemon: daemon, file: "demo", target: "lobby")
-        let slow = try ChildProcess(PythonScript.pathPython, [PythonScript.path("slow_consumer.py"), String(daemon.port)], input: .pipe)
-        defer { slow.stop(graceSeconds: 5) }
-        let ready = try slow.nextLine(within: 60)
-        try #require(ready == "ready", "slow consumer did not start: \(ready) \(slow.stderr)")
+            let fast = try await ReplicaClient(daemon: daemon, file: "demo", target: "lobby")
+            let slow = try ChildProcess(
+                PythonScript.pathPython, [PythonScript.path("slow_consumer.py"), String(daemon.port)], input: .pipe)
+            defer { slow.stop(graceSeconds: 5) }
+            let ready = try slow.nextLine(within: 60)
+            try #require(ready == "ready", "slow consumer did not start: \(ready) \(slow.stderr)")
 
-        let residentBefore = try daemon.residentKiB
-        let writer = try await TestClient.connected(to: daemon)
-        let padding = String(repeating: "x", count: Self.titleBytes)
-        for i in 0..<Self.writes {
-            writer.send(["type": "set", "id": .number(Double(i)), "target": "lobby", "path": "title", "value": .string("\(i)-\(padding)")])
+            let residentBefore = try daemon.residentKiB
+            let writer = try await TestClient.connected(to: daemon)
+            let padding = String(repeating: "x", count: Self.titleBytes)
+            for i in 0..<Self.writes {
+                writer.send([
+                    "type": "set", "id": .number(Double(i)), "target": "lobby", "path": "title", "value": .string("\(i)-\(padding)"),
+                ])
+            }
+            for i in 0..<Self.writes {
+                let reply = try await writer.next(where: { $0["id"]?.intValue == i }, what: "reply \(i)", seconds: 60)
+                #expect(reply["type"] == "ack")
+            }
+            let digest = try await writer.request(["type": "digest", "target": "lobby"])
+            let seq = try #require(digest["seq"]?.intValue)
+            try await fast.catchUp(to: seq)
+            let residentAfter = try daemon.residentKiB
+
+            let lastTitle = "\(Self.writes - 1)-\(padding)"
+            #expect(fast.replica.digest == digest["digest"]?.stringValue)
+            #expect(fast.log.map(\.seq) == Array(1...seq), "the fast subscriber got every batch, no gaps")
+            #expect(
+                residentAfter - residentBefore < 20_000,
+                "RSS grew \(residentAfter - residentBefore) KiB for \(Self.writes * Self.titleBytes / 1024) KiB written")
+
+            slow.write(lastTitle + "\n")
+            let ended = try await offThePool { try slow.finish(within: 120) }
+            let summary = try slow.nextLine()
+            #expect(ended.status == 0, "slow consumer: \(summary) \(ended.stderr)\n\(daemon.stderr)")
+            let parsed = try JSONParser().parse(summary)
+            #expect(parsed["catchUp"] == .bool(true))
+            #expect((parsed["batches"]?.intValue ?? Int.max) < Self.writes, "batches were replaced by a catch-up")
         }
-        for i in 0..<Self.writes {
-            let reply = try await writer.next(where: { $0["id"]?.intValue == i }, what: "reply \(i)", seconds: 60)
-            #expect(reply["type"] == "ack")
-        }
-        let digest = try await writer.request(["type": "digest", "target": "lobby"])
-        let seq = try #require(digest["seq"]?.intValue)
-        try await fast.catchUp(to: seq)
-        let residentAfter = try daemon.residentKiB
-
-        let lastTitle = "\(Self.writes - 1)-\(padding)"
-        #expect(fast.replica.digest == digest["digest"]?.stringValue)
-        #expect(fast.log.map(\.seq) == Array(1...seq), "the fast subscriber got every batch, no gaps")
-        #expect(
-            residentAfter - residentBefore < 20_000,
-            "RSS grew \(residentAfter - residentBefore) KiB for \(Self.writes * Self.titleBytes / 1024) KiB written")
-
-        slow.write(lastTitle + "\n")
-        let ended = try slow.finish(within: 120)
-        let summary = try slow.nextLine()
-        #expect(ended.status == 0, "slow consumer: \(summary) \(ended.stderr)\n\(daemon.stderr)")
-        let parsed = try JSONParser().parse(summary)
-        #expect(parsed["catchUp"] == .bool(true))
-        #expect((parsed["batches"]?.intValue ?? Int.max) < Self.writes, "batches were replaced by a catch-up")
     }
 }

@@ -17,46 +17,47 @@ import Testing
         ]
         let path = directory + "/config.json"
         try Data(config.serialized()).write(to: URL(fileURLWithPath: path))
-        let daemon = try DaemonProcess(["--config", path])
-        defer { daemon.stop() }
-        let client = try await TestClient.connected(to: daemon)
-        let files = try await client.request(["type": "listFiles"])
-        #expect(files["files"] == [["name": "one", "worker": 0, "source": "config"], ["name": "two", "worker": 1, "source": "config"]])
-        let foreign = try await client.request(["type": "createInstance", "file": "two", "source": ["blank": ["viewModel": "Player"]]])
-        let append = try await client.request([
-            "type": "listAppend", "target": "lobby", "path": "players", "instance": foreign["instance"] ?? .null,
-        ])
-        #expect(append["code"] == "wrong_worker", "\(append.jsonText)")
-        let local = try await client.request(["type": "createInstance", "file": "one", "source": ["blank": ["viewModel": "Player"]]])
-        let ok = try await client.request([
-            "type": "listAppend", "target": "lobby", "path": "players", "instance": local["instance"] ?? .null,
-        ])
-        #expect(ok["type"] == "ack")
+        try await withDaemon(["--config", path]) { daemon in
+            let client = try await TestClient.connected(to: daemon)
+            let files = try await client.request(["type": "listFiles"])
+            #expect(
+                files["files"] == [["name": "one", "worker": 0, "source": "config"], ["name": "two", "worker": 1, "source": "config"]])
+            let foreign = try await client.request(["type": "createInstance", "file": "two", "source": ["blank": ["viewModel": "Player"]]])
+            let append = try await client.request([
+                "type": "listAppend", "target": "lobby", "path": "players", "instance": foreign["instance"] ?? .null,
+            ])
+            #expect(append["code"] == "wrong_worker", "\(append.jsonText)")
+            let local = try await client.request(["type": "createInstance", "file": "one", "source": ["blank": ["viewModel": "Player"]]])
+            let ok = try await client.request([
+                "type": "listAppend", "target": "lobby", "path": "players", "instance": local["instance"] ?? .null,
+            ])
+            #expect(ok["type"] == "ack")
+        }
     }
 
     @Test func aClientLoadsARivFileAndUsesItsViewModels() async throws {
         let fixture = DaemonProcess.packageRoot + "/../shared/fixtures/riv/scripted_string.riv"
         let bytes = try #require(FileManager.default.contents(atPath: fixture), "missing fixture \(fixture)")
-        let daemon = try DaemonProcess(["--demo"])
-        defer { daemon.stop() }
-        let client = try await TestClient.connected(to: daemon)
-        let loaded = try await client.request(["type": "loadFile", "name": "strings", "riv": .string(bytes.base64EncodedString())])
-        #expect(loaded["type"] == "files" && loaded["files"]?.arrayValue?.count == 2, "\(loaded.jsonText)")
-        let names = try await client.request(["type": "viewModelNames", "file": "strings"])
-        #expect(names["names"] == ["stringVm"])
-        let machine = try await client.request([
-            "type": "createStateMachine", "file": "strings", "name": "strings-sm", "artboard": "StringArtboard",
-        ])
-        #expect(machine["type"] == "target", "\(machine.jsonText)")
-        let value = try await client.request(["type": "get", "target": "strings-sm", "path": "stringProp"])
-        #expect(value["value"] == "yo", "the stored default of the .riv")
-        let set = try await client.request(["type": "set", "target": "strings-sm", "path": "stringProp", "value": "hi"])
-        #expect(set["type"] == "ack")
-        let garbage = try await client.request([
-            "type": "loadFile", "name": "bad", "riv": .string(Data("RIVE garbage".utf8).base64EncodedString()),
-        ])
-        #expect(garbage["code"] == "invalid_file", "\(garbage.jsonText)")
-        let taken = try await client.request(["type": "loadFile", "name": "strings", "riv": .string(bytes.base64EncodedString())])
-        #expect(taken["code"] == "file_exists")
+        try await withDaemon(["--demo"]) { daemon in
+            let client = try await TestClient.connected(to: daemon)
+            let loaded = try await client.request(["type": "loadFile", "name": "strings", "riv": .string(bytes.base64EncodedString())])
+            #expect(loaded["type"] == "files" && loaded["files"]?.arrayValue?.count == 2, "\(loaded.jsonText)")
+            let names = try await client.request(["type": "viewModelNames", "file": "strings"])
+            #expect(names["names"] == ["stringVm"])
+            let machine = try await client.request([
+                "type": "createStateMachine", "file": "strings", "name": "strings-sm", "artboard": "StringArtboard",
+            ])
+            #expect(machine["type"] == "target", "\(machine.jsonText)")
+            let value = try await client.request(["type": "get", "target": "strings-sm", "path": "stringProp"])
+            #expect(value["value"] == "yo", "the stored default of the .riv")
+            let set = try await client.request(["type": "set", "target": "strings-sm", "path": "stringProp", "value": "hi"])
+            #expect(set["type"] == "ack")
+            let garbage = try await client.request([
+                "type": "loadFile", "name": "bad", "riv": .string(Data("RIVE garbage".utf8).base64EncodedString()),
+            ])
+            #expect(garbage["code"] == "invalid_file", "\(garbage.jsonText)")
+            let taken = try await client.request(["type": "loadFile", "name": "strings", "riv": .string(bytes.base64EncodedString())])
+            #expect(taken["code"] == "file_exists")
+        }
     }
 }

@@ -116,3 +116,34 @@ public final class DaemonProcess: @unchecked Sendable {
         return path
     }
 }
+
+extension DaemonProcess: StoppedAfterUse {
+    public func stopAndWait() { stop() }
+
+    /// Starts a daemon as `init` does, waiting for its `listening on` line on a dispatch
+    /// thread (not the cooperative pool): the form for async tests.
+    public static func start(
+        _ arguments: [String], port: Int = 0, environment: [String: String] = [:],
+        stderrEnvironment: @escaping @Sendable (Int32) -> [String: String] = { _ in [:] }
+    ) async throws -> DaemonProcess {
+        try await offThePool {
+            try DaemonProcess(arguments, port: port, environment: environment, stderrEnvironment: stderrEnvironment)
+        }
+    }
+
+    /// `stop()` on a dispatch thread: SIGTERM, wait; returns the exit status.
+    @discardableResult
+    public func stopped() async -> Int32 { await offThePool { self.stop() } }
+
+    /// `crash()` on a dispatch thread: SIGKILL, wait.
+    public func crashed() async { await offThePool { self.crash() } }
+}
+
+/// Starts a daemon (as `DaemonProcess.start`), runs `body` with it, and always stops it
+/// afterwards, off the pool, also when `body` throws.
+public func withDaemon<T>(
+    _ arguments: [String], port: Int = 0, environment: [String: String] = [:], isolation: isolated (any Actor)? = #isolation,
+    _ body: (DaemonProcess) async throws -> T
+) async throws -> T {
+    try await stopping(try await DaemonProcess.start(arguments, port: port, environment: environment), isolation: isolation, body)
+}

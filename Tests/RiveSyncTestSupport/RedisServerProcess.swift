@@ -138,3 +138,18 @@ public final class RedisServerProcess: @unchecked Sendable {
         try? FileManager.default.removeItem(at: directory)  // cleanup; a leftover temp directory harms nothing
     }
 }
+
+extension RedisServerProcess: StoppedAfterUse {
+    public func stopAndWait() { stop() }
+
+    /// Starts a server as `init` does, on a dispatch thread (not the cooperative pool).
+    public static func start(appendfsync: String = "always") async throws -> RedisServerProcess {
+        try await offThePool { try RedisServerProcess(appendfsync: appendfsync) }
+    }
+
+    /// `crash()` on a dispatch thread.
+    public func crashed() async { await offThePool { self.crash() } }
+
+    /// `restart()` on a dispatch thread.
+    public func restarted() async throws { try await offThePool { try self.restart() } }
+}

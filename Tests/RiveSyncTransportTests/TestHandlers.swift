@@ -1,3 +1,4 @@
+import RiveSyncTestSupport
 import RiveSyncTransport
 
 /// A server handler for tests: records events and, when `echo` is set, sends every message
@@ -45,6 +46,7 @@ func withServer<R>(
     _ configure: (inout WebSocketServer.Configuration) -> Void = { _ in }, echo: Bool = true,
     _ body: (WebSocketServer, RecordingHandler) async throws -> R
 ) async throws -> R {
+    PoolStarvation.watch()
     var configuration = WebSocketServer.Configuration()
     configure(&configuration)
     let handler = RecordingHandler(echo: echo)

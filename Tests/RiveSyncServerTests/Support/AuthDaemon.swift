@@ -111,6 +111,20 @@ final class AuthDaemon: Sendable {
     }
 }
 
+extension AuthDaemon: StoppedAfterUse {
+    func stopAndWait() { stop() }
+}
+
+/// Starts an `AuthDaemon` on a dispatch thread, runs `body` with it, and always stops it
+/// afterwards (off the pool), also when `body` throws.
+func withAuthDaemon<T>(
+    auth: [(String, JSONValue)], tokens: JSONValue?, extra: [(String, JSONValue)] = [], isolation: isolated (any Actor)? = #isolation,
+    _ body: (AuthDaemon) async throws -> T
+) async throws -> T {
+    let server = try await offThePool { try AuthDaemon(auth: auth, tokens: tokens, extra: extra) }
+    return try await stopping(server, isolation: isolation, body)
+}
+
 extension TestClient {
     /// Waits (hang guard only) until the connection has ended; returns its close code.
     func closeCodeWhenClosed() async throws -> UInt16? {

@@ -94,6 +94,15 @@ final class ClusterNodes: @unchecked Sendable {
         redis.stop()
     }
 
+    /// Starts a cluster as `init` does, on a dispatch thread (not the cooperative pool).
+    static func start(
+        count: Int, leaseMilliseconds: Int? = nil, appendfsync: String = "always", settings: [(String, JSONValue)] = []
+    ) async throws -> ClusterNodes {
+        try await offThePool {
+            try ClusterNodes(count: count, leaseMilliseconds: leaseMilliseconds, appendfsync: appendfsync, settings: settings)
+        }
+    }
+
     /// The digest of `target` on node `index` once that node is at `seq` (waits for it);
     /// `latest`: once every node is at the highest seq any of them is at.
     func digest(of target: String, at seq: Int, on index: Int, latest: Bool = false, seconds: Double = 30) async throws -> String {
@@ -119,6 +128,10 @@ final class ClusterNodes: @unchecked Sendable {
             try await Task.sleep(nanoseconds: 20_000_000)
         }
     }
+}
+
+extension ClusterNodes: StoppedAfterUse {
+    func stopAndWait() { stop() }
 }
 
 extension ClusterNodes {

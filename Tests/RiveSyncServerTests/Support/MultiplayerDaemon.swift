@@ -5,8 +5,9 @@ import RiveSyncTestSupport
 /// A real `rivesyncd` for transaction and author tests: the demo schema (targets `theme`,
 /// `character`, `lobby`; `lobby` manual when asked) with a tokens file of two tokens — `qa`
 /// (every permission) and `kiosk` (read everything, write only `lobby`'s `title`) — and a
-/// state directory kept across restarts.
-final class MultiplayerDaemon {
+/// state directory kept across restarts. Used by one test at a time (`restart` replaces the
+/// daemon).
+final class MultiplayerDaemon: @unchecked Sendable {
     let directory: URL
     let configPath: String
     private(set) var daemon: DaemonProcess
@@ -90,4 +91,21 @@ final class MultiplayerDaemon {
         daemon.stop()
         try? FileManager.default.removeItem(at: directory)
     }
+}
+
+extension MultiplayerDaemon: StoppedAfterUse {
+    func stopAndWait() { stop() }
+
+    /// `restart()` on a dispatch thread (not the cooperative pool).
+    func restarted() async throws { try await offThePool { try self.restart() } }
+}
+
+/// Starts a `MultiplayerDaemon` on a dispatch thread, runs `body` with it, and always stops
+/// it afterwards (off the pool), also when `body` throws.
+func withMultiplayerDaemon<T>(
+    manualLobby: Bool = false, extra: [(String, JSONValue)] = [], isolation: isolated (any Actor)? = #isolation,
+    _ body: (MultiplayerDaemon) async throws -> T
+) async throws -> T {
+    let daemon = try await offThePool { try MultiplayerDaemon(manualLobby: manualLobby, extra: extra) }
+    return try await stopping(daemon, isolation: isolation, body)
 }
