@@ -50,7 +50,10 @@ struct BenchHarnessTests {
         }
         #expect(result.status == 0, "\(result.output)")
         let csv = try String(contentsOf: out.appendingPathComponent("runs.csv"), encoding: .utf8)
-        let lines = csv.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        // Python's csv module ends its rows with \r\n.
+        let lines = csv.split(whereSeparator: \.isNewline).map {
+            $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        }
         let header = try #require(lines.first)
         let rows = lines.dropFirst().map { Dictionary(uniqueKeysWithValues: zip(header, $0)) }
         #expect(rows.count == 6, "\(csv)")
