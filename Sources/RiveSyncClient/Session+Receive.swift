@@ -21,7 +21,7 @@ extension Session {
                 code == CloseCode.policyViolation.rawValue
                 ? WorkerError.unauthorized("\(settings.url): closed (1008) \(reason)")
                 : WorkerError.connectionFailed("\(settings.url): closed (\(code.map(String.init) ?? "no code")) \(reason)")
-            linkEnded(error, reconnecting: event.allowsReconnect)
+            linkEnded(error, reconnecting: CloseCode.allowsReconnect(afterClose: code))
         }
     }
 

@@ -19,3 +19,17 @@ public enum CloseCode: UInt16, Sendable, Hashable, CaseIterable {
     /// An internal error.
     case internalError = 1011
 }
+
+extension CloseCode {
+    /// Whether a client that was closed with `code` (nil: no close frame, a lost connection)
+    /// may reconnect. A policy violation (an unknown or revoked token), a protocol error,
+    /// unacceptable data or invalid UTF-8 would only be repeated (PROTOCOL.md §12); every
+    /// other close — a drop, a daemon shutting down, an internal error, a code this client
+    /// does not know — may pass.
+    public static func allowsReconnect(afterClose code: UInt16?) -> Bool {
+        switch code.flatMap(CloseCode.init(rawValue:)) {
+        case .protocolError, .unsupportedData, .invalidPayload, .policyViolation: false
+        case .normal, .goingAway, .messageTooBig, .internalError, nil: true
+        }
+    }
+}

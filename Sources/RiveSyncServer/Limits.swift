@@ -105,9 +105,4 @@ public struct Limits: Sendable, Hashable {
     public var wireLimits: [ServerMessage.Limit] {
         Self.settings.map { ServerMessage.Limit(name: $0.name, value: self[keyPath: $0.keyPath]) }
     }
-
-    /// The limits as `welcome` carries them, as JSON.
-    public var jsonValue: JSONValue {
-        .object(Self.settings.map { ($0.name, .number(Double(self[keyPath: $0.keyPath]))) })
-    }
 }

@@ -21,16 +21,4 @@ public enum WebSocketEvent: Sendable, Hashable {
         }
     }
 
-    /// Whether reconnecting after this terminal event can help. A close for a policy
-    /// violation (1008: unknown or revoked token), a protocol error (1002), unacceptable data
-    /// (1003) or invalid UTF-8 (1007) would only be repeated (PROTOCOL.md §12); everything
-    /// else — a drop, a daemon shutting down (1001), an internal error (1011), a refused
-    /// handshake — may pass.
-    public var allowsReconnect: Bool {
-        switch self {
-        case .closed(let code?, _): ![1002, 1003, 1007, 1008].contains(code)
-        case .closed(nil, _), .failed: true
-        case .opened, .message: false
-        }
-    }
 }
