@@ -141,10 +141,20 @@ async function selectTarget(name) {
     refresh();
   });
   target.on('end', () => status(`${name}: subscription ended`, true));
+  target.on('presence', () => {
+    if (page.target === target) renderPresence(target);
+  });
+  renderPresence(target);
   page.writable = !page.readOnly && (await probeWritable(target));
   $('access').textContent = page.readOnly ? 'read-only page' : page.writable ? 'editable' : 'read-only token';
   $('access').dataset.writable = String(page.writable);
   refresh();
+}
+
+/** The target's presence members (PROTOCOL.md §15), as text; empty without any (or without seePresence). */
+function renderPresence(target) {
+  const members = target.presence.map((m) => `${m.member} ${JSON.stringify(m.state)}`);
+  $('presence').textContent = members.length ? `presence: ${members.join(', ')}` : '';
 }
 
 /**
@@ -321,12 +331,19 @@ function describeEffect(effect) {
   }
 }
 
+/** Who sent a batch's commands (PROTOCOL.md §17): each distinct `client (token)`, in order. */
+function authorsText(authors) {
+  const names = (authors ?? []).map((a) => [a.client, a.token && `(${a.token})`].filter(Boolean).join(' ') || 'unknown');
+  return [...new Set(names)].join(', ');
+}
+
 function addToTimeline(batch) {
   const time = new Date().toISOString().slice(11, 23);
   const paths = batch.effects.flatMap((e) => e.paths);
+  const by = authorsText(batch.authors);
   const item = element('li', { 'data-seq': String(batch.seq), 'data-paths': JSON.stringify(paths.length ? paths : ['']) }, [
     element('strong', { text: `seq ${batch.seq}` }),
-    ` · ${batch.effects.length} effect${batch.effects.length === 1 ? '' : 's'} · ${time}`,
+    ` · ${batch.effects.length} effect${batch.effects.length === 1 ? '' : 's'} · ${time}${by ? ` · by ${by}` : ''}`,
     element('div', { className: 'mono', text: batch.effects.map(describeEffect).join('; ') }),
   ]);
   const timeline = $('timeline');

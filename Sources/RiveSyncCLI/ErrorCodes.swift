@@ -12,6 +12,7 @@ enum ErrorCodes {
     static func classify(_ error: any Error) -> (ExitCode, String) {
         switch error {
         case let error as WorkerError: return classify(error)
+        case let error as TransactionFailure: return classify(error.error)
         case let error as ViewModelInstanceError: return classify(error)
         case let error as StateMachineError: return classify(error)
         case let error as FileError: return classify(error)
@@ -67,6 +68,7 @@ enum ErrorCodes {
         case .wrongWorker: return (.rejected, "wrong_worker")
         case .notManual: return (.rejected, "not_manual")
         case .targetDeleted: return (.rejected, "target_deleted")
+        case .notJoined: return (.rejected, "not_joined")
         case .error, .cancelled: return (.failure, "failure")
         }
     }

@@ -5,6 +5,7 @@ enum ErrorText {
     static func describe(_ error: any Error) -> String {
         switch error {
         case let error as WorkerError: return describe(error)
+        case let error as TransactionFailure: return "pair \(error.commandIndex) (nothing was set): \(describe(error.error))"
         case let error as ViewModelInstanceError: return describe(error)
         case let error as StateMachineError: return describe(error)
         case let error as FileError: return describe(error)
@@ -61,6 +62,7 @@ enum ErrorText {
         case .unknownInstance(let id): return "no instance #\(id)"
         case .wrongWorker(let message), .error(let message): return message
         case .notManual(let name): return "'\(name)' advances by itself"
+        case .notJoined(let name): return "not a member of the presence of '\(name)'"
         case .targetDeleted(let name): return "target '\(name)' was deleted"
         case .cancelled: return "cancelled"
         }

@@ -8,9 +8,9 @@ enum ManualTargets {
     /// Runs `command` on `target`. On a manual target it either advances the target until the
     /// command is acknowledged (`advance`), or leaves a hint for the timeout that will come
     /// unless another client advances it.
-    static func apply(
-        _ target: RemoteTarget, advance: Bool, output: Output, _ command: @escaping @Sendable () async throws -> Receipt
-    ) async throws -> Receipt {
+    static func apply<Acknowledgement: Sendable>(
+        _ target: RemoteTarget, advance: Bool, output: Output, _ command: @escaping @Sendable () async throws -> Acknowledgement
+    ) async throws -> Acknowledgement {
         guard try await target.info().mode == "manual" else { return try await command() }
         guard advance else {
             output.timeoutHint(

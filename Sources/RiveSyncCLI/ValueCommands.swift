@@ -28,17 +28,36 @@ enum ValueCommands {
 
     static let set = CommandSpec(
         name: "set", summary: "Set the value at PATH, read by the property's type (use -- before negative numbers).",
-        positionals: ["TARGET", "PATH", "VALUE"], options: RemoteCommand.options + [ManualTargets.option]
+        details: """
+            More PATH VALUE pairs are set as one transaction: in the same advance, in their order, all or
+            none (a theme switch reaches every subscriber in one batch). When one fails, nothing is set
+            and the error names the pair (its 0-based index).
+            """,
+        positionals: ["TARGET", "PATH", "VALUE", "PATH VALUE"], variadic: true, options: RemoteCommand.options + [ManualTargets.option]
     ) { (arguments, console) throws(CommandError) in
-        let (targetName, path, text) = (arguments.positionals[0], arguments.positionals[1], arguments.positionals[2])
+        let targetName = arguments.positionals[0]
+        let pairs = Array(arguments.positionals.dropFirst())
+        guard pairs.count.isMultiple(of: 2) else { throw .usage("set: every PATH needs a VALUE") }
         let advance = arguments.has("advance")
         try RemoteCommand.oneShot(arguments, &console) { worker, output in
             let target = try await worker.target(named: targetName)
-            let type = try await target.value(at: path).type
-            let value = try await ValueText.parse(text, as: type, path: path, worker: worker)
-            printReceipt(
-                try await ManualTargets.apply(target, advance: advance, output: output) { try await target.setValue(at: path, to: value) },
-                output)
+            var values: [(path: String, value: DynamicValue)] = []
+            for index in stride(from: 0, to: pairs.count, by: 2) {
+                let path = pairs[index]
+                let type = try await target.value(at: path).type
+                values.append((path, try await ValueText.parse(pairs[index + 1], as: type, path: path, worker: worker)))
+            }
+            if values.count == 1, let (path, value) = values.first {
+                printReceipt(
+                    try await ManualTargets.apply(target, advance: advance, output: output) {
+                        try await target.setValue(at: path, to: value)
+                    },
+                    output)
+            } else {
+                let all = values
+                printReceipt(
+                    try await ManualTargets.apply(target, advance: advance, output: output) { try await target.setValues(all) }, output)
+            }
         }
     }
 
@@ -53,6 +72,17 @@ enum ValueCommands {
             printReceipt(
                 try await ManualTargets.apply(target, advance: advance, output: output) { try await target.fire(at: path) }, output)
         }
+    }
+
+    /// With `--json`, a transaction's acknowledgement: `{"target":…,"seq":…,"command":…,"commands":[…]}`.
+    static func printReceipt(_ receipt: TransactionReceipt, _ output: Output) {
+        guard output.json else { return }
+        output.line(
+            JSONValue.object([
+                ("target", .string(receipt.target)), ("seq", .number(Double(receipt.seq))),
+                ("command", .number(Double(receipt.commands.first ?? 0))),
+                ("commands", .array(receipt.commands.map { .number(Double($0)) })),
+            ]).jsonText)
     }
 
     /// With `--json`, the acknowledgement: `{"target":…,"seq":…,"command":…}`.

@@ -66,6 +66,7 @@ extension StateMachineError: CustomStringConvertible, LocalizedError {
         case .wrongWorker(let message): "the instance lives on another daemon worker: \(message)"
         case .notManual(let name): "'\(name)' advances by itself; advance() is only for manual state machines"
         case .targetDeleted(let name): "the target '\(name)' was deleted"
+        case .notJoined(let name): "this client has not joined the presence of '\(name)'"
         }
     }
 

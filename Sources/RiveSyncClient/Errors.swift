@@ -69,6 +69,8 @@ public enum StateMachineError: Error, Sendable, Hashable {
     case notManual(String)
     /// The target was deleted: its streams ended, and writes still queued on it did not apply.
     case targetDeleted(String)
+    /// A presence update or leave of a target this client has not joined (its name).
+    case notJoined(String)
 }
 
 /// Errors of property reads, writes and streams, with the case names of Rive's

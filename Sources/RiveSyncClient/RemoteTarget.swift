@@ -54,6 +54,16 @@ public final class RemoteTarget: Sendable {
     /// another client's `Receipt`), so reads see that batch.
     public func waitForSeq(_ seq: UInt64) async throws { try await session.waitForSeq(name, seq) }
 
+    /// Sets several values as one transaction (PROTOCOL.md §16): in one advance, in their
+    /// order, all or none; returns once the daemon applied them.
+    /// - Throws: `TransactionFailure` with the index of the pair that failed.
+    @discardableResult
+    public func setValues(_ values: [(path: String, value: DynamicValue)]) async throws -> TransactionReceipt {
+        let commands = values.map { ClientRequest.set(target: name, path: $0.path, value: $0.value.json) }
+        return try TransactionReceipt(
+            try await session.request(.transaction(TransactionRequest(target: name, commands: commands)), .instance))
+    }
+
     /// Sets a value; returns once the daemon applied it.
     @discardableResult
     public func setValue(at path: String, to value: DynamicValue) async throws -> Receipt {

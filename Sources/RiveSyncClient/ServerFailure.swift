@@ -39,7 +39,14 @@ struct ServerFailure: Error, Sendable {
 
     /// The public error for a failure of a request in `domain`. `pathPrefix` (`#id/`) is
     /// removed from paths, so errors name paths as the caller wrote them.
+    /// A transaction's failure (it names the failing command, PROTOCOL.md §16) is a
+    /// `TransactionFailure` around that command's error.
     func typed(_ domain: Domain, pathPrefix: String = "") -> any Error {
+        if let index = details["commandIndex"]?.intValue {
+            var command = self
+            command.details = .object((details.objectValue ?? []).filter { $0.0 != "commandIndex" })
+            return TransactionFailure(commandIndex: index, error: command.typed(domain, pathPrefix: pathPrefix))
+        }
         guard let code else { return WorkerError.server(code: wireCode, message: message) }
         if let error = connectionError(code) { return error }
         if code == .targetDeleted { return StateMachineError.targetDeleted(text("target")) }
@@ -95,6 +102,7 @@ struct ServerFailure: Error, Sendable {
         case .unknownInstance: return .unknownInstance(UInt64(int("instance")))
         case .wrongWorker: return .wrongWorker(message)
         case .notManual: return .notManual(text("target"))
+        case .notJoined: return .notJoined(text("target"))
         default: return nil
         }
     }

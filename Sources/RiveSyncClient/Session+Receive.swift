@@ -75,6 +75,7 @@ extension Session {
             case .snapshot(let snapshot, _) where mirrors[snapshot.target] != nil: installSnapshot(snapshot)
             case .unsubscribed(let target, let reason, nil) where mirrors[target] != nil: endSubscription(target, reason: reason)
             case .freshness(let fresh): freshness.update(fresh)
+            case .presence(let message) where mirrors[message.target] != nil: presence.apply(message.target, message.changes)
             default: break
             }
             return
@@ -97,7 +98,9 @@ extension Session {
             guard mirrors[target] != nil else { return }
             switch message {
             case .snapshot(let snapshot, _): installSnapshot(snapshot)
-            case .subscribed(let subscribed, _): mirrors[target]!.epoch = subscribed.epoch
+            case .subscribed(let subscribed, _):
+                mirrors[target]!.epoch = subscribed.epoch
+                if let members = subscribed.presence { presence.reset(target, members: members) }
             case .error(let error, _):
                 mirrors[target]!.fail(ServerFailure(error).typed(.stateMachine))
                 mirrors[target] = nil
@@ -136,6 +139,7 @@ extension Session {
             mirrors[snapshot.target] = nil
             return
         }
+        if let members = snapshot.presence { presence.reset(snapshot.target, members: members) }
         mirrors[snapshot.target]!.install(
             snapshot: TargetSnapshot(target: snapshot.target, seq: snapshot.seq, bindings: bindings, instances: instances),
             epoch: snapshot.epoch)
@@ -191,6 +195,7 @@ extension Session {
                 let cursor = mirror.replica.map { Cursor(epoch: mirror.epoch, seq: $0.seq) }
                 sendSubscribe(name, cursor: cursor)
             }
+            rejoinPresence()
             for waiter in readyWaiters { waiter.resume() }
             readyWaiters = []
         }

@@ -65,6 +65,8 @@ actor Session {
     nonisolated let registrationsInFlight = Locked(0)
     /// Whether the daemon's state may be behind (`freshness`).
     nonisolated let freshness = FreshnessChannel()
+    /// Every target's presence as this client sees it, and the presences it joined.
+    nonisolated let presence = PresenceChannels()
 
     init(settings: Settings) {
         self.settings = settings

@@ -44,6 +44,7 @@ public final class Worker: Sendable {
         let session = session
         calls.finish()
         session.freshness.finish()
+        session.presence.finish()
         Task { await session.close() }
     }
 
@@ -77,6 +78,7 @@ public final class Worker: Sendable {
         await session.close()
         calls.errors.finish()
         session.freshness.finish()
+        session.presence.finish()
     }
 
     /// Names of the files loaded in the daemon.

@@ -17,6 +17,12 @@ public final class ClusterCommandNumbers: CommandNumbers {
         counter.add(1, ordering: .relaxed).newValue * Self.slots + slot
     }
 
+    /// Numbers of consecutive counter values: this node's next numbers, `slots` apart.
+    public func next(count: Int) -> [UInt64] {
+        let last = counter.add(UInt64(count), ordering: .relaxed).newValue
+        return ((last - UInt64(count) + 1)...last).map { $0 * Self.slots + slot }
+    }
+
     public func ensure(above highest: UInt64) {
         let least = highest / Self.slots
         var current = counter.load(ordering: .relaxed)

@@ -8,6 +8,12 @@ public final class LocalCommandNumbers: CommandNumbers {
 
     public func next() -> UInt64 { counter.add(1, ordering: .relaxed).newValue }
 
+    /// Consecutive numbers.
+    public func next(count: Int) -> [UInt64] {
+        let last = counter.add(UInt64(count), ordering: .relaxed).newValue
+        return Array((last - UInt64(count) + 1)...last)
+    }
+
     public func ensure(above highest: UInt64) {
         var current = counter.load(ordering: .relaxed)
         while current < highest {

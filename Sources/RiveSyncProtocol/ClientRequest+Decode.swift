@@ -11,8 +11,9 @@ public struct RequestDecodingError: Error, Sendable {
 
 extension Request {
     /// Reads a request from a parsed message. Errors are `bad_message` (shape) or
-    /// `unknown_type`.
-    public static func decode(_ json: JSONValue) -> Result<Request, RequestDecodingError> {
+    /// `unknown_type`; a `transaction` of more than `maxTransactionCommands` commands is
+    /// `limit_exceeded`.
+    public static func decode(_ json: JSONValue, maxTransactionCommands: Int = .max) -> Result<Request, RequestDecodingError> {
         guard json.objectValue != nil else {
             return .failure(RequestDecodingError(id: nil, error: .badField("(message)", "a JSON object")))
         }
@@ -21,7 +22,7 @@ extension Request {
             return .failure(RequestDecodingError(id: nil, error: .badField("id", "an integer or a string")))
         }
         do {
-            return .success(Request(id: id, body: try ClientRequest(json)))
+            return .success(Request(id: id, body: try ClientRequest(json, maxTransactionCommands: maxTransactionCommands)))
         } catch {
             return .failure(RequestDecodingError(id: id, error: error))
         }
@@ -29,8 +30,8 @@ extension Request {
 }
 
 extension ClientRequest {
-    /// Reads the body of a request.
-    public init(_ json: JSONValue) throws(WireError) {
+    /// Reads the body of a request (a `transaction` of at most `maxTransactionCommands`).
+    public init(_ json: JSONValue, maxTransactionCommands: Int = .max) throws(WireError) {
         let f = Fields(json: json)
         let type = try f.string("type")
         switch type {
@@ -97,6 +98,7 @@ extension ClientRequest {
             self = .listRemove(target: try f.string("target"), path: try f.string("path"), instance: try f.instance("instance"))
         case "listSwap":
             self = .listSwap(target: try f.string("target"), path: try f.string("path"), index: try f.int("index"), with: try f.int("with"))
+        case "transaction": self = .transaction(try TransactionRequest(json, maxCommands: maxTransactionCommands))
         case "advance": self = .advance(target: try f.string("target"))
         case "digest": self = .digest(target: try f.string("target"))
         case "ping": self = .ping
@@ -114,6 +116,8 @@ extension ClientRequest {
             } else {
                 throw .badField("riv", "base64 .riv bytes, or a 'schema' object")
             }
+        case _ where PresenceRequest.types.contains(type):
+            self = .presence(try PresenceRequest(json))
         default:
             throw .unknownType(type)
         }

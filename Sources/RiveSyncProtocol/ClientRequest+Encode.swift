@@ -93,6 +93,8 @@ extension ClientRequest {
             return [
                 ("target", .string(target)), ("path", .string(path)), ("index", .number(Double(index))), ("with", .number(Double(with))),
             ]
+        case .transaction(let transaction):
+            return transaction.fields
         case .upload(let kind, let data, let mediaType):
             return [("kind", .string(kind)), ("data", .string(Data(data).base64EncodedString()))]
                 + (mediaType.map { [("mediaType", .string($0))] } ?? [])
@@ -101,6 +103,8 @@ extension ClientRequest {
             case .riv(let bytes): return [("name", .string(name)), ("riv", .string(Data(bytes).base64EncodedString()))]
             case .schema(let schema): return [("name", .string(name)), ("schema", schema)]
             }
+        case .presence(let request):
+            return request.fields
         }
     }
 }

@@ -99,12 +99,17 @@ public enum ClientRequest: Sendable, Hashable {
     case listRemoveAt(target: String, path: String, index: Int)
     case listRemove(target: String, path: String, instance: InstanceID)
     case listSwap(target: String, path: String, index: Int, with: Int)
+    /// Several commands for one target, applied in one advance in their order, all or none
+    /// (PROTOCOL.md §16).
+    case transaction(TransactionRequest)
     case advance(target: String)
     /// The state digest of a target (to check a replica against the daemon).
     case digest(target: String)
     case ping
     case upload(kind: String, data: [UInt8], mediaType: String?)
     case loadFile(name: String, content: FileContent)
+    /// A presence request of a target (§15).
+    case presence(PresenceRequest)
 
     /// The `type` string of the request.
     public var type: String {
@@ -136,11 +141,13 @@ public enum ClientRequest: Sendable, Hashable {
         case .listRemoveAt: return "listRemoveAt"
         case .listRemove: return "listRemove"
         case .listSwap: return "listSwap"
+        case .transaction: return "transaction"
         case .advance: return "advance"
         case .digest: return "digest"
         case .ping: return "ping"
         case .upload: return "upload"
         case .loadFile: return "loadFile"
+        case .presence(let request): return request.type
         }
     }
 }

@@ -58,7 +58,8 @@ extension ServerMessage {
         case .targetDeleted: self = .targetDeleted(target: try r.string("target"), freed: try r.instances("freed"), id: id)
         case .subscribed:
             let subscribed = Subscribed(
-                target: try r.string("target"), epoch: try r.string("epoch"), seq: try r.count("seq"), resumed: try r.bool("resumed"))
+                target: try r.string("target"), epoch: try r.string("epoch"), seq: try r.count("seq"), resumed: try r.bool("resumed"),
+                presence: try PresenceMessage.optionalEntries(r, "presence"))
             self = .subscribed(subscribed, id: id)
         case .unsubscribed:
             self = .unsubscribed(target: try r.string("target"), reason: try r.optionalChoice("reason", UnsubscribeReason.self), id: id)
@@ -88,6 +89,15 @@ extension ServerMessage {
             guard let typed = WireErrorCode(rawValue: code) else { throw .unknownErrorCode(code, message: message, id: id) }
             let details = r.json["details"] == nil ? [] : try r.object("details")
             self = .error(WireError(code: typed, message: message, details: details), id: id)
+        case .presence: self = .presence(try PresenceMessage(r))
+        case .presenceJoined:
+            self = .presenceJoined(
+                target: try r.string("target"), member: try PresenceMessage.member(r, "member"), resumed: try r.bool("resumed"), id: id)
+        case .presenceUpdated: self = .presenceUpdated(target: try r.string("target"), id: id)
+        case .presenceLeft: self = .presenceLeft(target: try r.string("target"), id: id)
+        case .presenceMembers:
+            self = .presenceMembers(
+                target: try r.string("target"), seq: try r.count("seq"), members: try PresenceMessage.entries(r, "members"), id: id)
         }
     }
 
@@ -143,7 +153,8 @@ extension ServerMessage.Snapshot {
         }
         self.init(
             target: target, epoch: try r.string("epoch"), seq: try r.count("seq"), content: content,
-            reason: try r.optionalChoice("reason", ServerMessage.SnapshotReason.self), resumed: try r.optionalBool("resumed"))
+            reason: try r.optionalChoice("reason", ServerMessage.SnapshotReason.self), resumed: try r.optionalBool("resumed"),
+            presence: try PresenceMessage.optionalEntries(r, "presence"))
     }
 }
 

@@ -19,9 +19,11 @@ extension ServerMessage {
         case .welcome(_, let id), .pong(let id), .files(_, let id), .targets(_, let id), .schema(_, _, let id), .names(_, let id),
             .properties(_, let id), .enums(_, let id), .defaultViewModelInfo(_, _, let id), .instance(_, let id), .target(_, let id),
             .targetDeleted(_, _, let id), .subscribed(_, let id), .unsubscribed(_, _, let id), .snapshot(_, let id), .ack(_, let id),
-            .value(_, let id), .advanced(_, _, let id), .digest(_, _, _, let id), .asset(_, let id), .error(_, let id):
+            .value(_, let id), .advanced(_, _, let id), .digest(_, _, _, let id), .asset(_, let id), .error(_, let id),
+            .presenceJoined(_, _, _, let id), .presenceUpdated(_, let id),
+            .presenceLeft(_, let id), .presenceMembers(_, _, _, let id):
             id
-        case .batch, .freshness: nil
+        case .batch, .freshness, .presence: nil
         }
     }
 
@@ -72,7 +74,7 @@ extension ServerMessage {
             [
                 ("target", .string(subscribed.target)), ("epoch", .string(subscribed.epoch)), ("seq", Self.number(subscribed.seq)),
                 ("resumed", .bool(subscribed.resumed)),
-            ]
+            ] + (subscribed.presence.map { [("presence", PresenceMessages.encode($0))] } ?? [])
         case .unsubscribed(let target, let reason, _):
             [("target", .string(target))] + (reason.map { [("reason", .string($0.rawValue))] } ?? [])
         case .snapshot(let snapshot, _): snapshot.members
@@ -96,6 +98,12 @@ extension ServerMessage {
         case .error(let error, _):
             [("code", .string(error.code.rawValue)), ("message", .string(error.message))]
                 + (error.details.isEmpty ? [] : [("details", .object(error.details))])
+        case .presence(let message): message.members
+        case .presenceJoined(let target, let member, let resumed, _):
+            [("target", .string(target)), ("member", .string("\(member)")), ("resumed", .bool(resumed))]
+        case .presenceUpdated(let target, _), .presenceLeft(let target, _): [("target", .string(target))]
+        case .presenceMembers(let target, let seq, let members, _):
+            [("target", .string(target)), ("seq", Self.number(seq)), ("members", PresenceMessages.encode(members))]
         }
     }
 
@@ -133,6 +141,7 @@ extension ServerMessage.Snapshot {
         }
         if let reason { members.append(("reason", .string(reason.rawValue))) }
         if let resumed { members.append(("resumed", .bool(resumed))) }
+        if let presence { members.append(("presence", PresenceMessages.encode(presence))) }
         return members
     }
 }

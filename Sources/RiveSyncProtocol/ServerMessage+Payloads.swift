@@ -142,12 +142,15 @@ extension ServerMessage {
         public var epoch: String
         public var seq: UInt64
         public var resumed: Bool
+        /// The target's presence members (§15), for a connection that may see them.
+        public var presence: [PresenceEntry]?
 
-        public init(target: String, epoch: String, seq: UInt64, resumed: Bool) {
+        public init(target: String, epoch: String, seq: UInt64, resumed: Bool, presence: [PresenceEntry]? = nil) {
             self.target = target
             self.epoch = epoch
             self.seq = seq
             self.resumed = resumed
+            self.presence = presence
         }
     }
 
@@ -166,14 +169,20 @@ extension ServerMessage {
         public var reason: SnapshotReason?
         /// For a subscribe with a cursor: false (the cursor could not be resumed from).
         public var resumed: Bool?
+        /// The target's presence members at `seq` (§15), for a connection that may see them.
+        public var presence: [PresenceEntry]?
 
-        public init(target: String, epoch: String, seq: UInt64, content: SnapshotContent, reason: SnapshotReason?, resumed: Bool?) {
+        public init(
+            target: String, epoch: String, seq: UInt64, content: SnapshotContent, reason: SnapshotReason?, resumed: Bool?,
+            presence: [PresenceEntry]? = nil
+        ) {
             self.target = target
             self.epoch = epoch
             self.seq = seq
             self.content = content
             self.reason = reason
             self.resumed = resumed
+            self.presence = presence
         }
     }
 

@@ -56,6 +56,16 @@ public enum ServerMessage: Sendable, Equatable {
     /// Whether the node's state may be behind the cluster's (PROTOCOL.md §7.1): `fresh`
     /// false once it cannot read the cluster's log, true once it has caught up again.
     case freshness(fresh: Bool)
+    /// A target's presence changes since the last presence message (§15); no `id`.
+    case presence(PresenceMessage)
+    /// The reply to `presenceJoin`; `resumed`: the key named a member that was already there.
+    case presenceJoined(target: String, member: MemberID, resumed: Bool, id: JSONValue?)
+    /// The reply to `presenceUpdate`.
+    case presenceUpdated(target: String, id: JSONValue?)
+    /// The reply to `presenceLeave`.
+    case presenceLeft(target: String, id: JSONValue?)
+    /// The reply to `presenceList`: the members as of the target's batch `seq`, in join order.
+    case presenceMembers(target: String, seq: UInt64, members: [PresenceEntry], id: JSONValue?)
 
     /// The message's `type` on the wire.
     public var type: ServerMessageType {
@@ -83,6 +93,11 @@ public enum ServerMessage: Sendable, Equatable {
         case .asset: .asset
         case .error: .error
         case .freshness: .freshness
+        case .presence: .presence
+        case .presenceJoined: .presenceJoined
+        case .presenceUpdated: .presenceUpdated
+        case .presenceLeft: .presenceLeft
+        case .presenceMembers: .presenceMembers
         }
     }
 }
@@ -91,4 +106,5 @@ public enum ServerMessage: Sendable, Equatable {
 public enum ServerMessageType: String, Sendable, Hashable, CaseIterable {
     case welcome, pong, files, targets, schema, names, properties, enums, defaultViewModelInfo, instance, target
     case targetDeleted, subscribed, unsubscribed, snapshot, batch, ack, value, advanced, digest, asset, error, freshness
+    case presence, presenceJoined, presenceUpdated, presenceLeft, presenceMembers
 }

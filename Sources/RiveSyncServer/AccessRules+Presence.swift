@@ -1,3 +1,5 @@
+import RiveSyncCore
+import RiveSyncModel
 import RiveSyncProtocol
 
 extension Grants {
@@ -14,4 +16,11 @@ extension Grants {
 
     /// Whether this connection's subscriptions to `target` carry its presence.
     func seesPresence(of target: String) -> Bool { allows(.seePresence, on: target, at: "") }
+
+    /// These grants as looked up for `owner` (a token's name scopes its presence keys).
+    func owned(by owner: PresenceOwner) -> Grants {
+        var grants = self
+        grants.presenceOwner = owner
+        return grants
+    }
 }

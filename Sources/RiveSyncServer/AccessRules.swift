@@ -57,9 +57,14 @@ extension Grants {
             return need(.write, target, path) ?? need(.create)
         case .listRemoveAt(let target, let path, _), .listRemove(let target, let path, _), .listSwap(let target, let path, _, _):
             return need(.write, target, path)
+        case .transaction(let transaction):
+            // The connection core checks each command itself, to name the failing one's index.
+            return transaction.commands.lazy.compactMap { denial(of: $0) }.first
         case .advance(let target):
             return allowsSomewhere(.write, on: target) || allowsSomewhere(.fire, on: target)
                 ? nil : Denial(permission: .write, target: target)
+        case .presence(let request):
+            return denial(of: request)
         }
     }
 

@@ -1,4 +1,5 @@
 import RiveSyncJSON
+import RiveSyncModel
 
 /// What a scope can allow. `read`, `write` and `fire` apply to targets and paths;
 /// `seePresence` and `publishPresence` to whole targets (PROTOCOL.md §15); `create`
@@ -121,6 +122,9 @@ struct Scope: Sendable, Hashable {
 /// Everything one identity may do: the union of its scopes.
 struct Grants: Sendable, Hashable {
     var scopes: [Scope]
+    /// Who the grants were looked up for: a token's name, or anonymous (PROTOCOL.md §15 scopes
+    /// presence keys by it; `DispatcherEnvironment.grants(of:)` sets it).
+    var presenceOwner = PresenceOwner.anonymous
 
     /// Every permission on every target (the demo's and the default anonymous grants).
     static let everything = Grants(scopes: [

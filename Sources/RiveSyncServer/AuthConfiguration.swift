@@ -38,7 +38,7 @@ extension DaemonConfiguration {
         /// Reads `{"tokensFile", "allowAnonymous": false | true | "loopback", "anonymousScopes",
         /// "allowedOrigins"}`; anonymous access is denied unless given.
         init(json: JSONValue, baseDirectory: String) throws(ConfigurationError) {
-            guard let members = json.objectValue else { throw .invalid("auth: expected an object") }
+            guard json.objectValue != nil else { throw .invalid("auth: expected an object") }
             var problems = ConfigurationProblems()
             problems.refuseUnknownKeys(of: json, section: "auth", here: "auth")
             try problems.throwIfAny()

@@ -26,6 +26,7 @@ extension DaemonConfiguration {
         compare("defaultRate", \.defaultRate)
         compare("durability", \.durability)
         compare("snapshotEvery", \.snapshotEvery)
+        compare("authors", \.authors)
         compare("auth.tokensFile", \.auth.tokensFile)
         compare("auth.allowAnonymous", \.auth.anonymous)
         compare("auth.anonymousScopes", \.auth.anonymousGrants)

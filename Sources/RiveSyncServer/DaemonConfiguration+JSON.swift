@@ -68,6 +68,9 @@ extension DaemonConfiguration {
             if let every = json["snapshotEvery"] { snapshotEvery = try Self.integer(every, "snapshotEvery", in: 10...10_000_000) }
         }
         problems.check { () throws(ConfigurationError) in
+            if let authors = json["authors"] { self.authors = try Self.bool(authors, "authors") }
+        }
+        problems.check { () throws(ConfigurationError) in
             guard let level = json["logLevel"] else { return }
             guard let parsed = level.stringValue.flatMap(Log.Level.init(rawValue:)) else {
                 throw .invalid("logLevel: expected one of \(Log.Level.allCases.map(\.rawValue).joined(separator: ", "))")

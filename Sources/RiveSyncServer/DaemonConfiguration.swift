@@ -59,6 +59,9 @@ public struct DaemonConfiguration: Sendable {
     public var durability = DurabilityPolicy.always
     /// A file's journal is compacted into a snapshot after this many records.
     public var snapshotEvery = 10_000
+    /// Whether commands are recorded with who sent them and batches carry `authors`
+    /// (PROTOCOL.md §17; needs a restart).
+    public var authors = true
     /// The least severe log lines written (`logLevel`; `--log-level` wins over it).
     public var logLevel = Log.Level.info
     /// Targets that get their own `target` label in `/metrics`; the others are summed under

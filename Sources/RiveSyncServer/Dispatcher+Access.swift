@@ -27,7 +27,7 @@ final class DispatcherEnvironment: ConnectionEnvironment, @unchecked Sendable {
         return ConnectionLimits(
             helloTimeoutSeconds: limits.helloTimeoutSeconds, maxCommandsPerSecond: limits.maxCommandsPerSecond,
             maxJSONDepth: limits.maxJSONDepth, maxMessageBytes: limits.maxMessageBytes, maxSubscriptions: limits.maxSubscriptions,
-            maxAssetBytes: limits.maxAssetBytes)
+            maxAssetBytes: limits.maxAssetBytes, maxTransactionCommands: limits.maxTransactionCommands)
     }
 
     /// Whether a connection may stay open: an `Origin` header, when present, must be allowed.
@@ -53,7 +53,8 @@ final class DispatcherEnvironment: ConnectionEnvironment, @unchecked Sendable {
     func grants(of identity: Identity) -> Grants? {
         switch identity {
         case .anonymous: return context.configuration.auth.anonymousGrants
-        case .token(_, let digest): return tokens.withLock { $0.entry(forDigest: digest)?.grants }
+        case .token(let name, let digest):
+            return tokens.withLock { $0.entry(forDigest: digest)?.grants }.map { $0.owned(by: .token(name)) }
         }
     }
 
@@ -96,6 +97,10 @@ final class DispatcherEnvironment: ConnectionEnvironment, @unchecked Sendable {
             .listRemoveAt(let name, _, _), .listRemove(let name, _, _), .listSwap(let name, _, _, _), .advance(let name),
             .digest(let name):
             return target(name)
+        case .transaction(let transaction):
+            return target(transaction.target)
+        case .presence(let request):
+            return target(request.target)
         case .hello, .ping, .listFiles, .listTargets, .upload, .loadFile:
             return .failure(.internalError("request '\(request.type)' has no worker"))
         }

@@ -79,9 +79,10 @@ final class Dispatcher: @unchecked Sendable {
                 commands.append(.handled(connection.rawValue))
             case .schedule(let timer, let at):
                 queue.asyncAfter(deadline: DispatchTime(uptimeNanoseconds: at)) { self.run(.timerFired(timer)) }
-            case .route(let connection, let request, let index, let identity):
+            case .route(let connection, let request, let index, let identity, let author):
                 flush()
-                route(request, from: connection, to: workers[index], grants: environment.grants(of: identity) ?? Grants(scopes: []))
+                let grants = environment.grants(of: identity) ?? Grants(scopes: [])
+                route(request, from: connection, to: workers[index], grants: grants, author: author)
             case .startBackground(let connection, let work, let id):
                 flush()
                 start(work, for: connection, id: id)
@@ -98,8 +99,8 @@ final class Dispatcher: @unchecked Sendable {
         flush()
     }
 
-    private func route(_ request: Request, from connection: ConnectionID, to worker: Worker, grants: Grants) {
-        worker.queue.async { worker.run(.request(connection, request, grants: grants)) }
+    private func route(_ request: Request, from connection: ConnectionID, to worker: Worker, grants: Grants, author: Author) {
+        worker.queue.async { worker.run(.request(connection, request, grants: grants, author: author)) }
     }
 
     static func level(_ level: LogLevel) -> Log.Level {

@@ -1,4 +1,5 @@
 import RiveSyncJSON
+import RiveSyncModel
 import RiveSyncProtocol
 
 /// The daemon's limits: named settings with safe, finite defaults (PROTOCOL.md §12).
@@ -21,6 +22,12 @@ public struct Limits: Sendable, Hashable {
     public var maxPendingRequests = 64
     public var maxTargets = 10_000
     public var maxPageSize = 1_000
+    /// Presence members per target, those in their grace period included (PROTOCOL.md §15).
+    public var maxPresenceMembers = 256
+    public var maxPresenceStateBytes = 1_024
+    public var maxPresenceUpdatesPerSecond = 60
+    public var presenceGraceSeconds = 10
+    public var maxTransactionCommands = 256
 
     public init() {}
 
@@ -85,6 +92,21 @@ public struct Limits: Sendable, Hashable {
         Setting(
             name: "maxPageSize", summary: "entries in one listTargets reply (next pages on)", range: 1...1_000_000, reloadable: true,
             keyPath: \.maxPageSize),
+        Setting(
+            name: "maxPresenceMembers", summary: "presence members of one target, grace included (error limit_exceeded)",
+            range: 1...100_000, reloadable: true, keyPath: \.maxPresenceMembers),
+        Setting(
+            name: "maxPresenceStateBytes", summary: "bytes of one presence member's state, serialized (error limit_exceeded)",
+            range: 16...(64 << 10), reloadable: true, keyPath: \.maxPresenceStateBytes),
+        Setting(
+            name: "maxPresenceUpdatesPerSecond", summary: "presence updates per second per member (error rate_limited)",
+            range: 1...10_000, reloadable: true, keyPath: \.maxPresenceUpdatesPerSecond),
+        Setting(
+            name: "presenceGraceSeconds", summary: "seconds a member whose connection closed stays before it leaves",
+            range: 1...3_600, reloadable: true, keyPath: \.presenceGraceSeconds),
+        Setting(
+            name: "maxTransactionCommands", summary: "commands in one transaction (error limit_exceeded)", range: 1...100_000,
+            reloadable: true, keyPath: \.maxTransactionCommands),
     ]
 
     /// Reads `{"maxMessageBytes": …, …}`; unknown names and out-of-range values are errors.
@@ -99,6 +121,13 @@ public struct Limits: Sendable, Hashable {
             }
             self[keyPath: setting.keyPath] = number
         }
+    }
+
+    /// The bounds of each target's presence.
+    public var presence: PresenceLimits {
+        PresenceLimits(
+            maxMembers: maxPresenceMembers, maxStateBytes: maxPresenceStateBytes, maxUpdatesPerSecond: maxPresenceUpdatesPerSecond,
+            graceNanoseconds: UInt64(presenceGraceSeconds) * 1_000_000_000)
     }
 
     /// The limits a client sees in `welcome`.

@@ -14,14 +14,17 @@ final class WorkerShellEnvironment: WorkerEnvironment {
 
     var limits: WorkerLimits {
         let limits = context.limits.withLock { $0 }
-        return WorkerLimits(
+        var workerLimits = WorkerLimits(
             maxListLength: limits.maxListLength, maxStringBytes: limits.maxStringBytes, maxInstancesPerFile: limits.maxInstancesPerFile,
             maxTargets: limits.maxTargets, maxSendQueueBytes: limits.maxSendQueueBytes, historyBatches: limits.historyBatches)
+        workerLimits.presence = limits.presence
+        return workerLimits
     }
 
     var epoch: String { context.epoch }
     var defaultRate: Double { context.configuration.defaultRate }
     var snapshotEvery: Int { context.configuration.snapshotEvery }
+    var recordsAuthors: Bool { context.configuration.authors }
     var commandNumbers: any CommandNumbers { context.commandNumbers }
     var sharesManualAdvances: Bool { context.clusterLog != nil }
     var directory: any TargetDirectory { context.directory }

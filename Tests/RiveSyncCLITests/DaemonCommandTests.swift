@@ -52,6 +52,20 @@ final class DaemonCommandTests: DaemonCLITestCase {
         XCTAssertEqual(try rivesync("get", "character", "success"), .init(status: 0, stdout: "1\n", stderr: ""))
     }
 
+    /// `set TARGET P1 V1 P2 V2 …` is one transaction (PROTOCOL.md §16): one batch, every number.
+    func testSetOfSeveralPairsIsOneTransaction() throws {
+        XCTAssertEqual(
+            try rivesync("set", "theme", "name", "Dark", "background", "#121212", "foreground", "#F2F2F2", "--json"),
+            .init(status: 0, stdout: #"{"target":"theme","seq":1,"command":1,"commands":[1,2,3]}"# + "\n", stderr: ""))
+        XCTAssertEqual(try rivesync("get", "character", "@Theme/background"), .init(status: 0, stdout: "\"#FF121212\"\n", stderr: ""))
+        XCTAssertEqual(
+            try rivesync("set", "theme", "name", "Half", "background"),
+            .init(status: 64, stdout: "", stderr: "rivesync: set: every PATH needs a VALUE\n"))
+        XCTAssertEqual(try rivesync("get", "theme", "name"), .init(status: 0, stdout: "\"Dark\"\n", stderr: ""))
+        let help = try RivesyncProcess.run(["set", "--help"])
+        XCTAssertTrue(help.stdout.contains("set TARGET PATH VALUE [PATH VALUE...]") && help.stdout.contains("one transaction"), help.stdout)
+    }
+
     func testErrorsAreOneLineWithTheirStatus() throws {
         let cases: [([String], RivesyncProcess.Result)] = [
             (

@@ -19,6 +19,7 @@ final class UsageTests: XCTestCase {
               advance  Advance a manual target now: apply its queued commands.
               dump     Print a target's whole state (or the tree at --path) as JSON.
               delete   Delete a target; instances only it held are freed.
+              who      Print the members of a target's presence and their states.
               script   Run a scripted test client (set, fire, list, bind, advance, expect, wait, sleep, connect); FILE - reads stdin.
 
             global options (before or after the command):

@@ -56,7 +56,7 @@ final class UndecodableMessageTests: XCTestCase {
             switch type {
             case "listFiles":
                 [
-                    #"{"type":"presence","who":["a"]}"#,
+                    #"{"type":"roomAnnouncement","who":["a"]}"#,
                     #"{"type":"files","id":\#(id),"files":[{"name":"demo","worker":0,"source":"config","size":12}],"extra":true}"#,
                 ]
             default: [#"{"type":"error","id":\#(id),"code":"brand_new","message":"not yet"}"#]

@@ -23,6 +23,15 @@ import Testing
         #expect(try Self.roundTrip(record) == record)
     }
 
+    /// Format 3 added authors and transactions; a journal of format 2 reads unchanged (its
+    /// creations are typed records, not the first format's wire requests).
+    @Test func aRecordOfFormatTwoReadsUnchanged() throws {
+        #expect(JournalRecord.format == 3)
+        let record = JournalRecord.publish(instance: InstanceID(5), name: "theme")
+        let line = JSONValue.object(record.members).jsonText
+        #expect(try JournalRecord(json: try JSONParser().parse(Array(line.utf8)), file: "demo", format: 2) == record)
+    }
+
     @Test func aRecordWithoutAuthorsReadsBackWithout() throws {
         let line = #"{"t": "advance", "target": "character", "commands": [{"n": 3, "c": {"op": "fire", "path": "jump"}}]}"#
         let record = try JournalRecord(json: try JSONParser().parse(Array(line.utf8)), file: "demo", format: JournalRecord.format)

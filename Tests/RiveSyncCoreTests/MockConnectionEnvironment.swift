@@ -9,7 +9,7 @@ final class MockConnectionEnvironment: ConnectionEnvironment {
     var clock: UInt64 = 1_000_000_000
     var limits = ConnectionLimits(
         helloTimeoutSeconds: 10, maxCommandsPerSecond: 100, maxJSONDepth: 16, maxMessageBytes: 1 << 16, maxSubscriptions: 2,
-        maxAssetBytes: 1024)
+        maxAssetBytes: 1024, maxTransactionCommands: 2)
     var targets: Set<String> = ["room", "lobby", "theme"]
     var revoked = false
 
@@ -24,8 +24,11 @@ final class MockConnectionEnvironment: ConnectionEnvironment {
         }
     }
 
+    /// Everything, except firing at the path `locked`.
     func authorize(_ request: ClientRequest, as identity: Identity) -> Authorization {
-        isValid(identity) ? .allowed : .revoked
+        guard isValid(identity) else { return .revoked }
+        if case .fire(_, "locked") = request { return .denied(WireError(code: .forbidden, message: "locked")) }
+        return .allowed
     }
 
     func isValid(_ identity: Identity) -> Bool { identity == .anonymous || !revoked }
@@ -90,7 +93,7 @@ extension [ConnectionAction] {
 
     var routed: [Request] {
         compactMap { action in
-            guard case .route(_, let request, _, _) = action else { return nil }
+            guard case .route(_, let request, _, _, _) = action else { return nil }
             return request
         }
     }

@@ -17,6 +17,8 @@ final class MockWorkerEnvironment: WorkerEnvironment {
     let commandNumbers: any CommandNumbers = LocalCommandNumbers()
     /// A cluster node's behaviour (another node's manual advance takes this one's queue).
     var sharesManualAdvances = false
+    /// Configuration `authors`.
+    var recordsAuthors = true
     let directory: any TargetDirectory = MockDirectory()
     /// Bytes each connection's send queue holds (what the transport would report).
     var queued: [ConnectionID: Int] = [:]
@@ -68,6 +70,8 @@ struct AllGrants: RequestGrants {
     var mayCreate: Bool { true }
     func may(_ access: TargetAccess, on target: String, at path: String) -> Bool { true }
     func mayWithin(_ access: TargetAccess, on target: String, at path: String) -> Bool { true }
+    func seesPresence(of target: String) -> Bool { true }
+    var presenceOwner: PresenceOwner { .anonymous }
 }
 
 /// Drives a worker core with a file `demo` (view model `Room`: `title`, `count`; artboard

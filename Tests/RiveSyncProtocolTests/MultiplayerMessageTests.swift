@@ -66,7 +66,9 @@ import Testing
         .update(target: "room-7", state: ["cursor": [1, 2]]), .leave(target: "room-7"), .list(target: "room-7"),
     ])
     func presenceRequestsRoundTrip(request: PresenceRequest) throws {
-        #expect(try PresenceRequest(try Self.parse(request.json(id: 3).jsonText)) == request)
+        let wire = Request(id: 3, body: .presence(request)).jsonValue
+        #expect(try PresenceRequest(try Self.parse(wire.jsonText)) == request)
+        #expect(try ClientRequest(try Self.parse(wire.jsonText)) == .presence(request))
         #expect(PresenceRequest.types.contains(request.type))
     }
 
@@ -84,13 +86,29 @@ import Testing
             .join(MemberID(17), state: ["name": "Ana"]), .update(MemberID(9), state: ["cursor": [12, 40]]),
             .leave(MemberID(3), reason: .disconnected), .leave(MemberID(4), reason: .left),
         ]
-        let message = try Self.parse(PresenceMessages.presence(target: "room-7", epoch: "e-1", seq: 42, changes).jsonText)
-        #expect(message["type"] == "presence" && message["seq"] == 42)
+        let presence = ServerMessage.presence(PresenceMessage(target: "room-7", epoch: "e-1", seq: 42, changes: changes))
+        let message = try Self.parse(presence.jsonValue.jsonText)
+        #expect(message["type"] == "presence" && message["seq"] == 42 && message["id"] == nil)
         #expect(message["changes"]?.arrayValue?.first?["member"] == "p-17")
-        #expect(try PresenceMessages.decodeChanges(try #require(message["changes"])) == changes)
+        #expect(try ServerMessage(message, types: NoTargetTypes()) == presence)
         let entries = [PresenceEntry(member: MemberID(1), state: ["name": "Bo"])]
-        let members = try Self.parse(PresenceMessages.members(id: 4, target: "room-7", seq: 0, entries).jsonText)
-        #expect(try PresenceMessages.decodeEntries(try #require(members["members"]), field: "members") == entries)
+        let replies: [ServerMessage] = [
+            .presenceMembers(target: "room-7", seq: 0, members: entries, id: 4),
+            .presenceJoined(target: "room-7", member: MemberID(17), resumed: true, id: 5),
+            .presenceUpdated(target: "room-7", id: 6), .presenceLeft(target: "room-7", id: "seven"),
+            .subscribed(ServerMessage.Subscribed(target: "room-7", epoch: "e-1", seq: 3, resumed: true, presence: entries), id: 8),
+        ]
+        for reply in replies {
+            #expect(try ServerMessage(try Self.parse(reply.jsonValue.jsonText), types: NoTargetTypes()) == reply)
+        }
+        #expect(throws: ServerMessageDecodingError.self) {
+            try ServerMessage(
+                try Self.parse(#"{"type": "presence", "target": "t", "epoch": "e", "seq": 1, "changes": []}"#), types: NoTargetTypes())
+        }
+        #expect(throws: ServerMessageDecodingError.self) {
+            try ServerMessage(
+                try Self.parse(#"{"type": "presenceJoined", "target": "t", "member": "17", "resumed": false}"#), types: NoTargetTypes())
+        }
         #expect(throws: WireError.self) { try PresenceMessages.decodeChanges(try Self.parse(#"[{"op": "leave", "member": "p-1"}]"#)) }
         #expect(throws: WireError.self) {
             try PresenceMessages.decodeChanges(try Self.parse(#"[{"op": "join", "member": "x", "state": {}}]"#))

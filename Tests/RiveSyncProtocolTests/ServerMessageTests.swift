@@ -84,6 +84,19 @@ struct TestTypes: ServerMessageTypes {
         .error(WireError(code: .typeMismatch, message: "m", details: [("path", "x")]), id: 20),
         .error(WireError(code: .badJSON, message: "m"), id: nil),
         .freshness(fresh: false), .freshness(fresh: true),
+        .subscribed(ServerMessage.Subscribed(target: "s", epoch: "e", seq: 3, resumed: true, presence: []), id: 21),
+        .snapshot(
+            ServerMessage.Snapshot(
+                target: "s", epoch: "e", seq: 4, content: .values([]), reason: nil, resumed: nil,
+                presence: [PresenceEntry(member: MemberID(2), state: ["name": "Ana"])]),
+            id: 22),
+        .presence(
+            PresenceMessage(
+                target: "s", epoch: "e", seq: 4,
+                changes: [.join(MemberID(3), state: [:]), .update(MemberID(2), state: ["x": 1]), .leave(MemberID(1), reason: .left)])),
+        .presenceJoined(target: "s", member: MemberID(3), resumed: false, id: 23), .presenceUpdated(target: "s", id: 24),
+        .presenceLeft(target: "s", id: nil),
+        .presenceMembers(target: "s", seq: 4, members: [PresenceEntry(member: MemberID(2), state: ["name": "Ana"])], id: 25),
     ]
 
     @Test func samplesCoverEveryMessageType() {

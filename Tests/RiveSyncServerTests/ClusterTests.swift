@@ -67,6 +67,31 @@ import Testing
         #expect((value("rivesync_cluster_log_lag_seconds_count") ?? 0) >= 3)
     }
 
+    /// A transaction through one node reaches a subscriber of another in one batch, with its
+    /// authors: the advance record in the shared log carries both (PROTOCOL.md §16, §17).
+    @Test func aTransactionThroughOneNodeIsOneBatchOnAnother() async throws {
+        let cluster = try await offThePool { try ClusterNodes(count: 2) }
+        defer { cluster.stop() }
+        let onA = try TestClient(url: cluster.node(0).url)
+        #expect(try await onA.request(["type": "hello", "protocol": [1], "client": "node-a-writer"])["type"] == "welcome")
+        let onB = try await TestClient.connected(to: cluster.node(1))
+        #expect(try await onB.request(["type": "subscribe", "target": "theme"])["type"] == "snapshot")
+        let ack = try await onA.request([
+            "type": "transaction", "target": "theme",
+            "commands": [["type": "set", "path": "name", "value": "Dark"], ["type": "set", "path": "background", "value": "#FF121212"]],
+        ])
+        #expect(ack["type"] == "ack" && ack["commands"]?.arrayValue?.count == 2, "\(ack.jsonText)\n\(cluster.logs)")
+        let batch = try await onB.nextBatch("theme")
+        #expect(batch["seq"] == ack["seq"] && batch["commands"] == ack["commands"], "\(batch.jsonText)")
+        #expect(batch["authors"] == [["client": "node-a-writer"], ["client": "node-a-writer"]])
+        let failed = try await onA.request([
+            "type": "transaction", "target": "theme",
+            "commands": [["type": "set", "path": "name", "value": "Half"], ["type": "set", "path": "name", "value": 7]],
+        ])
+        #expect(failed["details"]?["commandIndex"] == 1, "\(failed.jsonText)")
+        #expect(try await onB.request(["type": "get", "target": "theme", "path": "name"])["value"] == "Dark")
+    }
+
     /// Issue 12's first "done when": 3 nodes, 12 clients doing random sets, fires, list edits
     /// and binds, each session ending at a random point and the next one starting on another
     /// node with the client's cursor. The histories pass the checks and every node ends with

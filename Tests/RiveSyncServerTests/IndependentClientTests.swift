@@ -17,4 +17,19 @@ import Testing
             "independent_client.py \(status.map { "exited with \($0)" } ?? "hung and was stopped"):\n\(script.output)\n--- rivesyncd stderr ---\n\(daemon.stderr)"
         )
     }
+
+    /// `python/transaction_client.py`: transactions and authors on the wire, from PROTOCOL.md
+    /// §16 and §17 only.
+    @Test func independentClientSeesTransactionsAndAuthors() async throws {
+        let daemon = try DaemonProcess(["--demo"])
+        defer { daemon.stop() }
+        let script = try PythonScript("transaction_client.py", python: PythonScript.debianPython, arguments: [daemon.url])
+        defer { script.stop() }
+        // A hang guard only: the script's own reads time out well before this.
+        let status = await script.finish(within: 120)
+        #expect(
+            status == 0,
+            "transaction_client.py \(status.map { "exited with \($0)" } ?? "hung and was stopped"):\n\(script.output)\n--- rivesyncd stderr ---\n\(daemon.stderr)"
+        )
+    }
 }

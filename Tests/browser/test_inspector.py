@@ -266,6 +266,7 @@ class InspectorInBrowsers(unittest.TestCase):
             newest = self.b.find_element(By.CSS_SELECTOR, "#timeline li")
             self.assertEqual(newest.get_attribute("data-seq"), str(seq), "page B got the value in the batch of the advance that applied it")
             self.assertIn("set count = 5", newest.text)
+            self.assertIn("by rivesync-inspector", newest.text, "the timeline says who sent the batch's command (PROTOCOL.md §17)")
             second = json.loads(watch.stdout.readline())
             self.assertEqual({k: second[k] for k in ("path", "value")}, {"path": "count", "value": 5})
             self.assertGreaterEqual(second["seq"], seq, "the CLI printed 5 once it had applied the batch that set it")
@@ -280,6 +281,18 @@ class InspectorInBrowsers(unittest.TestCase):
                        capture_output=True, timeout=TIMEOUT)
         for driver in (self.a, self.b):
             wait_for(lambda: self.editor(driver, "label").get_attribute("value") == "from the CLI", "the CLI's label in a page")
+        self.collect_logs()
+
+    def test_03a_a_presence_member_shows_in_both_pages_and_leaves_after_the_grace(self):
+        joined = self.daemon.request({"type": "presenceJoin", "target": "gadget", "key": "browser-" + os.urandom(8).hex(),
+                                      "state": {"name": "browser-test"}})
+        self.assertEqual(joined["type"], "presenceJoined", joined)
+        shown = f'{joined["member"]} {{"name":"browser-test"}}'
+        for driver in (self.a, self.b):
+            wait_for(lambda: shown in driver.find_element(By.ID, "presence").text, "the member in a page")
+        # Its connection closed with the request: it leaves once the grace period (10 s) ends.
+        for driver in (self.a, self.b):
+            wait_for(lambda: driver.find_element(By.ID, "presence").text == "", "the member's leave in a page")
         self.collect_logs()
 
     def test_04_each_editor_type_round_trips(self):

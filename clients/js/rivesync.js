@@ -202,7 +202,7 @@ export class RiveSync {
       return;
     }
     const target = message.target !== undefined ? this.targets.get(message.target) : undefined;
-    if (message.type === 'batch' || message.type === 'snapshot') target?.receive(message);
+    if (message.type === 'batch' || message.type === 'snapshot' || message.type === 'presence') target?.receive(message);
     else if (message.type === 'unsubscribed') target?.ended(message);
     else if (message.type === 'error') {
       this.emit('error', new RiveSyncError(message.code, message.message ?? message.code, message.details ?? {}));
@@ -381,7 +381,10 @@ export class RiveSync {
     return this.request({ type: 'get', target, path });
   }
 
-  /** Queues a command (set, fire, list edits, bind) and resolves with its ack `{seq, command}`. */
+  /**
+   * Queues a command (set, fire, list edits, bind, transaction) and resolves with its ack
+   * `{seq, command}` (a transaction's also has `commands`).
+   */
   async command(message) {
     return this.request(message);
   }
@@ -392,6 +395,13 @@ function base64(bytes) {
   let binary = '';
   for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
   return btoa(binary);
+}
+
+/** A presence key: 32 random hex digits, kept by this client (PROTOCOL.md §15). */
+function presenceKey() {
+  const bytes = new Uint8Array(16);
+  globalThis.crypto.getRandomValues(bytes);
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
 /**
@@ -406,9 +416,13 @@ export class Target {
     this.name = name;
     /** @type {Replica|null} */
     this.replica = null;
-    this.listeners = { batch: new Set(), snapshot: new Set(), end: new Set() };
+    this.listeners = { batch: new Set(), snapshot: new Set(), end: new Set(), presence: new Set() };
     this.valueListeners = new Set();
     this.ended_ = false;
+    /** @type {Array<{member: string, state: Object}>} the target's presence members (§15) */
+    this.presence = [];
+    /** @private the join to send again after a reconnect (its key resumes the member) */
+    this.presenceJoined = null;
   }
 
   /** @private */
@@ -430,6 +444,8 @@ export class Target {
       const reply = await this.client.request({ type: 'subscribe', target: this.name, cursor });
       this.resumed = reply.type === 'subscribed' && reply.resumed === true;
       if (!this.resumed) this.reset(reply);
+      else if (reply.presence) this.setPresence(reply.presence);
+      if (this.presenceJoined) await this.client.request({ type: 'presenceJoin', target: this.name, ...this.presenceJoined });
       for (const callback of this.listeners.snapshot) callback({ resumed: this.resumed, seq: this.replica.seq });
     } catch (error) {
       this.client.emit('error', error);
@@ -439,11 +455,27 @@ export class Target {
   /** @private */
   reset(snapshot) {
     this.replica = new Replica({ ...snapshot, target: this.name }, this.schema);
+    if (snapshot.presence) this.setPresence(snapshot.presence);
     this.notifyValues();
   }
 
   /** @private A batch or catch-up snapshot of this target. */
   receive(message) {
+    if (message.type === 'presence') {
+      const members = [...this.presence];
+      for (const change of message.changes) {
+        const index = members.findIndex((m) => m.member === change.member);
+        if (change.op === 'leave') {
+          if (index >= 0) members.splice(index, 1);
+        } else if (index >= 0) {
+          members[index] = { member: change.member, state: change.state };
+        } else {
+          members.push({ member: change.member, state: change.state });
+        }
+      }
+      this.setPresence(members);
+      return;
+    }
     if (message.type === 'snapshot') {
       this.reset(message);
       for (const callback of this.listeners.snapshot) callback({ resumed: false, seq: message.seq, reason: message.reason });
@@ -469,8 +501,11 @@ export class Target {
   }
 
   /**
-   * Adds a listener: `batch` (each applied batch message), `snapshot` (`{resumed, seq}` after
-   * a reconnect or catch-up), `end` (the daemon's `unsubscribed`).
+   * Adds a listener: `batch` (each applied batch message; its `commands` and, unless the
+   * daemon has `"authors": false`, its `authors`: one `{client?, token?}` per command, who sent
+   * it, PROTOCOL.md §17), `snapshot` (`{resumed, seq}` after
+   * a reconnect or catch-up), `end` (the daemon's `unsubscribed`), `presence` (the member
+   * list after each change, `[{member, state}]`).
    */
   on(event, callback) {
     this.listeners[event].add(callback);
@@ -480,6 +515,43 @@ export class Target {
   off(event, callback) {
     this.listeners[event].delete(callback);
     return this;
+  }
+
+  /** @private */
+  setPresence(members) {
+    this.presence = members;
+    for (const callback of this.listeners.presence) callback(members);
+  }
+
+  /**
+   * Joins the target's presence (PROTOCOL.md §15) with `state` (a small JSON object), or
+   * replaces the state if this client is a member already. Resolves with the member's name.
+   * After a reconnect the client joins again with the same key, so the member resumes.
+   * @param {Object} state
+   * @returns {Promise<string>}
+   */
+  async joinPresence(state) {
+    const key = this.presenceJoined?.key ?? presenceKey();
+    const reply = await this.client.request({ type: 'presenceJoin', target: this.name, key, state });
+    this.presenceJoined = { key, state };
+    return reply.member;
+  }
+
+  /** Replaces this client's presence state (no merge); rejects with `not_joined` before a join. */
+  async updatePresence(state) {
+    await this.client.request({ type: 'presenceUpdate', target: this.name, state });
+    if (this.presenceJoined) this.presenceJoined.state = state;
+  }
+
+  /** Leaves the target's presence. */
+  async leavePresence() {
+    this.presenceJoined = null;
+    await this.client.request({ type: 'presenceLeave', target: this.name });
+  }
+
+  /** The members as the daemon has them now, in join order (needs `seePresence`). */
+  async listPresence() {
+    return (await this.client.request({ type: 'presenceList', target: this.name })).members;
   }
 
   /** Ends the subscription. */
@@ -676,6 +748,17 @@ export class Target {
 
   listSwap(path, index, other) {
     return this.client.command({ type: 'listSwap', target: this.name, path, index, with: other });
+  }
+
+  /**
+   * `transaction` (PROTOCOL.md §16): several commands in one advance, in their order, all or
+   * none. Each is a command object without `target` (`{type: 'set', path, value}`, `{type:
+   * 'fire', path}`, list edits, `bind`). Resolves with the ack (`commands`: every number, in
+   * order); rejects with the failing command's error, whose `details.commandIndex` names it.
+   * @param {Array<Object>} commands
+   */
+  transaction(commands) {
+    return this.client.command({ type: 'transaction', target: this.name, commands });
   }
 
   /** `bind`: `{main?: id, globals?: [{name, instance}]}`. */

@@ -49,10 +49,12 @@ public struct ConnectionLimits: Sendable {
     public var maxMessageBytes: Int
     public var maxSubscriptions: Int
     public var maxAssetBytes: Int
+    /// Commands in one `transaction` (PROTOCOL.md §16).
+    public var maxTransactionCommands: Int
 
     public init(
         helloTimeoutSeconds: Int, maxCommandsPerSecond: Int, maxJSONDepth: Int, maxMessageBytes: Int, maxSubscriptions: Int,
-        maxAssetBytes: Int
+        maxAssetBytes: Int, maxTransactionCommands: Int = 256
     ) {
         self.helloTimeoutSeconds = helloTimeoutSeconds
         self.maxCommandsPerSecond = maxCommandsPerSecond
@@ -60,5 +62,6 @@ public struct ConnectionLimits: Sendable {
         self.maxMessageBytes = maxMessageBytes
         self.maxSubscriptions = maxSubscriptions
         self.maxAssetBytes = maxAssetBytes
+        self.maxTransactionCommands = maxTransactionCommands
     }
 }

@@ -53,7 +53,7 @@ extension Connections {
         default:
             break
         }
-        out.append(.route(connection, request, worker: worker, identity: identity))
+        out.append(.route(connection, request, worker: worker, identity: identity, author: author(of: connection)))
         return .routed
     }
 
@@ -71,7 +71,10 @@ extension Connections {
                 states[connection]!.unsubscribe(target)
                 let unsubscribe = ClientRequest.unsubscribe(target: target)
                 if case .success(let worker) = environment.worker(for: unsubscribe) {
-                    out.append(.route(connection, Request(id: nil, body: unsubscribe), worker: worker, identity: identity))
+                    out.append(
+                        .route(
+                            connection, Request(id: nil, body: unsubscribe), worker: worker, identity: identity,
+                            author: author(of: connection)))
                 }
             }
         }

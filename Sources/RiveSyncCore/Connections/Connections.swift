@@ -1,4 +1,5 @@
 import RiveSyncJSON
+import RiveSyncModel
 import RiveSyncProtocol
 
 /// The dispatcher's logic as a state machine: every connection's state (identity, rate,
@@ -14,6 +15,8 @@ public struct Connections {
         var remoteAddress: String
         /// Set by a successful `hello`.
         var identity: Identity?
+        /// The `hello`'s `client` (free text), for the authors of this connection's commands.
+        var client: String?
         /// Target → subscribed paths (`[""]`: the whole target), as the workers confirmed.
         var subscriptions: [String: [String]] = [:]
         /// Subscribes routed and not yet answered, per target (they count toward the limit
@@ -33,6 +36,13 @@ public struct Connections {
 
     /// Open connections.
     public var count: Int { states.count }
+
+    /// Who sends a connection's commands: its `hello` `client` and its token's name.
+    func author(of connection: ConnectionID) -> Author {
+        var token: String?
+        if case .token(let name, _)? = states[connection]?.identity { token = name }
+        return Author(client: states[connection]?.client, token: token)
+    }
 
     /// The subscriptions the workers confirmed for a connection (target → paths).
     public func subscriptions(of connection: ConnectionID) -> [String: [String]] { states[connection]?.subscriptions ?? [:] }
@@ -119,7 +129,7 @@ public struct Connections {
             return fail(connection, .badJSON("\(error)"), id: nil, into: &out)
         }
         let request: Request
-        switch Request.decode(json) {
+        switch Request.decode(json, maxTransactionCommands: limits.maxTransactionCommands) {
         case .success(let decoded): request = decoded
         case .failure(let failure):
             // Before its hello a connection learns nothing but that hello comes first.
@@ -133,22 +143,29 @@ public struct Connections {
                 details: [("limit", "maxCommandsPerSecond")])
             return fail(connection, error, id: request.id, into: &out)
         }
-        if case .hello(let versions, let token, _) = request.body {
-            return hello(connection, versions: versions, token: token, id: request.id, into: &out)
+        if case .hello(let versions, let token, let client) = request.body {
+            return hello(connection, versions: versions, token: token, client: client, id: request.id, into: &out)
         }
         guard let identity = states[connection]!.identity else { return fail(connection, .helloRequired, id: request.id, into: &out) }
-        switch environment.authorize(request.body, as: identity) {
-        case .allowed: break
-        case .denied(let error): return fail(connection, error, id: request.id, into: &out)
-        case .revoked:
-            refuse(connection, id: request.id, reason: "token revoked", into: &out)
-            return .answered
+        // A transaction's commands each need their own permission (PROTOCOL.md §16).
+        var transaction: TransactionRequest?
+        if case .transaction(let t) = request.body { transaction = t }
+        for (index, body) in (transaction?.commands ?? [request.body]).enumerated() {
+            switch environment.authorize(body, as: identity) {
+            case .allowed: continue
+            case .denied(let error):
+                return fail(connection, transaction == nil ? error : error.inCommand(index), id: request.id, into: &out)
+            case .revoked:
+                refuse(connection, id: request.id, reason: "token revoked", into: &out)
+                return .answered
+            }
         }
         return route(connection, request, identity: identity, into: &out)
     }
 
     private mutating func hello(
-        _ connection: ConnectionID, versions: [Int], token: String?, id: JSONValue?, into out: inout [ConnectionAction]
+        _ connection: ConnectionID, versions: [Int], token: String?, client: String?, id: JSONValue?,
+        into out: inout [ConnectionAction]
     ) -> Outcome {
         guard states[connection]!.identity == nil else {
             return fail(connection, WireError(code: .badMessage, message: "hello was already sent"), id: id, into: &out)
@@ -163,6 +180,7 @@ public struct Connections {
             return .answered
         }
         states[connection]!.identity = identity
+        states[connection]!.client = client
         out.append(.send(Self.frame(environment.welcome(id: id)), to: [connection]))
         if !environment.stateIsFresh { out.append(.send(Self.frame(.freshness(fresh: false)), to: [connection])) }
         return .answered

@@ -30,10 +30,10 @@ public enum Fanout {
 
     /// Plans a batch's delivery. `anyBacklog`: whether any connection's queue may be over the
     /// soft limit (when not, `queuedBytes` is not asked); subscribers are taken in the order
-    /// given.
+    /// given. `withAuthors`: the batches carry their commands' authors.
     public static func plan(
-        _ batch: ChangeBatch, epoch: String, to subscribers: [Subscriber], anyBacklog: Bool, maxSendQueueBytes: Int,
-        queuedBytes: (ConnectionID) -> Int
+        _ batch: ChangeBatch, epoch: String, withAuthors: Bool = false, to subscribers: [Subscriber], anyBacklog: Bool,
+        maxSendQueueBytes: Int, queuedBytes: (ConnectionID) -> Int
     ) -> Plan {
         var plan = Plan()
         var byPaths: [[String]: [ConnectionID]] = [:]
@@ -51,7 +51,7 @@ public enum Fanout {
         for paths in pathOrder {
             let effects = PathFilter.effects(batch.effects, visibleTo: paths)
             guard !effects.isEmpty else { continue }
-            let message = ServerMessage.batch(ServerMessage.Batch(batch, epoch: epoch, effects: effects))
+            let message = ServerMessage.batch(ServerMessage.Batch(batch, epoch: epoch, effects: effects, withAuthors: withAuthors))
             plan.filtered.append((Frame(bytes: message.serialized()), byPaths[paths]!))
         }
         return plan

@@ -4,10 +4,20 @@ import RiveSyncProtocol
 
 /// One record of a file's journal log: a change to the file's runtime, written before the
 /// change is made and replayed through the same code on restart. Its JSON is the journal's
-/// own (format 2, `JournalRecord.format`), not the wire protocol's.
+/// own (format 3, `JournalRecord.format`), not the wire protocol's.
+///
+/// Formats: 1 carried creations as wire requests and had no segment line; 2 has typed
+/// records; 3 adds to an advance's commands their author (`"a"`) and transaction (`"x"`,
+/// `JournalCodec.encode(_:)` of a `QueuedCommand`). Journals of every earlier format read
+/// unchanged (a format-2 record simply has neither). The number went up for `"x"`: a daemon
+/// that did not know it would replay a transaction that was undone as separate commands,
+/// some of them applied, and reach another state than the one acknowledged; with format 3
+/// such a daemon refuses the journal (`unknown journal format 3`) instead.
 public enum JournalRecord: Sendable, Equatable {
     /// The journal format these records are written in (`file.json`'s `format`).
-    public static let format = 2
+    public static let format = 3
+    /// The first format with typed records (creations before it were wire requests).
+    static let typedRecords = 2
 
     case createInstance(InstanceSource)
     /// A state machine, its name, state machine and rate resolved.
@@ -50,7 +60,7 @@ extension JournalRecord {
     public init(json: JSONValue, file: String, format: Int) throws {
         let fields = JournalCodec.Fields(json: json, what: "record")
         let type = try fields.string("t")
-        if format < Self.format, type != "advance" {
+        if format < Self.typedRecords, type != "advance" {
             try self.init(legacy: try fields.value("request"), file: file)
             return
         }

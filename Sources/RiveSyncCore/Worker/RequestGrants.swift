@@ -1,3 +1,4 @@
+import RiveSyncModel
 import RiveSyncProtocol
 
 /// What a connection may do on targets, as the worker core asks it (the shell's scopes answer).
@@ -8,6 +9,10 @@ public protocol RequestGrants: Sendable {
     func may(_ access: TargetAccess, on target: String, at path: String) -> Bool
     /// `access` at `path` of `target` or somewhere under it.
     func mayWithin(_ access: TargetAccess, on target: String, at path: String) -> Bool
+    /// Whether the connection's subscriptions to `target` carry its presence (`seePresence`).
+    func seesPresence(of target: String) -> Bool
+    /// Who joins presence on this connection: presence keys are scoped by it (PROTOCOL.md §15).
+    var presenceOwner: PresenceOwner { get }
 }
 
 /// An access to a target's paths.

@@ -46,7 +46,9 @@ extension WorkerCore {
             count(.batches(target: batch.target))
             let targetEpoch = epoch(of: batch.target)
             let full = Frame(
-                bytes: ServerMessage.batch(ServerMessage.Batch(batch, epoch: targetEpoch, effects: batch.effects)).serialized())
+                bytes: ServerMessage.batch(
+                    ServerMessage.Batch(batch, epoch: targetEpoch, effects: batch.effects, withAuthors: environment.recordsAuthors)
+                ).serialized())
             targets[batch.target]!.history.append(HistoryEntry(batch: batch, frame: full))
             if targets[batch.target]!.history.count > limits.historyBatches {
                 targets[batch.target]!.history.removeFirst(targets[batch.target]!.history.count - limits.historyBatches)
@@ -55,15 +57,17 @@ extension WorkerCore {
                 subscription.lagging ? nil : Fanout.Subscriber(connection: connection, paths: subscription.paths)
             }
             let plan = Fanout.plan(
-                batch, epoch: targetEpoch, to: subscribers, anyBacklog: anyBacklog, maxSendQueueBytes: limits.maxSendQueueBytes,
-                queuedBytes: { environment.queuedBytes($0) })
+                batch, epoch: targetEpoch, withAuthors: environment.recordsAuthors, to: subscribers, anyBacklog: anyBacklog,
+                maxSendQueueBytes: limits.maxSendQueueBytes, queuedBytes: { environment.queuedBytes($0) })
             for (frame, connections) in plan.filtered { outbox.append(.send(frame, to: connections)) }
             for connection in plan.lagging { targets[batch.target]!.subscribers[connection]!.lagging = true }
             if !plan.lagging.isEmpty { scheduleCatchUpCheck() }
             if !plan.wholeTarget.isEmpty { outbox.append(.send(full, to: plan.wholeTarget)) }
             for number in batch.applied {
                 guard let waiting = targets[batch.target]!.pending.removeValue(forKey: number) else { continue }
-                let ack = ServerMessage.ack(ServerMessage.Ack(target: batch.target, seq: batch.seq, command: number), id: waiting.requestID)
+                let ack = ServerMessage.ack(
+                    ServerMessage.Ack(target: batch.target, seq: batch.seq, command: number, commands: waiting.transaction?.commands),
+                    id: waiting.requestID)
                 replies.append(.send(Frame(bytes: ack.serialized()), to: [waiting.connection]))
             }
             for rejected in batch.rejected {
@@ -75,10 +79,18 @@ extension WorkerCore {
                 replies.append(
                     .send(Frame(bytes: ServerMessage.error(error, id: waiting.requestID).serialized()), to: [waiting.connection]))
             }
+            for rejected in batch.rejectedTransactions {
+                guard let waiting = targets[batch.target]!.pending.removeValue(forKey: rejected.commands[0]) else { continue }
+                let error = rejectionError(rejected, seq: batch.seq, waiting: waiting)
+                count(.error(error.code))
+                replies.append(
+                    .send(Frame(bytes: ServerMessage.error(error, id: waiting.requestID).serialized()), to: [waiting.connection]))
+            }
             if batch.target == advanced {
+                let rejected = batch.rejected.count + batch.rejectedTransactions.reduce(0) { $0 + $1.commands.count }
                 count(.commandsApplied(target: batch.target, count: batch.applied.count))
-                count(.commandsRejected(target: batch.target, count: batch.rejected.count))
-                count(.commandsQueued(delta: -(batch.applied.count + batch.rejected.count)))
+                count(.commandsRejected(target: batch.target, count: rejected))
+                count(.commandsQueued(delta: -(batch.applied.count + rejected)))
             }
         }
         outbox += replies

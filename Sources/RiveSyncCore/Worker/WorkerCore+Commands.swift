@@ -5,8 +5,41 @@ import RiveSyncProtocol
 extension WorkerCore {
     /// Checks a command, queues it on its target and schedules an advance. What can be checked
     /// now is checked now, so most bad commands get their error at once; the rest fail when
-    /// applied and get an error carrying the batch's seq.
-    func enqueueCommand(_ body: ClientRequest, session: ConnectionID, requestID: JSONValue?, grants: any RequestGrants) throws(WireError) {
+    /// applied and get an error carrying the batch's seq. `author`: who sent it (recorded when
+    /// the daemon records authors).
+    func enqueueCommand(
+        _ body: ClientRequest, session: ConnectionID, requestID: JSONValue?, grants: any RequestGrants, author: Author?
+    ) throws(WireError) {
+        let (target, command) = try self.command(for: body, grants: grants)
+        let file = try record(target).file
+        // Against the applied state only while nothing waits to apply before this command:
+        // commands queued (or proposed) ahead of it may make it valid (an insert, then a swap
+        // of the new index) or invalid; then it is checked when it applies, and its error
+        // carries the batch's seq.
+        if checksAgainstAppliedState(target) {
+            do { try files[file]!.validate(command, on: target) } catch { throw WireError(error) }
+        }
+        let number = environment.commandNumbers.next()
+        targets[target]!.queued.append(QueuedCommand(id: number, command: command, author: recorded(author)))
+        let hidden: String?
+        if case .bind = command { hidden = nil } else { hidden = grants.may(.read, on: target, at: command.path) ? nil : command.path }
+        try queued(number, on: target, session: session, requestID: requestID, hiddenPath: hidden)
+    }
+
+    /// Whether a new command of `target` is checked against the applied state: only while no
+    /// command waits to apply before it.
+    func checksAgainstAppliedState(_ target: String) -> Bool {
+        targets[target]!.queued.isEmpty && targets[target]!.advancesInFlight == 0
+    }
+
+    /// The author to record with a command: nil when the daemon records none (`authors`
+    /// false).
+    func recorded(_ author: Author?) -> Author? { environment.recordsAuthors ? author : nil }
+
+    /// A command request as the model's command, with what the model cannot check checked:
+    /// the value's type at its path (in the state as it is now), assets, and that instances
+    /// exist and may be attached.
+    func command(for body: ClientRequest, grants: any RequestGrants) throws(WireError) -> (target: String, command: Command) {
         let target: String
         let command: Command
         switch body {
@@ -25,6 +58,16 @@ extension WorkerCore {
         case .listRemoveAt(let t, let path, let index): (target, command) = (t, .listRemoveAt(path: path, index: index))
         case .listRemove(let t, let path, let instance): (target, command) = (t, .listRemove(path: path, instance: instance))
         case .listSwap(let t, let path, let index, let with): (target, command) = (t, .listSwap(path: path, index: index, with: with))
+        case .bind(let t, let main, let globals):
+            let file = try record(t).file
+            if let main { try checkAttach(main, in: file, to: t, at: "", grants: grants) }
+            for global in globals { try checkAttach(global.instance, in: file, to: t, at: "@" + global.name, grants: grants) }
+            let bind: Command?
+            do { bind = try files[file]!.bindCommand(t, main: main, globals: globals.map { ($0.name, $0.instance) }) } catch {
+                throw WireError(error)
+            }
+            guard let bind else { throw WireError(code: .badMessage, message: "bind needs main or globals") }
+            (target, command) = (t, bind)
         default:
             throw WireError.internalError("not a command: \(body.type)")
         }
@@ -37,17 +80,7 @@ extension WorkerCore {
         default:
             break
         }
-        // Against the applied state only while nothing waits to apply before this command:
-        // commands queued (or proposed) ahead of it may make it valid (an insert, then a swap
-        // of the new index) or invalid; then it is checked when it applies, and its error
-        // carries the batch's seq.
-        if targets[target]!.queued.isEmpty, targets[target]!.advancesInFlight == 0 {
-            do { try files[file]!.validate(command, on: target) } catch { throw WireError(error) }
-        }
-        let number = environment.commandNumbers.next()
-        targets[target]!.queued.append(QueuedCommand(id: number, command: command))
-        let readable = grants.may(.read, on: target, at: command.path)
-        try queued(number, on: target, session: session, requestID: requestID, hiddenPath: readable ? nil : command.path)
+        return (target, command)
     }
 
     /// Records who waits for a queued command's ack and schedules the advance. `hiddenPath`:

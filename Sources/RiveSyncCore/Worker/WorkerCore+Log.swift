@@ -130,7 +130,10 @@ extension WorkerCore: LogSink {
             return JournalSnapshot.Target(
                 name: name, manual: record.manual, rate: record.rate,
                 history: record.history.map { entry in
-                    ServerMessage.batch(ServerMessage.Batch(entry.batch, epoch: epoch(of: name), effects: entry.batch.effects)).jsonValue
+                    ServerMessage.batch(
+                        ServerMessage.Batch(
+                            entry.batch, epoch: epoch(of: name), effects: entry.batch.effects, withAuthors: environment.recordsAuthors)
+                    ).jsonValue
                 })
         }
         do {

@@ -6,9 +6,9 @@ extension WorkerCore {
     /// Handles a request routed to this worker (on the queue). Every request gets exactly one
     /// reply; commands get theirs after the advance that applies them.
     /// Returns false when the request was refused at once.
-    func handle(_ request: Request, from session: ConnectionID, grants: any RequestGrants) -> Bool {
+    func handle(_ request: Request, from session: ConnectionID, grants: any RequestGrants, author: Author?) -> Bool {
         do {
-            if let reply = try reply(to: request.body, id: request.id, session: session, grants: grants) {
+            if let reply = try reply(to: request.body, id: request.id, session: session, grants: grants, author: author) {
                 send(reply, to: session)
             }
             return true
@@ -20,9 +20,9 @@ extension WorkerCore {
 
     /// The reply to send now, or nil when the reply comes later (commands, changes waiting for
     /// the log) or was sent already.
-    private func reply(to body: ClientRequest, id: JSONValue?, session: ConnectionID, grants: any RequestGrants) throws(WireError)
-        -> ServerMessage?
-    {
+    private func reply(
+        to body: ClientRequest, id: JSONValue?, session: ConnectionID, grants: any RequestGrants, author: Author?
+    ) throws(WireError) -> ServerMessage? {
         func waiter(_ reply: RequestWaiter.Reply, reserved: String? = nil) -> Waiter {
             .request(RequestWaiter(connection: session, id: id, body: body, grants: grants, reply: reply, reserved: reserved))
         }
@@ -78,22 +78,12 @@ extension WorkerCore {
             try reserveTarget(name, file: owner.name, maxTargets: environment.limits.maxTargets)
             propose(.publish(instance: instance, name: name), file: owner.name, waiter(.target, reserved: name))
             return nil
-        case .bind(let target, let main, let globals):
-            let file = try record(target).file
-            if let main { try checkAttach(main, in: file, to: target, at: "", grants: grants) }
-            for global in globals { try checkAttach(global.instance, in: file, to: target, at: "@" + global.name, grants: grants) }
-            let command = try model { try files[file]!.bindCommand(target, main: main, globals: globals.map { ($0.name, $0.instance) }) }
-            guard let command else { throw WireError(code: .badMessage, message: "bind needs main or globals") }
-            let number = environment.commandNumbers.next()
-            targets[target]!.queued.append(QueuedCommand(id: number, command: command))
-            try queued(number, on: target, session: session, requestID: id, hiddenPath: nil)
-            return nil
         case .deleteTarget(let target):
             let file = try record(target).file
             propose(.deleteTarget(target), file: file, waiter(.targetDeleted))
             return nil
         case .subscribe(let target, let paths, let cursor):
-            try subscribe(session, to: target, paths: paths, cursor: cursor, id: id)
+            try subscribe(session, to: target, paths: paths, cursor: cursor, id: id, presence: grants.seesPresence(of: target))
             return nil
         case .unsubscribe(let target):
             _ = try record(target)
@@ -108,8 +98,11 @@ extension WorkerCore {
             let value = try model { try runtime.value(at: path, in: target) }
             let seq = try model { try runtime.target(target).seq }
             return .value(ServerMessage.ValueReply(target: target, seq: seq, path: path, valueType: property.type, value: value), id: id)
-        case .set, .fire, .listAppend, .listInsert, .listRemoveAt, .listRemove, .listSwap:
-            try enqueueCommand(body, session: session, requestID: id, grants: grants)
+        case .set, .fire, .listAppend, .listInsert, .listRemoveAt, .listRemove, .listSwap, .bind:
+            try enqueueCommand(body, session: session, requestID: id, grants: grants, author: author)
+            return nil
+        case .transaction(let transaction):
+            try enqueueTransaction(transaction, session: session, requestID: id, grants: grants, author: author)
             return nil
         case .advance(let target):
             guard try record(target).manual else {
@@ -123,6 +116,9 @@ extension WorkerCore {
             let bindings = try model { try runtime.target(target).bindings }
             let digest = environment.sha256Hex(StateDigest.canonicalBytes(bindings: bindings, store: runtime.store))
             return .digest(target: target, seq: seq, digest: digest, id: id)
+        case .presence(let request):
+            try presence(request, id: id, session: session, grants: grants)
+            return nil
         case .hello, .listFiles, .listTargets, .ping, .upload, .loadFile:
             throw WireError.internalError("request '\(body.type)' reached a worker")
         }

@@ -39,7 +39,9 @@ extension WorkerCore {
             for batch in target.history {
                 let decoded = try decodeHistoryBatch(batch, target: target.name, file: name)
                 highestCommand = max(highestCommand, decoded.applied.max() ?? 0)
-                record.history.append(HistoryEntry(batch: decoded, frame: Frame(bytes: batch.serialized())))
+                // Authors recorded before `authors` was turned off are not sent.
+                let sent = environment.recordsAuthors ? batch : .object((batch.objectValue ?? []).filter { $0.0 != "authors" })
+                record.history.append(HistoryEntry(batch: decoded, frame: Frame(bytes: sent.serialized())))
             }
             targets[target.name] = record
         }
@@ -62,7 +64,13 @@ extension WorkerCore {
             return UInt64(value)
         }
         guard seq > 0 else { throw JournalCodec.Invalid(description: "history seq \(seq)") }
-        return ChangeBatch(target: target, seq: UInt64(seq), effects: effects, applied: applied, rejected: [])
+        var authors: [UInt64: Author] = [:]
+        let recorded: [Author?]?
+        do { recorded = try ServerMessage.Batch.authors(in: json, count: applied.count) } catch {
+            throw JournalCodec.Invalid(description: "history authors: \(error.message)")
+        }
+        for (number, author) in zip(applied, recorded ?? []) { authors[number] = author }
+        return ChangeBatch(target: target, seq: UInt64(seq), effects: effects, applied: applied, rejected: [], authors: authors)
     }
 }
 

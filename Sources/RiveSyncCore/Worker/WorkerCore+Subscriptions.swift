@@ -4,8 +4,12 @@ import RiveSyncProtocol
 
 extension WorkerCore {
     /// Subscribes a session to a target: an atomic snapshot (or, with a usable cursor, the
-    /// exact missing batches) and then every later batch.
-    func subscribe(_ session: ConnectionID, to target: String, paths: [String]?, cursor: Cursor?, id: JSONValue?) throws(WireError) {
+    /// exact missing batches) and then every later batch; `presence`: the connection may see
+    /// the target's presence (the snapshot or `subscribed` carries the members, and presence
+    /// messages follow).
+    func subscribe(
+        _ session: ConnectionID, to target: String, paths: [String]?, cursor: Cursor?, id: JSONValue?, presence: Bool
+    ) throws(WireError) {
         let record = try record(target)
         let runtime = files[record.file]!
         var values: [(String, JSONValue)] = []
@@ -16,23 +20,29 @@ extension WorkerCore {
         var out: [WorkerAction] = []
         if let cursor, let missing = missingBatches(record, after: cursor, currentSeq: seq, epoch: epoch(of: target)) {
             let reply = ServerMessage.subscribed(
-                ServerMessage.Subscribed(target: target, epoch: epoch(of: target), seq: cursor.seq, resumed: true), id: id)
+                ServerMessage.Subscribed(
+                    target: target, epoch: epoch(of: target), seq: cursor.seq, resumed: true,
+                    presence: presenceSnapshot(of: target, sees: presence)),
+                id: id)
             out.append(.send(Frame(bytes: reply.serialized()), to: [session]))
             for entry in missing {
                 if let paths {
                     let effects = PathFilter.effects(entry.batch.effects, visibleTo: paths)
                     guard !effects.isEmpty else { continue }
-                    let message = ServerMessage.batch(ServerMessage.Batch(entry.batch, epoch: epoch(of: target), effects: effects))
+                    let message = ServerMessage.batch(
+                        ServerMessage.Batch(
+                            entry.batch, epoch: epoch(of: target), effects: effects, withAuthors: environment.recordsAuthors))
                     out.append(.send(Frame(bytes: message.serialized()), to: [session]))
                 } else {
                     out.append(.send(entry.frame, to: [session]))
                 }
             }
         } else {
-            let message = snapshot(of: target, paths: paths, values: values, id: id, reason: nil, resumed: cursor == nil ? nil : false)
+            let message = snapshot(
+                of: target, paths: paths, values: values, id: id, reason: nil, resumed: cursor == nil ? nil : false, presence: presence)
             out.append(.send(Frame(bytes: message.serialized()), to: [session]))
         }
-        if targets[target]!.subscribers.updateValue(Subscription(paths: paths), forKey: session) == nil {
+        if targets[target]!.subscribers.updateValue(Subscription(paths: paths, presence: presence), forKey: session) == nil {
             count(.subscriptions(target: target, delta: 1))
         }
         outbox += out
@@ -68,10 +78,11 @@ extension WorkerCore {
         return missing
     }
 
-    /// A snapshot message: the whole target, or the values at `paths`.
+    /// A snapshot message: the whole target, or the values at `paths`; with the target's
+    /// presence members when `presence` (the connection may see them).
     func snapshot(
         of target: String, paths: [String]?, values: [(String, JSONValue)], id: JSONValue?, reason: ServerMessage.SnapshotReason?,
-        resumed: Bool?
+        resumed: Bool?, presence: Bool
     ) -> ServerMessage {
         let runtime = files[targets[target]!.file]!
         let seq: UInt64
@@ -84,7 +95,9 @@ extension WorkerCore {
             content = .values(values.map { ServerMessage.PathValue(path: $0.0, value: $0.1) })
         }
         return .snapshot(
-            ServerMessage.Snapshot(target: target, epoch: epoch(of: target), seq: seq, content: content, reason: reason, resumed: resumed),
+            ServerMessage.Snapshot(
+                target: target, epoch: epoch(of: target), seq: seq, content: content, reason: reason, resumed: resumed,
+                presence: presenceSnapshot(of: target, sees: presence)),
             id: id)
     }
 
@@ -114,7 +127,9 @@ extension WorkerCore {
                 let values = (subscription.paths ?? []).compactMap { path in
                     (try? Self.subscriptionValue(at: path, in: name, runtime: runtime)).map { (path, $0) }
                 }
-                let message = snapshot(of: name, paths: subscription.paths, values: values, id: nil, reason: .catchUp, resumed: nil)
+                let message = snapshot(
+                    of: name, paths: subscription.paths, values: values, id: nil, reason: .catchUp, resumed: nil,
+                    presence: subscription.presence)
                 outbox.append(.send(Frame(bytes: message.serialized()), to: [connection]))
                 targets[name]!.subscribers[connection]!.lagging = false
                 count(.catchUp)

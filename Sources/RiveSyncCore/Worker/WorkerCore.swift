@@ -37,8 +37,8 @@ public final class WorkerCore {
     /// Feeds one event; returns every action produced since the last call that returned them.
     public func handle(_ event: WorkerEvent) -> [WorkerAction] {
         switch event {
-        case .request(let connection, let request, let grants):
-            let succeeded = handle(request, from: connection, grants: grants)
+        case .request(let connection, let request, let grants, let author):
+            let succeeded = handle(request, from: connection, grants: grants, author: author)
             outbox.append(.handled(connection))
             if case .subscribe(let target, let paths, _) = request.body {
                 outbox.append(.subscribeAnswered(connection, target: target, paths: paths, succeeded: succeeded))
@@ -47,8 +47,13 @@ public final class WorkerCore {
             runAdvance(target)
         case .timerFired(.catchUpCheck):
             checkCatchUp()
+        case .timerFired(.presenceMessage(let target)):
+            presenceMessageDue(target)
+        case .timerFired(.presenceGrace(let target)):
+            presenceGraceEnded(target)
         case .closed(let connection):
             connectionClosed(connection)
+            presenceDisconnected(connection)
         case .proposalsDropped:
             dropUnansweredProposals()
         }
@@ -81,6 +86,8 @@ public final class WorkerCore {
         var advancesInFlight = 0
         /// Commands queued on this target that wait for their advance, by command number.
         var pending: [UInt64: PendingAck] = [:]
+        /// Who is there (PROTOCOL.md §15): never journaled, gone with the record.
+        var presence = PresenceRecord()
 
         init(file: String, manual: Bool, rate: Double) {
             self.file = file
@@ -92,6 +99,8 @@ public final class WorkerCore {
     struct Subscription {
         var paths: [String]?
         var lagging = false
+        /// The connection may see the target's presence (`seePresence`).
+        var presence = false
     }
 
     struct PendingAck {
@@ -99,6 +108,14 @@ public final class WorkerCore {
         var requestID: JSONValue?
         /// The command's path when its sender may not read there (see `RequestGrants.visible`).
         var hiddenPath: String?
+        /// A transaction's (kept under its first command's number): all its command numbers,
+        /// and each one's hidden path.
+        var transaction: PendingTransaction?
+    }
+
+    struct PendingTransaction {
+        var commands: [UInt64]
+        var hiddenPaths: [String?]
     }
 
     struct HistoryEntry {

@@ -20,6 +20,9 @@ public protocol WorkerEnvironment: AnyObject {
     /// ticket) advances what this worker queued on it at once, so one `advance` request
     /// applies what every node queued (a cluster node; protocol/CLUSTER.md §1.8).
     var sharesManualAdvances: Bool { get }
+    /// Whether commands are recorded with their authors and batches carry `authors`
+    /// (configuration `authors`, PROTOCOL.md §17).
+    var recordsAuthors: Bool { get }
     /// Where files and targets live (shared by every worker and the dispatcher).
     var directory: any TargetDirectory { get }
     /// Whether an uploaded asset with this id exists.
@@ -41,6 +44,8 @@ public struct WorkerLimits: Sendable, Equatable {
     public var maxSendQueueBytes: Int
     /// Batches kept per target for resuming subscribers.
     public var historyBatches: Int
+    /// The bounds of each target's presence.
+    public var presence = PresenceLimits()
 
     public init(
         maxListLength: Int, maxStringBytes: Int, maxInstancesPerFile: Int, maxTargets: Int, maxSendQueueBytes: Int, historyBatches: Int

@@ -1,10 +1,12 @@
 import RiveSyncJSON
+import RiveSyncModel
 import RiveSyncProtocol
 
 /// What the shell tells a worker core. The change log's answers come through `LogSink`.
 public enum WorkerEvent: Sendable {
-    /// A request the dispatcher routed here, with what its connection may do.
-    case request(ConnectionID, Request, grants: any RequestGrants)
+    /// A request the dispatcher routed here, with what its connection may do and who sent it
+    /// (its `hello` `client` and token name; recorded with its commands, PROTOCOL.md §17).
+    case request(ConnectionID, Request, grants: any RequestGrants, author: Author? = nil)
     case timerFired(WorkerTimer)
     /// The connection is gone: its subscriptions and pending acks are forgotten (its commands
     /// still apply).
@@ -21,6 +23,10 @@ public enum WorkerTimer: Hashable, Sendable {
     case advance(target: String)
     /// Lagging subscribers are checked for a drained send queue.
     case catchUpCheck
+    /// A target's coalesced presence message may be sent (at most `rate` a second).
+    case presenceMessage(target: String)
+    /// A grace period of a target's presence member may have ended.
+    case presenceGrace(target: String)
 }
 
 /// What a worker core asks the shell to do, in order.

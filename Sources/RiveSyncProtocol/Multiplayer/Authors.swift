@@ -30,3 +30,12 @@ enum Authors {
         return authors
     }
 }
+
+extension ServerMessage.Batch {
+    /// Reads the `authors` of a batch message (`json`, e.g. one kept in a journal snapshot's
+    /// history) with `count` commands: one per command, nil for `{}`; nil when it has none.
+    public static func authors(in json: JSONValue, count: Int) throws(WireError) -> [Author?]? {
+        guard let authors = json["authors"] else { return nil }
+        return try Authors.decode(authors, count: count)
+    }
+}

@@ -1,42 +1,10 @@
 import RiveSyncJSON
 import RiveSyncModel
 
-/// The presence messages of PROTOCOL.md §15, encoded for the daemon and decoded for clients.
-/// (They become `ServerMessage` cases, with their schemas moved to `schemas/server/`, in the
-/// commit that makes the daemon send them.)
+/// The wire forms of a target's presence (PROTOCOL.md §15) inside `ServerMessage`s: member
+/// lists (a snapshot's, `subscribed`'s and `presenceMembers`' `presence` / `members`) and the
+/// changes of a `presence` message.
 public enum PresenceMessages {
-    private static func reply(_ type: String, id: JSONValue?, _ fields: [(String, JSONValue)]) -> JSONValue {
-        .object([("type", .string(type))] + (id.map { [("id", $0)] } ?? []) + fields)
-    }
-
-    /// The reply to `presenceJoin`; `resumed`: the key named a member that was already there.
-    public static func joined(id: JSONValue?, target: String, member: MemberID, resumed: Bool) -> JSONValue {
-        reply(
-            "presenceJoined", id: id, [("target", .string(target)), ("member", .string("\(member)")), ("resumed", .bool(resumed))])
-    }
-
-    public static func updated(id: JSONValue?, target: String) -> JSONValue {
-        reply("presenceUpdated", id: id, [("target", .string(target))])
-    }
-
-    public static func left(id: JSONValue?, target: String) -> JSONValue {
-        reply("presenceLeft", id: id, [("target", .string(target))])
-    }
-
-    /// The reply to `presenceList`: the members as of the target's batch `seq`.
-    public static func members(id: JSONValue?, target: String, seq: UInt64, _ entries: [PresenceEntry]) -> JSONValue {
-        reply(
-            "presenceMembers", id: id, [("target", .string(target)), ("seq", .number(Double(seq))), ("members", encode(entries))])
-    }
-
-    /// A `presence` message: the changes since the last one, after the target's batch `seq`.
-    public static func presence(target: String, epoch: String, seq: UInt64, _ changes: [PresenceChange]) -> JSONValue {
-        .object([
-            ("type", "presence"), ("target", .string(target)), ("epoch", .string(epoch)), ("seq", .number(Double(seq))),
-            ("changes", .array(changes.map(encode))),
-        ])
-    }
-
     /// Members as a snapshot's, `subscribed`'s or `presenceMembers`' `presence` / `members`.
     public static func encode(_ entries: [PresenceEntry]) -> JSONValue {
         .array(entries.map { .object([("member", .string("\($0.member)")), ("state", $0.state)]) })
@@ -87,10 +55,8 @@ public enum PresenceMessages {
     }
 
     private static func member(_ item: JSONValue, field: String) throws(WireError) -> MemberID {
-        guard let text = item["member"]?.stringValue, text.hasPrefix("p-"), let number = UInt64(text.dropFirst(2)) else {
-            throw .badField(field, "members named p-N")
-        }
-        return MemberID(number)
+        guard let member = item["member"]?.stringValue.flatMap(MemberID.init(wire:)) else { throw .badField(field, "members named p-N") }
+        return member
     }
 }
 

@@ -47,16 +47,14 @@ public enum PresenceRequest: Sendable, Hashable {
         }
     }
 
-    /// The request as a client sends it.
-    public func json(id: JSONValue?) -> JSONValue {
-        var members: [(String, JSONValue)] = [("type", .string(type))]
-        if let id { members.append(("id", id)) }
-        members.append(("target", .string(target)))
+    /// The fields after `type` and `id` (see `Request.jsonValue`).
+    var fields: [(String, JSONValue)] {
+        var fields: [(String, JSONValue)] = [("target", .string(target))]
         switch self {
-        case .join(_, let key, let state): members += [("key", .string(key)), ("state", state)]
-        case .update(_, let state): members.append(("state", state))
+        case .join(_, let key, let state): fields += [("key", .string(key)), ("state", state)]
+        case .update(_, let state): fields.append(("state", state))
         case .leave, .list: break
         }
-        return .object(members)
+        return fields
     }
 }

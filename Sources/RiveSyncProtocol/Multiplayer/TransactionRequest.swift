@@ -53,13 +53,15 @@ public struct TransactionRequest: Sendable, Hashable {
 
     /// The request as a client sends it.
     public func json(id: JSONValue?) -> JSONValue {
-        var members: [(String, JSONValue)] = [("type", "transaction")]
-        if let id { members.append(("id", id)) }
-        members += [
+        Request(id: id, body: .transaction(self)).jsonValue
+    }
+
+    /// The request's fields after `type` and `id`: `target`, and each command without it.
+    var fields: [(String, JSONValue)] {
+        [
             ("target", .string(target)),
             ("commands", .array(commands.map { .object([("type", .string($0.type))] + $0.fields.filter { $0.0 != "target" }) })),
         ]
-        return .object(members)
     }
 }
 

@@ -41,12 +41,12 @@ CLIENT_TYPES = [
     "properties", "enums", "artboardNames", "stateMachineNames", "defaultViewModelInfo", "createInstance",
     "createStateMachine", "publish", "bind", "subscribe", "unsubscribe", "get", "set", "fire", "listAppend",
     "listInsert", "listRemoveAt", "listRemove", "listSwap", "advance", "digest", "ping", "upload", "loadFile",
-    "deleteTarget",
+    "deleteTarget", "presenceJoin", "presenceUpdate", "presenceLeave", "presenceList", "transaction",
 ]
 SERVER_TYPES = [
     "welcome", "error", "names", "properties", "enums", "files", "targets", "target", "schema", "defaultViewModelInfo",
     "instance", "snapshot", "subscribed", "unsubscribed", "batch", "ack", "value", "advanced", "digest", "pong", "asset",
-    "targetDeleted", "freshness",
+    "targetDeleted", "freshness", "presence", "presenceJoined", "presenceUpdated", "presenceLeft", "presenceMembers",
 ]
 # Sent only by a cluster node that cannot read the cluster's log (PROTOCOL.md §7.1): a single
 # daemon never sends it, so the session cannot see it. ClusterFaultTests receives it from real
@@ -354,6 +354,13 @@ class Session:
             raise Invalid(f"session: expected a '{expect}' reply to {short(message, 300)}, received {short(reply, 600)}")
         return reply
 
+    async def next_of(self, kind, what):
+        """Reads messages until one of type `kind` arrives; returns it."""
+        while True:
+            message = await self.next(what)
+            if message["type"] == kind:
+                return message
+
     async def batch_for(self, target, seq):
         """Waits until the batch `seq` of `target` has arrived."""
         while not any(b.get("target") == target and b.get("seq") == seq for b in self.batches):
@@ -421,6 +428,8 @@ async def session(schemas, binary):
                 {"type": "set", "target": "lobby", "path": "title", "value": "Validated"},
                 {"type": "set", "target": "character", "path": "@Theme/mode", "value": "dark"},
                 {"type": "set", "target": "character", "path": "mood", "value": 7},
+                {"type": "transaction", "target": "lobby", "commands": [
+                    {"type": "set", "path": "title", "value": "One"}, {"type": "set", "path": "title", "value": "Two"}]},
                 {"type": "bind", "target": "lobby", "globals": [{"name": "Theme", "instance": dark}]},
             ]:
                 ack = await s.request(message, "ack")
@@ -431,6 +440,8 @@ async def session(schemas, binary):
             await s.request({"type": "set", "target": "character", "path": "mood"}, "error", malformed=True)
             # Refused by the daemon and by the schemas alike (PROTOCOL.md §3, §6, §7).
             await s.request({"type": "bind", "target": "lobby"}, "error", malformed=True)
+            await s.request({"type": "transaction", "target": "lobby", "commands": []}, "error", malformed=True)
+            await s.request({"type": "transaction", "target": "lobby", "commands": [{"type": "get", "path": "title"}]}, "error", malformed=True)
             await s.request({"type": "bind", "target": "lobby", "main": None, "globals": []}, "error", malformed=True)
             await s.request({"type": "subscribe", "target": "lobby", "cursor": 5}, "error", malformed=True)
             await s.request({"type": "listRemoveAt", "target": "lobby", "path": "players", "index": 2**53}, "error", malformed=True)
@@ -492,6 +503,24 @@ async def session(schemas, binary):
             if ended.get("type") != "unsubscribed" or ended.get("reason") != "deleted" or "id" in ended:
                 raise Invalid(f"session: expected unsubscribed (deleted) without id, received {short(ended)}")
             await s.request({"type": "deleteTarget", "target": "everything"}, "error")  # unknown_target
+            # Presence (§15): s joins the lobby's presence; s2, subscribed, sees it come and go.
+            snapshot = await s2.request({"type": "subscribe", "target": "lobby"}, "snapshot")
+            if snapshot.get("presence") != []:
+                raise Invalid(f"session: expected an empty presence in {short(snapshot)}")
+            await s.request({"type": "presenceUpdate", "target": "lobby", "state": {"name": "v"}}, "error")  # not_joined
+            await s.request({"type": "presenceJoin", "target": "lobby", "key": "short", "state": {}}, "error", malformed=True)
+            await s.request({"type": "presenceJoin", "target": "lobby", "state": {}}, "error", malformed=True)
+            await s.request({"type": "presenceJoin", "target": "lobby", "key": "k" * 16, "state": "Ana"}, "error", malformed=True)
+            key = "validate-messages-0123"
+            await s.request({"type": "presenceJoin", "target": "lobby", "key": key, "state": {"name": "v"}}, "presenceJoined")
+            joined = await s2.next_of("presence", "the presence join")
+            await s.request({"type": "presenceUpdate", "target": "lobby", "state": {"name": "v", "cursor": [1, 2]}}, "presenceUpdated")
+            await s.request({"type": "presenceList", "target": "lobby"}, "presenceMembers")
+            await s.request({"type": "presenceLeave", "target": "lobby"}, "presenceLeft")
+            seen = [change for change in joined["changes"]]
+            while not any(change["op"] == "leave" for change in seen):
+                seen += (await s2.next_of("presence", "the presence leave"))["changes"]
+            await s2.request({"type": "presenceList", "target": "lobby"}, "presenceMembers")
             await s.request({"type": "ping"}, "pong")
             missing_requests = sorted(set(CLIENT_TYPES) - s.sent - s2.sent)
             cluster_only = {message["type"] for message in CLUSTER_ONLY_MESSAGES}

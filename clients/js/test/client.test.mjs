@@ -118,6 +118,34 @@ test('errors are RiveSyncError with the protocol code; local misuse too', async 
   });
 });
 
+test('a transaction applies in one batch with its authors, or not at all', async () => {
+  await withDemo(async ({ connect }) => {
+    const writer = await connect({ client: 'js-suite/1' });
+    const watcher = await connect();
+    const theme = await watcher.subscribe('theme');
+    const batches = [];
+    theme.on('batch', (batch) => batches.push(batch));
+    const target = await writer.subscribe('theme');
+    const ack = await target.transaction([
+      { type: 'set', path: 'name', value: 'Dark' },
+      { type: 'set', path: 'background', value: '#FF121212' },
+      { type: 'set', path: 'foreground', value: '#FFF2F2F2' },
+    ]);
+    assert.equal(ack.type, 'ack');
+    assert.equal(ack.commands.length, 3);
+    assert.equal(ack.command, ack.commands[0]);
+    await until(() => batches.length === 1, 'the theme batch on the other client');
+    assert.deepEqual(batches[0].commands, ack.commands, 'one batch holds the whole transaction');
+    assert.deepEqual(batches[0].authors, [{ client: 'js-suite/1' }, { client: 'js-suite/1' }, { client: 'js-suite/1' }]);
+    assert.equal(theme.viewModelInstance.string('name').value, 'Dark');
+    await assert.rejects(
+      target.transaction([{ type: 'set', path: 'background', value: '#FF000000' }, { type: 'set', path: 'name', value: 7 }]),
+      (e) => e instanceof RiveSyncError && e.code === 'type_mismatch' && e.details.commandIndex === 1,
+    );
+    assert.equal((await writer.get('theme', 'background')).value, '#FF121212', 'nothing of the failed transaction applied');
+  });
+});
+
 test('value streams and on(): the current value, then every change; triggers count fires', async () => {
   await withDemo(async ({ connect }) => {
     const writer = await connect();

@@ -10,8 +10,11 @@ class Batch:
     """One advance of a target as this client applied it: ``seq`` and the effects (PROTOCOL.md
     §7), or, with ``resync`` set, a fresh snapshot that replaced the batches up to ``seq``."""
 
-    def __init__(self, target, seq, effects=(), commands=(), resync=False):
+    def __init__(self, target, seq, effects=(), commands=(), resync=False, authors=None):
         self.target, self.seq, self.effects, self.commands, self.resync = target, seq, list(effects), list(commands), resync
+        # Who sent each command, ``{"client"?, "token"?}`` (PROTOCOL.md §17); None when the
+        # daemon records no authors.
+        self.authors = authors
 
     def __repr__(self):
         return f"Batch({self.target!r}, seq={self.seq}, effects={len(self.effects)}, resync={self.resync})"
@@ -39,7 +42,8 @@ class Mirror:
         if self.replica is None or message["seq"] <= self.replica.seq:
             return
         self.replica.apply(message)
-        self._notify(Batch(self.target, message["seq"], message["effects"], message.get("commands", ())), True)
+        self._notify(
+            Batch(self.target, message["seq"], message["effects"], message.get("commands", ()), authors=message.get("authors")), True)
 
     def _notify(self, batch, tell):
         if tell:

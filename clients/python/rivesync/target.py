@@ -10,14 +10,16 @@ from .streams import BatchStream, ValueStream
 
 @dataclasses.dataclass(frozen=True)
 class Receipt:
-    """The daemon's acknowledgement of a command: the batch ``seq`` that applied it."""
+    """The daemon's acknowledgement of a command: the batch ``seq`` that applied it. A
+    transaction's lists every number in ``commands`` (``command`` is the first)."""
     target: str
     seq: int
     command: int
+    commands: tuple = ()
 
     @classmethod
     def of(cls, ack):
-        return cls(ack["target"], ack["seq"], ack["command"])
+        return cls(ack["target"], ack["seq"], ack["command"], tuple(ack.get("commands", (ack["command"],))))
 
 
 class RemoteTarget:
@@ -80,6 +82,13 @@ class RemoteTarget:
 
     async def _command(self, message):
         return Receipt.of(await self.session.request(dict(message, target=self.name)))
+
+    async def transaction(self, commands):
+        """Several commands in one advance, in their order, all or none (PROTOCOL.md §16):
+        each a dict without ``target`` (``{"type": "set", "path": …, "value": …}``, ``fire``,
+        list edits, ``bind``). Returns after the daemon applied them; raises the failing
+        command's typed error, whose ``details["commandIndex"]`` names it (nothing applied)."""
+        return await self._command({"type": "transaction", "commands": [dict(command) for command in commands]})
 
     async def set_value(self, path, value):
         """Sets a value (JSON form); returns after the daemon applied it."""

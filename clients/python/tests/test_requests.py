@@ -128,6 +128,24 @@ async def test_manual_state_machine_advance(rivesyncd, connect):
     assert auto.value.code == "not_manual" and auto.value.details == {"target": "character"}
 
 
+async def test_transaction_applies_in_one_batch_or_not_at_all(rivesyncd, connect):
+    worker = await connect(rivesyncd)
+    theme = await worker.target("theme")
+    batches = await theme.batches()
+    receipt = await theme.transaction([
+        {"type": "set", "path": "name", "value": "Dark"},
+        {"type": "set", "path": "background", "value": "#FF121212"},
+    ])
+    assert len(receipt.commands) == 2 and receipt.command == receipt.commands[0]
+    batch = await asyncio.wait_for(batches.__anext__(), 20)
+    assert batch.commands == list(receipt.commands) and len(batch.authors) == 2
+    assert all(set(author) <= {"client", "token"} for author in batch.authors)
+    with pytest.raises(ViewModelInstanceError) as failed:
+        await theme.transaction([{"type": "set", "path": "name", "value": "Half"}, {"type": "set", "path": "name", "value": 7}])
+    assert failed.value.code == "type_mismatch" and failed.value.details["commandIndex"] == 1
+    assert await theme.get("name") == "Dark"
+
+
 async def test_typed_errors_carry_the_protocol_code(rivesyncd, connect):
     worker = await connect(rivesyncd)
     character = await worker.state_machine("character")
