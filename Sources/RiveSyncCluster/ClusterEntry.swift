@@ -1,9 +1,10 @@
 import RiveSyncCore
 import RiveSyncJSON
+import RiveSyncModel
 import RiveSyncRedis
 
-/// One entry of the cluster's log stream (protocol/CLUSTER.md §2.3): a record of a file, or a
-/// node's `join` (it took a new fencing token), with who proposed it.
+/// One entry of the cluster's log stream (protocol/CLUSTER.md §2.3): a record of a file, a file
+/// loaded (`loadFile`), or a node's `join` (it took a new fencing token), with who proposed it.
 public struct ClusterEntry: Sendable, Equatable {
     /// The entry format (`v`).
     public static let format = 1
@@ -11,6 +12,10 @@ public struct ClusterEntry: Sendable, Equatable {
     public enum Kind: Sendable, Equatable {
         /// A change of `file` (its body is the journal's own JSON of the record).
         case record(file: String, JournalRecord)
+        /// A file loaded at run time: its `file.json` header (`JournalHeader`: name and schema).
+        case file(name: String, header: JSONValue)
+        /// An asset uploaded to a node (its reference: id, size, media type).
+        case asset(AssetReference)
         /// The proposing node appends nothing more with an earlier token.
         case join
     }
@@ -39,6 +44,10 @@ public struct ClusterEntry: Sendable, Equatable {
         switch kind {
         case .record(let file, let record):
             fields += ["k", "record", "f", RedisArgument(file), "b", RedisArgument(bytes: JSONValue.object(record.members).serialized())]
+        case .file(let name, let header):
+            fields += ["k", "file", "f", RedisArgument(name), "b", RedisArgument(bytes: header.serialized())]
+        case .asset(let asset):
+            fields += ["k", "asset", "f", RedisArgument(asset.id)] + Self.assetValue(asset)
         case .join:
             fields += ["k", "join"]
         }
@@ -68,8 +77,40 @@ public struct ClusterEntry: Sendable, Equatable {
             } catch {
                 throw Invalid(description: "entry \(entry.id): record of '\(file)': \(error)")
             }
+        case "file":
+            let name = try text("f")
+            guard let body = entry.value("b") else { throw Invalid(description: "entry \(entry.id): no field 'b'") }
+            do { kind = .file(name: name, header: try JSONParser().parse(body)) } catch {
+                throw Invalid(description: "entry \(entry.id): file '\(name)': \(error)")
+            }
+        case "asset":
+            let id = try text("f")
+            guard let bytes = Int(try text("s")), bytes >= 0 else { throw Invalid(description: "entry \(entry.id): asset size") }
+            kind = .asset(AssetReference(id: id, byteCount: bytes, mediaType: try text("m")))
         case let other:
             throw Invalid(description: "entry \(entry.id): kind '\(other)'")
         }
+    }
+}
+
+extension ClusterEntry {
+    /// An asset's size and media type as an entry's field/value pairs.
+    static func assetValue(_ asset: AssetReference) -> [RedisArgument] {
+        ["s", RedisArgument(asset.byteCount), "m", RedisArgument(asset.mediaType)]
+    }
+
+    /// The assets of an `HGETALL <prefix>:assets` reply (id → `<size> <media type>`).
+    static func assets(_ reply: RedisReply) throws(RedisError) -> [AssetReference] {
+        let flat = try reply.array() ?? []
+        var assets: [AssetReference] = []
+        var index = 0
+        while index + 1 < flat.count {
+            guard let id = try flat[index].string(), let value = try flat[index + 1].string(),
+                let space = value.firstIndex(of: " "), let bytes = Int(value[..<space])
+            else { throw .unexpectedReply("asset entry \(flat[index])") }
+            assets.append(AssetReference(id: id, byteCount: bytes, mediaType: String(value[value.index(after: space)...])))
+            index += 2
+        }
+        return assets.sorted { $0.id < $1.id }
     }
 }

@@ -12,6 +12,22 @@ public struct ClusterKeys: Sendable {
     public var epoch: String { "\(prefix):epoch" }
     /// The counter that hands out command-number slots.
     public var slots: String { "\(prefix):slots" }
+    /// Every file's latest snapshot: file name → `<stream id>\n<snapshot JSON>`.
+    public var snapshots: String { "\(prefix):snapshots" }
+    /// The stream id of every file's latest snapshot: file name → id (the trim point is the lowest).
+    public var snapshotIDs: String { "\(prefix):snapshot-ids" }
+    /// Every snapshotted file's number and `file.json` header: file name → JSON.
+    public var files: String { "\(prefix):files" }
+    /// Where the next trim cuts: the lowest snapshot id at the last store.
+    public var trimPoint: String { "\(prefix):trim-point" }
+    /// Every asset uploaded to the cluster: id → `<size> <media type>`.
+    public var assets: String { "\(prefix):assets" }
+    /// Nodes starting from the snapshots: node → the id it reads from and until when (ms).
+    public var pins: String { "\(prefix):pins" }
+    /// The highest entry each trim deleted, newest first (the last 64 trims).
+    public var trims: String { "\(prefix):trims" }
+    /// The fingerprint of the configured files, instances and state machines (set by the first node).
+    public var configuration: String { "\(prefix):configuration" }
     /// A node's lease (its current fencing token).
     public func lease(of node: String) -> String { "\(prefix):lease:\(node)" }
 }

@@ -1,6 +1,7 @@
 import Dispatch
 import RiveSyncCore
 import RiveSyncJSON
+import RiveSyncModel
 import RiveSyncRedis
 import Synchronization
 
@@ -24,31 +25,22 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
         public var node: String
         public var lease: Duration
         public var timeout: Duration
+        /// Records between compactions: every node compacts at the same entries, those whose
+        /// record count in the whole log is a multiple of it (so the cluster must agree on it).
+        public var snapshotEvery: Int
 
-        public init(endpoint: RedisEndpoint, keys: ClusterKeys, node: String, lease: Duration, timeout: Duration) {
+        public init(endpoint: RedisEndpoint, keys: ClusterKeys, node: String, lease: Duration, timeout: Duration, snapshotEvery: Int) {
             self.endpoint = endpoint
             self.keys = keys
             self.node = node
             self.lease = lease
             self.timeout = timeout
+            self.snapshotEvery = max(1, snapshotEvery)
         }
     }
 
-    /// What the log tells its daemon (for logs, health and metrics), on the worker's queue.
-    public enum Event: Sendable {
-        /// The stream reader reached the end of the log again after being cut off.
-        case caughtUp
-        /// Reading from Redis failed (reported once); the node is cut off until `caughtUp`.
-        case cutOff(RedisError)
-        /// The lease ended: the node's own entries are no longer answered — no proposal made
-        /// before gets an answer, so the sink frees what waits on them — and it should drop its
-        /// clients (they resume on another node).
-        case leaseLost
-        /// An entry that cannot be read (skipped by every node alike).
-        case invalidEntry(String)
-    }
-
     public let settings: Settings
+    private let newEpoch: @Sendable () -> String
     /// The cluster's epoch (the same on every node).
     public let epoch: String
     /// This node's command numbers.
@@ -58,6 +50,11 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
     public let persistence: (appendonly: String, appendfsync: String)?
     /// What the log counts, for `/metrics`.
     public let metrics = ClusterMetrics()
+    /// The files of the cluster's latest snapshots, by number, as read at join (empty when the
+    /// cluster has none yet): a node restores them instead of its configured state.
+    public let restored: [ClusterFileSnapshot]
+    /// Every asset uploaded to the cluster, as read at join (`<prefix>:assets`).
+    public let sharedAssets: [AssetReference]
     private let reachable = Atomic(true)
 
     /// False while the stream cannot be read (from a failed read until the reader catches up
@@ -105,13 +102,38 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
     private var signalledCaughtUp = false
     /// The last entry of the stream when reading began (nil: it was empty).
     private var catchUpTarget: RedisStreamID?
+    /// Each restored file's snapshot position: its records up to it are in its snapshot.
+    private var skipUpTo: [String: RedisStreamID] = [:]
+    /// The entry being committed (a snapshot taken meanwhile includes it).
+    private var committing: RedisStreamID?
+    /// Record entries in the whole log up to the one committed last (a restored node starts at
+    /// its snapshot's count): the same on every node at the same entry.
+    private var recordCount: UInt64 = 0
+    /// Snapshots taken at `committing`, written once its commit is over.
+    private var pendingSnapshots: [(file: String, snapshot: JSONValue, header: JSONValue)] = []
+    /// A file's number and header, for its snapshot (the daemon's directory).
+    private var fileHeader: ((String) -> (number: UInt64, header: JournalHeader)?)?
+    /// Applies a `file` entry (loads the file); true when it loaded.
+    private var loadFile: ((String, JSONValue) -> Bool)?
+    /// Applies an `asset` entry (the asset is known from then on).
+    private var addAsset: ((AssetReference) -> Void)?
+    /// This node's `file` and `asset` proposals waiting for their entry, by ticket.
+    private var waitingEntries: [UInt64: @Sendable (EntryOutcome) -> Void] = [:]
+    private var lastEntryTicket: UInt64 = 0
+    /// Set once the log was found lost: nothing more is committed.
+    private var lost = false
+    private let snapshotQueue = DispatchQueue(label: "rivesyncd.cluster.snapshot")
+    /// The snapshot connection (touched on `snapshotQueue` only).
+    private var snapshotConnection: RedisConnection?
 
     /// Joins the cluster: connects, reads (or sets) the epoch, takes a command-number slot and
     /// a lease. Throws when Redis cannot be reached (a node does not start cut off).
-    public init(_ settings: Settings, newEpoch: String) throws(RedisError) {
+    /// `newEpoch` makes a fresh epoch (for a cluster that has none, or whose log went back).
+    public init(_ settings: Settings, newEpoch: @escaping @Sendable () -> String) throws(RedisError) {
         self.settings = settings
+        self.newEpoch = newEpoch
         let connection = try RedisConnection(settings.endpoint, timeout: settings.timeout)
-        try connection.command(["SET", RedisArgument(settings.keys.epoch), RedisArgument(newEpoch), "NX"])
+        try connection.command(["SET", RedisArgument(settings.keys.epoch), RedisArgument(newEpoch()), "NX"])
         guard let epoch = try connection.command(["GET", RedisArgument(settings.keys.epoch)]).string() else {
             throw .unexpectedReply("no epoch at \(settings.keys.epoch)")
         }
@@ -125,7 +147,28 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
         ])
         .expectStatus("OK")
         fencing = Mutex(Fencing(token: token, generation: 1, generations: [token: 1], validUntil: Self.validUntil(sentAt, settings.lease)))
+        // Pinned first: no trim cuts above where this node will read from until it caught up.
+        try connection.command([
+            "EVAL", RedisArgument(ClusterScripts.pin), 2, RedisArgument(settings.keys.snapshotIDs), RedisArgument(settings.keys.pins),
+            RedisArgument(settings.node), RedisArgument(Self.pinMilliseconds),
+        ])
+        restored = try ClusterFileSnapshot.read(connection, keys: settings.keys)
+        sharedAssets = try ClusterEntry.assets(try connection.command(["HGETALL", RedisArgument(settings.keys.assets)]))
         appender = connection
+    }
+
+    /// Records `fingerprint` (the configured files, instances and state machines) as the
+    /// cluster's if it has none yet, and returns where this node's differs from the cluster's
+    /// (nil: they agree).
+    public func configurationDifference(_ fingerprint: JSONValue) throws(RedisError) -> String? {
+        let connection = try RedisConnection(settings.endpoint, timeout: settings.timeout)
+        defer { connection.close() }
+        let key = RedisArgument(settings.keys.configuration)
+        try connection.command(["SET", key, RedisArgument(bytes: fingerprint.serialized()), "NX"])
+        guard let recorded = try connection.command(["GET", key]).bytes() else { throw .unexpectedReply("no configuration at \(key)") }
+        let cluster: JSONValue
+        do { cluster = try JSONParser().parse(recorded) } catch { throw .unexpectedReply("the cluster's configuration: \(error)") }
+        return ClusterConfigurationCheck.difference(fingerprint, cluster)
     }
 
     deinit { stop() }
@@ -148,20 +191,87 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
         }
     }
 
-    /// Not yet: the stream is kept whole (CLUSTER.md §5), so the core never asks for a snapshot.
-    public func compact(file: String, state: JSONValue, targets: [JournalSnapshot.Target]) throws(LogFailure) {}
+    /// Takes `file`'s snapshot at the entry being committed; it is written (with the other
+    /// files', the core compacts every file at once) when that entry's commit is over, then
+    /// the stream is trimmed (CLUSTER.md §2.7). A failed write only keeps the longer log.
+    public func compact(file: String, state: JSONValue, targets: [JournalSnapshot.Target]) throws(LogFailure) {
+        guard committing != nil, let found = fileHeader?(file) else { return }
+        let snapshot = JournalSnapshot(upTo: recordCount, state: state, targets: targets).json
+        pendingSnapshots.append((file, snapshot, ClusterFileSnapshot.fileDocument(number: found.number, header: found.header)))
+    }
 
-    public func recordsSinceCompaction(of file: String) -> Int { 0 }
+    /// `snapshotEvery` at the entries every node compacts at (the log's record count a multiple
+    /// of it), else 0.
+    public func recordsSinceCompaction(of file: String) -> Int {
+        recordCount > 0 && recordCount % UInt64(settings.snapshotEvery) == 0 ? settings.snapshotEvery : 0
+    }
+
+    /// One stream holds every file: a file never compacted would pin the trim.
+    public var compactsEveryFile: Bool { true }
+
+    /// Proposes loading a file on every node (a `file` entry, CLUSTER.md §2.3); `answer` is
+    /// called once, on the worker's queue: after the entry applied, or when it surely did not
+    /// get in. Call on the worker's queue, once replicating.
+    public func proposeFile(name: String, header: JournalHeader, answer: @escaping @Sendable (EntryOutcome) -> Void) {
+        propose(.file(name: name, header: header.json), answer: answer)
+    }
+
+    /// Proposes an uploaded asset to every node (an `asset` entry), after recording it in
+    /// `<prefix>:assets` for nodes that start later; `answer` as for `proposeFile`.
+    public func proposeAsset(_ asset: AssetReference, answer: @escaping @Sendable (EntryOutcome) -> Void) {
+        propose(.asset(asset), answer: answer)
+    }
+
+    private func propose(_ kind: ClusterEntry.Kind, answer: @escaping @Sendable (EntryOutcome) -> Void) {
+        lastEntryTicket += 1
+        let ticket = Self.entryTickets | lastEntryTicket
+        waitingEntries[ticket] = answer
+        let entry = ClusterEntry(kind: kind, node: settings.node, token: "", ticket: ticket)
+        appendQueue.async { [self] in
+            var failure: LogFailure?
+            if case .asset(let asset) = kind {
+                do throws(RedisError) {
+                    try connected().command([
+                        "HSET", RedisArgument(settings.keys.assets), RedisArgument(asset.id),
+                        RedisArgument("\(asset.byteCount) \(asset.mediaType)"),
+                    ])
+                } catch {
+                    metrics.redisErrors.add(1, ordering: .relaxed)
+                    if error.closesConnection { appender = nil }
+                    failure = LogFailure("the cluster log is unreachable: \(error)")
+                }
+            }
+            guard let failure = failure ?? append(entry) else { return }
+            deliver? { [self] in waitingEntries.removeValue(forKey: ticket)?(.failed(failure)) }
+        }
+    }
+
+    /// Tickets of `file` entries have the top bit set (the core's record tickets never do).
+    private static let entryTickets: UInt64 = 1 << 63
 
     // MARK: Replicating
 
     /// Starts reading the stream from its first entry and committing it to `sink` on `queue`
     /// (the worker's), and renewing the lease. Call once, with the worker idle.
-    public func startReplicating(sink: any LogSink, queue: DispatchQueue, onEvent: @escaping @Sendable (Event) -> Void) throws(RedisError) {
+    /// `fileHeader` gives a file's number and header for its snapshots; `loadFile` applies a
+    /// `file` entry (both on `queue`). The reader starts after the lowest id of the restored
+    /// snapshots, and skips each restored file's records up to its own.
+    public func startReplicating(
+        sink: any LogSink, queue: DispatchQueue, fileHeader: @escaping (String) -> (number: UInt64, header: JournalHeader)?,
+        loadFile: @escaping (String, JSONValue) -> Bool, addAsset: @escaping (AssetReference) -> Void,
+        onEvent: @escaping @Sendable (Event) -> Void
+    ) throws(RedisError) {
+        let first = restored.min { $0.upTo < $1.upTo }
+        let start = first?.upTo ?? .start
         queue.sync {
             self.sink = sink
             self.deliver = { queue.async(execute: $0) }
             self.onEvent = onEvent
+            self.fileHeader = fileHeader
+            self.loadFile = loadFile
+            self.addAsset = addAsset
+            self.skipUpTo = Dictionary(restored.map { ($0.header.name, $0.upTo) }, uniquingKeysWith: max)
+            self.recordCount = first?.snapshot.upTo ?? 0
             self.replicating = true
         }
         // Caught up once the entry that was last when reading began has been applied (a busy
@@ -174,7 +284,29 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
         readerSettings.timeout = settings.timeout
         readerSettings.block = .milliseconds(500)
         let deliver = self.deliver!
-        reader = try RedisStreamReader(settings.endpoint, key: settings.keys.log, after: .start, settings: readerSettings) { [self] event in
+        readerSettings.check = { [keys = settings.keys, epoch, metrics, newEpoch] connection, after, read throws(RedisError) in
+            let verdict = try connection.command([
+                "EVAL", RedisArgument(ClusterScripts.check), 3, RedisArgument(keys.epoch), RedisArgument(keys.log),
+                RedisArgument(keys.trims),
+                RedisArgument(epoch), after.argument, RedisArgument(read.first.map(\.id.description) ?? ""),
+            ]).string()
+            let loss: LogLoss
+            switch verdict {
+            case "ok": return true
+            case "trimmed": loss = .behindTrim
+            default:
+                loss = .wentBack
+                // The first node to see it renews the epoch, so old cursors get snapshots.
+                _ = try? connection.command([
+                    "EVAL", RedisArgument(ClusterScripts.renewEpoch), 1, RedisArgument(keys.epoch), RedisArgument(epoch),
+                    RedisArgument(newEpoch()),
+                ])  // a failure leaves the epoch to the restarted nodes' SET NX (the key is gone) or to another node
+            }
+            metrics.redisErrors.add(1, ordering: .relaxed)
+            deliver { [self] in logLost(loss) }
+            return false
+        }
+        reader = try RedisStreamReader(settings.endpoint, key: settings.keys.log, after: start, settings: readerSettings) { [self] event in
             deliver { [self] in handle(event) }
         }
         startLeaseRenewal()
@@ -196,7 +328,10 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
     private func handle(_ event: RedisStreamReader.Event) {
         switch event {
         case .entries(let entries):
-            for entry in entries { commit(entry) }
+            for entry in entries {
+                guard !lost else { return }
+                commit(entry)
+            }
             if let last = entries.last, let target = catchUpTarget, last.id >= target { signalCaughtUp() }
         case .caughtUp:
             signalCaughtUp()
@@ -213,7 +348,23 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
         guard !signalledCaughtUp else { return }
         signalledCaughtUp = true
         caughtUp.signal()
+        // Read past the snapshots: trims may cut where this node started (a failure leaves the
+        // pin to expire).
+        snapshotQueue.async { [self] in
+            do throws(RedisError) {
+                if snapshotConnection?.isBroken ?? true {
+                    snapshotConnection = try RedisConnection(settings.endpoint, timeout: settings.timeout)
+                }
+                try snapshotConnection!.command(["HDEL", RedisArgument(settings.keys.pins), RedisArgument(settings.node)])
+            } catch {
+                metrics.redisErrors.add(1, ordering: .relaxed)
+                if error.closesConnection { snapshotConnection = nil }
+            }
+        }
     }
+
+    /// How long a starting node's pin holds at most (it is removed once the node caught up).
+    static let pinMilliseconds = 120_000
 
     private func commit(_ raw: RedisStreamEntry) {
         let entry: ClusterEntry
@@ -226,6 +377,9 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
         switch entry.kind {
         case .record(let file, let record):
             if case .advance(_, let commands) = record, let highest = commands.map(\.id).max() { numbers.ensure(above: highest) }
+            recordCount += 1
+            // In the file's restored snapshot already.
+            if let upTo = skipUpTo[file], raw.id <= upTo { return }
             var ticket: LogTicket?
             if own, waiting.contains(entry.ticket), fencing.withLock({ $0.generations[entry.token] != nil }) {
                 waiting.remove(entry.ticket)
@@ -239,7 +393,31 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
                 }
                 if leaseHeld() { ticket = LogTicket(entry.ticket) }
             }
+            committing = raw.id
             sink?.committed(file: file, record: record, ticket: ticket)
+            committing = nil
+            if !pendingSnapshots.isEmpty { storeSnapshots(upTo: raw.id) }
+        case .file(let name, let header):
+            if let upTo = skipUpTo[name], raw.id <= upTo { return }
+            let loaded = loadFile?(name, header) ?? false
+            if own, fencing.withLock({ $0.generations[entry.token] != nil }), let answer = waitingEntries.removeValue(forKey: entry.ticket)
+            {
+                fencing.withLock { fencing in
+                    fencing.sent[entry.ticket] = nil
+                    fencing.sentAt[entry.ticket] = nil
+                }
+                answer(.committed(applied: loaded))
+            }
+        case .asset(let asset):
+            addAsset?(asset)
+            if own, fencing.withLock({ $0.generations[entry.token] != nil }), let answer = waitingEntries.removeValue(forKey: entry.ticket)
+            {
+                fencing.withLock { fencing in
+                    fencing.sent[entry.ticket] = nil
+                    fencing.sentAt[entry.ticket] = nil
+                }
+                answer(.committed(applied: true))
+            }
         case .join:
             guard own, let generation = fencing.withLock({ $0.generations[entry.token] }) else { return }
             leaseReported = false
@@ -249,10 +427,10 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
                 for ticket in lost { fencing.sent[ticket] = nil }
                 return lost
             }
-            for ticket in lost where waiting.remove(ticket) != nil {
-                sink?.appendFailed(
-                    file: "", ticket: LogTicket(ticket), failure: LogFailure("the connection to Redis broke before the change was appended")
-                )
+            let failure = LogFailure("the connection to Redis broke before the change was appended")
+            for ticket in lost {
+                if waiting.remove(ticket) != nil { sink?.appendFailed(file: "", ticket: LogTicket(ticket), failure: failure) }
+                waitingEntries.removeValue(forKey: ticket)?(.failed(failure))
             }
         }
     }
@@ -273,12 +451,52 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
         guard !leaseReported else { return }
         leaseReported = true
         waiting.removeAll()
+        let files = waitingEntries
+        waitingEntries.removeAll()
+        for answer in files.values { answer(.failed(LogFailure("this node's cluster lease ended"))) }
         fencing.withLock { fencing in
             fencing.sent.removeAll()
             fencing.sentAt.removeAll()
         }
         metrics.leaseLosses.add(1, ordering: .relaxed)
         onEvent?(.leaseLost)
+    }
+
+    /// The log is not the one this node applied: stop everything and tell the daemon.
+    private func logLost(_ loss: LogLoss) {
+        guard !lost else { return }
+        lost = true
+        leaseTimer?.cancel()
+        onEvent?(.logLost(loss))
+    }
+
+    /// Writes the snapshots taken at `upTo` and trims the stream (on `snapshotQueue`; a
+    /// failure keeps the longer log and is counted).
+    private func storeSnapshots(upTo: RedisStreamID) {
+        var arguments: [RedisArgument] = [
+            "EVAL", RedisArgument(ClusterScripts.storeSnapshots), 7, RedisArgument(settings.keys.snapshots),
+            RedisArgument(settings.keys.snapshotIDs), RedisArgument(settings.keys.files), RedisArgument(settings.keys.log),
+            RedisArgument(settings.keys.trims), RedisArgument(settings.keys.trimPoint), RedisArgument(settings.keys.pins), upTo.argument,
+        ]
+        for pending in pendingSnapshots {
+            arguments += [
+                RedisArgument(pending.file), RedisArgument(bytes: pending.snapshot.serialized()),
+                RedisArgument(bytes: pending.header.serialized()),
+            ]
+        }
+        pendingSnapshots = []
+        snapshotQueue.async { [self, arguments] in
+            do throws(RedisError) {
+                if snapshotConnection?.isBroken ?? true {
+                    snapshotConnection = try RedisConnection(settings.endpoint, timeout: settings.timeout)
+                }
+                _ = try snapshotConnection!.command(arguments)
+            } catch {
+                metrics.redisErrors.add(1, ordering: .relaxed)
+                if error.closesConnection { snapshotConnection = nil }
+                deliver? { [self] in onEvent?(.snapshotFailed(error)) }
+            }
+        }
     }
 
     // MARK: Appending (appendQueue)

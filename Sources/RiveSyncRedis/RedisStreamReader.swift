@@ -26,6 +26,11 @@ public final class RedisStreamReader: Sendable {
         public var count = 512
         /// Wait before reconnecting after a failure.
         public var retryDelay: Duration = .milliseconds(100)
+        /// Runs after each read on the reader's connection, before anything is delivered, with
+        /// the last entry delivered before (`after`) and what the read returned: false stops the
+        /// reader for good (nothing more is delivered). A thrown error counts as a failed read.
+        public var check:
+            (@Sendable (_ connection: RedisConnection, _ after: RedisStreamID, _ read: [RedisStreamEntry]) throws(RedisError) -> Bool)?
 
         public init() {}
     }
@@ -107,6 +112,7 @@ public final class RedisStreamReader: Sendable {
                 ])
                 let entries = try RedisStreamEntry.readReply(reply, key: key)
                 guard !control.stopping else { break }
+                if let check = settings.check, try !check(current, after, entries) { break }
                 if let last = entries.last {
                     after = last.id
                     handler(.entries(entries))

@@ -1,4 +1,9 @@
+import Dispatch
+import Foundation
 import RiveSyncCluster
+import RiveSyncCore
+import RiveSyncJSON
+import RiveSyncModel
 import RiveSyncProtocol
 import RiveSyncRedis
 
@@ -23,9 +28,13 @@ extension Daemon {
         let endpoint = try RedisEndpoint(url: cluster.redis)
         let settings = RedisChangeLog.Settings(
             endpoint: endpoint, keys: ClusterKeys(prefix: cluster.prefix), node: cluster.node,
-            lease: .milliseconds(cluster.leaseMilliseconds), timeout: .milliseconds(cluster.timeoutMilliseconds))
+            lease: .milliseconds(cluster.leaseMilliseconds), timeout: .milliseconds(cluster.timeoutMilliseconds),
+            snapshotEvery: configuration.snapshotEvery)
+        let joined: RedisChangeLog
+        let difference: String?
         do {
-            let joined = try RedisChangeLog(settings, newEpoch: StateDirectory.newEpoch())
+            joined = try RedisChangeLog(settings, newEpoch: { StateDirectory.newEpoch() })
+            difference = try joined.configurationDifference(configurationFingerprint(configuration))
             log(
                 .info, "joined the cluster",
                 [("redis", "\(endpoint)"), ("node", cluster.node), ("epoch", joined.epoch), ("slot", "\(joined.numbers.slot)")])
@@ -34,10 +43,16 @@ extension Daemon {
                     .warning, "Redis may lose acknowledged changes in a crash: run it with appendonly yes and appendfsync always",
                     [("appendonly", persistence.appendonly), ("appendfsync", persistence.appendfsync)])
             }
-            return joined
         } catch {
             throw ConfigurationError.invalid("cluster.redis: \(error)")
         }
+        if let difference {
+            joined.stop()
+            throw ConfigurationError.invalid(
+                "cluster: this node's files, instances, state machines or defaultRate differ from the cluster's (every node must have the same): \(difference)"
+            )
+        }
+        return joined
     }
 
     /// Starts applying the cluster's log after the configured state, and waits until the node
@@ -47,7 +62,29 @@ extension Daemon {
         let log = context.log
         let dispatcher = self.dispatcher
         // Events come on the worker's queue.
-        try clusterLog.startReplicating(sink: worker, queue: worker.queue) { event in
+        let context = self.context
+        // Both hooks run on the worker's queue.
+        let fileHeader = { (name: String) -> (number: UInt64, header: JournalHeader)? in
+            guard let location = context.directory.file(name), let runtime = worker.files[name] else { return nil }
+            return (location.number, JournalHeader(name: name, worker: worker.index, schema: runtime.schema.jsonValue))
+        }
+        let loadFile = { (name: String, header: JSONValue) -> Bool in
+            let schema: FileSchema
+            do { schema = try FileSchema(json: try JournalHeader(json: header).schema) } catch {
+                log(.error, "a file of the cluster log cannot be loaded (on any node)", [("file", name), ("error", "\(error)")])
+                return false
+            }
+            guard let location = context.directory.reserveFile(name, worker: worker.index) else { return false }
+            worker.load(schema, as: name, number: location.number)
+            log(.info, "file loaded from the cluster log", [("file", name)])
+            return true
+        }
+        let assets = context.assets
+        for asset in clusterLog.sharedAssets { assets.restore(id: asset.id, mediaType: asset.mediaType, byteCount: asset.byteCount) }
+        try clusterLog.startReplicating(
+            sink: worker, queue: worker.queue, fileHeader: fileHeader, loadFile: loadFile,
+            addAsset: { assets.restore(id: $0.id, mediaType: $0.mediaType, byteCount: $0.byteCount) }
+        ) { [weak self] event in
             switch event {
             case .caughtUp:
                 log(.info, "reading the cluster log again", [])
@@ -60,6 +97,18 @@ extension Daemon {
                 worker.run(.proposalsDropped)
                 dispatcher.closeEveryConnection(code: .goingAway, reason: "cluster lease lost")
             case .invalidEntry(let reason): log(.error, "skipped an entry of the cluster log", [("reason", reason)])
+            case .snapshotFailed(let error):
+                log(.error, "writing the cluster's snapshot failed; the log keeps its entries until the next one", [("error", "\(error)")])
+            case .logLost(let loss):
+                log(
+                    .error, "leaving the cluster: exiting so that the supervisor starts this node again from the cluster's snapshot",
+                    [("reason", "\(loss)"), ("status", "\(Self.logLostStatus)")])
+                // Off the worker's queue: stopping waits for it. Connections close with 1001.
+                let daemon = self
+                DispatchQueue.global().async {
+                    daemon?.stop()
+                    _exit(Self.logLostStatus)
+                }
             }
         }
         guard clusterLog.waitUntilCaughtUp(timeout: .seconds(120)) else {
@@ -67,6 +116,12 @@ extension Daemon {
         }
         log(.info, "caught up with the cluster log", [])
     }
+}
+
+extension Daemon {
+    /// The exit status of a node that must start again from the snapshot (EX_TEMPFAIL): its
+    /// supervisor restarts it (`Restart=on-failure`).
+    static let logLostStatus: Int32 = 75
 }
 
 extension Dispatcher {

@@ -30,13 +30,6 @@ public final class Daemon: Sendable {
                 [("lost", renewed.joined(separator: "; "))])
         }
         let clusterLog = try Self.joinCluster(configuration, log: log)
-        // A node loads files only from its configuration: a client's `loadFile` would load on
-        // this node alone (protocol/CLUSTER.md §5), so it is refused (`forbidden`).
-        var configuration = configuration
-        if clusterLog != nil, configuration.allowFileUploads {
-            log(.warning, "allowFileUploads is off on a cluster node: loadFile is not shared by the cluster yet", [])
-            configuration.allowFileUploads = false
-        }
         let epoch = clusterLog?.epoch ?? state?.epoch ?? StateDirectory.newEpoch()
         let context = ServerContext(configuration: configuration, epoch: epoch, log: log, stateDirectory: state, clusterLog: clusterLog)
         // A cluster node applies the log on one worker, in log order (protocol/CLUSTER.md §2.2).
@@ -72,12 +65,17 @@ public final class Daemon: Sendable {
             metricsBody: {
                 $0.prometheusText() + metrics.prometheusText() + ProcessMetrics.prometheusText()
                     + (clusterLog?.metrics.prometheusText() ?? "")
+                    + (context.presenceRelay?.prometheusText() ?? "")
             },
             readiness: { ready.withLock { $0 } && (clusterLog?.isReachable ?? true) })
         context.attach(server)
         try restoreState(recovery?.journals ?? [])
-        try loadConfiguredState()
-        if let clusterLog { try startReplicating(clusterLog) }
+        // A cluster with snapshots: they hold the configured state and everything since.
+        if let clusterLog, !clusterLog.restored.isEmpty { try restoreSnapshots(clusterLog) } else { try loadConfiguredState() }
+        if let clusterLog {
+            try startReplicating(clusterLog)
+            try startSharingPresence()
+        }
     }
 
     /// Starts listening; returns the bound port.
@@ -101,6 +99,7 @@ public final class Daemon: Sendable {
         ready.withLock { $0 = false }
         server.stop(closeCode: CloseCode.goingAway.rawValue)
         context.clusterLog?.stop()
+        context.presenceRelay?.stop()
         for worker in workers { worker.queue.sync { worker.syncJournals() } }
         // State flush point (SIGTERM drain, `Supervisor.drain`): no connection is left and every
         // worker queue is idle, so persistence flushes here before the process exits 0.

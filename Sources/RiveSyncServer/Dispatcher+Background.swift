@@ -1,5 +1,6 @@
 import Dispatch
 import RiveFile
+import RiveSyncCluster
 import RiveSyncCore
 import RiveSyncJSON
 import RiveSyncModel
@@ -18,7 +19,11 @@ extension Dispatcher {
             let grants = environment.grants(of: identity) ?? Grants(scopes: [])
             gatherTargets(page, grants: grants, id: id, then: finish)
         case .upload(let kind, let data, let mediaType):
-            background.async { finish(self.upload(kind: kind, data: data, mediaType: mediaType, id: id)) }
+            background.async {
+                let reply = self.upload(kind: kind, data: data, mediaType: mediaType, id: id)
+                guard let clusterLog = self.context.clusterLog, case .asset(let reference, _) = reply else { return finish(reply) }
+                self.share(reference, through: clusterLog, reply: reply, then: finish)
+            }
         case .loadFile(let name, let content):
             let index = nextWorker % workers.count
             nextWorker += 1
@@ -91,10 +96,12 @@ extension Dispatcher {
         } catch {
             return finish(failure(WireError(error), id: id))
         }
-        guard let location = context.directory.reserveFile(name, worker: index) else {
-            let error = WireError(code: .fileExists, message: "file '\(name)' already exists", details: [("file", .string(name))])
-            return finish(failure(error, id: id))
+        let exists = WireError(code: .fileExists, message: "file '\(name)' already exists", details: [("file", .string(name))])
+        if let clusterLog = context.clusterLog {
+            guard context.directory.file(name) == nil else { return finish(failure(exists, id: id)) }
+            return loadFile(schema, as: name, through: clusterLog, id: id, then: finish)
         }
+        guard let location = context.directory.reserveFile(name, worker: index) else { return finish(failure(exists, id: id)) }
         let worker = workers[index]
         worker.queue.async {
             do {
@@ -105,6 +112,46 @@ extension Dispatcher {
             }
             self.context.log(.info, "file loaded by a client", [("file", name), ("worker", "\(index)")])
             finish(self.environment.files(id: id))
+        }
+    }
+
+    /// A cluster node's `loadFile`: a `file` entry every node applies (protocol/CLUSTER.md §2.3);
+    /// the reply once it applied here.
+    private func loadFile(
+        _ schema: FileSchema, as name: String, through clusterLog: RedisChangeLog, id: JSONValue?,
+        then finish: @escaping @Sendable (ServerMessage) -> Void
+    ) {
+        let worker = workers[0]
+        let header = JournalHeader(name: name, worker: worker.index, schema: schema.jsonValue)
+        worker.queue.async {
+            clusterLog.proposeFile(name: name, header: header) { outcome in
+                switch outcome {
+                case .committed(applied: true):
+                    self.context.log(.info, "file loaded by a client into the cluster", [("file", name)])
+                    finish(self.environment.files(id: id))
+                case .committed(applied: false):
+                    let error = WireError(code: .fileExists, message: "file '\(name)' already exists", details: [("file", .string(name))])
+                    finish(self.failure(error, id: id))
+                case .failed(let failure):
+                    finish(self.failure(WorkerCore.storageFailed(failure), id: id))
+                }
+            }
+        }
+    }
+
+    /// A cluster node's upload: an `asset` entry every node applies (protocol/CLUSTER.md §1.5),
+    /// so a `set` naming it is accepted on any node; the reply once it applied here.
+    private func share(
+        _ reference: AssetReference, through clusterLog: RedisChangeLog, reply: ServerMessage,
+        then finish: @escaping @Sendable (ServerMessage) -> Void
+    ) {
+        workers[0].queue.async {
+            clusterLog.proposeAsset(reference) { outcome in
+                switch outcome {
+                case .committed: finish(reply)
+                case .failed(let failure): finish(self.failure(WorkerCore.storageFailed(failure), id: reply.id))
+                }
+            }
         }
     }
 }

@@ -23,6 +23,8 @@ final class ServerContext: Sendable {
     let commandNumbers: any CommandNumbers
     /// The cluster's log when this daemon is a cluster node (protocol/CLUSTER.md).
     let clusterLog: RedisChangeLog?
+    /// How a cluster node shares presence with the other nodes (protocol/CLUSTER.md §2.9).
+    let presenceRelay: PresenceRelay?
     private let server = Locked<(any TransportOutlet)?>(nil)
 
     init(
@@ -31,6 +33,7 @@ final class ServerContext: Sendable {
     ) {
         self.stateDirectory = stateDirectory
         self.clusterLog = clusterLog
+        self.presenceRelay = clusterLog.map { PresenceRelay($0.settings) }
         self.commandNumbers = clusterLog?.numbers ?? LocalCommandNumbers()
         self.configuration = configuration
         self.limits = Locked(configuration.limits)

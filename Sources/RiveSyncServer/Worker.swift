@@ -67,6 +67,8 @@ final class Worker: @unchecked Sendable {
                 context.log(Dispatcher.level(level), message, metadata)
             case .count(let counter):
                 count(counter)
+            case .sharePresence(let announcement):
+                context.presenceRelay?.publish(announcement)
             }
         }
         context.submit(commands)

@@ -1,4 +1,5 @@
 import Dispatch
+import RiveSyncCluster
 import RiveSyncCore
 import RiveSyncModel
 
@@ -27,6 +28,13 @@ final class WorkerShellEnvironment: WorkerEnvironment {
     var recordsAuthors: Bool { context.configuration.authors }
     var commandNumbers: any CommandNumbers { context.commandNumbers }
     var sharesManualAdvances: Bool { context.clusterLog != nil }
+    var presenceSharing: PresenceSharing? {
+        guard let clusterLog = context.clusterLog else { return nil }
+        let lease = clusterLog.settings.lease.components
+        return PresenceSharing(
+            slot: clusterLog.numbers.slot, slots: ClusterCommandNumbers.slots,
+            leaseNanoseconds: UInt64(lease.seconds) * 1_000_000_000 + UInt64(lease.attoseconds / 1_000_000_000))
+    }
     var directory: any TargetDirectory { context.directory }
     func assetExists(_ id: String) -> Bool { context.assets.contains(id) }
     func sha256Hex(_ bytes: [UInt8]) -> String { SHA256Digest.hex(bytes) }

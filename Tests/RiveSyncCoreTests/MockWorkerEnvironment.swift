@@ -17,6 +17,8 @@ final class MockWorkerEnvironment: WorkerEnvironment {
     let commandNumbers: any CommandNumbers = LocalCommandNumbers()
     /// A cluster node's behaviour (another node's manual advance takes this one's queue).
     var sharesManualAdvances = false
+    /// A cluster node's presence sharing (nil: a single node).
+    var presenceSharing: PresenceSharing?
     /// Configuration `authors`.
     var recordsAuthors = true
     let directory: any TargetDirectory = MockDirectory()

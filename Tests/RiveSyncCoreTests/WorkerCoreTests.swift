@@ -176,4 +176,54 @@ import Testing
         #expect(acks == (shared ? ["ack"] : []), "\(acks)")
         #expect(driver.core.targets["stage"]?.queued.count == (shared ? 0 : 1))
     }
+
+    /// A cluster node applies other nodes' advances too; `commandsQueued` counts only the
+    /// commands this worker queued, so it returns to 0 (it went negative on the other nodes).
+    @Test func commandsQueuedCountsOnlyThisWorkersCommands() throws {
+        let driver = try WorkerDriver()
+        func queuedDelta(_ actions: [WorkerAction]) -> Int {
+            actions.reduce(0) { sum, action in
+                guard case .count(.commandsQueued(let delta)) = action else { return sum }
+                return sum + delta
+            }
+        }
+        let queued = queuedDelta(driver.request(Self.set(1), from: Self.alice))
+        #expect(queued == 1)
+        let other = QueuedCommand(id: 1_000, command: .set(path: "title", value: .string("from another node")))
+        #expect(driver.core.committed(file: "demo", record: .advance(target: "room", commands: [other]), ticket: nil) == .applied)
+        #expect(queuedDelta(driver.core.takeActions()) == 0, "another node's command was never queued here")
+        let own = queuedDelta(driver.fire(.advance(target: "room")))
+        #expect(queued + own == 0, "the own command, applied, is no longer queued")
+    }
+
+    /// A log of every file in one sequence (`compactsEveryFile`): when one file is due, every
+    /// file of the worker is compacted at that record, so none pins the log's start.
+    @Test func aLogOfEveryFileCompactsEveryFileWhenOneIsDue() throws {
+        let log = OneSequenceLog()
+        let driver = try WorkerDriver(log: MemoryChangeLog(retains: false), publish: false)
+        let core = WorkerCore(index: 0, environment: driver.environment, log: log)
+        core.load(WorkerDriver.schema, as: "demo", firstInstanceID: MockWorkerEnvironment.firstInstanceID)
+        core.load(WorkerDriver.schema, as: "other", firstInstanceID: 2 << 40 | 1)
+        _ = try core.commitNow(.createInstance(.blank(from: .name("Room"))), file: "demo")
+        #expect(log.compacted.isEmpty, "not due yet")
+        log.due = true
+        _ = try core.commitNow(.createInstance(.blank(from: .name("Room"))), file: "demo")
+        #expect(log.compacted == ["demo", "other"])
+    }
+}
+
+/// A log that commits at once, holds every file in one sequence, and is due when told.
+final class OneSequenceLog: ChangeLog {
+    var due = false
+    private(set) var compacted: [String] = []
+
+    func propose(_ record: JournalRecord, file: String, ticket: LogTicket, sink: any LogSink) {
+        sink.committed(file: file, record: record, ticket: ticket)
+    }
+
+    func compact(file: String, state: JSONValue, targets: [JournalSnapshot.Target]) throws(LogFailure) { compacted.append(file) }
+
+    func recordsSinceCompaction(of file: String) -> Int { due ? Int.max : 0 }
+
+    var compactsEveryFile: Bool { true }
 }

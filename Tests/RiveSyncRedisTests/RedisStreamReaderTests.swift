@@ -28,6 +28,38 @@ import Testing
         }
     }
 
+    /// The check runs after every read with the position before it and what it returned,
+    /// before anything is delivered; false stops the reader with that read undelivered.
+    @Test func aCheckSeesEachReadFirstAndCanStopTheReader() async throws {
+        try await offThePool {
+            let server = try RedisServerProcess(appendfsync: "no")
+            let endpoint = try RedisEndpoint(url: server.url)
+            let writer = try RedisConnection(endpoint, timeout: .seconds(5))
+            for index in 0..<10 { try writer.command(["XADD", "log", "*", "n", RedisArgument(index)]) }
+            let received = Received()
+            let checked = Mutex<[(after: RedisStreamID, first: RedisStreamID?)]>([])
+            var settings = RedisStreamReader.Settings()
+            settings.block = .milliseconds(100)
+            settings.count = 4
+            settings.check = { _, after, read in
+                checked.withLock { $0.append((after, read.first?.id)) }
+                // Stop at the read that would start with the entry numbered 8.
+                return read.first?.value("n") != Array("8".utf8)
+            }
+            let reader = try RedisStreamReader(endpoint, key: "log", after: .start, settings: settings) { received.handle($0) }
+            defer { reader.stop() }
+            try received.wait(for: 8)
+            Thread.sleep(forTimeInterval: 0.5)
+            let numbers = received.entries.withLock { $0.map { String(decoding: $0.value("n") ?? [], as: UTF8.self) } }
+            #expect(numbers == (0..<8).map(String.init), "the stopping read is not delivered")
+            let ids = received.entries.withLock { $0.map(\.id) }
+            let seen = checked.withLock { $0 }
+            #expect(seen.count == 3, "three reads of four, the third stopped: \(seen)")
+            #expect(seen.map(\.after) == [.start, ids[3], ids[7]])
+            #expect(seen.prefix(2).map(\.first) == [ids[0], ids[4]])
+        }
+    }
+
     @Test func readsInOrderExactlyOnceAcrossARedisRestart() async throws {
         try await offThePool {
             // Not about durability: no fsync per entry (the machine may be loaded).

@@ -201,8 +201,17 @@ class InspectorInBrowsers(unittest.TestCase):
 
     def wait_ok(self, driver, label):
         """Waits for the status line to report `label` as acknowledged; returns the ack's seq (or None)."""
-        text = wait_for(lambda: (lambda t: t if t.startswith(label) and (": ok" in t or " — " in t) else None)(self.status(driver)),
-                        f"the outcome of {label!r}")
+        seen = []
+
+        def outcome():
+            text = self.status(driver)
+            if not seen or seen[-1] != text:
+                seen.append(text)
+            return text if text.startswith(label) and (": ok" in text or " — " in text) else None
+        try:
+            text = wait_for(outcome, f"the outcome of {label!r}")
+        except AssertionError as error:
+            raise AssertionError(f"{error}; the status line showed {seen[-8:]!r}") from None
         self.assertIn(": ok", text, text)
         return int(text.rsplit("seq ", 1)[1].rstrip(")")) if "(seq " in text else None
 
@@ -392,7 +401,8 @@ class InspectorInBrowsers(unittest.TestCase):
         for driver in (self.a, self.b):
             driver.execute_script("window.rivesyncTestMarker = 'before the restart';")
         seq_before = self.shown_digest(self.a)[0]
-        self.restart_window = [time.time() * 1000, None]
+        # On the class: each step runs on an instance of its own, and test_10 reads the window.
+        type(self).restart_window = [time.time() * 1000, None]
         self.daemon.stop()
         for driver in (self.a, self.b):
             wait_for(lambda: driver.find_element(By.ID, "connection").text == "reconnecting", "the pages to notice")

@@ -115,8 +115,15 @@ export class RiveSync {
       let welcomed = false;
       socket.onmessage = (event) => this.receive(typeof event.data === 'string' ? event.data : String(event.data));
       socket.onclose = (event) => {
-        this.lost(socket);
-        if (!welcomed) reject(new RiveSyncError('connection_lost', `connection closed (${event.code})`, { code: event.code }));
+        if (welcomed) {
+          this.lost(socket);
+          return;
+        }
+        // An attempt that never got its welcome: whoever called open() (connect, or the one
+        // reconnect loop) decides what follows, so a failed attempt starts no loop of its own.
+        this.failPending(new RiveSyncError('connection_lost', 'the connection closed before the reply'));
+        if (!this.welcome) this.setState('closed');
+        reject(new RiveSyncError('connection_lost', `connection closed (${event.code})`, { code: event.code }));
       };
       socket.onerror = () => {};
       socket.onopen = () => {
@@ -138,14 +145,23 @@ export class RiveSync {
     });
   }
 
-  /** @private The socket closed: fail what waits, then reconnect unless closed by the user. */
-  lost(socket) {
-    if (socket !== this.socket) return;
-    const failure = this.closedByUser
-      ? new RiveSyncError('closed', 'the client was closed')
-      : new RiveSyncError('connection_lost', 'the connection closed before the reply');
+  /** @private Rejects every request waiting for a reply. */
+  failPending(failure) {
     for (const { reject } of this.pending.values()) reject(failure);
     this.pending.clear();
+  }
+
+  /**
+   * @private The welcomed socket closed: fail what waits, then start the one reconnect loop
+   * unless closed by the user.
+   */
+  lost(socket) {
+    if (socket !== this.socket) return;
+    this.failPending(
+      this.closedByUser
+        ? new RiveSyncError('closed', 'the client was closed')
+        : new RiveSyncError('connection_lost', 'the connection closed before the reply'),
+    );
     if (this.closedByUser || !this.options.reconnect || !this.welcome) {
       this.setState('closed');
       return;

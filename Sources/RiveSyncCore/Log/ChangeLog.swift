@@ -43,6 +43,15 @@ public protocol ChangeLog: AnyObject {
     /// Records of `file` committed since its last compaction: the core asks for a snapshot once
     /// this reaches `snapshotEvery` (a log that never compacts answers 0).
     func recordsSinceCompaction(of file: String) -> Int
+
+    /// True for a log that holds every file in one sequence (a cluster's stream): when one file
+    /// is due, the core compacts every file at once, so that no file pins the log's start.
+    var compactsEveryFile: Bool { get }
+}
+
+extension ChangeLog {
+    /// One log per file: each compacts on its own.
+    public var compactsEveryFile: Bool { false }
 }
 
 /// Who the change log answers: the core's owner of the file (a worker).

@@ -90,7 +90,6 @@ extension WorkerCore {
                 let rejected = batch.rejected.count + batch.rejectedTransactions.reduce(0) { $0 + $1.commands.count }
                 count(.commandsApplied(target: batch.target, count: batch.applied.count))
                 count(.commandsRejected(target: batch.target, count: rejected))
-                count(.commandsQueued(delta: -(batch.applied.count + rejected)))
             }
         }
         outbox += replies

@@ -19,7 +19,7 @@ extension WorkerCore {
             let resolved = try resolve(request)
             try claimCommitted(resolved.name, file: file)
             do {
-                try model {
+                _ = try model {
                     try $0.createStateMachine(
                         named: resolved.name, artboard: resolved.artboard, stateMachine: resolved.machine, main: request.main,
                         globals: request.globals.map { ($0.name, $0.instance) })
@@ -96,9 +96,14 @@ extension WorkerCore {
             done(result)
         case .advance(let target, let commands, let manual):
             targets[target]?.advancesInFlight -= 1
-            if case .failure(let error) = result, let pending = targets[target]?.pending {
+            switch result {
+            case .failure(let error):
+                guard let pending = targets[target]?.pending else { break }
                 abandon(commands, on: target, pending: pending) { _ in error }
                 for command in commands { targets[target]!.pending[command.id] = nil }
+            case .success:
+                // Counted where they were queued: another node's advance applies without a waiter.
+                count(.commandsQueued(delta: -commands.count))
             }
             if let manual { sendAdvanced(target, to: manual) }
         case .request(let waiter):

@@ -107,6 +107,7 @@ extension WorkerCore: LogSink {
             case .request(let request):
                 if let name = request.reserved, reservedTargets.remove(name) != nil { environment.directory.releaseTarget(name) }
             case .advance(let target, let commands, _):
+                if targets[target] != nil { count(.commandsQueued(delta: -commands.count)) }
                 targets[target]?.advancesInFlight -= 1
                 for command in commands { targets[target]?.pending[command.id] = nil }
             case .local:
@@ -118,7 +119,8 @@ extension WorkerCore: LogSink {
     /// Compacts the log once it has enough records (after the change they describe).
     func snapshotIfDue(_ file: String) {
         guard !replaying, log.recordsSinceCompaction(of: file) >= environment.snapshotEvery else { return }
-        writeSnapshot(file)
+        guard log.compactsEveryFile else { return writeSnapshot(file) }
+        for name in files.keys.sorted() { writeSnapshot(name) }
     }
 
     /// Compacts a file's log: its whole state, its targets' modes and their recent batches.

@@ -18,14 +18,15 @@ extension WorkerCore {
     func presence(_ request: PresenceRequest, id: JSONValue?, session: ConnectionID, grants: any RequestGrants) throws(WireError) {
         let target = request.target
         _ = try record(target)
-        targets[target]!.presence.members.limits = environment.limits.presence
+        preparePresence(target)
         let now = environment.now()
         let reply: ServerMessage
         do {
             switch request {
             case .join(_, let key, let state):
                 let joined = try targets[target]!.presence.members.join(
-                    session, owner: grants.presenceOwner, key: key, state: state, now: now)
+                    session, owner: grants.presenceOwner, key: key,
+                    keyDigest: presenceKeyDigest(owner: grants.presenceOwner, key: key), state: state, now: now)
                 reply = .presenceJoined(target: target, member: joined.member, resumed: joined.resumed, id: id)
             case .update(_, let state):
                 try targets[target]!.presence.members.update(session, state: state, now: now)
@@ -73,6 +74,7 @@ extension WorkerCore {
     /// is not lagging (a lagging one gets the members in its catch-up snapshot instead). The
     /// message names the target's current seq: it follows that batch, which was sent already.
     private func sendPresenceMessage(_ target: String, now: UInt64) {
+        announcePresence(target, now: now)
         let changes = targets[target]!.presence.members.takeChanges(now: now)
         guard !changes.isEmpty else { return }
         let maxSendQueueBytes = environment.limits.maxSendQueueBytes
@@ -95,13 +97,13 @@ extension WorkerCore {
     func presenceDisconnected(_ connection: ConnectionID) {
         let now = environment.now()
         for name in targets.keys.sorted() {
-            targets[name]!.presence.members.limits = environment.limits.presence
+            preparePresence(name)
             guard let deadline = targets[name]!.presence.members.disconnected(connection, now: now) else { continue }
             scheduleGrace(name, at: deadline)
         }
     }
 
-    private func scheduleGrace(_ target: String, at deadline: UInt64) {
+    func scheduleGrace(_ target: String, at deadline: UInt64) {
         if let pending = targets[target]!.presence.graceTimer, pending <= deadline { return }
         targets[target]!.presence.graceTimer = deadline
         outbox.append(.schedule(.presenceGrace(target: target), at: deadline))

@@ -25,6 +25,11 @@ public final class WorkerCore {
     var reservedTargets: Set<String> = []
     /// True while a journal is being restored (no snapshot is written then).
     var replaying = false
+    /// The other cluster nodes as presence knows them.
+    var presencePeers = PresencePeers()
+    /// Other nodes' announcements of targets this node has not applied yet, by target and node
+    /// (the latest), with when they came: applied once the target is there, dropped after a lease.
+    var presenceAwaiting: [String: [String: (announcement: PresenceAnnouncement, at: UInt64)]] = [:]
     /// Actions produced since the shell last took them.
     var outbox: [WorkerAction] = []
 
@@ -56,6 +61,12 @@ public final class WorkerCore {
             presenceDisconnected(connection)
         case .proposalsDropped:
             dropUnansweredProposals()
+        case .presenceSharingStarted:
+            presenceSharingStarted()
+        case .presenceAnnounced(let node, let announcement):
+            presenceAnnounced(by: node, announcement)
+        case .timerFired(.presencePeers):
+            presencePeersDue()
         }
         return takeActions()
     }

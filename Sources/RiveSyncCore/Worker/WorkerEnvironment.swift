@@ -20,6 +20,8 @@ public protocol WorkerEnvironment: AnyObject {
     /// ticket) advances what this worker queued on it at once, so one `advance` request
     /// applies what every node queued (a cluster node; protocol/CLUSTER.md §1.8).
     var sharesManualAdvances: Bool { get }
+    /// How a cluster node shares presence with the other nodes (nil: a single node; protocol/CLUSTER.md §2.9).
+    var presenceSharing: PresenceSharing? { get }
     /// Whether commands are recorded with their authors and batches carry `authors`
     /// (configuration `authors`, PROTOCOL.md §17).
     var recordsAuthors: Bool { get }
@@ -33,6 +35,11 @@ public protocol WorkerEnvironment: AnyObject {
     func queuedBytes(_ connection: ConnectionID) -> Int
     /// Bytes the transport holds for all connections together (a recent report).
     func totalQueuedBytes() -> Int
+}
+
+extension WorkerEnvironment {
+    /// A single node by default.
+    public var presenceSharing: PresenceSharing? { nil }
 }
 
 /// The limits the worker core applies.

@@ -15,6 +15,10 @@ public enum WorkerEvent: Sendable {
     /// protocol/CLUSTER.md §2.8) and their connections are being closed: their waiters are
     /// freed without an answer.
     case proposalsDropped
+    /// A cluster node begins sharing presence with the other nodes (protocol/CLUSTER.md §2.9).
+    case presenceSharingStarted
+    /// Another node's presence announcement.
+    case presenceAnnounced(node: String, PresenceAnnouncement)
 }
 
 /// A timer the core asked for (`.schedule`).
@@ -27,6 +31,8 @@ public enum WorkerTimer: Hashable, Sendable {
     case presenceMessage(target: String)
     /// A grace period of a target's presence member may have ended.
     case presenceGrace(target: String)
+    /// A cluster node announces itself and gives up silent nodes (every third of its lease).
+    case presencePeers
 }
 
 /// What a worker core asks the shell to do, in order.
@@ -39,6 +45,8 @@ public enum WorkerAction: Sendable {
     /// Deliver `timerFired(timer)` at `at` (the injected clock's nanoseconds).
     case schedule(WorkerTimer, at: UInt64)
     case log(LogLevel, String, [(String, String)])
+    /// Tell the other nodes of the cluster (protocol/CLUSTER.md §2.9); never journaled.
+    case sharePresence(PresenceAnnouncement)
     case count(WorkerCounter)
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import RiveSyncJSON
+import RiveSyncRedis
 import RiveSyncTestSupport
 import RiveSyncTransport
 
@@ -11,13 +12,15 @@ final class ClusterNodes: @unchecked Sendable {
     /// How every node is started (besides `--port`).
     let extraArguments: [String]
 
-    /// Starts Redis (with its `appendfsync` policy) and the nodes; with `leaseMilliseconds` the
-    /// nodes read a configuration like `--demo` with a `cluster` section instead of
-    /// `--demo --redis`.
-    init(count: Int, leaseMilliseconds: Int? = nil, appendfsync: String = "always") throws {
+    /// Starts Redis (with its `appendfsync` policy) and the nodes; with `leaseMilliseconds` or
+    /// `settings` (more top-level keys) the nodes read a configuration like `--demo` with a
+    /// `cluster` section instead of `--demo --redis`.
+    init(count: Int, leaseMilliseconds: Int? = nil, appendfsync: String = "always", settings: [(String, JSONValue)] = []) throws {
         redis = try RedisServerProcess(appendfsync: appendfsync)
-        if let leaseMilliseconds {
-            extraArguments = ["--config", try Self.configuration(redis: redis.url, leaseMilliseconds: leaseMilliseconds)]
+        if leaseMilliseconds != nil || !settings.isEmpty {
+            extraArguments = [
+                "--config", try Self.configuration(redis: redis.url, leaseMilliseconds: leaseMilliseconds ?? 5000, settings: settings),
+            ]
         } else {
             extraArguments = ["--demo", "--redis", redis.url]
         }
@@ -27,7 +30,9 @@ final class ClusterNodes: @unchecked Sendable {
     }
 
     /// The demo's files and state with a `cluster` section (and `listen.sharePort`).
-    static func configuration(redis: String, leaseMilliseconds: Int, sharePort: Bool = false) throws -> String {
+    static func configuration(
+        redis: String, leaseMilliseconds: Int, sharePort: Bool = false, settings: [(String, JSONValue)] = []
+    ) throws -> String {
         let config: JSONValue = [
             "listen": ["sharePort": .bool(sharePort)],
             "files": [["name": "demo", "path": .string(DaemonProcess.packageRoot + "/protocol/examples/demo.schema.json")]],
@@ -39,7 +44,9 @@ final class ClusterNodes: @unchecked Sendable {
             "auth": ["allowAnonymous": "loopback"],
             "cluster": ["redis": .string(redis), "leaseMilliseconds": .number(Double(leaseMilliseconds))],
         ]
-        return try DaemonProcess.writeConfiguration(config.jsonText)
+        guard case .object(let members) = config else { return try DaemonProcess.writeConfiguration(config.jsonText) }
+        let replaced = Set(settings.map(\.0))
+        return try DaemonProcess.writeConfiguration(JSONValue.object(members.filter { !replaced.contains($0.0) } + settings).jsonText)
     }
 
     var count: Int { nodes.withLock { $0.count } }
@@ -52,6 +59,29 @@ final class ClusterNodes: @unchecked Sendable {
         old.crash()
         let restarted = try DaemonProcess(extraArguments, port: old.port)
         nodes.withLock { $0[index] = restarted }
+    }
+
+    /// Starts one more node like the others; returns its index.
+    @discardableResult
+    func addNode() throws -> Int {
+        let added = try DaemonProcess(extraArguments)
+        return nodes.withLock { nodes in
+            nodes.append(added)
+            return nodes.count - 1
+        }
+    }
+
+    /// A new node in place of node `index` (which has exited or is stopped first).
+    func replace(_ index: Int) throws {
+        let old = node(index)
+        old.stop()
+        let started = try DaemonProcess(extraArguments)
+        nodes.withLock { $0[index] = started }
+    }
+
+    /// A connection to the cluster's Redis.
+    func redisConnection() throws -> RedisConnection {
+        try RedisConnection(RedisEndpoint(url: redis.url), timeout: .seconds(5))
     }
 
     /// Every node's stderr, for failure messages.

@@ -231,3 +231,43 @@ test('a daemon restart with a state directory is survived by resume', async () =
     state.remove();
   }
 });
+
+test('a daemon down for several reconnect attempts comes back to one connection, resumed once', async () => {
+  const state = temporaryDirectory();
+  let daemon = await Daemon.start(['--demo', '--state-dir', state.path]);
+  const port = daemon.port;
+  const sockets = [];
+  class CountedWebSocket extends WebSocket {
+    constructor(...args) {
+      super(...args);
+      sockets.push(this);
+    }
+  }
+  const client = await RiveSync.connect(daemon.url, { WebSocket: CountedWebSocket, maxBackoffMs: 400 });
+  try {
+    const character = await client.subscribe('character');
+    const resumes = [];
+    character.on('snapshot', (s) => resumes.push(s));
+    await daemon.stop();
+    // Each refused attempt used to start a reconnect loop of its own beside the one retrying it,
+    // so the loops doubled while the daemon was down and each came back with a socket of its own.
+    await until(() => sockets.length >= 5, 'four refused reconnect attempts', 30_000);
+    daemon = await Daemon.start(['--demo', '--state-dir', state.path], { port });
+    await until(() => resumes.length >= 1, 'the resubscription', 30_000);
+    const attempts = sockets.length;
+    // Over twice the longest backoff: a second reconnect loop would have opened a socket by now.
+    await new Promise((r) => setTimeout(r, 1000));
+    assert.equal(sockets.length, attempts, 'no connection attempt after the resume');
+    assert.deepEqual(sockets.map((s) => s.readyState === WebSocket.CLOSED), [...sockets.slice(0, -1).map(() => true), false],
+      'every socket but the last is closed');
+    assert.deepEqual(resumes, [{ resumed: true, seq: 0 }]);
+    assert.equal(client.state, 'open');
+    await character.set('mood', 4);
+    assert.equal(character.viewModelInstance.number('mood').value, 4);
+    assert.equal(await character.digest(), (await client.digest('character')).digest);
+  } finally {
+    client.close();
+    await daemon.stop();
+    state.remove();
+  }
+});

@@ -10,6 +10,7 @@ from .mirror import Batch
 from .testing import WaitTimeout, wait_for
 from .file import Artboard, File
 from .instance import ViewModelInstance
+from .presence import Presence, PresenceMember
 from .target import Receipt, RemoteTarget, StateMachine
 from .worker import DEFAULT_URL, Worker
 
@@ -17,7 +18,8 @@ __version__ = "0.1.0"
 
 __all__ = [
     "ArtboardError", "Artboard", "Batch", "Closed", "ConnectionFailed", "DEFAULT_URL", "Disconnected", "File",
-    "FileError", "Forbidden", "LimitExceeded", "Receipt", "RemoteTarget", "Replica", "ReplicaError", "RiveSyncError",
+    "FileError", "Forbidden", "LimitExceeded", "Presence", "PresenceMember", "Receipt", "RemoteTarget", "Replica",
+    "ReplicaError", "RiveSyncError",
     "StateMachine", "StateMachineError", "TargetDeleted", "Unauthorized", "ViewModelInstance",
     "ViewModelInstanceError", "WaitTimeout", "Worker", "WorkerError", "wait_for",
 ]

@@ -60,7 +60,8 @@ class ArtboardError(RiveSyncError):
 
 
 class StateMachineError(RiveSyncError):
-    """Targets, bindings and instances by id: unknown target, name taken, wrong slot, …"""
+    """Targets, bindings and instances by id: unknown target, name taken, wrong slot, a presence
+    update or leave without a join (``not_joined``), …"""
 
 
 class TargetDeleted(StateMachineError):
@@ -86,7 +87,7 @@ _FAMILIES = {
     ArtboardError: ["invalid_artboard", "invalid_state_machine"],
     StateMachineError: [
         "invalid_global_view_model_name", "duplicate_global_view_model_instance", "unknown_target",
-        "target_exists", "unknown_instance", "wrong_worker", "not_manual",
+        "target_exists", "unknown_instance", "wrong_worker", "not_manual", "not_joined",
     ],
     TargetDeleted: ["target_deleted"],
     ViewModelInstanceError: [

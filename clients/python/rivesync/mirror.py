@@ -1,5 +1,5 @@
-"""A whole-target subscription (``Mirror``: the replica and who waits on it) and ``Batch``,
-one advance as this client applied it."""
+"""A whole-target subscription (``Mirror``: the replica, the presence members and who waits on
+them) and ``Batch``, one advance as this client applied it."""
 
 import asyncio
 
@@ -21,7 +21,7 @@ class Batch:
 
 
 class Mirror:
-    """A whole-target subscription: the replica and who waits on it."""
+    """A whole-target subscription: the replica, the presence members and who waits on them."""
 
     def __init__(self, target, file, types):
         self.target, self.file, self.types = target, file, types
@@ -30,13 +30,42 @@ class Mirror:
         self.listeners = {}  # id -> callable(replica, batch): value streams and batch streams
         self.seq_waiters = []  # (seq, future)
         self.error = None
+        self.presence = []  # the members, {"member", "state"}, in join order (PROTOCOL.md §15)
+        self.presence_listeners = {}  # id -> callable(members): member streams
 
     def install(self, snapshot):
         resync = self.replica is not None
         self.replica = Replica(snapshot, self.types)
+        self.set_presence(snapshot.get("presence", []))
         if not self.ready.done():
             self.ready.set_result(None)
         self._notify(Batch(self.target, self.replica.seq, resync=True), resync)
+
+    def set_presence(self, members):
+        """The whole member list, from a snapshot or a resumed ``subscribed`` (none without
+        ``seePresence``); member streams hear of it when it differs."""
+        members = [{"member": m["member"], "state": m["state"]} for m in members]
+        if members != self.presence:
+            self._tell_presence(members)
+
+    def apply_presence(self, message):
+        """A ``presence`` message: its joins, updates and leaves, in order."""
+        members = list(self.presence)
+        for change in message["changes"]:
+            index = next((i for i, m in enumerate(members) if m["member"] == change["member"]), None)
+            if change["op"] == "leave":
+                if index is not None:
+                    del members[index]
+            elif index is not None:
+                members[index] = {"member": change["member"], "state": change["state"]}
+            else:
+                members.append({"member": change["member"], "state": change["state"]})
+        self._tell_presence(members)
+
+    def _tell_presence(self, members):
+        self.presence = members
+        for listener in list(self.presence_listeners.values()):
+            listener(members)
 
     def apply(self, message):
         if self.replica is None or message["seq"] <= self.replica.seq:
@@ -66,6 +95,9 @@ class Mirror:
         for listener in list(self.listeners.values()):
             listener(None, error)
         self.listeners = {}
+        for listener in list(self.presence_listeners.values()):
+            listener(error)
+        self.presence_listeners = {}
         for _, future in self.seq_waiters:
             if not future.done():
                 future.set_exception(error)

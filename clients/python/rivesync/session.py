@@ -29,13 +29,14 @@ class Session:
         self.reader = None
         self.generation = 0
         self.ids = itertools.count(1)
-        self.pending = {}  # id -> future, or ("subscription", target)
+        self.pending = {}  # id -> future, or ("subscription", target), or ("presence", target) of a rejoin
         self.mirrors = {}
         self.files = {}  # target -> file name
         self.types = {}  # file -> view model -> property -> type
         self.welcome = None
         self.ready_waiters = []
         self.private_targets = set()
+        self.presence_joins = {}  # target -> {"key", "state"}: joined again after a reconnect
         self.listener_ids = itertools.count(1)
         self.names = itertools.count(1)  # of private state machines
         self.reconnect_task = None
@@ -46,6 +47,7 @@ class Session:
         self.sent_types = set()
         self.resumes = 0
         self.resyncs = 0
+        self.rejoins = 0  # presence members resumed by a join after a reconnect
 
     @property
     def epoch(self):
@@ -128,6 +130,14 @@ class Session:
         self.sent_types.add("subscribe")
         asyncio.ensure_future(self._send_quietly(self.ws, message))
 
+    def send_presence_rejoin(self, target, joined):
+        """After a reconnect: the join with the same key, which resumes the member (§15)."""
+        request_id = next(self.ids)
+        self.pending[request_id] = ("presence", target)
+        self.sent_types.add("presenceJoin")
+        message = {"type": "presenceJoin", "target": target, "key": joined["key"], "state": joined["state"], "id": request_id}
+        asyncio.ensure_future(self._send_quietly(self.ws, message))
+
     async def _send_quietly(self, ws, message):
         try:
             await ws.send(json.dumps(message))
@@ -149,7 +159,9 @@ class Session:
         kind, request_id = message.get("type"), message.get("id")
         if request_id is not None and kind != "batch" and request_id in self.pending:
             entry = self.pending.pop(request_id)
-            if isinstance(entry, tuple):
+            if isinstance(entry, tuple) and entry[0] == "presence":
+                self._rejoin_reply(entry[1], message)
+            elif isinstance(entry, tuple):
                 self._subscription_reply(entry[1], message)
             elif not entry.done():
                 entry.set_exception(from_reply(message)) if kind == "error" else entry.set_result(message)
@@ -164,6 +176,8 @@ class Session:
         elif kind == "snapshot" and mirror is not None:
             self.resyncs += 1
             mirror.install(message)
+        elif kind == "presence" and mirror is not None:
+            mirror.apply_presence(message)
         elif kind == "unsubscribed" and mirror is not None:
             del self.mirrors[mirror.target]
             if message.get("reason") == "deleted":
@@ -184,9 +198,17 @@ class Session:
             mirror.install(message)
         elif message["type"] == "subscribed" and message.get("resumed"):
             self.resumes += 1
+            mirror.set_presence(message.get("presence", []))
         elif message["type"] == "error":
             del self.mirrors[target]
             mirror.fail(from_reply(message))
+
+    def _rejoin_reply(self, target, message):
+        if message["type"] == "presenceJoined":
+            self.rejoins += message.get("resumed") is True
+        else:
+            # Refused now (e.g. a tokens reload took publishPresence away): no longer a member.
+            self.presence_joins.pop(target, None)
 
     def _link_ended(self, ws):
         if self.ws is ws:
@@ -227,6 +249,8 @@ class Session:
                 replica = mirror.replica
                 cursor = {"epoch": replica.epoch, "seq": replica.seq} if replica else None
                 self.send_subscribe(mirror.target, cursor)
+            for target, joined in list(self.presence_joins.items()):
+                self.send_presence_rejoin(target, joined)
             waiters, self.ready_waiters = self.ready_waiters, []
             for waiter in waiters:
                 if not waiter.done():

@@ -1,12 +1,14 @@
 """The public API: ``Worker`` (a connection to a daemon, in the role of Rive's Worker),
-``File``, ``Artboard``, ``StateMachine``, ``ViewModelInstance`` and ``RemoteTarget`` — the
-concepts and names of the Swift client (``RiveSyncClient``), in Python style. Writes return
+``File``, ``Artboard``, ``StateMachine``, ``ViewModelInstance``, ``RemoteTarget`` and
+``Presence`` — the concepts and names of the Swift client (``RiveSyncClient``), in Python
+style. Writes return
 after the daemon's acknowledgement (a ``Receipt``) or raise the typed error; reads come from
 the local replica, consistent with the last batch applied."""
 
 import base64
 
 from .file import File
+from .presence import Presence
 from .session import Session
 from .target import RemoteTarget, StateMachine
 
@@ -94,6 +96,11 @@ class Worker:
     async def published_instance(self, name):
         """The instance published under ``name`` (e.g. a shared ``theme``)."""
         return await RemoteTarget(self, name).bound_instance()
+
+    def presence(self, target):
+        """The presence of ``target`` (PROTOCOL.md §15): ``join`` on it to become a member,
+        ``members()`` to observe who is there."""
+        return Presence(self, target)
 
     async def delete_target(self, name):
         """Deletes a target; returns the ids of the instances freed with it."""

@@ -1,0 +1,72 @@
+import Foundation
+import RiveSyncCluster
+import RiveSyncCore
+import RiveSyncJSON
+import RiveSyncModel
+
+extension Daemon {
+    /// What every node of a cluster must share (protocol/CLUSTER.md §1.5): each configured file's
+    /// name and content (SHA-256 of its bytes), the instances, the state machines, the default
+    /// rate and `snapshotEvery`, in configuration order.
+    static func configurationFingerprint(_ configuration: DaemonConfiguration) -> JSONValue {
+        func content(_ entry: DaemonConfiguration.FileEntry) -> String {
+            if let schema = entry.schema { return SHA256Digest.hex(schema.serialized()) }
+            guard let path = entry.path, let data = FileManager.default.contents(atPath: path) else { return "unreadable" }
+            return SHA256Digest.hex([UInt8](data))
+        }
+        func optional(_ text: String?) -> JSONValue { text.map(JSONValue.string) ?? .null }
+        return .object([
+            ("files", .array(configuration.files.map { .object([("name", .string($0.name)), ("sha256", .string(content($0)))]) })),
+            (
+                "instances",
+                .array(
+                    configuration.instances.map {
+                        .object([
+                            ("name", .string($0.name)), ("file", .string($0.file)), ("viewModel", .string($0.viewModel)),
+                            ("instance", optional($0.instance)),
+                        ])
+                    })
+            ),
+            (
+                "stateMachines",
+                .array(
+                    configuration.stateMachines.map { entry in
+                        .object([
+                            ("name", .string(entry.name)), ("file", .string(entry.file)), ("artboard", optional(entry.artboard)),
+                            ("stateMachine", optional(entry.stateMachine)),
+                            ("globals", .object(entry.globals.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })),
+                            ("manual", .bool(entry.manual)), ("rate", .number(entry.rate)),
+                        ])
+                    })
+            ),
+            ("defaultRate", .number(configuration.defaultRate)),
+            ("snapshotEvery", .number(Double(configuration.snapshotEvery))),
+        ])
+    }
+
+    /// Restores the files of the cluster's latest snapshots (instead of the configured state,
+    /// which they include): each file under its number, its state, targets and recent batches.
+    func restoreSnapshots(_ clusterLog: RedisChangeLog) throws {
+        let worker = workers[0]
+        var highestCommand: UInt64 = 0
+        for file in clusterLog.restored {
+            let name = file.header.name
+            guard context.directory.restoreFile(name, worker: worker.index, number: file.number) else {
+                throw ConfigurationError.invalid("cluster: the snapshots hold file '\(name)' or file number \(file.number) twice")
+            }
+            do {
+                let schema = try FileSchema(json: file.header.schema)
+                let highest = try worker.queue.sync { () throws -> UInt64 in
+                    defer { worker.perform(worker.core.takeActions()) }
+                    return try worker.core.restore(
+                        schema, as: name, firstInstanceID: file.number << Directory.fileIDShift | 1, snapshot: file.snapshot, records: [])
+                }
+                highestCommand = max(highestCommand, highest)
+            } catch {
+                throw ConfigurationError.invalid("cluster: the snapshot of file '\(name)' does not restore: \(error)")
+            }
+            context.log(.info, "restored from the cluster's snapshot", [("file", name), ("upTo", "\(file.upTo)")])
+        }
+        context.commandNumbers.ensure(above: highestCommand)
+    }
+}
