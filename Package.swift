@@ -128,7 +128,8 @@ let package = Package(
         // glibc's epoll and eventfd headers (not in the Swift Glibc module), for bench-load's raw engine.
         .systemLibrary(name: "CEpoll", path: "bench/load-epoll"),
         .executableTarget(name: "bench-load", dependencies: ["BenchLoadKit", "CEpoll", "RiveSyncTransport"], path: "bench/load"),
-        .testTarget(name: "BenchLoadTests", dependencies: ["BenchLoadKit"]),
+        // BenchHarnessTests run bench/run.py on the built bench-load and rivesyncd.
+        .testTarget(name: "BenchLoadTests", dependencies: ["BenchLoadKit", "bench-load", "rivesyncd", "RiveSyncTestSupport"]),
         // hiredis 0.14 (Debian) behind a header-only shim: the Redis protocol, for the cluster.
         .systemLibrary(name: "CHiredis", pkgConfig: "hiredis", providers: [.apt(["libhiredis-dev"])]),
         // Redis through hiredis: connections, argv commands, typed replies, stream reader thread.

@@ -167,16 +167,25 @@ def main():
     parser.add_argument("--idle-ms", type=float, default=40)
     parser.add_argument("--rate", type=int, default=1000)
     parser.add_argument("--seconds", type=int, default=5)
+    parser.add_argument("--out", help="also write the table and its conditions to this Markdown file")
     args = parser.parse_args()
     os.sched_setaffinity(0, {1})
+    started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    load_before = " ".join(f"{x:.2f}" for x in os.getloadavg())
     rows = [run(*spec.split("=", 1), args) for spec in args.daemon]
-    load = os.getloadavg()[0]
-    print(f"| daemon | ping→pong p50 ms (floor) | idle set→ack p50 ms | p99 ms | max ms | {args.rate} writes/s: advances per second (acks' seqs) | batches per second (subscriber) |")
-    print("|---|---|---|---|---|---|---|")
+    load_after = " ".join(f"{x:.2f}" for x in os.getloadavg())
+    lines = [f"| daemon | ping→pong p50 ms (floor) | idle set→ack p50 ms | p99 ms | max ms | {args.rate} writes/s: advances per second (acks' seqs) | batches per second (subscriber) |",
+             "|---|---|---|---|---|---|---|"]
     for row in rows:
-        print(f"| {row['label']} | {row['ping']:.2f} | {row['p50']:.2f} | {row['p99']:.2f} | {row['max']:.2f} | "
-              f"{' '.join(map(str, row['advances']))} | {' '.join(map(str, row['batches']))} |")
-    print(f"\n{args.samples} samples after {args.idle_ms:g} ms idle each; flood {args.seconds} s; load average {load:.2f} at the end")
+        lines.append(f"| {row['label']} | {row['ping']:.2f} | {row['p50']:.2f} | {row['p99']:.2f} | {row['max']:.2f} | "
+                     f"{' '.join(map(str, row['advances']))} | {' '.join(map(str, row['batches']))} |")
+    lines += ["", f"{started} on `{os.uname().nodename}` ({os.cpu_count()} cores): {args.samples} samples after "
+                  f"{args.idle_ms:g} ms idle each; flood {args.seconds} s at {args.rate} writes/s; daemon on core 0, "
+                  f"client on core 1; load average (1, 5, 15 min) before {load_before}, after {load_after}"]
+    print("\n".join(lines))
+    if args.out:
+        with open(args.out, "w") as f:
+            f.write("# Leading-edge advances: first writes (bench/first_write.py)\n\n" + "\n".join(lines) + "\n")
     if any(max(row["advances"]) > 60 or max(row["batches"]) > 60 for row in rows):
         sys.exit("more than 60 advances in a second")
 

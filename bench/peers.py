@@ -77,20 +77,63 @@ def wait_port(port, proc, timeout=30):
     raise RuntimeError(f"port {port} not listening after {timeout}s")
 
 
+def wait_log(path, text, proc, timeout=120):
+    """Waits until the log file at `path` contains `text` (a cluster node listens only once it
+    has applied the whole log)."""
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        with open(path, errors="replace") as f:
+            if text in f.read():
+                return
+        if proc.poll() is not None:
+            with open(path, errors="replace") as f:
+                raise RuntimeError(f"server exited with {proc.returncode}: {f.read()[-300:]}")
+        time.sleep(0.1)
+    raise RuntimeError(f"no '{text}' in {path} after {timeout}s")
+
+
+def cpu_seconds(pid):
+    """User + system CPU seconds of process `pid` (all its threads) from /proc/PID/stat."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def schedstat(pid):
+    """(run, wait) seconds summed over the threads of `pid` from /proc/PID/task/*/schedstat:
+    time on a CPU and time runnable but waiting for one (other load on its core)."""
+    run = wait = 0
+    for task in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{task}/schedstat") as f:
+                fields = f.read().split()
+        except OSError:  # a thread that ended
+            continue
+        run, wait = run + int(fields[0]), wait + int(fields[1])
+    return run / 1e9, wait / 1e9
+
+
 class Server:
     """One running server process with /proc readings."""
 
-    def __init__(self, kind, build_dir, work_dir, core, rate, workers=2, room_files=0):
+    def __init__(self, kind, build_dir, work_dir, core, rate, workers=2, room_files=0, port=None, cluster=None,
+                 share_port=False):
         """rivesyncd gets `workers` worker threads and either the fan-out's one state machine
         (advancing at most `rate`/s) or, with `room_files` > 0, that many copies of the rooms
-        schema (`rooms-<i>` on worker i) and no targets: the rooms workload creates them."""
+        schema (`rooms-<i>` on worker i) and no targets: the rooms workload creates them.
+        A cluster node (bench/cluster.py) also gets a `cluster` section (`cluster`: its dict)
+        and, with `share_port`, `listen.sharePort` on the given `port`."""
         self.kind = kind
-        self.port = free_port()
+        self.port = port or free_port()
+        self.cluster, self.share_port = cluster, share_port
         cmd, env = self._command(build_dir, work_dir, rate, workers, room_files)
-        self.log = open(os.path.join(work_dir, f"{kind}.log"), "w")
+        self.log_path = os.path.join(work_dir, f"{kind}.log")
+        self.log = open(self.log_path, "w")
         self.proc = subprocess.Popen(["taskset", "-c", str(core), *cmd], env=env, stdout=self.log, stderr=self.log)
-        wait_port(self.port, self.proc)
-        self.ticks = os.sysconf("SC_CLK_TCK")
+        if share_port:  # the port may already be served by another node: wait for this one's own line
+            wait_log(self.log_path, "listening on", self.proc)
+        else:
+            wait_port(self.port, self.proc)
 
     def _command(self, build_dir, work_dir, rate, workers, room_files):
         env = dict(os.environ)
@@ -106,11 +149,15 @@ class Server:
                              "mode": "auto", "rate": int(rate) if float(rate).is_integer() else rate}]
             binary = os.path.join(build_dir, "rivesyncd")
             config = os.path.join(work_dir, "rivesyncd.json")
+            listen = {"host": "127.0.0.1", "port": self.port}
+            settings = {"workers": workers, "files": files, "stateMachines": machines, "limits": limits(binary),
+                        "auth": {"allowAnonymous": "loopback"}}
+            if self.share_port:
+                listen["sharePort"] = True
+            if self.cluster:
+                settings["cluster"] = self.cluster
             with open(config, "w") as f:
-                json.dump({"listen": {"host": "127.0.0.1", "port": self.port}, "workers": workers,
-                           "files": files, "stateMachines": machines,
-                           "limits": limits(binary),
-                           "auth": {"allowAnonymous": "loopback"}}, f)
+                json.dump({"listen": listen, **settings}, f)
             return [binary, "--config", config], env
         if self.kind == "mosquitto":
             config = os.path.join(work_dir, "mosquitto.conf")
@@ -132,22 +179,10 @@ class Server:
         return f"ws://127.0.0.1:{self.port}/" + ("bench" if peer == "yjs" else "")
 
     def cpu_seconds(self):
-        with open(f"/proc/{self.proc.pid}/stat") as f:
-            fields = f.read().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / self.ticks
+        return cpu_seconds(self.proc.pid)
 
     def schedstat(self):
-        """(run, wait) seconds summed over the server's threads from /proc/PID/task/*/schedstat:
-        time on a CPU and time runnable but waiting for one (other load on its core)."""
-        run = wait = 0
-        for task in os.listdir(f"/proc/{self.proc.pid}/task"):
-            try:
-                with open(f"/proc/{self.proc.pid}/task/{task}/schedstat") as f:
-                    fields = f.read().split()
-            except OSError:  # a thread that ended
-                continue
-            run, wait = run + int(fields[0]), wait + int(fields[1])
-        return run / 1e9, wait / 1e9
+        return schedstat(self.proc.pid)
 
     def memory_kb(self):
         """(current RSS, peak RSS) in KiB from /proc/PID/status."""

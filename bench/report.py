@@ -2,15 +2,20 @@
 
 import csv
 import os
+import shutil
 import statistics
 import subprocess
 
+import cluster
 import rooms
 
 KEY = ("workload", "system", "daemon", "workers", "room_rate", "N", "R")
 NUMERIC = ["delivered_per_s", "p50_ms", "p99_ms", "max_ms", "lost", "gaps", "order_violations",
            "server_cpu_s", "server_us_per_delivery", "server_peak_rss_mb", "gen_cpu_pct", "batches_per_s", "rss_per_conn_kb", "ready",
-           "sent_per_s", "server_us_per_update", "rss_rooms_mb", "rss_clients_mb", "create_s", "server_wait_s"]
+           "sent_per_s", "server_us_per_update", "rss_rooms_mb", "rss_clients_mb", "create_s", "server_wait_s",
+           *cluster.NUMERIC]
+# Columns that are not numbers: the median row takes the first rep's.
+TEXT = cluster.TEXT
 
 
 def write_csv(path, rows):
@@ -57,6 +62,8 @@ def medians(rows):
             values = [r[column] for r in group if r.get(column) not in (None, "")]
             if values:
                 row[column] = round(statistics.median(values), 3)
+        for column in TEXT:
+            row[column] = next((r[column] for r in group if r.get(column) not in (None, "")), "")
         row["errors"] = next((r["errors"] for r in group if r.get("errors")), "")
         # Runs from before the engine column all used the libwebsockets client.
         row["engine"] = next((r["engine"] for r in group if r.get("engine")), "lws")
@@ -80,7 +87,7 @@ def label(row, median_rows):
 
 def markdown(median_rows, conditions):
     lines = ["# RiveSync side-by-side benchmark", "", conditions, ""]
-    fanout = [r for r in median_rows if r["workload"] in ("fanout", "writers")]
+    fanout = [r for r in median_rows if r["workload"] in ("fanout", "writers") and r["system"] not in cluster.SYSTEMS]
     if fanout:
         lines += ["## Fan-out and many writers (medians)", "",
                   "`every` = rivesyncd with distinct paths (nothing coalesces); `latest` = one path "
@@ -108,6 +115,7 @@ def markdown(median_rows, conditions):
                          f"{fmt(r.get('rss_per_conn_kb'), 1)} | {fmt(r.get('server_peak_rss_mb'), 1)} |")
         lines.append("")
     lines += rooms.markdown(median_rows, fmt)
+    lines += cluster.markdown(median_rows, fmt)
     errors = [f"- {r['workload']} {label(r, median_rows)} N={r['N']} R={r['R']}: {r['errors']}" for r in median_rows if r.get("errors")]
     if errors:
         lines += ["## Errors reported by the generator", ""] + errors + [""]
@@ -117,7 +125,7 @@ def markdown(median_rows, conditions):
 def plot(median_rows, out_dir):
     """fanout.png: p50, p99 and delivered/s against N at each R, one line per system (gnuplot)."""
     rows = [r for r in median_rows if r["workload"] == "fanout"]
-    if not rows:
+    if not rows or not shutil.which("gnuplot"):
         return None
     rows = [dict(r, system=label(r, rows)) for r in rows]
     systems = sorted({r["system"] for r in rows})

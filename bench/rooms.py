@@ -4,7 +4,8 @@ ROOMS state machines of the rooms schema (peers/rooms.schema.json), created over
 at the start of each run; CLIENTS connections per room, each subscribed to its room (whole
 target) and writing CLIENT_RATE sets/s to its own property `client<k>`, so nothing coalesces.
 Every set reaches the CLIENTS subscribers of its room (its writer too). Runs on a fresh daemon
-per run, once per daemon (BENCH_REV list) and worker count, alternating daemons.
+per run, once per daemon (BENCH_REV list) and worker count, alternating daemons; or, with
+cluster systems in --systems (bench/cluster.py), once per daemon and cluster system.
 """
 
 import os
@@ -12,6 +13,7 @@ import subprocess
 import tempfile
 import time
 
+import cluster
 import generator
 import peers
 
@@ -25,13 +27,19 @@ def add_arguments(p):
                    help="advances/s at most of each room (createStateMachine rate; a comma list runs each)")
     p.add_argument("--room-workers", default="1,2", help="rivesyncd worker counts to compare")
     p.add_argument("--server-cores", default="0",
-                   help="taskset CPU list of rivesyncd in the rooms workload (bench-load stays on core 1)")
+                   help="taskset CPU list of rivesyncd in the rooms workload, and of every node and redis-server "
+                        "of the cluster systems (bench-load stays on core 1)")
     p.add_argument("--rooms-per-process", type=int, default=125, help="rooms per bench-load process")
 
 
-def plan(args, daemons, rep):
+def plan(args, daemons, rep, cluster_systems=()):
     """The rooms jobs of one repetition: (workload, system, N, R, rep, daemon, workers,
-    room rate) for every room count, room rate and worker count, daemons alternating."""
+    room rate) for every room count, room rate and worker count, daemons alternating; with
+    `cluster_systems`, for each of them instead of each worker count (a node has 1 worker)."""
+    if cluster_systems:
+        return [("rooms", system, int(n), int(args.client_rate), rep, label, 1, int(rate))
+                for n in args.rooms.split(",") for rate in args.room_rates.split(",")
+                for system in cluster_systems for label, _ in daemons]
     return [("rooms", "rivesync-rooms", int(n), int(args.client_rate), rep, label, int(workers), int(rate))
             for n in args.rooms.split(",") for rate in args.room_rates.split(",")
             for workers in args.room_workers.split(",") for label, _ in daemons]
@@ -48,18 +56,25 @@ def create_rooms(args, url, count, room_rate):
     return float(lines[0].split()[2])
 
 
-def run(args, daemon_dir, count, workers, room_rate):
-    """One timed run of `count` rooms on a fresh daemon with `workers` workers, rooms
-    advancing at most `room_rate`/s; returns the row's figures."""
+def run(args, daemon_dir, count, workers, room_rate, system="rivesync-rooms"):
+    """One timed run of `count` rooms on a fresh daemon with `workers` workers (or a cluster
+    system's fresh nodes and redis-server), rooms advancing at most `room_rate`/s; returns the
+    row's figures."""
     drain = 2.0
     clients = args.clients_per_room
     with tempfile.TemporaryDirectory(prefix="rivesync-bench-") as work:
-        server = peers.Server("rivesync", daemon_dir, work, core=args.server_cores, rate=None, workers=workers, room_files=2)
+        if system in cluster.SYSTEMS:
+            server = cluster.Cluster(system, daemon_dir, work, args.server_cores, rate=None, room_files=2)
+        else:
+            server = peers.Server("rivesync", daemon_dir, work, core=args.server_cores, rate=None, workers=workers,
+                                  room_files=2)
         gen = None
         try:
             time.sleep(0.5)
             rss_start = server.memory_kb()[0]
             create_s = create_rooms(args, server.url("rivesync"), count, room_rate)
+            if system in cluster.SYSTEMS:
+                server.settle()  # the rooms were created through one node: every node applies them first
             rss_rooms = server.memory_kb()[0]
             procs, first = [], 0
             for rooms in generator.split(count, args.rooms_per_process):
@@ -72,8 +87,11 @@ def run(args, daemon_dir, count, workers, room_rate):
             ready, total = gen.ready_counts(timeout=400)
             rss_ready = server.memory_kb()[0]
             batches0, cpu0, sched0 = server.batches(timeout=30), server.cpu_seconds(), server.schedstat()
+            before = server.readings() if system in cluster.SYSTEMS else None
+            connections = server.connections() if before else None  # while every client is connected
             gen.go(time.monotonic_ns() + 300_000_000)
             results = gen.results(timeout=args.duration + drain + 120)
+            after = server.readings() if before else None
             row = {"ready": ready, "connections": total, "create_s": round(create_s, 2),
                    **generator.merge(results, clients, args.duration),
                    "server_cpu_s": round(server.cpu_seconds() - cpu0, 2),
@@ -86,6 +104,9 @@ def run(args, daemon_dir, count, workers, room_rate):
                 row["server_us_per_update"] = round(row["server_cpu_s"] * 1e6 / row["sent"], 2)
             if row["received"]:
                 row["server_us_per_delivery"] = round(row["server_cpu_s"] * 1e6 / row["received"], 2)
+            if before:
+                row.update(cluster.figures(before, after, connections, row["sent"], row["received"],
+                                           args.duration))
             try:  # an overloaded daemon answers /metrics late (its HTTP shares the lws thread)
                 batches1 = server.batches(timeout=30)
                 row["batches_per_s"] = round((batches1 - batches0) / args.duration, 1)
@@ -100,7 +121,7 @@ def run(args, daemon_dir, count, workers, room_rate):
 
 def markdown(median_rows, fmt):
     """The rooms table (one row per daemon, worker count and room rate), or no lines."""
-    rows = [r for r in median_rows if r["workload"] == "rooms"]
+    rows = [r for r in median_rows if r["workload"] == "rooms" and r["system"] not in cluster.SYSTEMS]
     if not rows:
         return []
     lines = ["## Rooms (medians)", "",

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Side-by-side WebSocket fan-out benchmark: rivesyncd vs Mosquitto, y-websocket and the
 libwebsockets mirror floor, on loopback, server pinned to core 0 and bench-load to core 1;
-and the rooms workload (rivesyncd only, bench/rooms.py).
+the rooms workload (rivesyncd only, bench/rooms.py); and rivesyncd's cluster systems on Redis
+for both (bench/cluster.py: rivesync-1, rivesync-1r, rivesync-3r).
 
 Usage: bench/run.sh [--quick] [options]  (bench/run.sh builds, then runs this; --help lists options)
 Writes CSV, Markdown and a PNG plot to bench/results/ (bench/results/quick/ with --quick).
@@ -16,6 +17,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cluster  # noqa: E402
 import generator  # noqa: E402
 import peers  # noqa: E402
 import report  # noqa: E402
@@ -23,6 +25,9 @@ import rooms  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ENGINES = {"raw": "raw-socket epoll engine", "lws": "libwebsockets client"}
+# Every system: the peers' side-by-side ones and the cluster's (rivesyncd with distinct paths,
+# as rivesync-every: nothing coalesces).
+SYSTEMS = {**peers.SYSTEMS, **{name: ("rivesync", "rivesync", 256) for name in cluster.SYSTEMS}}
 
 
 def parse_args():
@@ -30,7 +35,8 @@ def parse_args():
     p.add_argument("--quick", action="store_true", help="smoke run: 3 s, 1 rep, small matrix")
     p.add_argument("--duration", type=float, help="seconds of sending per run (default 20; quick 3)")
     p.add_argument("--reps", type=int, help="repetitions per configuration, medians reported (default 3; quick 1)")
-    p.add_argument("--systems", default=",".join(peers.SYSTEMS), help="comma list of " + ",".join(peers.SYSTEMS))
+    p.add_argument("--systems", default=",".join(peers.SYSTEMS), help="comma list of " + ",".join(SYSTEMS) +
+                   " (default: the side-by-side ones; the rivesync-1/1r/3r cluster systems run fanout and rooms)")
     p.add_argument("--workloads", default="fanout,connections,writers", help="comma list of fanout,connections,writers,rooms")
     p.add_argument("--fanout-n", help="subscriber counts (default 100,500,1000; quick 100,1000)")
     p.add_argument("--fanout-r", help="updates/s (default 100,1000,10000; quick 100,1000)")
@@ -52,7 +58,11 @@ def parse_args():
     p.add_argument("--out", default=None, help="output directory (default results/, results/quick/ with --quick; "
                                                "results/rooms/ or results/rooms-quick/ for --workloads rooms)")
     p.add_argument("--rerender", action="store_true", help="only rebuild medians, Markdown and plot from OUT/runs.csv")
+    p.add_argument("--dry-run", action="store_true", help="only print the runs the options plan, then exit")
     args = p.parse_args()
+    unknown = [s for s in args.systems.split(",") if s and s not in SYSTEMS]
+    if unknown:
+        p.error(f"unknown systems {','.join(unknown)}; known: {','.join(SYSTEMS)}")
     defaults = ({"duration": 3.0, "reps": 1, "fanout_n": "100,1000", "fanout_r": "100,1000", "connections": "1000",
                  "writer_subscribers": 100} if args.quick else
                 {"duration": 20.0, "reps": 3, "fanout_n": "100,500,1000", "fanout_r": "100,1000,10000",
@@ -64,6 +74,8 @@ def parse_args():
     subdir = "quick" if args.quick else ""
     if args.workloads == "rooms":
         subdir = "rooms-quick" if args.quick else "rooms"
+    if all(s in cluster.SYSTEMS for s in args.systems.split(",") if s):
+        subdir = "cluster-quick" if args.quick else "cluster"
     args.out = args.out or os.path.join(HERE, "results", subdir)
     return args
 
@@ -82,12 +94,20 @@ def loadavg():
         return " ".join(f.read().split()[:3])
 
 
+def start_server(args, daemon_dir, system, work):
+    """The fan-out's server of `system`: one process on core 0, or a cluster system's nodes
+    and redis-server on --server-cores."""
+    if system in cluster.SYSTEMS:
+        return cluster.Cluster(system, daemon_dir, work, args.server_cores, args.advance_rate)
+    return peers.Server(SYSTEMS[system][0], daemon_dir, work, core=0, rate=args.advance_rate)
+
+
 def run_traffic(args, daemon_dir, system, workload, n, rate, writers, rep):
     """One timed run on a fresh server: N subscribers, `writers` writers at `rate` updates/s."""
-    kind, peer, paths = peers.SYSTEMS[system]
+    kind, peer, paths = SYSTEMS[system]
     drain = 2.0
     with tempfile.TemporaryDirectory(prefix="rivesync-bench-") as work:
-        server = peers.Server(kind, daemon_dir, work, core=0, rate=args.advance_rate)
+        server = start_server(args, daemon_dir, system, work)
         gen = None
         try:
             common = ["--duration", str(args.duration), "--drain", str(drain), "--paths", str(paths), "--engine", args.engine]
@@ -96,12 +116,18 @@ def run_traffic(args, daemon_dir, system, workload, n, rate, writers, rep):
             gen = generator.Generator(os.path.join(args.build_dir, "bench-load"), 1, peer, server.url(peer), procs)
             ready, total = gen.ready_counts(timeout=240)
             batches0, cpu0 = server.batches(), server.cpu_seconds()
+            before = server.readings() if isinstance(server, cluster.Cluster) else None
+            connections = server.connections() if before else None  # while every client is connected
             gen.go(time.monotonic_ns() + 300_000_000)
             results = gen.results(timeout=args.duration + drain + 120)
             row = {"workload": workload, "system": system, "N": n, "R": int(rate), "rep": rep, "ready": ready,
                    "connections": total, **generator.merge(results, n, args.duration),
                    "server_cpu_s": round(server.cpu_seconds() - cpu0, 2),
                    "server_peak_rss_mb": round(server.memory_kb()[1] / 1024, 1)}
+            row["sent_per_s"] = round(row["sent"] / args.duration)
+            if before:
+                row.update(cluster.figures(before, server.readings(), connections, row["sent"],
+                                           row["received"], args.duration))
             if row["received"]:
                 row["server_us_per_delivery"] = round(row["server_cpu_s"] * 1e6 / row["received"], 2)
             batches1 = server.batches()
@@ -116,7 +142,7 @@ def run_traffic(args, daemon_dir, system, workload, n, rate, writers, rep):
 
 def run_connections(args, daemon_dir, system, count, rep):
     """Holds `count` idle subscribed connections; RSS growth per connection."""
-    kind, peer, _ = peers.SYSTEMS[system]
+    kind, peer, _ = SYSTEMS[system]
     with tempfile.TemporaryDirectory(prefix="rivesync-bench-") as work:
         server = peers.Server(kind, daemon_dir, work, core=0, rate=args.advance_rate)
         gen = None
@@ -145,9 +171,10 @@ def plan(args, builds):
     labels = [label for label, _ in builds]
 
     def each(workload, system, n, rate, rep):
-        if peers.SYSTEMS[system][0] != "rivesync":
+        if SYSTEMS[system][0] != "rivesync":
             return [(workload, system, n, rate, rep, "", 2, None)]
-        return [(workload, system, n, rate, rep, label, 2, None) for label in labels]
+        workers = 1 if system in cluster.SYSTEMS else 2
+        return [(workload, system, n, rate, rep, label, workers, None) for label in labels]
 
     jobs = []
     for rep in range(1, args.reps + 1):
@@ -157,13 +184,15 @@ def plan(args, builds):
                     if n * rate <= args.max_deliveries:
                         jobs += [job for s in systems for job in each("fanout", s, n, rate, rep)]
         if "connections" in workloads:
-            conn_systems = [s for s in systems if s != "rivesync-latest"]  # same server as rivesync-every
+            # rivesync-latest is the same server as rivesync-every; the cluster's are measured on traffic
+            conn_systems = [s for s in systems if s != "rivesync-latest" and s not in cluster.SYSTEMS]
             jobs += [job for c in map(int, args.connections.split(",")) for s in conn_systems
                      for job in each("connections", s, c, 0, rep)]
         if "writers" in workloads:
-            jobs += [job for s in systems for job in each("writers", s, args.writer_subscribers, args.writer_rate, rep)]
+            jobs += [job for s in systems if s not in cluster.SYSTEMS
+                     for job in each("writers", s, args.writer_subscribers, args.writer_rate, rep)]
         if "rooms" in workloads:
-            jobs += rooms.plan(args, builds, rep)
+            jobs += rooms.plan(args, builds, rep, [s for s in systems if s in cluster.SYSTEMS])
     return jobs
 
 
@@ -183,14 +212,20 @@ def main():
         rows, conditions = report.read_runs(args.out)
         write_outputs(args, rows, conditions)
         return
-    if set(args.workloads.split(",")) - {"rooms"}:
-        peers.ensure_packages()  # the peers and gnuplot; the rooms workload is rivesyncd alone
-    os.makedirs(args.out, exist_ok=True)
     builds = daemons(args)
+    jobs = plan(args, builds)
+    if args.dry_run:
+        for job in jobs:
+            print("RUN", " ".join(str(part) for part in job))
+        return
+    if any(SYSTEMS[job[1]][0] != "rivesync" for job in jobs):
+        peers.ensure_packages()  # the peers and gnuplot; rivesyncd's own workloads need none of them
+    os.makedirs(args.out, exist_ok=True)
     directories = dict(builds)
     started = datetime.datetime.now().isoformat(timespec="seconds")
     load_before = loadavg()
-    jobs = plan(args, builds)
+    # where each run's redis-server keeps its AOF
+    fsync = cluster.fsync_latency(tempfile.gettempdir()) if any(job[1] in cluster.SYSTEMS for job in jobs) else None
     rows = []
     for i, (workload, system, n, rate, rep, daemon, workers, room_rate) in enumerate(jobs, 1):
         on = f" @{daemon} ({workers} workers)" if daemon else ""
@@ -201,7 +236,7 @@ def main():
             row.update(workers=workers, room_rate=room_rate)
         try:
             if workload == "rooms":
-                row.update(rooms.run(args, directories[daemon], n, workers, room_rate))
+                row.update(rooms.run(args, directories[daemon], n, workers, room_rate, system))
             elif workload == "connections":
                 row.update(run_connections(args, directories.get(daemon), system, n, rep))
             else:
@@ -225,6 +260,14 @@ def main():
         conditions += (f" Rooms: {args.rooms} rooms × {args.clients_per_room} clients at {args.client_rate:g} sets/s, "
                        f"rooms advance at most {args.room_rates}/s, rivesyncd workers {args.room_workers}, "
                        f"{args.rooms_per_process} rooms per bench-load process.")
+    cluster_systems = sorted({job[1] for job in jobs if job[1] in cluster.SYSTEMS}, key=list(cluster.SYSTEMS).index)
+    if cluster_systems:
+        conditions += (f" Cluster systems {', '.join(cluster_systems)}: every node with 1 worker, nodes and "
+                       f"redis-server pinned to core(s) {args.server_cores}, bench-load to core 1; three nodes share one "
+                       f"port (listen.sharePort); redis-server {cluster.redis_version()} started per run on a free "
+                       f"loopback port with its own directory, --appendonly yes and the system's --appendfsync "
+                       f"(always unless the label says everysec), --save \"\". fsync of a 200-byte append in "
+                       f"{tempfile.gettempdir()} before the runs: p50 {fsync[0]:.2f} ms, p99 {fsync[1]:.2f} ms.")
     write_outputs(args, rows, conditions)
 
 
