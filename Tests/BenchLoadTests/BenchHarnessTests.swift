@@ -63,7 +63,10 @@ struct BenchHarnessTests {
             #expect(row["ready"] == row["connections"], "\(what)")
             #expect(Int(row["received"] ?? "") ?? 0 > 0, "\(what)")
             let redis = row["system"] != "rivesync-1"
-            #expect((Double(row["redis_cpu_s"] ?? "") ?? 0 > 0) == redis, "\(what)")
+            // CPU is read in clock ticks: a 1 s run may cost redis-server less than one, so only
+            // a run without Redis is held to 0; the stream's entries show Redis took part.
+            let redisCPU = try #require(Double(row["redis_cpu_s"] ?? ""), "\(what)")
+            #expect(redis || redisCPU == 0, "\(what)")
             #expect((Double(row["stream_entries_per_s"] ?? "") ?? 0 > 0) == redis, "\(what)")
             let nodes = row["system"] == "rivesync-3r" ? 3 : 1
             #expect(row["node_cpu_s", default: ""].split(separator: " ").count == nodes, "\(what)")
