@@ -69,14 +69,7 @@ class Redis:
         return int(done.stdout) if done.returncode == 0 and done.stdout.strip().isdigit() else None
 
     def stop(self):
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-        self.log.close()
+        peers.stop_process(self.proc, self.log)
 
 
 def redis_version():

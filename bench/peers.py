@@ -206,14 +206,20 @@ class Server:
         return sum(int(float(line.rsplit(" ", 1)[1])) for line in samples) if samples else None
 
     def stop(self):
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-        self.log.close()
+        stop_process(self.proc, self.log)
+
+
+
+def stop_process(proc, log):
+    """SIGTERM, 10 s to exit, then SIGKILL; closes the process's log file."""
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+    log.close()
 
 
 def versions():
