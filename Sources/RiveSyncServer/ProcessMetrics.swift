@@ -16,7 +16,7 @@ enum ProcessMetrics {
         let cpu = stat.flatMap { fields in fields.count > 14 ? (Double(fields[13]) ?? 0) + (Double(fields[14]) ?? 0) : nil }
         metric("cpu_seconds_total", "counter", "User and system CPU time spent, in seconds.", cpu.map { $0 / ticks })
         let pageSize = Double(sysconf(Int32(_SC_PAGESIZE)))
-        let statm = (try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8))?.split(separator: " ").compactMap { Double($0) }
+        let statm = procText("/proc/self/statm")?.split(separator: " ").compactMap { Double($0) }
         metric("virtual_memory_bytes", "gauge", "Virtual memory size, in bytes.", statm.flatMap { $0.first }.map { $0 * pageSize })
         metric(
             "resident_memory_bytes", "gauge", "Resident memory size, in bytes.",
@@ -37,7 +37,7 @@ enum ProcessMetrics {
     /// The fields of `/proc/self/stat` from the third on (after `pid (comm)`), numbered as in
     /// proc(5) minus one: index 13 is utime, 14 stime, 21 starttime.
     private static func statFields() -> [String]? {
-        guard let text = try? String(contentsOfFile: "/proc/self/stat", encoding: .utf8), let close = text.lastIndex(of: ")") else {
+        guard let text = procText("/proc/self/stat"), let close = text.lastIndex(of: ")") else {
             return nil
         }
         return ["pid", "comm"] + text[text.index(after: close)...].split(separator: " ").map(String.init)
@@ -45,7 +45,16 @@ enum ProcessMetrics {
 
     /// `btime` of `/proc/stat`: when the machine booted, in seconds since the epoch.
     private static func bootTime() -> Double? {
-        guard let text = try? String(contentsOfFile: "/proc/stat", encoding: .utf8) else { return nil }
+        guard let text = procText("/proc/stat") else { return nil }
         return text.split(separator: "\n").first { $0.hasPrefix("btime ") }.flatMap { Double($0.dropFirst(6)) }
+    }
+
+    /// The whole text of a `/proc` file. `String(contentsOfFile:)` reads only the first 4 KiB of
+    /// such a file (its size shows as 0), and `/proc/stat` of a machine with many cores or
+    /// interrupts is longer, with `btime` after them.
+    static func procText(_ path: String) -> String? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        return (try? handle.readToEnd()).map { String(decoding: $0, as: UTF8.self) }
     }
 }

@@ -101,18 +101,13 @@ def listening_ports(pid):
         target = os.readlink("/proc/%d/fd/%s" % (pid, fd))
         if target.startswith("socket:["):
             inodes.add(target[8:-1])
-    # The kernel writes the tables in pieces as they are read, and sockets that other tests open
-    # or close meanwhile can make a read skip a row; a listener the fds show is looked for again.
-    for _ in range(20):
-        ports = []
-        for table in ("/proc/net/tcp", "/proc/net/tcp6"):
-            with open(table) as f:
-                for row in list(f)[1:]:
-                    fields = row.split()
-                    if fields[3] == "0A" and fields[9] in inodes:
-                        ports.append(int(fields[1].rsplit(":", 1)[1], 16))
-        if ports or not inodes:
-            return ports
+    ports = []
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        with open(table) as f:
+            for row in list(f)[1:]:
+                fields = row.split()
+                if fields[3] == "0A" and fields[9] in inodes:
+                    ports.append(int(fields[1].rsplit(":", 1)[1], 16))
     return ports
 
 
