@@ -8,6 +8,8 @@
 #
 #   RIVESYNCD         daemon binary (default .build/debug/rivesyncd)
 #   AUTOBAHN_SCRATCH  work directory (default: a fresh temporary one, removed afterwards)
+#   AUTOBAHN_INSTALLED a directory .ci/autobahn-install.sh filled already (.ci/run installs it
+#                     while the rest builds); without it, wstest is installed here first
 set -eu
 cd "$(dirname "$0")/.."
 binary=$(realpath "${RIVESYNCD:-.build/debug/rivesyncd}")
@@ -20,7 +22,11 @@ cleanup() {
 }
 trap cleanup EXIT
 
-sh .ci/autobahn-install.sh "$scratch/autobahn" >"$scratch/install.log" 2>&1 || { cat "$scratch/install.log"; exit 1; }
+wstest=${AUTOBAHN_INSTALLED:-$scratch/autobahn}/wstest
+if [ -z "${AUTOBAHN_INSTALLED:-}" ]; then
+    sh .ci/autobahn-install.sh "$scratch/autobahn" >"$scratch/install.log" 2>&1 || { cat "$scratch/install.log"; exit 1; }
+fi
+[ -x "$wstest" ] || { echo "autobahn: no wstest at $wstest" >&2; exit 1; }
 
 # Autobahn's 9.* cases echo messages of up to 16 MiB: raise the two limits that would refuse them.
 cat >"$scratch/config.json" <<JSON
@@ -48,7 +54,7 @@ cat >"$scratch/fuzzingclient.json" <<JSON
   "exclude-agent-cases": {}
 }
 JSON
-(cd "$scratch" && "$scratch/autobahn/wstest" -m fuzzingclient -s fuzzingclient.json >wstest.log 2>&1) || {
+(cd "$scratch" && "$wstest" -m fuzzingclient -s fuzzingclient.json >wstest.log 2>&1) || {
     tail -50 "$scratch/wstest.log"
     exit 1
 }

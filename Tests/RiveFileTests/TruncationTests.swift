@@ -1,5 +1,7 @@
+import Foundation
 import RiveFile
 import RiveSyncModel
+import Synchronization
 import XCTest
 
 /// Every fixture cut at every 97th byte offset.
@@ -10,27 +12,52 @@ import XCTest
 /// byte before it must be an object terminator, 0); every other cut must be `truncated`.
 final class TruncationTests: XCTestCase {
     func testEveryFixtureCutEvery97BytesGivesATypedErrorOrAWellFormedPrefix() throws {
+        let fixtures = try Fixtures.names.map { name in (name, try Fixtures.bytes(name)) }
+        // The fixtures are cut side by side (about 10^5 reads, most of the time in the ten big
+        // files); each records what it found, and the assertions run here.
+        let outcomes = Mutex([Outcome](repeating: Outcome(), count: fixtures.count))
+        DispatchQueue.concurrentPerform(iterations: fixtures.count) { index in
+            let outcome = Self.cut(fixtures[index].1, name: fixtures[index].0)
+            outcomes.withLock { $0[index] = outcome }
+        }
+        let all = outcomes.withLock { $0 }
+        for failure in all.flatMap(\.failures) { XCTFail(failure) }
+        let cuts = all.reduce(0) { $0 + $1.cuts }
+        let prefixes = all.reduce(0) { $0 + $1.prefixes }
+        XCTAssertGreaterThan(cuts, 70_000)
+        XCTAssertLessThan(prefixes * 50, cuts, "implausibly many cuts (\(prefixes) of \(cuts)) parsed")
+    }
+
+    private struct Outcome: Sendable {
         var cuts = 0
         var prefixes = 0
-        for name in Fixtures.names {
-            let bytes = try Fixtures.bytes(name)
-            let whole = try RiveFileReader.read(bytes)
-            for length in stride(from: 0, to: bytes.count, by: 97) {
-                cuts += 1
-                do throws(RiveFileError) {
-                    let part = try RiveFileReader.read(bytes[..<length])
-                    prefixes += 1
-                    XCTAssertEqual(bytes[length - 1], 0, "\(name) cut at \(length) parsed but is not at an object end")
-                    XCTAssert(part.isPrefix(of: whole), "\(name) cut at \(length) is not a prefix of the whole file")
-                } catch {
-                    guard case .truncated = error else {
-                        return XCTFail("\(name) cut at \(length): expected truncated, got \(error)")
-                    }
+        var failures: [String] = []
+    }
+
+    /// Reads `bytes` cut at every 97th offset: each cut must be `truncated`, or parse as a prefix
+    /// of the whole file ending at an object terminator.
+    private static func cut(_ bytes: [UInt8], name: String) -> Outcome {
+        var outcome = Outcome()
+        let whole: FileSchema
+        do { whole = try RiveFileReader.read(bytes) } catch {
+            outcome.failures.append("\(name) does not read whole: \(error)")
+            return outcome
+        }
+        for length in stride(from: 0, to: bytes.count, by: 97) {
+            outcome.cuts += 1
+            do throws(RiveFileError) {
+                let part = try RiveFileReader.read(bytes[..<length])
+                outcome.prefixes += 1
+                if bytes[length - 1] != 0 { outcome.failures.append("\(name) cut at \(length) parsed but is not at an object end") }
+                if !part.isPrefix(of: whole) { outcome.failures.append("\(name) cut at \(length) is not a prefix of the whole file") }
+            } catch {
+                guard case .truncated = error else {
+                    outcome.failures.append("\(name) cut at \(length): expected truncated, got \(error)")
+                    return outcome
                 }
             }
         }
-        XCTAssertGreaterThan(cuts, 70_000)
-        XCTAssertLessThan(prefixes * 50, cuts, "implausibly many cuts (\(prefixes) of \(cuts)) parsed")
+        return outcome
     }
 
     func testEveryByteOfASmallFixtureIsCheckedEitherWay() throws {
