@@ -192,6 +192,8 @@ extension RedisChangeLog {
         }
         try connection.command(appendCommand(ClusterEntry(kind: .join, node: settings.node, token: token, ticket: 0)))
         fencing.withLock { $0.needsJoin = false }
+        // Its read-back answers every append left unknown before it.
+        joinForUnknown = false
     }
 
     private func appendCommand(_ entry: ClusterEntry) -> [RedisArgument] {
