@@ -20,6 +20,8 @@ import Testing
     struct Outcome {
         var acked: [Int: Int] = [:]
         var failed: Set<Int> = []
+        /// The messages of the failures, in the order of the sets.
+        var messages: [String] = []
         var batches: [Int: Int] = [:]
     }
 
@@ -47,6 +49,7 @@ import Testing
             } else {
                 #expect(reply["code"] == "storage_failed", "set \(value): \(reply.jsonText)")
                 outcome.failed.insert(value)
+                outcome.messages.append(reply["message"]?.stringValue ?? "")
             }
         }
         let second = client.takeAll(where: { ($0["id"]?.intValue ?? 0) > 0 })
@@ -114,6 +117,34 @@ import Testing
             Self.check(outcome)
             print("cluster Redis kill -9 mid-window: \(outcome.acked.count) acked, \(outcome.failed.count) storage_failed")
             #expect(outcome.acked.count + outcome.failed.count == Self.pairs - 1)
+            try await Self.expectJoined(cluster, name)
+        }
+    }
+
+    /// The node's lease key taken over mid-window (as by another process): the appends in
+    /// flight behind it are refused `FENCED`, each answered on its own; the node joins with a
+    /// new token and goes on, and nothing with the old token enters the log after its join.
+    /// (A lease of 30 s: no renewal comes between the takeover and the join.)
+    @Test func aFenceMidWindowRefusesEachAppendBehindItAndTheNodeGoesOnAfterItsJoin() async throws {
+        try await stopping(try await ClusterNodes.start(count: 1, leaseMilliseconds: 30000)) { cluster in
+            let name = try cluster.nodeName(0)
+            let outcome = try await Self.pipelined(cluster) {
+                try await offThePool {
+                    try cluster.redisConnection().command(["SET", RedisArgument("rivesync:lease:\(name)"), "another process", "PX", 30000])
+                        .expectStatus("OK")
+                }
+            }
+            Self.check(outcome)
+            let fenced = outcome.messages.filter { $0.contains("FENCED") }.count
+            print("cluster lease taken over mid-window: \(outcome.acked.count) acked, \(fenced) refused FENCED")
+            #expect(fenced > 0, "appends in flight behind the takeover were refused FENCED: \(outcome.messages.prefix(3))")
+            #expect(fenced == outcome.failed.count, "every failure was a fence: \(outcome.messages.prefix(3))")
+            #expect(outcome.acked.count + outcome.failed.count == Self.pairs - 1)
+            let own = try await offThePool { try ClusterFaultTests.log(cluster.redis.url).filter { $0.value("n") == Array(name.utf8) } }
+            let join = try #require(own.firstIndex { $0.value("k") == Array("join".utf8) }, "the node joined after the fence")
+            let token = own[join].value("g")
+            #expect(own[join...].allSatisfy { $0.value("g") == token }, "no entry with the old token after the join")
+            #expect(own[..<join].allSatisfy { $0.value("g") == own[0].value("g") }, "one token before the join")
             try await Self.expectJoined(cluster, name)
         }
     }
