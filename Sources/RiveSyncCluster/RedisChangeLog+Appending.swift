@@ -59,9 +59,14 @@ extension RedisChangeLog {
     private func sendWaiting() {
         if joinForUnknown {
             joinForUnknown = false
-            do { try join(connected()) } catch {
-                appendError(error)
+            // A node whose lease ended takes no new token before its quarantine is over.
+            if Self.now() < fencing.withLock({ $0.quarantineUntil }) {
                 retryJoin()
+            } else {
+                do { try join(connected()) } catch {
+                    appendError(error)
+                    retryJoin()
+                }
             }
         }
         var taken = 0
