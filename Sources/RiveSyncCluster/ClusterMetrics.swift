@@ -13,6 +13,8 @@ public final class ClusterMetrics: Sendable {
     /// The stream's length when the lease was last renewed.
     let streamEntries = Atomic<Int>(0)
     let reachable = Atomic<Int>(1)
+    /// Appends sent on the append connection and not answered yet.
+    let appendsInFlight = Atomic<Int>(0)
 
     init() {}
 
@@ -44,6 +46,9 @@ public final class ClusterMetrics: Sendable {
         metric(
             "log_lag_seconds_count", "counter", "This node's own entries whose lag is in log_lag_seconds_sum.",
             "\(lagCount.load(ordering: .relaxed))")
+        metric(
+            "appends_in_flight", "gauge", "Appends sent to Redis and not answered yet (at most 64: the append window).",
+            "\(appendsInFlight.load(ordering: .relaxed))")
         metric(
             "stream_entries", "gauge", "Entries in the cluster log stream (XLEN, read at each lease renewal).",
             "\(streamEntries.load(ordering: .relaxed))")

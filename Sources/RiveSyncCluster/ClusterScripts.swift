@@ -11,6 +11,18 @@ enum ClusterScripts {
         return redis.call('XADD', KEYS[1], '*', unpack(ARGV, 2))
         """
 
+    /// `append` for an upload: also records the asset in the assets hash (for nodes that start
+    /// later), in the same step, so the hash never misses an asset the log holds. KEYS: log
+    /// stream, lease key, assets hash. ARGV: token, asset id, its `<size> <media type>`, then
+    /// the entry's field/value pairs. Returns the entry's id, or the error `FENCED`.
+    static let appendAsset = """
+        if redis.call('GET', KEYS[2]) ~= ARGV[1] then
+          return redis.error_reply('FENCED the lease of this node has ended')
+        end
+        redis.call('HSET', KEYS[3], ARGV[2], ARGV[3])
+        return redis.call('XADD', KEYS[1], '*', unpack(ARGV, 4))
+        """
+
     /// Extends the lease only while it holds the node's token. KEYS: lease key. ARGV: token,
     /// lease in milliseconds. Returns 1, or 0 when the lease is gone or another token's.
     static let renew = """

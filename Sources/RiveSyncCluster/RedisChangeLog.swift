@@ -61,7 +61,7 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
     /// again): the node's `/readyz` then answers 503.
     public var isReachable: Bool { reachable.load(ordering: .relaxed) }
 
-    private struct Fencing {
+    struct Fencing {
         var token: String
         var generation: Int
         /// Tokens of this process, by generation.
@@ -80,22 +80,31 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
         /// When each ticket's append was sent (for the log lag).
         var sentAt: [UInt64: UInt64] = [:]
     }
-    private let fencing: Mutex<Fencing>
+    let fencing: Mutex<Fencing>
 
-    private let appendQueue = DispatchQueue(label: "rivesyncd.cluster.append")
+    let appendQueue = DispatchQueue(label: "rivesyncd.cluster.append")
     /// The append connection (touched on `appendQueue` only).
-    private var appender: RedisConnection?
+    var appender: RedisConnection?
+    /// Appends sent on `appender` and not answered yet (touched on `appendQueue` only).
+    var inFlight = RedisWindow<PendingAppend>(capacity: RedisChangeLog.appendWindow)
+    /// Proposals waiting for room in `inFlight`, oldest first (touched on `appendQueue` only).
+    var waitingToSend: [PendingAppend] = []
+    /// True while a pass of `pumpAppends` is queued or running (touched on `appendQueue` only).
+    var pumping = false
+    /// Set when the append connection broke with appends in flight: the next pass joins at
+    /// once, so that the join's read-back answers them (touched on `appendQueue` only).
+    var joinForUnknown = false
     private let leaseQueue = DispatchQueue(label: "rivesyncd.cluster.lease")
     /// The lease connection (touched on `leaseQueue` only).
     private var leaseConnection: RedisConnection?
     private var leaseTimer: DispatchSourceTimer?
 
     // The worker's side (its queue only).
-    private weak var sink: (any LogSink)?
-    private var deliver: (@Sendable (@escaping @Sendable () -> Void) -> Void)?
+    weak var sink: (any LogSink)?
+    var deliver: (@Sendable (@escaping @Sendable () -> Void) -> Void)?
     private var onEvent: (@Sendable (Event) -> Void)?
     private var replicating = false
-    private var waiting: Set<UInt64> = []
+    var waiting: Set<UInt64> = []
     private var reader: RedisStreamReader?
     private var leaseReported = false
     private let caughtUp = DispatchSemaphore(value: 0)
@@ -118,7 +127,7 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
     /// Applies an `asset` entry (the asset is known from then on).
     private var addAsset: ((AssetReference) -> Void)?
     /// This node's `file` and `asset` proposals waiting for their entry, by ticket.
-    private var waitingEntries: [UInt64: @Sendable (EntryOutcome) -> Void] = [:]
+    var waitingEntries: [UInt64: @Sendable (EntryOutcome) -> Void] = [:]
     private var lastEntryTicket: UInt64 = 0
     /// Set once the log was found lost: nothing more is committed.
     private var lost = false
@@ -154,7 +163,7 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
         ])
         restored = try ClusterFileSnapshot.read(connection, keys: settings.keys)
         sharedAssets = try ClusterEntry.assets(try connection.command(["HGETALL", RedisArgument(settings.keys.assets)]))
-        appender = connection
+        connection.close()
     }
 
     /// Records `fingerprint` (the configured files, instances and state machines) as the
@@ -182,13 +191,13 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
         }
         waiting.insert(ticket.rawValue)
         let entry = ClusterEntry(kind: .record(file: file, record), node: settings.node, token: "", ticket: ticket.rawValue)
-        appendQueue.async { [self] in
-            guard let failure = append(entry) else { return }
-            deliver? { [self] in
-                guard waiting.remove(ticket.rawValue) != nil else { return }
-                self.sink?.appendFailed(file: file, ticket: ticket, failure: failure)
-            }
-        }
+        enqueueAppend(
+            PendingAppend(entry: entry) { [self] failure in
+                deliver? { [self] in
+                    guard waiting.remove(ticket.rawValue) != nil else { return }
+                    self.sink?.appendFailed(file: file, ticket: ticket, failure: failure)
+                }
+            })
     }
 
     /// Takes `file`'s snapshot at the entry being committed; it is written (with the other
@@ -227,23 +236,10 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
         let ticket = Self.entryTickets | lastEntryTicket
         waitingEntries[ticket] = answer
         let entry = ClusterEntry(kind: kind, node: settings.node, token: "", ticket: ticket)
-        appendQueue.async { [self] in
-            var failure: LogFailure?
-            if case .asset(let asset) = kind {
-                do throws(RedisError) {
-                    try connected().command([
-                        "HSET", RedisArgument(settings.keys.assets), RedisArgument(asset.id),
-                        RedisArgument("\(asset.byteCount) \(asset.mediaType)"),
-                    ])
-                } catch {
-                    metrics.redisErrors.add(1, ordering: .relaxed)
-                    if error.closesConnection { appender = nil }
-                    failure = LogFailure("the cluster log is unreachable: \(error)")
-                }
-            }
-            guard let failure = failure ?? append(entry) else { return }
-            deliver? { [self] in waitingEntries.removeValue(forKey: ticket)?(.failed(failure)) }
-        }
+        enqueueAppend(
+            PendingAppend(entry: entry) { [self] failure in
+                deliver? { [self] in waitingEntries.removeValue(forKey: ticket)?(.failed(failure)) }
+            })
     }
 
     /// Tickets of `file` entries have the top bit set (the core's record tickets never do).
@@ -499,80 +495,6 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
         }
     }
 
-    // MARK: Appending (appendQueue)
-
-    /// Appends `entry` with the current token; nil once sent (its answer comes from the
-    /// stream), or the failure when it surely was not appended.
-    private func append(_ entry: ClusterEntry) -> LogFailure? {
-        var attempted = false
-        if Self.now() < fencing.withLock({ $0.quarantineUntil }) {
-            metrics.appendFailures.add(1, ordering: .relaxed)
-            return LogFailure("this node's cluster lease ended; it rejoins in a moment")
-        }
-        do {
-            let connection = try connected()
-            if fencing.withLock({ $0.needsJoin }) { try join(connection) }
-            var entry = entry
-            entry.token = fencing.withLock { fencing in
-                fencing.sent[entry.ticket] = fencing.generation
-                fencing.sentAt[entry.ticket] = Self.now()
-                return fencing.token
-            }
-            attempted = true
-            try connection.command(appendCommand(entry))
-            metrics.appended.add(1, ordering: .relaxed)
-            return nil
-        } catch {
-            metrics.redisErrors.add(1, ordering: .relaxed)
-            if case .server(let message) = error, message.hasPrefix("FENCED") { fencing.withLock { $0.needsJoin = true } }
-            if error.closesConnection {
-                appender = nil
-                fencing.withLock { $0.needsJoin = true }
-                // Sent, and the connection broke: the join's read-back tells whether it got in.
-                if attempted { return nil }
-            }
-            fencing.withLock { fencing in
-                fencing.sent[entry.ticket] = nil
-                fencing.sentAt[entry.ticket] = nil
-            }
-            metrics.appendFailures.add(1, ordering: .relaxed)
-            return LogFailure("the cluster log is unreachable: \(error)")
-        }
-    }
-
-    private func connected() throws(RedisError) -> RedisConnection {
-        if let appender, !appender.isBroken { return appender }
-        let connection = try RedisConnection(settings.endpoint, timeout: settings.timeout)
-        appender = connection
-        return connection
-    }
-
-    /// Takes a new token (the old one can append no more) and appends a `join` with it.
-    private func join(_ connection: RedisConnection) throws(RedisError) {
-        let token = Self.newToken()
-        let sentAt = Self.now()
-        try connection.command([
-            "SET", RedisArgument(settings.keys.lease(of: settings.node)), RedisArgument(token), "PX", Self.milliseconds(settings.lease),
-        ])
-        .expectStatus("OK")
-        fencing.withLock { fencing in
-            fencing.generation += 1
-            fencing.token = token
-            fencing.generations[token] = fencing.generation
-            fencing.validUntil = Self.validUntil(sentAt, settings.lease)
-        }
-        try connection.command(appendCommand(ClusterEntry(kind: .join, node: settings.node, token: token, ticket: 0)))
-        fencing.withLock { $0.needsJoin = false }
-    }
-
-    private func appendCommand(_ entry: ClusterEntry) -> [RedisArgument] {
-        [
-            "EVAL", RedisArgument(ClusterScripts.append), 2, RedisArgument(settings.keys.log),
-            RedisArgument(settings.keys.lease(of: settings.node)),
-            RedisArgument(entry.token),
-        ] + entry.fields
-    }
-
     // MARK: The lease (leaseQueue)
 
     private func startLeaseRenewal() {
@@ -637,15 +559,15 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
     /// How long a node whose lease ended appends nothing (its connections close meanwhile).
     static let quarantine: UInt64 = 1_000_000_000
 
-    private static func newToken() -> String { String(UInt64.random(in: 1...UInt64.max), radix: 16) }
-    private static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+    static func newToken() -> String { String(UInt64.random(in: 1...UInt64.max), radix: 16) }
+    static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
     private static func nanoseconds(_ duration: Duration) -> UInt64 {
         UInt64(duration.components.seconds) * 1_000_000_000 + UInt64(duration.components.attoseconds / 1_000_000_000)
     }
-    private static func milliseconds(_ duration: Duration) -> RedisArgument { RedisArgument(nanoseconds(duration) / 1_000_000) }
+    static func milliseconds(_ duration: Duration) -> RedisArgument { RedisArgument(nanoseconds(duration) / 1_000_000) }
     /// The lease surely holds until a fifth of it before Redis would let it expire, counted
     /// from when its renewal was sent.
-    private static func validUntil(_ sentAt: UInt64, _ lease: Duration) -> UInt64 {
+    static func validUntil(_ sentAt: UInt64, _ lease: Duration) -> UInt64 {
         sentAt + nanoseconds(lease) - nanoseconds(lease) / 5
     }
 }

@@ -70,19 +70,49 @@ public final class RedisConnection {
     /// Sends several commands at once and reads their replies in order (one round trip).
     /// Error replies come back as `.error` elements; a broken connection throws.
     public func pipeline(_ commands: [[RedisArgument]]) throws(RedisError) -> [RedisReply] {
-        try checkUsable()
-        for arguments in commands {
-            let status = Self.withArgv(arguments) { count, argv, lengths in redisAppendCommandArgv(context, count, argv, lengths) }
-            guard status == REDIS_OK else { throw fail() }
-        }
+        for arguments in commands { try send(arguments) }
         var replies: [RedisReply] = []
-        for _ in commands {
-            var raw: UnsafeMutableRawPointer?
-            guard redisGetReply(context, &raw) == REDIS_OK, let raw else { throw fail() }
-            replies.append(Self.convert(raw.assumingMemoryBound(to: redisReply.self)))
-            freeReplyObject(raw)
-        }
+        for _ in commands { replies.append(try receive()) }
         return replies
+    }
+
+    /// Buffers one command without waiting for its reply (written by `flush`, or by the next
+    /// `receive` that waits). Several commands may be in flight: Redis runs one connection's
+    /// commands in the order they arrive and replies in that order (`RedisWindow`).
+    public func send(_ arguments: [RedisArgument]) throws(RedisError) {
+        try checkUsable()
+        let status = Self.withArgv(arguments) { count, argv, lengths in redisAppendCommandArgv(context, count, argv, lengths) }
+        guard status == REDIS_OK else { throw fail() }
+    }
+
+    /// Writes every buffered command (blocking, within the connection's timeout).
+    public func flush() throws(RedisError) {
+        try checkUsable()
+        var done: Int32 = 0
+        while done == 0 {
+            guard redisBufferWrite(context, &done) == REDIS_OK else { throw fail() }
+        }
+    }
+
+    /// The reply to the oldest command sent and not answered yet, waiting for it (what is
+    /// buffered is written first). An error reply comes back as `.error`; a broken connection
+    /// throws.
+    public func receive() throws(RedisError) -> RedisReply {
+        try checkUsable()
+        var raw: UnsafeMutableRawPointer?
+        guard redisGetReply(context, &raw) == REDIS_OK, let raw else { throw fail() }
+        defer { freeReplyObject(raw) }
+        return Self.convert(raw.assumingMemoryBound(to: redisReply.self))
+    }
+
+    /// That reply if it has been read from the socket already, else nil: never waits.
+    public func bufferedReply() throws(RedisError) -> RedisReply? {
+        try checkUsable()
+        var raw: UnsafeMutableRawPointer?
+        guard redisGetReplyFromReader(context, &raw) == REDIS_OK else { throw fail() }
+        guard let raw else { return nil }
+        defer { freeReplyObject(raw) }
+        return Self.convert(raw.assumingMemoryBound(to: redisReply.self))
     }
 
     /// Closes the connection (also done when it is released).
