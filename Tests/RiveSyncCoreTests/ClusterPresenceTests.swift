@@ -99,6 +99,34 @@ import Testing
         #expect(again, "a node heard again after it was given up is asked again")
     }
 
+    /// A node frozen past its lease (SIGSTOP): its member resumed on node B meanwhile, and B's
+    /// announcement reaches A before A closes the member's old connection (the lease loss).
+    /// When that connection closes, A hands the member to B without a grace or a leave.
+    @Test func aMemberTakenOverWhileItsOldConnectionLookedOpenGoesToTheOtherNodeWhenItCloses() throws {
+        var a = Self.node(slot: 1)
+        var b = Self.node(slot: 2)
+        let ana = try a.join(7, owner: .token("qa"), key: Self.key, keyDigest: Self.digest, state: Self.state("Ana"), now: 0)
+        try Self.relay(&a, to: &b, as: "A", now: 0)
+        #expect(b.nodeLost("A", now: Self.second) != nil)
+        let resumed = try b.join(
+            9, owner: .token("qa"), key: Self.key, keyDigest: Self.digest, state: Self.state("Ana", cursor: 1), now: 2 * Self.second)
+        #expect(resumed == .init(member: ana.member, resumed: true))
+        _ = a.takeChanges(now: 3 * Self.second)
+        try Self.relay(&b, to: &a, as: "B", now: 3 * Self.second)
+        #expect(a.member(of: 7) == ana.member, "the old connection still looks open: A keeps it for now")
+        var withdrawn = a
+        #expect(a.disconnected(7, now: 4 * Self.second) == nil, "no grace: the member is node B's")
+        #expect(a.expire(now: 20 * Self.second) == nil)
+        #expect(a.takeChanges(now: 20 * Self.second) == [.update(ana.member, state: Self.state("Ana", cursor: 1))], "no leave")
+        #expect(a.current == [PresenceEntry(member: ana.member, state: Self.state("Ana", cursor: 1))])
+        // A's next announcement omits the member without a leave; B keeps it.
+        try Self.relay(&a, to: &b, as: "A", now: 21 * Self.second)
+        #expect(b.current.map(\.member) == [ana.member])
+        // Had B's next list dropped the member first, A would have kept it as its own.
+        withdrawn.applyRemote(node: "B", members: [], left: [], now: 3 * Self.second)
+        #expect(withdrawn.disconnected(7, now: 4 * Self.second) == 14 * Self.second, "a grace period as usual")
+    }
+
     @Test func theCodecReadsWhatItWritesAndRefusesTheRest() throws {
         let announcements: [PresenceAnnouncement] = [
             .alive, .hello,

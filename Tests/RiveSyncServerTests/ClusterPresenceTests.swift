@@ -147,7 +147,7 @@ import Testing
                 _ = try await PresenceDaemonTests.change(of: cyMember, watcher, what: "Cy's join on node B")
 
                 let killed = Date()
-                nodes[0].crash()
+                await nodes[0].crashed()
                 // Ana reconnects to B with her key within the grace: the same member, no leave, no join.
                 let again = try await TestClient.connected(to: nodes[1])
                 let resumed = try await again.request(Self.join(key: "ana-key-0123456789", ["name": "Ana", "back": true]))

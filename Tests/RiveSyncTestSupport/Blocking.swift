@@ -23,6 +23,11 @@ public protocol StoppedAfterUse: Sendable {
 
 /// Runs `body` with `resource`, then stops it on a dispatch thread, also when `body` throws
 /// (the async form of `defer { resource.stop() }`, which would block a pool thread).
+///
+/// In `body` (a closure), Swift 6.3.1 compiles a closure written in a `#expect`/`#require`
+/// argument under the name of the next closure that is not in a macro argument; when both have
+/// one type, that next closure runs the first one's body. Take such values before the macro
+/// (`let x = try await offThePool { … }`, then `#require(x)`), or put the body in a function.
 public func stopping<R: StoppedAfterUse, T>(
     _ resource: R, isolation: isolated (any Actor)? = #isolation, _ body: (R) async throws -> T
 ) async throws -> T {

@@ -24,6 +24,9 @@ public struct TargetPresence<Connection: Hashable & Sendable>: Sendable {
     /// Other nodes' current members by name.
     private var remote: [MemberID: RemoteMember] = [:]
     private var remoteByDigest: [String: MemberID] = [:]
+    /// This node's members that another node announced as its own while their connection here
+    /// was still open (a frozen node's, resumed elsewhere): they go to it when that closes.
+    private var claimed: [MemberID: RemoteMember] = [:]
     /// This node's members that left since the last announcement.
     private var announcedLeft: [MemberID: LeaveReason] = [:]
     /// This node's members changed since the last announcement.
@@ -107,6 +110,7 @@ public struct TargetPresence<Connection: Hashable & Sendable>: Sendable {
             return Joined(member: id, resumed: false)
         }
         if let id = byKey[keyOwner] {
+            claimed[id] = nil
             if let old = members[id]!.connection { byConnection[old] = nil }
             if let previous = byConnection[connection] { remove(previous, reason: .left) }
             members[id]!.connection = connection
@@ -165,10 +169,20 @@ public struct TargetPresence<Connection: Hashable & Sendable>: Sendable {
     }
 
     /// The connection closed: its member stays until `now` + the grace period unless a join
-    /// with its key resumes it. Returns that deadline (nil when the connection was no member).
+    /// with its key resumes it. Returns that deadline (nil when the connection was no member,
+    /// or when another node announced the member meanwhile: it is that node's now, with no
+    /// leave).
     @discardableResult
     public mutating func disconnected(_ connection: Connection, now: UInt64) -> UInt64? {
         guard let id = byConnection.removeValue(forKey: connection) else { return nil }
+        if let claim = claimed.removeValue(forKey: id), let member = members.removeValue(forKey: id) {
+            byKey[member.key] = nil
+            remote[id] = claim
+            remoteByDigest[claim.keyDigest] = id
+            localChanged = true
+            if claim.state != member.state { touch(id) }
+            return nil
+        }
         let deadline = now &+ limits.graceNanoseconds
         members[id]!.connection = nil
         members[id]!.graceDeadline = deadline
@@ -224,15 +238,20 @@ public struct TargetPresence<Connection: Hashable & Sendable>: Sendable {
 
     /// Merges `node`'s announcement of its members of this target: listed members join or
     /// change (a member of this node in its grace period that `node` lists was resumed there:
-    /// it is dropped here without a leave); `node`'s members not listed any more leave, with
-    /// the reason `left` gives (else `disconnected`).
+    /// it is dropped here without a leave; one whose connection here is open stays until that
+    /// closes, then goes to `node`); `node`'s members not listed any more leave, with the
+    /// reason `left` gives (else `disconnected`).
     public mutating func applyRemote(node: String, members list: [SharedMember], left: [DepartedMember], now: UInt64) {
         var listed: Set<MemberID> = []
         for shared in list {
             let id = shared.member
             listed.insert(id)
             if let local = members[id] {
-                guard local.connection == nil else { continue }
+                guard local.connection == nil else {
+                    let grace = shared.graceMilliseconds.map { now &+ $0 * 1_000_000 }
+                    claimed[id] = RemoteMember(node: node, state: shared.state, keyDigest: shared.keyDigest, graceDeadline: grace)
+                    continue
+                }
                 members[id] = nil
                 byKey[local.key] = nil
                 localChanged = true
@@ -248,6 +267,7 @@ public struct TargetPresence<Connection: Hashable & Sendable>: Sendable {
             remote[id] = RemoteMember(node: node, state: shared.state, keyDigest: shared.keyDigest, graceDeadline: grace)
             remoteByDigest[shared.keyDigest] = id
         }
+        claimed = claimed.filter { $0.value.node != node || listed.contains($0.key) }
         let reasons = Dictionary(left.map { ($0.member, $0.reason) }, uniquingKeysWith: { first, _ in first })
         for id in order where remote[id]?.node == node && !listed.contains(id) {
             removeRemote(id, reason: reasons[id] ?? .disconnected)
@@ -258,6 +278,7 @@ public struct TargetPresence<Connection: Hashable & Sendable>: Sendable {
     /// period (or what was left of one already running) unless a join takes it over. Returns
     /// the earliest of those deadlines (nil: it had no members here).
     public mutating func nodeLost(_ node: String, now: UInt64) -> UInt64? {
+        claimed = claimed.filter { $0.value.node != node }
         var earliest: UInt64?
         for id in order {
             guard var member = remote[id], member.node == node, member.orphanDeadline == nil else { continue }
@@ -318,6 +339,7 @@ public struct TargetPresence<Connection: Hashable & Sendable>: Sendable {
 
     private mutating func remove(_ id: MemberID, reason: LeaveReason) {
         guard let member = members.removeValue(forKey: id) else { return }
+        claimed[id] = nil
         order.removeAll { $0 == id }
         if let connection = member.connection { byConnection[connection] = nil }
         byKey[member.key] = nil
