@@ -10,6 +10,7 @@ For each daemon (`--daemon LABEL=DIR`, DIR holding a release `rivesyncd`), on a 
    twice, by two clients in turn: `asyncio` (the `websockets` library, as an application would
    write it) and `lean` (bench/lean_client.py: one blocking socket, hand framing, TCP_NODELAY),
    whose floor is near loopback's, so its absolute set→ack is the figure to hold to the goal.
+   Before each daemon, the machine's own floor: the same loop against a bare TCP echo.
 2. flood (the asyncio client): `--rate` writes/s (open loop, paced in 1 ms slots) to the same target for
    `--seconds`, without waiting for acks; the advances are counted from the acks' distinct
    seqs per wall-clock second of their arrival, and from a whole-target subscriber's batches.
@@ -107,6 +108,41 @@ def lean_round_trips(port, samples, idle_ms, request, expected):
     return latencies
 
 
+def loopback_echo(samples, idle_ms):
+    """The machine's floor: the lean client's timing loop against a bare TCP echo (a forked
+    child on core 0), 40-byte messages, no WebSocket, no daemon."""
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(1)
+    address = server.getsockname()
+    child = os.fork()
+    if child == 0:
+        try:  # the child never returns into the caller, even if the parent never connects
+            os.sched_setaffinity(0, {0})
+            server.settimeout(30)
+            connection, _ = server.accept()
+            connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            while data := connection.recv(4096):
+                connection.sendall(data)
+        finally:
+            os._exit(0)
+    server.close()
+    latencies = []
+    with socket.create_connection(address, timeout=30) as client:
+        client.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        for i in range(samples + 10):
+            time.sleep(idle_ms / 1000)
+            start_ns = time.perf_counter_ns()
+            client.sendall(b"x" * 40)
+            received = 0
+            while received < 40:
+                received += len(client.recv(4096))
+            if i >= 10:
+                latencies.append((time.perf_counter_ns() - start_ns) / 1e6)
+    os.waitpid(child, 0)
+    return statistics.median(latencies)
+
+
 def set_mood(i):
     return {"type": "set", "target": "character", "path": "mood", "value": i % 2 + 1}
 
@@ -171,7 +207,9 @@ async def flood(port, rate, seconds):
 
 
 def run(label, directory, args):
-    """One fresh daemon: both clients' floors and idle sets (asyncio first), then the flood."""
+    """The loopback echo, then one fresh daemon: both clients' floors and idle sets (asyncio
+    first), then the flood."""
+    echo = loopback_echo(args.samples, args.idle_ms)
     proc, port = start(directory)
     try:
         clients = {
@@ -186,7 +224,7 @@ def run(label, directory, args):
     finally:
         proc.terminate()
         proc.wait(10)
-    return {"label": label, "clients": clients, "advances": advances, "batches": batches}
+    return {"label": label, "echo": echo, "clients": clients, "advances": advances, "batches": batches}
 
 
 def main():
@@ -203,12 +241,13 @@ def main():
     load_before = " ".join(f"{x:.2f}" for x in os.getloadavg())
     rows = [run(*spec.split("=", 1), args) for spec in args.daemon]
     load_after = " ".join(f"{x:.2f}" for x in os.getloadavg())
-    lines = ["| daemon | client | ping→pong p50 ms (floor) | idle set→ack p50 ms | p99 ms | max ms | set→ack − ping p50 ms |",
-             "|---|---|---|---|---|---|---|"]
+    lines = ["| daemon | client | loopback echo p50 ms (no daemon) | ping→pong p50 ms (floor) | idle set→ack p50 ms | p99 ms | max ms | "
+             "set→ack − ping p50 ms |",
+             "|---|---|---|---|---|---|---|---|"]
     for row in rows:
         for client, c in row["clients"].items():
-            lines.append(f"| {row['label']} | {client} | {c['ping']:.3f} | {c['p50']:.3f} | {c['p99']:.3f} | {c['max']:.3f} | "
-                         f"{c['p50'] - c['ping']:.3f} |")
+            lines.append(f"| {row['label']} | {client} | {row['echo']:.3f} | {c['ping']:.3f} | {c['p50']:.3f} | {c['p99']:.3f} | "
+                         f"{c['max']:.3f} | {c['p50'] - c['ping']:.3f} |")
     lines += ["", f"| daemon | {args.rate} writes/s: advances per second (acks' seqs) | batches per second (subscriber) |",
               "|---|---|---|"]
     for row in rows:

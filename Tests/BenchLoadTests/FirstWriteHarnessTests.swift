@@ -58,13 +58,13 @@ struct FirstWriteHarnessTests {
         let rows = result.stdout.split(separator: "\n").filter { $0.hasPrefix("| test |") }.map {
             $0.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
         }
-        let latencies = rows.filter { $0.count == 7 }
+        let latencies = rows.filter { $0.count == 8 }
         #expect(latencies.map { $0[1] } == ["asyncio", "lean"], "\(result.stdout)")
         for row in latencies {
-            let figures = row[2...5].compactMap(Double.init)
-            #expect(figures.count == 4 && figures.allSatisfy { $0 > 0 }, "\(row)")
-            // ping, then the sets' p50 ≤ p99 ≤ max
-            #expect(figures.count == 4 && figures[1] <= figures[2] && figures[2] <= figures[3], "\(row)")
+            let figures = row[2...6].compactMap(Double.init)
+            #expect(figures.count == 5 && figures.allSatisfy { $0 > 0 }, "\(row)")
+            // echo, ping, then the sets' p50 ≤ p99 ≤ max
+            #expect(figures.count == 5 && figures[2] <= figures[3] && figures[3] <= figures[4], "\(row)")
         }
         let flood = rows.filter { $0.count == 3 }
         #expect(flood.count == 1, "\(result.stdout)")
