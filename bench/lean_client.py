@@ -2,8 +2,9 @@
 
 One blocking TCP socket (30 s timeout, so CPython polls before each call) with TCP_NODELAY and
 hand-written RFC 6455 framing: a request is one `sendall` of a frame built before the clock
-starts, a reply one or two `recv`s, with no event loop, no tasks and no library between the socket and the timing. So its `ping` round trip is
-close to the loopback floor, and set→ack minus that floor is the daemon's share.
+starts, a reply one or two `recv`s, with no event loop, no tasks and no library between the
+socket and the timing. What it times is the loopback round trip and the daemon; first_write.py's
+bare TCP echo through the same kind of loop shows the round trip alone.
 """
 
 import base64
