@@ -9,7 +9,7 @@ For each daemon (`--daemon LABEL=DIR`, DIR holding a release `rivesyncd`), on a 
    its 16.7 ms interval); the time from sending to reading the ack, p50 / p99 / max. Measured
    twice, by two clients in turn: `asyncio` (the `websockets` library, as an application would
    write it) and `lean` (bench/lean_client.py: one blocking socket, hand framing, TCP_NODELAY),
-   whose floor is near loopback's, so its absolute set→ack is the figure to hold to the goal.
+   which adds little of its own, so its absolute set→ack is the figure to hold to the goal.
    Before each daemon, the machine's own floor: the same loop against a bare TCP echo.
 2. flood (the asyncio client): `--rate` writes/s (open loop, paced in 1 ms slots) to the same target for
    `--seconds`, without waiting for acks; the advances are counted from the acks' distinct
