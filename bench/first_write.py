@@ -6,13 +6,17 @@ For each daemon (`--daemon LABEL=DIR`, DIR holding a release `rivesyncd`), on a 
 1. idle set→ack: first `--samples` awaited `ping`s (the floor: a request the dispatcher
    answers without a worker), then `--samples` awaited `set`s of `character`'s `mood` (an auto target at the
    default 60 advances/s), each sent after the target has been idle for `--idle-ms` (longer than
-   its 16.7 ms interval); the time from sending to reading the ack, p50 / p99 / max.
-2. flood: `--rate` writes/s (open loop, paced in 1 ms slots) to the same target for
+   its 16.7 ms interval); the time from sending to reading the ack, p50 / p99 / max. Measured
+   twice, by two clients in turn: `asyncio` (the `websockets` library, as an application would
+   write it) and `lean` (bench/lean_client.py: one blocking socket, hand framing, TCP_NODELAY),
+   which adds little of its own, so its absolute set→ack is the figure to hold to the goal.
+   Before each daemon, the machine's own floor: the same loop against a bare TCP echo.
+2. flood (the asyncio client): `--rate` writes/s (open loop, paced in 1 ms slots) to the same target for
    `--seconds`, without waiting for acks; the advances are counted from the acks' distinct
    seqs per wall-clock second of their arrival, and from a whole-target subscriber's batches.
    The daemon must make at most 60 advances in any second.
 
-Prints one Markdown table; `bench/README.md` has the command and the committed figures.
+Prints two Markdown tables (latencies per daemon and client, then the flood); `bench/README.md` has the command and the committed figures.
 """
 
 import argparse
@@ -26,6 +30,8 @@ import sys
 import time
 
 import websockets
+
+from lean_client import LeanClient, text_frame
 
 
 def free_port():
@@ -85,13 +91,68 @@ async def round_trips(port, samples, idle_ms, request, expected):
     return latencies
 
 
-def idle_set_to_ack(port, samples, idle_ms):
-    return round_trips(
-        port, samples, idle_ms, lambda i: {"type": "set", "target": "character", "path": "mood", "value": i % 2 + 1}, "ack")
+def lean_round_trips(port, samples, idle_ms, request, expected):
+    """As `round_trips`, with the blocking client; each request's frame is built before its clock starts."""
+    client = LeanClient(port)
+    latencies = []
+    for i in range(samples + 10):
+        prepared = text_frame(dict(request(i), id=i + 1))
+        time.sleep(idle_ms / 1000)
+        start_ns = time.perf_counter_ns()
+        reply = client.request(prepared, i + 1)
+        elapsed = (time.perf_counter_ns() - start_ns) / 1e6
+        assert reply["type"] == expected, reply
+        if i >= 10:
+            latencies.append(elapsed)
+    client.close()
+    return latencies
 
 
-def ping_floor(port, samples, idle_ms):
-    return round_trips(port, samples, idle_ms, lambda i: {"type": "ping"}, "pong")
+def loopback_echo(samples, idle_ms):
+    """The machine's floor: the lean client's timing loop against a bare TCP echo (a forked
+    child on core 0), 40-byte messages, no WebSocket, no daemon."""
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(1)
+    address = server.getsockname()
+    child = os.fork()
+    if child == 0:
+        try:  # the child never returns into the caller, even if the parent never connects
+            os.sched_setaffinity(0, {0})
+            server.settimeout(30)
+            connection, _ = server.accept()
+            connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            while data := connection.recv(4096):
+                connection.sendall(data)
+        finally:
+            os._exit(0)
+    server.close()
+    latencies = []
+    with socket.create_connection(address, timeout=30) as client:
+        client.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        for i in range(samples + 10):
+            time.sleep(idle_ms / 1000)
+            start_ns = time.perf_counter_ns()
+            client.sendall(b"x" * 40)
+            received = 0
+            while received < 40:
+                received += len(client.recv(4096))
+            if i >= 10:
+                latencies.append((time.perf_counter_ns() - start_ns) / 1e6)
+    os.waitpid(child, 0)
+    return statistics.median(latencies)
+
+
+def set_mood(i):
+    return {"type": "set", "target": "character", "path": "mood", "value": i % 2 + 1}
+
+
+def ping(i):
+    return {"type": "ping"}
+
+
+def latency_row(pings, sets):
+    return {"ping": statistics.median(pings), "p50": statistics.median(sets), "p99": percentile(sets, 99), "max": max(sets)}
 
 
 async def flood(port, rate, seconds):
@@ -146,18 +207,24 @@ async def flood(port, rate, seconds):
 
 
 def run(label, directory, args):
+    """The loopback echo, then one fresh daemon: both clients' floors and idle sets (asyncio
+    first), then the flood."""
+    echo = loopback_echo(args.samples, args.idle_ms)
     proc, port = start(directory)
     try:
-        pings = asyncio.run(ping_floor(port, args.samples, args.idle_ms))
-        latencies = asyncio.run(idle_set_to_ack(port, args.samples, args.idle_ms))
+        clients = {
+            "asyncio": latency_row(
+                asyncio.run(round_trips(port, args.samples, args.idle_ms, ping, "pong")),
+                asyncio.run(round_trips(port, args.samples, args.idle_ms, set_mood, "ack"))),
+            "lean": latency_row(
+                lean_round_trips(port, args.samples, args.idle_ms, ping, "pong"),
+                lean_round_trips(port, args.samples, args.idle_ms, set_mood, "ack")),
+        }
         advances, batches = asyncio.run(flood(port, args.rate, args.seconds))
     finally:
         proc.terminate()
         proc.wait(10)
-    return {
-        "label": label, "ping": statistics.median(pings), "p50": statistics.median(latencies), "p99": percentile(latencies, 99), "max": max(latencies),
-        "advances": advances, "batches": batches,
-    }
+    return {"label": label, "echo": echo, "clients": clients, "advances": advances, "batches": batches}
 
 
 def main():
@@ -174,11 +241,17 @@ def main():
     load_before = " ".join(f"{x:.2f}" for x in os.getloadavg())
     rows = [run(*spec.split("=", 1), args) for spec in args.daemon]
     load_after = " ".join(f"{x:.2f}" for x in os.getloadavg())
-    lines = [f"| daemon | ping→pong p50 ms (floor) | idle set→ack p50 ms | p99 ms | max ms | {args.rate} writes/s: advances per second (acks' seqs) | batches per second (subscriber) |",
-             "|---|---|---|---|---|---|---|"]
+    lines = ["| daemon | client | loopback echo p50 ms (no daemon) | ping→pong p50 ms (floor) | idle set→ack p50 ms | p99 ms | max ms | "
+             "set→ack − ping p50 ms |",
+             "|---|---|---|---|---|---|---|---|"]
     for row in rows:
-        lines.append(f"| {row['label']} | {row['ping']:.2f} | {row['p50']:.2f} | {row['p99']:.2f} | {row['max']:.2f} | "
-                     f"{' '.join(map(str, row['advances']))} | {' '.join(map(str, row['batches']))} |")
+        for client, c in row["clients"].items():
+            lines.append(f"| {row['label']} | {client} | {row['echo']:.3f} | {c['ping']:.3f} | {c['p50']:.3f} | {c['p99']:.3f} | "
+                         f"{c['max']:.3f} | {c['p50'] - c['ping']:.3f} |")
+    lines += ["", f"| daemon | {args.rate} writes/s: advances per second (acks' seqs) | batches per second (subscriber) |",
+              "|---|---|---|"]
+    for row in rows:
+        lines.append(f"| {row['label']} | {' '.join(map(str, row['advances']))} | {' '.join(map(str, row['batches']))} |")
     lines += ["", f"{started} on `{os.uname().nodename}` ({os.cpu_count()} cores): {args.samples} samples after "
                   f"{args.idle_ms:g} ms idle each; flood {args.seconds} s at {args.rate} writes/s; daemon on core 0, "
                   f"client on core 1; load average (1, 5, 15 min) before {load_before}, after {load_after}"]
