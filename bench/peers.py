@@ -195,15 +195,17 @@ class Server:
         return values.get("VmRSS", 0), values.get("VmHWM", 0)
 
     def batches(self, timeout=5):
-        """rivesyncd's batches_total counter, summed over its targets (None for other servers).
-        Raises if /metrics does not answer within `timeout` seconds."""
+        """rivesyncd's batches_total counter, summed over its targets (None for other servers):
+        0 before any target has a batch (no sample yet; a cluster node that has not yet applied
+        the setup's batches answers so too). Raises if /metrics does not answer within `timeout`
+        seconds."""
         if self.kind != "rivesync":
             return None
         with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/metrics", timeout=timeout) as response:
             # One sample before the metrics were labelled by target; one per target since.
             samples = [line for line in response.read().decode().splitlines()
                        if line.startswith("rivesync_batches_total ") or line.startswith("rivesync_batches_total{")]
-        return sum(int(float(line.rsplit(" ", 1)[1])) for line in samples) if samples else None
+        return sum(int(float(line.rsplit(" ", 1)[1])) for line in samples)
 
     def stop(self):
         stop_process(self.proc, self.log)
