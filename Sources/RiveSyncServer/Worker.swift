@@ -62,14 +62,7 @@ final class Worker: @unchecked Sendable {
                 commands = []
                 subscribeAnswered?(connection, target, paths, succeeded)
             case .schedule(let timer, let at):
-                // A timer due already (an idle target's leading-edge advance) runs right after
-                // this event on the same queue: Dispatch's timers would wake its manager thread
-                // and then a queue thread for it.
-                if at <= DispatchTime.now().uptimeNanoseconds {
-                    queue.async { [self] in run(.timerFired(timer)) }
-                } else {
-                    queue.asyncAfter(deadline: DispatchTime(uptimeNanoseconds: at)) { [self] in run(.timerFired(timer)) }
-                }
+                queue.asyncAfter(deadline: DispatchTime(uptimeNanoseconds: at)) { [self] in run(.timerFired(timer)) }
             case .log(let level, let message, let metadata):
                 context.log(Dispatcher.level(level), message, metadata)
             case .count(let counter):
