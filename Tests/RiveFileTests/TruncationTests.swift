@@ -4,14 +4,16 @@ import RiveSyncModel
 import Synchronization
 import XCTest
 
-/// Every fixture cut at every 97th byte offset.
+/// Every fixture cut at every 97th byte offset, and each of the big ones (over 64 KiB: the ten of
+/// 200–900 KiB, whose cuts are nearly all of this test's time, as each read starts again from
+/// byte 0) at every 397th.
 ///
 /// A `.riv` has no length or end marker: objects simply follow one another until the data ends.
 /// A cut that falls exactly between two objects therefore leaves a shorter but well-formed file,
 /// which Rive's runtime accepts too. Such a cut must read as a prefix of the whole file (and the
 /// byte before it must be an object terminator, 0); every other cut must be `truncated`.
 final class TruncationTests: XCTestCase {
-    func testEveryFixtureCutEvery97BytesGivesATypedErrorOrAWellFormedPrefix() throws {
+    func testEveryFixtureCutEvery97Or397BytesGivesATypedErrorOrAWellFormedPrefix() throws {
         let fixtures = try Fixtures.names.map { name in (name, try Fixtures.bytes(name)) }
         // The fixtures are cut side by side (about 10^5 reads, most of the time in the ten big
         // files); each records what it found, and the assertions run here.
@@ -24,7 +26,7 @@ final class TruncationTests: XCTestCase {
         for failure in all.flatMap(\.failures) { XCTFail(failure) }
         let cuts = all.reduce(0) { $0 + $1.cuts }
         let prefixes = all.reduce(0) { $0 + $1.prefixes }
-        XCTAssertGreaterThan(cuts, 70_000)
+        XCTAssertGreaterThan(cuts, 17_000)
         XCTAssertLessThan(prefixes * 50, cuts, "implausibly many cuts (\(prefixes) of \(cuts)) parsed")
     }
 
@@ -34,7 +36,7 @@ final class TruncationTests: XCTestCase {
         var failures: [String] = []
     }
 
-    /// Reads `bytes` cut at every 97th offset: each cut must be `truncated`, or parse as a prefix
+    /// Reads `bytes` cut at every 97th offset (397th past 64 KiB of file): each cut must be `truncated`, or parse as a prefix
     /// of the whole file ending at an object terminator.
     private static func cut(_ bytes: [UInt8], name: String) -> Outcome {
         var outcome = Outcome()
@@ -43,7 +45,7 @@ final class TruncationTests: XCTestCase {
             outcome.failures.append("\(name) does not read whole: \(error)")
             return outcome
         }
-        for length in stride(from: 0, to: bytes.count, by: 97) {
+        for length in stride(from: 0, to: bytes.count, by: bytes.count > 65_536 ? 397 : 97) {
             outcome.cuts += 1
             do throws(RiveFileError) {
                 let part = try RiveFileReader.read(bytes[..<length])
