@@ -2,33 +2,20 @@ import Foundation
 import RiveSyncTestSupport
 import Testing
 
-/// Runs `python/independent_client.py` — a client written from PROTOCOL.md only, over
-/// Debian's `python3-websockets` — against a fresh `rivesyncd --demo`.
+/// Runs clients written from PROTOCOL.md only, over Debian's `python3-websockets`, against a
+/// fresh `rivesyncd --demo`: `independent_client.py` drives the daemon; `transaction_client.py`
+/// checks transactions and authors on the wire (§16, §17).
 @Suite struct IndependentClientTests {
-    @Test func independentClientDrivesTheDaemon() async throws {
+    @Test(arguments: [("independent_client.py", 300.0), ("transaction_client.py", 120.0)])
+    func independentClientAgainstTheDaemon(script name: String, within seconds: Double) async throws {
         try await withDaemon(["--demo"]) { daemon in
-            let script = try PythonScript("independent_client.py", python: PythonScript.debianPython, arguments: [daemon.url])
+            let script = try PythonScript(name, python: PythonScript.debianPython, arguments: [daemon.url])
             defer { script.stop() }
             // A hang guard only: the script's own reads time out well before this.
-            let status = await script.finish(within: 300)
+            let status = await script.finish(within: seconds)
             #expect(
                 status == 0,
-                "independent_client.py \(status.map { "exited with \($0)" } ?? "hung and was stopped"):\n\(script.output)\n--- rivesyncd stderr ---\n\(daemon.stderr)"
-            )
-        }
-    }
-
-    /// `python/transaction_client.py`: transactions and authors on the wire, from PROTOCOL.md
-    /// §16 and §17 only.
-    @Test func independentClientSeesTransactionsAndAuthors() async throws {
-        try await withDaemon(["--demo"]) { daemon in
-            let script = try PythonScript("transaction_client.py", python: PythonScript.debianPython, arguments: [daemon.url])
-            defer { script.stop() }
-            // A hang guard only: the script's own reads time out well before this.
-            let status = await script.finish(within: 120)
-            #expect(
-                status == 0,
-                "transaction_client.py \(status.map { "exited with \($0)" } ?? "hung and was stopped"):\n\(script.output)\n--- rivesyncd stderr ---\n\(daemon.stderr)"
+                "\(name) \(status.map { "exited with \($0)" } ?? "hung and was stopped"):\n\(script.output)\n--- rivesyncd stderr ---\n\(daemon.stderr)"
             )
         }
     }
