@@ -3,7 +3,7 @@ import RiveSyncModel
 /// Groups the flat object stream by owner, the way the runtime's import stack does: each new
 /// object attaches to the latest object of the type that owns it (`RIV-FORMAT.md` §4).
 struct ObjectCollector {
-    private(set) var file = RawFile()
+    var file = RawFile()
     private let bytes: ArraySlice<UInt8>
     private var typeKey = 0
     private var fields = ObjectFields()

@@ -13,6 +13,8 @@ struct RawFile {
     var artboards: [RawArtboard] = []
     /// The file-asset index space, in file order.
     var assets: [FileAssetSchema] = []
+    /// Every object of the stream, in order, with every property.
+    var graph = RiveGraph()
 }
 
 struct RawViewModel {

@@ -37,6 +37,7 @@ public enum RiveFileReader {
                 throw .invalid(offset: reader.position(typeOffset), reason: "type key \(typeKey) does not fit in 16 bits")
             }
             let kept = collector.begin(typeKey: Int(typeKey))
+            var object = RiveObject(typeKey: Int(typeKey))
             while true {
                 let keyOffset = reader.offset
                 let key = try reader.readVarUInt("property key")
@@ -53,8 +54,22 @@ public enum RiveFileReader {
                 case .bool: value = .uint(UInt64(try reader.readByte("bool property value")))
                 }
                 if kept { collector.add(key: Int(key), value: value) }
+                object.properties[Int(key)] = value.graphValue(in: reader.bytes)
             }
             if kept { collector.end() }
+            collector.file.graph.objects.append(object)
+        }
+    }
+}
+
+extension FieldValue {
+    /// The value as the graph keeps it (string payloads copied out of the input).
+    fileprivate func graphValue(in bytes: ArraySlice<UInt8>) -> RiveFieldValue {
+        switch self {
+        case .uint(let value): return .uint(value)
+        case .float(let value): return .float(value)
+        case .color(let value): return .color(value)
+        case .bytes(let range): return .bytes(Array(bytes[range]))
         }
     }
 }

@@ -43,7 +43,7 @@ struct SchemaResolver {
         }
         return FileSchema(
             viewModels: viewModels, enums: raw.enums, artboards: raw.artboards.map(artboardSchema(of:)),
-            assets: raw.assets)
+            assets: raw.assets, graph: raw.graph)
     }
 
     private func propertySchema(of property: RawProperty) -> PropertySchema {

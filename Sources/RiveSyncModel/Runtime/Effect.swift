@@ -31,10 +31,13 @@ public struct Effect: Sendable, Hashable {
     /// Paths of the changed property (or of the slot, for a bind), at least one.
     public var paths: [String]
     public var change: Change
+    /// Whether a client's command or the state machine made the change.
+    public var origin: EffectOrigin
 
-    public init(paths: [String], change: Change) {
+    public init(paths: [String], change: Change, origin: EffectOrigin = .command) {
         self.paths = paths
         self.change = change
+        self.origin = origin
     }
 }
 
@@ -68,11 +71,26 @@ public struct ChangeBatch: Sendable, Hashable {
     public var authors: [UInt64: Author]
     /// The target's own transactions that were rejected (nothing of them applied), in order.
     public var rejectedTransactions: [RejectedTransaction]
+    /// Seconds of state machine time this advance ran (0 for a batch of another target, or an
+    /// advance that only applied commands).
+    public var elapsed: Double
+    /// Events the state machine reported during the advance, in order.
+    public var events: [ReportedEvent]
+    /// The layers whose current state changed during the advance, with their new state.
+    public var layers: [LayerState]
+    /// Whether the target's state machine needs no further advance (nothing animating, no
+    /// transition in progress): an auto target stops ticking while settled.
+    public var settled: Bool
 
     public init(
         target: String, seq: UInt64, effects: [Effect], applied: [UInt64], rejected: [RejectedCommand],
-        authors: [UInt64: Author] = [:], rejectedTransactions: [RejectedTransaction] = []
+        authors: [UInt64: Author] = [:], rejectedTransactions: [RejectedTransaction] = [],
+        elapsed: Double = 0, events: [ReportedEvent] = [], layers: [LayerState] = [], settled: Bool = true
     ) {
+        self.elapsed = elapsed
+        self.events = events
+        self.layers = layers
+        self.settled = settled
         self.target = target
         self.seq = seq
         self.effects = effects

@@ -1,13 +1,15 @@
 extension FileRuntime {
-    /// Applies every operation queued on a target, in arrival order, and returns one batch for
-    /// that target plus one for each other target that can see a change (a shared global, a
-    /// published instance, …), in target creation order. Nothing is returned when the queue is
-    /// empty. A transaction's commands apply together or not at all: when one fails, the
+    /// Advances a target by `elapsed` seconds, as Rive's `advance(by:)` does: applies every
+    /// operation queued on it, in arrival order, then runs its state machine (if it has one)
+    /// for `elapsed` seconds. Returns one batch for that target plus one for each other target
+    /// that can see a change (a shared global, a published instance, …), in target creation
+    /// order. Nothing is returned when the queue is empty and the state machine changed
+    /// nothing. A transaction's commands apply together or not at all: when one fails, the
     /// changes of the others are undone and none of their effects is in a batch.
-    public mutating func advance(_ targetName: String) throws(StateMachineError) -> [ChangeBatch] {
+    public mutating func advance(_ targetName: String, elapsed: Double = 0) throws(StateMachineError) -> [ChangeBatch] {
         let target = try target(targetName)
-        guard !target.queue.isEmpty else { return [] }
         let queue = target.queue
+        guard !queue.isEmpty || needsStateMachineStep(targetName, elapsed: elapsed) else { return [] }
         targets[targetName]!.queue = []
         var outcome = AdvanceOutcome()
         var start = 0
@@ -27,6 +29,8 @@ extension FileRuntime {
             applyTransaction(queue[start..<end], on: targetName, outcome: &outcome)
             start = end
         }
+        let step = stepStateMachine(targetName, elapsed: elapsed, effects: &outcome.effects)
+        guard !queue.isEmpty || !outcome.effects.isEmpty || !step.events.isEmpty || !step.layers.isEmpty else { return [] }
         var batches: [ChangeBatch] = []
         for name in targetNames {
             let own = name == targetName
@@ -37,7 +41,9 @@ extension FileRuntime {
                 ChangeBatch(
                     target: name, seq: targets[name]!.seq, effects: coalesced(effects), applied: own ? outcome.appliedIDs : [],
                     rejected: own ? outcome.rejected : [], authors: own ? outcome.authors : [:],
-                    rejectedTransactions: own ? outcome.rejectedTransactions : []))
+                    rejectedTransactions: own ? outcome.rejectedTransactions : [], elapsed: own ? elapsed : 0,
+                    events: own ? step.events : [], layers: own ? step.layers : [],
+                    settled: own ? step.settled : isSettled(name)))
         }
         return batches
     }

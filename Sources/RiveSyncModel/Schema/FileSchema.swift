@@ -12,15 +12,19 @@ public struct FileSchema: Sendable, Hashable {
     public var artboards: [ArtboardSchema]
     /// File assets (images, fonts, blobs, …) in file order.
     public var assets: [FileAssetSchema]
+    /// Every object of a `.riv` file, for the state machine evaluator (empty when the file
+    /// gives none).
+    public var graph: RiveGraph
 
     public init(
         viewModels: [ViewModelSchema] = [], enums: [EnumSchema] = [],
-        artboards: [ArtboardSchema] = [], assets: [FileAssetSchema] = []
+        artboards: [ArtboardSchema] = [], assets: [FileAssetSchema] = [], graph: RiveGraph = RiveGraph()
     ) {
         self.viewModels = viewModels
         self.enums = enums
         self.artboards = artboards
         self.assets = assets
+        self.graph = graph
     }
 }
 
