@@ -207,8 +207,13 @@ extension RedisChangeLog {
     }
 
     /// The append connection's `CLIENT SETNAME` (what `CLIENT LIST` shows for it).
-    static func appenderName(_ node: String) -> String {
-        "rivesync-append-" + String(node.map { $0.isLetter || $0.isNumber || $0 == "-" ? $0 : "_" })
+    static func appenderName(_ node: String) -> String { "rivesync-append-" + clientName(node) }
+
+    /// The log reader's `CLIENT SETNAME`.
+    static func readerName(_ node: String) -> String { "rivesync-read-" + clientName(node) }
+
+    private static func clientName(_ node: String) -> String {
+        String(node.map { $0.isLetter || $0.isNumber || $0 == "-" ? $0 : "_" })
     }
 
     /// Takes a new token (the old one can append no more) and appends a `join` with it, waiting

@@ -274,6 +274,7 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
         var readerSettings = RedisStreamReader.Settings()
         readerSettings.timeout = settings.timeout
         readerSettings.block = .milliseconds(500)
+        readerSettings.name = Self.readerName(settings.node)
         let deliver = self.deliver!
         readerSettings.check = { [keys = settings.keys, epoch, metrics, newEpoch] connection, after, read throws(RedisError) in
             let verdict = try connection.command([

@@ -27,6 +27,9 @@ public final class RedisStreamReader: Sendable {
         public var block: Duration = .seconds(1)
         /// At most this many entries per `XREAD`.
         public var count = 512
+        /// The connection's `CLIENT SETNAME` (what `CLIENT LIST` shows for it), if any; a
+        /// Redis user without `CLIENT` reads anyway.
+        public var name: String?
         /// Wait before reconnecting after a failure.
         public var retryDelay: Duration = .milliseconds(100)
         /// Runs after each read on the reader's connection, before anything is delivered, with
@@ -109,6 +112,9 @@ public final class RedisStreamReader: Sendable {
                 } else {
                     current = try RedisConnection(endpoint, timeout: settings.timeout)
                     try current.setTimeout(settings.block + settings.timeout)
+                    if let name = settings.name {
+                        do { try current.command(["CLIENT", "SETNAME", RedisArgument(name)]) } catch where !error.closesConnection {}
+                    }
                     guard control.register(current.interrupter) else { break }
                     connection = current
                 }
