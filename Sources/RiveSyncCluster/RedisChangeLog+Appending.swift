@@ -182,7 +182,11 @@ extension RedisChangeLog {
     /// throws at once: appends waiting then are refused without each waiting for a connect.
     private func connected() throws(RedisError) -> RedisConnection {
         if let appender, inFlight.isEmpty ? appender.isOpenWhileIdle() : !appender.isBroken { return appender }
-        appender = nil
+        if appender != nil {
+            // As after any broken append connection, a new token first (§2.4).
+            appender = nil
+            fencing.withLock { $0.needsJoin = true }
+        }
         if Self.now() < unreachableUntil { throw .connectFailed("Redis did not answer a moment ago") }
         do throws(RedisError) {
             let connection = try RedisConnection(settings.endpoint, timeout: settings.timeout)
