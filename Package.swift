@@ -62,7 +62,7 @@ let package = Package(
             name: "RiveSyncServer",
             dependencies: [
                 "RiveSyncCore", "RiveSyncModel", "RiveSyncProtocol", "RiveSyncJSON", "RiveSyncTransport", "RiveFile", "CCrypto",
-                "RiveSyncVersion", "RiveSyncCluster",
+                "RiveSyncVersion", "RiveSyncCluster", "RiveSyncRedis",
             ],
             // Web/ links the pages (web/) and the JavaScript client (clients/js/) served by --demo or
             // the inspector section.
@@ -96,7 +96,7 @@ let package = Package(
         .testTarget(name: "RiveSyncTransportTests", dependencies: ["RiveSyncTransport", "RiveSyncTestSupport"]),
         // Pure-Swift .riv reader: data-binding metadata into a FileSchema. No I/O.
         .target(name: "RiveFile", dependencies: ["RiveSyncModel"]),
-        .testTarget(name: "RiveFileTests", dependencies: ["RiveFile", "RiveSyncModel"]),
+        .testTarget(name: "RiveFileTests", dependencies: ["RiveFile", "RiveSyncModel", "RiveSyncJSON"]),
         // The rivesync command line: a small subcommand parser and the subcommands.
         .target(
             name: "RiveSyncCLI",
@@ -136,7 +136,7 @@ let package = Package(
         .target(name: "RiveSyncRedis", dependencies: ["CHiredis"]),
         .testTarget(name: "RiveSyncRedisTests", dependencies: ["RiveSyncRedis", "RiveSyncTestSupport"]),
         // The cluster's change log on a Redis stream (protocol/CLUSTER.md): fencing, leases, numbers.
-        .target(name: "RiveSyncCluster", dependencies: ["RiveSyncCore", "RiveSyncRedis", "RiveSyncJSON"]),
+        .target(name: "RiveSyncCluster", dependencies: ["RiveSyncCore", "RiveSyncModel", "RiveSyncRedis", "RiveSyncJSON"]),
     ],
     swiftLanguageModes: [.v6]
 )
