@@ -193,7 +193,7 @@ extension RedisChangeLog {
             // Named for `CLIENT LIST` (operators, tests); a Redis user without `CLIENT` appends anyway.
             do {
                 try connection.command(["CLIENT", "SETNAME", RedisArgument(Self.appenderName(settings.node))])
-            } catch where !error.closesConnection {}
+            } catch  where !error.closesConnection {}
             appender = connection
             return connection
         } catch {

@@ -113,7 +113,7 @@ public final class RedisStreamReader: Sendable {
                     current = try RedisConnection(endpoint, timeout: settings.timeout)
                     try current.setTimeout(settings.block + settings.timeout)
                     if let name = settings.name {
-                        do { try current.command(["CLIENT", "SETNAME", RedisArgument(name)]) } catch where !error.closesConnection {}
+                        do { try current.command(["CLIENT", "SETNAME", RedisArgument(name)]) } catch  where !error.closesConnection {}
                     }
                     guard control.register(current.interrupter) else { break }
                     connection = current

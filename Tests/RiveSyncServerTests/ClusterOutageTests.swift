@@ -137,7 +137,8 @@ import Testing
                 let admin = try cluster.redisConnection()
                 let clients = try #require(try admin.command(["CLIENT", "LIST"]).string())
                 let line = try #require(
-                    clients.split(separator: "\n").first { $0.contains("name=rivesync-read-\(name) ") }, "the reader's connection in\n\(clients)")
+                    clients.split(separator: "\n").first { $0.contains("name=rivesync-read-\(name) ") },
+                    "the reader's connection in\n\(clients)")
                 let id = try #require(line.split(separator: " ").first { $0.hasPrefix("id=") }?.dropFirst(3))
                 #expect(try admin.command(["CLIENT", "KILL", "ID", RedisArgument(String(id))]) == .integer(1))
             }
@@ -163,7 +164,10 @@ import Testing
                 #expect(stale["fresh"] == false)
                 for attempt in 0..<3 {
                     let sent = ContinuousClock.now
-                    client.send(["type": "set", "target": "lobby", "path": "title", "value": .string("during \(attempt)"), "id": .number(Double(1000 + attempt))])
+                    client.send([
+                        "type": "set", "target": "lobby", "path": "title", "value": .string("during \(attempt)"),
+                        "id": .number(Double(1000 + attempt)),
+                    ])
                     let reply = try await client.next(
                         where: { $0["id"]?.intValue == 1000 + attempt }, what: "the reply to a set while Redis is \(outage)",
                         seconds: Self.refusalBoundSeconds)
@@ -174,7 +178,9 @@ import Testing
                 if outage == "killed" { try await cluster.redis.restarted() } else { cluster.redis.thaw() }
                 let fresh = try await client.next(where: { $0["type"] == "freshness" }, what: "freshness true (\(outage))", seconds: 30)
                 #expect(fresh["fresh"] == true)
-                let first = try await client.request(["type": "set", "target": "lobby", "path": "title", "value": .string("after \(outage)")])
+                let first = try await client.request([
+                    "type": "set", "target": "lobby", "path": "title", "value": .string("after \(outage)"),
+                ])
                 #expect(first["type"] == "ack", "the first write after Redis returned (\(outage)): \(first.jsonText)\n\(cluster.logs)")
             }
         }

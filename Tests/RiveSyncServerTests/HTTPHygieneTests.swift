@@ -15,7 +15,8 @@ import Testing
     /// A socket that sends nothing, and one whose request never ends, are closed after
     /// `helloTimeoutSeconds` (2 here), not after lws' own 10 s.
     @Test func theRequestStageIsBoundedByTheHelloTimeout() async throws {
-        let config = try DaemonProcess.writeConfiguration(#"{"auth": {"allowAnonymous": "loopback"}, "limits": {"helloTimeoutSeconds": 2}}"#)
+        let config = try DaemonProcess.writeConfiguration(
+            #"{"auth": {"allowAnonymous": "loopback"}, "limits": {"helloTimeoutSeconds": 2}}"#)
         try await withDaemon(["--config", config]) { daemon in
             try await offThePool {
                 for request in ["", "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n"] {

@@ -24,7 +24,8 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: state) }
         try await withDaemon(["--demo", "--state-dir", state]) { daemon in
             let client = try TestClient(url: daemon.url)
-            Self.expectRefused(try await client.request(["type": "hello", "protocol": [1], "client": .string(Self.tooLong)]), field: "client")
+            Self.expectRefused(
+                try await client.request(["type": "hello", "protocol": [1], "client": .string(Self.tooLong)]), field: "client")
             let welcome = try await client.request(["type": "hello", "protocol": [1], "client": .string(Self.longest)])
             #expect(welcome["type"] == "welcome", "the connection may say hello again with a client within the bound: \(welcome.jsonText)")
             #expect(try await client.request(["type": "subscribe", "target": "lobby"])["type"] == "snapshot")
@@ -51,10 +52,13 @@ import Testing
                 "type": "createInstance", "file": "demo", "source": ["blank": ["viewModel": "Theme"]], "publish": .string(Self.tooLong),
             ]
             Self.expectRefused(try await client.request(publishing), field: "publish")
-            Self.expectRefused(try await client.request(["type": "publish", "instance": instance, "name": .string(Self.tooLong)]), field: "name")
+            Self.expectRefused(
+                try await client.request(["type": "publish", "instance": instance, "name": .string(Self.tooLong)]), field: "name")
             let upload: JSONValue = ["type": "upload", "kind": "blob", "data": "AAEC", "mediaType": .string(Self.tooLong)]
             Self.expectRefused(try await client.request(upload), field: "mediaType")
-            let inTransaction: JSONValue = ["type": "transaction", "target": "lobby", "commands": [["type": "set", "path": "title", "value": "x"]]]
+            let inTransaction: JSONValue = [
+                "type": "transaction", "target": "lobby", "commands": [["type": "set", "path": "title", "value": "x"]],
+            ]
             #expect(try await client.request(inTransaction)["type"] == "ack", "other strings are bounded by their own limits")
             Self.expectRefused(try await client.request(["type": "loadFile", "name": .string(Self.tooLong), "schema": [:]]), field: "name")
             let listing = try await client.request(["type": "listTargets"])

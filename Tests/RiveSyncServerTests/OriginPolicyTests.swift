@@ -15,18 +15,23 @@ import Testing
         #expect(OriginPolicy.hostAndPort(of: "HTTPS://LocalHost")! == ("localhost", 443))
         #expect(OriginPolicy.hostAndPort(of: "http://[::1]:8080")! == ("::1", 8080))
         #expect(OriginPolicy.hostAndPort(of: "http://example.com")! == ("example.com", 80))
-        for bad in ["null", "", "file://", "ws://127.0.0.1:7420", "http://127.0.0.1:7420/", "http://a@127.0.0.1", "http://[::1", "http://h:0"] {
+        for bad in [
+            "null", "", "file://", "ws://127.0.0.1:7420", "http://127.0.0.1:7420/", "http://a@127.0.0.1", "http://[::1", "http://h:0",
+        ] {
             #expect(OriginPolicy.hostAndPort(of: bad) == nil, "\(bad)")
         }
     }
 
     @Test func withoutAListOnlyTheDaemonsOwnOriginsAreAdmitted() {
         let policy = OriginPolicy(allowed: nil, listenHost: "127.0.0.1")
-        for own in ["http://127.0.0.1:7420", "http://localhost:7420", "https://127.0.0.1:7420", "http://[::1]:7420", "http://127.0.0.2:7420"] {
+        for own in [
+            "http://127.0.0.1:7420", "http://localhost:7420", "https://127.0.0.1:7420", "http://[::1]:7420", "http://127.0.0.2:7420",
+        ] {
             #expect(policy.admits(own, port: 7420), "\(own)")
         }
         for other in [
-            "http://127.0.0.1:8000", "https://evil.example", "http://evil.example:7420", "null", "", "http://localhost", "http://10.0.0.1.nip.io:7420",
+            "http://127.0.0.1:8000", "https://evil.example", "http://evil.example:7420", "null", "", "http://localhost",
+            "http://10.0.0.1.nip.io:7420",
         ] {
             #expect(!policy.admits(other, port: 7420), "\(other)")
         }
