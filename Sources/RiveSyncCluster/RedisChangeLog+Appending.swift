@@ -59,8 +59,9 @@ extension RedisChangeLog {
     private func sendWaiting() {
         if joinForUnknown {
             joinForUnknown = false
-            // A node whose lease ended takes no new token before its quarantine is over.
-            if Self.now() < fencing.withLock({ $0.quarantineUntil }) {
+            // A node whose lease ended takes no new token before its quarantine is over; one
+            // cut off from the log tries again once its reader reaches Redis.
+            if Self.now() < fencing.withLock({ $0.quarantineUntil }) || !isReachable {
                 retryJoin()
             } else {
                 do { try join(connected()) } catch {
@@ -73,6 +74,14 @@ extension RedisChangeLog {
         defer { waitingToSend.removeFirst(taken) }
         while taken < waitingToSend.count, !inFlight.isFull {
             let append = waitingToSend[taken]
+            // Cut off from the log (CLUSTER.md §3.3): refused at once, never sent where it
+            // would wait for a Redis that does not answer and stay unknown.
+            if !isReachable {
+                taken += 1
+                metrics.appendFailures.add(1, ordering: .relaxed)
+                append.failed(LogFailure("the cluster log is unreachable"))
+                continue
+            }
             if Self.now() < fencing.withLock({ $0.quarantineUntil }) {
                 taken += 1
                 metrics.appendFailures.add(1, ordering: .relaxed)
@@ -155,6 +164,9 @@ extension RedisChangeLog {
 
     static let joinRetryMilliseconds = 200
 
+    /// After a failed connect, how long appends are refused without connecting again.
+    static let reconnectPauseNanoseconds: UInt64 = 200_000_000
+
     /// A connect or join failed (nothing in flight).
     private func appendError(_ error: RedisError) {
         metrics.redisErrors.add(1, ordering: .relaxed)
@@ -164,20 +176,48 @@ extension RedisChangeLog {
         }
     }
 
+    /// The append connection, made anew when it is broken or — with nothing in flight — Redis
+    /// closed it meanwhile (so an append is never sent where it surely cannot arrive, which
+    /// would leave it unknown until a join). While `unreachableUntil` after a failed connect,
+    /// throws at once: appends waiting then are refused without each waiting for a connect.
     private func connected() throws(RedisError) -> RedisConnection {
-        if let appender, !appender.isBroken { return appender }
-        let connection = try RedisConnection(settings.endpoint, timeout: settings.timeout)
-        // Named for `CLIENT LIST` (operators, tests); a Redis user without `CLIENT` appends anyway.
-        do {
-            try connection.command(["CLIENT", "SETNAME", RedisArgument(Self.appenderName(settings.node))])
-        } catch  where !error.closesConnection {}
-        appender = connection
-        return connection
+        if let appender, inFlight.isEmpty ? appender.isOpenWhileIdle() : !appender.isBroken { return appender }
+        if appender != nil {
+            // As after any broken append connection, a new token first (§2.4).
+            appender = nil
+            fencing.withLock { $0.needsJoin = true }
+        }
+        if Self.now() < unreachableUntil { throw .connectFailed("Redis did not answer a moment ago") }
+        do throws(RedisError) {
+            let connection = try RedisConnection(settings.endpoint, timeout: settings.timeout)
+            // Named for `CLIENT LIST` (operators, tests); a Redis user without `CLIENT` appends anyway.
+            do {
+                try connection.command(["CLIENT", "SETNAME", RedisArgument(Self.appenderName(settings.node))])
+            } catch  where !error.closesConnection {}
+            appender = connection
+            return connection
+        } catch {
+            unreachableUntil = Self.now() + Self.reconnectPauseNanoseconds
+            throw error
+        }
+    }
+
+    /// The reader reaches Redis again: the next append connects at once.
+    func logReachable() {
+        appendQueue.async { [self] in
+            unreachableUntil = 0
+            if joinForUnknown || !waitingToSend.isEmpty { schedulePump() }
+        }
     }
 
     /// The append connection's `CLIENT SETNAME` (what `CLIENT LIST` shows for it).
-    static func appenderName(_ node: String) -> String {
-        "rivesync-append-" + String(node.map { $0.isLetter || $0.isNumber || $0 == "-" ? $0 : "_" })
+    static func appenderName(_ node: String) -> String { "rivesync-append-" + clientName(node) }
+
+    /// The log reader's `CLIENT SETNAME`.
+    static func readerName(_ node: String) -> String { "rivesync-read-" + clientName(node) }
+
+    private static func clientName(_ node: String) -> String {
+        String(node.map { $0.isLetter || $0.isNumber || $0 == "-" ? $0 : "_" })
     }
 
     /// Takes a new token (the old one can append no more) and appends a `join` with it, waiting

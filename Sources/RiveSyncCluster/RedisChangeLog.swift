@@ -91,6 +91,9 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
     var waitingToSend: [PendingAppend] = []
     /// True while a pass of `pumpAppends` is queued or running (touched on `appendQueue` only).
     var pumping = false
+    /// Until when (monotonic nanoseconds) appends are refused without connecting, after a
+    /// failed connect (touched on `appendQueue` only).
+    var unreachableUntil: UInt64 = 0
     /// Set when the append connection broke with appends in flight: the next pass joins at
     /// once, so that the join's read-back answers them (touched on `appendQueue` only).
     var joinForUnknown = false
@@ -109,8 +112,6 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
     private var leaseReported = false
     private let caughtUp = DispatchSemaphore(value: 0)
     private var signalledCaughtUp = false
-    /// The last entry of the stream when reading began (nil: it was empty).
-    private var catchUpTarget: RedisStreamID?
     /// Each restored file's snapshot position: its records up to it are in its snapshot.
     private var skipUpTo: [String: RedisStreamID] = [:]
     /// The entry being committed (a snapshot taken meanwhile includes it).
@@ -270,15 +271,10 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
             self.recordCount = first?.snapshot.upTo ?? 0
             self.replicating = true
         }
-        // Caught up once the entry that was last when reading began has been applied (a busy
-        // stream may never give an empty read).
-        let probe = try RedisConnection(settings.endpoint, timeout: settings.timeout)
-        let last = try RedisStreamEntry.entries(try probe.command(["XREVRANGE", RedisArgument(settings.keys.log), "+", "-", "COUNT", 1]))
-        probe.close()
-        queue.sync { catchUpTarget = last.first?.id }
         var readerSettings = RedisStreamReader.Settings()
         readerSettings.timeout = settings.timeout
         readerSettings.block = .milliseconds(500)
+        readerSettings.name = Self.readerName(settings.node)
         let deliver = self.deliver!
         readerSettings.check = { [keys = settings.keys, epoch, metrics, newEpoch] connection, after, read throws(RedisError) in
             let verdict = try connection.command([
@@ -328,11 +324,13 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
                 guard !lost else { return }
                 commit(entry)
             }
-            if let last = entries.last, let target = catchUpTarget, last.id >= target { signalCaughtUp() }
         case .caughtUp:
             signalCaughtUp()
             metrics.reachable.store(1, ordering: .relaxed)
-            if !reachable.exchange(true, ordering: .relaxed) { onEvent?(.caughtUp) }
+            if !reachable.exchange(true, ordering: .relaxed) {
+                logReachable()
+                onEvent?(.caughtUp)
+            }
         case .failed(let error):
             metrics.reachable.store(0, ordering: .relaxed)
             metrics.redisErrors.add(1, ordering: .relaxed)

@@ -49,6 +49,18 @@ public final class RedisConnection {
     /// True once the connection is unusable (after an error that closes it, or `close()`).
     public var isBroken: Bool { broken != nil }
 
+    /// True when the connection can be used for a new command: not broken, and — to be asked
+    /// only while no reply is awaited — its socket has nothing to read (Redis sends nothing
+    /// unasked, so something readable then is the end of the stream or an error: Redis closed
+    /// it, for instance when it stopped). Never waits. A connection found closed is broken.
+    public func isOpenWhileIdle() -> Bool {
+        guard broken == nil else { return false }
+        var descriptor = pollfd(fd: context.pointee.fd, events: Int16(POLLIN), revents: 0)
+        guard poll(&descriptor, 1, 0) > 0 else { return true }
+        broken = .connectionLost("closed by Redis while idle")
+        return false
+    }
+
     /// Sets how long a command may wait for its reply (longer than any `BLOCK` it sends).
     public func setTimeout(_ timeout: Duration) throws(RedisError) {
         try checkUsable()

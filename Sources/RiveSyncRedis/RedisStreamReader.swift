@@ -10,7 +10,10 @@ public final class RedisStreamReader: Sendable {
     public enum Event: Sendable {
         /// New entries, in stream order, each after the ones delivered before.
         case entries([RedisStreamEntry])
-        /// A `BLOCK` ended with nothing new: Redis answers and the reader has read everything.
+        /// The reader has delivered every entry the stream held when reading (re)started — at
+        /// the start and after each failure, its last entry is looked up first — or a `BLOCK`
+        /// ended with nothing new. A busy stream never gives an empty read, so the first kind
+        /// is how a reader under write load learns that it has caught up.
         case caughtUp
         /// Connecting or reading failed; the reader tries again after its retry delay.
         case failed(RedisError)
@@ -24,6 +27,9 @@ public final class RedisStreamReader: Sendable {
         public var block: Duration = .seconds(1)
         /// At most this many entries per `XREAD`.
         public var count = 512
+        /// The connection's `CLIENT SETNAME` (what `CLIENT LIST` shows for it), if any; a
+        /// Redis user without `CLIENT` reads anyway.
+        public var name: String?
         /// Wait before reconnecting after a failure.
         public var retryDelay: Duration = .milliseconds(100)
         /// Runs after each read on the reader's connection, before anything is delivered, with
@@ -93,6 +99,9 @@ public final class RedisStreamReader: Sendable {
     ) {
         var after = start
         var connection: RedisConnection?
+        // Until the stream's last entry as of the (re)start is delivered; nil: not looked up yet.
+        var catchingUp = true
+        var target: RedisStreamID??
         let blockMilliseconds = Int(
             settings.block.components.seconds * 1000 + settings.block.components.attoseconds / 1_000_000_000_000_000)
         while !control.stopping {
@@ -103,8 +112,15 @@ public final class RedisStreamReader: Sendable {
                 } else {
                     current = try RedisConnection(endpoint, timeout: settings.timeout)
                     try current.setTimeout(settings.block + settings.timeout)
+                    if let name = settings.name {
+                        do { try current.command(["CLIENT", "SETNAME", RedisArgument(name)]) } catch  where !error.closesConnection {}
+                    }
                     guard control.register(current.interrupter) else { break }
                     connection = current
+                }
+                if catchingUp, target == nil {
+                    let last = try current.command(["XREVRANGE", RedisArgument(key), "+", "-", "COUNT", 1])
+                    target = .some(try RedisStreamEntry.entries(last).first?.id)
                 }
                 let reply = try current.command([
                     "XREAD", "COUNT", RedisArgument(settings.count), "BLOCK", RedisArgument(blockMilliseconds), "STREAMS",
@@ -116,11 +132,16 @@ public final class RedisStreamReader: Sendable {
                 if let last = entries.last {
                     after = last.id
                     handler(.entries(entries))
-                } else {
+                }
+                let reached = catchingUp && (target.flatMap { $0 }.map { after >= $0 } ?? true)
+                if entries.isEmpty || reached {
+                    catchingUp = false
                     handler(.caughtUp)
                 }
             } catch {
                 guard !control.stopping else { break }
+                catchingUp = true
+                target = nil
                 handler(.failed(error))
                 if error.closesConnection || connection?.isBroken == true {
                     _ = control.register(nil)

@@ -89,6 +89,8 @@ public final class Daemon: Sendable {
             }
         }
         let port = server.port ?? context.configuration.port
+        let listening = context.configuration.listenDescriptor.flatMap(OriginPolicy.port(ofListeningSocket:)) ?? port
+        context.listeningPort.withLock { $0 = listening }
         ready.withLock { $0 = true }
         context.log(.info, "listening", [("host", context.configuration.host), ("port", "\(port)"), ("epoch", context.epoch)])
         return port

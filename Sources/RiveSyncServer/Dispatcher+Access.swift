@@ -30,10 +30,11 @@ final class DispatcherEnvironment: ConnectionEnvironment, @unchecked Sendable {
             maxAssetBytes: limits.maxAssetBytes, maxTransactionCommands: limits.maxTransactionCommands)
     }
 
-    /// Whether a connection may stay open: an `Origin` header, when present, must be allowed.
+    /// Whether a connection may stay open: an `Origin` header, when present, must be allowed
+    /// (`OriginPolicy`: the configured list, else the daemon's own pages only).
     func admits(origin: String?) -> Bool {
-        guard let allowed = context.configuration.auth.allowedOrigins, let origin else { return true }
-        return allowed.contains(origin)
+        let policy = OriginPolicy(allowed: context.configuration.auth.allowedOrigins, listenHost: context.configuration.host)
+        return policy.admits(origin, port: context.listeningPort.withLock { $0 })
     }
 
     /// The identity a `hello` with `token` gets, or nil (unauthorized). A token that is given

@@ -68,7 +68,8 @@ extension Dispatcher {
                 do {
                     try state.storeAsset(id: reference.id, mediaType: reference.mediaType, bytes: data)
                 } catch {
-                    return failure(WorkerCore.storageFailed(LogFailure("\(error)")), id: id)
+                    context.log(.error, "storing an asset failed; the upload is refused", [("error", "\(error)")])
+                    return failure(WorkerCore.storageFailed(LogFailure(PersistenceError.clientDescription(of: error))), id: id)
                 }
             }
             return .asset(reference, id: id)
@@ -108,7 +109,9 @@ extension Dispatcher {
                 try worker.loadDurably(schema, as: name, number: location.number)
             } catch {
                 self.context.directory.releaseFile(name)
-                return finish(self.failure(WireError(code: .storageFailed, message: "\(error)"), id: id))
+                self.context.log(.error, "a client's file could not be made durable; refused", [("file", name), ("error", "\(error)")])
+                let text = PersistenceError.clientDescription(of: error)
+                return finish(self.failure(WorkerCore.storageFailed(LogFailure(text)), id: id))
             }
             self.context.log(.info, "file loaded by a client", [("file", name), ("worker", "\(index)")])
             finish(self.environment.files(id: id))

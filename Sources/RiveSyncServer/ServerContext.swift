@@ -26,6 +26,8 @@ final class ServerContext: Sendable {
     /// How a cluster node shares presence with the other nodes (protocol/CLUSTER.md §2.9).
     let presenceRelay: PresenceRelay?
     private let server = Locked<(any TransportOutlet)?>(nil)
+    /// The port the daemon listens on, once it does (the default `Origin` policy needs it).
+    let listeningPort = Locked<Int?>(nil)
 
     init(
         configuration: DaemonConfiguration, epoch: String, log: Log, stateDirectory: StateDirectory? = nil,

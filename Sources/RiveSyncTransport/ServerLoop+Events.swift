@@ -41,6 +41,7 @@ func serverCallback(
         return loop.httpWriteable(wsi)
     case LWS_CALLBACK_WSI_DESTROY:
         loop.httpBodies[wsi] = nil
+        loop.receivedBeforeRequest[wsi] = nil
         loop.destroyed(wsi)
         return 0
     default:
@@ -64,6 +65,10 @@ extension ServerLoop {
             Self.header(wsi, WSI_TOKEN_KEY).map(Self.isHandshakeKey) == true
         else {
             _ = lws_return_http_status(wsi, UInt32(HTTP_STATUS_BAD_REQUEST.rawValue), nil)
+            return false
+        }
+        guard !headersTooLarge(wsi) else {
+            _ = lws_return_http_status(wsi, UInt32(Self.requestHeaderFieldsTooLarge.rawValue), nil)
             return false
         }
         guard !stopping else {

@@ -26,14 +26,19 @@ struct HTTPResponse {
 /// Plain HTTP on the WebSocket port: `GET /healthz` (the loop answers), `GET /readyz` (200 while
 /// `readiness` says so and the server is not stopping, else 503), `GET /metrics` (when
 /// `metricsAccess` allows it: 401 without acceptable credentials, 403 for credentials without
-/// the right) and `GET` of the configured static files; anything else is 404.
+/// the right) and `GET` of the configured static files; anything else is 404. `HEAD` answers
+/// as `GET` would, with the same headers (`content-length` too) and no body.
 extension ServerLoop {
     func http(_ wsi: OpaquePointer, path: String) -> Int32 {
         metrics.httpRequests.wrappingAdd(1, ordering: .relaxed)
-        let isGet = lws_hdr_total_length(wsi, WSI_TOKEN_GET_URI) > 0
+        let isHead = lws_hdr_total_length(wsi, WSI_TOKEN_HEAD_URI) > 0
+        let isGet = isHead || lws_hdr_total_length(wsi, WSI_TOKEN_GET_URI) > 0
         let response: HTTPResponse
         let path = path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? path
         switch (isGet, path) {
+        case _ where headersTooLarge(wsi):
+            response = HTTPResponse(
+                status: Self.requestHeaderFieldsTooLarge, body: "request headers larger than \(configuration.maxHeaderBytes) bytes\n")
         case (true, "/healthz"):
             response = HTTPResponse(status: HTTP_STATUS_OK, body: "ok\n")
         case (true, "/readyz"):
@@ -56,9 +61,11 @@ extension ServerLoop {
         case (true, _) where staticFiles[path] != nil:
             let file = staticFiles[path]!
             response = HTTPResponse(status: HTTP_STATUS_OK, body: file.payload, contentType: file.contentType, headers: file.headers)
+        case (true, _) where isHead:
+            response = HTTPResponse(status: HTTP_STATUS_NOT_FOUND, body: "not found\n")
         default:
             if lws_return_http_status(wsi, UInt32(HTTP_STATUS_NOT_FOUND.rawValue), nil) != 0 { return -1 }
-            return lws_http_transaction_completed(wsi) != 0 ? -1 : 0
+            return completeTransaction(wsi)
         }
         let body = response.body
         let headerBytes = response.headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 4 }
@@ -82,6 +89,7 @@ extension ServerLoop {
             return lws_finalize_write_http_header(wsi, start, &cursor, end) == 0
         }
         guard ok else { return -1 }
+        if isHead { return completeTransaction(wsi) }
         httpBodies[wsi] = body
         lws_callback_on_writable(wsi)
         return 0
@@ -91,6 +99,6 @@ extension ServerLoop {
         guard let body = httpBodies.removeValue(forKey: wsi) else { return 0 }
         let written = lws_write(wsi, body.base.assumingMemoryBound(to: UInt8.self), body.count, LWS_WRITE_HTTP_FINAL)
         if written < 0 { return -1 }
-        return lws_http_transaction_completed(wsi) != 0 ? -1 : 0
+        return completeTransaction(wsi)
     }
 }

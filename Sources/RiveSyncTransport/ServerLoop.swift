@@ -29,6 +29,8 @@ final class ServerLoop: @unchecked Sendable {
     var context: OpaquePointer?
     var sessions: [SessionID: ServerSession] = [:]
     var httpBodies: [OpaquePointer: Payload] = [:]
+    /// Bytes an HTTP connection had received when its last request was answered (keep-alive).
+    var receivedBeforeRequest: [OpaquePointer: UInt64] = [:]
     /// The configured static files, each body in one payload made once.
     let staticFiles: [String: (contentType: String, headers: [(name: String, value: String)], payload: Payload)]
     var stopping = false
@@ -85,6 +87,11 @@ final class ServerLoop: @unchecked Sendable {
         info.user = Unmanaged.passUnretained(self).toOpaque()
         info.pt_serv_buf_size = 32 * 1024
         info.timeout_secs = UInt32(configuration.handshakeTimeoutSeconds)
+        // A socket that holds lws' header table without finishing its request (lws' own
+        // default is 10 s, whatever `timeout_secs` says).
+        info.timeout_secs_ah_idle = UInt32(configuration.handshakeTimeoutSeconds)
+        // As much as lws can hold: `maxHeaderBytes` is checked on what arrived (ServerLoop+HeaderLimit).
+        info.max_http_header_data = UInt16.max
         info.options = rs_opt_validate_utf8() | rs_opt_fail_unable_to_bind() | (isIPv4 ? rs_opt_disable_ipv6() : 0)
         if configuration.pingIntervalSeconds > 0 { info.retry_and_idle_policy = UnsafePointer(allocations.retryPolicy) }
         if let cert = configuration.tlsCertificatePath, let key = configuration.tlsKeyPath {

@@ -43,8 +43,12 @@ extension WebSocketServer {
         /// past it).
         public var maxConnectionsPerAddress = 1024
         /// Seconds a new socket has to complete its HTTP request or WebSocket handshake
-        /// (lws' `timeout_secs`).
+        /// (lws' `timeout_secs` and `timeout_secs_ah_idle`): a socket that sends nothing, or
+        /// an incomplete request, is closed then.
         public var handshakeTimeoutSeconds = 10
+        /// Most bytes of a request's line and headers (as lws stores them: values, and names of
+        /// headers it does not know); a request past it gets HTTP 431 and is closed.
+        public var maxHeaderBytes = 16 * 1024
         /// Seconds without traffic before lws sends a ping (0 disables pings and idle hangup).
         public var pingIntervalSeconds = 30
         /// Seconds without any valid traffic (pongs count) before the connection is dropped.
@@ -81,6 +85,7 @@ extension WebSocketServer {
             try check(maxConnections > 0, "maxConnections must be positive")
             try check(maxConnectionsPerAddress > 0, "maxConnectionsPerAddress must be positive")
             try check((1...3600).contains(handshakeTimeoutSeconds), "handshakeTimeoutSeconds must be 1...3600")
+            try check((1024...65535).contains(maxHeaderBytes), "maxHeaderBytes must be 1024...65535")
             try check(maxUnhandledMessagesPerSession >= 0, "maxUnhandledMessagesPerSession must not be negative")
             try check((0...Int(Int32.max / 2)).contains(socketSendBufferBytes), "socketSendBufferBytes must be 0...1 GiB")
             try check((0...32767).contains(pingIntervalSeconds), "pingIntervalSeconds must be 0...32767")

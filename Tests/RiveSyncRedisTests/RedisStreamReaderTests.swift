@@ -11,12 +11,17 @@ import Testing
         let entries = Mutex<[RedisStreamEntry]>([])
         let failures = Mutex<[RedisError]>([])
         let caughtUp = Mutex(0)
+        /// Entries delivered before each `caughtUp`, and failures reported before it.
+        let caughtUpAfter = Mutex<[(entries: Int, failures: Int)]>([])
 
         func handle(_ event: RedisStreamReader.Event) {
             switch event {
             case .entries(let batch): entries.withLock { $0 += batch }
             case .failed(let error): failures.withLock { $0.append(error) }
-            case .caughtUp: caughtUp.withLock { $0 += 1 }
+            case .caughtUp:
+                caughtUp.withLock { $0 += 1 }
+                let counts = (entries.withLock { $0.count }, failures.withLock { $0.count })
+                caughtUpAfter.withLock { $0.append(counts) }
             }
         }
 
@@ -90,6 +95,58 @@ import Testing
             #expect(ids == ids.sorted() && Set(ids).count == ids.count)
             #expect(!received.failures.withLock { $0.isEmpty }, "the restart was reported")
         }
+    }
+
+    /// Under steady writes no read comes back empty (the `BLOCK` is 30 s): the reader still
+    /// reports catching up once it delivered the entry that was last when it started, and
+    /// again after a Redis restart, once past the entry that was last when it reconnected.
+    @Test func aBusyStreamIsCaughtUpAtItsLastEntryAsOfEachStart() async throws {
+        try await offThePool {
+            let server = try RedisServerProcess(appendfsync: "no")
+            let endpoint = try RedisEndpoint(url: server.url)
+            let writer = try RedisConnection(endpoint, timeout: .seconds(5))
+            for index in 0..<300 { try writer.command(["XADD", "log", "*", "n", RedisArgument(index)]) }
+            let writing = Atomic(true)
+            let written = Atomic(300)
+            let writes = Thread {
+                var connection: RedisConnection?
+                while writing.load(ordering: .relaxed) {
+                    do {
+                        if connection == nil { connection = try RedisConnection(endpoint, timeout: .seconds(1)) }
+                        try connection?.command(["XADD", "log", "*", "n", RedisArgument(written.load(ordering: .relaxed))])
+                        written.add(1, ordering: .relaxed)
+                    } catch {
+                        connection = nil
+                    }
+                    Thread.sleep(forTimeInterval: 0.002)
+                }
+            }
+            writes.start()
+            defer { writing.store(false, ordering: .relaxed) }
+            let received = Received()
+            var settings = RedisStreamReader.Settings()
+            settings.block = .seconds(30)
+            settings.count = 8
+            let reader = try RedisStreamReader(endpoint, key: "log", after: .start, settings: settings) { received.handle($0) }
+            defer { reader.stop() }
+            let first = try Self.waitForCaughtUp(received, count: 1)
+            #expect(first.entries >= 300, "caught up only after the 300 entries there at the start: \(first)")
+            server.crash()
+            try server.restart()
+            let second = try Self.waitForCaughtUp(received, count: 2)
+            #expect(second.failures > 0, "the second catch-up follows the restart: \(second)")
+            let delivered = received.entries.withLock { $0.count }
+            #expect(delivered > 300 && written.load(ordering: .relaxed) > delivered - 1, "writes went on: \(delivered)")
+        }
+    }
+
+    /// Waits until the reader reported catching up `count` times; returns the last report.
+    static func waitForCaughtUp(_ received: Received, count: Int) throws -> (entries: Int, failures: Int) {
+        let deadline = Date().addingTimeInterval(20)
+        while received.caughtUpAfter.withLock({ $0.count }) < count, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        let reports = received.caughtUpAfter.withLock { $0 }
+        try #require(reports.count >= count, "caught up \(reports.count) times, not \(count), in 20 s under steady writes")
+        return reports[count - 1]
     }
 
     @Test func stopInterruptsABlockedReadPromptly() async throws {

@@ -216,6 +216,9 @@ import Testing
                 acked.append(value)
             } else {
                 #expect(reply["code"] == "storage_failed", "\(reply.jsonText)")
+                // The client learns why, not where the state directory is (the log says that).
+                #expect(!reply.jsonText.contains(disk.path), "no state directory path sent to the client: \(reply.jsonText)")
+                #expect(reply["message"]?.stringValue?.contains("No space left on device") == true, "\(reply.jsonText)")
                 refusals += 1
             }
         }

@@ -143,10 +143,13 @@ public struct Connections {
                 details: [("limit", "maxCommandsPerSecond")])
             return fail(connection, error, id: request.id, into: &out)
         }
+        let tooLong = ClientStrings.violation(in: request.body)
         if case .hello(let versions, let token, let client) = request.body {
+            if let tooLong { return fail(connection, tooLong, id: request.id, into: &out) }
             return hello(connection, versions: versions, token: token, client: client, id: request.id, into: &out)
         }
         guard let identity = states[connection]!.identity else { return fail(connection, .helloRequired, id: request.id, into: &out) }
+        if let tooLong { return fail(connection, tooLong, id: request.id, into: &out) }
         // A transaction's commands each need their own permission (PROTOCOL.md §16).
         var transaction: TransactionRequest?
         if case .transaction(let t) = request.body { transaction = t }

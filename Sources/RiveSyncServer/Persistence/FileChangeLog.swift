@@ -27,7 +27,7 @@ final class FileChangeLog: ChangeLog {
             try journal.append(record)
         } catch {
             log(.error, "journal write failed; the change is refused", [("file", file), ("error", "\(error)")])
-            sink.appendFailed(file: file, ticket: ticket, failure: LogFailure("\(error)"))
+            sink.appendFailed(file: file, ticket: ticket, failure: LogFailure(PersistenceError.clientDescription(of: error)))
             return
         }
         if journal.policy == .everysec { unsynced() }

@@ -1,3 +1,5 @@
+import Glibc
+
 /// Why persistent state could not be written or read.
 public enum PersistenceError: Error, Sendable, CustomStringConvertible {
     /// A write or fsync failed (disk full, I/O error…): the change was not made durable.
@@ -24,4 +26,21 @@ public enum DurabilityPolicy: String, Sendable, Hashable {
     /// Every advance is written before its batch and acks are sent (it survives a crash of the
     /// daemon); fsync runs once a second (a power failure can lose the last second).
     case everysec
+}
+
+extension PersistenceError {
+    /// What a client is told in `storage_failed`: the kind of failure and the system's reason,
+    /// never a path in the state directory (the daemon's log has the whole error).
+    public var clientDescription: String {
+        switch self {
+        case .writeFailed(_, let code): "the state directory could not be written: \(String(cString: strerror(code))) (errno \(code))"
+        case .corrupt: "the state directory is damaged"
+        case .unusable: "the state directory cannot be used"
+        }
+    }
+
+    /// `clientDescription` of `error` when it is a `PersistenceError`, else a text without detail.
+    static func clientDescription(of error: any Error) -> String {
+        (error as? PersistenceError)?.clientDescription ?? "the state directory could not be written"
+    }
 }

@@ -443,6 +443,9 @@ async def session(schemas, binary):
             await s.request({"type": "transaction", "target": "lobby", "commands": []}, "error", malformed=True)
             await s.request({"type": "transaction", "target": "lobby", "commands": [{"type": "get", "path": "title"}]}, "error", malformed=True)
             await s.request({"type": "bind", "target": "lobby", "main": None, "globals": []}, "error", malformed=True)
+            await s.request({"type": "bind", "target": "lobby", "main": None, "globals": None}, "error", malformed=True)
+            # Accepted by the daemon and the schema alike: null is an absent limit and cursor (§5).
+            await s.request({"type": "listTargets", "limit": None, "after": None}, "targets")
             await s.request({"type": "subscribe", "target": "lobby", "cursor": 5}, "error", malformed=True)
             await s.request({"type": "listRemoveAt", "target": "lobby", "path": "players", "index": 2**53}, "error", malformed=True)
             await s.request({"type": "fire", "target": "nowhere", "path": "x"}, "error")
@@ -508,10 +511,11 @@ async def session(schemas, binary):
             if snapshot.get("presence") != []:
                 raise Invalid(f"session: expected an empty presence in {short(snapshot)}")
             await s.request({"type": "presenceUpdate", "target": "lobby", "state": {"name": "v"}}, "error")  # not_joined
-            await s.request({"type": "presenceJoin", "target": "lobby", "key": "short", "state": {}}, "error", malformed=True)
+            await s.request({"type": "presenceJoin", "target": "lobby", "key": "abc", "state": {}}, "error", malformed=True)
             await s.request({"type": "presenceJoin", "target": "lobby", "state": {}}, "error", malformed=True)
             await s.request({"type": "presenceJoin", "target": "lobby", "key": "k" * 16, "state": "Ana"}, "error", malformed=True)
-            key = "validate-messages-0123"
+            # 16 to 128 bytes, not characters: 10 two-byte characters are a valid key (§15).
+            key = "é" * 10
             await s.request({"type": "presenceJoin", "target": "lobby", "key": key, "state": {"name": "v"}}, "presenceJoined")
             joined = await s2.next_of("presence", "the presence join")
             await s.request({"type": "presenceUpdate", "target": "lobby", "state": {"name": "v", "cursor": [1, 2]}}, "presenceUpdated")
