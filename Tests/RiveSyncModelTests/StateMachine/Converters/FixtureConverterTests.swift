@@ -38,10 +38,11 @@ import Testing
 
     @Test func dataBindingTest2() throws {
         let converters = try ConverterFixtures.converters("data_binding_test_2")
-        #expect(converters.converters.map(\.name) == [
-            "map-range-3", "bool-negate-1", "map-range-5", "map-range-1", "map-range-2", "pad-string-2", "pad-string-1",
-            "map-range-4", "Time based interpolator 1",
-        ])
+        #expect(
+            converters.converters.map(\.name) == [
+                "map-range-3", "bool-negate-1", "map-range-5", "map-range-1", "map-range-2", "pad-string-2", "pad-string-1",
+                "map-range-4", "Time based interpolator 1",
+            ])
         #expect(converters.interpolators == [.cubicEase(CubicEaseInterpolator())])
         let ease = KeyFrameInterpolator.cubicEase(CubicEaseInterpolator())
         #expect(
@@ -104,10 +105,11 @@ import Testing
             Issue.record("formula-14 is not a formula")
             return
         }
-        #expect(fourteen.tokens == [
-            .function(.min), .value(-1), .argumentSeparator, .value(-1), .operation(.multiply), .input, .argumentSeparator,
-            .value(1), .parenthesisClose,
-        ])
+        #expect(
+            fourteen.tokens == [
+                .function(.min), .value(-1), .argumentSeparator, .value(-1), .operation(.multiply), .input, .argumentSeparator,
+                .value(1), .parenthesisClose,
+            ])
         #expect(fourteen.argumentCounts[0] == 3)
     }
 
