@@ -2,9 +2,10 @@ import Foundation
 
 /// A to-string converter's `colorFormat` (key 766): text in which `%r %g %b %a` stand for the
 /// color's channels in decimal, `%R %G %B %A` in two-digit upper-case hexadecimal, `%h %l %s`
-/// for its hue (degrees), luminance and saturation (percent); `%%` is a percent sign, a
-/// backslash makes the next character literal, and any other `%x` stays as written. A `%` at
-/// the very end is dropped, as in Rive's runtime.
+/// for its hue (degrees), luminance and saturation (percent); a backslash makes the next
+/// character literal and any other `%x` stays as written. As in Rive's runtime, a `%` after a
+/// `%` writes one and still acts as a marker (`%%r` gives "%" and the red value), and a `%` at
+/// the very end is dropped.
 public struct ColorFormat: Sendable, Hashable {
     public var pattern: String
 

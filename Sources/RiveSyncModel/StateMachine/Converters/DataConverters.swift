@@ -39,6 +39,14 @@ public struct DataConverters: Sendable, Hashable {
         return converters[Int(id)]
     }
 
+    /// `value` through a fresh copy of converter `id` (unchanged when `id` names none), with a
+    /// context that has no bind flags, enum, view model or random numbers: for conversions
+    /// that keep no state between calls.
+    public func convert(_ value: PropertyValue, with id: Int?) -> PropertyValue {
+        guard let id, var converter = converter(id) else { return value }
+        return converter.convert(value)
+    }
+
     /// What the stream gives for each converter before resolution.
     struct Record {
         var objectIndex: Int
