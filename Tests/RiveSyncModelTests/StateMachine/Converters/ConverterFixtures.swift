@@ -33,13 +33,37 @@ enum ConverterFixtures {
         try DataConverters(graph: graph(name))
     }
 
-    /// The state lines of `sm-traces/<name>.jsonl`, as JSON objects.
-    static func traceStates(_ name: String) throws -> [[String: Any]] {
+    /// Every line of `sm-traces/<name>.jsonl`, as JSON objects.
+    static func traceLines(_ name: String) throws -> [[String: Any]] {
         let text = String(decoding: try contents("sm-traces/\(name).jsonl"), as: UTF8.self)
-        return try text.split(separator: "\n").compactMap { line in
-            let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
-            return object?["kind"] as? String == "state" ? object : nil
+        return try text.split(separator: "\n").map { line in
+            guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
+                throw Missing(description: "sm-traces/\(name).jsonl has a line that is not an object")
+            }
+            return object
         }
+    }
+
+    /// The state lines of `sm-traces/<name>.jsonl`.
+    static func traceStates(_ name: String) throws -> [[String: Any]] {
+        try traceLines(name).filter { $0["kind"] as? String == "state" }
+    }
+
+    /// The varuints of an id-list payload.
+    static func idList(_ bytes: [UInt8]) -> [UInt32] {
+        var ids: [UInt32] = []
+        var value: UInt32 = 0
+        var shift: UInt32 = 0
+        for byte in bytes {
+            value |= UInt32(byte & 0x7F) << shift
+            shift += 7
+            if byte & 0x80 == 0 {
+                ids.append(value)
+                value = 0
+                shift = 0
+            }
+        }
+        return ids
     }
 }
 
