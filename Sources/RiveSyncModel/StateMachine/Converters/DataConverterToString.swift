@@ -7,7 +7,7 @@ import Foundation
 /// thousands get commas (``Flags/formatWithCommas``). Colors follow `colorFormat` (key 766, see
 /// ``ColorFormat``) or, without one, print their signed 32-bit value. Enums give their value,
 /// booleans "1" or "0", triggers their count, symbol list indices their value, strings
-/// themselves; anything else "".
+/// themselves; anything else "". (More than 100 decimals print as 100.)
 public struct DataConverterToString: Sendable, Hashable {
     /// `flags` (key 764).
     public struct Flags: OptionSet, Sendable, Hashable {

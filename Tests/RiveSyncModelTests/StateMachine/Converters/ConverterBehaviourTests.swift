@@ -50,6 +50,16 @@ import Testing
         #expect(converter.convert(.number(1)) == .number(1))
     }
 
+    @Test func timeAndOperandDependencies() {
+        let operand = Self.converter(.operation(DataConverterOperation(operation: .add, operand: .viewModel(sourcePathIds: [0, 3]))))
+        let interpolator = Self.converter(.interpolator(DataConverterInterpolator()))
+        let group = Self.converter(.group(DataConverterGroup(items: [operand, interpolator])))
+        #expect(group.isTimeBased)
+        #expect(!operand.isTimeBased)
+        #expect(group.operandSourcePaths == [[0, 3]])
+        #expect(interpolator.operandSourcePaths.isEmpty)
+    }
+
     /// Degrees to radians and the normalizer run forward toward the target on a bind to
     /// target, and backward on a bind whose main direction is to source.
     @Test func systemConvertersFollowTheBindDirection() {
