@@ -26,12 +26,15 @@ public struct DataConverterInterpolator: Sendable, Hashable {
 
     /// The current value for a new input (the input itself while there is nothing to animate).
     mutating func convert(_ value: PropertyValue) -> PropertyValue {
-        guard let input = InterpolatedValue(value) else { return value }
+        let input = InterpolatedValue(value)
         if duration == 0, var advancer {
+            // Any value, even one of another kind, restarts the advancer (values of another
+            // kind leave its values as they are).
             advancer.resetToStart(input)
             self.advancer = advancer
             return value
         }
+        guard let input else { return value }
         var advancer = self.advancer ?? InterpolatorAdvancer(kind: input)
         if advanceCount < 2 {
             advancer.resetValues(input)

@@ -100,9 +100,9 @@ struct InterpolatorAdvancer: Sendable, Hashable {
         current = current.taking(input)
     }
 
-    /// Jumps to `input` and forgets any time spent.
-    mutating func resetToStart(_ input: InterpolatedValue) {
-        resetValues(input)
+    /// Jumps to `input` (when it is a number or a color) and forgets any time spent.
+    mutating func resetToStart(_ input: InterpolatedValue?) {
+        if let input { resetValues(input) }
         isSmoothing = false
         legA.elapsedSeconds = 0
         legB.elapsedSeconds = 0

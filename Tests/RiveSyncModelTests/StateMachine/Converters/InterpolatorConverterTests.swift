@@ -106,6 +106,18 @@ import Testing
         _ = converter.advance(0.5)
         #expect(converter.convert(.number(40)) == .number(40))
         #expect(converter.advance(0.5) == .idle)
+        // A bound duration dropping to 0 mid-way stops the interpolation where the input is.
+        var running = DataConverter(typeKey: 534, kind: .interpolator(DataConverterInterpolator(duration: 1)))
+        _ = running.convert(.number(0))
+        _ = running.advance(0.5)
+        _ = running.advance(0.5)
+        _ = running.convert(.number(10))
+        _ = running.advance(0.5)
+        #expect(running.convert(.number(10)) == .number(5))
+        running.setProperty(756, to: .number(0))
+        #expect(running.convert(.string("x")) == .string("x"))
+        #expect(running.convert(.number(10)) == .number(10))
+        #expect(running.advance(0.5) == .idle)
     }
 
     /// An eased interpolator follows its curve (cubic ease at half time is 0.5 by symmetry,
