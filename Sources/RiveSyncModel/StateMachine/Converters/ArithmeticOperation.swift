@@ -31,7 +31,7 @@ public enum ArithmeticOperation: UInt64, Sendable, Hashable, CaseIterable {
         case .subtract: return input - operand
         case .multiply: return input * operand
         case .divide: return input / operand
-        case .modulo: return positiveModulo(input, operand)
+        case .modulo: return Self.positiveModulo(input, operand)
         case .squareRoot: return input.squareRoot()
         case .power: return powf(input, operand)
         case .exp: return Float(Foundation.exp(Double(input)))
@@ -72,11 +72,13 @@ public enum ArithmeticOperation: UInt64, Sendable, Hashable, CaseIterable {
     }
 }
 
-/// Rive's `math::positive_mod`: the remainder of `value / range` (range taken positive),
-/// shifted into 0..<range.
-func positiveModulo(_ value: Float, _ range: Float) -> Float {
-    let positiveRange = range < 0 ? -range : range
-    var remainder = fmodf(value, positiveRange)
-    if remainder < 0 { remainder += positiveRange }
-    return remainder
+extension ArithmeticOperation {
+    /// Rive's `math::positive_mod`: the remainder of `value / range` (range taken positive),
+    /// shifted into 0..<range.
+    static func positiveModulo(_ value: Float, _ range: Float) -> Float {
+        let positiveRange = range < 0 ? -range : range
+        var remainder = fmodf(value, positiveRange)
+        if remainder < 0 { remainder += positiveRange }
+        return remainder
+    }
 }

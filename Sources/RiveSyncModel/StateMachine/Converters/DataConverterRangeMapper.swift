@@ -62,7 +62,7 @@ public struct DataConverterRangeMapper: Sendable, Hashable {
             number = maxInput
         }
         if number < minInput || number > maxInput, flags.contains(.modulo) {
-            number = abs(positiveModulo(number, maxInput - minInput) + minInput)
+            number = abs(ArithmeticOperation.positiveModulo(number, maxInput - minInput) + minInput)
         }
         var factor = (number - minInput) / (maxInput - minInput)
         if flags.contains(.reverse) { factor = 1 - factor }

@@ -19,7 +19,8 @@ extension DataConverters.Collector {
             return .operation(DataConverterOperation(operation: operation, operand: .value(object.float(681) ?? 1), system: system))
         case 517:
             return .operation(
-                DataConverterOperation(operation: operation, operand: .viewModel(sourcePathIds: idList(object.bytes(711) ?? []))))
+                DataConverterOperation(
+                    operation: operation, operand: .viewModel(sourcePathIds: DataConverters.idList(object.bytes(711) ?? []))))
         case 519:
             return .rangeMapper(
                 DataConverterRangeMapper(

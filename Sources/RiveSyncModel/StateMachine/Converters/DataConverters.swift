@@ -104,7 +104,7 @@ public struct DataConverters: Sendable, Hashable {
             DataConverterBind(
                 propertyKey: Int(clamping: object.uint(586) ?? UInt64(UInt16.max)), flags: object.uint(587) ?? 0,
                 converterId: object.uint(660).flatMap { $0 < UInt64(UInt32.max) ? Int($0) : nil },
-                sourcePathIds: idList(object.bytes(588) ?? []), formulaToken: token)
+                sourcePathIds: DataConverters.idList(object.bytes(588) ?? []), formulaToken: token)
         }
 
         /// The converter `id`, with the items of groups resolved.
@@ -126,19 +126,21 @@ public struct DataConverters: Sendable, Hashable {
     }
 }
 
-/// The varuints of an id-list payload (`sourcePathIds`); a truncated last id is dropped.
-func idList(_ bytes: [UInt8]) -> [UInt32] {
-    var ids: [UInt32] = []
-    var value: UInt64 = 0
-    var shift: UInt64 = 0
-    for byte in bytes {
-        if shift < 64 { value |= UInt64(byte & 0x7F) << shift }
-        shift += 7
-        if byte & 0x80 == 0 {
-            ids.append(UInt32(truncatingIfNeeded: value))
-            value = 0
-            shift = 0
+extension DataConverters {
+    /// The varuints of an id-list payload (`sourcePathIds`); a truncated last id is dropped.
+    static func idList(_ bytes: [UInt8]) -> [UInt32] {
+        var ids: [UInt32] = []
+        var value: UInt64 = 0
+        var shift: UInt64 = 0
+        for byte in bytes {
+            if shift < 64 { value |= UInt64(byte & 0x7F) << shift }
+            shift += 7
+            if byte & 0x80 == 0 {
+                ids.append(UInt32(truncatingIfNeeded: value))
+                value = 0
+                shift = 0
+            }
         }
+        return ids
     }
-    return ids
 }
