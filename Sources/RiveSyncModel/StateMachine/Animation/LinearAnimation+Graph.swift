@@ -17,9 +17,8 @@ extension LinearAnimation {
     private struct Builder {
         let artboard: ArtboardObjects
         var animations: [LinearAnimation] = []
-        /// Whether the latest keyed object has a keyframe Rive would reject.
-        var objectFailed: [Bool] = []
         var current: LinearAnimation?
+        /// Whether the latest keyed object has a keyframe Rive would reject.
         var currentObjectFailed = false
         var hasObject = false
         var hasProperty = false
@@ -62,15 +61,15 @@ extension LinearAnimation {
                 guard hasProperty, var animation = current else { return }
                 let frame = UInt32(truncatingIfNeeded: object.uint(67) ?? 0)
                 var interpolator: KeyFrameInterpolator?
-                if case .callback = value {
-                } else if let id = object.uint(69), id != UInt64(UInt32.max) {
-                    if let target = artboard.component(UInt32(truncatingIfNeeded: id)),
-                        let resolved = KeyFrameInterpolator(target)
-                    {
+                let reference = object.uint(69).flatMap { $0 == UInt64(UInt32.max) ? nil : UInt32(truncatingIfNeeded: $0) }
+                if value != .callback, let reference {
+                    // A reference to nothing, or to something that is no interpolator, fails the
+                    // keyframe in Rive; an interpolator this runtime does not evaluate (a
+                    // scripted one) leaves the keyframe linear.
+                    let target = artboard.component(reference)
+                    if let target, let resolved = KeyFrameInterpolator(target) {
                         interpolator = resolved
-                    } else if artboard.component(UInt32(truncatingIfNeeded: id)).map({
-                        !RiveDefinitions.type($0.typeKey, isA: 175)
-                    }) ?? true {
+                    } else if !(target.map { RiveDefinitions.type($0.typeKey, isA: 175) } ?? false) {
                         currentObjectFailed = true
                     }
                 }
