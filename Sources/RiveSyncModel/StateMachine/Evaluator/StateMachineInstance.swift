@@ -159,7 +159,7 @@ public struct StateMachineInstance: Sendable, Hashable {
                 nested[index].machine.bind(access: access)
                 nested[index].machine.updateArtboardBinds(access: &access)
             }
-            nested[index].machine.noteChanged(Array(changed.subtracting(nested[index].machine.changed)))
+            nested[index].machine.noteChanged(Self.ordered(changed.subtracting(nested[index].machine.changed)))
             let before = nested[index].machine.changed
             if nested[index].machine.advanceLayers(seconds, newFrame: newFrame, access: &access) { keepGoing = true }
             if nested[index].machine.advanceNested(seconds, newFrame: newFrame, access: &access) { keepGoing = true }
@@ -168,12 +168,17 @@ public struct StateMachineInstance: Sendable, Hashable {
                 keepGoing = true
             }
             if pushed { access.contexts.removeLast() }
-            for location in nested[index].machine.changed.subtracting(before) { markChanged(location) }
+            for location in Self.ordered(nested[index].machine.changed.subtracting(before)) { markChanged(location) }
             if !nested[index].machine.reportedListeners.isEmpty || !nested[index].machine.pendingEvents.isEmpty { keepGoing = true }
         }
         return keepGoing
     }
 
+    /// Locations in a fixed order (a set's own order differs from process to process), so
+    /// listeners are reported in the same order on every machine.
+    static func ordered(_ locations: Set<ValueLocation>) -> [ValueLocation] {
+        locations.sorted { ($0.instance.rawValue, $0.property) < ($1.instance.rawValue, $1.property) }
+    }
 
     /// Records that a value changed and reports the listeners that watch it.
     mutating func markChanged(_ location: ValueLocation) {
