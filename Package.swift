@@ -47,7 +47,7 @@ let package = Package(
         .target(name: "RiveSyncModel", dependencies: ["RiveSyncJSON"]),
         // Strict JSON parser with limits, and a deterministic serializer. No I/O.
         .target(name: "RiveSyncJSON"),
-        .testTarget(name: "RiveSyncModelTests", dependencies: ["RiveSyncModel"]),
+        .testTarget(name: "RiveSyncModelTests", dependencies: ["RiveSyncModel", "RiveFile"]),
         // Wire protocol v1: requests, replies, values, batches, error codes. No I/O.
         .target(name: "RiveSyncProtocol", dependencies: ["RiveSyncModel", "RiveSyncJSON"]),
         .testTarget(name: "RiveSyncProtocolTests", dependencies: ["RiveSyncProtocol"]),
