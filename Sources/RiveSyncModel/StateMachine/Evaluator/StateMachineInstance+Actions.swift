@@ -46,9 +46,9 @@ extension StateMachineInstance {
 
     /// Reports one of the artboard's events: to the host (this advance's events) and to the
     /// event listeners (at the next round of `applyEvents`).
-    private mutating func report(_ event: Int) {
+    mutating func report(_ event: Int, delay: Float = 0) {
         guard let name = definition.events[event] else { return }
-        reported.append(ReportedEvent(name: name))
+        reported.append(ReportedEvent(name: name, delay: delay))
         pendingEvents.append(event)
     }
 }

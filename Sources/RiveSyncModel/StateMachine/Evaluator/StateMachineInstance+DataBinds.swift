@@ -1,5 +1,5 @@
 /// A component's property, as a data bind targets it.
-struct ComponentProperty: Sendable, Hashable {
+struct BoundComponentProperty: Sendable, Hashable {
     var component: Int
     var key: Int
 }
@@ -16,7 +16,7 @@ extension StateMachineInstance {
         bindPassPending = false
         for (index, bind) in definition.artboardBinds.enumerated() {
             guard case .component(let component) = bind.target, let location = access.locate(bind.sourcePath) else { continue }
-            let property = ComponentProperty(component: component, key: bind.propertyKey)
+            let property = BoundComponentProperty(component: component, key: bind.propertyKey)
             let targetWins = bind.toSource || (bind.twoWay && !bind.sourceToTargetFirst)
             if (first && targetWins) || (writtenTargets.contains(index) && (bind.toSource || bind.twoWay)) {
                 guard let value = componentValue(property), let current = access.value(at: location),
@@ -35,14 +35,14 @@ extension StateMachineInstance {
     mutating func writeTarget(bind index: Int, value: PropertyValue) throws(StateMachineDriveError) {
         guard definition.artboardBinds.indices.contains(index), case .component(let component) = definition.artboardBinds[index].target
         else { throw .noSuchDataBind(index) }
-        componentValues[ComponentProperty(component: component, key: definition.artboardBinds[index].propertyKey)] = value
+        componentValues[BoundComponentProperty(component: component, key: definition.artboardBinds[index].propertyKey)] = value
         writtenTargets.insert(index)
         isSettled = false
     }
 
     /// A component property's current value: written by a bind, else stored in the file,
     /// else Rive's initial value for the property.
-    func componentValue(_ property: ComponentProperty) -> PropertyValue? {
+    func componentValue(_ property: BoundComponentProperty) -> PropertyValue? {
         if let value = componentValues[property] { return value }
         guard definition.components.indices.contains(property.component),
             let known = RiveDefinitions.property(property.key)

@@ -3,7 +3,7 @@ extension StateMachineInstance {
     /// transition's mix, then transitions until none applies (at most 100). Returns whether
     /// the layer needs another advance.
     mutating func advanceLayer(_ index: Int, _ seconds: Float, access: inout some ViewModelAccess) -> Bool {
-        layers[index].clock?.advance(seconds)
+        advanceTimeline(index, seconds)
         updateMix(index, seconds, access: &access)
         var changedState = false
         var iterations = 0
@@ -15,6 +15,16 @@ extension StateMachineInstance {
         let layer = layers[index]
         let animating = layer.clock?.keepGoing ?? false
         return changedState || layer.mix != 1 || layer.waitingForExit || animating
+    }
+
+    /// Moves the current state's animation on, reporting the events keyed on its timeline
+    /// that it crosses.
+    private mutating func advanceTimeline(_ index: Int, _ seconds: Float) {
+        layers[index].clock?.advance(seconds)
+        guard let advanced = layers[index].timeline?.advance(by: seconds) else { return }
+        for callback in advanced.callbacks where callback.propertyKey == KeyedCallback.eventTriggerPropertyKey {
+            report(Int(callback.objectId), delay: callback.delay)
+        }
     }
 
     /// Advances a transition's mix; at its end, the transition's end actions run.
@@ -74,6 +84,9 @@ extension StateMachineInstance {
         perform(states[old].actions, atEnd: true, access: &access)
         layers[index].state = transition.stateTo
         let next = states[transition.stateTo]
+        layers[index].timeline = next.animation.flatMap {
+            definition.timelines.indices.contains($0) ? LinearAnimationInstance(definition.timelines[$0]) : nil
+        }
         layers[index].clock = next.animation.flatMap {
             definition.animations.indices.contains($0) ? AnimationClock(definition.animations[$0]) : nil
         }
@@ -87,7 +100,7 @@ extension StateMachineInstance {
         } else {
             layers[index].transitionCompleted = false
         }
-        layers[index].clock?.advance(0)
+        advanceTimeline(index, 0)
         layers[index].mix = 0
         updateMix(index, 0, access: &access)
         layers[index].waitingForExit = false

@@ -46,7 +46,7 @@ extension StateMachineInstance {
         }
         componentValues = [:]
         for item in try Self.array(json["components"], "components") {
-            let key = ComponentProperty(
+            let key = BoundComponentProperty(
                 component: try Self.int(item["component"], "components.component"), key: try Self.int(item["key"], "components.key"))
             componentValues[key] = try Self.value(item["value"])
         }
@@ -98,6 +98,11 @@ extension StateMachineInstance {
                 lastTotalTime: Float(try Self.number(clock["lastTotalTime"], "clock.lastTotalTime")),
                 direction: Float(try Self.number(clock["direction"], "clock.direction")),
                 keepGoing: try Self.bool(clock["keepGoing"], "clock.keepGoing"))
+            if definition.timelines.indices.contains(animation) {
+                var timeline = LinearAnimationInstance(definition.timelines[animation])
+                timeline.setTime(layer.clock!.time)
+                layer.timeline = timeline
+            }
         }
         if let transition = json["transition"] {
             let origin = TransitionOrigin(

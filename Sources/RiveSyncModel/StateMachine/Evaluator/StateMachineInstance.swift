@@ -24,7 +24,7 @@ public struct StateMachineInstance: Sendable, Hashable {
     /// before the first advance).
     public internal(set) var isSettled = false
     /// Bound component properties' values, as data binds and target writes left them.
-    var componentValues: [ComponentProperty: PropertyValue] = [:]
+    var componentValues: [BoundComponentProperty: PropertyValue] = [:]
     /// Whether the next advance is the first since a bind (each bind's precedence applies).
     var bindPassPending = true
     /// Artboard data binds whose target was written since the last advance.
@@ -224,6 +224,8 @@ struct NestedStateMachine: Sendable, Hashable {
 struct LayerInstance: Sendable, Hashable {
     var state: Int
     var clock: AnimationClock?
+    /// The same animation in the animation player, for the events keyed on its timeline.
+    var timeline: LinearAnimationInstance?
     /// The transition being mixed, its mix, and whether it completed.
     var transition: TransitionDefinition?
     /// Where `transition` is in the layer (the state it leaves and its index there).

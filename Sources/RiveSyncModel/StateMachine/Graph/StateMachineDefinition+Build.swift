@@ -11,7 +11,7 @@ extension StateMachineDefinition {
             wantedMachine: { _, machineName in machineName == name })
         for object in graph.objects { builder.add(object) }
         builder.finishMachine()
-        return builder.definition
+        return builder.definition?.withTimelines(from: graph, artboard: builder.artboardIndex)
     }
 
     /// The state machine at `machine` among the state machines of the file's artboard at
@@ -21,7 +21,23 @@ extension StateMachineDefinition {
             wantedArtboard: { index, _ in index == artboardIndex }, wantedMachine: { index, _ in index == machineIndex })
         for object in graph.objects { builder.add(object) }
         builder.finishMachine()
-        return builder.definition
+        return builder.definition?.withTimelines(from: graph, artboard: builder.artboardIndex)
+    }
+
+    /// The definition with the artboard's timelines (keyframes, callback keyframes) read by
+    /// the animation player, and its events numbered in Rive's component id space.
+    private func withTimelines(from graph: RiveGraph, artboard index: Int?) -> StateMachineDefinition {
+        let artboards = ArtboardObjects.artboards(in: graph)
+        guard let index, artboards.indices.contains(index) else { return self }
+        var definition = self
+        let artboard = artboards[index]
+        definition.timelines = LinearAnimation.animations(in: artboard)
+        definition.events = [:]
+        for (id, graphIndex) in artboard.components.enumerated() {
+            guard let graphIndex, RiveDefinitions.type(artboard.objects[graphIndex].typeKey, isA: Keys.event) else { continue }
+            definition.events[id] = artboard.objects[graphIndex].string(4) ?? ""
+        }
+        return definition
     }
 }
 
@@ -33,13 +49,15 @@ struct StateMachineGraphReader {
     let wantedMachine: @Sendable (Int, String) -> Bool
     var artboardCount = 0
     var machineCount = 0
+    /// The file index of the artboard the definition comes from.
+    var artboardIndex: Int?
     var inArtboard = false
     var inMachine = false
     var found = false
     var definition: StateMachineDefinition?
     private var machine = StateMachineDefinition(
         name: "", inputs: [], layers: [], listeners: [], bindables: [], dataBinds: [], animations: [], events: [:],
-        artboardBinds: [], components: [], nestedArtboards: [])
+        artboardBinds: [], components: [], nestedArtboards: [], timelines: [])
     /// The latest layer component: a state (layer, state) or a transition (layer, state, transition).
     private var latestLayerComponent: (layer: Int, state: Int, transition: Int?)?
     private var latestCondition: (layer: Int, state: Int, transition: Int, condition: Int)?
@@ -89,7 +107,10 @@ struct StateMachineGraphReader {
             found = true
             inMachine = false
         }
-        if found, definition == nil || inArtboard { definition = machine }
+        if found, definition == nil || inArtboard {
+            definition = machine
+            artboardIndex = artboardCount - 1
+        }
     }
 
     private mutating func addToArtboard(_ object: RiveObject) {

@@ -13,7 +13,7 @@ public struct StateMachineDefinition: Sendable, Hashable {
     public var dataBinds: [DataBindDefinition]
     /// The artboard's animations, by the index states use (`animationId`).
     public var animations: [AnimationDefinition]
-    /// The artboard's events, by component id.
+    /// The artboard's events, by component id (Rive's id space, as `ArtboardObjects` counts).
     public var events: [Int: String]
     /// The artboard's own data binds (their targets are components), in file order.
     public var artboardBinds: [DataBindDefinition]
@@ -21,6 +21,9 @@ public struct StateMachineDefinition: Sendable, Hashable {
     public var components: [RiveObject]
     /// The artboard's nested artboards and the state machines they run.
     public var nestedArtboards: [NestedArtboardDefinition]
+    /// The artboard's animations as the animation player reads them (keyframes and callback
+    /// keyframes), by `animationId`.
+    public var timelines: [LinearAnimation]
 }
 
 /// A `NestedArtboard` and its `NestedStateMachine`s.
