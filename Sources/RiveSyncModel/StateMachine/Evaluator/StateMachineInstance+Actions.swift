@@ -49,6 +49,7 @@ extension StateMachineInstance {
     mutating func report(_ event: Int, delay: Float = 0) {
         guard let name = definition.events[event] else { return }
         reported.append(ReportedEvent(name: name, delay: delay))
-        pendingEvents.append(event)
+        reportedEventIDs.append(event)
+        pendingEvents.append(PendingEvent(target: 0, event: event))
     }
 }

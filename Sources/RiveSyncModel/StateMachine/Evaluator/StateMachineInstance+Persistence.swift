@@ -28,7 +28,10 @@ extension StateMachineInstance {
                     })
             ),
             ("listeners", .array(reportedListeners.map { .number(Double($0)) })),
-            ("events", .array(pendingEvents.map { .number(Double($0)) })),
+            (
+                "events",
+                .array(pendingEvents.map { .object([("target", .number(Double($0.target))), ("event", .number(Double($0.event)))]) })
+            ),
             ("bindPassPending", .bool(bindPassPending)), ("settled", .bool(isSettled)),
         ])
     }
@@ -53,7 +56,10 @@ extension StateMachineInstance {
         reportedListeners = []
         for item in try Self.array(json["listeners"], "listeners") { reportedListeners.append(try Self.int(item, "listeners")) }
         pendingEvents = []
-        for item in try Self.array(json["events"], "events") { pendingEvents.append(try Self.int(item, "events")) }
+        for item in try Self.array(json["events"], "events") {
+            pendingEvents.append(
+                PendingEvent(target: try Self.int(item["target"], "events.target"), event: try Self.int(item["event"], "events.event")))
+        }
         bindPassPending = try Self.bool(json["bindPassPending"], "bindPassPending")
         isSettled = try Self.bool(json["settled"], "settled")
     }

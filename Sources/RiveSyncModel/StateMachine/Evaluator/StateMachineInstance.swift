@@ -16,10 +16,12 @@ public struct StateMachineInstance: Sendable, Hashable {
     var used: Set<UsedValue> = []
     /// Listeners reported by a change and not run yet, in report order.
     var reportedListeners: [Int] = []
-    /// Events reported and not yet delivered to event listeners (by component id).
-    var pendingEvents: [Int] = []
-    /// Events reported during the current advance, in order.
+    /// Events reported and not yet delivered to event listeners: the component that reported
+    /// them (0 for this artboard, else a nested artboard) and the event's id in its artboard.
+    var pendingEvents: [PendingEvent] = []
+    /// Events reported during the current advance, in order, and their component ids.
     var reported: [ReportedEvent] = []
+    var reportedEventIDs: [Int] = []
     /// Whether the last advance said the state machine needs no further advance (false
     /// before the first advance).
     public internal(set) var isSettled = false
@@ -47,7 +49,8 @@ public struct StateMachineInstance: Sendable, Hashable {
                 else { continue }
                 nested.append(
                     NestedStateMachine(
-                        path: artboard.dataBindPath, machine: StateMachineInstance(definition: child, graph: graph, depth: depth - 1)))
+                        component: artboard.component, path: artboard.dataBindPath,
+                        machine: StateMachineInstance(definition: child, graph: graph, depth: depth - 1)))
             }
         }
     }
@@ -83,6 +86,7 @@ public struct StateMachineInstance: Sendable, Hashable {
     /// Advances by `seconds` as Rive's `advanceAndApply` does.
     public mutating func advance(by seconds: Float, access: inout some ViewModelAccess) -> Outcome {
         reported = []
+        reportedEventIDs = []
         for index in layers.indices { layers[index].changedOnAdvance = false }
         updateArtboardBinds(access: &access)
         var keepGoing = advanceLayers(seconds, newFrame: true, access: &access) || seconds == 0
@@ -125,12 +129,16 @@ public struct StateMachineInstance: Sendable, Hashable {
             let listeners = reportedListeners
             pendingEvents = []
             reportedListeners = []
-            for event in events {
-                for (index, listener) in definition.listeners.enumerated() where listener.sources.contains(.event(event)) {
-                    perform(listener: index, access: &access)
-                }
-            }
+            for pending in events { hear(pending, access: &access) }
             for listener in listeners { perform(listener: listener, access: &access) }
+        }
+    }
+
+    /// Runs the listeners that hear an event.
+    private mutating func hear(_ event: PendingEvent, access: inout some ViewModelAccess) {
+        for (index, listener) in definition.listeners.enumerated()
+        where listener.target == event.target && listener.sources.contains(.event(event.event)) {
+            perform(listener: index, access: &access)
         }
     }
 
@@ -139,7 +147,11 @@ public struct StateMachineInstance: Sendable, Hashable {
         changed = []
         used = []
         for index in inputs.indices { inputs[index].fired = false }
-        for index in nested.indices { nested[index].machine.resetFrame() }
+        for index in nested.indices {
+            nested[index].machine.resetFrame()
+            nested[index].machine.reported = []
+            nested[index].machine.reportedEventIDs = []
+        }
     }
 
     /// Runs the nested artboards' state machines (Rive's `advance`, without their own frame
@@ -161,6 +173,7 @@ public struct StateMachineInstance: Sendable, Hashable {
             }
             nested[index].machine.noteChanged(Self.ordered(changed.subtracting(nested[index].machine.changed)))
             let before = nested[index].machine.changed
+            let heardBefore = nested[index].machine.reportedEventIDs.count
             if nested[index].machine.advanceLayers(seconds, newFrame: newFrame, access: &access) { keepGoing = true }
             if nested[index].machine.advanceNested(seconds, newFrame: newFrame, access: &access) { keepGoing = true }
             if newFrame, nested[index].machine.tryChangeState(access: &access) {
@@ -168,6 +181,10 @@ public struct StateMachineInstance: Sendable, Hashable {
                 keepGoing = true
             }
             if pushed { access.contexts.removeLast() }
+            // A nested artboard's events reach this state machine's listeners on it.
+            for event in nested[index].machine.reportedEventIDs.dropFirst(heardBefore) {
+                hear(PendingEvent(target: nested[index].component, event: event), access: &access)
+            }
             for location in Self.ordered(nested[index].machine.changed.subtracting(before)) { markChanged(location) }
             if !nested[index].machine.reportedListeners.isEmpty || !nested[index].machine.pendingEvents.isEmpty { keepGoing = true }
         }
@@ -214,8 +231,16 @@ public struct StateMachineInstance: Sendable, Hashable {
     }
 }
 
+/// An event waiting for the listeners that hear it.
+struct PendingEvent: Sendable, Hashable {
+    var target: Int
+    var event: Int
+}
+
 /// A nested artboard's state machine and the view-model path its data context starts at.
 struct NestedStateMachine: Sendable, Hashable {
+    /// The nested artboard's component id in the parent artboard.
+    var component: Int
     var path: [Int]
     var machine: StateMachineInstance
 }

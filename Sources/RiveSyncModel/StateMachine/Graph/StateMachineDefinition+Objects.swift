@@ -95,7 +95,8 @@ extension StateMachineGraphReader {
             default: sources.append(.inert(listenerType: type))
             }
         }
-        return ListenerDefinition(name: object.string(138) ?? "", sources: sources, actions: [])
+        return ListenerDefinition(
+            name: object.string(138) ?? "", target: Int(clamping: object.uint(224) ?? 0), sources: sources, actions: [])
     }
 
     static func comparator(_ object: RiveObject, bindable: Int?) -> ComparatorDefinition {

@@ -152,6 +152,9 @@ public struct ListenerDefinition: Sendable, Hashable {
     }
 
     public var name: String
+    /// The component it listens on (`targetId`): for an event listener, the nested artboard
+    /// whose events it hears, or the artboard itself (0).
+    public var target: Int
     public var sources: [Source]
     public var actions: [ListenerActionDefinition]
 }
