@@ -6,7 +6,7 @@
 /// bits may round (Rive's runtime does the same).
 public struct AnimationReset: Sendable, Hashable {
     /// Each keyed property and the value it is reset to, in the order Rive writes them.
-    public private(set) var values: [(property: ComponentProperty, value: AnimatedValue)]
+    public private(set) var values: [(property: AnimatedProperty, value: AnimatedValue)]
 
     /// Every number and color property the animations key (each once, the first animation to
     /// key it deciding), valued from the first animation's first keyframe when
@@ -14,9 +14,9 @@ public struct AnimationReset: Sendable, Hashable {
     public init<Store: ComponentPropertyStore>(
         animations: [LinearAnimation], store: Store, useFirstAsBaseline: Bool
     ) {
-        var seen: Set<ComponentProperty> = []
+        var seen: Set<AnimatedProperty> = []
         var objectOrder: [UInt32] = []
-        var byObject: [UInt32: [(ComponentProperty, AnimatedValue)]] = [:]
+        var byObject: [UInt32: [(AnimatedProperty, AnimatedValue)]] = [:]
         for (index, animation) in animations.enumerated() {
             let isBaseline = useFirstAsBaseline && index == 0
             for object in animation.keyedObjects {
@@ -25,7 +25,7 @@ public struct AnimationReset: Sendable, Hashable {
                     byObject[object.objectId] = []
                 }
                 for property in object.keyedProperties {
-                    let target = ComponentProperty(component: object.objectId, property: property.propertyKey)
+                    let target = AnimatedProperty(component: object.objectId, property: property.propertyKey)
                     guard !seen.contains(target), let kind = RiveDefinitions.property(property.propertyKey)?.kind,
                         kind == .double || kind == .color
                     else { continue }

@@ -8,7 +8,7 @@ enum KeyFrameApplier {
 
     /// Writes `frame`'s own value.
     static func apply<Store: ComponentPropertyStore>(
-        _ frame: KeyFrame, to store: inout Store, _ target: ComponentProperty, mix: Float
+        _ frame: KeyFrame, to store: inout Store, _ target: AnimatedProperty, mix: Float
     ) {
         switch frame.value {
         case .double(let value): mixDouble(value, into: &store, target, mix: mix)
@@ -30,7 +30,7 @@ enum KeyFrameApplier {
     /// Writes the value between `from` and `to` at `seconds`: through from's interpolator if it has one, else a straight line.
     static func interpolate<Store: ComponentPropertyStore>(
         _ from: KeyFrame, _ to: KeyFrame, at seconds: Float, into store: inout Store,
-        _ target: ComponentProperty, mix: Float
+        _ target: AnimatedProperty, mix: Float
     ) {
         let factor = (seconds - from.seconds) / (to.seconds - from.seconds)
         let interpolator = from.interpolator
@@ -52,7 +52,7 @@ enum KeyFrameApplier {
     }
 
     static func mixDouble<Store: ComponentPropertyStore>(
-        _ value: Float, into store: inout Store, _ target: ComponentProperty, mix: Float
+        _ value: Float, into store: inout Store, _ target: AnimatedProperty, mix: Float
     ) {
         if mix == 1 {
             store.set(.double(value), of: target)
@@ -64,7 +64,7 @@ enum KeyFrameApplier {
     }
 
     static func mixColor<Store: ComponentPropertyStore>(
-        _ value: UInt32, into store: inout Store, _ target: ComponentProperty, mix: Float
+        _ value: UInt32, into store: inout Store, _ target: AnimatedProperty, mix: Float
     ) {
         if mix == 1 {
             store.set(.color(value), of: target)
@@ -76,7 +76,7 @@ enum KeyFrameApplier {
     }
 
     static func mixUint<Store: ComponentPropertyStore>(
-        _ value: UInt32, into store: inout Store, _ target: ComponentProperty, mix: Float
+        _ value: UInt32, into store: inout Store, _ target: AnimatedProperty, mix: Float
     ) {
         if mix == 1 {
             store.set(.uint(value), of: target)

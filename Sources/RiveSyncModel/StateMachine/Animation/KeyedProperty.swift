@@ -64,7 +64,7 @@ public struct KeyedProperty: Sendable, Hashable {
         to store: inout Store, component: UInt32, seconds: Float, mix: Float
     ) {
         guard !keyFrames.isEmpty else { return }
-        let target = ComponentProperty(component: component, property: propertyKey)
+        let target = AnimatedProperty(component: component, property: propertyKey)
         let index = closestFrameIndex(seconds)
         if index == 0 {
             KeyFrameApplier.apply(keyFrames[0], to: &store, target, mix: mix)

@@ -17,7 +17,7 @@ import Testing
         #expect(root.component(5)?.typeKey == 18)  // SolidColor
         var store = ComponentPropertyTable()
         LinearAnimationInstance(green).apply(to: &store)
-        #expect(store.values == [ComponentProperty(component: 5, property: 37): .color(0xFF00_FF00)])
+        #expect(store.values == [AnimatedProperty(component: 5, property: 37): .color(0xFF00_FF00)])
 
         let (child, childAnimations) = artboards[1]
         #expect(Self.summary(childAnimations) == ["Timeline 1 60fps 60f 1.0x oneShot"])

@@ -25,8 +25,8 @@ import Testing
             ])
     }
 
-    static let x = ComponentProperty(component: 1, property: 13)
-    static let fill = ComponentProperty(component: 1, property: 37)
+    static let x = AnimatedProperty(component: 1, property: 13)
+    static let fill = AnimatedProperty(component: 1, property: 37)
 
     @Test func mixesApplyInOrderOverTheCurrentValues() {
         var blend = BlendStateInstance(animations: [Self.animation(0, color: 0xFF00_0000), Self.animation(100, color: 0xFFFF_FFFF)])

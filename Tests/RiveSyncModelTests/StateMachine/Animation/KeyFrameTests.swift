@@ -58,7 +58,7 @@ import Testing
 
     @Test func mixingLerpsFromTheCurrentValue() {
         let animation = Self.animation([Self.frame(0, .double(100))])
-        let start = ComponentPropertyTable([ComponentProperty(component: 1, property: 13): .double(20)])
+        let start = ComponentPropertyTable([AnimatedProperty(component: 1, property: 13): .double(20)])
         #expect(Self.value(animation, at: 0, mix: 0.25, start: start) == .double(40))
         // Nothing stored: mixing starts from zero.
         #expect(Self.value(animation, at: 0, mix: 0.5) == .double(50))
@@ -68,7 +68,7 @@ import Testing
         let animation = Self.animation([Self.frame(0, .color(0xFF00_0000)), Self.frame(10, .color(0x80FF_8040))], property: 37)
         // Half way: each channel lerped and rounded half away from zero.
         #expect(Self.value(animation, at: 0.5, property: 37) == .color(0xC080_4020))
-        let start = ComponentPropertyTable([ComponentProperty(component: 1, property: 37): .color(0x0000_00FF)])
+        let start = ComponentPropertyTable([AnimatedProperty(component: 1, property: 37): .color(0x0000_00FF)])
         #expect(Self.value(animation, at: 1, mix: 0.5, property: 37, start: start) == .color(0x4080_40A0))
     }
 
@@ -90,7 +90,7 @@ import Testing
     @Test func colorChannelUintsInterpolateAndRound() {
         let red = Self.animation([Self.frame(0, .uint(0)), Self.frame(4, .uint(5))], property: 118)
         #expect(Self.value(red, at: 0.2, property: 118) == .uint(3))
-        let start = ComponentPropertyTable([ComponentProperty(component: 1, property: 118): .uint(10)])
+        let start = ComponentPropertyTable([AnimatedProperty(component: 1, property: 118): .uint(10)])
         #expect(Self.value(red, at: 0.4, mix: 0.5, property: 118, start: start) == .uint(8))
     }
 
