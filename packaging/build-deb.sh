@@ -1,19 +1,34 @@
 #!/bin/sh
-# Builds the Debian package dist/rivesync_VERSION_ARCH.deb with dpkg-deb: rivesyncd and rivesync
-# (release build, Swift runtime linked statically, so only Debian libraries are needed), the
-# systemd units, the example configuration as /etc/rivesyncd/config.json (a conffile), the
-# configuration's JSON Schema, the protocol's JSON Schemas, the demo schema, the man pages
-# rivesyncd(8), rivesyncd.conf(5) and rivesync(1), and the docs. Depends: is computed by
-# dpkg-shlibdeps from the binaries. .ci/package-check.sh installs and checks the result.
+# Builds the Debian package dist/rivesync_VERSION_ARCH.deb with dpkg-deb: one binary, rivesyncd,
+# which is also the rivesync command line when started under that name (/usr/bin/rivesync is a
+# link to it; Sources/rivesyncd/MultiCall.swift), built for release with the Swift runtime
+# linked statically (so only Debian libraries are needed) in its own scratch path
+# (.build/deb: `.build/release` is left alone); the systemd units (rivesyncd.service,
+# rivesyncd.socket, rivesyncd-cluster@.service); the example configuration as
+# /etc/rivesyncd/config.json (a conffile); the configuration's JSON Schema, the protocol's JSON
+# Schemas, the demo schema; the Grafana dashboard and Prometheus alert rules (ops/); the man
+# pages rivesyncd(8), rivesyncd.conf(5) and rivesync(1); and the docs README.md names.
+# Depends: is computed by dpkg-shlibdeps from the binary. .ci/package-check.sh installs the
+# result, runs lintian on it and checks what it installed. Needs dpkg-dev (.ci/setup-tests.sh).
 #
 # Usage: sh packaging/build-deb.sh [OUTPUT_DIRECTORY]   (default: dist)
 set -eu
 cd "$(dirname "$0")/.."
 out=${1:-dist}
-for product in rivesyncd rivesync; do
-    swift build -c release --static-swift-stdlib --product "$product"
-done
-bin=$(swift build -c release --static-swift-stdlib --show-bin-path)
+command -v dpkg-shlibdeps >/dev/null || { echo "build-deb: dpkg-shlibdeps missing: apt-get install dpkg-dev (sh .ci/setup-tests.sh)" >&2; exit 1; }
+scratch=.build/deb
+# libwebsockets' pkg-config names -lcap, which nothing calls: a linker script in place of
+# libcap.so links it only as needed (clang puts -L of -Xclang-linker before the system's), so
+# the binary does not depend on libcap2.
+stubs="$PWD/$scratch/ld-stubs"
+mkdir -p "$stubs"
+libcap=$(readlink -f "/usr/lib/$(dpkg-architecture -qDEB_HOST_MULTIARCH)/libcap.so")
+printf 'INPUT(AS_NEEDED(%s))\n' "$libcap" > "$stubs/libcap.so"
+# Full RELRO and immediate binding, as Debian's hardening flags give C programs (lintian).
+set -- -c release --static-swift-stdlib --scratch-path "$scratch" -Xswiftc -Xclang-linker -Xswiftc "-L$stubs" \
+    -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now
+swift build "$@" --product rivesyncd
+bin=$(swift build "$@" --show-bin-path)
 version=$("$bin/rivesyncd" --version | sed -n 's/^rivesyncd \([0-9][0-9.]*\)$/\1/p')
 [ -n "$version" ] || { echo "build-deb: cannot read the version from rivesyncd --version" >&2; exit 1; }
 arch=$(dpkg --print-architecture)
@@ -26,18 +41,20 @@ doc="$root/usr/share/doc/rivesync"
 share="$root/usr/share/rivesync"
 
 install -d "$root/usr/bin" "$root/DEBIAN"
-for product in rivesyncd rivesync; do
-    install -m 0755 "$bin/$product" "$root/usr/bin/$product"
-    strip --strip-unneeded "$root/usr/bin/$product"
+install -m 0755 "$bin/rivesyncd" "$root/usr/bin/rivesyncd"
+strip --strip-unneeded --remove-section=.comment --remove-section=.note "$root/usr/bin/rivesyncd"
+ln -s rivesyncd "$root/usr/bin/rivesync"
+for unit in rivesyncd.service rivesyncd.socket rivesyncd-cluster@.service; do
+    install -D -m 0644 "systemd/$unit" "$root/lib/systemd/system/$unit"
 done
-install -D -m 0644 systemd/rivesyncd.service "$root/lib/systemd/system/rivesyncd.service"
-install -D -m 0644 systemd/rivesyncd.socket "$root/lib/systemd/system/rivesyncd.socket"
 install -D -m 0644 config/example.json "$root/etc/rivesyncd/config.json"
 install -D -m 0644 config/rivesyncd.conf.schema.json "$share/rivesyncd.conf.schema.json"
 install -D -m 0644 protocol/examples/demo.schema.json "$share/examples/demo.schema.json"
 install -d "$share/schemas"
 cp -R protocol/schemas/. "$share/schemas/"
 find "$share/schemas" -type d -exec chmod 0755 {} + -o -type f -exec chmod 0644 {} +
+install -D -m 0644 ops/grafana/rivesync-dashboard.json "$share/ops/grafana/rivesync-dashboard.json"
+install -D -m 0644 ops/prometheus/rivesync-alerts.yml "$share/ops/prometheus/rivesync-alerts.yml"
 for page in man/rivesyncd.8 man/rivesyncd.conf.5 man/rivesync.1; do
     section=${page##*.}
     install -d "$root/usr/share/man/man$section"
@@ -45,9 +62,12 @@ for page in man/rivesyncd.8 man/rivesyncd.conf.5 man/rivesync.1; do
 done
 # The docs keep the repository's layout, so that README.md's links to protocol/, systemd/ and
 # config/ resolve; schemas and examples are linked from /usr/share/rivesync.
-install -d "$doc/protocol" "$doc/systemd" "$doc/config"
+install -d "$doc/protocol" "$doc/systemd" "$doc/config" "$doc/ops"
 install -m 0644 README.md "$doc/README.md"
-install -m 0644 protocol/PROTOCOL.md protocol/SCHEMA.md "$doc/protocol/"
+install -m 0644 protocol/PROTOCOL.md protocol/SCHEMA.md protocol/CLUSTER.md "$doc/protocol/"
+install -m 0644 ops/README.md "$doc/ops/README.md"
+ln -s ../../../rivesync/ops/grafana "$doc/ops/grafana"
+ln -s ../../../rivesync/ops/prometheus "$doc/ops/prometheus"
 ln -s ../../../rivesync/schemas "$doc/protocol/schemas"
 ln -s ../../../rivesync/examples "$doc/protocol/examples"
 install -m 0644 systemd/README.md systemd/socket-activated.conf "$doc/systemd/"
@@ -69,7 +89,7 @@ chmod 0644 "$doc/copyright"
 
 # Depends: from the libraries the binaries link.
 printf 'Source: rivesync\n\nPackage: rivesync\nArchitecture: any\n' > "$work/debian/control"
-depends=$(cd "$work" && dpkg-shlibdeps -O debian/rivesync/usr/bin/rivesyncd debian/rivesync/usr/bin/rivesync | sed -n 's/^shlibs:Depends=//p')
+depends=$(cd "$work" && dpkg-shlibdeps -O debian/rivesync/usr/bin/rivesyncd | sed -n 's/^shlibs:Depends=//p')
 [ -n "$depends" ] || { echo "build-deb: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
 
 cat > "$root/DEBIAN/control" <<CONTROL

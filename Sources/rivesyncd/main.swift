@@ -2,6 +2,9 @@ import Foundation
 import RiveSyncServer
 import RiveSyncVersion
 
+// Started as `rivesync` (the package's link to this binary): the command line, not the daemon.
+runTheCommandLineWhenCalledRivesync()
+
 // First of all: a write to a closed stderr or socket must fail with EPIPE, not kill us.
 signal(SIGPIPE, SIG_IGN)
 
