@@ -6,8 +6,18 @@ extension DaemonConfiguration {
     /// by its key path; more than one is thrown as `ConfigurationError.several`.
     public init(json: JSONValue, baseDirectory: String) throws(ConfigurationError) {
         self.init()
-        guard json.objectValue != nil else { throw .invalid("configuration: expected a JSON object") }
         var problems = ConfigurationProblems()
+        read(json, baseDirectory: baseDirectory, requiringAuth: true, &problems)
+        try problems.throwIfAny()
+    }
+
+    /// Reads the keys of `json` over this configuration (a key given replaces what it held, an
+    /// array key the whole array), collecting every problem in `problems` instead of stopping:
+    /// a wrong entry of `files` or `instances` is left out and its name kept in `leftOut`, so
+    /// that `--check-config` goes on to check the rest without reporting what follows from it.
+    /// Without `requiringAuth`, a missing `auth` keeps the configuration's own.
+    mutating func read(_ json: JSONValue, baseDirectory: String, requiringAuth: Bool, _ problems: inout ConfigurationProblems) {
+        guard json.objectValue != nil else { return problems.add(.invalid("configuration: expected a JSON object")) }
         problems.refuseUnknownKeys(of: json, section: "", here: "")
         let base = baseDirectory
         if let listen = json["listen"] {
@@ -40,6 +50,7 @@ extension DaemonConfiguration {
         }
         problems.check { () throws(ConfigurationError) in
             guard let auth = json["auth"] else {
+                guard requiringAuth else { return }
                 throw .invalid(
                     "auth: required — give tokens, or allow anonymous access explicitly, e.g. \"auth\": {\"allowAnonymous\": \"loopback\"}")
             }
@@ -77,6 +88,13 @@ extension DaemonConfiguration {
             }
             logLevel = parsed
         }
+        problems.check { () throws(ConfigurationError) in
+            guard let format = json["logFormat"] else { return }
+            guard let parsed = format.stringValue.flatMap(LogFormat.init(rawValue:)) else {
+                throw .invalid("logFormat: expected one of \(LogFormat.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            logFormat = parsed
+        }
         if let metrics = json["metrics"] {
             problems.refuseUnknownKeys(of: metrics, section: "metrics", here: "metrics")
             problems.check { () throws(ConfigurationError) in
@@ -85,14 +103,20 @@ extension DaemonConfiguration {
                 }
             }
         }
+        if json["files"] != nil { files = [] }
         for (i, item) in Self.items(json, "files", &problems).enumerated() {
             let here = "files[\(i)]"
+            let before = problems.all.count
             problems.refuseUnknownKeys(of: item, section: "files[]", here: here)
             problems.check { () throws(ConfigurationError) in files.append(try Self.file(item, here, base)) }
+            if problems.all.count > before, let name = item["name"]?.stringValue { leftOut.files.insert(name) }
         }
+        if json["instances"] != nil { instances = [] }
         for (i, item) in Self.items(json, "instances", &problems).enumerated() {
             let here = "instances[\(i)]"
+            let before = problems.all.count
             problems.refuseUnknownKeys(of: item, section: "instances[]", here: here)
+            defer { if problems.all.count > before, let name = item["name"]?.stringValue { leftOut.instances.insert(name) } }
             problems.check { () throws(ConfigurationError) in
                 instances.append(
                     InstanceEntry(
@@ -101,6 +125,7 @@ extension DaemonConfiguration {
                         instance: try item["instance"].map { (v) throws(ConfigurationError) in try Self.string(v, "\(here).instance") }))
             }
         }
+        if json["stateMachines"] != nil { stateMachines = [] }
         for (i, item) in Self.items(json, "stateMachines", &problems).enumerated() {
             let here = "stateMachines[\(i)]"
             problems.refuseUnknownKeys(of: item, section: "stateMachines[]", here: here)
@@ -109,7 +134,6 @@ extension DaemonConfiguration {
                 stateMachines.append(try Self.stateMachine(item, here, defaultRate: defaultRate))
             }
         }
-        try problems.throwIfAny()
     }
 
     private static func file(_ item: JSONValue, _ here: String, _ base: String) throws(ConfigurationError) -> FileEntry {

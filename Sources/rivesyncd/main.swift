@@ -15,7 +15,7 @@ func fail(_ lines: [String], status: Int32, usage: Bool = false) -> Never {
 
 let commandLine: DaemonCommandLine
 do {
-    commandLine = try DaemonCommandLine(arguments: Array(CommandLine.arguments.dropFirst()))
+    commandLine = try DaemonCommandLine(arguments: Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
 } catch {
     fail(error.lines, status: 64, usage: true)
 }
@@ -27,9 +27,20 @@ case .help:
 case .version:
     print("rivesyncd \(RiveSyncVersion.current)")
     exit(0)
+case .generateConfiguration:
+    print(GeneratedConfiguration.text, terminator: "")
+    exit(0)
+case .generateToken:
+    let generated = TokenGenerator()
+    print(generated.tokensFileText, terminator: "")
+    Log.writeStandardError(generated.tokenLine)
+    exit(0)
 case .checkConfiguration:
     let path = commandLine.configurationPath!
-    let problems = Daemon.check(configurationPath: path)
+    let environment = commandLine.environment
+    for setting in environment.settings { print("\(setting.variable) sets \(setting.keyPath)") }
+    for name in environment.unknown { Log.writeStandardError("rivesyncd: warning: \(name) is no setting of rivesyncd (ignored)\n") }
+    let problems = Daemon.check(configurationPath: path, environment: environment)
     guard problems.isEmpty else { fail(problems.map { "\(path): \($0)" }, status: 1) }
     print("\(path): valid")
     exit(0)
@@ -46,8 +57,9 @@ func refuseToStart(_ lines: [String], log: Log) -> Never {
 
 let configuration: DaemonConfiguration
 do { configuration = try commandLine.configuration() } catch { refuseToStart(error.lines, log: Log()) }
-let log = Log(minimum: configuration.logLevel)
+let log = Log(minimum: configuration.logLevel, format: configuration.logFormat)
 log.routeTransportLines()
+for name in commandLine.environment.unknown { log(.warning, "environment variable is no setting of rivesyncd (ignored)", [("name", name)]) }
 
 var signals = sigset_t()
 sigemptyset(&signals)
@@ -75,7 +87,7 @@ do {
 } catch {
     refuseToStart(["\(error)"], log: log)
 }
-log.announce("listening on \(endpoint)")
+daemon.announceListening(on: endpoint, log: log)
 
 while true {
     var received: Int32 = 0
