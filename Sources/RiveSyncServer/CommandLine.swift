@@ -174,9 +174,9 @@ public struct DaemonCommandLine: Sendable {
 
     /// Reads and validates a configuration file (its syntax and values, with `environment`'s
     /// variables applied; `Daemon.check` goes on to the files, view models and artboards it names).
-    public static func read(_ path: String, environment: ConfigurationEnvironment = ConfigurationEnvironment([:])) throws(
-        ConfigurationError
-    ) -> DaemonConfiguration {
+    public static func read(_ path: String, environment: ConfigurationEnvironment = ConfigurationEnvironment([:]))
+        throws(ConfigurationError) -> DaemonConfiguration
+    {
         var problems = ConfigurationProblems()
         let configuration = try read(path, environment: environment, &problems)
         try problems.throwIfAny()
@@ -186,9 +186,9 @@ public struct DaemonCommandLine: Sendable {
     /// Reads a configuration file with `environment`'s variables applied, as far as it can:
     /// every problem of a key, attributed to its variable when one set it, goes to `problems`.
     /// Throws only when the file cannot be read or is not JSON.
-    static func read(_ path: String, environment: ConfigurationEnvironment, _ problems: inout ConfigurationProblems) throws(
-        ConfigurationError
-    ) -> DaemonConfiguration {
+    static func read(_ path: String, environment: ConfigurationEnvironment, _ problems: inout ConfigurationProblems)
+        throws(ConfigurationError) -> DaemonConfiguration
+    {
         guard let data = FileManager.default.contents(atPath: path) else { throw .unreadable(path: path, reason: "cannot read the file") }
         let json: JSONValue
         do {

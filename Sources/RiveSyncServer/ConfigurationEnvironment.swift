@@ -119,8 +119,10 @@ public struct ConfigurationEnvironment: Sendable {
     /// A problem's line naming the variable its key came from (`listen.port (RIVESYNC_LISTEN_PORT):
     /// expected …`), or the line as it is when no setting is its key.
     func attributed(_ line: String) -> String {
-        let setting = settings.filter { line.hasPrefix($0.keyPath + ":") || line.hasPrefix($0.keyPath + "[") || line.hasPrefix($0.keyPath + ".") }
-            .max { $0.keyPath.count < $1.keyPath.count }
+        let setting = settings.filter {
+            line.hasPrefix($0.keyPath + ":") || line.hasPrefix($0.keyPath + "[") || line.hasPrefix($0.keyPath + ".")
+        }
+        .max { $0.keyPath.count < $1.keyPath.count }
         guard let setting else { return line }
         let rest = line.dropFirst(setting.keyPath.count)
         let end = rest.firstIndex(of: ":") ?? rest.endIndex

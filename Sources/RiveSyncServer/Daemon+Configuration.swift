@@ -58,8 +58,9 @@ extension Daemon {
         var problems = ConfigurationProblems()
         var failedFiles = configuration.leftOut.files
         var failedInstances = configuration.leftOut.instances
+        let leftOut = configuration.leftOut
         for (i, entry) in configuration.files.enumerated() {
-            let here = "files[\(i)]"
+            let here = "files[\(leftOut.position(i, in: "files"))]"
             problems.check { () throws(ConfigurationError) in
                 do throws(ConfigurationError) {
                     try loadFile(entry, index: i, here: here)
@@ -76,7 +77,7 @@ extension Daemon {
             }
             problems.check { () throws(ConfigurationError) in
                 do throws(ConfigurationError) {
-                    try createInstance(entry, here: "instances[\(i)]")
+                    try createInstance(entry, here: "instances[\(leftOut.position(i, in: "instances"))]")
                 } catch {
                     failedInstances.insert(entry.name)
                     throw error
@@ -86,7 +87,8 @@ extension Daemon {
         for (i, entry) in configuration.stateMachines.enumerated() where !failedFiles.contains(entry.file) {
             let failed = failedInstances
             problems.check { () throws(ConfigurationError) in
-                try createStateMachine(entry, here: "stateMachines[\(i)]", skippingGlobalsOf: failed)
+                try createStateMachine(
+                    entry, here: "stateMachines[\(leftOut.position(i, in: "stateMachines"))]", skippingGlobalsOf: failed)
             }
         }
         try problems.throwIfAny()

@@ -109,14 +109,22 @@ extension DaemonConfiguration {
             let before = problems.all.count
             problems.refuseUnknownKeys(of: item, section: "files[]", here: here)
             problems.check { () throws(ConfigurationError) in files.append(try Self.file(item, here, base)) }
-            if problems.all.count > before, let name = item["name"]?.stringValue { leftOut.files.insert(name) }
+            if problems.all.count > before {
+                leftOut.positions["files", default: []].append(i)
+                if let name = item["name"]?.stringValue { leftOut.files.insert(name) }
+            }
         }
         if json["instances"] != nil { instances = [] }
         for (i, item) in Self.items(json, "instances", &problems).enumerated() {
             let here = "instances[\(i)]"
             let before = problems.all.count
             problems.refuseUnknownKeys(of: item, section: "instances[]", here: here)
-            defer { if problems.all.count > before, let name = item["name"]?.stringValue { leftOut.instances.insert(name) } }
+            defer {
+                if problems.all.count > before {
+                    leftOut.positions["instances", default: []].append(i)
+                    if let name = item["name"]?.stringValue { leftOut.instances.insert(name) }
+                }
+            }
             problems.check { () throws(ConfigurationError) in
                 instances.append(
                     InstanceEntry(
@@ -128,6 +136,8 @@ extension DaemonConfiguration {
         if json["stateMachines"] != nil { stateMachines = [] }
         for (i, item) in Self.items(json, "stateMachines", &problems).enumerated() {
             let here = "stateMachines[\(i)]"
+            let before = problems.all.count
+            defer { if problems.all.count > before { leftOut.positions["stateMachines", default: []].append(i) } }
             problems.refuseUnknownKeys(of: item, section: "stateMachines[]", here: here)
             let defaultRate = self.defaultRate
             problems.check { () throws(ConfigurationError) in

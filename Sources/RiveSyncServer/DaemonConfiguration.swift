@@ -87,6 +87,16 @@ public struct DaemonConfiguration: Sendable {
     struct LeftOut: Sendable {
         var files: Set<String> = []
         var instances: Set<String> = []
+        /// Positions in the file of the entries left out, by list (`files`, `instances`,
+        /// `stateMachines`), so that problems of the others name their own position.
+        var positions: [String: [Int]] = [:]
+
+        /// The position in the file of the `index`th entry kept of `list`.
+        func position(_ index: Int, in list: String) -> Int {
+            var position = index
+            for skipped in positions[list, default: []].sorted() where skipped <= position { position += 1 }
+            return position
+        }
     }
 
     public init() {}

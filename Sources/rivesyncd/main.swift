@@ -15,7 +15,8 @@ func fail(_ lines: [String], status: Int32, usage: Bool = false) -> Never {
 
 let commandLine: DaemonCommandLine
 do {
-    commandLine = try DaemonCommandLine(arguments: Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
+    commandLine = try DaemonCommandLine(
+        arguments: Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
 } catch {
     fail(error.lines, status: 64, usage: true)
 }
@@ -41,7 +42,8 @@ case .checkConfiguration:
     for setting in environment.settings { print("\(setting.variable) sets \(setting.keyPath)") }
     for name in environment.unknown { Log.writeStandardError("rivesyncd: warning: \(name) is no setting of rivesyncd (ignored)\n") }
     let problems = Daemon.check(configurationPath: path, environment: environment)
-    guard problems.isEmpty else { fail(problems.map { "\(path): \($0)" }, status: 1) }
+    // A problem of the file itself (cannot be read, not JSON) already starts with its path.
+    guard problems.isEmpty else { fail(problems.map { $0.hasPrefix("\(path): ") ? $0 : "\(path): \($0)" }, status: 1) }
     print("\(path): valid")
     exit(0)
 case .serve:

@@ -36,11 +36,17 @@ import Testing
 
     /// A comment line in a configuration keeps a JSON error's position the file's own.
     @Test func commentLinesAreBlankedInPlace() throws {
-        let path = try DaemonProcess.writeConfiguration("// one\n  // two\n{\"auth\": {\"allowAnonymous\": \"loopback\"}, \"workers\": }\n")
+        let text = "// one\n  // two\n{\"auth\": {\"allowAnonymous\": \"loopback\"}, \"workers\": }\n"
+        let path = try DaemonProcess.writeConfiguration(text)
         let checked = try Self.rivesyncd(["--check-config", path])
         #expect(checked.status == 1)
-        #expect(checked.stderr.contains("not JSON"), "\(checked.stderr)")
-        #expect(checked.stderr.contains("line 3"), "\(checked.stderr)")
+        // The closing brace where a value should be, counted from the file's first byte.
+        #expect(
+            checked.stderr == "rivesyncd: \(path): not JSON: at byte \(text.utf8.count - 2): unexpected character\n", "\(checked.stderr)")
+        let valid = try DaemonProcess.writeConfiguration(
+            "// one\n{\"auth\": {\"allowAnonymous\": \"loopback\"},\n  // \"workers\": 3,\n \"workers\": 2}\n")
+        let accepted = try Self.rivesyncd(["--check-config", valid])
+        #expect(accepted.status == 0, "\(accepted.stderr)")
     }
 
     @Test func aGeneratedTokenIsAcceptedAndEachIsNew() async throws {
@@ -96,7 +102,9 @@ import Testing
             #expect(lines.filter { $0.contains("listening") }.count == 1, "\(daemon.stderr)")
             let root = "http://127.0.0.1:\(daemon.port)/"
             #expect(
-                lines.filter { $0.contains("inspector at") } == [#"level=info msg="inspector at \#(root), preview at \#(root)preview.html""#],
+                lines.filter { $0.contains("inspector at") } == [
+                    #"level=info msg="inspector at \#(root), preview at \#(root)preview.html""#
+                ],
                 "\(daemon.stderr)")
         }
         let path = try EnvironmentConfigurationTests.demoConfiguration()
@@ -128,10 +136,10 @@ import Testing
         #expect(
             lines == [
                 "listen.port: expected an integer in 0...65535",
-                "files[1]: unknown key 'paht' (one of name, path, schema, worker)",
-                "files[1].path: required", "instances[0].viewmodel: unknown key (one of name, file, viewModel, instance)",
-                "instances[0].viewModel: required",
-                "instances[1].viewModel: no view model 'Them'",
+                "files[1].paht: unknown key (one of name, path, schema, worker)",
+                "files[1]: give exactly one of 'path' and 'schema'",
+                "instances[0].viewmodel: unknown key (one of name, file, viewModel, instance)", "instances[0].viewModel: required",
+                "instances[1].viewModel: invalid view model: Them",
                 "stateMachines[0].artboard: no artboard 'Charactr'",
                 "stateMachines[1].stateMachine: no state machine 'nope'",
             ], "\(result.stderr)")

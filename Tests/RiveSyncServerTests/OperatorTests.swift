@@ -68,7 +68,7 @@ import Testing
         let missing = try Self.rivesyncd(["--check-config", "/nonexistent/config.json"])
         #expect(
             missing.status == 1
-                && missing.output == "rivesyncd: /nonexistent/config.json: /nonexistent/config.json: cannot read the file\n",
+                && missing.output == "rivesyncd: /nonexistent/config.json: cannot read the file\n",
             "\(missing.output)")
     }
 
