@@ -104,23 +104,31 @@ extension DaemonConfiguration {
             }
         }
         if json["files"] != nil { files = [] }
-        for (i, item) in Self.items(json, "files", &problems).enumerated() {
+        for (i, item) in Self.items(json, "files", &problems) {
+            guard item.objectValue != nil else {
+                leftOut.positions["files", default: []].append(i)
+                continue
+            }
             let here = "files[\(i)]"
-            let before = problems.all.count
+            let kept = files.count
             problems.refuseUnknownKeys(of: item, section: "files[]", here: here)
             problems.check { () throws(ConfigurationError) in files.append(try Self.file(item, here, base)) }
-            if problems.all.count > before {
+            if files.count == kept {
                 leftOut.positions["files", default: []].append(i)
                 if let name = item["name"]?.stringValue { leftOut.files.insert(name) }
             }
         }
         if json["instances"] != nil { instances = [] }
-        for (i, item) in Self.items(json, "instances", &problems).enumerated() {
+        for (i, item) in Self.items(json, "instances", &problems) {
+            guard item.objectValue != nil else {
+                leftOut.positions["instances", default: []].append(i)
+                continue
+            }
             let here = "instances[\(i)]"
-            let before = problems.all.count
+            let kept = instances.count
             problems.refuseUnknownKeys(of: item, section: "instances[]", here: here)
             defer {
-                if problems.all.count > before {
+                if instances.count == kept {
                     leftOut.positions["instances", default: []].append(i)
                     if let name = item["name"]?.stringValue { leftOut.instances.insert(name) }
                 }
@@ -134,10 +142,14 @@ extension DaemonConfiguration {
             }
         }
         if json["stateMachines"] != nil { stateMachines = [] }
-        for (i, item) in Self.items(json, "stateMachines", &problems).enumerated() {
+        for (i, item) in Self.items(json, "stateMachines", &problems) {
+            guard item.objectValue != nil else {
+                leftOut.positions["stateMachines", default: []].append(i)
+                continue
+            }
             let here = "stateMachines[\(i)]"
-            let before = problems.all.count
-            defer { if problems.all.count > before { leftOut.positions["stateMachines", default: []].append(i) } }
+            let kept = stateMachines.count
+            defer { if stateMachines.count == kept { leftOut.positions["stateMachines", default: []].append(i) } }
             problems.refuseUnknownKeys(of: item, section: "stateMachines[]", here: here)
             let defaultRate = self.defaultRate
             problems.check { () throws(ConfigurationError) in
@@ -177,15 +189,16 @@ extension DaemonConfiguration {
             globals: globals, manual: mode == "manual", rate: rate)
     }
 
-    /// The items of an array-valued key (none when absent; a problem when not an array).
-    private static func items(_ json: JSONValue, _ key: String, _ problems: inout ConfigurationProblems) -> [JSONValue] {
+    /// The items of an array-valued key with their positions (none when absent; a problem when
+    /// not an array, and one for each item that is not an object).
+    private static func items(_ json: JSONValue, _ key: String, _ problems: inout ConfigurationProblems) -> [(Int, JSONValue)] {
         guard let value = json[key] else { return [] }
         guard let list = value.arrayValue else {
             problems.add(.invalid("\(key): expected an array"))
             return []
         }
         for (i, item) in list.enumerated() where item.objectValue == nil { problems.add(.invalid("\(key)[\(i)]: expected an object")) }
-        return list.filter { $0.objectValue != nil }
+        return Array(list.enumerated())
     }
 
     static func string(_ json: JSONValue?, _ here: String) throws(ConfigurationError) -> String {

@@ -116,17 +116,21 @@ import Testing
 
     /// An instance left out for a wrong key, another whose view model is misspelt: each is
     /// reported once, and the state machines bound to them still have their own problems
-    /// reported (not a "no published instance" that only follows from the first).
+    /// reported (not a "no published instance" that only follows from the first). An entry with
+    /// an unknown key besides right ones is kept (what binds to it is fine), and a problem of an
+    /// entry after one left out names its own position.
     @Test func checkConfigReportsIndependentProblemsWithoutCascades() throws {
         let schema = DaemonProcess.packageRoot + "/protocol/examples/demo.schema.json"
         let path = try DaemonProcess.writeConfiguration(
             #"""
             {"files": [{"name": "demo", "path": "\#(schema)"}, {"name": "gone", "paht": "x.riv"}],
              "instances": [{"name": "theme", "file": "demo", "viewmodel": "Theme"},
+                           {"name": "light", "file": "demo", "viewModel": "Theme", "note": "kept"},
                            {"name": "dark", "file": "demo", "viewModel": "Them"}],
-             "stateMachines": [{"name": "c", "file": "demo", "artboard": "Charactr", "globals": {"Theme": "theme"}},
+             "stateMachines": [7, {"name": "c", "file": "demo", "artboard": "Charactr", "globals": {"Theme": "theme"}},
                                {"name": "l", "file": "demo", "artboard": "Lobby", "stateMachine": "nope", "globals": {"Theme": "dark"}},
-                               {"name": "g", "file": "gone", "artboard": "Lobby"}],
+                               {"name": "g", "file": "gone", "artboard": "Lobby"},
+                               {"name": "k", "file": "demo", "artboard": "Lobby", "note": "kept", "globals": {"Theme": "light"}}],
              "listen": {"port": -1},
              "auth": {"allowAnonymous": "loopback"}}
             """#)
@@ -139,9 +143,12 @@ import Testing
                 "files[1].paht: unknown key (one of name, path, schema, worker)",
                 "files[1]: give exactly one of 'path' and 'schema'",
                 "instances[0].viewmodel: unknown key (one of name, file, viewModel, instance)", "instances[0].viewModel: required",
-                "instances[1].viewModel: invalid view model: Them",
-                "stateMachines[0].artboard: no artboard 'Charactr'",
-                "stateMachines[1].stateMachine: no state machine 'nope'",
+                "instances[1].note: unknown key (one of name, file, viewModel, instance)",
+                "stateMachines[0]: expected an object",
+                "stateMachines[4].note: unknown key (one of name, file, artboard, stateMachine, globals, mode, rate)",
+                "instances[2].viewModel: invalid view model: Them",
+                "stateMachines[1].artboard: no artboard 'Charactr'",
+                "stateMachines[2].stateMachine: no state machine 'nope'",
             ], "\(result.stderr)")
     }
 
