@@ -47,7 +47,7 @@ systemd-analyze verify "$scratch/rivesyncd-cluster@1.service"
 grep -q '^Requires=.*redis' /lib/systemd/system/rivesyncd-cluster@.service && fail "the cluster unit Requires= redis (a remote Redis could not be used)"
 for doc in README.md protocol/PROTOCOL.md protocol/SCHEMA.md protocol/CLUSTER.md protocol/schemas/common.schema.json \
     systemd/README.md config/rivesyncd.conf.schema.json config/example.json ops/README.md \
-    ops/grafana/rivesync-dashboard.json ops/prometheus/rivesync-alerts.yml changelog.gz copyright; do
+    ops/grafana/rivesync-dashboard.json ops/prometheus/rivesync-alerts.yml changelog.gz CHANGELOG.md.gz copyright; do
     [ -f "/usr/share/doc/rivesync/$doc" ] || fail "/usr/share/doc/rivesync/$doc is not installed"
 done
 for page in "8 rivesyncd" "5 rivesyncd.conf" "1 rivesync"; do
