@@ -72,7 +72,8 @@ let package = Package(
                 .embedInCode("Web/inspector-editors.js"), .embedInCode("Web/inspector.css"), .embedInCode("Web/preview.html"),
                 .embedInCode("Web/preview.js"), .embedInCode("Web/preview.css"),
             ]),
-        .executableTarget(name: "rivesyncd", dependencies: ["RiveSyncServer", "RiveSyncVersion"]),
+        // The daemon; also the rivesync command line when started under that name (MultiCall.swift).
+        .executableTarget(name: "rivesyncd", dependencies: ["RiveSyncServer", "RiveSyncVersion", "RiveSyncCLI"]),
         .testTarget(
             name: "RiveSyncServerTests",
             dependencies: [

@@ -1,14 +1,27 @@
 #!/bin/sh
-# Builds the Debian package (packaging/build-deb.sh), installs it with apt (as CI does, root),
-# checks what it installed, runs the installed daemon on the installed example, and purges it.
-# Checks: rivesyncd --version and --check-config /etc/rivesyncd/config.json, systemd-analyze
-# verify on the installed units, every Documentation= of the unit resolves to an installed man
-# page or file, the man pages and the conffile are in place, /readyz on the running daemon.
+# Builds the Debian package (packaging/build-deb.sh), runs lintian on it (every error and
+# warning fails, except the overrides packaging/lintian-overrides lists with their reasons),
+# installs it with apt (as CI does, root), checks what it installed, runs the installed daemon on
+# the installed example, and purges it. Checks: no libcap2 in Depends, rivesyncd --version,
+# rivesync --version (the same binary under its other name) and --check-config
+# /etc/rivesyncd/config.json, systemd-analyze verify on the installed units (the cluster template
+# as an instance), every Documentation= of the units resolves to an installed man page or file,
+# the man pages, the conffile, every file README.md names (CLUSTER.md, the units) and the
+# monitoring files are in place, /readyz on the running daemon.
 set -eu
 cd "$(dirname "$0")/.."
 package=$(sh packaging/build-deb.sh dist | tail -n 1)
-echo "package-check: built $package ($(du -h "$package" | cut -f1))"
+echo "package-check: built $package ($(du -h "$package" | cut -f1), $(stat -c %s "$package") bytes)"
 dpkg-deb --field "$package" Package Version Depends
+# --suppress-tags-from-file: the tags packaging/lintian-overrides names, each with its reason.
+lintian_report=$(lintian --fail-on error,warning --display-level ">=warning" \
+    --suppress-tags-from-file packaging/lintian-overrides "$package" 2>&1) || {
+    printf '%s\n' "$lintian_report"
+    echo "package-check: lintian found errors or warnings" >&2
+    exit 1
+}
+[ -z "$lintian_report" ] || printf '%s\n' "$lintian_report"
+case "$(dpkg-deb --field "$package" Depends)" in *libcap*) echo "package-check: Depends names libcap" >&2; exit 1 ;; esac
 as_root=""
 [ "$(id -u)" -eq 0 ] || as_root="sudo"
 DEBIAN_FRONTEND=noninteractive $as_root apt-get install -y -qq "./$package" >/dev/null
@@ -24,17 +37,27 @@ fail() { echo "package-check: $*" >&2; exit 1; }
 
 version=$(dpkg-deb --field "$package" Version)
 [ "$(/usr/bin/rivesyncd --version)" = "rivesyncd $version" ] || fail "rivesyncd --version is not $version"
+[ "$(/usr/bin/rivesync --version)" = "rivesync $version" ] || fail "rivesync --version is not $version"
+[ "$(readlink /usr/bin/rivesync)" = rivesyncd ] || fail "/usr/bin/rivesync is not a link to rivesyncd"
 /usr/bin/rivesyncd --check-config /etc/rivesyncd/config.json
 dpkg-query --showformat='${Conffiles}\n' --show rivesync | grep -q "/etc/rivesyncd/config.json" || fail "config.json is not a conffile"
 systemd-analyze verify /lib/systemd/system/rivesyncd.service /lib/systemd/system/rivesyncd.socket
-for doc in README.md protocol/PROTOCOL.md protocol/SCHEMA.md protocol/schemas/common.schema.json systemd/README.md \
-    config/rivesyncd.conf.schema.json config/example.json changelog.gz copyright; do
+cp /lib/systemd/system/rivesyncd-cluster@.service "$scratch/rivesyncd-cluster@1.service"
+systemd-analyze verify "$scratch/rivesyncd-cluster@1.service"
+grep -q '^Requires=.*redis' /lib/systemd/system/rivesyncd-cluster@.service && fail "the cluster unit Requires= redis (a remote Redis could not be used)"
+for doc in README.md protocol/PROTOCOL.md protocol/SCHEMA.md protocol/CLUSTER.md protocol/schemas/common.schema.json \
+    systemd/README.md config/rivesyncd.conf.schema.json config/example.json ops/README.md \
+    ops/grafana/rivesync-dashboard.json ops/prometheus/rivesync-alerts.yml changelog.gz CHANGELOG.md.gz copyright; do
     [ -f "/usr/share/doc/rivesync/$doc" ] || fail "/usr/share/doc/rivesync/$doc is not installed"
 done
 for page in "8 rivesyncd" "5 rivesyncd.conf" "1 rivesync"; do
     man -w $page >/dev/null || fail "man page $page is not installed"
 done
-documentation=$(sed -n 's/^Documentation=//p' /lib/systemd/system/rivesyncd.service)
+# Every systemd unit README.md names is installed.
+for unit in $(grep -o 'rivesyncd[a-z@-]*\.\(service\|socket\)' README.md | sort -u); do
+    [ -f "/lib/systemd/system/$unit" ] || fail "README.md names $unit, which is not installed"
+done
+documentation=$(sed -n 's/^Documentation=//p' /lib/systemd/system/rivesyncd.service /lib/systemd/system/rivesyncd-cluster@.service)
 [ -n "$documentation" ] || fail "the unit has no Documentation="
 for uri in $documentation; do
     case "$uri" in

@@ -4,8 +4,9 @@
 # headless Chromium, its WebDriver and Selenium (for /usr/bin/python3) for the browser tests
 # (Tests/browser/); libcurl4 for FoundationNetworking, which the client's Foundation WebSocket
 # transport links (its tests and the client package tests build and run it); promtool (Debian's
-# prometheus) for MetricsTests, dpkg-dev (dpkg-shlibdeps) for packaging/build-deb.sh and man-db
-# (man -w) for .ci/package-check.sh; pytest from PyPI, for the python3 on PATH, for the Python
+# prometheus) for MetricsTests and MonitoringTests (`promtool check rules`), dpkg-dev
+# (dpkg-shlibdeps) for packaging/build-deb.sh, lintian and man-db (man -w) for
+# .ci/package-check.sh; pytest from PyPI, for the python3 on PATH, for the Python
 # client's suite (clients/python/tests); redis-server (with redis-cli) for the Redis and cluster
 # tests (Tests/RiveSyncRedisTests, ClusterTests), which start their own servers. Safe to run again.
 set -eu
@@ -29,5 +30,5 @@ install() {
 }
 install "" nodejs node-ws chromium chromium-driver python3-selenium libcurl4 redis-server
 # Only the tools: prometheus recommends the node exporter, which the tests do not need.
-install --no-install-recommends prometheus dpkg-dev man-db
+install --no-install-recommends prometheus dpkg-dev lintian man-db
 python3 -c "import pytest" 2>/dev/null || python3 -m pip install -q --disable-pip-version-check pytest

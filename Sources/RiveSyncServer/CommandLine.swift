@@ -13,6 +13,10 @@ public struct DaemonCommandLine: Sendable {
         case version
         /// Check the configuration (`--check-config FILE`) without serving, then exit 0 or 1.
         case checkConfiguration
+        /// Print a commented starting configuration (`--generate-config`) and exit 0.
+        case generateConfiguration
+        /// Print a new token as a tokens file (`--generate-token`) and exit 0.
+        case generateToken
     }
 
     public var action = Action.serve
@@ -29,11 +33,17 @@ public struct DaemonCommandLine: Sendable {
     /// `--redis URL`: be a node of the cluster on that Redis (sets `cluster.redis`).
     public var redis: String?
     public var logLevel: Log.Level?
+    /// `--log-format FORMAT`.
+    public var logFormat: LogFormat?
     public var testEcho = false
+    /// The `RIVESYNC_*` variables that set keys of the configuration (between the file and the
+    /// flags; see `ConfigurationEnvironment`).
+    public var environment = ConfigurationEnvironment([:])
 
     public static let usage = """
         usage: rivesyncd (--demo | --config FILE) [options]
                rivesyncd --check-config FILE
+               rivesyncd --generate-config | --generate-token
                rivesyncd --version | --help
 
           --demo               serve the built-in demo (file 'demo': global Theme published as
@@ -42,6 +52,9 @@ public struct DaemonCommandLine: Sendable {
           --config FILE        read the JSON configuration FILE (rivesyncd.conf(5))
           --check-config FILE  check FILE and the files it names, print every problem with its
                                key path, and exit 0 (valid) or 1; serves nothing
+          --generate-config    print a commented starting configuration (valid as it is)
+          --generate-token     print a new random token's tokens file entry (the token
+                               itself on stderr: give it to the client)
           --host ADDRESS       listen address (default 127.0.0.1)
           --port N             listen port (default 7420; 0 picks a free one, printed on stderr)
           --workers N          worker threads (default 2)
@@ -49,14 +62,22 @@ public struct DaemonCommandLine: Sendable {
           --redis URL          be a cluster node on that Redis (redis://host:port/db; see
                                protocol/CLUSTER.md); sets cluster.redis
           --log-level LEVEL    debug, info (default), warning or error
+          --log-format FORMAT  text (default: level=info msg=...) or json (one object a line)
           --version            print the version
           --help               show this help
+
+        Every configuration key outside lists can also be set by an environment variable named
+        after its key path, RIVESYNC_ and upper snake case (RIVESYNC_LISTEN_PORT,
+        RIVESYNC_LIMITS_MAX_MESSAGE_BYTES, RIVESYNC_AUTH_TOKENS_FILE): the file < the
+        environment < the flags. --check-config shows the variables it applied.
 
         """
 
     /// Parses the arguments (without the program name); files are read by `configuration()`.
     /// Contradictory flags (`--demo` with `--config`, a flag given twice) are refused.
-    public init(arguments: [String]) throws(ConfigurationError) {
+    /// `environment`'s `RIVESYNC_*` variables set configuration keys (`ConfigurationEnvironment`).
+    public init(arguments: [String], environment: [String: String] = [:]) throws(ConfigurationError) {
+        self.environment = ConfigurationEnvironment(environment)
         var source: String?
         var seen: Set<String> = []
         var rest = arguments[...]
@@ -75,6 +96,10 @@ public struct DaemonCommandLine: Sendable {
                 action = .help
             case "--version":
                 action = .version
+            case "--generate-config":
+                action = .generateConfiguration
+            case "--generate-token":
+                action = .generateToken
             case "--demo":
                 try setSource(argument)
                 demo = true
@@ -102,21 +127,38 @@ public struct DaemonCommandLine: Sendable {
                     throw .invalid("--log-level: expected one of \(Log.Level.allCases.map(\.rawValue).joined(separator: ", "))")
                 }
                 logLevel = level
+            case "--log-format":
+                let text = try value(argument)
+                guard let format = LogFormat(rawValue: text) else {
+                    throw .invalid("--log-format: expected one of \(LogFormat.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                logFormat = format
             case "--test-echo":  // test only, deliberately not in `usage` (see `EchoHandler`)
                 testEcho = true
             default:
                 throw .invalid("unknown argument '\(argument)'")
             }
         }
-        let overrides = host != nil || port != nil || workers != nil || stateDirectory != nil || redis != nil || logLevel != nil || testEcho
+        let overrides =
+            host != nil || port != nil || workers != nil || stateDirectory != nil || redis != nil || logLevel != nil || logFormat != nil
+            || testEcho
         if action == .checkConfiguration, overrides { throw .invalid("--check-config takes no other flag") }
+        if action == .generateConfiguration || action == .generateToken, overrides || source != nil {
+            throw .invalid("\(action == .generateToken ? "--generate-token" : "--generate-config") takes no other flag")
+        }
         if source == nil, action == .serve { throw .invalid("give --demo or --config FILE") }
     }
 
-    /// The configuration to serve: the demo or the `--config` file, with the flags applied.
+    /// The configuration to serve: the demo or the `--config` file, with the `RIVESYNC_*`
+    /// variables, then the flags applied.
     public func configuration() throws(ConfigurationError) -> DaemonConfiguration {
         var result = demo ? DaemonConfiguration.demo() : DaemonConfiguration()
-        if let configurationPath { result = try Self.read(configurationPath) }
+        if let configurationPath { result = try Self.read(configurationPath, environment: environment) }
+        if demo, !environment.settings.isEmpty {
+            var problems = ConfigurationProblems()
+            result.read(environment.applied(to: DaemonConfiguration.demoSections), baseDirectory: ".", requiringAuth: false, &problems)
+            try environment.attributed(problems).throwIfAny()
+        }
         if let host { result.host = host }
         if let port { result.port = port }
         if let workers { result.workers = workers }
@@ -125,21 +167,40 @@ public struct DaemonCommandLine: Sendable {
             if result.cluster == nil { result.cluster = DaemonConfiguration.Cluster(redis: redis) } else { result.cluster!.redis = redis }
         }
         if let logLevel { result.logLevel = logLevel }
+        if let logFormat { result.logFormat = logFormat }
         result.testEcho = testEcho
         return result
     }
 
-    /// Reads and validates a configuration file (its syntax and values; `Daemon.check` goes on
-    /// to the files, view models and artboards it names).
-    public static func read(_ path: String) throws(ConfigurationError) -> DaemonConfiguration {
+    /// Reads and validates a configuration file (its syntax and values, with `environment`'s
+    /// variables applied; `Daemon.check` goes on to the files, view models and artboards it names).
+    public static func read(_ path: String, environment: ConfigurationEnvironment = ConfigurationEnvironment([:]))
+        throws(ConfigurationError) -> DaemonConfiguration
+    {
+        var problems = ConfigurationProblems()
+        let configuration = try read(path, environment: environment, &problems)
+        try problems.throwIfAny()
+        return configuration
+    }
+
+    /// Reads a configuration file with `environment`'s variables applied, as far as it can:
+    /// every problem of a key, attributed to its variable when one set it, goes to `problems`.
+    /// Throws only when the file cannot be read or is not JSON.
+    static func read(_ path: String, environment: ConfigurationEnvironment, _ problems: inout ConfigurationProblems)
+        throws(ConfigurationError) -> DaemonConfiguration
+    {
         guard let data = FileManager.default.contents(atPath: path) else { throw .unreadable(path: path, reason: "cannot read the file") }
         let json: JSONValue
         do {
-            json = try JSONParser().parse([UInt8](data))
+            json = try JSONParser().parse(ConfigurationComments.blanked([UInt8](data)))
         } catch {
             throw .unreadable(path: path, reason: "not JSON: \(error)")
         }
         let base = (path as NSString).deletingLastPathComponent
-        return try DaemonConfiguration(json: json, baseDirectory: base.isEmpty ? "." : base)
+        var configuration = DaemonConfiguration()
+        var found = ConfigurationProblems()
+        configuration.read(environment.applied(to: json), baseDirectory: base.isEmpty ? "." : base, requiringAuth: true, &found)
+        for problem in environment.attributed(found).all { problems.add(problem) }
+        return configuration
     }
 }

@@ -32,6 +32,7 @@ extension DaemonConfiguration {
         compare("auth.anonymousScopes", \.auth.anonymousGrants)
         compare("auth.allowedOrigins", \.auth.allowedOrigins)
         compare("logLevel", \.logLevel)
+        compare("logFormat", \.logFormat)
         compare("metrics.maxTargetLabels", \.maxTargetLabels)
         compare("inspector.enabled", \.inspector.enabled)
         compare("inspector.readOnly", \.inspector.readOnly)

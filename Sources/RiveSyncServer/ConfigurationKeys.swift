@@ -7,7 +7,7 @@ public enum ConfigurationKeys {
     public static let sections: [String: [String]] = [
         "": [
             "listen", "workers", "tls", "stateDirectory", "files", "instances", "stateMachines", "limits", "allowFileUploads",
-            "defaultRate", "durability", "snapshotEvery", "authors", "auth", "logLevel", "metrics", "inspector", "cluster",
+            "defaultRate", "durability", "snapshotEvery", "authors", "auth", "logLevel", "logFormat", "metrics", "inspector", "cluster",
         ],
         "listen": ["host", "port", "sharePort"],
         "tls": ["certificate", "key"],

@@ -7,18 +7,28 @@ import RiveSyncTransport
 extension Daemon {
     /// `rivesyncd --check-config`: reads the configuration file, then loads what it names the way
     /// a start would (files, instances, state machines, tokens, TLS files) without a state
-    /// directory and without listening.
+    /// directory and without listening, with `environment`'s variables applied. A wrong key
+    /// does not stop the check: the entries that are right are still loaded, and what only
+    /// follows from a wrong entry (a state machine's global naming an instance left out) is
+    /// not reported again, so one run names every independent problem.
     /// - Returns: every problem, each starting with its key path; empty when the file is valid.
-    public static func check(configurationPath path: String) -> [String] {
+    public static func check(configurationPath path: String, environment: ConfigurationEnvironment = ConfigurationEnvironment([:]))
+        -> [String]
+    {
         var configuration: DaemonConfiguration
-        do { configuration = try DaemonCommandLine.read(path) } catch { return error.lines }
+        var found = ConfigurationProblems()
+        do { configuration = try DaemonCommandLine.read(path, environment: environment, &found) } catch { return error.lines }
         // The cluster section is checked without contacting Redis.
-        var problems = clusterProblems(configuration)
+        var problems = found.all.flatMap(\.lines) + clusterProblems(configuration)
         configuration.stateDirectory = nil
+        var readable = true
         for (key, file) in [("tls.certificate", configuration.tlsCertificate), ("tls.key", configuration.tlsKey)] {
-            if let file, !FileManager.default.isReadableFile(atPath: file) { problems.append("\(key): cannot read '\(file)'") }
+            if let file, !FileManager.default.isReadableFile(atPath: file) {
+                problems.append("\(key): cannot read '\(file)'")
+                readable = false
+            }
         }
-        if problems.isEmpty, let certificate = configuration.tlsCertificate, let key = configuration.tlsKey,
+        if readable, let certificate = configuration.tlsCertificate, let key = configuration.tlsKey,
             let problem = CertificatePair.problem(certificate: certificate, key: key)
         {
             problems.append("tls: \(problem.detail)")
@@ -40,13 +50,17 @@ extension Daemon {
     /// Loads the configured files, instances and state machines that the state directory did
     /// not already restore (the restored state wins; new entries are added, and a configured
     /// entry that differs from its restored one is logged as a warning). Every problem is
-    /// collected with its key path; entries of a file that did not load are skipped.
+    /// collected with its key path; entries of a file that did not load are skipped, and a
+    /// state machine's global naming an instance that could not be created is not reported
+    /// again (its other keys are still checked).
     func loadConfiguredState() throws(ConfigurationError) {
         let configuration = context.configuration
         var problems = ConfigurationProblems()
-        var failedFiles: Set<String> = []
+        var failedFiles = configuration.leftOut.files
+        var failedInstances = configuration.leftOut.instances
+        let leftOut = configuration.leftOut
         for (i, entry) in configuration.files.enumerated() {
-            let here = "files[\(i)]"
+            let here = "files[\(leftOut.position(i, in: "files"))]"
             problems.check { () throws(ConfigurationError) in
                 do throws(ConfigurationError) {
                     try loadFile(entry, index: i, here: here)
@@ -56,11 +70,26 @@ extension Daemon {
                 }
             }
         }
-        for (i, entry) in configuration.instances.enumerated() where !failedFiles.contains(entry.file) {
-            problems.check { () throws(ConfigurationError) in try createInstance(entry, here: "instances[\(i)]") }
+        for (i, entry) in configuration.instances.enumerated() {
+            guard !failedFiles.contains(entry.file) else {
+                failedInstances.insert(entry.name)
+                continue
+            }
+            problems.check { () throws(ConfigurationError) in
+                do throws(ConfigurationError) {
+                    try createInstance(entry, here: "instances[\(leftOut.position(i, in: "instances"))]")
+                } catch {
+                    failedInstances.insert(entry.name)
+                    throw error
+                }
+            }
         }
         for (i, entry) in configuration.stateMachines.enumerated() where !failedFiles.contains(entry.file) {
-            problems.check { () throws(ConfigurationError) in try createStateMachine(entry, here: "stateMachines[\(i)]") }
+            let failed = failedInstances
+            problems.check { () throws(ConfigurationError) in
+                try createStateMachine(
+                    entry, here: "stateMachines[\(leftOut.position(i, in: "stateMachines"))]", skippingGlobalsOf: failed)
+            }
         }
         try problems.throwIfAny()
     }
@@ -118,7 +147,9 @@ extension Daemon {
         }
     }
 
-    private func createStateMachine(_ entry: DaemonConfiguration.StateMachineEntry, here: String) throws(ConfigurationError) {
+    private func createStateMachine(
+        _ entry: DaemonConfiguration.StateMachineEntry, here: String, skippingGlobalsOf failedInstances: Set<String>
+    ) throws(ConfigurationError) {
         guard let location = context.directory.file(entry.file) else { throw .invalid("\(here).file: no file '\(entry.file)'") }
         let worker = workers[location.worker]
         if context.directory.target(entry.name) != nil {
@@ -147,7 +178,7 @@ extension Daemon {
         var problem: ConfigurationError?
         worker.queue.sync {
             var globals: [GlobalBinding] = []
-            for (name, published) in entry.globals.sorted(by: { $0.key < $1.key }) {
+            for (name, published) in entry.globals.sorted(by: { $0.key < $1.key }) where !failedInstances.contains(published) {
                 guard let target = worker.targets[published], target.file == entry.file,
                     let instance = try? worker.files[entry.file]!.target(published).instance(in: .main)
                 else {

@@ -78,7 +78,7 @@ public final class Daemon: Sendable {
         }
     }
 
-    /// Starts listening; returns the bound port.
+    /// Starts listening; returns the bound port (`announceListening` says so).
     @discardableResult
     public func start() throws -> Int {
         do { try server.start() } catch {
@@ -92,7 +92,6 @@ public final class Daemon: Sendable {
         let listening = context.configuration.listenDescriptor.flatMap(OriginPolicy.port(ofListeningSocket:)) ?? port
         context.listeningPort.withLock { $0 = listening }
         ready.withLock { $0 = true }
-        context.log(.info, "listening", [("host", context.configuration.host), ("port", "\(port)"), ("epoch", context.epoch)])
         return port
     }
 

@@ -6,8 +6,18 @@ extension DaemonConfiguration {
     /// by its key path; more than one is thrown as `ConfigurationError.several`.
     public init(json: JSONValue, baseDirectory: String) throws(ConfigurationError) {
         self.init()
-        guard json.objectValue != nil else { throw .invalid("configuration: expected a JSON object") }
         var problems = ConfigurationProblems()
+        read(json, baseDirectory: baseDirectory, requiringAuth: true, &problems)
+        try problems.throwIfAny()
+    }
+
+    /// Reads the keys of `json` over this configuration (a key given replaces what it held, an
+    /// array key the whole array), collecting every problem in `problems` instead of stopping:
+    /// a wrong entry of `files` or `instances` is left out and its name kept in `leftOut`, so
+    /// that `--check-config` goes on to check the rest without reporting what follows from it.
+    /// Without `requiringAuth`, a missing `auth` keeps the configuration's own.
+    mutating func read(_ json: JSONValue, baseDirectory: String, requiringAuth: Bool, _ problems: inout ConfigurationProblems) {
+        guard json.objectValue != nil else { return problems.add(.invalid("configuration: expected a JSON object")) }
         problems.refuseUnknownKeys(of: json, section: "", here: "")
         let base = baseDirectory
         if let listen = json["listen"] {
@@ -40,6 +50,7 @@ extension DaemonConfiguration {
         }
         problems.check { () throws(ConfigurationError) in
             guard let auth = json["auth"] else {
+                guard requiringAuth else { return }
                 throw .invalid(
                     "auth: required — give tokens, or allow anonymous access explicitly, e.g. \"auth\": {\"allowAnonymous\": \"loopback\"}")
             }
@@ -77,6 +88,13 @@ extension DaemonConfiguration {
             }
             logLevel = parsed
         }
+        problems.check { () throws(ConfigurationError) in
+            guard let format = json["logFormat"] else { return }
+            guard let parsed = format.stringValue.flatMap(LogFormat.init(rawValue:)) else {
+                throw .invalid("logFormat: expected one of \(LogFormat.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            logFormat = parsed
+        }
         if let metrics = json["metrics"] {
             problems.refuseUnknownKeys(of: metrics, section: "metrics", here: "metrics")
             problems.check { () throws(ConfigurationError) in
@@ -85,14 +103,36 @@ extension DaemonConfiguration {
                 }
             }
         }
-        for (i, item) in Self.items(json, "files", &problems).enumerated() {
+        if json["files"] != nil { files = [] }
+        for (i, item) in Self.items(json, "files", &problems) {
+            guard item.objectValue != nil else {
+                leftOut.positions["files", default: []].append(i)
+                continue
+            }
             let here = "files[\(i)]"
+            let kept = files.count
             problems.refuseUnknownKeys(of: item, section: "files[]", here: here)
             problems.check { () throws(ConfigurationError) in files.append(try Self.file(item, here, base)) }
+            if files.count == kept {
+                leftOut.positions["files", default: []].append(i)
+                if let name = item["name"]?.stringValue { leftOut.files.insert(name) }
+            }
         }
-        for (i, item) in Self.items(json, "instances", &problems).enumerated() {
+        if json["instances"] != nil { instances = [] }
+        for (i, item) in Self.items(json, "instances", &problems) {
+            guard item.objectValue != nil else {
+                leftOut.positions["instances", default: []].append(i)
+                continue
+            }
             let here = "instances[\(i)]"
+            let kept = instances.count
             problems.refuseUnknownKeys(of: item, section: "instances[]", here: here)
+            defer {
+                if instances.count == kept {
+                    leftOut.positions["instances", default: []].append(i)
+                    if let name = item["name"]?.stringValue { leftOut.instances.insert(name) }
+                }
+            }
             problems.check { () throws(ConfigurationError) in
                 instances.append(
                     InstanceEntry(
@@ -101,15 +141,21 @@ extension DaemonConfiguration {
                         instance: try item["instance"].map { (v) throws(ConfigurationError) in try Self.string(v, "\(here).instance") }))
             }
         }
-        for (i, item) in Self.items(json, "stateMachines", &problems).enumerated() {
+        if json["stateMachines"] != nil { stateMachines = [] }
+        for (i, item) in Self.items(json, "stateMachines", &problems) {
+            guard item.objectValue != nil else {
+                leftOut.positions["stateMachines", default: []].append(i)
+                continue
+            }
             let here = "stateMachines[\(i)]"
+            let kept = stateMachines.count
+            defer { if stateMachines.count == kept { leftOut.positions["stateMachines", default: []].append(i) } }
             problems.refuseUnknownKeys(of: item, section: "stateMachines[]", here: here)
             let defaultRate = self.defaultRate
             problems.check { () throws(ConfigurationError) in
                 stateMachines.append(try Self.stateMachine(item, here, defaultRate: defaultRate))
             }
         }
-        try problems.throwIfAny()
     }
 
     private static func file(_ item: JSONValue, _ here: String, _ base: String) throws(ConfigurationError) -> FileEntry {
@@ -143,15 +189,16 @@ extension DaemonConfiguration {
             globals: globals, manual: mode == "manual", rate: rate)
     }
 
-    /// The items of an array-valued key (none when absent; a problem when not an array).
-    private static func items(_ json: JSONValue, _ key: String, _ problems: inout ConfigurationProblems) -> [JSONValue] {
+    /// The items of an array-valued key with their positions (none when absent; a problem when
+    /// not an array, and one for each item that is not an object).
+    private static func items(_ json: JSONValue, _ key: String, _ problems: inout ConfigurationProblems) -> [(Int, JSONValue)] {
         guard let value = json[key] else { return [] }
         guard let list = value.arrayValue else {
             problems.add(.invalid("\(key): expected an array"))
             return []
         }
         for (i, item) in list.enumerated() where item.objectValue == nil { problems.add(.invalid("\(key)[\(i)]: expected an object")) }
-        return list.filter { $0.objectValue != nil }
+        return Array(list.enumerated())
     }
 
     static func string(_ json: JSONValue?, _ here: String) throws(ConfigurationError) -> String {

@@ -64,6 +64,8 @@ public struct DaemonConfiguration: Sendable {
     public var authors = true
     /// The least severe log lines written (`logLevel`; `--log-level` wins over it).
     public var logLevel = Log.Level.info
+    /// How log lines are written (`logFormat`; `--log-format` wins over it).
+    public var logFormat = LogFormat.text
     /// Targets that get their own `target` label in `/metrics`; the others are summed under
     /// `target="_other"` (`metrics.maxTargetLabels`).
     public var maxTargetLabels = 100
@@ -77,6 +79,25 @@ public struct DaemonConfiguration: Sendable {
     /// Test only (`--test-echo`, for Autobahn|Testsuite): echo every message instead of
     /// speaking the protocol. Not a configuration-file key.
     public var testEcho = false
+    /// Names of the `files` and `instances` entries that were wrong and left out while checking
+    /// (`read(_:baseDirectory:requiringAuth:_:)`): what names them is not reported again.
+    var leftOut = LeftOut()
+
+    /// See `leftOut`.
+    struct LeftOut: Sendable {
+        var files: Set<String> = []
+        var instances: Set<String> = []
+        /// Positions in the file of the entries left out, by list (`files`, `instances`,
+        /// `stateMachines`), so that problems of the others name their own position.
+        var positions: [String: [Int]] = [:]
+
+        /// The position in the file of the `index`th entry kept of `list`.
+        func position(_ index: Int, in list: String) -> Int {
+            var position = index
+            for skipped in positions[list, default: []].sorted() where skipped <= position { position += 1 }
+            return position
+        }
+    }
 
     public init() {}
 }

@@ -27,6 +27,13 @@ extension DaemonConfiguration {
         return configuration
     }
 
+    /// The demo's sections (`auth`, `inspector`) as configuration JSON: what `RIVESYNC_*`
+    /// variables of those sections are applied over with `--demo` (`DaemonCommandLine`), so
+    /// that one variable keeps the section's other keys as the demo has them.
+    static let demoSections: JSONValue = [
+        "auth": ["allowAnonymous": "loopback"], "inspector": ["enabled": true, "readOnly": false],
+    ]
+
     /// The demo schema's JSON text, as embedded.
     public static var demoSchemaText: String { String(decoding: PackageResources.demo_schema_json, as: UTF8.self) }
 }

@@ -2,9 +2,11 @@ import Foundation
 import RiveSyncTransport
 import Synchronization
 
-/// The daemon's one log sink: structured lines on stderr, `level=info msg="…" key=value …`,
-/// for our own lines and libwebsockets' (`source=lws`, see `routeTransportLines`). Lines below
-/// `minimum` are not written (`--log-level`, `logLevel`; changed by SIGHUP). Under systemd
+/// The daemon's one log sink: structured lines on stderr, `level=info msg="…" key=value …`
+/// (or, in the `json` format, one JSON object per line: `time`, `level`, `message` and the
+/// fields; see `LogFormat`), for our own lines and libwebsockets' (`source=lws`, see
+/// `routeTransportLines`). Lines below `minimum` are not written (`--log-level`, `logLevel`;
+/// changed by SIGHUP, as is the format). Under systemd
 /// (`JOURNAL_STREAM` names stderr) each line starts with its syslog priority (`<6>`), so
 /// journald records it at that priority.
 public struct Log: Sendable {
@@ -25,18 +27,29 @@ public struct Log: Sendable {
     /// The shared state of every copy of one `Log`.
     private final class Sink: Sendable {
         let minimum: Atomic<Int>
+        let json: Atomic<Bool>
         let journal: Bool
-        init(minimum: Level, journal: Bool) {
+        init(minimum: Level, format: LogFormat, journal: Bool) {
             self.minimum = Atomic(minimum.rank)
+            self.json = Atomic(format == .json)
             self.journal = journal
         }
     }
 
     /// - Parameters:
     ///   - minimum: the least severe level written.
+    ///   - format: how a line is written.
     ///   - environment: where `JOURNAL_STREAM` is read.
-    public init(minimum: Level = .info, environment: [String: String] = ProcessInfo.processInfo.environment) {
-        sink = Sink(minimum: minimum, journal: Self.stderrIsJournal(environment["JOURNAL_STREAM"]))
+    public init(
+        minimum: Level = .info, format: LogFormat = .text, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) {
+        sink = Sink(minimum: minimum, format: format, journal: Self.stderrIsJournal(environment["JOURNAL_STREAM"]))
+    }
+
+    /// How lines are written; setting it affects every copy of this log.
+    public var format: LogFormat {
+        get { sink.json.load(ordering: .relaxed) ? .json : .text }
+        nonmutating set { sink.json.store(newValue == .json, ordering: .relaxed) }
     }
 
     /// The least severe level written; setting it affects every copy of this log.
@@ -55,12 +68,16 @@ public struct Log: Sendable {
 
     /// Writes an info line whatever `minimum` is: `listening on HOST:PORT`, which tests and
     /// scripts read the bound port from.
-    public func announce(_ message: String) { emit(.info, message, []) }
+    public func announce(_ message: String, _ metadata: [(String, String)] = []) { emit(.info, message, metadata) }
 
     private func emit(_ level: Level, _ message: String, _ metadata: [(String, String)]) {
         var line = sink.journal ? "<\(level.priority)>" : ""
-        line += "level=\(level.rawValue) msg=\(Self.quote(message))"
-        for (key, value) in metadata { line += " \(key)=\(Self.quote(value))" }
+        if sink.json.load(ordering: .relaxed) {
+            line += LogFormat.jsonLine(level: level.rawValue, message: message, metadata)
+        } else {
+            line += "level=\(level.rawValue) msg=\(Self.quote(message))"
+            for (key, value) in metadata { line += " \(key)=\(Self.quote(value))" }
+        }
         line += "\n"
         Self.writeStandardError(line)
     }

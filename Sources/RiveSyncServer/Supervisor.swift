@@ -109,6 +109,12 @@ public final class Supervisor: Sendable {
             running.logLevel = new.logLevel
             applied += 1
         }
+        if running.logFormat != new.logFormat {
+            log(.info, "reload: applied", [("key", "logFormat"), ("old", running.logFormat.rawValue), ("new", new.logFormat.rawValue)])
+            log.format = new.logFormat
+            running.logFormat = new.logFormat
+            applied += 1
+        }
         for key in running.changedKeys(to: new) where !key.hasPrefix("limits.") {
             ignored += 1
             log(.warning, "reload: not applied; needs a restart", [("key", key)])

@@ -2,6 +2,9 @@ import Foundation
 import RiveSyncServer
 import RiveSyncVersion
 
+// Started as `rivesync` (the package's link to this binary): the command line, not the daemon.
+runTheCommandLineWhenCalledRivesync()
+
 // First of all: a write to a closed stderr or socket must fail with EPIPE, not kill us.
 signal(SIGPIPE, SIG_IGN)
 
@@ -12,7 +15,8 @@ func fail(_ lines: [String], status: Int32, usage: Bool = false) -> Never {
 
 let commandLine: DaemonCommandLine
 do {
-    commandLine = try DaemonCommandLine(arguments: Array(CommandLine.arguments.dropFirst()))
+    commandLine = try DaemonCommandLine(
+        arguments: Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
 } catch {
     fail(error.lines, status: 64, usage: true)
 }
@@ -24,10 +28,22 @@ case .help:
 case .version:
     print("rivesyncd \(RiveSyncVersion.current)")
     exit(0)
+case .generateConfiguration:
+    print(GeneratedConfiguration.text, terminator: "")
+    exit(0)
+case .generateToken:
+    let generated = TokenGenerator()
+    print(generated.tokensFileText, terminator: "")
+    Log.writeStandardError(generated.tokenLine)
+    exit(0)
 case .checkConfiguration:
     let path = commandLine.configurationPath!
-    let problems = Daemon.check(configurationPath: path)
-    guard problems.isEmpty else { fail(problems.map { "\(path): \($0)" }, status: 1) }
+    let environment = commandLine.environment
+    for setting in environment.settings { print("\(setting.variable) sets \(setting.keyPath)") }
+    for name in environment.unknown { Log.writeStandardError("rivesyncd: warning: \(name) is no setting of rivesyncd (ignored)\n") }
+    let problems = Daemon.check(configurationPath: path, environment: environment)
+    // A problem of the file itself (cannot be read, not JSON) already starts with its path.
+    guard problems.isEmpty else { fail(problems.map { $0.hasPrefix("\(path): ") ? $0 : "\(path): \($0)" }, status: 1) }
     print("\(path): valid")
     exit(0)
 case .serve:
@@ -43,8 +59,9 @@ func refuseToStart(_ lines: [String], log: Log) -> Never {
 
 let configuration: DaemonConfiguration
 do { configuration = try commandLine.configuration() } catch { refuseToStart(error.lines, log: Log()) }
-let log = Log(minimum: configuration.logLevel)
+let log = Log(minimum: configuration.logLevel, format: configuration.logFormat)
 log.routeTransportLines()
+for name in commandLine.environment.unknown { log(.warning, "environment variable is no setting of rivesyncd (ignored)", [("name", name)]) }
 
 var signals = sigset_t()
 sigemptyset(&signals)
@@ -72,7 +89,7 @@ do {
 } catch {
     refuseToStart(["\(error)"], log: log)
 }
-log.announce("listening on \(endpoint)")
+daemon.announceListening(on: endpoint, log: log)
 
 while true {
     var received: Int32 = 0

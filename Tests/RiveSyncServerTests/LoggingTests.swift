@@ -57,7 +57,7 @@ import Testing
         }
         await journal.stopped()
         let lines = journal.stderrLines
-        #expect(lines.contains { $0.hasPrefix("<6>level=info msg=listening ") }, "\(journal.stderr)")
+        #expect(lines.contains { $0.hasPrefix(#"<6>level=info msg="listening on "#) }, "\(journal.stderr)")
         for line in lines {
             let priority = ["<7>level=debug ", "<6>level=info ", "<4>level=warning ", "<3>level=error "]
             #expect(priority.contains { line.hasPrefix($0) }, "no or wrong priority: \(line)")

@@ -43,7 +43,10 @@ import Testing
             lines == [
                 "rivesyncd: \(path): workers: expected an integer in 1...64",
                 "rivesyncd: \(path): limits.maxSubscriptions: expected an integer in 1...100000",
-            ], "syntax problems first, then (after they are fixed) the semantic ones:\n\(result.output)")
+                "rivesyncd: \(path): stateMachines[0].artboard: no artboard 'Charactr'",
+                "rivesyncd: \(path): stateMachines[1].globals.Theme: no published instance 'them' in file 'demo'",
+                "rivesyncd: \(path): stateMachines[2].file: no file 'nofile'",
+            ], "the values' problems, then, in the same run, what loading the rest finds:\n\(result.output)")
         let fixed = try DaemonProcess.writeConfiguration(
             Self.configuration(
                 stateMachines:
@@ -65,7 +68,7 @@ import Testing
         let missing = try Self.rivesyncd(["--check-config", "/nonexistent/config.json"])
         #expect(
             missing.status == 1
-                && missing.output == "rivesyncd: /nonexistent/config.json: /nonexistent/config.json: cannot read the file\n",
+                && missing.output == "rivesyncd: /nonexistent/config.json: cannot read the file\n",
             "\(missing.output)")
     }
 
