@@ -78,7 +78,8 @@ extension ServerMessage {
                 ValueReply(target: try r.string("target"), seq: try r.count("seq"), path: path, valueType: valueType, value: value), id: id)
         case .advanced:
             // A daemon before the state machine ran sent no `settled`: it was always settled.
-            self = .advanced(target: try r.string("target"), seq: try r.count("seq"), settled: try r.optionalBool("settled") ?? true, id: id)
+            self = .advanced(
+                target: try r.string("target"), seq: try r.count("seq"), settled: try r.optionalBool("settled") ?? true, id: id)
         case .digest: self = .digest(target: try r.string("target"), seq: try r.count("seq"), digest: try r.string("digest"), id: id)
         case .asset:
             guard case .asset(let reference?) = try Self.value(r, "asset", as: .assetBlob, path: "asset") else {

@@ -44,12 +44,14 @@ extension InstanceStore {
             case .list(let items):
                 for (index, item) in items.enumerated() where item == id {
                     collectPaths(
-                        to: link.parent, suffix: suffix + [String(index), PropertyPath.escape(link.property)], rootSlots: rootSlots, visiting: &visiting,
+                        to: link.parent, suffix: suffix + [String(index), PropertyPath.escape(link.property)], rootSlots: rootSlots,
+                        visiting: &visiting,
                         budget: &budget, into: &results)
                 }
             default:
                 collectPaths(
-                    to: link.parent, suffix: suffix + [PropertyPath.escape(link.property)], rootSlots: rootSlots, visiting: &visiting, budget: &budget,
+                    to: link.parent, suffix: suffix + [PropertyPath.escape(link.property)], rootSlots: rootSlots, visiting: &visiting,
+                    budget: &budget,
                     into: &results)
             }
         }
