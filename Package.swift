@@ -96,7 +96,7 @@ let package = Package(
         .testTarget(name: "RiveSyncTransportTests", dependencies: ["RiveSyncTransport", "RiveSyncTestSupport"]),
         // Pure-Swift .riv reader: data-binding metadata into a FileSchema. No I/O.
         .target(name: "RiveFile", dependencies: ["RiveSyncModel"]),
-        .testTarget(name: "RiveFileTests", dependencies: ["RiveFile", "RiveSyncModel"]),
+        .testTarget(name: "RiveFileTests", dependencies: ["RiveFile", "RiveSyncModel", "RiveSyncJSON"]),
         // The rivesync command line: a small subcommand parser and the subcommands.
         .target(
             name: "RiveSyncCLI",

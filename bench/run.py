@@ -218,7 +218,7 @@ def main():
         for job in jobs:
             print("RUN", " ".join(str(part) for part in job))
         return
-    if any(SYSTEMS[job[1]][0] != "rivesync" for job in jobs):
+    if any(SYSTEMS.get(job[1], ("rivesync",))[0] != "rivesync" for job in jobs):  # rooms.py names its own rivesync systems
         peers.ensure_packages()  # the peers and gnuplot; rivesyncd's own workloads need none of them
     os.makedirs(args.out, exist_ok=True)
     directories = dict(builds)

@@ -26,6 +26,9 @@ public enum RiveFileReader {
         bytes.prefix(4).elementsEqual(RuntimeHeader.magic)
     }
 
+    /// `FileAssetContents.bytes`: an embedded asset's content.
+    private static let fileAssetContentsBytes: UInt64 = 212
+
     /// Walks the object stream: type key, (property key, value) pairs, terminator 0.
     private static func readObjects(
         _ reader: inout ByteReader, header: RuntimeHeader, into collector: inout ObjectCollector
@@ -54,7 +57,9 @@ public enum RiveFileReader {
                 case .bool: value = .uint(UInt64(try reader.readByte("bool property value")))
                 }
                 if kept { collector.add(key: Int(key), value: value) }
-                object.properties[Int(key)] = value.graphValue(in: reader.bytes)
+                // An embedded asset's bytes (an image, a font) are nothing a headless state
+                // machine reads; the graph keeps the object without them.
+                if key != Self.fileAssetContentsBytes { object.properties[Int(key)] = value.graphValue(in: reader.bytes) }
             }
             if kept { collector.end() }
             collector.file.graph.objects.append(object)

@@ -14,7 +14,7 @@ enum InspectCommand {
         if arguments.has("text") {
             console.write(SchemaTextTree(schema: schema).render())
         } else {
-            console.write(schema.jsonValue.prettyText() + "\n")
+            console.write(schema.jsonValue(authoredValues: true).prettyText() + "\n")
         }
     }
 }

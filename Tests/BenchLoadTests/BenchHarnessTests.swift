@@ -77,4 +77,36 @@ struct BenchHarnessTests {
         #expect(markdown.contains("| fanout | 6 | 100 | `test` | rivesync-1r − rivesync-1 |"), "\(markdown)")
         #expect(markdown.contains("| rooms | 3 | 5 | `test` | rivesync-3r − rivesync-1r |"), "\(markdown)")
     }
+    /// The rooms workload on a single rivesyncd (no cluster system named): `rooms.py` names
+    /// its system `rivesync-rooms`, which `run.py` once looked up in its table and crashed on.
+    @Test func runsTheRoomsWorkloadOnOneDaemon() async throws {
+        let daemon = DaemonProcess.binary()
+        let load = DaemonProcess.binary("bench-load")
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("bench-rooms-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: out) }  // cleanup only
+        let build = URL(fileURLWithPath: load).deletingLastPathComponent().path
+        let daemonDirectory = URL(fileURLWithPath: daemon).deletingLastPathComponent().path
+        let result = try await offThePool {
+            try ChildProcess.run(
+                "/usr/bin/python3",
+                [
+                    Self.runPy, "--workloads", "rooms", "--systems", "rivesync-every", "--duration", "1", "--reps", "1",
+                    "--rooms", "3", "--client-rate", "5", "--room-workers", "1", "--build-dir", build,
+                    "--daemon", "test=\(daemonDirectory)", "--out", out.path,
+                ], seconds: 300)
+        }
+        #expect(result.status == 0, "\(result.output)")
+        let csv = try String(contentsOf: out.appendingPathComponent("runs.csv"), encoding: .utf8)
+        let lines = csv.split(whereSeparator: \.isNewline).map {
+            $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        }
+        let header = try #require(lines.first)
+        let rows = lines.dropFirst().map { Dictionary(uniqueKeysWithValues: zip(header, $0)) }
+        #expect(rows.count == 1, "\(csv)")
+        for row in rows {
+            #expect(row["system"] == "rivesync-rooms", "\(row)")
+            #expect(row["errors", default: "?"].isEmpty, "\(row)")
+            #expect(Int(row["delivered_per_s"] ?? "") ?? 0 > 0, "\(row)")
+        }
+    }
 }

@@ -69,14 +69,14 @@ final class MalformedInputTests: XCTestCase {
                 2, 0x07, 0x81, 0x01, 0x0D, 0, 0, 0xC8, 0x42, 0,
                 0xB3, 0x03, 0xAD, 0x04, 2, 0x76, 0x6D, 0,
             ])
-        XCTAssertEqual(try RiveFileReader.read(bytes), FileSchema(viewModels: [ViewModelSchema(name: "vm")]))
+        XCTAssertEqual(try RiveFileReader.read(bytes).metadata, FileSchema(viewModels: [ViewModelSchema(name: "vm")]))
     }
 
     func testEmptyStreamAndOrphansReadAsEmpty() throws {
-        XCTAssertEqual(try RiveFileReader.read(file([])), FileSchema())
+        XCTAssertEqual(try RiveFileReader.read(file([])).metadata, FileSchema())
         // A property, an instance value, a list item and an enum value with no owner before them.
         let orphans: [UInt8] = [0xAF, 0x03, 0, 0xBA, 0x03, 0, 0xAB, 0x03, 0, 0xBD, 0x03, 0]
-        XCTAssertEqual(try RiveFileReader.read(file(orphans)), FileSchema())
+        XCTAssertEqual(try RiveFileReader.read(file(orphans)).metadata, FileSchema())
     }
 
     func testErrorMapsToFileError() {

@@ -55,8 +55,9 @@ public struct RiveObject: Sendable, Hashable {
 /// (backboard, assets, view models, enums), then each artboard followed by the objects that
 /// belong to it (components, animations, state machines and what they own), as Rive's
 /// importer meets them. Which object owns which follows from the order (`RIV-FORMAT.md` §4);
-/// the state machine evaluator interprets it. Empty for a file described by a JSON schema
-/// that gives no graph.
+/// the state machine evaluator interprets it. An embedded asset's bytes
+/// (`FileAssetContents.bytes`) are not kept. Empty for a file described by a JSON schema that
+/// gives no graph.
 public struct RiveGraph: Sendable, Hashable {
     public var objects: [RiveObject]
 

@@ -23,16 +23,19 @@ extension FileSchema {
         self = try reader.read(json)
     }
 
-    /// The schema as JSON, members in a fixed order.
-    public var jsonValue: JSONValue { jsonValue(authoredValues: true) }
+    /// The whole schema as JSON, members in a fixed order, with the graph (what a journal
+    /// keeps: reading it back gives this schema).
+    public var jsonValue: JSONValue { jsonValue(authoredValues: true, graph: true) }
 
-    /// The schema as JSON; without `authoredValues`, instances carry only their names.
-    public func jsonValue(authoredValues: Bool) -> JSONValue {
+    /// The schema as JSON; without `authoredValues`, instances carry only their names; with
+    /// `graph`, a `.riv` file's objects follow (`protocol/SCHEMA.md`, "The graph").
+    public func jsonValue(authoredValues: Bool, graph includesGraph: Bool = false) -> JSONValue {
         var members: [(String, JSONValue)] = [("rivesyncSchema", .number(Double(Self.jsonFormatVersion)))]
         members.append(("enums", .array(enums.map { ["name": .string($0.name), "values": .array($0.values.map { .string($0) })] })))
         members.append(("viewModels", .array(viewModels.map { jsonValue(of: $0, authoredValues: authoredValues) })))
         members.append(("artboards", .array(artboards.map(Self.jsonValue(of:)))))
         members.append(("assets", .array(assets.map { ["name": .string($0.name), "kind": .string($0.kind.rawValue)] })))
+        if includesGraph && !graph.isEmpty { members.append(("graph", graph.jsonValue)) }
         return .object(members)
     }
 

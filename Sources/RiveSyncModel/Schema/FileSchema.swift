@@ -12,8 +12,8 @@ public struct FileSchema: Sendable, Hashable {
     public var artboards: [ArtboardSchema]
     /// File assets (images, fonts, blobs, …) in file order.
     public var assets: [FileAssetSchema]
-    /// Every object of a `.riv` file, for the state machine evaluator (empty when the file
-    /// gives none).
+    /// Every object of a `.riv` file (embedded asset bytes aside), for the state machine
+    /// evaluator (empty when the file gives none).
     public var graph: RiveGraph
 
     public init(

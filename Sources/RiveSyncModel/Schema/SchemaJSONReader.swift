@@ -46,6 +46,7 @@ struct SchemaJSONReader {
             schema.viewModels[i].artboardScopedInstances = try readInstances(
                 item["artboardScopedInstances"], "\(here).artboardScopedInstances", viewModel: schema.viewModels[i])
         }
+        if let graph = json["graph"], !graph.isNull { schema.graph = try RiveGraph(json: graph) }
         return schema
     }
 
