@@ -77,3 +77,18 @@ enum StateMachineCodec {
         throw r.failure("properties.\(name)", "expected a number, a string or a boolean")
     }
 }
+
+extension ServerMessage.Batch {
+    /// Copies a stored batch message's state machine members (`elapsed`, `events`, `layers`,
+    /// `settled`) into `batch` (a journal snapshot's history keeps batches as sent).
+    public static func stateMachineMembers(in json: JSONValue, into batch: inout ChangeBatch) throws(WireError) {
+        var read = ServerMessage.Batch(target: batch.target, epoch: "", seq: batch.seq, effects: [], commands: [])
+        do { try StateMachineCodec.read(ServerMessageReader(json, type: .batch), into: &read) } catch {
+            throw WireError(code: .badMessage, message: error.description)
+        }
+        batch.elapsed = read.elapsed
+        batch.events = read.events
+        batch.layers = read.layers
+        batch.settled = read.settled
+    }
+}

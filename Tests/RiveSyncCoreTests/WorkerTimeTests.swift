@@ -90,4 +90,21 @@ import Testing
         #expect(try replayed.digest(of: "stage") == original.digest(of: "stage"))
         #expect(WorkerDriver.timers(restored.takeActions()).isEmpty, "nothing runs after it: no tick")
     }
+
+    /// A snapshot's batch history keeps each batch's seconds (and the state machine's other
+    /// members): a subscriber resuming after a restart gets the batches as they were.
+    @Test func aSnapshotsHistoryKeepsTheSeconds() throws {
+        let driver = try Self.manualStage()
+        driver.request(.set(target: "stage", path: "count", value: .number(1)), from: Self.alice)
+        driver.request(.advance(target: "stage", elapsed: 0.5), from: Self.alice)
+        #expect(driver.core.targets["stage"]?.batchHistory.last?.elapsed == 0.5)
+        driver.core.writeSnapshot("demo")
+        let snapshot = try #require(driver.log.snapshots["demo"])
+        let restored = WorkerCore(index: 0, environment: MockWorkerEnvironment(), log: MemoryChangeLog(retains: false))
+        _ = try restored.restore(
+            WorkerDriver.schema, as: "demo", firstInstanceID: MockWorkerEnvironment.firstInstanceID, snapshot: snapshot, records: [])
+        let history = try #require(restored.targets["stage"]?.batchHistory)
+        #expect(history.last?.elapsed == 0.5, "\(history)")
+        #expect(history == driver.core.targets["stage"]?.batchHistory)
+    }
 }

@@ -74,7 +74,11 @@ extension WorkerCore {
             throw JournalCodec.Invalid(description: "history authors: \(error.message)")
         }
         for (number, author) in zip(applied, recorded ?? []) { authors[number] = author }
-        return ChangeBatch(target: target, seq: UInt64(seq), effects: effects, applied: applied, rejected: [], authors: authors)
+        var batch = ChangeBatch(target: target, seq: UInt64(seq), effects: effects, applied: applied, rejected: [], authors: authors)
+        do { try ServerMessage.Batch.stateMachineMembers(in: json, into: &batch) } catch {
+            throw JournalCodec.Invalid(description: "history batch: \(error.message)")
+        }
+        return batch
     }
 }
 
