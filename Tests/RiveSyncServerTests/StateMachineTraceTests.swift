@@ -4,25 +4,27 @@ import RiveSyncTestSupport
 import Testing
 
 /// Every golden trace of `../shared/fixtures/sm-traces/` (recorded from Rive's own runtime)
-/// replayed through a real `rivesyncd` over the protocol (`StateMachineTraceRunner`): every
-/// value after every advance, the state machine's trigger fires, its events and its layers'
-/// states must be Rive's. A trace that cannot pass yet must be listed, with its reason, in
-/// `docs/STATE-MACHINE.md` under a heading that says "cannot pass yet" (the evaluator's
-/// list), or be one the protocol cannot drive (`StateMachineTrace.unreachableOverTheProtocol`);
-/// a listed trace that passes fails the test too, so the list stays true.
+/// replayed through a real `rivesyncd` over the protocol (`StateMachineTraceRunner`,
+/// docs/STATE-MACHINE-DAEMON.md): every value after every advance, the state machine's
+/// trigger fires, its events and its layers' states must be Rive's. A trace that cannot pass
+/// yet is listed, with its reason, in docs/STATE-MACHINE.md (the evaluator's list) or in
+/// docs/STATE-MACHINE-DAEMON.md (what no client can drive); a listed trace must still fail, so
+/// the lists stay true. Nothing is skipped.
 @Suite(.serialized) struct StateMachineTraceTests {
-    static let document = DaemonProcess.packageRoot + "/docs/STATE-MACHINE.md"
+    static let evaluatorDocument = DaemonProcess.packageRoot + "/docs/STATE-MACHINE.md"
+    static let daemonDocument = DaemonProcess.packageRoot + "/docs/STATE-MACHINE-DAEMON.md"
 
-    /// The traces `docs/STATE-MACHINE.md` lists as not passing yet: every trace name in
-    /// backquotes in the section whose heading says "cannot pass yet". nil: no such section.
-    static let listedAsPending: Set<String>? = {
+    /// The traces a document lists in its sections whose heading says they cannot pass, fail
+    /// or are pending: every trace name in backquotes there. nil: no such section (or no file).
+    static func listed(in document: String) -> Set<String>? {
         guard let text = try? String(contentsOfFile: document, encoding: .utf8) else { return nil }
         var inSection = false
         var found = false
         var names: Set<String> = []
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
             if line.hasPrefix("#") {
-                inSection = line.lowercased().contains("cannot pass yet")
+                let heading = line.lowercased()
+                inSection = ["cannot pass", "not pass", "fail", "pending"].contains { heading.contains($0) }
                 found = found || inSection
                 continue
             }
@@ -32,25 +34,30 @@ import Testing
             }
         }
         return found ? names : nil
-    }()
+    }
+
+    static let listedByTheEvaluator = listed(in: evaluatorDocument)
+    static let listedForTheDaemon = listed(in: daemonDocument) ?? []
 
     @Test func theTracesAreThere() {
         #expect(StateMachineTrace.names.count >= 33, "traces in \(StateMachineTrace.directory): \(StateMachineTrace.names.count)")
     }
 
     @Test func theEvaluatorListsTheTracesThatCannotPassYet() {
-        #expect(Self.listedAsPending != nil, "\(Self.document) has no section headed 'cannot pass yet' (an empty one says all pass)")
+        #expect(
+            Self.listedByTheEvaluator != nil,
+            "\(Self.evaluatorDocument) has no section saying which traces cannot pass yet (an empty one says all pass)")
     }
 
     @Test(arguments: StateMachineTrace.names)
     func aTraceReplaysThroughTheDaemon(name: String) async throws {
         let trace = try StateMachineTrace(named: name)
         if let reason = trace.unreachableOverTheProtocol {
-            // Not a skip: the reason is asserted to be real, and the report names it.
-            #expect(!reason.isEmpty, "\(name) cannot be driven over the protocol: \(reason)")
+            #expect(Self.listedForTheDaemon.contains(name), "\(name) is not in \(Self.daemonDocument), but \(reason)")
             return
         }
-        let pending = Self.listedAsPending?.contains(name) ?? false
+        #expect(!Self.listedForTheDaemon.contains(name), "\(name) is listed in \(Self.daemonDocument) but a client can drive it")
+        let pending = Self.listedByTheEvaluator?.contains(name) ?? false
         let configuration = try DaemonProcess.writeConfiguration(StateMachineTraceRunner.configuration(for: trace).jsonText)
         let mismatches = try await withDaemon(["--config", configuration]) { daemon in
             let runner = try await StateMachineTraceRunner(trace: trace, daemon: daemon)
@@ -58,7 +65,7 @@ import Testing
             return runner.mismatches
         }
         if pending {
-            #expect(!mismatches.isEmpty, "\(name) passes: take it off the 'cannot pass yet' list of docs/STATE-MACHINE.md")
+            #expect(!mismatches.isEmpty, "\(name) passes: take it off docs/STATE-MACHINE.md's list")
         } else {
             let shown = mismatches.prefix(20).joined(separator: "\n")
             #expect(mismatches.isEmpty, "\(name) differs from Rive's runtime:\n\(shown)")

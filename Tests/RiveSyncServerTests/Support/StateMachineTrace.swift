@@ -55,7 +55,8 @@ struct StateMachineTrace: Sendable {
     var beforeBind: [JSONValue] { script["beforeBind"]?.arrayValue ?? [] }
     var initialAdvance: Double { script["initialAdvance"]?.numberValue ?? 0 }
 
-    /// Why the protocol cannot drive this trace as Rive's runtime was driven (nil: it can).
+    /// Why the protocol cannot drive this trace as Rive's runtime was driven (nil: it can);
+    /// such a trace is listed in docs/STATE-MACHINE-DAEMON.md.
     var unreachableOverTheProtocol: String? {
         if header["viewModel"]?.stringValue == nil { return "it drives a state machine without a view model (legacy inputs only)" }
         if script["advanceBeforeBind"] != nil {
