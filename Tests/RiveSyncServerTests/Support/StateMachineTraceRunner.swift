@@ -23,6 +23,9 @@ final class StateMachineTraceRunner: @unchecked Sendable {
     private var nextID = 0
     /// Every difference from the trace, in order.
     private(set) var mismatches: [String] = []
+    /// Instances made for list items the trace adds without a view model (Rive's item holds
+    /// none; a client's always holds one): such an item reads `null` in the trace.
+    private var standIns: Set<Int> = []
 
     init(trace: StateMachineTrace, daemon: DaemonProcess) async throws {
         self.trace = trace
@@ -165,6 +168,7 @@ final class StateMachineTraceRunner: @unchecked Sendable {
             ["type": "createInstance", "file": .string(Self.file), "source": source(spec["instance"], viewModel: viewModel)],
             "createInstance of \(viewModel)")
         let instance = created["instance"] ?? .null
+        if spec["viewModel"] == nil, let id = instance.intValue { standIns.insert(id) }
         for (name, value) in spec["set"]?.objectValue ?? [] {
             let path = "#\(instance.intValue ?? 0)/" + name
             send(["type": "set", "target": .string(target), "path": .string(path), "value": self.value(value, at: name)], "set \(path)")
@@ -231,7 +235,7 @@ final class StateMachineTraceRunner: @unchecked Sendable {
         _ values: JSONValue?, notified: JSONValue?, types: [String: JSONValue], prefix: String, _ advanced: Advanced, _ here: String
     ) {
         for (path, expected) in values?.objectValue ?? [] {
-            let type = types[path]?.stringValue ?? ""
+            let type = types[path]?.stringValue ?? inferredType(prefix + path)
             if type == "trigger" {
                 let fired = Self.stateMachineFires(at: prefix + path, in: advanced.batches)
                 let rive = notified?[path]?.intValue ?? 0
@@ -250,6 +254,13 @@ final class StateMachineTraceRunner: @unchecked Sendable {
             let paths: [JSONValue] = effect["paths"]?.arrayValue ?? []
             return paths.contains(.string(path))
         }.count
+    }
+
+    /// The type of a path the header's schema does not type (a list item added later): an
+    /// item when it ends at an index, else its value's type in the replica.
+    private func inferredType(_ path: String) -> String {
+        if Int(path.split(separator: "/").last.map(String.init) ?? "") != nil { return "item" }
+        return (try? replica?.resolve(path, schema: schema).value.kindName) ?? ""
     }
 
     /// nil when the replica's value at `path` is the trace's (numbers within 1e-3).
@@ -275,7 +286,12 @@ final class StateMachineTraceRunner: @unchecked Sendable {
         case ("enum", .enumValue(let e)): matches = expected.stringValue == e
         case ("list", .list(let items)): matches = expected.intValue == items.count
         case ("item", .list(let items)):
-            matches = itemIndex.map { items.indices.contains($0) && expected.stringValue == viewModelName(items[$0]) } ?? false
+            matches =
+                itemIndex.map { index in
+                    guard items.indices.contains(index) else { return false }
+                    if expected.isNull { return standIns.contains(Int(items[index].rawValue)) }
+                    return expected.stringValue == viewModelName(items[index])
+                } ?? false
         case ("viewModel", .viewModel(let nested)): matches = expected.stringValue == viewModelName(nested)
         case (_, .asset(let reference)): matches = (expected.intValue == 4_294_967_295) == (reference == nil)
         case (_, .artboard(let name)): matches = (expected.intValue == 4_294_967_295) == (name == nil)
