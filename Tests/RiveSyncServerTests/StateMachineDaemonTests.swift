@@ -231,4 +231,39 @@ import Testing
             #expect(listed["targets"]?.arrayValue?.first { $0["name"] == "interp" }?["settled"] == true)
         }
     }
+
+    /// A new auto state machine is not settled (it stands in its entry state): the daemon
+    /// advances it by itself, with no command, out of the entry state, reports the layer's new
+    /// state in the batch, and stops once it is settled.
+    @Test func aNewAutoStateMachineLeavesItsEntryStateByItself() async throws {
+        let config = JSONValue.object([
+            ("files", Self.files([("triggers", "data_binding_test_triggers.riv")])), ("auth", ["allowAnonymous": "loopback"]),
+        ])
+        try await withDaemon(["--config", try DaemonProcess.writeConfiguration(config.jsonText)]) { daemon in
+            let client = try await TestClient.connected(to: daemon)
+            let root = try await client.request([
+                "type": "createInstance", "file": "triggers", "source": ["blank": ["viewModel": "vm_root"]],
+            ])
+            let created = try await client.request([
+                "type": "createStateMachine", "file": "triggers", "name": "root", "artboard": "root", "main": root["instance"] ?? .null,
+                "rate": 10,
+            ])
+            #expect(created["settled"] == false, "a new state machine stands in its entry state: \(created.jsonText)")
+            #expect(created["layers"]?.arrayValue?.first?["kind"] == "entry", "\(created.jsonText)")
+            var listed: JSONValue = .null
+            try await waitUntil("the state machine to leave its entry state and settle") {
+                listed = try await client.request(["type": "listTargets"])["targets"]?.arrayValue?.first ?? .null
+                return listed["settled"] == true
+            }
+            #expect((listed["seq"]?.intValue ?? 0) >= 1, "it advanced with no command: \(listed.jsonText)")
+            #expect(listed["layers"]?.arrayValue?.first?["kind"] == "animation", "\(listed.jsonText)")
+            let snapshot = try await client.request(["type": "subscribe", "target": "root"])
+            #expect(snapshot["seq"] == listed["seq"])
+            try await Task.sleep(nanoseconds: 300_000_000)
+            let later = client.takeAll { $0["type"] == "batch" }
+            #expect(later.isEmpty, "a settled target is not advanced: \(later.map(\.jsonText))")
+            let digest = try await client.request(["type": "digest", "target": "root"])
+            #expect(digest["seq"] == listed["seq"], "no advance since it settled")
+        }
+    }
 }
