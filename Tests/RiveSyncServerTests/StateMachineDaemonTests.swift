@@ -149,6 +149,42 @@ import Testing
         }
     }
 
+    /// A restart from a compacted journal (the snapshot holds each state machine's own state:
+    /// its layers' states, times, …) reaches the same seqs, digests and layer states.
+    @Test func aRestartFromASnapshotKeepsTheStateMachinesState() async throws {
+        let state = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: state) }
+        let config: JSONValue = [
+            "files": Self.scenarioFiles, "stateDirectory": .string(state), "snapshotEvery": 10, "auth": ["allowAnonymous": "loopback"],
+        ]
+        let configPath = state + "/config.json"
+        try Data(config.serialized()).write(to: URL(fileURLWithPath: configPath))
+        let daemon = try await DaemonProcess.start(["--config", configPath])
+        let client = try await TestClient.connected(to: daemon)
+        try await Self.createTargets(client)
+        _ = try await Self.runScenario([client])
+        // Enough records for a compaction of each file (every 10), then some after it.
+        for round in 0..<12 {
+            for (target, path) in [("root", "trigger"), ("lists", "lis/0/tri")] {
+                client.send(["type": "fire", "id": .number(Double(500 + round)), "target": .string(target), "path": .string(path)])
+                let advanced = try await client.request(["type": "advance", "target": .string(target), "elapsed": 0.05])
+                #expect(advanced["type"] == "advanced", "\(advanced.jsonText)")
+                _ = try await client.next(where: { $0["id"]?.intValue == 500 + round }, what: "the fire's ack")
+            }
+        }
+        let before = [try await Self.observe(client, "root"), try await Self.observe(client, "lists")]
+        #expect(await daemon.stopped() == 0)
+        let snapshots = try FileManager.default.contentsOfDirectory(atPath: state + "/files").filter { name in
+            FileManager.default.fileExists(atPath: state + "/files/" + name + "/snapshot.json")
+        }
+        #expect(snapshots.count == 2, "both files were compacted: \(snapshots)")
+        try await withDaemon(["--config", configPath]) { daemon in
+            let again = try await TestClient.connected(to: daemon)
+            let after = [try await Self.observe(again, "root"), try await Self.observe(again, "lists")]
+            #expect(after == before, "\(daemon.stderr)")
+        }
+    }
+
     /// Three nodes of a cluster, each advancing the targets in turn with its own seconds: every
     /// node applies the same records, each with the seconds its proposer decided, and shows the
     /// same seqs, digests and layer states; a single daemon running the same scenario does too.
