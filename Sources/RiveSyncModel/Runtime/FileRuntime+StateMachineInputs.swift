@@ -10,9 +10,9 @@ extension FileRuntime {
     /// Test-only: writes the target of the artboard's data bind `bind` (file order) as an
     /// animation would, the way Rive's traces drive two-way binds from the target side.
     public mutating func writeDataBindTarget(_ targetName: String, bind: Int, value: PropertyValue) throws {
-        guard let machine = try target(targetName).stateMachine else { throw StateMachineDriveError.noStateMachine(target: targetName) }
-        guard machine.definition.artboardBinds.indices.contains(bind) else { throw StateMachineDriveError.noSuchDataBind(bind) }
-        throw StateMachineDriveError.unsupportedDataBindTarget(bind)
+        guard var machine = try target(targetName).stateMachine else { throw StateMachineDriveError.noStateMachine(target: targetName) }
+        try machine.writeTarget(bind: bind, value: value)
+        targets[targetName]!.stateMachine = machine
     }
 }
 

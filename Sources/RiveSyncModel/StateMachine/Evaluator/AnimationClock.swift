@@ -6,13 +6,23 @@ struct AnimationClock: Sendable, Hashable {
     private(set) var time: Float
     private(set) var totalTime: Float = 0
     private(set) var lastTotalTime: Float = 0
-    private var direction: Float = 1
+    private(set) var direction: Float = 1
     /// Whether the last advance left the animation with more to play.
     private(set) var keepGoing = true
 
     init(_ animation: AnimationDefinition) {
         self.animation = animation
         time = animation.speed >= 0 ? animation.startSeconds : animation.endSeconds
+    }
+
+    /// A clock restored as it was.
+    init(_ animation: AnimationDefinition, time: Float, totalTime: Float, lastTotalTime: Float, direction: Float, keepGoing: Bool) {
+        self.animation = animation
+        self.time = time
+        self.totalTime = totalTime
+        self.lastTotalTime = lastTotalTime
+        self.direction = direction
+        self.keepGoing = keepGoing
     }
 
     mutating func advance(_ seconds: Float) {

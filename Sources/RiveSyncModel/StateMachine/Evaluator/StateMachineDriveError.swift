@@ -7,8 +7,6 @@ public enum StateMachineDriveError: Error, Sendable, Hashable {
     /// The value does not fit the input (a number for a number input, a boolean for a boolean
     /// input, none for a trigger).
     case invalidInputValue(String)
-    /// The state machine's artboard has no data bind with this index.
+    /// The state machine's artboard has no data bind to a component with this index.
     case noSuchDataBind(Int)
-    /// Writing this data bind's target is not modelled by the evaluator yet.
-    case unsupportedDataBindTarget(Int)
 }

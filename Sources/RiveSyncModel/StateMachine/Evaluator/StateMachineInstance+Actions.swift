@@ -28,7 +28,7 @@ extension StateMachineInstance {
                 return
             }
             guard let value = value(of: bindable, access: access), let current = access.value(at: location) else { return }
-            guard let written = fitted(value, to: current), access.write(written, at: location) else { return }
+            guard let written = Self.fitted(value, to: current), access.write(written, at: location) else { return }
             markChanged(location)
         case .fireEvent(let event): report(event)
         case .setInput(let input, let value):
@@ -50,19 +50,5 @@ extension StateMachineInstance {
         guard let name = definition.events[event] else { return }
         reported.append(ReportedEvent(name: name))
         pendingEvents.append(event)
-    }
-
-    /// A bindable's value in the kind of the view-model value it is written to.
-    private func fitted(_ value: PropertyValue, to current: PropertyValue) -> PropertyValue? {
-        switch (value, current) {
-        case (.number, .number), (.string, .string), (.boolean, .boolean), (.color, .color): return value
-        case (.number(let number), .string): return .string(Self.text(number))
-        default: return nil
-        }
-    }
-
-    /// A number as Rive's to-string shows it (no trailing ".0").
-    static func text(_ number: Float) -> String {
-        number == number.rounded() && abs(number) < 1e9 ? String(Int(number)) : String(number)
     }
 }

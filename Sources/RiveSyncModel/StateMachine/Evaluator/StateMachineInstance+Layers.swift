@@ -50,7 +50,7 @@ extension StateMachineInstance {
         let states = definition.layers[index].states
         guard states.indices.contains(from) else { return false }
         let fromIsCurrent = from == layers[index].state
-        for transition in states[from].transitions where transition.stateTo != layers[index].state {
+        for (position, transition) in states[from].transitions.enumerated() where transition.stateTo != layers[index].state {
             guard states.indices.contains(transition.stateTo) else { continue }
             switch allowed(transition, layer: index, fromIsCurrent: fromIsCurrent, access: access) {
             case .no: continue
@@ -60,6 +60,7 @@ extension StateMachineInstance {
             case .yes:
                 useInLayer(transition, layer: index, access: access)
                 take(transition, layer: index, access: &access)
+                layers[index].transitionOrigin = TransitionOrigin(state: from, index: position)
                 return true
             }
         }

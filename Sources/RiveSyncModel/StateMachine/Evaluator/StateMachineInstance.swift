@@ -23,6 +23,12 @@ public struct StateMachineInstance: Sendable, Hashable {
     /// Whether the last advance said the state machine needs no further advance (false
     /// before the first advance).
     public internal(set) var isSettled = false
+    /// Bound component properties' values, as data binds and target writes left them.
+    var componentValues: [ComponentProperty: PropertyValue] = [:]
+    /// Whether the next advance is the first since a bind (each bind's precedence applies).
+    var bindPassPending = true
+    /// Artboard data binds whose target was written since the last advance.
+    var writtenTargets: Set<Int> = []
 
     /// A state machine of `definition` at its entry states, before any advance.
     public init(definition: StateMachineDefinition, graph: RiveGraph) {
@@ -64,6 +70,7 @@ public struct StateMachineInstance: Sendable, Hashable {
     public mutating func advance(by seconds: Float, access: inout some ViewModelAccess) -> Outcome {
         reported = []
         for index in layers.indices { layers[index].changedOnAdvance = false }
+        updateArtboardBinds(access: &access)
         var keepGoing = advanceLayers(seconds, newFrame: true, access: &access) || seconds == 0
         if tryChangeState(access: &access) {
             _ = advanceLayers(0, newFrame: false, access: &access)
@@ -140,6 +147,8 @@ public struct StateMachineInstance: Sendable, Hashable {
     /// Resolves what the state machine watches against the bound instances (call after every
     /// bind).
     public mutating func bind(access: some ViewModelAccess) {
+        bindPassPending = true
+        isSettled = false
         watchedLocations = [:]
         for listener in definition.listeners {
             for case .viewModel(let path) in listener.sources {
@@ -155,6 +164,8 @@ struct LayerInstance: Sendable, Hashable {
     var clock: AnimationClock?
     /// The transition being mixed, its mix, and whether it completed.
     var transition: TransitionDefinition?
+    /// Where `transition` is in the layer (the state it leaves and its index there).
+    var transitionOrigin: TransitionOrigin?
     var mix: Float = 1
     var transitionCompleted = true
     var waitingForExit = false
@@ -163,6 +174,12 @@ struct LayerInstance: Sendable, Hashable {
     init(layer: LayerDefinition) {
         state = layer.entry ?? 0
     }
+}
+
+/// A transition's place: the state it belongs to and its index among that state's transitions.
+struct TransitionOrigin: Sendable, Hashable {
+    var state: Int
+    var index: Int
 }
 
 /// A legacy input's value.
