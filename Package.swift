@@ -62,7 +62,7 @@ let package = Package(
             name: "RiveSyncServer",
             dependencies: [
                 "RiveSyncCore", "RiveSyncModel", "RiveSyncProtocol", "RiveSyncJSON", "RiveSyncTransport", "RiveFile", "CCrypto",
-                "RiveSyncVersion", "RiveSyncCluster",
+                "RiveSyncVersion", "RiveSyncCluster", "RiveSyncRedis",
             ],
             // Web/ links the pages (web/) and the JavaScript client (clients/js/) served by --demo or
             // the inspector section.
@@ -138,7 +138,7 @@ let package = Package(
         .target(name: "RiveSyncRedis", dependencies: ["CHiredis"]),
         .testTarget(name: "RiveSyncRedisTests", dependencies: ["RiveSyncRedis", "RiveSyncTestSupport"]),
         // The cluster's change log on a Redis stream (protocol/CLUSTER.md): fencing, leases, numbers.
-        .target(name: "RiveSyncCluster", dependencies: ["RiveSyncCore", "RiveSyncRedis", "RiveSyncJSON"]),
+        .target(name: "RiveSyncCluster", dependencies: ["RiveSyncCore", "RiveSyncModel", "RiveSyncRedis", "RiveSyncJSON"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -50,9 +50,6 @@ extension Session {
         if manual { manualTargets.insert(target) }
     }
 
-    /// Whether commands to `target` wait for an `advance()`.
-    func isManual(_ target: String) -> Bool { manualTargets.contains(target) }
-
     /// Subscribes to the whole target (once) and waits for its replica.
     func ensureSubscribed(_ target: String) async throws -> TargetMirror {
         try await prepareMirror(target)

@@ -9,7 +9,7 @@ extension Daemon {
     /// recorded worker), the uploaded assets and the command counter.
     func restoreState(_ journals: [(number: UInt64, journal: FileJournal.Recovered)]) throws {
         guard let state = context.stateDirectory else { return }
-        for (id, mediaType, bytes) in state.assets() {
+        for (id, mediaType, bytes) in try state.assets() {
             context.assets.restore(id: id, mediaType: mediaType, byteCount: bytes.count)
         }
         var highestCommand: UInt64 = 0

@@ -67,15 +67,4 @@ final class ServerContext: Sendable {
     static func payload(_ message: ServerMessage) -> Payload {
         Payload(bytes: message.serialized(), isText: true)
     }
-
-    /// Sends one message to one session.
-    func send(_ message: ServerMessage, to session: SessionID) {
-        submit([.send(Self.payload(message), to: [session])])
-    }
-
-    /// Sends an error reply and counts it.
-    func sendError(_ error: WireError, id: JSONValue?, to session: SessionID) {
-        metrics.recordError(code: error.code.rawValue)
-        send(.error(error, id: id), to: session)
-    }
 }

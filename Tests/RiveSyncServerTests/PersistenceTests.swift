@@ -112,6 +112,38 @@ import Testing
         #expect(message.contains("corrupt at line 2"), "\(message)")
     }
 
+    /// A `files/` that cannot be listed refuses the start; it never reads as "no journals"
+    /// (which counted every journal as lost, renewed the epoch and forgot every file). Once it
+    /// is readable again, the state is whole. Root reads any directory whatever its mode, so
+    /// under root (CI) the refused start runs as `nobody` (setpriv).
+    @Test func anUnreadableFilesDirectoryRefusesToStart() async throws {
+        let state = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: state) }
+        let daemon = try await DaemonProcess.start(["--demo", "--state-dir", state])
+        var client = try TestClient(url: daemon.url)
+        let hello = try await client.request(["type": "hello", "protocol": [1]])
+        let acked = try await Self.appendPlayers(client, prefix: "u", count: 3)
+        await daemon.stopped()
+        let asRoot = getuid() == 0
+        if asRoot { #expect(chown(state, 65534, 65534) == 0 && chown(state + "/daemon.json", 65534, 65534) == 0) }
+        #expect(chmod(state + "/files", 0) == 0)
+        let command = [DaemonProcess.binary(), "--demo", "--state-dir", state, "--port", "0"]
+        let refused = try await offThePool {
+            try asRoot
+                ? ChildProcess.run("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups"] + command, seconds: 60)
+                : ChildProcess.run(command[0], Array(command.dropFirst()), seconds: 60)
+        }
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains("files: cannot be listed: Permission denied"), "\(refused.stderr)")
+        #expect(chmod(state + "/files", 0o755) == 0)
+        try await withDaemon(["--demo", "--state-dir", state]) { daemon in
+            client = try TestClient(url: daemon.url)
+            let again = try await client.request(["type": "hello", "protocol": [1]])
+            #expect(again["epoch"] != nil && again["epoch"] == hello["epoch"], "no history was counted lost: \(daemon.stderr)")
+            #expect(try await Self.playerNames(client) == acked)
+        }
+    }
+
     @Test func snapshotsCompactTheJournal() async throws {
         let state = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: state) }

@@ -63,20 +63,39 @@ final class StateDirectory: Sendable {
     /// The journal directory of file number `number`.
     func fileDirectory(_ number: UInt64) -> String { path + "/files/\(number)" }
 
-    /// Numbers of the files that have journals, in order.
-    func fileNumbers() -> [UInt64] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: path + "/files")) ?? []
-        return names.compactMap(UInt64.init).sorted()
+    /// Numbers of the files that have journals, in order. A `files/` directory that exists but
+    /// cannot be read is an error, never "no journals" (which would count every journal as lost).
+    func fileNumbers() throws(PersistenceError) -> [UInt64] {
+        try entries(of: path + "/files").compactMap(UInt64.init).sorted()
+    }
+
+    /// The names in a directory of the state: none when it does not exist yet; `unusable`
+    /// (with the system's reason) when it exists and cannot be listed.
+    private func entries(of directory: String) throws(PersistenceError) -> [String] {
+        guard let handle = opendir(directory) else {
+            let code = errno
+            if code == ENOENT { return [] }
+            throw .unusable(path: directory, reason: "cannot be listed: \(String(cString: strerror(code)))")
+        }
+        defer { closedir(handle) }
+        var names: [String] = []
+        while let entry = readdir(handle) {
+            let name = withUnsafePointer(to: entry.pointee.d_name) {
+                $0.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
     }
 
     /// Reads every file's journal back, in file-number order. When history that clients may
     /// have seen is gone, a new epoch is written first and `renewed` says why.
     func recoverJournals() throws(PersistenceError) -> (journals: [(number: UInt64, journal: FileJournal.Recovered)], renewed: [String]) {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: path + "/files")) ?? []
+        let names = try entries(of: path + "/files")
         for unfinished in names where unfinished.hasSuffix(".new") {
-            try? FileManager.default.removeItem(atPath: path + "/files/" + unfinished)
+            try? FileManager.default.removeItem(atPath: path + "/files/" + unfinished)  // a leftover; restore does not need it gone
         }
-        let numbers = fileNumbers()
+        let numbers = try fileNumbers()
         var journals: [(number: UInt64, journal: FileJournal.Recovered)] = []
         var lost: [String] = []
         for number in numbers {
@@ -118,8 +137,8 @@ final class StateDirectory: Sendable {
     }
 
     /// Every stored asset: (id, media type, bytes).
-    func assets() -> [(id: String, mediaType: String, bytes: [UInt8])] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: path + "/assets")) ?? []
+    func assets() throws(PersistenceError) -> [(id: String, mediaType: String, bytes: [UInt8])] {
+        let names = try entries(of: path + "/assets")
         return names.filter { $0.hasPrefix("sha256-") && !$0.contains(".") }.sorted().compactMap { name in
             guard let bytes = DurableFile.read(path + "/assets/" + name), let type = DurableFile.read(path + "/assets/" + name + ".type")
             else { return nil }
