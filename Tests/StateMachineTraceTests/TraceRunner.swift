@@ -207,7 +207,8 @@ struct TraceRunner {
         _ here: String
     ) {
         for (path, expected) in values?.objectValue ?? [] {
-            let type = types[path]?.stringValue ?? ""
+            var type = types[path]?.stringValue ?? ""
+            if type.isEmpty, let last = path.split(separator: "/").last, Int(last) != nil { type = "item" }
             if type == "trigger" {
                 let fired = Self.stateMachineFires(at: prefix + path, in: batches)
                 let rive = notified?[path]?.intValue ?? 0

@@ -8,6 +8,7 @@ extension StateMachineDefinition {
     public static func build(from graph: RiveGraph, artboard: String?, stateMachine name: String) -> StateMachineDefinition? {
         var builder = StateMachineGraphReader(wantedArtboard: artboard, wantedMachine: name)
         for object in graph.objects { builder.add(object) }
+        builder.finishMachine()
         return builder.definition
     }
 }
@@ -65,7 +66,7 @@ struct StateMachineGraphReader {
     }
 
     /// Ends the state machine being read (if it is the wanted one, the definition is done).
-    private mutating func finishMachine() {
+    mutating func finishMachine() {
         if inMachine {
             found = true
             inMachine = false
