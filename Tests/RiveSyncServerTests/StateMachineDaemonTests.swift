@@ -1,5 +1,6 @@
 import Foundation
 import RiveSyncJSON
+import RiveSyncRedis
 import RiveSyncTestSupport
 import Testing
 
@@ -301,5 +302,84 @@ import Testing
             let digest = try await client.request(["type": "digest", "target": "root"])
             #expect(digest["seq"] == listed["seq"], "no advance since it settled")
         }
+    }
+
+    /// A running state machine on a cluster is ticked by one node, not by each: an auto target
+    /// (10 advances a second) on viewmodel_list_trigger.riv plays a timeline after it is made,
+    /// and again after its list item's trigger fires through another node. In the cluster's
+    /// log, every tick (an advance with no command) comes from the node whose advance came last
+    /// (the creating node, then the firing node; one tick in flight may cross a hand-over),
+    /// ticks come at most about 10 a second, and their seconds add up to the log's own time
+    /// (three nodes each ticking would make three times as many, running three times the
+    /// time). Every node then shows the same digest.
+    @Test func aClusterTicksARunningStateMachineOnce() async throws {
+        let files = Self.files([("lists", "viewmodel_list_trigger.riv")])
+        try await stopping(
+            try await ClusterNodes.start(count: 3, settings: [("files", files), ("instances", []), ("stateMachines", [])])
+        ) { cluster in
+            var clients: [TestClient] = []
+            for index in 0..<3 { clients.append(try await TestClient.connected(to: cluster.node(index))) }
+            let created = try await clients[0].request([
+                "type": "createStateMachine", "file": "lists", "name": "lists", "artboard": "main", "rate": 10,
+            ])
+            #expect(created["type"] == "target", "\(created.jsonText)")
+            try await Task.sleep(nanoseconds: 1_500_000_000)
+            let fired = try await clients[1].request(["type": "fire", "target": "lists", "path": "lis/0/tri"])
+            #expect(fired["type"] == "ack", "\(fired.jsonText)")
+            try await Task.sleep(nanoseconds: 1_500_000_000)
+
+            let advances = try Self.advanceEntries(of: "lists", in: try cluster.redisConnection())
+            let described = advances.map { "\($0.node) \($0.milliseconds) \($0.commands) \($0.elapsed)" }.joined(separator: "\n")
+            let ticks = advances.enumerated().filter { $0.element.commands == 0 }
+            #expect(ticks.count >= 3, "the running state machine was ticked:\n\(described)")
+            #expect(Set(advances.map(\.node)).count == 2, "the creating node and the firing node advanced it:\n\(described)")
+            var crossings = 0
+            for (index, tick) in ticks where index > 0 && tick.node != advances[index - 1].node { crossings += 1 }
+            #expect(crossings <= 1, "each tick comes from the node of the advance before it:\n\(described)")
+            let span = Double((advances.last?.milliseconds ?? 0) - (advances.first?.milliseconds ?? 0)) / 1000
+            let seconds = advances.reduce(0.0) { $0 + $1.elapsed }
+            #expect(Double(ticks.count) <= span * 10 + 3, "at most 10 ticks a second: \(ticks.count) in \(span) s")
+            #expect(seconds <= span + 0.5, "\(seconds) s of state machine time in \(span) s of log")
+            let digests = [
+                try await cluster.digest(of: "lists", at: 0, on: 0, latest: true),
+                try await cluster.digest(of: "lists", at: 0, on: 1, latest: true),
+                try await cluster.digest(of: "lists", at: 0, on: 2, latest: true),
+            ]
+            #expect(Set(digests).count == 1, "\(digests)")
+            let deleted = try await clients[0].request(["type": "deleteTarget", "target": "lists"])
+            #expect(deleted["type"] == "targetDeleted", "\(deleted.jsonText)")
+        }
+    }
+
+    /// One advance record of the cluster's log: who proposed it, when (the entry id's
+    /// milliseconds), how many commands it applied and its seconds.
+    struct AdvanceEntry {
+        var node: String
+        var milliseconds: Int
+        var commands: Int
+        var elapsed: Double
+    }
+
+    /// The advance records of `target` in the cluster's log (`rivesync:log`), in log order.
+    static func advanceEntries(of target: String, in redis: RedisConnection) throws -> [AdvanceEntry] {
+        var advances: [AdvanceEntry] = []
+        for entry in try redis.command(["XRANGE", "rivesync:log", "-", "+"]).array() ?? [] {
+            let parts = try entry.array() ?? []
+            guard let id = try parts.first?.string(), let fields = try parts.last?.array() else { continue }
+            var values: [String: [UInt8]] = [:]
+            var index = 0
+            while index + 1 < fields.count {
+                if let name = try fields[index].string(), let value = try fields[index + 1].bytes() { values[name] = value }
+                index += 2
+            }
+            guard let body = values["b"], let node = values["n"] else { continue }
+            let record = try JSONParser().parse(body)
+            guard record["t"] == "advance", record["target"]?.stringValue == target else { continue }
+            advances.append(
+                AdvanceEntry(
+                    node: String(decoding: node, as: UTF8.self), milliseconds: Int(id.split(separator: "-").first ?? "") ?? 0,
+                    commands: record["commands"]?.arrayValue?.count ?? 0, elapsed: record["elapsed"]?.numberValue ?? 0))
+        }
+        return advances
     }
 }
