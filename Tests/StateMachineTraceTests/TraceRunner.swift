@@ -249,7 +249,10 @@ struct TraceRunner {
         case ("enum", .enumValue(let e)): matches = expected.stringValue == e
         case ("list", .list(let items)): matches = expected.intValue == items.count
         case ("item", .list(let items)):
-            matches = itemIndex.map { items.indices.contains($0) && expected.stringValue == viewModelName(items[$0]) } ?? false
+            // null: the trace does not name the item's view model (an item added without one).
+            matches =
+                itemIndex.map { items.indices.contains($0) && (expected.isNull || expected.stringValue == viewModelName(items[$0])) }
+                ?? false
         case ("viewModel", .viewModel(let nested)): matches = expected.stringValue == viewModelName(nested)
         case (_, .asset(let reference)): matches = (expected.intValue == 4_294_967_295) == (reference == nil)
         case (_, .artboard(let name)): matches = (expected.intValue == 4_294_967_295) == (name == nil)

@@ -9,12 +9,15 @@ struct RuntimeViewModelAccess: ViewModelAccess {
     let rootSlots: [InstanceID: [RootSlot]]
     /// The effects of the changes made, by target.
     var effects: [String: [Effect]] = [:]
+    var contexts: [InstanceID] = []
 
     func locate(_ path: [Int]) -> ValueLocation? {
         guard let first = path.first, schema.viewModels.indices.contains(first), path.count >= 2 else { return nil }
         var viewModel = schema.viewModels[first]
         let slot: BindingSlot = viewModel.isGlobal ? .global(viewModel.name) : .main
-        guard var instance = bindings.first(where: { $0.slot == slot })?.instance, store[instance]?.viewModel == viewModel.name
+        let context = contexts.last { store[$0]?.viewModel == viewModel.name }
+        guard var instance = context ?? bindings.first(where: { $0.slot == slot })?.instance,
+            store[instance]?.viewModel == viewModel.name
         else { return nil }
         for (offset, id) in path.dropFirst().enumerated() {
             guard viewModel.properties.indices.contains(id) else { return nil }

@@ -74,7 +74,9 @@ extension StateMachineInstance {
         perform(states[old].actions, atEnd: true, access: &access)
         layers[index].state = transition.stateTo
         let next = states[transition.stateTo]
-        layers[index].clock = next.animation.flatMap { definition.animations.indices.contains($0) ? AnimationClock(definition.animations[$0]) : nil }
+        layers[index].clock = next.animation.flatMap {
+            definition.animations.indices.contains($0) ? AnimationClock(definition.animations[$0]) : nil
+        }
         perform(next.actions, atEnd: false, access: &access)
         layers[index].changedOnAdvance = true
         layers[index].transition = transition
@@ -94,7 +96,9 @@ extension StateMachineInstance {
     enum Allowance { case yes, no, waitingForExit }
 
     /// Rive's `StateTransition::allowed`: every condition, then the exit time.
-    private func allowed(_ transition: TransitionDefinition, layer index: Int, fromIsCurrent: Bool, access: some ViewModelAccess) -> Allowance {
+    private func allowed(_ transition: TransitionDefinition, layer index: Int, fromIsCurrent: Bool, access: some ViewModelAccess)
+        -> Allowance
+    {
         if transition.isDisabled { return .no }
         for condition in transition.conditions where !evaluate(condition, layer: index, access: access) { return .no }
         if transition.enableExitTime, fromIsCurrent, let clock = layers[index].clock {

@@ -30,12 +30,26 @@ public struct StateMachineInstance: Sendable, Hashable {
     /// Artboard data binds whose target was written since the last advance.
     var writtenTargets: Set<Int> = []
 
-    /// A state machine of `definition` at its entry states, before any advance.
-    public init(definition: StateMachineDefinition, graph: RiveGraph) {
+    /// The state machines of the artboard's nested artboards, with their data context paths.
+    var nested: [NestedStateMachine] = []
+
+    /// A state machine of `definition` at its entry states, before any advance, with the
+    /// state machines of its nested artboards (nested at most `depth` levels deep).
+    public init(definition: StateMachineDefinition, graph: RiveGraph, depth: Int = 8) {
         self.definition = definition
         converters = DataConverterAdapter(graph: graph)
         layers = definition.layers.map { LayerInstance(layer: $0) }
         inputs = definition.inputs.map { InputValue($0.kind) }
+        guard depth > 0 else { return }
+        for artboard in definition.nestedArtboards {
+            for index in artboard.stateMachines {
+                guard let child = StateMachineDefinition.build(from: graph, artboardIndex: artboard.artboard, machineIndex: index)
+                else { continue }
+                nested.append(
+                    NestedStateMachine(
+                        path: artboard.dataBindPath, machine: StateMachineInstance(definition: child, graph: graph, depth: depth - 1)))
+            }
+        }
     }
 
     /// What one advance did.
@@ -72,10 +86,12 @@ public struct StateMachineInstance: Sendable, Hashable {
         for index in layers.indices { layers[index].changedOnAdvance = false }
         updateArtboardBinds(access: &access)
         var keepGoing = advanceLayers(seconds, newFrame: true, access: &access) || seconds == 0
+        if advanceNested(seconds, newFrame: true, access: &access) { keepGoing = true }
         if tryChangeState(access: &access) {
             _ = advanceLayers(0, newFrame: false, access: &access)
             keepGoing = true
         }
+        if advanceNested(0, newFrame: false, access: &access) { keepGoing = true }
         resetFrame()
         let changedLayers = layers.indices.filter { layers[$0].changedOnAdvance }
         let settled = !(keepGoing || !pendingEvents.isEmpty || !reportedListeners.isEmpty)
@@ -85,7 +101,7 @@ public struct StateMachineInstance: Sendable, Hashable {
 
     /// Rive's `advance(seconds, newFrame)`: reported listeners and events first (on a new
     /// frame), then every layer.
-    private mutating func advanceLayers(_ seconds: Float, newFrame: Bool, access: inout some ViewModelAccess) -> Bool {
+    mutating func advanceLayers(_ seconds: Float, newFrame: Bool, access: inout some ViewModelAccess) -> Bool {
         if newFrame { applyEvents(access: &access) }
         var needsAdvance = false
         for index in layers.indices where advanceLayer(index, seconds, access: &access) { needsAdvance = true }
@@ -93,7 +109,7 @@ public struct StateMachineInstance: Sendable, Hashable {
     }
 
     /// Rive's `tryChangeState`: one more chance for every layer to take a transition.
-    private mutating func tryChangeState(access: inout some ViewModelAccess) -> Bool {
+    mutating func tryChangeState(access: inout some ViewModelAccess) -> Bool {
         var changedState = false
         for index in layers.indices where updateState(index, access: &access) { changedState = true }
         return changedState
@@ -123,6 +139,45 @@ public struct StateMachineInstance: Sendable, Hashable {
         changed = []
         used = []
         for index in inputs.indices { inputs[index].fired = false }
+        for index in nested.indices { nested[index].machine.resetFrame() }
+    }
+
+    /// Runs the nested artboards' state machines (Rive's `advance`, without their own frame
+    /// end) in their data contexts; the values each one changes count as changed for this
+    /// state machine and the other nested ones too (one frame, shared view models).
+    private mutating func advanceNested(_ seconds: Float, newFrame: Bool, access: inout some ViewModelAccess) -> Bool {
+        var keepGoing = false
+        for index in nested.indices {
+            var pushed = false
+            if !nested[index].path.isEmpty {
+                guard let location = access.locate(nested[index].path), case .viewModel(let context?) = access.value(at: location)
+                else { continue }
+                access.contexts.append(context)
+                pushed = true
+            }
+            if newFrame, nested[index].machine.bindPassPending {
+                nested[index].machine.bind(access: access)
+                nested[index].machine.updateArtboardBinds(access: &access)
+            }
+            nested[index].machine.noteChanged(Self.ordered(changed.subtracting(nested[index].machine.changed)))
+            let before = nested[index].machine.changed
+            if nested[index].machine.advanceLayers(seconds, newFrame: newFrame, access: &access) { keepGoing = true }
+            if nested[index].machine.advanceNested(seconds, newFrame: newFrame, access: &access) { keepGoing = true }
+            if newFrame, nested[index].machine.tryChangeState(access: &access) {
+                _ = nested[index].machine.advanceLayers(0, newFrame: false, access: &access)
+                keepGoing = true
+            }
+            if pushed { access.contexts.removeLast() }
+            for location in Self.ordered(nested[index].machine.changed.subtracting(before)) { markChanged(location) }
+            if !nested[index].machine.reportedListeners.isEmpty || !nested[index].machine.pendingEvents.isEmpty { keepGoing = true }
+        }
+        return keepGoing
+    }
+
+    /// Locations in a fixed order (a set's own order differs from process to process), so
+    /// listeners are reported in the same order on every machine.
+    static func ordered(_ locations: Set<ValueLocation>) -> [ValueLocation] {
+        locations.sorted { ($0.instance.rawValue, $0.property) < ($1.instance.rawValue, $1.property) }
     }
 
     /// Records that a value changed and reports the listeners that watch it.
@@ -149,6 +204,7 @@ public struct StateMachineInstance: Sendable, Hashable {
     public mutating func bind(access: some ViewModelAccess) {
         bindPassPending = true
         isSettled = false
+        for index in nested.indices { nested[index].machine.bindPassPending = true }
         watchedLocations = [:]
         for listener in definition.listeners {
             for case .viewModel(let path) in listener.sources {
@@ -156,6 +212,12 @@ public struct StateMachineInstance: Sendable, Hashable {
             }
         }
     }
+}
+
+/// A nested artboard's state machine and the view-model path its data context starts at.
+struct NestedStateMachine: Sendable, Hashable {
+    var path: [Int]
+    var machine: StateMachineInstance
 }
 
 /// A layer's running state.

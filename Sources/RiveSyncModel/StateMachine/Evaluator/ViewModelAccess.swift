@@ -12,8 +12,11 @@ public struct ValueLocation: Sendable, Hashable {
 /// What a state machine instance reads and writes: the view-model instances bound to it. The
 /// `FileRuntime` gives one that records every change as an effect of origin `.stateMachine`.
 public protocol ViewModelAccess {
+    /// The data contexts of the nested artboards being run, innermost last: a path whose
+    /// view model is a context's starts there; otherwise at the bound instances.
+    var contexts: [InstanceID] { get set }
     /// The value a data bind's source path (view-model index, then property indices) leads
-    /// to from the bound instances; nil when it leads nowhere.
+    /// to from the contexts or the bound instances; nil when it leads nowhere.
     func locate(_ path: [Int]) -> ValueLocation?
     /// The value at a location.
     func value(at location: ValueLocation) -> PropertyValue?

@@ -6,7 +6,19 @@ extension StateMachineDefinition {
     /// out-of-range ids are skipped, so a malformed graph gives a smaller definition, never a
     /// crash.
     public static func build(from graph: RiveGraph, artboard: String?, stateMachine name: String) -> StateMachineDefinition? {
-        var builder = StateMachineGraphReader(wantedArtboard: artboard, wantedMachine: name)
+        var builder = StateMachineGraphReader(
+            wantedArtboard: { index, artboardName in artboard.map { $0 == artboardName } ?? (index == 0) },
+            wantedMachine: { _, machineName in machineName == name })
+        for object in graph.objects { builder.add(object) }
+        builder.finishMachine()
+        return builder.definition
+    }
+
+    /// The state machine at `machine` among the state machines of the file's artboard at
+    /// `artboard` (the indices a `NestedArtboard` and its `NestedStateMachine` use).
+    public static func build(from graph: RiveGraph, artboardIndex: Int, machineIndex: Int) -> StateMachineDefinition? {
+        var builder = StateMachineGraphReader(
+            wantedArtboard: { index, _ in index == artboardIndex }, wantedMachine: { index, _ in index == machineIndex })
         for object in graph.objects { builder.add(object) }
         builder.finishMachine()
         return builder.definition
@@ -15,23 +27,26 @@ extension StateMachineDefinition {
 
 /// Walks the object stream once, keeping the latest owner of each kind.
 struct StateMachineGraphReader {
-    let wantedArtboard: String?
-    let wantedMachine: String
+    /// Whether the artboard at an index (file order) with a name is the one wanted.
+    let wantedArtboard: @Sendable (Int, String) -> Bool
+    /// Whether the state machine at an index (in its artboard) with a name is the one wanted.
+    let wantedMachine: @Sendable (Int, String) -> Bool
     var artboardCount = 0
+    var machineCount = 0
     var inArtboard = false
     var inMachine = false
     var found = false
     var definition: StateMachineDefinition?
     private var machine = StateMachineDefinition(
         name: "", inputs: [], layers: [], listeners: [], bindables: [], dataBinds: [], animations: [], events: [:],
-        artboardBinds: [], components: [])
+        artboardBinds: [], components: [], nestedArtboards: [])
     /// The latest layer component: a state (layer, state) or a transition (layer, state, transition).
     private var latestLayerComponent: (layer: Int, state: Int, transition: Int?)?
     private var latestCondition: (layer: Int, state: Int, transition: Int, condition: Int)?
     private var latestBindable: Int?
     private var latestBindTarget: DataBindDefinition.Target = .none
 
-    init(wantedArtboard: String?, wantedMachine: String) {
+    init(wantedArtboard: @escaping @Sendable (Int, String) -> Bool, wantedMachine: @escaping @Sendable (Int, String) -> Bool) {
         self.wantedArtboard = wantedArtboard
         self.wantedMachine = wantedMachine
     }
@@ -42,15 +57,18 @@ struct StateMachineGraphReader {
             finishMachine()
             artboardCount += 1
             let name = object.string(4) ?? ""
-            inArtboard = !found && (wantedArtboard.map { $0 == name } ?? (artboardCount == 1))
+            inArtboard = !found && wantedArtboard(artboardCount - 1, name)
+            machineCount = 0
             if inArtboard { machine.components = [object] }
             return
         }
         guard inArtboard else { return }
         if type == Keys.stateMachine {
             finishMachine()
-            inMachine = object.string(55) == wantedMachine
-            if inMachine { machine.name = wantedMachine }
+            let name = object.string(55) ?? ""
+            inMachine = !found && wantedMachine(machineCount, name)
+            machineCount += 1
+            if inMachine { machine.name = name }
             return
         }
         if type == Keys.linearAnimation {
@@ -82,6 +100,15 @@ struct StateMachineGraphReader {
         guard RiveDefinitions.type(object.typeKey, isA: Keys.component) else { return }
         let id = machine.components.count
         machine.components.append(object)
+        if RiveDefinitions.type(object.typeKey, isA: Keys.nestedArtboard), let artboard = object.uint(197) {
+            machine.nestedArtboards.append(
+                NestedArtboardDefinition(
+                    component: id, artboard: Int(clamping: artboard), dataBindPath: Self.ids(object.bytes(582)), stateMachines: []))
+        } else if object.typeKey == Keys.nestedStateMachine, let parent = object.uint(5), let animation = object.uint(198),
+            let nested = machine.nestedArtboards.lastIndex(where: { $0.component == Int(clamping: parent) })
+        {
+            machine.nestedArtboards[nested].stateMachines.append(Int(clamping: animation))
+        }
         latestBindTarget = .component(id)
         if RiveDefinitions.type(object.typeKey, isA: Keys.event) { machine.events[id] = object.string(4) ?? "" }
     }

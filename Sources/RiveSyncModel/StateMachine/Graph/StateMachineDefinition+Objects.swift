@@ -2,6 +2,8 @@
 enum Keys {
     static let artboard = 1
     static let component = 10
+    static let nestedArtboard = 92
+    static let nestedStateMachine = 95
     static let event = 128
     static let linearAnimation = 31
     static let stateMachine = 53

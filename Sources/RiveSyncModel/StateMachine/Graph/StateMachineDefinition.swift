@@ -19,6 +19,20 @@ public struct StateMachineDefinition: Sendable, Hashable {
     public var artboardBinds: [DataBindDefinition]
     /// The artboard's components by id (the artboard is 0), as stored.
     public var components: [RiveObject]
+    /// The artboard's nested artboards and the state machines they run.
+    public var nestedArtboards: [NestedArtboardDefinition]
+}
+
+/// A `NestedArtboard` and its `NestedStateMachine`s.
+public struct NestedArtboardDefinition: Sendable, Hashable {
+    /// Its component id in the parent artboard.
+    public var component: Int
+    /// The file's artboard it shows (index in file order).
+    public var artboard: Int
+    /// The view-model path its data context starts at (empty: the parent's context).
+    public var dataBindPath: [Int]
+    /// The nested artboard's state machines it runs (indices among that artboard's).
+    public var stateMachines: [Int]
 }
 
 /// A legacy state machine input (`StateMachineNumber`, `StateMachineBool`, `StateMachineTrigger`).
