@@ -97,6 +97,8 @@ let package = Package(
         // Pure-Swift .riv reader: data-binding metadata into a FileSchema. No I/O.
         .target(name: "RiveFile", dependencies: ["RiveSyncModel"]),
         .testTarget(name: "RiveFileTests", dependencies: ["RiveFile", "RiveSyncModel", "RiveSyncJSON"]),
+        // Rive's golden state machine traces (../shared/fixtures/sm-traces) replayed in-process.
+        .testTarget(name: "StateMachineTraceTests", dependencies: ["RiveFile", "RiveSyncModel", "RiveSyncJSON"]),
         // The rivesync command line: a small subcommand parser and the subcommands.
         .target(
             name: "RiveSyncCLI",

@@ -59,7 +59,7 @@ public final class StateMachine: Sendable {
     @discardableResult
     public func advance() async throws -> UInt64 {
         let reply = try await worker.calls.run { [self] in try await submitAdvance() }
-        guard case .advanced(_, let seq, _) = reply else {
+        guard case .advanced(_, let seq, _, _) = reply else {
             throw reply?.unexpected(.advanced) ?? WorkerError.protocolViolation("advance got no 'advanced'")
         }
         return seq

@@ -6,8 +6,18 @@ import RiveSyncRedis
 /// One entry of the cluster's log stream (protocol/CLUSTER.md §2.3): a record of a file, a file
 /// loaded (`loadFile`), or a node's `join` (it took a new fencing token), with who proposed it.
 public struct ClusterEntry: Sendable, Equatable {
-    /// The entry format (`v`).
-    public static let format = 1
+    /// The entry format (`v`): 2 for an advance that ran its state machine for some time (its
+    /// body has `elapsed`, journal format 4), which a node of format 1 must refuse rather than
+    /// replay as an untimed advance; 1 for every other entry, as before. Both are read.
+    public static let format = 2
+    /// The format of entries that carry nothing a node of the first format cannot replay.
+    static let untimedFormat = 1
+
+    /// The `v` an entry is written with.
+    var writtenFormat: Int {
+        if case .record(_, .advance(_, _, let elapsed)) = kind, elapsed > 0 { return Self.format }
+        return Self.untimedFormat
+    }
 
     public enum Kind: Sendable, Equatable {
         /// A change of `file` (its body is the journal's own JSON of the record).
@@ -40,7 +50,7 @@ public struct ClusterEntry: Sendable, Equatable {
 
     /// The entry's field/value pairs, in the order they are written.
     public var fields: [RedisArgument] {
-        var fields: [RedisArgument] = ["v", RedisArgument(Self.format)]
+        var fields: [RedisArgument] = ["v", RedisArgument(writtenFormat)]
         switch kind {
         case .record(let file, let record):
             fields += ["k", "record", "f", RedisArgument(file), "b", RedisArgument(bytes: JSONValue.object(record.members).serialized())]
@@ -60,7 +70,9 @@ public struct ClusterEntry: Sendable, Equatable {
             guard let bytes = entry.value(name) else { throw Invalid(description: "entry \(entry.id): no field '\(name)'") }
             return String(decoding: bytes, as: UTF8.self)
         }
-        guard try text("v") == String(Self.format) else { throw Invalid(description: "entry \(entry.id): format \(try text("v"))") }
+        guard let format = Int(try text("v")), (Self.untimedFormat...Self.format).contains(format) else {
+            throw Invalid(description: "entry \(entry.id): format \(try text("v"))")
+        }
         node = try text("n")
         token = try text("g")
         guard let ticket = UInt64(try text("t")) else { throw Invalid(description: "entry \(entry.id): ticket \(try text("t"))") }

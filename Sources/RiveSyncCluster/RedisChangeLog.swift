@@ -372,7 +372,7 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
         metrics.applied.add(1, ordering: .relaxed)
         switch entry.kind {
         case .record(let file, let record):
-            if case .advance(_, let commands) = record, let highest = commands.map(\.id).max() { numbers.ensure(above: highest) }
+            if case .advance(_, let commands, _) = record, let highest = commands.map(\.id).max() { numbers.ensure(above: highest) }
             recordCount += 1
             // In the file's restored snapshot already.
             if let upTo = skipUpTo[file], raw.id <= upTo { return }

@@ -99,7 +99,7 @@ extension ClientRequest {
         case "listSwap":
             self = .listSwap(target: try f.string("target"), path: try f.string("path"), index: try f.int("index"), with: try f.int("with"))
         case "transaction": self = .transaction(try TransactionRequest(json, maxCommands: maxTransactionCommands))
-        case "advance": self = .advance(target: try f.string("target"))
+        case "advance": self = .advance(target: try f.string("target"), elapsed: try f.elapsed("elapsed"))
         case "digest": self = .digest(target: try f.string("target"))
         case "ping": self = .ping
         case "upload":

@@ -75,8 +75,10 @@ extension ClientRequest {
             if let paths { f.append(("paths", .array(paths.map(JSONValue.string)))) }
             if let cursor { f.append(("cursor", ["epoch": .string(cursor.epoch), "seq": .number(Double(cursor.seq))])) }
             return f
-        case .unsubscribe(let target), .advance(let target), .digest(let target), .deleteTarget(let target):
+        case .unsubscribe(let target), .digest(let target), .deleteTarget(let target):
             return [("target", .string(target))]
+        case .advance(let target, let elapsed):
+            return [("target", .string(target))] + (elapsed > 0 ? [("elapsed", .number(elapsed))] : [])
         case .get(let target, let path), .fire(let target, let path):
             return [("target", .string(target)), ("path", .string(path))]
         case .set(let target, let path, let value):

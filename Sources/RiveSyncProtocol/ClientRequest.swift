@@ -70,6 +70,9 @@ public struct TargetPage: Sendable, Hashable {
 
 /// Every request a client can send (PROTOCOL.md §2–§9).
 public enum ClientRequest: Sendable, Hashable {
+    /// The most seconds one `advance` may run a state machine for (PROTOCOL.md §8).
+    public static let maxElapsed: Double = 60
+
     case hello(protocols: [Int], token: String?, client: String?)
     case listFiles
     case listTargets(TargetPage)
@@ -102,7 +105,9 @@ public enum ClientRequest: Sendable, Hashable {
     /// Several commands for one target, applied in one advance in their order, all or none
     /// (PROTOCOL.md §16).
     case transaction(TransactionRequest)
-    case advance(target: String)
+    /// Applies a manual target's queue, then runs its state machine for `elapsed` seconds
+    /// (Rive's `advance(by:)`; 0 applies the queue and settles what that changed).
+    case advance(target: String, elapsed: Double = 0)
     /// The state digest of a target (to check a replica against the daemon).
     case digest(target: String)
     case ping

@@ -28,6 +28,16 @@ struct Fields {
         return number
     }
 
+    /// An advance's seconds of state machine time: a finite number from 0 to
+    /// `ClientRequest.maxElapsed`, 0 when absent or null.
+    func elapsed(_ name: String) throws(WireError) -> Double {
+        guard let value = json[name], !value.isNull else { return 0 }
+        guard let seconds = value.numberValue, seconds.isFinite, seconds >= 0, seconds <= ClientRequest.maxElapsed else {
+            throw .badField(name, "a number of seconds from 0 to \(Int(ClientRequest.maxElapsed))")
+        }
+        return seconds
+    }
+
     func instance(_ name: String) throws(WireError) -> InstanceID {
         guard let value = json[name]?.intValue, value > 0 else { throw .badField(name, "an instance id (a positive integer)") }
         return InstanceID(UInt64(value))

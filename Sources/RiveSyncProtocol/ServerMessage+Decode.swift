@@ -76,7 +76,10 @@ extension ServerMessage {
             let value = try Self.value(r, "value", as: valueType, path: path)
             self = .value(
                 ValueReply(target: try r.string("target"), seq: try r.count("seq"), path: path, valueType: valueType, value: value), id: id)
-        case .advanced: self = .advanced(target: try r.string("target"), seq: try r.count("seq"), id: id)
+        case .advanced:
+            // A daemon before the state machine ran sent no `settled`: it was always settled.
+            self = .advanced(
+                target: try r.string("target"), seq: try r.count("seq"), settled: try r.optionalBool("settled") ?? true, id: id)
         case .digest: self = .digest(target: try r.string("target"), seq: try r.count("seq"), digest: try r.string("digest"), id: id)
         case .asset:
             guard case .asset(let reference?) = try Self.value(r, "asset", as: .assetBlob, path: "asset") else {
@@ -124,7 +127,8 @@ extension ServerMessage.TargetInfo {
         }
         self.init(
             name: try r.string("name"), file: try r.string("file"), kind: kind, mode: try r.choice("mode", ServerMessage.AdvanceMode.self),
-            rate: try r.number("rate"), seq: try r.count("seq"), bindings: try ServerMessage.bindings(r))
+            rate: try r.number("rate"), seq: try r.count("seq"), bindings: try ServerMessage.bindings(r),
+            layers: r.json["layers"] == nil ? nil : try r.items("layers", StateMachineCodec.layer), settled: try r.optionalBool("settled"))
     }
 }
 
@@ -187,6 +191,7 @@ extension ServerMessage.Batch {
             do { authors = try Authors.decode(json, count: commands.count) } catch { throw r.failure("authors", error.message) }
         }
         self.init(target: target, epoch: try r.string("epoch"), seq: seq, effects: effects, commands: commands, authors: authors)
+        try StateMachineCodec.read(r, into: &self)
     }
 }
 

@@ -19,7 +19,7 @@ extension ServerMessage {
         case .welcome(_, let id), .pong(let id), .files(_, let id), .targets(_, let id), .schema(_, _, let id), .names(_, let id),
             .properties(_, let id), .enums(_, let id), .defaultViewModelInfo(_, _, let id), .instance(_, let id), .target(_, let id),
             .targetDeleted(_, _, let id), .subscribed(_, let id), .unsubscribed(_, _, let id), .snapshot(_, let id), .ack(_, let id),
-            .value(_, let id), .advanced(_, _, let id), .digest(_, _, _, let id), .asset(_, let id), .error(_, let id),
+            .value(_, let id), .advanced(_, _, _, let id), .digest(_, _, _, let id), .asset(_, let id), .error(_, let id),
             .presenceJoined(_, _, _, let id), .presenceUpdated(_, let id),
             .presenceLeft(_, let id), .presenceMembers(_, _, _, let id):
             id
@@ -82,7 +82,7 @@ extension ServerMessage {
             [
                 ("target", .string(batch.target)), ("epoch", .string(batch.epoch)), ("seq", Self.number(batch.seq)),
                 ("effects", .array(batch.effects.map(StateCodec.encode))), ("commands", .array(batch.commands.map(Self.number))),
-            ] + (batch.authors.map { [("authors", Authors.encode($0))] } ?? [])
+            ] + (batch.authors.map { [("authors", Authors.encode($0))] } ?? []) + StateMachineCodec.members(of: batch)
         case .ack(let ack, _):
             [("target", .string(ack.target)), ("seq", Self.number(ack.seq)), ("command", Self.number(ack.command))]
                 + (ack.commands.map { [("commands", .array($0.map(Self.number)))] } ?? [])
@@ -91,7 +91,8 @@ extension ServerMessage {
                 ("target", .string(reply.target)), ("seq", Self.number(reply.seq)), ("path", .string(reply.path)),
                 ("valueType", .string(reply.valueType.rawValue)), ("value", ValueCodec.encode(reply.value)),
             ]
-        case .advanced(let target, let seq, _): [("target", .string(target)), ("seq", Self.number(seq))]
+        case .advanced(let target, let seq, let settled, _):
+            [("target", .string(target)), ("seq", Self.number(seq)), ("settled", .bool(settled))]
         case .digest(let target, let seq, let digest, _):
             [("target", .string(target)), ("seq", Self.number(seq)), ("digest", .string(digest))]
         case .asset(let reference, _): [("asset", ValueCodec.encode(.asset(reference)))]
@@ -123,7 +124,7 @@ extension ServerMessage.TargetInfo {
         return members + [
             ("mode", .string(mode.rawValue)), ("rate", .number(rate)), ("seq", ServerMessage.number(seq)),
             ("bindings", .array(bindings.map(StateCodec.encode))),
-        ]
+        ] + (layers.map { [("layers", .array($0.map(StateMachineCodec.encode)))] } ?? []) + (settled.map { [("settled", .bool($0))] } ?? [])
     }
 
     /// The listing entry as JSON.

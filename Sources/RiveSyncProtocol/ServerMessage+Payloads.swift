@@ -71,8 +71,18 @@ extension ServerMessage {
         public var rate: Double
         public var seq: UInt64
         public var bindings: [Binding]
+        /// A state machine's layers, each with its current state, in layer order (nil for a
+        /// published instance).
+        public var layers: [LayerState]?
+        /// Whether a state machine needs no further advance (nil for a published instance).
+        public var settled: Bool?
 
-        public init(name: String, file: String, kind: TargetKind, mode: AdvanceMode, rate: Double, seq: UInt64, bindings: [Binding]) {
+        public init(
+            name: String, file: String, kind: TargetKind, mode: AdvanceMode, rate: Double, seq: UInt64, bindings: [Binding],
+            layers: [LayerState]? = nil, settled: Bool? = nil
+        ) {
+            self.layers = layers
+            self.settled = settled
             self.name = name
             self.file = file
             self.kind = kind
@@ -221,8 +231,23 @@ extension ServerMessage {
         /// Who sent each of `commands`, in the same order (nil: not recorded for that command);
         /// nil when the daemon records no authors (§17).
         public var authors: [Author?]?
+        /// Seconds the target's state machine ran in this advance (0: none).
+        public var elapsed: Double
+        /// Events the state machine reported during the advance, in order.
+        public var events: [ReportedEvent]
+        /// The layers whose current state changed, with their new state.
+        public var layers: [LayerState]
+        /// Whether the target's state machine needs no further advance.
+        public var settled: Bool
 
-        public init(target: String, epoch: String, seq: UInt64, effects: [Effect], commands: [UInt64], authors: [Author?]? = nil) {
+        public init(
+            target: String, epoch: String, seq: UInt64, effects: [Effect], commands: [UInt64], authors: [Author?]? = nil,
+            elapsed: Double = 0, events: [ReportedEvent] = [], layers: [LayerState] = [], settled: Bool = true
+        ) {
+            self.elapsed = elapsed
+            self.events = events
+            self.layers = layers
+            self.settled = settled
             self.target = target
             self.epoch = epoch
             self.seq = seq
@@ -236,7 +261,8 @@ extension ServerMessage {
         public init(_ batch: ChangeBatch, epoch: String, effects: [Effect], withAuthors: Bool = false) {
             self.init(
                 target: batch.target, epoch: epoch, seq: batch.seq, effects: effects, commands: batch.applied,
-                authors: withAuthors ? batch.applied.map { batch.authors[$0] } : nil)
+                authors: withAuthors ? batch.applied.map { batch.authors[$0] } : nil, elapsed: batch.elapsed, events: batch.events,
+                layers: batch.layers, settled: batch.settled)
         }
     }
 

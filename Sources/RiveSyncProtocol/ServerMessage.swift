@@ -45,8 +45,9 @@ public enum ServerMessage: Sendable, Equatable {
     case ack(Ack, id: JSONValue?)
     /// The reply to `get`.
     case value(ValueReply, id: JSONValue?)
-    /// The reply to `advance`.
-    case advanced(target: String, seq: UInt64, id: JSONValue?)
+    /// The reply to `advance`: the target's seq after it, and whether its state machine is
+    /// settled (needs no further advance).
+    case advanced(target: String, seq: UInt64, settled: Bool = true, id: JSONValue?)
     /// The reply to `digest`.
     case digest(target: String, seq: UInt64, digest: String, id: JSONValue?)
     /// The reply to `upload`.

@@ -58,6 +58,8 @@ extension StateCodec {
 extension ServerMessage.Batch {
     /// The batch as the model applies it to a replica.
     public var changeBatch: ChangeBatch {
-        ChangeBatch(target: target, seq: seq, effects: effects, applied: commands, rejected: [])
+        ChangeBatch(
+            target: target, seq: seq, effects: effects, applied: commands, rejected: [], elapsed: elapsed, events: events, layers: layers,
+            settled: settled)
     }
 }

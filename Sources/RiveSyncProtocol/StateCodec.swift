@@ -47,6 +47,7 @@ public enum StateCodec {
         case .bind(let slot, let instance, let states):
             m = [("op", "bind"), paths, ("slot", .string(slot.description)), ("instance", id(instance)), introduced(states)]
         }
+        if effect.origin == .stateMachine { m.append(("by", "stateMachine")) }
         return .object(m)
     }
 
@@ -123,7 +124,13 @@ public enum StateCodec {
         default:
             throw .badField("op", "a known effect op")
         }
-        return Effect(paths: paths, change: change)
+        let origin: EffectOrigin
+        switch try f.optionalString("by") {
+        case nil: origin = .command
+        case "stateMachine": origin = .stateMachine
+        default: throw .badField("by", "\"stateMachine\" or absent")
+        }
+        return Effect(paths: paths, change: change, origin: origin)
     }
 
     /// Reads the bindings of a snapshot.

@@ -60,7 +60,7 @@ extension Grants {
         case .transaction(let transaction):
             // The connection core checks each command itself, to name the failing one's index.
             return transaction.commands.lazy.compactMap { denial(of: $0) }.first
-        case .advance(let target):
+        case .advance(let target, _):
             return allowsSomewhere(.write, on: target) || allowsSomewhere(.fire, on: target)
                 ? nil : Denial(permission: .write, target: target)
         case .presence(let request):

@@ -23,10 +23,10 @@ import Testing
         #expect(try Self.roundTrip(record) == record)
     }
 
-    /// Format 3 added authors and transactions; a journal of format 2 reads unchanged (its
+    /// Format 3 added authors and transactions (4: elapsed); a journal of format 2 reads unchanged (its
     /// creations are typed records, not the first format's wire requests).
     @Test func aRecordOfFormatTwoReadsUnchanged() throws {
-        #expect(JournalRecord.format == 3)
+        #expect(JournalRecord.format == 4)
         let record = JournalRecord.publish(instance: InstanceID(5), name: "theme")
         let line = JSONValue.object(record.members).jsonText
         #expect(try JournalRecord(json: try JSONParser().parse(Array(line.utf8)), file: "demo", format: 2) == record)

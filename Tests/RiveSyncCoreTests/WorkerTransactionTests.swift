@@ -62,7 +62,7 @@ import Testing
             Self.transaction([.set(target: "room", path: "title", value: "Dark"), .set(target: "room", path: "count", value: 2)]), id: 3)
         _ = driver.fire(.advance(target: "room"))
         let records = try #require(driver.log.records["demo"])
-        #expect(records.contains { if case .advance(_, let commands) = $0 { commands.count == 2 } else { false } })
+        #expect(records.contains { if case .advance(_, let commands, _) = $0 { commands.count == 2 } else { false } })
         let replica = try WorkerDriver(publish: false)
         _ = try replica.core.restore(
             WorkerDriver.schema, as: "demo", firstInstanceID: MockWorkerEnvironment.firstInstanceID, snapshot: nil,

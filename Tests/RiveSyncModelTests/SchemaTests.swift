@@ -89,7 +89,7 @@ import Testing
             #"{"viewModels": [], "artboards": [{"name": "X", "stateMachines": ["a"], "defaultStateMachine": "b"}]}"#,
             "not one of the artboard's state machines"
         ),
-        (#"{"viewModels": [{"name": "A", "properties": [{"name": "a/b", "type": "number"}]}]}"#, "contain no '/'"),
+        (#"{"viewModels": [{"name": "A", "properties": [{"name": "", "type": "number"}]}]}"#, "must be non-empty"),
         (#"{"rivesyncSchema": 2, "viewModels": []}"#, "unsupported version"),
         (#"[1, 2"#, "not JSON"),
         (#"{}"#, "viewModels: missing"),

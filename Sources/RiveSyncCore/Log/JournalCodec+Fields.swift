@@ -50,6 +50,16 @@ extension JournalCodec {
             return found.isNull ? nil : try number(key)
         }
 
+        /// An advance's seconds: absent (every record before format 4) is 0; present, a finite
+        /// number ≥ 0.
+        public func elapsed(_ key: String) throws(Invalid) -> Double {
+            guard let found = json[key] else { return 0 }
+            guard let seconds = found.numberValue, seconds.isFinite, seconds >= 0 else {
+                throw Invalid(description: "\(what).\(key): expected a number of seconds ≥ 0")
+            }
+            return seconds
+        }
+
         public func instance(_ key: String) throws(Invalid) -> InstanceID {
             let number = try int(key)
             guard number > 0 else { throw Invalid(description: "\(what).\(key): expected an instance id") }

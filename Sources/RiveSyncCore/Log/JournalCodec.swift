@@ -99,6 +99,8 @@ public enum JournalCodec {
                         }
                         members += [("bindings", .array(target.bindings.map(StateCodec.encode))), ("seq", .number(Double(target.seq)))]
                         if target.generation > 0 { members.append(("generation", .number(Double(target.generation)))) }
+                        // The running state machine's own state (its codec is the evaluator's).
+                        if let machine = target.stateMachine { members.append(("machineState", machine)) }
                         return .object(members)
                     })
             ),
@@ -119,10 +121,14 @@ public enum JournalCodec {
             // `generation` is written only when it is not 0.
             let generation = target["generation"] == nil ? 0 : try item.int("generation")
             guard seq >= 0, generation >= 0 else { throw Invalid(description: "target \(target.jsonText)") }
+            // `machineState` is written only for a target that runs a state machine (snapshots
+            // written before the state machine ran have none).
+            let machine = target["machineState"]
+            if let machine, machine.objectValue == nil { throw Invalid(description: "target \(target.jsonText): machineState") }
             targets.append(
                 FileRuntimeState.TargetState(
                     name: try item.string("name"), kind: kind, bindings: try StateCodec.decodeBindings(try item.value("bindings")),
-                    seq: UInt64(seq), generation: generation))
+                    seq: UInt64(seq), generation: generation, stateMachine: machine))
         }
         var retired: [String: Int] = [:]
         guard let retiredTargets = try fields.value("retiredTargets").objectValue else { throw Invalid(description: "retiredTargets") }

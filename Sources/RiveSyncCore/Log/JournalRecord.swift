@@ -4,7 +4,7 @@ import RiveSyncProtocol
 
 /// One record of a file's journal log: a change to the file's runtime, written before the
 /// change is made and replayed through the same code on restart. Its JSON is the journal's
-/// own (format 3, `JournalRecord.format`), not the wire protocol's.
+/// own (format 4, `JournalRecord.format`), not the wire protocol's.
 ///
 /// Formats: 1 carried creations as wire requests and had no segment line; 2 has typed
 /// records; 3 adds to an advance's commands their author (`"a"`) and transaction (`"x"`,
@@ -12,10 +12,13 @@ import RiveSyncProtocol
 /// unchanged (a format-2 record simply has neither). The number went up for `"x"`: a daemon
 /// that did not know it would replay a transaction that was undone as separate commands,
 /// some of them applied, and reach another state than the one acknowledged; with format 3
-/// such a daemon refuses the journal (`unknown journal format 3`) instead.
+/// such a daemon refuses the journal (`unknown journal format 3`) instead. 4 adds to an
+/// advance the seconds its state machine ran (`"elapsed"`, written only when above 0; a record
+/// without it ran none, as every record of an earlier format): a daemon that did not know it
+/// would replay timed advances as untimed ones and reach another state, so it refuses format 4.
 public enum JournalRecord: Sendable, Equatable {
     /// The journal format these records are written in (`file.json`'s `format`).
-    public static let format = 3
+    public static let format = 4
     /// The first format with typed records (creations before it were wire requests).
     static let typedRecords = 2
 
@@ -24,8 +27,9 @@ public enum JournalRecord: Sendable, Equatable {
     case createStateMachine(StateMachineRequest)
     case publish(instance: InstanceID, name: String)
     case deleteTarget(String)
-    /// An advance of `target` and the commands it applied, in order.
-    case advance(target: String, commands: [QueuedCommand])
+    /// An advance of `target`: the commands it applied, in order, then `elapsed` seconds of its
+    /// state machine (decided once, by whoever proposed it, so every replay runs the same time).
+    case advance(target: String, commands: [QueuedCommand], elapsed: Double = 0)
 }
 
 extension JournalRecord {
@@ -47,11 +51,11 @@ extension JournalRecord {
             return [("t", "publish"), ("instance", id(instance)), ("name", .string(name))]
         case .deleteTarget(let target):
             return [("t", "deleteTarget"), ("target", .string(target))]
-        case .advance(let target, let commands):
+        case .advance(let target, let commands, let elapsed):
             return [
                 ("t", "advance"), ("target", .string(target)),
                 ("commands", .array(commands.map(JournalCodec.encode))),
-            ]
+            ] + (elapsed > 0 ? [("elapsed", .number(elapsed))] : [])
         }
     }
 
@@ -68,7 +72,7 @@ extension JournalRecord {
         case "advance":
             var commands: [QueuedCommand] = []
             for command in try fields.array("commands") { commands.append(try JournalCodec.decodeQueued(command)) }
-            self = .advance(target: try fields.string("target"), commands: commands)
+            self = .advance(target: try fields.string("target"), commands: commands, elapsed: try fields.elapsed("elapsed"))
         case "createInstance":
             self = .createInstance(try JournalCodec.decodeSource(try fields.value("source")))
         case "createStateMachine":

@@ -5,7 +5,7 @@ import RiveSyncProtocol
 extension WorkerCore {
     /// Schedules an advance of an auto target: at once if it has been idle for a whole
     /// interval, else at the next interval boundary (so it advances at most `rate` times a
-    /// second, and only when something is queued).
+    /// second, and only when something is queued or its state machine is running).
     func scheduleAdvance(_ target: String) {
         guard let record = targets[target], !record.manual, !record.scheduled else { return }
         targets[target]!.scheduled = true
@@ -13,23 +13,67 @@ extension WorkerCore {
         outbox.append(.schedule(.advance(target: target), at: due))
     }
 
-    /// Proposes a target's queued commands as one advance; once the log commits it, `apply`
-    /// runs the advance and sends the batches, acks and errors it produced. `manual`: the
-    /// `advance` request to answer with the target's seq.
-    func runAdvance(_ target: String, manual: ManualAdvance? = nil) {
+    /// Proposes a target's queued commands as one advance, with the seconds its state machine
+    /// runs; once the log commits it, `apply` runs the advance and sends the batches, acks and
+    /// errors it produced. `elapsed`: a manual target's `advance` request's seconds; an auto
+    /// target's are decided here (`autoElapsed`). `manual`: the `advance` request to answer.
+    func runAdvance(_ target: String, elapsed: Double? = nil, manual: ManualAdvance? = nil) {
         guard let record = targets[target] else { return }
         let start = environment.now()
         targets[target]!.scheduled = false
         targets[target]!.lastAdvance = start
         let commands = record.queued
-        guard !commands.isEmpty else {
+        let seconds = elapsed ?? autoElapsed(target, now: start)
+        // A settled state machine's time changes nothing: only commands make an advance then.
+        // A running one advances on request, or on the tick of the worker that drives it.
+        guard !commands.isEmpty || (!settled(target) && (elapsed != nil || record.drivesTime)) else {
             if let manual { sendAdvanced(target, to: manual) }
             return
         }
         targets[target]!.queued = []
+        targets[target]!.lastStep = start
         propose(
-            .advance(target: target, commands: commands), file: record.file, .advance(target: target, commands: commands, manual: manual))
+            .advance(target: target, commands: commands, elapsed: seconds), file: record.file,
+            .advance(target: target, commands: commands, manual: manual))
         count(.advanceDuration(nanoseconds: environment.now() - start))
+    }
+
+    /// An auto target's state machine time for an advance at `now`: the real time since its
+    /// state machine last ran while it is running (not settled), at most
+    /// `ClientRequest.maxElapsed`; 0 for a settled one (as a Rive view resumes a paused state
+    /// machine from 0 when input wakes it). Decided once, by the proposing node, and recorded.
+    func autoElapsed(_ target: String, now: UInt64) -> Double {
+        guard let record = targets[target], !record.manual, let last = record.lastStep, !settled(target) else { return 0 }
+        return min(Double(now &- last) / 1e9, ClientRequest.maxElapsed)
+    }
+
+    /// Whether a target's state machine needs no further advance.
+    func settled(_ target: String) -> Bool {
+        guard let file = targets[target]?.file else { return true }
+        return files[file]?.isSettled(target) ?? true
+    }
+
+    /// After an advance of `target` applied: who drives an auto target's time, and its next
+    /// tick. The node whose advance applied last drives it (`own`: this worker proposed it; a
+    /// single daemon owns every advance, a restore's too), so a cluster ticks each running
+    /// state machine once, not once per node. A settled target schedules nothing: an idle,
+    /// settled daemon has no timer.
+    func advanceApplied(_ target: String, own: Bool) {
+        guard let record = targets[target], !record.manual else { return }
+        let drives = own || !environment.sharesManualAdvances
+        targets[target]!.drivesTime = drives
+        if !own || targets[target]!.lastStep == nil { targets[target]!.lastStep = environment.now() }
+        if drives, !replaying, !settled(target) { scheduleAdvance(target) }
+    }
+
+    /// After a restore: every running auto target ticks again (on a single daemon; a cluster
+    /// node drives only the targets whose advances it proposes from then on).
+    func resumeTicking(file: String) {
+        guard !environment.sharesManualAdvances else { return }
+        for name in targets.keys.sorted() where targets[name]!.file == file && targets[name]!.drivesTime {
+            targets[name]!.lastStep = environment.now()
+            if !targets[name]!.manual, !settled(name) { scheduleAdvance(name) }
+        }
     }
 
     /// Sends each batch to its subscribers (encoded once for whole-target subscribers),

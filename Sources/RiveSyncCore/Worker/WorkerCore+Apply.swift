@@ -42,11 +42,11 @@ extension WorkerCore {
         case .deleteTarget(let target):
             guard targets[target]?.file == file else { throw WireError(StateMachineError.unknownTarget(target)) }
             return try applyDelete(target)
-        case .advance(let target, let commands):
+        case .advance(let target, let commands, let elapsed):
             guard targets[target]?.file == file else { throw WireError(StateMachineError.unknownTarget(target)) }
             for command in commands { try model { try $0.enqueue(command, on: target) } }
             let batches: [ChangeBatch]
-            do { batches = try model { try $0.advance(target) } } catch {
+            do { batches = try model { try $0.advance(target, elapsed: elapsed) } } catch {
                 _ = try? files[file]!.discardQueue(of: target)
                 throw error
             }
@@ -147,7 +147,7 @@ extension WorkerCore {
     /// Answers an `advance` request with the target's seq.
     func sendAdvanced(_ target: String, to manual: ManualAdvance) {
         let seq = (try? files[targets[target]?.file ?? ""]?.target(target).seq) ?? 0
-        send(.advanced(target: target, seq: seq, id: manual.id), to: manual.connection)
+        send(.advanced(target: target, seq: seq, settled: settled(target), id: manual.id), to: manual.connection)
     }
 
     private func instanceReply(_ instance: InstanceID, file: String, id: JSONValue?) -> ServerMessage {

@@ -75,7 +75,16 @@ extension WorkerCore: LogSink {
         do { result = .success(try apply(record, file: file)) } catch { result = .failure(error) }
         if let waiter { answer(waiter, with: result) }
         guard case .success = result else { return .rejected }
-        if ticket == nil, case .advance(let target, _) = record { followAdvance(of: target) }
+        switch (record, result) {
+        case (.advance(let target, _, _), _):
+            advanceApplied(target, own: ticket != nil)
+            if ticket == nil { followAdvance(of: target) }
+        case (.createStateMachine, .success(.target(let target))):
+            // A new state machine may need advances before it settles (its entry state).
+            advanceApplied(target, own: ticket != nil)
+        default:
+            break
+        }
         snapshotIfDue(file)
         return .applied
     }

@@ -104,11 +104,11 @@ extension WorkerCore {
         case .transaction(let transaction):
             try enqueueTransaction(transaction, session: session, requestID: id, grants: grants, author: author)
             return nil
-        case .advance(let target):
+        case .advance(let target, let elapsed):
             guard try record(target).manual else {
                 throw WireError(code: .notManual, message: "target '\(target)' advances by itself", details: [("target", .string(target))])
             }
-            runAdvance(target, manual: ManualAdvance(connection: session, id: id))
+            runAdvance(target, elapsed: elapsed, manual: ManualAdvance(connection: session, id: id))
             return nil
         case .digest(let target):
             let runtime = files[try record(target).file]!

@@ -20,9 +20,12 @@ extension WorkerCore {
             do { highestCommand = try restore(snapshot, file: name, schema: schema) } catch { throw .snapshot(reason: "\(error)") }
         }
         for (line, record) in records {
-            if case .advance(_, let commands) = record { highestCommand = max(highestCommand, commands.map(\.id).max() ?? 0) }
+            if case .advance(_, let commands, _) = record { highestCommand = max(highestCommand, commands.map(\.id).max() ?? 0) }
             do { _ = try apply(record, file: name) } catch { throw .record(line: line, reason: "cannot be replayed: \(error)") }
+            if case .advance(let target, _, _) = record { advanceApplied(target, own: false) }
         }
+        replaying = false
+        resumeTicking(file: name)
         return highestCommand
     }
 
@@ -36,6 +39,7 @@ extension WorkerCore {
                 throw JournalCodec.Invalid(description: "target '\(target.name)' is taken")
             }
             var record = TargetRecord(file: name, manual: target.manual, rate: target.rate)
+            record.drivesTime = !environment.sharesManualAdvances
             for batch in target.history {
                 let decoded = try decodeHistoryBatch(batch, target: target.name, file: name)
                 highestCommand = max(highestCommand, decoded.applied.max() ?? 0)
@@ -70,7 +74,11 @@ extension WorkerCore {
             throw JournalCodec.Invalid(description: "history authors: \(error.message)")
         }
         for (number, author) in zip(applied, recorded ?? []) { authors[number] = author }
-        return ChangeBatch(target: target, seq: UInt64(seq), effects: effects, applied: applied, rejected: [], authors: authors)
+        var batch = ChangeBatch(target: target, seq: UInt64(seq), effects: effects, applied: applied, rejected: [], authors: authors)
+        do { try ServerMessage.Batch.stateMachineMembers(in: json, into: &batch) } catch {
+            throw JournalCodec.Invalid(description: "history batch: \(error.message)")
+        }
+        return batch
     }
 }
 

@@ -53,7 +53,8 @@ extension WorkerCore {
     static func subscriptionValue(at path: String, in target: String, runtime: FileRuntime) throws(WireError) -> JSONValue {
         do {
             if path.hasPrefix("@"), !path.contains("/") {
-                guard let instance = try runtime.target(target).instance(in: .global(String(path.dropFirst()))) else {
+                guard let name = PropertyPath.unescape(String(path.dropFirst())) else { throw PropertyError.invalidPath(path) }
+                guard let instance = try runtime.target(target).instance(in: .global(name)) else {
                     throw PropertyError.noSuchSlot(path: path)
                 }
                 return ValueCodec.encode(.viewModel(instance))

@@ -85,6 +85,12 @@ public final class WorkerCore {
         public var rate: Double
         var lastAdvance: UInt64 = 0
         var scheduled = false
+        /// When this worker last accounted the state machine's time (an advance it proposed,
+        /// or another node's it applied): an auto advance runs the time since.
+        var lastStep: UInt64?
+        /// Whether this worker ticks the target while its state machine runs (see
+        /// `advanceApplied`).
+        var drivesTime = true
         var subscribers: [ConnectionID: Subscription] = [:]
         /// The latest batches, oldest first, at most `historyBatches`.
         var history: [HistoryEntry] = []
@@ -215,13 +221,18 @@ public final class WorkerCore {
     public func targetInfo(_ name: String) -> ServerMessage.TargetInfo? {
         guard let record = targets[name], let target = try? files[record.file]?.target(name) else { return nil }
         let kind: ServerMessage.TargetKind
+        var layers: [LayerState]?
+        var settled: Bool?
         switch target.kind {
-        case .stateMachine(let artboard, let stateMachine): kind = .stateMachine(artboard: artboard, stateMachine: stateMachine)
+        case .stateMachine(let artboard, let stateMachine):
+            kind = .stateMachine(artboard: artboard, stateMachine: stateMachine)
+            layers = files[record.file]!.layerStates(name)
+            settled = files[record.file]!.isSettled(name)
         case .publishedInstance: kind = .instance
         }
         return ServerMessage.TargetInfo(
             name: name, file: record.file, kind: kind, mode: record.manual ? .manual : .auto, rate: record.rate, seq: target.seq,
-            bindings: target.bindings)
+            bindings: target.bindings, layers: layers, settled: settled)
     }
 
     /// Listing entries of this worker's first `limit` targets by name after `after` that

@@ -33,6 +33,7 @@ extension InstanceStore {
         visiting.append(id)
         defer { visiting.removeLast() }
         for root in rootSlots[id] ?? [] where results[root.target, default: []].count < Self.maxPathsPerInstance {
+            // `suffix` holds escaped segments; the prefix is a slot's (already a path).
             let segments = (root.prefix.isEmpty ? [] : [root.prefix]) + suffix.reversed()
             results[root.target, default: []].append(segments.joined(separator: "/"))
         }
@@ -43,12 +44,14 @@ extension InstanceStore {
             case .list(let items):
                 for (index, item) in items.enumerated() where item == id {
                     collectPaths(
-                        to: link.parent, suffix: suffix + [String(index), link.property], rootSlots: rootSlots, visiting: &visiting,
+                        to: link.parent, suffix: suffix + [String(index), PropertyPath.escape(link.property)], rootSlots: rootSlots,
+                        visiting: &visiting,
                         budget: &budget, into: &results)
                 }
             default:
                 collectPaths(
-                    to: link.parent, suffix: suffix + [link.property], rootSlots: rootSlots, visiting: &visiting, budget: &budget,
+                    to: link.parent, suffix: suffix + [PropertyPath.escape(link.property)], rootSlots: rootSlots, visiting: &visiting,
+                    budget: &budget,
                     into: &results)
             }
         }

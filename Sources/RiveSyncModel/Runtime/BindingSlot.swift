@@ -6,11 +6,12 @@ public enum BindingSlot: Sendable, Hashable, CustomStringConvertible {
     case main
     case global(String)
 
-    /// The path prefix of the slot: "" for main, `@Name` for a global.
+    /// The path prefix of the slot: "" for main, `@Name` for a global (its name escaped as in
+    /// every path, `PropertyPath.escape`).
     public var pathPrefix: String {
         switch self {
         case .main: return ""
-        case .global(let name): return "@" + name
+        case .global(let name): return "@" + PropertyPath.escape(name)
         }
     }
 

@@ -89,7 +89,7 @@ extension FileRuntime {
         if case .bind(let slot, _, _) = change { return [(origin, Effect(paths: [slot.pathPrefix], change: change))] }
         let (instance, property) = change.location
         return store.paths(to: instance, rootSlots: rootSlots).map { name, paths in
-            (name, Effect(paths: paths.map { $0.isEmpty ? property : $0 + "/" + property }, change: change))
+            (name, Effect(paths: paths.map { PropertyPath.appending(property, to: $0) }, change: change))
         }
     }
 

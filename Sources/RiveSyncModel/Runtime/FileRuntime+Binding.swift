@@ -57,6 +57,7 @@ extension FileRuntime {
             Target(
                 name: targetName, kind: .stateMachine(artboard: artboardSchema.name, stateMachine: machineName),
                 bindings: bindings))
+        attachStateMachine(to: targetName)
         return targetName
     }
 

@@ -14,7 +14,60 @@ public struct ResolvedProperty: Sendable, Hashable {
 /// Path resolution, shared by the daemon's runtime and every replica so that a path means the
 /// same thing, and fails with the same error, everywhere.
 public enum PropertyPath {
-    /// Resolves a `/`-separated, case-sensitive path.
+    /// A name as one segment of a path: `~` written `~0` and `/` written `~1` (RFC 6901, JSON
+    /// Pointer's escape), so Rive's names with a `/` (`BG On/Off` → `BG On~1Off`) are paths
+    /// too. A name with neither is unchanged.
+    public static func escape(_ name: String) -> String {
+        guard name.contains(where: { $0 == "~" || $0 == "/" }) else { return name }
+        var segment = ""
+        for character in name {
+            switch character {
+            case "~": segment += "~0"
+            case "/": segment += "~1"
+            default: segment.append(character)
+            }
+        }
+        return segment
+    }
+
+    /// The name a segment writes (the reverse of `escape`); nil when a `~` is not followed by
+    /// `0` or `1`.
+    public static func unescape(_ segment: String) -> String? {
+        guard segment.contains("~") else { return segment }
+        var name = ""
+        var iterator = segment.makeIterator()
+        while let character = iterator.next() {
+            guard character == "~" else {
+                name.append(character)
+                continue
+            }
+            switch iterator.next() {
+            case "0": name.append("~")
+            case "1": name.append("/")
+            default: return nil
+            }
+        }
+        return name
+    }
+
+    /// A path's segments, each unescaped; `invalidPath` for an empty path or segment, or a
+    /// `~` that escapes nothing.
+    public static func names(of path: String) throws(PropertyError) -> [String] {
+        var names: [String] = []
+        for segment in path.split(separator: "/", omittingEmptySubsequences: false) {
+            guard !segment.isEmpty, let name = unescape(String(segment)) else { throw .invalidPath(path) }
+            names.append(name)
+        }
+        guard !names.isEmpty else { throw .invalidPath(path) }
+        return names
+    }
+
+    /// `path` with the property `name` appended (escaped): `name` alone under the main slot.
+    public static func appending(_ name: String, to path: String) -> String {
+        path.isEmpty ? escape(name) : path + "/" + escape(name)
+    }
+
+    /// Resolves a `/`-separated, case-sensitive path (its names escaped, `escape`).
     ///
     /// With a `root` the path starts at that instance. Otherwise the first segment may pick the
     /// starting instance: `@Name` for the global slot `Name`, `#17` for the instance with id 17;
@@ -26,15 +79,15 @@ public enum PropertyPath {
         maxSegments: Int = 32
     ) throws(PropertyError) -> ResolvedProperty {
         let segments = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-        guard !path.isEmpty, !segments.contains(where: \.isEmpty) else { throw .invalidPath(path) }
         guard segments.count <= maxSegments else { throw .limitExceeded(limit: "maxPathSegments", value: maxSegments) }
+        let names = try names(of: path)
         func slot(_ slot: BindingSlot) -> InstanceID? { bindings.first { $0.slot == slot }?.instance }
         var index = 0
         var current: InstanceID
         if let root {
             current = root
-        } else if segments[0].hasPrefix("@") {
-            guard let id = slot(.global(String(segments[0].dropFirst()))) else { throw .noSuchSlot(path: segments[0]) }
+        } else if names[0].hasPrefix("@") {
+            guard let id = slot(.global(String(names[0].dropFirst()))) else { throw .noSuchSlot(path: segments[0]) }
             current = id
             index = 1
         } else if segments[0].hasPrefix("#"), let raw = UInt64(segments[0].dropFirst()) {
@@ -50,7 +103,7 @@ public enum PropertyPath {
             let here = segments[...index].joined(separator: "/")
             guard let state = store[current] else { throw .unknownInstance(current) }
             guard let viewModel = schema.viewModels.first(where: { $0.name == state.viewModel }),
-                let property = viewModel.property(named: segments[index]),
+                let property = viewModel.property(named: names[index]),
                 let value = state.values[property.name]
             else { throw .noSuchProperty(path: here) }
             index += 1

@@ -1,3 +1,5 @@
+import RiveSyncJSON
+
 /// Everything needed to rebuild a `FileRuntime` as it was (queues excluded: queued commands
 /// are not acknowledged yet, so they need not survive a restart).
 public struct FileRuntimeState: Sendable, Hashable {
@@ -8,13 +10,19 @@ public struct FileRuntimeState: Sendable, Hashable {
         public var bindings: [Binding]
         public var seq: UInt64
         public var generation: Int
+        /// The running state machine's state (`StateMachineInstance.persistentJSON`), nil for
+        /// a target without one.
+        public var stateMachine: JSONValue?
 
-        public init(name: String, kind: TargetKind, bindings: [Binding], seq: UInt64, generation: Int = 0) {
+        public init(
+            name: String, kind: TargetKind, bindings: [Binding], seq: UInt64, generation: Int = 0, stateMachine: JSONValue? = nil
+        ) {
             self.name = name
             self.kind = kind
             self.bindings = bindings
             self.seq = seq
             self.generation = generation
+            self.stateMachine = stateMachine
         }
     }
 
@@ -42,7 +50,8 @@ extension FileRuntime {
             targets: targetNames.map { name in
                 let target = targets[name]!
                 return FileRuntimeState.TargetState(
-                    name: name, kind: target.kind, bindings: target.bindings, seq: target.seq, generation: target.generation)
+                    name: name, kind: target.kind, bindings: target.bindings, seq: target.seq, generation: target.generation,
+                    stateMachine: target.stateMachine?.persistentJSON)
             }, retiredTargets: retiredTargets)
     }
 
@@ -58,6 +67,12 @@ extension FileRuntime {
             target.seq = persisted.seq
             addTarget(target)
             targets[persisted.name]!.generation = persisted.generation
+            attachStateMachine(to: persisted.name)
+            if let saved = persisted.stateMachine, var machine = targets[persisted.name]!.stateMachine {
+                // A state that does not fit the file (it changed) leaves the state machine at
+                // its entry states, bound afresh.
+                if (try? machine.restore(from: saved)) != nil { targets[persisted.name]!.stateMachine = machine }
+            }
         }
         retiredTargets = state.retiredTargets
     }

@@ -17,6 +17,9 @@ public struct Target: Sendable {
     /// How many deleted targets of this file had this name before it (0 for the first). Seqs
     /// start again at 1 for each generation, so a cursor is only meaningful within one.
     public internal(set) var generation = 0
+    /// The running state machine of a `.stateMachine` target whose file describes it (nil for
+    /// a published instance, or a file without a graph).
+    public internal(set) var stateMachine: StateMachineInstance?
 
     init(name: String, kind: TargetKind, bindings: [Binding]) {
         self.name = name

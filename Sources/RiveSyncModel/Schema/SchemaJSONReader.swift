@@ -73,8 +73,9 @@ struct SchemaJSONReader {
 
     private func readProperty(_ item: JSONValue, _ here: String) throws(FileError) -> PropertySchema {
         let name = try string(item["name"], "\(here).name")
-        guard !name.isEmpty, !name.contains("/") else {
-            throw fail("\(here).name", "a property name must be non-empty and contain no '/'")
+        // A `/` is allowed, as in Rive: paths escape it (`PropertyPath.escape`).
+        guard !name.isEmpty else {
+            throw fail("\(here).name", "a property name must be non-empty")
         }
         let typeText = try string(item["type"], "\(here).type")
         guard let type = DataType(rawValue: typeText) else {

@@ -1,0 +1,156 @@
+import RiveSyncJSON
+
+/// Why a persisted state machine state could not be restored.
+public enum StateMachinePersistenceError: Error, Sendable, Hashable {
+    /// A member is missing or has the wrong type (its name).
+    case invalidMember(String)
+    /// The state does not fit the file's state machine (layer, state, animation or input
+    /// counts differ).
+    case mismatch(String)
+}
+
+extension StateMachineInstance {
+    /// Everything an advance leaves behind, as strict JSON: each layer's state, animation time
+    /// and transition, the inputs, bound components' values, reported listeners and events not
+    /// run yet, and whether a bind pass is pending. `restore(from:)` reads it back.
+    public var persistentJSON: JSONValue {
+        .object([
+            ("layers", .array(layers.map(Self.json))),
+            ("inputs", .array(inputs.map { .object([("value", .number(Double($0.number))), ("fired", .bool($0.fired))]) })),
+            (
+                "components",
+                .array(
+                    componentValues.keys.sorted { ($0.component, $0.key) < ($1.component, $1.key) }.map { key in
+                        .object([
+                            ("component", .number(Double(key.component))), ("key", .number(Double(key.key))),
+                            ("value", Self.json(componentValues[key]!)),
+                        ])
+                    })
+            ),
+            ("listeners", .array(reportedListeners.map { .number(Double($0)) })),
+            ("events", .array(pendingEvents.map { .number(Double($0)) })),
+            ("bindPassPending", .bool(bindPassPending)), ("settled", .bool(isSettled)),
+        ])
+    }
+
+    /// Restores what `persistentJSON` wrote (the definition must be the same file's).
+    public mutating func restore(from json: JSONValue) throws(StateMachinePersistenceError) {
+        let layerStates = try Self.array(json["layers"], "layers")
+        guard layerStates.count == layers.count else { throw .mismatch("\(layerStates.count) layers, the file has \(layers.count)") }
+        for (index, state) in layerStates.enumerated() { layers[index] = try layer(state, index) }
+        let inputStates = try Self.array(json["inputs"], "inputs")
+        guard inputStates.count == inputs.count else { throw .mismatch("\(inputStates.count) inputs, the file has \(inputs.count)") }
+        for (index, input) in inputStates.enumerated() {
+            inputs[index].number = Float(try Self.number(input["value"], "inputs.value"))
+            inputs[index].fired = try Self.bool(input["fired"], "inputs.fired")
+        }
+        componentValues = [:]
+        for item in try Self.array(json["components"], "components") {
+            let key = BoundComponentProperty(
+                component: try Self.int(item["component"], "components.component"), key: try Self.int(item["key"], "components.key"))
+            componentValues[key] = try Self.value(item["value"])
+        }
+        reportedListeners = []
+        for item in try Self.array(json["listeners"], "listeners") { reportedListeners.append(try Self.int(item, "listeners")) }
+        pendingEvents = []
+        for item in try Self.array(json["events"], "events") { pendingEvents.append(try Self.int(item, "events")) }
+        bindPassPending = try Self.bool(json["bindPassPending"], "bindPassPending")
+        isSettled = try Self.bool(json["settled"], "settled")
+    }
+
+    private static func json(_ layer: LayerInstance) -> JSONValue {
+        var members: [(String, JSONValue)] = [
+            ("state", .number(Double(layer.state))), ("mix", .number(Double(layer.mix))),
+            ("transitionCompleted", .bool(layer.transitionCompleted)), ("waitingForExit", .bool(layer.waitingForExit)),
+        ]
+        if let clock = layer.clock {
+            members.append(
+                (
+                    "clock",
+                    .object([
+                        ("time", .number(Double(clock.time))), ("totalTime", .number(Double(clock.totalTime))),
+                        ("lastTotalTime", .number(Double(clock.lastTotalTime))), ("direction", .number(Double(clock.direction))),
+                        ("keepGoing", .bool(clock.keepGoing)),
+                    ])
+                ))
+        }
+        if let origin = layer.transitionOrigin {
+            members.append(("transition", .object([("state", .number(Double(origin.state))), ("index", .number(Double(origin.index)))])))
+        }
+        return .object(members)
+    }
+
+    private func layer(_ json: JSONValue, _ index: Int) throws(StateMachinePersistenceError) -> LayerInstance {
+        var layer = LayerInstance(layer: definition.layers[index])
+        layer.state = try Self.int(json["state"], "layers.state")
+        let states = definition.layers[index].states
+        guard states.indices.contains(layer.state) else { throw .mismatch("layer \(index) has no state \(layer.state)") }
+        layer.mix = Float(try Self.number(json["mix"], "layers.mix"))
+        layer.transitionCompleted = try Self.bool(json["transitionCompleted"], "layers.transitionCompleted")
+        layer.waitingForExit = try Self.bool(json["waitingForExit"], "layers.waitingForExit")
+        if let clock = json["clock"] {
+            guard let animation = states[layer.state].animation, definition.animations.indices.contains(animation) else {
+                throw .mismatch("layer \(index)'s state \(layer.state) plays no animation")
+            }
+            layer.clock = AnimationClock(
+                definition.animations[animation], time: Float(try Self.number(clock["time"], "clock.time")),
+                totalTime: Float(try Self.number(clock["totalTime"], "clock.totalTime")),
+                lastTotalTime: Float(try Self.number(clock["lastTotalTime"], "clock.lastTotalTime")),
+                direction: Float(try Self.number(clock["direction"], "clock.direction")),
+                keepGoing: try Self.bool(clock["keepGoing"], "clock.keepGoing"))
+            if definition.timelines.indices.contains(animation) {
+                var timeline = LinearAnimationInstance(definition.timelines[animation])
+                timeline.setTime(layer.clock!.time)
+                layer.timeline = timeline
+            }
+        }
+        if let transition = json["transition"] {
+            let origin = TransitionOrigin(
+                state: try Self.int(transition["state"], "transition.state"), index: try Self.int(transition["index"], "transition.index"))
+            guard states.indices.contains(origin.state), states[origin.state].transitions.indices.contains(origin.index) else {
+                throw .mismatch("layer \(index) has no transition \(origin.index) out of state \(origin.state)")
+            }
+            layer.transition = states[origin.state].transitions[origin.index]
+            layer.transitionOrigin = origin
+        }
+        return layer
+    }
+
+    private static func json(_ value: PropertyValue) -> JSONValue {
+        switch value {
+        case .number(let number): return .object([("number", .number(Double(number)))])
+        case .string(let text): return .object([("string", .string(text))])
+        case .boolean(let flag): return .object([("boolean", .bool(flag))])
+        case .color(let color): return .object([("color", .number(Double(color)))])
+        default: return .null
+        }
+    }
+
+    private static func value(_ json: JSONValue?) throws(StateMachinePersistenceError) -> PropertyValue {
+        if let number = json?["number"]?.numberValue { return .number(Float(number)) }
+        if let text = json?["string"]?.stringValue { return .string(text) }
+        if let flag = json?["boolean"]?.boolValue { return .boolean(flag) }
+        if let color = json?["color"]?.numberValue, color >= 0, color <= Double(UInt32.max) { return .color(UInt32(color)) }
+        throw .invalidMember("components.value")
+    }
+
+    private static func array(_ json: JSONValue?, _ name: String) throws(StateMachinePersistenceError) -> [JSONValue] {
+        guard let array = json?.arrayValue else { throw .invalidMember(name) }
+        return array
+    }
+
+    private static func number(_ json: JSONValue?, _ name: String) throws(StateMachinePersistenceError) -> Double {
+        guard let number = json?.numberValue, number.isFinite else { throw .invalidMember(name) }
+        return number
+    }
+
+    private static func int(_ json: JSONValue?, _ name: String) throws(StateMachinePersistenceError) -> Int {
+        guard let number = json?.intValue, number >= 0 else { throw .invalidMember(name) }
+        return number
+    }
+
+    private static func bool(_ json: JSONValue?, _ name: String) throws(StateMachinePersistenceError) -> Bool {
+        guard let flag = json?.boolValue else { throw .invalidMember(name) }
+        return flag
+    }
+}
