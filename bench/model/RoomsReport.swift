@@ -4,7 +4,9 @@ import Foundation
 /// state machine against the no-graph baseline measured in the same run.
 func runRoomsBenchmark(roomCounts: [Int], passes: Int) throws {
     print("state machine per room: µs per advance (p50 / mean), \(passes) passes, baseline = same view model, no graph")
-    print("| file | rooms | variant | (a) settled, empty | (b) one write + SM | (c) elapsed 1/60 | (c) unsettled | settled after create | KB/room |")
+    print(
+        "| file | rooms | variant | (a) settled, empty | (b) one write + SM | (c) elapsed 1/60 | (c) unsettled"
+            + " | settled after create | KB/room |")
     print("|---|---:|---|---:|---:|---:|---:|---:|---:|")
     for fixture in [RoomsFixture.listeners, .enumTransitions] {
         for rooms in roomCounts {
