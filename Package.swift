@@ -85,7 +85,7 @@ let package = Package(
         // WebSocket client.
         .target(name: "RiveSyncTestSupport", path: "Tests/RiveSyncTestSupport"),
         // Benchmark (not a test): apply + advance throughput of the core.
-        .executableTarget(name: "bench-model", dependencies: ["RiveSyncModel"], path: "bench/model"),
+        .executableTarget(name: "bench-model", dependencies: ["RiveSyncModel", "RiveFile"], path: "bench/model"),
         // libwebsockets 4.1.6 (Debian) behind a header-only shim.
         .systemLibrary(
             name: "CWebSockets", pkgConfig: "libwebsockets",
