@@ -9,6 +9,17 @@ struct BenchHarnessTests {
     static let runPy = DaemonProcess.packageRoot + "/bench/run.py"
     static let systems = ["rivesync-1", "rivesync-1r", "rivesync-3r"]
 
+    /// runs.csv of an output directory: its text and its rows by column name (Python's csv
+    /// module ends its rows with \r\n).
+    static func runs(in out: URL) throws -> (csv: String, rows: [[String: String]]) {
+        let csv = try String(contentsOf: out.appendingPathComponent("runs.csv"), encoding: .utf8)
+        let lines = csv.split(whereSeparator: \.isNewline).map {
+            $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        }
+        let header = try #require(lines.first)
+        return (csv, lines.dropFirst().map { Dictionary(uniqueKeysWithValues: zip(header, $0)) })
+    }
+
     @Test func plansTheClusterSystemsForFanoutAndRooms() async throws {
         let result = try await offThePool {
             try ChildProcess.run(
@@ -49,13 +60,7 @@ struct BenchHarnessTests {
                 ], seconds: 600)
         }
         #expect(result.status == 0, "\(result.output)")
-        let csv = try String(contentsOf: out.appendingPathComponent("runs.csv"), encoding: .utf8)
-        // Python's csv module ends its rows with \r\n.
-        let lines = csv.split(whereSeparator: \.isNewline).map {
-            $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-        }
-        let header = try #require(lines.first)
-        let rows = lines.dropFirst().map { Dictionary(uniqueKeysWithValues: zip(header, $0)) }
+        let (csv, rows) = try Self.runs(in: out)
         #expect(rows.count == 6, "\(csv)")
         for row in rows {
             let what = "\(row["workload"] ?? "?") \(row["system"] ?? "?"): \(row)"
@@ -96,12 +101,7 @@ struct BenchHarnessTests {
                 ], seconds: 300)
         }
         #expect(result.status == 0, "\(result.output)")
-        let csv = try String(contentsOf: out.appendingPathComponent("runs.csv"), encoding: .utf8)
-        let lines = csv.split(whereSeparator: \.isNewline).map {
-            $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-        }
-        let header = try #require(lines.first)
-        let rows = lines.dropFirst().map { Dictionary(uniqueKeysWithValues: zip(header, $0)) }
+        let (csv, rows) = try Self.runs(in: out)
         #expect(rows.count == 1, "\(csv)")
         for row in rows {
             #expect(row["system"] == "rivesync-rooms", "\(row)")
