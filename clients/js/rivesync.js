@@ -23,7 +23,8 @@ export function origin(effect) {
  * (PROTOCOL.md §13), or one of the client's own: `connection_lost` (the connection closed
  * before the reply; a command may or may not have applied), `closed` (the client was closed),
  * `replica_diverged` (a batch did not fit the replica; the client resubscribes), `listener_failed` (a
- * callback given to `watch` or `on` threw; reported on the client's `error` listeners).
+ * callback given to `watch` or `on` threw; reported on the client's `error` listeners), `not_settled`
+ * (`advanceUntilSettled` ran out of advances).
  */
 export class RiveSyncError extends Error {
   /**
