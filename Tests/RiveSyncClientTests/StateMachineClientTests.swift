@@ -169,4 +169,32 @@ final class StateMachineClientTests: ClientTestCase {
         XCTAssertEqual(rive.errors, [])
         bridge.unbind()
     }
+
+    func testTheBridgeLeavesTheStateMachinesOwnFiresToTheLocalStateMachine() async throws {
+        try startDaemon(
+            configuration: """
+                {"files": [{"name": "triggers", "path": "\(Self.riv)data_binding_test_triggers.riv"}],
+                 "auth": {"allowAnonymous": "loopback"}}
+                """)
+        let worker = try await connect()
+        let file = try await File(source: .name("triggers"), worker: worker)
+        let root = try await file.createViewModelInstance(.blank(from: .name("vm_root")))
+        let machine = try await file.createArtboard("root").createStateMachine(binding: root, targetName: "root", manual: true)
+        let rive = RiveDouble(viewModels: ["vm_root": .init(properties: ["trigger": .trigger])])
+        let local = rive.makeInstance("vm_root")
+        let bridge = try await RiveSyncBridge.bind(try await machine.mainInstance(), to: local) { rive.makeInstance($0) }
+        XCTAssertFalse(bridge.forwardsLocalChanges)
+        let localFires = await Collector.start(local.triggerStream(at: "trigger"))
+        // A nested timeline's event at 0.7 s makes the state machine fire `trigger`.
+        for elapsed in [0, 0.7, 0.1] { try await machine.advance(elapsed: elapsed) }
+        let target = try await worker.target(named: "root")
+        let (_, fires) = try await target.value(at: "trigger")
+        XCTAssertEqual(fires, .trigger(fires: 1), "the state machine fired it")
+        // A client's fire after it does reach the local trigger: the state machine's did not.
+        _ = try await applied(machine) { try await target.fire(at: "trigger") }
+        let seen = try await localFires.waitFor(1)
+        XCTAssertEqual(seen.count, 1)
+        XCTAssertEqual(bridge.localWrites, 1, "one local fire: the client's")
+        bridge.unbind()
+    }
 }
