@@ -192,8 +192,8 @@ final class StateMachineClientTests: ClientTestCase {
         XCTAssertEqual(fires, .trigger(fires: 1), "the state machine fired it")
         // A client's fire after it does reach the local trigger: the state machine's did not.
         _ = try await applied(machine) { try await target.fire(at: "trigger") }
-        let seen = try await localFires.waitFor(1)
-        XCTAssertEqual(seen.count, 1)
+        let seen = try await localFires.waitFor(1).count
+        XCTAssertEqual(seen, 1)
         XCTAssertEqual(bridge.localWrites, 1, "one local fire: the client's")
         bridge.unbind()
     }
