@@ -48,20 +48,21 @@ extension StateMachineInstance {
     }
 
     func toTargetBind(of bindable: Int) -> DataBindDefinition? {
-        definition.dataBinds.last { $0.target == .bindable(bindable) && !$0.toSource }
+        bindIndex(of: bindable, toSource: false).map { definition.dataBinds[$0] }
     }
 
-    func toSourceBind(of bindable: Int) -> DataBindDefinition? {
-        definition.dataBinds.last { $0.target == .bindable(bindable) && $0.toSource }
+    /// The index of a bindable's last to-target (or to-source) bind among the state machine's.
+    func bindIndex(of bindable: Int, toSource: Bool) -> Int? {
+        definition.dataBinds.lastIndex { $0.target == .bindable(bindable) && $0.toSource == toSource }
     }
 
     /// A bindable's current value: its bound view-model value through its converter, or its
     /// stored value.
     func value(of bindable: Int, access: some ViewModelAccess) -> PropertyValue? {
-        if let bind = toTargetBind(of: bindable), let location = access.locate(bind.sourcePath),
+        if let index = bindIndex(of: bindable, toSource: false), let location = access.locate(definition.dataBinds[index].sourcePath),
             let value = access.value(at: location)
         {
-            return converters.convert(value, with: bind.converter)
+            return converted(value, slot: .stateMachine(index), towardSource: false, source: location, access: access)
         }
         guard definition.bindables.indices.contains(bindable) else { return nil }
         switch definition.bindables[bindable].value {

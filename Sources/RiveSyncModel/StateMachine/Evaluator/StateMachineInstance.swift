@@ -7,7 +7,10 @@
 /// "changed" flags clear). Numbers are computed in `Float`, as Rive does.
 public struct StateMachineInstance: Sendable, Hashable {
     public let definition: StateMachineDefinition
-    let converters: DataConverterAdapter
+    /// Each bind's own copy of the converter it names.
+    var bindConverters: [BindSlot: DataConverter]
+    /// The random numbers formulas draw.
+    var random = SeededRandom()
     var layers: [LayerInstance]
     var inputs: [InputValue]
     /// View-model values changed since the last frame reset (Rive's `hasChanged`).
@@ -38,8 +41,12 @@ public struct StateMachineInstance: Sendable, Hashable {
     /// A state machine of `definition` at its entry states, before any advance, with the
     /// state machines of its nested artboards (nested at most `depth` levels deep).
     public init(definition: StateMachineDefinition, graph: RiveGraph, depth: Int = 8) {
+        self.init(definition: definition, graph: graph, converters: DataConverters(graph: graph), depth: depth)
+    }
+
+    private init(definition: StateMachineDefinition, graph: RiveGraph, converters: DataConverters, depth: Int) {
         self.definition = definition
-        converters = DataConverterAdapter(graph: graph)
+        bindConverters = Self.bindConverters(of: definition, in: converters)
         layers = definition.layers.map { LayerInstance(layer: $0) }
         inputs = definition.inputs.map { InputValue($0.kind) }
         guard depth > 0 else { return }
@@ -50,7 +57,7 @@ public struct StateMachineInstance: Sendable, Hashable {
                 nested.append(
                     NestedStateMachine(
                         component: artboard.component, path: artboard.dataBindPath,
-                        machine: StateMachineInstance(definition: child, graph: graph, depth: depth - 1)))
+                        machine: StateMachineInstance(definition: child, graph: graph, converters: converters, depth: depth - 1)))
             }
         }
     }
@@ -88,8 +95,9 @@ public struct StateMachineInstance: Sendable, Hashable {
         reported = []
         reportedEventIDs = []
         for index in layers.indices { layers[index].changedOnAdvance = false }
-        updateArtboardBinds(access: &access)
-        var keepGoing = advanceLayers(seconds, newFrame: true, access: &access) || seconds == 0
+        let converters = advanceConverters(seconds, access: access)
+        let moving = updateArtboardBinds(moved: converters.moved, access: &access)
+        var keepGoing = advanceLayers(seconds, newFrame: true, access: &access) || seconds == 0 || converters.running || moving
         if advanceNested(seconds, newFrame: true, access: &access) { keepGoing = true }
         if tryChangeState(access: &access) {
             _ = advanceLayers(0, newFrame: false, access: &access)
@@ -169,7 +177,7 @@ public struct StateMachineInstance: Sendable, Hashable {
             }
             if newFrame, nested[index].machine.bindPassPending {
                 nested[index].machine.bind(access: access)
-                nested[index].machine.updateArtboardBinds(access: &access)
+                if nested[index].machine.updateArtboardBinds(access: &access) { keepGoing = true }
             }
             nested[index].machine.noteChanged(Self.ordered(changed.subtracting(nested[index].machine.changed)))
             let before = nested[index].machine.changed
@@ -221,6 +229,7 @@ public struct StateMachineInstance: Sendable, Hashable {
     public mutating func bind(access: some ViewModelAccess) {
         bindPassPending = true
         isSettled = false
+        resetConverters()
         for index in nested.indices { nested[index].machine.bindPassPending = true }
         watchedLocations = [:]
         for listener in definition.listeners {
