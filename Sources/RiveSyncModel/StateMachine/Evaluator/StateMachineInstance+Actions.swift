@@ -51,7 +51,6 @@ extension StateMachineInstance {
     mutating func report(_ event: Int, delay: Float = 0) {
         guard let name = definition.events[event] else { return }
         reported.append(ReportedEvent(name: name, delay: delay))
-        reportedEventIDs.append(event)
         pendingEvents.append(PendingEvent(target: 0, event: event))
     }
 }

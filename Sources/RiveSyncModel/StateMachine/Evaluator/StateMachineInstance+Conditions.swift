@@ -12,12 +12,11 @@ extension StateMachineInstance {
             }
             return compare(.number(inputs[input].number), .number(value), operation)
         case .viewModel(let left, let right, let operation):
-            guard case .bindable(let bindable) = left else { return false }
-            if right == .changed || (right == .trigger && isTrigger(bindable)) {
+            if case .bindable(let bindable) = left, right == .changed || (right == .trigger && isTrigger(bindable)) {
                 guard let location = source(of: bindable, access: access) else { return false }
                 return changed.contains(location) && !used.contains(.value(location, layer: layer))
             }
-            guard let lhs = comparable(bindable, access: access), let rhs = comparable(right, access: access) else { return false }
+            guard let lhs = comparable(left, access: access), let rhs = comparable(right, access: access) else { return false }
             return compare(lhs, rhs, operation)
         case .unsupported:
             return false
@@ -100,6 +99,7 @@ extension StateMachineInstance {
         case .string(let value): return .string(value)
         case .color(let value): return .color(value)
         case .enumIndex(let index): return .symbolListIndex(UInt32(clamping: index))
+        case .component(let component, let key): return componentValue(BoundComponentProperty(component: component, key: key))
         case .trigger, .changed, .unsupported: return nil
         }
     }

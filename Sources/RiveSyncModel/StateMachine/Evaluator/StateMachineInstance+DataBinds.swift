@@ -23,10 +23,7 @@ extension StateMachineInstance {
             let property = BoundComponentProperty(component: component, key: bind.propertyKey)
             let targetWins = bind.toSource || (bind.twoWay && !bind.sourceToTargetFirst)
             if (first && targetWins) || (writtenTargets.contains(index) && (bind.toSource || bind.twoWay)) {
-                guard let value = componentValue(property), let current = access.value(at: location) else { continue }
-                let converted = convert(value, slot: slot, towardSource: true, source: location, access: access)
-                guard let written = Self.fitted(converted, to: current) else { continue }
-                if access.write(written, at: location) { markChanged(location) }
+                pushToSource(bind: index, access: &access)
             } else if !bind.toSource,
                 first || changed.contains(location) || moved.contains(slot) || converterInputsChanged(slot, access: access),
                 let value = access.value(at: location)
@@ -37,6 +34,18 @@ extension StateMachineInstance {
         }
         writtenTargets = []
         return moving
+    }
+
+    /// Writes a bind's component value to its view-model source, through its converter.
+    mutating func pushToSource(bind index: Int, access: inout some ViewModelAccess) {
+        let bind = definition.artboardBinds[index]
+        guard case .component(let component) = bind.target, let location = access.locate(bind.sourcePath),
+            let value = componentValue(BoundComponentProperty(component: component, key: bind.propertyKey)),
+            let current = access.value(at: location)
+        else { return }
+        let converted = convert(value, slot: .artboard(index), towardSource: true, source: location, access: access)
+        guard let written = Self.fitted(converted, to: current) else { return }
+        if access.write(written, at: location) { markChanged(location) }
     }
 
     /// Writes a bound component's property as an animation would (it reaches the view model
@@ -52,7 +61,11 @@ extension StateMachineInstance {
     /// A component property's current value: written by a bind, else stored in the file,
     /// else Rive's initial value for the property.
     func componentValue(_ property: BoundComponentProperty) -> PropertyValue? {
-        if let value = componentValues[property] { return value }
+        componentValues[property] ?? Self.storedValue(property, in: definition)
+    }
+
+    /// A component property's value as the file stores it, else Rive's initial value for it.
+    static func storedValue(_ property: BoundComponentProperty, in definition: StateMachineDefinition) -> PropertyValue? {
         guard definition.components.indices.contains(property.component),
             let known = RiveDefinitions.property(property.key)
         else { return nil }
@@ -61,7 +74,7 @@ extension StateMachineInstance {
         case .color(let color)?: return .color(color)
         case .bytes(let bytes)?: return .string(String(decoding: bytes, as: UTF8.self))
         case .uint(let number)?: return known.kind == .bool ? .boolean(number != 0) : .number(Float(number))
-        case nil: return Self.initialValue(known)
+        case nil: return initialValue(known)
         }
     }
 
