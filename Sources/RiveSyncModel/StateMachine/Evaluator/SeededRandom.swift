@@ -4,7 +4,12 @@ struct SeededRandom: Sendable, Hashable {
     /// The seed every state machine starts from.
     static let seed: UInt64 = 0x5269_7665_5379_6E63
 
-    private(set) var state: UInt64 = SeededRandom.seed
+    private(set) var state: UInt64
+
+    /// A sequence from `state` (the fixed seed unless restoring one).
+    init(state: UInt64 = SeededRandom.seed) {
+        self.state = state
+    }
 
     /// The next number of the sequence, in 0..<1 (24 bits, as a Float holds them exactly).
     mutating func nextFloat() -> Float {

@@ -12,7 +12,8 @@ public enum StateMachinePersistenceError: Error, Sendable, Hashable {
 extension StateMachineInstance {
     /// Everything an advance leaves behind, as strict JSON: each layer's state, animation time
     /// and transition, the inputs, bound components' values, reported listeners and events not
-    /// run yet, and whether a bind pass is pending. `restore(from:)` reads it back.
+    /// run yet, whether a bind pass is pending, and where the formulas' random sequence is.
+    /// `restore(from:)` reads it back.
     public var persistentJSON: JSONValue {
         .object([
             ("layers", .array(layers.map(Self.json))),
@@ -33,6 +34,7 @@ extension StateMachineInstance {
                 .array(pendingEvents.map { .object([("target", .number(Double($0.target))), ("event", .number(Double($0.event)))]) })
             ),
             ("bindPassPending", .bool(bindPassPending)), ("settled", .bool(isSettled)),
+            ("random", .string(String(random.state, radix: 16))),
         ])
     }
 
@@ -62,6 +64,13 @@ extension StateMachineInstance {
         }
         bindPassPending = try Self.bool(json["bindPassPending"], "bindPassPending")
         isSettled = try Self.bool(json["settled"], "settled")
+        // A state persisted before formulas drew seeded numbers has none: the sequence starts over.
+        if let text = json["random"] {
+            guard let state = text.stringValue.flatMap({ UInt64($0, radix: 16) }) else { throw .invalidMember("random") }
+            random = SeededRandom(state: state)
+        } else {
+            random = SeededRandom()
+        }
     }
 
     private static func json(_ layer: LayerInstance) -> JSONValue {
