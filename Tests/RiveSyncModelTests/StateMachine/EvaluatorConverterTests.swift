@@ -32,4 +32,20 @@ import Testing
         #expect(last.map(\.settled) == [true], "the advance that settles the state machine has a batch saying so")
         #expect(try runtime.advance("sm", elapsed: 0.25).isEmpty, "a settled state machine's time changes nothing")
     }
+
+    @Test func anInterpolationUnderWaySurvivesARestart() throws {
+        var runtime = try settledRuntime()
+        try runtime.enqueue(QueuedCommand(id: 1, command: .set(path: "num", value: .number(1000))), on: "sm")
+        _ = try runtime.advance("sm", elapsed: 0.001)
+        _ = try runtime.advance("sm", elapsed: 0.25)
+        var restored = FileRuntime(schema: runtime.schema, restoring: runtime.persistentState)
+        #expect(restored.persistentState == runtime.persistentState)
+        for _ in 0..<3 {
+            _ = try runtime.advance("sm", elapsed: 0.25)
+            _ = try restored.advance("sm", elapsed: 0.25)
+            #expect(restored.persistentState == runtime.persistentState, "the same interpolation goes on after a restart")
+            #expect(restored.isSettled("sm") == runtime.isSettled("sm"))
+        }
+        #expect(restored.isSettled("sm"))
+    }
 }
