@@ -13,8 +13,8 @@ extension StateMachineInstance {
     /// Everything an advance leaves behind, as strict JSON: each layer's state, animation time
     /// and transition, the inputs, bound components' values, reported listeners and events not
     /// run yet, whether a bind pass is pending, where the formulas' random sequence is, and
-    /// what each bind's converter keeps (an interpolator under way). `restore(from:)` reads it
-    /// back.
+    /// what each bind's converter keeps (an interpolator under way), and the same for each
+    /// nested artboard's state machine. `restore(from:)` reads it back.
     public var persistentJSON: JSONValue {
         .object([
             ("layers", .array(layers.map(Self.json))),
@@ -36,6 +36,7 @@ extension StateMachineInstance {
             ),
             ("bindPassPending", .bool(bindPassPending)), ("settled", .bool(isSettled)),
             ("random", .string(String(random.state, radix: 16))), ("converters", .array(convertersJSON)),
+            ("nested", .array(nested.map(\.machine.persistentJSON))),
         ])
     }
 
@@ -66,6 +67,14 @@ extension StateMachineInstance {
         bindPassPending = try Self.bool(json["bindPassPending"], "bindPassPending")
         isSettled = try Self.bool(json["settled"], "settled")
         try restoreConverters(json["converters"])
+        // A state persisted before nested state machines were kept leaves them at their entry.
+        if let states = json["nested"] {
+            let states = try Self.array(states, "nested")
+            guard states.count == nested.count else {
+                throw .mismatch("\(states.count) nested state machines, the file has \(nested.count)")
+            }
+            for (index, state) in states.enumerated() { try nested[index].machine.restore(from: state) }
+        }
         // A state persisted before formulas drew seeded numbers has none: the sequence starts over.
         if let text = json["random"] {
             guard let state = text.stringValue.flatMap({ UInt64($0, radix: 16) }) else { throw .invalidMember("random") }

@@ -191,6 +191,8 @@ public struct StateMachineInstance: Sendable, Hashable {
             if newFrame, nested[index].machine.bindPassPending {
                 nested[index].machine.bind(access: access)
                 if nested[index].machine.updateArtboardBinds(access: &access) { keepGoing = true }
+            } else if !nested[index].machine.watchedResolved {
+                nested[index].machine.resolveWatched(access: access)
             }
             nested[index].machine.noteChanged(Self.ordered(changed.subtracting(nested[index].machine.changed)))
             let before = nested[index].machine.changed
@@ -239,6 +241,9 @@ public struct StateMachineInstance: Sendable, Hashable {
 
     /// The locations the listeners' paths lead to, resolved at bind (`bind(access:)`).
     var watchedLocations: [[Int]: ValueLocation] = [:]
+    /// Whether `watchedLocations` were resolved since this value was made (a restored nested
+    /// state machine resolves them at its next advance).
+    var watchedResolved = false
 
     /// Resolves what the state machine watches against the bound instances (call after every
     /// bind).
@@ -247,12 +252,19 @@ public struct StateMachineInstance: Sendable, Hashable {
         isSettled = false
         resetConverters()
         for index in nested.indices { nested[index].machine.bindPassPending = true }
+        resolveWatched(access: access)
+    }
+
+    /// Resolves the view-model values the listeners watch against the bound instances (or,
+    /// for a nested artboard's state machine, its data context).
+    mutating func resolveWatched(access: some ViewModelAccess) {
         watchedLocations = [:]
         for listener in definition.listeners {
             for case .viewModel(let path) in listener.sources {
                 if let location = access.locate(path) { watchedLocations[path] = location }
             }
         }
+        watchedResolved = true
     }
 }
 
