@@ -142,6 +142,14 @@ import Testing
         #expect(throws: FileError.invalidData(StateMachineJSONError.graphGivenTwice.description)) { try FileSchema(jsonText: both) }
     }
 
+    /// The graph written back in the format (`inspect --graph --json`) is the description read.
+    @Test func theGraphWritesBackAsItsDescription() throws {
+        let text = try Self.schemaExample()
+        func machine(_ json: JSONValue) -> JSONValue? { json["artboards"]?.arrayValue?.first?["stateMachines"]?.arrayValue?.first }
+        let described = try #require(machine(try JSONParser().parse(text)))
+        #expect(machine(try FileSchema(jsonText: text).stateMachineGraphJSON) == described)
+    }
+
     /// What a journal keeps (the schema with its graph) loads back to the same schema.
     @Test func theDescribedGraphSurvivesTheJournalForm() throws {
         let schema = try FileSchema(jsonText: try Self.schemaExample())
