@@ -5,6 +5,9 @@
 public enum StateMachineJSONError: Error, Sendable, Hashable {
     /// A member is missing or has the wrong JSON type (path, what was expected).
     case invalidMember(at: String, expected: String)
+    /// A member the format does not have (a typo, or what only a `.riv` file holds, such as a
+    /// converter).
+    case unknownMember(at: String)
     /// A type name that is not one this format describes (path, name, allowed).
     case unknownType(at: String, name: String, allowed: [String])
     /// A transition goes to a state the layer does not have, or whose name is not unique.
@@ -31,6 +34,7 @@ public enum StateMachineJSONError: Error, Sendable, Hashable {
     public var description: String {
         switch self {
         case .invalidMember(let at, let expected): return "\(at): expected \(expected)"
+        case .unknownMember(let at): return "\(at): not a member of this format"
         case .unknownType(let at, let name, let allowed):
             return "\(at): unknown type '\(name)' (one of \(allowed.joined(separator: ", ")))"
         case .unknownState(let at, let name): return "\(at): the layer has no state named '\(name)' (or several)"

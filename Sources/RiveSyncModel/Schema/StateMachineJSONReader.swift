@@ -116,6 +116,7 @@ private struct MachineReader {
     }
 
     mutating func read(_ json: JSONValue, at here: String) throws(StateMachineJSONError) {
+        try known(json, ["name", "inputs", "layers", "listeners"], at: here)
         let name = try string(json["name"], "\(here).name")
         objects.append(RiveObject(typeKey: ObjectType.stateMachine, properties: [55: .text(name)]))
         for (index, input) in try array(json["inputs"], "\(here).inputs").enumerated() {
@@ -132,6 +133,7 @@ private struct MachineReader {
     // MARK: Inputs
 
     private mutating func readInput(_ json: JSONValue, at here: String) throws(StateMachineJSONError) {
+        try known(json, ["name", "type", "value"], at: here)
         let name = try string(json["name"], "\(here).name")
         guard !inputs.contains(where: { $0.name == name }) else { throw .duplicateName(at: "\(here).name", name: name) }
         let type = try string(json["type"], "\(here).type")
@@ -158,6 +160,7 @@ private struct MachineReader {
     private static let stateTypes = ["EntryState", "AnyState", "ExitState", "AnimationState"]
 
     private mutating func readLayer(_ json: JSONValue, at here: String) throws(StateMachineJSONError) {
+        try known(json, ["name", "states"], at: here)
         let name = try string(json["name"], "\(here).name")
         objects.append(RiveObject(typeKey: ObjectType.layer, properties: [138: .text(name)]))
         let states = try array(json["states"], "\(here).states")
@@ -182,6 +185,7 @@ private struct MachineReader {
     private mutating func readState(_ json: JSONValue, name: String?, at here: String, states: [String?])
         throws(StateMachineJSONError)
     {
+        try known(json, ["type", "animation", "transitions", "actions"], at: here)
         let type = json["type"]?.stringValue ?? "AnimationState"
         switch type {
         case "EntryState": objects.append(RiveObject(typeKey: ObjectType.entryState))
@@ -202,6 +206,11 @@ private struct MachineReader {
     }
 
     private mutating func readTransition(_ json: JSONValue, at here: String, states: [String?]) throws(StateMachineJSONError) {
+        let members: Set<String> = [
+            "to", "conditions", "actions", "duration", "durationPercent", "exitTime", "exitTimePercent", "disabled", "pauseOnExit",
+            "enableEarlyExit",
+        ]
+        try known(json, members, at: here)
         let target: Int
         if let index = json["to"]?.intValue {
             guard states.indices.contains(index) else { throw .unknownState(at: "\(here).to", name: String(index)) }
@@ -214,11 +223,17 @@ private struct MachineReader {
         }
         var transition = RiveObject(typeKey: ObjectType.transition, properties: [151: .uint(UInt64(target))])
         var flags: UInt64 = 0
-        if try optionalBool(json["disabled"], "\(here).disabled") == true { flags |= 1 }
-        if let duration = json["duration"] { transition.properties[158] = .uint(try milliseconds(duration, "\(here).duration")) }
-        if let exitTime = json["exitTime"] {
-            transition.properties[160] = .uint(try milliseconds(exitTime, "\(here).exitTime"))
-            flags |= 4
+        // `StateTransitionFlags`: disabled 1, pause on exit 16, early exit 32.
+        for (key, flag) in [("disabled", 1), ("pauseOnExit", 16), ("enableEarlyExit", 32)] {
+            if try optionalBool(json[key], "\(here).\(key)") == true { flags |= UInt64(flag) }
+        }
+        // Duration in percent 2, exit time 4, exit time in percent 8.
+        for (key, property, flag) in [
+            ("duration", 158, 0), ("durationPercent", 158, 2), ("exitTime", 160, 4), ("exitTimePercent", 160, 12),
+        ] {
+            guard let value = json[key] else { continue }
+            transition.properties[property] = .uint(try whole(value, "\(here).\(key)"))
+            flags |= UInt64(flag)
         }
         if flags != 0 { transition.properties[152] = .uint(flags) }
         objects.append(transition)
@@ -232,6 +247,7 @@ private struct MachineReader {
     private mutating func readFireActions(_ json: JSONValue?, at here: String) throws(StateMachineJSONError) {
         for (index, action) in try array(json, here).enumerated() {
             let at = "\(here)[\(index)]"
+            try known(action, ["fire", "at"], at: at)
             let (ids, property) = try resolve(try string(action["fire"], "\(at).fire"), at: "\(at).fire")
             guard property.type == .trigger else {
                 throw .unusableProperty(at: "\(at).fire", path: action["fire"]?.stringValue ?? "", type: property.type.rawValue)
@@ -249,6 +265,11 @@ private struct MachineReader {
     // MARK: Conditions
 
     private mutating func readCondition(_ json: JSONValue, at here: String) throws(StateMachineJSONError) {
+        let form: Set<String> =
+            json["input"] != nil
+            ? ["input", "op", "value"]
+            : json["trigger"] != nil ? ["trigger"] : json["changed"] != nil ? ["changed"] : ["property", "op", "value", "otherProperty"]
+        try known(json, form, at: here)
         if let input = json["input"] {
             try readInputCondition(json, input: try string(input, "\(here).input"), at: here)
             return
@@ -349,6 +370,7 @@ private struct MachineReader {
     // MARK: Listeners
 
     private mutating func readListener(_ json: JSONValue, at here: String) throws(StateMachineJSONError) {
+        try known(json, ["name", "property", "actions"], at: here)
         let name = try optionalString(json["name"], "\(here).name") ?? ""
         let path = try string(json["property"], "\(here).property")
         let (ids, _) = try resolve(path, at: "\(here).property")
@@ -360,8 +382,28 @@ private struct MachineReader {
     }
 
     /// `{"set": path, "value": v}`, `{"set": path, "otherProperty": path}` or `{"fire": path}`: a
-    /// `ListenerViewModelChange` with its bindable and binds.
+    /// `ListenerViewModelChange` with its bindable and binds; `{"input": name, "value": v}`: a
+    /// `ListenerNumberChange` or `ListenerBoolChange` (a trigger input, without a value, fires).
     private mutating func readListenerAction(_ json: JSONValue, at here: String) throws(StateMachineJSONError) {
+        let form: Set<String> =
+            json["input"] != nil ? ["input", "value"] : json["fire"] != nil ? ["fire"] : ["set", "value", "otherProperty"]
+        try known(json, form, at: here)
+        if let input = json["input"] {
+            let name = try string(input, "\(here).input")
+            guard let index = inputs.firstIndex(where: { $0.name == name }) else { throw .noSuchProperty(at: "\(here).input", path: name) }
+            var action = RiveObject(typeKey: 0, properties: [227: .uint(UInt64(index))])
+            switch inputs[index].type {
+            case ObjectType.triggerInput: action.typeKey = 115
+            case ObjectType.boolInput:
+                action.typeKey = 117
+                action.properties[228] = .uint(try bool(json["value"] ?? .bool(true), "\(here).value") ? 1 : 0)
+            default:
+                action.typeKey = 118
+                action.properties[229] = .float(try number(json["value"], "\(here).value"))
+            }
+            objects.append(action)
+            return
+        }
         if let fire = json["fire"] {
             let path = try string(fire, "\(here).fire")
             let (ids, property) = try resolve(path, at: "\(here).fire")
@@ -410,17 +452,18 @@ private struct MachineReader {
         return object
     }
 
-    /// A property path (`mood`, `child/x`, `@Theme/accent` for a global view model) as a data
-    /// bind's source path: the view model's index, then property indices.
+    /// A property path (`mood`, `child/x`; `@Theme/accent` from another view model: a global, or
+    /// a nested artboard's data context) as a data bind's source path: the view model's index,
+    /// then property indices.
     private func resolve(_ path: String, at here: String) throws(StateMachineJSONError) -> ([Int], PropertySchema) {
         guard let names = try? PropertyPath.names(of: path) else { throw .noSuchProperty(at: here, path: path) }
         var rest = names[...]
         var current: ViewModelSchema
         if let first = names.first, first.hasPrefix("@") {
-            guard let global = schema.viewModels.first(where: { $0.isGlobal && $0.name == first.dropFirst() }) else {
+            guard let other = schema.viewModels.first(where: { $0.name == first.dropFirst() }) else {
                 throw .noSuchProperty(at: here, path: path)
             }
-            current = global
+            current = other
             rest = rest.dropFirst()
         } else {
             guard let viewModel else { throw .noViewModel(at: here) }
@@ -473,9 +516,9 @@ private struct MachineReader {
         }
     }
 
-    private func milliseconds(_ json: JSONValue, _ here: String) throws(StateMachineJSONError) -> UInt64 {
+    private func whole(_ json: JSONValue, _ here: String) throws(StateMachineJSONError) -> UInt64 {
         guard let n = json.intValue, n >= 0, n <= Int(UInt32.max) else {
-            throw .badValue(at: here, expected: "milliseconds, a whole number")
+            throw .badValue(at: here, expected: "a whole number")
         }
         return UInt64(n)
     }
@@ -493,6 +536,12 @@ private struct MachineReader {
     private func optionalBool(_ json: JSONValue?, _ here: String) throws(StateMachineJSONError) -> Bool? {
         guard let json, !json.isNull else { return nil }
         return try bool(json, here)
+    }
+
+    /// Refuses a member this format does not know (a typo, or what only a `.riv` file holds).
+    private func known(_ json: JSONValue, _ names: Set<String>, at here: String) throws(StateMachineJSONError) {
+        guard let members = json.objectValue else { throw .invalidMember(at: here, expected: "an object") }
+        for (name, _) in members where !names.contains(name) { throw .unknownMember(at: "\(here).\(name)") }
     }
 
     private func array(_ json: JSONValue?, _ here: String) throws(StateMachineJSONError) -> [JSONValue] {

@@ -108,8 +108,10 @@ struct StateMachineJSONWriter {
         if transition.enableExitTime {
             members.append((transition.exitTimeIsPercentage ? "exitTimePercent" : "exitTime", .number(Double(transition.exitTime))))
         }
-        if transition.isDisabled { members.append(("disabled", true)) }
-        if transition.flags & ~UInt64(15) != 0 { members.append(("flags", .number(Double(transition.flags)))) }
+        for (key, flag) in [("disabled", UInt64(1)), ("pauseOnExit", 16), ("enableEarlyExit", 32)] where transition.flags & flag != 0 {
+            members.append((key, true))
+        }
+        if transition.flags & ~UInt64(63) != 0 { members.append(("flags", .number(Double(transition.flags)))) }
         return .object(members)
     }
 
@@ -138,15 +140,19 @@ struct StateMachineJSONWriter {
             return .object(withOperation([("input", .string(inputName(input))), ("value", .number(Double(value)))], operation))
         case .viewModel(.bindable(let bindable), let right, let operation):
             let path = self.path(toTarget: bindable)
+            var members: [(String, JSONValue)]
             switch right {
-            case .trigger: return .object([("trigger", .string(path))])
-            case .changed: return .object([("changed", .string(path))])
+            case .trigger: members = [("trigger", .string(path))]
+            case .changed: members = [("changed", .string(path))]
             case .bindable(let other):
-                return .object(
-                    withOperation([("property", .string(path)), ("otherProperty", .string(self.path(toTarget: other)))], operation))
+                members = withOperation([("property", .string(path)), ("otherProperty", .string(self.path(toTarget: other)))], operation)
+            case .unsupported(let typeKey):
+                members = [("property", .string(path)), ("comparator", .string(RiveDefinitions.type(typeKey)?.name ?? String(typeKey)))]
             default:
-                return .object(withOperation([("property", .string(path)), ("value", value(of: right, bindable: bindable))], operation))
+                members = withOperation([("property", .string(path)), ("value", value(of: right, bindable: bindable))], operation)
             }
+            if let converter = toTargetBind(bindable)?.converter { members.append(("converter", .number(Double(converter)))) }
+            return .object(members)
         case .viewModel:
             return .object([("type", "TransitionViewModelCondition")])
         case .unsupported(let typeKey):
@@ -168,8 +174,7 @@ struct StateMachineJSONWriter {
                 return .string(values[Int(index)])
             }
             return .number(Double(index))
-        case .unsupported(let typeKey): return .string(RiveDefinitions.type(typeKey)?.name ?? String(typeKey))
-        case .bindable, .trigger, .changed: return .null
+        case .bindable, .trigger, .changed, .unsupported: return .null
         }
     }
 
@@ -211,7 +216,11 @@ struct StateMachineJSONWriter {
         case .fireEvent(let event):
             return .object([("fireEvent", .string(definition.events[event] ?? "#\(event)"))])
         case .setInput(let input, let value):
-            return .object([("input", .string(inputName(input)))] + (value.map { [("value", .number(Double($0)))] } ?? []))
+            guard let value else { return .object([("input", .string(inputName(input)))]) }
+            if definition.inputs.indices.contains(input), case .boolean = definition.inputs[input].kind {
+                return .object([("input", .string(inputName(input)))] + (value != 0 ? [] : [("value", .bool(false))]))
+            }
+            return .object([("input", .string(inputName(input))), ("value", .number(Double(value)))])
         case .unsupported(let typeKey):
             return .object([("type", .string(RiveDefinitions.type(typeKey)?.name ?? String(typeKey)))])
         }

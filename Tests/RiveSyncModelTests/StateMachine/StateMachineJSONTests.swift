@@ -138,6 +138,9 @@ import Testing
             failure(#"{"name": "m", "listeners": [{"property": "n", "actions": [{"set": "l", "value": []}]}]}"#)
                 .hasPrefix("\(here).listeners[0].actions[0].set: 'l' is a list property"))
         #expect(failure(#"{"layers": []}"#).hasPrefix("\(here).name: "))
+        #expect(
+            failure(#"{"name": "m", "layers": [{"name": "L", "colour": 1, "states": []}]}"#)
+                == StateMachineJSONError.unknownMember(at: "\(here).layers[0].colour").description)
         let both = #"{"viewModels": [], "artboards": [{"name": "A", "stateMachines": [{"name": "m"}]}], "graph": [{"type": "Backboard"}]}"#
         #expect(throws: FileError.invalidData(StateMachineJSONError.graphGivenTwice.description)) { try FileSchema(jsonText: both) }
     }
