@@ -456,7 +456,12 @@ private struct MachineReader {
     /// a nested artboard's data context) as a data bind's source path: the view model's index,
     /// then property indices.
     private func resolve(_ path: String, at here: String) throws(StateMachineJSONError) -> ([Int], PropertySchema) {
-        guard let names = try? PropertyPath.names(of: path) else { throw .noSuchProperty(at: here, path: path) }
+        let names: [String]
+        do {
+            names = try PropertyPath.names(of: path)
+        } catch {
+            throw .noSuchProperty(at: here, path: path)
+        }
         var rest = names[...]
         var current: ViewModelSchema
         if let first = names.first, first.hasPrefix("@") {
@@ -469,7 +474,7 @@ private struct MachineReader {
             guard let viewModel else { throw .noViewModel(at: here) }
             current = viewModel
         }
-        guard var index = schema.viewModels.firstIndex(where: { $0.name == current.name }), !rest.isEmpty else {
+        guard let index = schema.viewModels.firstIndex(where: { $0.name == current.name }), !rest.isEmpty else {
             throw .noSuchProperty(at: here, path: path)
         }
         var ids = [index]
@@ -482,10 +487,9 @@ private struct MachineReader {
             let property = current.properties[position]
             if rest.isEmpty { return (ids, property) }
             guard property.type == .viewModel, let next = property.viewModelName,
-                let nextIndex = schema.viewModels.firstIndex(where: { $0.name == next })
+                let nested = schema.viewModels.first(where: { $0.name == next })
             else { throw .noSuchProperty(at: here, path: path) }
-            index = nextIndex
-            current = schema.viewModels[index]
+            current = nested
         }
         throw .noSuchProperty(at: here, path: path)
     }
