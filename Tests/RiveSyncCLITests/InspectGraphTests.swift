@@ -57,6 +57,22 @@ final class InspectGraphTests: XCTestCase {
         XCTAssertEqual(lines.suffix(2), ["artboard Lobby", "  state machine lobby: no graph"])
     }
 
+    /// A description that names a state the layer has not fails the file with its JSON path.
+    func testABadDescriptionNamesItsPath() throws {
+        let json = #"""
+            {"viewModels": [{"name": "V", "properties": [{"name": "go", "type": "trigger"}]}],
+             "artboards": [{"name": "A", "viewModel": "V", "stateMachines": [{"name": "sm", "layers": [{"name": "L",
+               "states": [{"type": "EntryState", "transitions": [{"to": "idel", "conditions": [{"trigger": "go"}]}]}, {"animation": "idle"}]}]}]}]}
+            """#
+        let path = try RivesyncProcess.temporaryFile("bad.schema.json", Array(json.utf8))
+        XCTAssertEqual(
+            try RivesyncProcess.run(["inspect", path, "--graph"]),
+            .init(
+                status: 1, stdout: "",
+                stderr: "rivesync: \(path): artboards[0].stateMachines[0].layers[0].states[0].transitions[0].to: "
+                    + "the layer has no state named 'idel' (or several)\n"))
+    }
+
     /// `--graph --json` prints the demo's state machine exactly as the schema describes it:
     /// what is read is what is written.
     func testGraphJSONOfTheDemoIsItsDescription() throws {
