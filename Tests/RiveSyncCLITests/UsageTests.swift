@@ -54,12 +54,14 @@ final class UsageTests: XCTestCase {
             .init(
                 status: 0,
                 stdout: """
-                    usage: rivesync inspect FILE [--text]
+                    usage: rivesync inspect FILE [--text] [--graph] [--json]
 
                     Print the view models, enums, artboards and assets of a .riv or JSON schema file.
 
                     options:
                       --text               print a human-readable tree instead of JSON
+                      --graph              print the state machines: layers, states, transitions, listeners, data binds
+                      --json               print JSON (the default without --graph; with it, SCHEMA.md's state machine format)
 
                     """, stderr: ""))
     }
@@ -68,17 +70,26 @@ final class UsageTests: XCTestCase {
         let cases: [([String], String)] = [
             ([], "rivesync: missing command (see 'rivesync --help')\n"),
             (["frobnicate"], "rivesync: unknown command 'frobnicate' (see 'rivesync --help')\n"),
-            (["inspect"], "rivesync: inspect: missing FILE (usage: rivesync inspect FILE [--text])\n"),
-            (["inspect", "a", "b"], "rivesync: inspect: unexpected argument 'b' (usage: rivesync inspect FILE [--text])\n"),
-            (["inspect", "--bogus", "a"], "rivesync: inspect: unknown option '--bogus' (usage: rivesync inspect FILE [--text])\n"),
-            (["inspect", "-x", "a"], "rivesync: inspect: unknown option '-x' (usage: rivesync inspect FILE [--text])\n"),
+            (["inspect"], "rivesync: inspect: missing FILE (usage: rivesync inspect FILE [--text] [--graph] [--json])\n"),
+            (
+                ["inspect", "a", "b"],
+                "rivesync: inspect: unexpected argument 'b' (usage: rivesync inspect FILE [--text] [--graph] [--json])\n"
+            ),
+            (
+                ["inspect", "--bogus", "a"],
+                "rivesync: inspect: unknown option '--bogus' (usage: rivesync inspect FILE [--text] [--graph] [--json])\n"
+            ),
+            (
+                ["inspect", "-x", "a"],
+                "rivesync: inspect: unknown option '-x' (usage: rivesync inspect FILE [--text] [--graph] [--json])\n"
+            ),
             (
                 ["inspect", "--text=yes", "a"],
-                "rivesync: inspect: option '--text' takes no value (usage: rivesync inspect FILE [--text])\n"
+                "rivesync: inspect: option '--text' takes no value (usage: rivesync inspect FILE [--text] [--graph] [--json])\n"
             ),
             (
                 ["inspect", "--text", "--text", "a"],
-                "rivesync: inspect: option '--text' given twice (usage: rivesync inspect FILE [--text])\n"
+                "rivesync: inspect: option '--text' given twice (usage: rivesync inspect FILE [--text] [--graph] [--json])\n"
             ),
         ]
         for (arguments, message) in cases {
