@@ -174,7 +174,7 @@ struct StateMachineJSONWriter {
                 return .string(values[Int(index)])
             }
             return .number(Double(index))
-        case .bindable, .trigger, .changed, .unsupported: return .null
+        case .bindable, .component, .trigger, .changed, .unsupported: return .null
         }
     }
 
