@@ -190,12 +190,17 @@ public struct StateMachineInstance: Sendable, Hashable {
             }
             if newFrame, nested[index].machine.bindPassPending {
                 nested[index].machine.bind(access: access)
-                if nested[index].machine.updateArtboardBinds(access: &access) { keepGoing = true }
             } else if !nested[index].machine.watchedResolved {
                 nested[index].machine.resolveWatched(access: access)
             }
             nested[index].machine.noteChanged(Self.ordered(changed.subtracting(nested[index].machine.changed)))
             let before = nested[index].machine.changed
+            if newFrame {
+                // The nested artboard's binds, as this artboard's run at the start of a frame.
+                let converters = nested[index].machine.advanceConverters(seconds, access: access)
+                let moving = nested[index].machine.updateArtboardBinds(moved: converters.moved, access: &access)
+                if converters.running || moving { keepGoing = true }
+            }
             let heardBefore = nested[index].machine.delivered.count
             if nested[index].machine.advanceLayers(seconds, newFrame: newFrame, access: &access) { keepGoing = true }
             if nested[index].machine.advanceNested(seconds, newFrame: newFrame, access: &access) { keepGoing = true }
