@@ -61,6 +61,7 @@ extension StateMachineInstance {
         if let index = bindIndex(of: bindable, toSource: false), let location = access.locate(definition.dataBinds[index].sourcePath),
             let value = access.value(at: location)
         {
+            if let timed = timedBindableValues[index] { return timed }
             return converted(value, slot: .stateMachine(index), towardSource: false, source: location, access: access)
         }
         guard definition.bindables.indices.contains(bindable) else { return nil }

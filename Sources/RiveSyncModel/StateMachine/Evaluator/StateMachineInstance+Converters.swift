@@ -92,8 +92,28 @@ extension StateMachineInstance {
         return (running, moved)
     }
 
+    /// Converts again the values of the state machine's own to-target binds whose converter
+    /// has time (an interpolator): on their first run, when their source changed or when
+    /// their output moved. A condition or an action reads the value kept
+    /// (`timedBindableValues`). Returns whether one is still on its way to a new value.
+    mutating func updateTimedBindableBinds(moved: Set<BindSlot>, access: some ViewModelAccess) -> Bool {
+        var moving = false
+        for (index, bind) in definition.dataBinds.enumerated() where !bind.toSource {
+            let slot = BindSlot.stateMachine(index)
+            guard bindConverters[slot]?.isTimeBased == true, let location = access.locate(bind.sourcePath),
+                let value = access.value(at: location)
+            else { continue }
+            if timedBindableValues[index] == nil || changed.contains(location) || moved.contains(slot) {
+                timedBindableValues[index] = convert(value, slot: slot, towardSource: false, source: location, access: access)
+            }
+            if bindConverters[slot]?.isMoving == true { moving = true }
+        }
+        return moving
+    }
+
     /// Starts every bound converter over (Rive resets them on a new binding).
     mutating func resetConverters() {
         for slot in bindConverters.keys { bindConverters[slot]?.reset() }
+        timedBindableValues = [:]
     }
 }

@@ -83,6 +83,9 @@ extension StateMachineInstance {
     private mutating func take(_ transition: TransitionDefinition, layer index: Int, access: inout some ViewModelAccess) {
         let states = definition.layers[index].states
         let old = layers[index].state
+        // The time the state it leaves played past its end or loop point in the last advance:
+        // Rive plays the new state's animation on by it.
+        let spilled = layers[index].timeline?.spilledTime ?? 0
         perform(states[old].actions, atEnd: true, access: &access)
         layers[index].state = transition.stateTo
         let next = states[transition.stateTo]
@@ -102,7 +105,7 @@ extension StateMachineInstance {
         } else {
             layers[index].transitionCompleted = false
         }
-        advanceTimeline(index, 0)
+        advanceTimeline(index, spilled)
         layers[index].mix = 0
         updateMix(index, 0, access: &access)
         layers[index].waitingForExit = false

@@ -9,6 +9,9 @@ public struct StateMachineInstance: Sendable, Hashable {
     public let definition: StateMachineDefinition
     /// Each bind's own copy of the converter it names.
     var bindConverters: [BindSlot: DataConverter]
+    /// The values of the state machine's own to-target binds through a converter with time,
+    /// by bind index, as their last conversion left them.
+    var timedBindableValues: [Int: PropertyValue] = [:]
     /// The random numbers formulas draw.
     var random = SeededRandom()
     var layers: [LayerInstance]
@@ -104,7 +107,8 @@ public struct StateMachineInstance: Sendable, Hashable {
         delivered = []
         for index in layers.indices { layers[index].changedOnAdvance = false }
         let converters = advanceConverters(seconds, access: access)
-        let moving = updateArtboardBinds(moved: converters.moved, access: &access)
+        let timed = updateTimedBindableBinds(moved: converters.moved, access: access)
+        let moving = updateArtboardBinds(moved: converters.moved, access: &access) || timed
         var keepGoing = advanceLayers(seconds, newFrame: true, access: &access) || seconds == 0 || converters.running || moving
         if advanceNested(seconds, newFrame: true, access: &access) { keepGoing = true }
         pushAnimatedToSource(access: &access)
@@ -190,12 +194,18 @@ public struct StateMachineInstance: Sendable, Hashable {
             }
             if newFrame, nested[index].machine.bindPassPending {
                 nested[index].machine.bind(access: access)
-                if nested[index].machine.updateArtboardBinds(access: &access) { keepGoing = true }
             } else if !nested[index].machine.watchedResolved {
                 nested[index].machine.resolveWatched(access: access)
             }
             nested[index].machine.noteChanged(Self.ordered(changed.subtracting(nested[index].machine.changed)))
             let before = nested[index].machine.changed
+            if newFrame {
+                // The nested artboard's binds, as this artboard's run at the start of a frame.
+                let converters = nested[index].machine.advanceConverters(seconds, access: access)
+                let timed = nested[index].machine.updateTimedBindableBinds(moved: converters.moved, access: access)
+                let moving = nested[index].machine.updateArtboardBinds(moved: converters.moved, access: &access) || timed
+                if converters.running || moving { keepGoing = true }
+            }
             let heardBefore = nested[index].machine.delivered.count
             if nested[index].machine.advanceLayers(seconds, newFrame: newFrame, access: &access) { keepGoing = true }
             if nested[index].machine.advanceNested(seconds, newFrame: newFrame, access: &access) { keepGoing = true }
