@@ -80,7 +80,7 @@ let package = Package(
                 "rivesyncd", "RiveSyncServer", "RiveSyncTransport", "RiveSyncProtocol", "RiveSyncModel", "RiveSyncJSON",
                 "RiveSyncTestSupport", "RiveSyncRedis",
             ],
-            exclude: ["python", "journal-v1"]),
+            exclude: ["python", "journal-v1", "journal-v4"]),
         // Test-only: the tests' one process runner (and a real rivesyncd on it), polling helper and raw
         // WebSocket client.
         .target(name: "RiveSyncTestSupport", path: "Tests/RiveSyncTestSupport"),

@@ -56,4 +56,6 @@ struct StateMachineTrace: Sendable {
     var steps: [JSONValue] { script["steps"]?.arrayValue ?? [] }
     var beforeBind: [JSONValue] { script["beforeBind"]?.arrayValue ?? [] }
     var initialAdvance: Double { script["initialAdvance"]?.numberValue ?? 0 }
+    /// The seconds of each advance Rive ran before binding an instance (nil: it bound first).
+    var advanceBeforeBind: [Double]? { script["advanceBeforeBind"]?.arrayValue?.compactMap(\.numberValue) }
 }

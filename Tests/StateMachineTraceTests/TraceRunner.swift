@@ -25,10 +25,6 @@ struct TraceRunner {
         runtime = FileRuntime(schema: try RiveFileReader.read(bytes))
     }
 
-    struct Unsupported: Error, CustomStringConvertible {
-        var description: String
-    }
-
     // MARK: Running
 
     mutating func run() throws {
@@ -42,14 +38,22 @@ struct TraceRunner {
             for step in trace.beforeBind { try queue(step, on: "unbound") }
             _ = try runtime.advance("unbound")
         }
-        if let seconds = trace.script["advanceBeforeBind"]?.numberValue {
-            throw Unsupported(description: "advances \(seconds) s before binding (a target is bound when made)")
+        if let early = trace.advanceBeforeBind {
+            // Rive advances a state machine with nothing bound, then binds: made unbound,
+            // advanced, then bound by a bind command that applies at the initial advance.
+            try runtime.createStateMachine(
+                named: Self.target, artboard: trace.header["artboard"]?.stringValue,
+                stateMachine: trace.header["stateMachine"]?.stringValue, bindDefaults: false)
+            replica = Replica(snapshot: try runtime.snapshot(of: Self.target))
+            for seconds in early { _ = try advance(seconds) }
+            if let main { try enqueue(.bind([Binding(slot: .main, instance: main)]), on: Self.target) }
+        } else {
+            try runtime.createStateMachine(
+                named: Self.target, artboard: trace.header["artboard"]?.stringValue,
+                stateMachine: trace.header["stateMachine"]?.stringValue, main: main)
+            replica = Replica(snapshot: try runtime.snapshot(of: Self.target))
         }
-        try runtime.createStateMachine(
-            named: Self.target, artboard: trace.header["artboard"]?.stringValue,
-            stateMachine: trace.header["stateMachine"]?.stringValue, main: main)
         if !trace.beforeBind.isEmpty { _ = try runtime.removeTarget("unbound") }
-        replica = Replica(snapshot: try runtime.snapshot(of: Self.target))
 
         var states = trace.states[...]
         compare(try advance(trace.initialAdvance), with: states.popFirst(), step: -1)

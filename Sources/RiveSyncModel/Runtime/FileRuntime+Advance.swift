@@ -4,12 +4,15 @@ extension FileRuntime {
     /// for `elapsed` seconds. Returns one batch for that target plus one for each other target
     /// that can see a change (a shared global, a published instance, …), in target creation
     /// order. Nothing is returned when the queue is empty and the state machine changed
-    /// nothing. A transaction's commands apply together or not at all: when one fails, the
+    /// nothing. An advance that settles the state machine always has a batch of the target,
+    /// with no effects if it changed nothing else, so a subscriber learns it settled (PROTOCOL.md
+    /// §19). A transaction's commands apply together or not at all: when one fails, the
     /// changes of the others are undone and none of their effects is in a batch.
     public mutating func advance(_ targetName: String, elapsed: Double = 0) throws(StateMachineError) -> [ChangeBatch] {
         let target = try target(targetName)
         let queue = target.queue
         guard !queue.isEmpty || needsStateMachineStep(targetName, elapsed: elapsed) else { return [] }
+        let wasSettled = isSettled(targetName)
         targets[targetName]!.queue = []
         var outcome = AdvanceOutcome()
         var start = 0
@@ -30,7 +33,8 @@ extension FileRuntime {
             start = end
         }
         let step = stepStateMachine(targetName, elapsed: elapsed, effects: &outcome.effects)
-        guard !queue.isEmpty || !outcome.effects.isEmpty || !step.events.isEmpty || !step.layers.isEmpty else { return [] }
+        let settles = step.settled && !wasSettled
+        guard !queue.isEmpty || !outcome.effects.isEmpty || !step.events.isEmpty || !step.layers.isEmpty || settles else { return [] }
         var batches: [ChangeBatch] = []
         for name in targetNames {
             let own = name == targetName
@@ -72,6 +76,13 @@ extension FileRuntime {
     private mutating func apply(
         _ queued: QueuedCommand, on targetName: String, effects: inout [String: [Effect]], undo: inout ChangeUndo
     ) throws(PropertyError) {
+        if queued.command.isStateMachineInput {
+            // Checked when queued; the inputs of a state machine never change.
+            do { try applyInput(queued.command, on: targetName) } catch {
+                throw .invalidValue(path: "", reason: "the input command could not be applied (a daemon bug): \(error)")
+            }
+            return
+        }
         for change in try plan(queued.command, in: targets[targetName]!) {
             // Where the change is seen, as of before it applies; recorded only once it
             // applied, so batches always say exactly what the store did. (A planned

@@ -40,7 +40,7 @@ CLIENT_TYPES = [
     "hello", "listFiles", "listTargets", "describe", "viewModelNames", "globalViewModelNames", "instanceNames",
     "properties", "enums", "artboardNames", "stateMachineNames", "defaultViewModelInfo", "createInstance",
     "createStateMachine", "publish", "bind", "subscribe", "unsubscribe", "get", "set", "fire", "listAppend",
-    "listInsert", "listRemoveAt", "listRemove", "listSwap", "advance", "digest", "ping", "upload", "loadFile",
+    "listInsert", "listRemoveAt", "listRemove", "listSwap", "setInput", "fireInput", "advance", "digest", "ping", "upload", "loadFile",
     "deleteTarget", "presenceJoin", "presenceUpdate", "presenceLeave", "presenceList", "transaction",
 ]
 SERVER_TYPES = [
@@ -407,6 +407,8 @@ async def session(schemas, binary):
                              "main": character, "globals": [{"name": "Theme", "instance": dark}], "mode": "manual"}, "target")
             await s.request({"type": "createStateMachine", "file": "demo", "name": "auto2", "artboard": "Lobby", "rate": 30}, "target")
             await s.request({"type": "createStateMachine", "file": "demo", "artboard": "Nope"}, "error")
+            await s.request({"type": "createStateMachine", "file": "demo", "name": "unbound", "artboard": "Character",
+                             "mode": "manual", "bindDefaults": False}, "target")
             await s.request({"type": "listTargets"}, "targets")
             # Subscriptions: whole target, paths.
             await s.request({"type": "subscribe", "target": "lobby"}, "snapshot")
@@ -449,6 +451,10 @@ async def session(schemas, binary):
             await s.request({"type": "subscribe", "target": "lobby", "cursor": 5}, "error", malformed=True)
             await s.request({"type": "listRemoveAt", "target": "lobby", "path": "players", "index": 2**53}, "error", malformed=True)
             await s.request({"type": "fire", "target": "nowhere", "path": "x"}, "error")
+            # State machine inputs (§8): the demo's state machines have none.
+            await s.request({"type": "setInput", "target": "scripted", "name": "level", "value": 3}, "error")  # no_such_input
+            await s.request({"type": "fireInput", "target": "scripted", "name": "jump"}, "error")  # no_such_input
+            await s.request({"type": "setInput", "target": "scripted", "name": "level", "value": "3"}, "error", malformed=True)
             # A manual target: commands wait for advance; batch and ack come before advanced.
             await s.request({"type": "advance", "target": "character"}, "error")  # not_manual
             s.next_id += 1
