@@ -2,6 +2,7 @@ import Foundation
 import RiveFile
 import RiveSyncJSON
 import RiveSyncModel
+import StateMachineTraceSupport
 
 /// Replays a `StateMachineTrace` in-process: `RiveFileReader` reads the `.riv`, a
 /// `FileRuntime` creates the instance, applies `beforeBind` steps, makes the state machine
