@@ -28,6 +28,11 @@ import Testing
     @Test(arguments: [
         (JournalRecord.createInstance(.blank(from: .name("Lobby"))), "3"),
         (.createInstance(.blank(from: .name("Lobby")), nested: .null), "1"),
+        (
+            .createStateMachine(
+                StateMachineRequest(file: "demo", name: "room", artboard: "Lobby", stateMachine: "lobby", rate: 60, bindDefaults: false),
+                nested: .null), "3"
+        ),
         (.advance(target: "lobby", commands: [QueuedCommand(id: 1, command: .fireInput(name: "jump"))]), "3"),
         (.advance(target: "lobby", commands: [], elapsed: 0.25), "2"),
         (.advance(target: "lobby", commands: [QueuedCommand(id: 1, command: .fire(path: "wave"))]), "1"),

@@ -7,8 +7,9 @@ import Testing
 /// blank `Lobby` made when blank instances' nested view-model properties were null, published
 /// as `oldlobby`. It restores as it ran (its `host` null, the same digest before and after the
 /// upgrade), while a blank instance made now holds a new blank `Player` in `host`, as Rive's
-/// `createViewModelInstance` makes it; the journal is then rewritten in format 5, which
-/// restores the same again.
+/// `createViewModelInstance` makes it, and a state machine made with `"bindDefaults": false`
+/// keeps its slots empty; the journal is then rewritten in format 5, which restores the same
+/// again.
 @Suite(.serialized) struct JournalFormatFiveTests {
     @Test func aJournalOfFormatFourReplaysItsBlankInstancesAsTheyRan() async throws {
         let state = try PersistenceTests.temporaryDirectory()
@@ -28,7 +29,15 @@ import Testing
                         "type": "createInstance", "file": "demo", "source": ["blank": ["viewModel": "Lobby"]], "publish": "newlobby",
                     ])
                     #expect(made["type"] == "instance", "\(made.jsonText)")
+                    let machine = try await client.request([
+                        "type": "createStateMachine", "file": "demo", "name": "unbound", "artboard": "Lobby", "mode": "manual",
+                        "bindDefaults": false,
+                    ])
+                    #expect(machine["type"] == "target", "\(machine.jsonText)")
                 }
+                let listed = try await client.request(["type": "listTargets", "after": "theme"])
+                let unbound = listed["targets"]?.arrayValue?.first { $0["name"] == "unbound" }
+                #expect(unbound?["bindings"]?.arrayValue?.allSatisfy { $0["instance"] == .null } == true, "\(round): \(listed.jsonText)")
                 let new = try await client.request(["type": "get", "target": "newlobby", "path": "host/name"])
                 #expect(new["type"] == "value" && new["value"] == "", "\(round): a blank Player in host: \(new.jsonText)")
                 #expect(await daemon.stopped() == 0)
