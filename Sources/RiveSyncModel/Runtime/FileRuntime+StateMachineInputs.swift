@@ -43,7 +43,7 @@ extension FileRuntime {
     /// so a command that checks out applies).
     /// - Throws: `StateMachineError.unknownTarget`, `StateMachineInputError`.
     public func checkInput(_ command: Command, on targetName: String) throws {
-        let target = try target(targetName)
+        _ = try target(targetName)
         let (name, actual): (String, StateMachineInputState.Kind)
         switch command {
         case .setInput(let inputName, .number): (name, actual) = (inputName, .number)
@@ -53,7 +53,7 @@ extension FileRuntime {
         case .fireInput(let inputName): (name, actual) = (inputName, .trigger)
         default: return
         }
-        guard let input = inputStates(targetName).first(where: { $0.name == name }), target.stateMachine != nil else {
+        guard let input = inputStates(targetName).first(where: { $0.name == name }) else {
             throw StateMachineInputError.noSuchInput(target: targetName, name: name)
         }
         guard input.kind == actual else {
