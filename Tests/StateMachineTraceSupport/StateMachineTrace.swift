@@ -63,8 +63,12 @@ public struct StateMachineTrace: Sendable {
     public var steps: [JSONValue] { script["steps"]?.arrayValue ?? [] }
     public var beforeBind: [JSONValue] { script["beforeBind"]?.arrayValue ?? [] }
     public var initialAdvance: Double { script["initialAdvance"]?.numberValue ?? 0 }
-    /// The seconds of each advance Rive ran before binding an instance (nil: it bound first).
-    public var advanceBeforeBind: [Double]? { script["advanceBeforeBind"]?.arrayValue?.compactMap(\.numberValue) }
+    /// The seconds of each advance Rive ran before binding an instance (`advanceBeforeBind`: a
+    /// number or an array of them; nil: it bound first).
+    public var advanceBeforeBind: [Double]? {
+        guard let value = script["advanceBeforeBind"] else { return nil }
+        return value.numberValue.map { [$0] } ?? value.arrayValue?.compactMap(\.numberValue)
+    }
 
     /// The traces a document lists in its sections whose heading `isListing` accepts (given
     /// lower-cased): every trace name in backquotes there. nil: no such section (or no file).

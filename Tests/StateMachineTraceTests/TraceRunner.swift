@@ -6,7 +6,8 @@ import StateMachineTraceSupport
 
 /// Replays a `StateMachineTrace` in-process: `RiveFileReader` reads the `.riv`, a
 /// `FileRuntime` creates the instance, applies `beforeBind` steps, makes the state machine
-/// target (which binds main and globals), advances by the initial time, then queues each
+/// target (which binds main and globals; when the script advances before binding, main is
+/// bound by a command after those advances), advances by the initial time, then queues each
 /// step's writes and advances by each step's seconds. After every advance it compares what a
 /// replica applying the batches holds (so the batches must carry everything the state machine
 /// did) with what Rive's runtime recorded.

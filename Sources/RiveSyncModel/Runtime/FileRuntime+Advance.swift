@@ -4,15 +4,13 @@ extension FileRuntime {
     /// for `elapsed` seconds. Returns one batch for that target plus one for each other target
     /// that can see a change (a shared global, a published instance, …), in target creation
     /// order. Nothing is returned when the queue is empty and the state machine changed
-    /// nothing. An advance that settles the state machine always has a batch of the target,
-    /// with no effects if it changed nothing else, so a subscriber learns it settled (PROTOCOL.md
-    /// §19). A transaction's commands apply together or not at all: when one fails, the
-    /// changes of the others are undone and none of their effects is in a batch.
+    /// nothing (but a batch does say when it settles, so subscribers learn it). A
+    /// transaction's commands apply together or not at all: when one fails, the changes of
+    /// the others are undone and none of their effects is in a batch.
     public mutating func advance(_ targetName: String, elapsed: Double = 0) throws(StateMachineError) -> [ChangeBatch] {
         let target = try target(targetName)
         let queue = target.queue
         guard !queue.isEmpty || needsStateMachineStep(targetName, elapsed: elapsed) else { return [] }
-        let wasSettled = isSettled(targetName)
         targets[targetName]!.queue = []
         var outcome = AdvanceOutcome()
         var start = 0
@@ -32,9 +30,10 @@ extension FileRuntime {
             applyTransaction(queue[start..<end], on: targetName, outcome: &outcome)
             start = end
         }
+        let wasSettled = isSettled(targetName)
         let step = stepStateMachine(targetName, elapsed: elapsed, effects: &outcome.effects)
-        let settles = step.settled && !wasSettled
-        guard !queue.isEmpty || !outcome.effects.isEmpty || !step.events.isEmpty || !step.layers.isEmpty || settles else { return [] }
+        guard !queue.isEmpty || !outcome.effects.isEmpty || !step.events.isEmpty || !step.layers.isEmpty || step.settled != wasSettled
+        else { return [] }
         var batches: [ChangeBatch] = []
         for name in targetNames {
             let own = name == targetName
