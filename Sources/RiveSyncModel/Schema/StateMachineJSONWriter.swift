@@ -174,7 +174,8 @@ struct StateMachineJSONWriter {
                 return .string(values[Int(index)])
             }
             return .number(Double(index))
-        case .bindable, .trigger, .changed, .unsupported: return .null
+        // A component's property (sm-eval's comparator) has no form in the JSON schema format.
+        case .bindable, .trigger, .changed, .component, .unsupported: return .null
         }
     }
 
