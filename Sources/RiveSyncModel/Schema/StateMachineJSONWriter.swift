@@ -174,8 +174,7 @@ struct StateMachineJSONWriter {
                 return .string(values[Int(index)])
             }
             return .number(Double(index))
-        // A component's property (sm-eval's comparator) has no form in the JSON schema format.
-        case .bindable, .trigger, .changed, .component, .unsupported: return .null
+        case .bindable, .component, .trigger, .changed, .unsupported: return .null
         }
     }
 
