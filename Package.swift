@@ -78,9 +78,9 @@ let package = Package(
             name: "RiveSyncServerTests",
             dependencies: [
                 "rivesyncd", "RiveSyncServer", "RiveSyncTransport", "RiveSyncProtocol", "RiveSyncModel", "RiveSyncJSON",
-                "RiveSyncTestSupport", "RiveSyncRedis",
+                "RiveSyncTestSupport", "RiveSyncRedis", "StateMachineTraceSupport",
             ],
-            exclude: ["python", "journal-v1"]),
+            exclude: ["python", "journal-v1", "journal-v4"]),
         // Test-only: the tests' one process runner (and a real rivesyncd on it), polling helper and raw
         // WebSocket client.
         .target(name: "RiveSyncTestSupport", path: "Tests/RiveSyncTestSupport"),
@@ -99,7 +99,10 @@ let package = Package(
         .target(name: "RiveFile", dependencies: ["RiveSyncModel"]),
         .testTarget(name: "RiveFileTests", dependencies: ["RiveFile", "RiveSyncModel", "RiveSyncJSON"]),
         // Rive's golden state machine traces (../shared/fixtures/sm-traces) replayed in-process.
-        .testTarget(name: "StateMachineTraceTests", dependencies: ["RiveFile", "RiveSyncModel", "RiveSyncJSON"]),
+        .testTarget(
+            name: "StateMachineTraceTests", dependencies: ["RiveFile", "RiveSyncModel", "RiveSyncJSON", "StateMachineTraceSupport"]),
+        // Test-only: the one reader of the golden state machine traces (in-process and daemon trace tests).
+        .target(name: "StateMachineTraceSupport", dependencies: ["RiveSyncJSON"], path: "Tests/StateMachineTraceSupport"),
         // The rivesync command line: a small subcommand parser and the subcommands.
         .target(
             name: "RiveSyncCLI",

@@ -6,17 +6,27 @@ import RiveSyncRedis
 /// One entry of the cluster's log stream (protocol/CLUSTER.md §2.3): a record of a file, a file
 /// loaded (`loadFile`), or a node's `join` (it took a new fencing token), with who proposed it.
 public struct ClusterEntry: Sendable, Equatable {
-    /// The entry format (`v`): 2 for an advance that ran its state machine for some time (its
-    /// body has `elapsed`, journal format 4), which a node of format 1 must refuse rather than
-    /// replay as an untimed advance; 1 for every other entry, as before. Both are read.
-    public static let format = 2
+    /// The entry format (`v`): 3 for a record that needs journal format 5 (a creation that makes
+    /// blank instances as Rive does, a state machine made with empty slots, an advance that
+    /// sets or fires state machine inputs), which a node of an earlier format must refuse
+    /// rather than replay differently; 2 for an advance that ran its state machine for some
+    /// time (its body has `elapsed`, journal format 4), which a node of format 1 must refuse
+    /// rather than replay as an untimed advance; 1 for every other entry, as before. All are
+    /// read.
+    public static let format = 3
+    /// The format of entries with a timed advance.
+    static let timedFormat = 2
     /// The format of entries that carry nothing a node of the first format cannot replay.
     static let untimedFormat = 1
 
-    /// The `v` an entry is written with.
+    /// The `v` an entry is written with: the earliest format whose nodes replay it exactly.
     var writtenFormat: Int {
-        if case .record(_, .advance(_, _, let elapsed)) = kind, elapsed > 0 { return Self.format }
-        return Self.untimedFormat
+        guard case .record(_, let record) = kind else { return Self.untimedFormat }
+        switch record.earliestFormat {
+        case JournalRecord.format...: return Self.format
+        case JournalRecord.timedAdvances: return Self.timedFormat
+        default: return Self.untimedFormat
+        }
     }
 
     public enum Kind: Sendable, Equatable {

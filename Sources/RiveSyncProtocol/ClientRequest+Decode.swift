@@ -67,7 +67,8 @@ extension ClientRequest {
                 StateMachineRequest(
                     file: try f.string("file"), name: try f.optionalString("name"), artboard: try f.optionalString("artboard"),
                     stateMachine: try f.optionalString("stateMachine"), main: try f.optionalInstance("main"),
-                    globals: try f.globals("globals"), manual: mode == "manual", rate: rate))
+                    globals: try f.globals("globals"), manual: mode == "manual", rate: rate,
+                    bindDefaults: try f.optionalBool("bindDefaults") ?? true))
         case "publish": self = .publish(instance: try f.instance("instance"), name: try f.string("name"))
         case "bind":
             let main = try f.optionalInstance("main")
@@ -98,6 +99,8 @@ extension ClientRequest {
             self = .listRemove(target: try f.string("target"), path: try f.string("path"), instance: try f.instance("instance"))
         case "listSwap":
             self = .listSwap(target: try f.string("target"), path: try f.string("path"), index: try f.int("index"), with: try f.int("with"))
+        case "setInput": self = .setInput(target: try f.string("target"), name: try f.string("name"), value: try f.inputValue("value"))
+        case "fireInput": self = .fireInput(target: try f.string("target"), name: try f.string("name"))
         case "transaction": self = .transaction(try TransactionRequest(json, maxCommands: maxTransactionCommands))
         case "advance": self = .advance(target: try f.string("target"), elapsed: try f.elapsed("elapsed"))
         case "digest": self = .digest(target: try f.string("target"))

@@ -62,6 +62,7 @@ extension ClientRequest {
             if !request.globals.isEmpty { f.append(("globals", Self.globals(request.globals))) }
             f.append(("mode", .string(request.manual ? "manual" : "auto")))
             if let rate = request.rate { f.append(("rate", .number(rate))) }
+            if !request.bindDefaults { f.append(("bindDefaults", false)) }
             return f
         case .publish(let instance, let name):
             return [("instance", Self.id(instance)), ("name", .string(name))]
@@ -95,6 +96,16 @@ extension ClientRequest {
             return [
                 ("target", .string(target)), ("path", .string(path)), ("index", .number(Double(index))), ("with", .number(Double(with))),
             ]
+        case .setInput(let target, let name, let value):
+            let json: JSONValue
+            switch value {
+            case .boolean(let flag): json = .bool(flag)
+            case .number(let number): json = .number(Double(number))
+            default: json = .null
+            }
+            return [("target", .string(target)), ("name", .string(name)), ("value", json)]
+        case .fireInput(let target, let name):
+            return [("target", .string(target)), ("name", .string(name))]
         case .transaction(let transaction):
             return transaction.fields
         case .upload(let kind, let data, let mediaType):

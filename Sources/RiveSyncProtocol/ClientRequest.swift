@@ -21,10 +21,12 @@ public struct StateMachineRequest: Sendable, Hashable {
     public var globals: [GlobalBinding]
     public var manual: Bool
     public var rate: Double?
+    /// False leaves the slots without a supplied instance empty (PROTOCOL.md §6).
+    public var bindDefaults: Bool
 
     public init(
         file: String, name: String? = nil, artboard: String? = nil, stateMachine: String? = nil, main: InstanceID? = nil,
-        globals: [GlobalBinding] = [], manual: Bool = false, rate: Double? = nil
+        globals: [GlobalBinding] = [], manual: Bool = false, rate: Double? = nil, bindDefaults: Bool = true
     ) {
         self.file = file
         self.name = name
@@ -34,6 +36,7 @@ public struct StateMachineRequest: Sendable, Hashable {
         self.globals = globals
         self.manual = manual
         self.rate = rate
+        self.bindDefaults = bindDefaults
     }
 }
 
@@ -102,6 +105,10 @@ public enum ClientRequest: Sendable, Hashable {
     case listRemoveAt(target: String, path: String, index: Int)
     case listRemove(target: String, path: String, instance: InstanceID)
     case listSwap(target: String, path: String, index: Int, with: Int)
+    /// Sets a legacy state machine input: `.number` or `.boolean` (PROTOCOL.md §8).
+    case setInput(target: String, name: String, value: PropertyValue)
+    /// Fires a legacy trigger input (PROTOCOL.md §8).
+    case fireInput(target: String, name: String)
     /// Several commands for one target, applied in one advance in their order, all or none
     /// (PROTOCOL.md §16).
     case transaction(TransactionRequest)
@@ -146,6 +153,8 @@ public enum ClientRequest: Sendable, Hashable {
         case .listRemoveAt: return "listRemoveAt"
         case .listRemove: return "listRemove"
         case .listSwap: return "listSwap"
+        case .setInput: return "setInput"
+        case .fireInput: return "fireInput"
         case .transaction: return "transaction"
         case .advance: return "advance"
         case .digest: return "digest"

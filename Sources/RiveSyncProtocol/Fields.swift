@@ -38,6 +38,19 @@ struct Fields {
         return seconds
     }
 
+    func optionalBool(_ name: String) throws(WireError) -> Bool? {
+        guard let value = json[name], !value.isNull else { return nil }
+        guard let flag = value.boolValue else { throw .badField(name, "a boolean or null") }
+        return flag
+    }
+
+    /// A state machine input's value: a number (a 32-bit float) or a boolean.
+    func inputValue(_ name: String) throws(WireError) -> PropertyValue {
+        if let flag = json[name]?.boolValue { return .boolean(flag) }
+        guard let number = json[name]?.numberValue, Float(number).isFinite else { throw .badField(name, "a number or a boolean") }
+        return .number(Float(number))
+    }
+
     func instance(_ name: String) throws(WireError) -> InstanceID {
         guard let value = json[name]?.intValue, value > 0 else { throw .badField(name, "an instance id (a positive integer)") }
         return InstanceID(UInt64(value))

@@ -128,7 +128,8 @@ extension ServerMessage.TargetInfo {
         self.init(
             name: try r.string("name"), file: try r.string("file"), kind: kind, mode: try r.choice("mode", ServerMessage.AdvanceMode.self),
             rate: try r.number("rate"), seq: try r.count("seq"), bindings: try ServerMessage.bindings(r),
-            layers: r.json["layers"] == nil ? nil : try r.items("layers", StateMachineCodec.layer), settled: try r.optionalBool("settled"))
+            layers: r.json["layers"] == nil ? nil : try r.items("layers", StateMachineCodec.layer), settled: try r.optionalBool("settled"),
+            inputs: r.json["inputs"] == nil ? nil : try r.items("inputs", StateMachineCodec.input))
     }
 }
 

@@ -125,6 +125,7 @@ extension ServerMessage.TargetInfo {
             ("mode", .string(mode.rawValue)), ("rate", .number(rate)), ("seq", ServerMessage.number(seq)),
             ("bindings", .array(bindings.map(StateCodec.encode))),
         ] + (layers.map { [("layers", .array($0.map(StateMachineCodec.encode)))] } ?? []) + (settled.map { [("settled", .bool($0))] } ?? [])
+            + (inputs.map { [("inputs", .array($0.map(StateMachineCodec.encode)))] } ?? [])
     }
 
     /// The listing entry as JSON.

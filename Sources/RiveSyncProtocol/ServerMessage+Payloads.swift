@@ -76,13 +76,17 @@ extension ServerMessage {
         public var layers: [LayerState]?
         /// Whether a state machine needs no further advance (nil for a published instance).
         public var settled: Bool?
+        /// A state machine's legacy inputs with their values, in file order (nil for a
+        /// published instance).
+        public var inputs: [StateMachineInputState]?
 
         public init(
             name: String, file: String, kind: TargetKind, mode: AdvanceMode, rate: Double, seq: UInt64, bindings: [Binding],
-            layers: [LayerState]? = nil, settled: Bool? = nil
+            layers: [LayerState]? = nil, settled: Bool? = nil, inputs: [StateMachineInputState]? = nil
         ) {
             self.layers = layers
             self.settled = settled
+            self.inputs = inputs
             self.name = name
             self.file = file
             self.kind = kind

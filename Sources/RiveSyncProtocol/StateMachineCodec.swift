@@ -57,6 +57,29 @@ enum StateMachineCodec {
             layer: index, layerName: try r.string("name"), state: state, kind: kind, animation: try r.optionalString("animation"))
     }
 
+    /// A legacy input: `{"name", "type", "value"?}` (`value` a number or boolean, absent for a
+    /// trigger).
+    static func encode(_ input: StateMachineInputState) -> JSONValue {
+        var members: [(String, JSONValue)] = [("name", .string(input.name)), ("type", .string(input.kind.rawValue))]
+        switch input.value {
+        case .number(let number)?: members.append(("value", .number(Double(number))))
+        case .boolean(let flag)?: members.append(("value", .bool(flag)))
+        default: break
+        }
+        return .object(members)
+    }
+
+    static func input(_ r: ServerMessageReader) throws(ServerMessageDecodingError) -> StateMachineInputState {
+        let kind = try r.choice("type", StateMachineInputState.Kind.self)
+        let value: PropertyValue?
+        switch kind {
+        case .number: value = .number(Float(try r.number("value")))
+        case .boolean: value = .boolean(try r.bool("value"))
+        case .trigger: value = nil
+        }
+        return StateMachineInputState(name: try r.string("name"), kind: kind, value: value)
+    }
+
     static func event(_ r: ServerMessageReader) throws(ServerMessageDecodingError) -> ReportedEvent {
         var properties: [ReportedEvent.Property] = []
         if r.json["properties"] != nil {

@@ -10,6 +10,7 @@ extension WireError {
         case let error as ArtboardError: self.init(error)
         case let error as StateMachineError: self.init(error)
         case let error as PropertyError: self.init(error)
+        case let error as StateMachineInputError: self.init(error)
         default: self = .internalError("\(error)")
         }
     }
@@ -50,6 +51,19 @@ extension WireError {
             self.init(code: .targetExists, message: "target '\(n)' already exists", details: [("target", .string(n))])
         case .unknownInstance(let id):
             self.init(code: .unknownInstance, message: "no instance \(id.rawValue)", details: [("instance", .number(Double(id.rawValue)))])
+        }
+    }
+
+    public init(_ error: StateMachineInputError) {
+        switch error {
+        case .noSuchInput(let target, let name):
+            self.init(
+                code: .noSuchInput, message: "'\(target)' has no state machine input '\(name)'",
+                details: [("target", .string(target)), ("name", .string(name))])
+        case .typeMismatch(let name, let expected, let actual):
+            self.init(
+                code: .typeMismatch, message: "input '\(name)': expected \(expected), got \(actual)",
+                details: [("name", .string(name)), ("expected", .string(expected)), ("actual", .string(actual))])
         }
     }
 

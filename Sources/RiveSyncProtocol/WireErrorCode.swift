@@ -76,6 +76,8 @@ public enum WireErrorCode: String, Sendable, Hashable, CaseIterable {
     case invalidAssetData = "invalid_asset_data"
     /// `advance` on an auto target.
     case notManual = "not_manual"
+    /// `setInput` / `fireInput` naming an input the target's state machine does not have.
+    case noSuchInput = "no_such_input"
     /// A presence update or leave of a target this connection is not a member of (§15).
     case notJoined = "not_joined"
     /// The change could not be written to the state directory; it was not applied.

@@ -53,6 +53,10 @@ extension Grants {
             return need(.write, target, path) ?? (value["instance"] == nil ? nil : need(.create))
         case .fire(let target, let path):
             return need(.fire, target, path)
+        case .setInput(let target, _, _):
+            return need(.write, target, "")
+        case .fireInput(let target, _):
+            return need(.fire, target, "")
         case .listAppend(let target, let path, _), .listInsert(let target, let path, _, _):
             return need(.write, target, path) ?? need(.create)
         case .listRemoveAt(let target, let path, _), .listRemove(let target, let path, _), .listSwap(let target, let path, _, _):

@@ -23,10 +23,11 @@ import Testing
         #expect(try Self.roundTrip(record) == record)
     }
 
-    /// Format 3 added authors and transactions (4: elapsed); a journal of format 2 reads unchanged (its
-    /// creations are typed records, not the first format's wire requests).
+    /// Format 3 added authors and transactions (4: elapsed, 5: Rive's blank instances and
+    /// inputs); a journal of format 2 reads unchanged (its creations are typed records, not the
+    /// first format's wire requests).
     @Test func aRecordOfFormatTwoReadsUnchanged() throws {
-        #expect(JournalRecord.format == 4)
+        #expect(JournalRecord.format == 5)
         let record = JournalRecord.publish(instance: InstanceID(5), name: "theme")
         let line = JSONValue.object(record.members).jsonText
         #expect(try JournalRecord(json: try JSONParser().parse(Array(line.utf8)), file: "demo", format: 2) == record)

@@ -13,7 +13,6 @@ import Testing
         #expect(values["enu"] == .enumValue("small"))
         #expect(values["tri"] == .trigger(0))
         #expect(values["lis"] == .list([]))
-        #expect(values["chi"] == .viewModel(nil))
         #expect(values["ima"] == .asset(nil))
         #expect(values["fon"] == .asset(nil))
         #expect(values["blo"] == .asset(nil))
@@ -21,6 +20,44 @@ import Testing
         #expect(values["sym"] == .symbolListIndex(0))
         #expect(values.count == 13)
         #expect(runtime.store[id]?.name == "")
+    }
+
+    /// Rive's `createViewModelInstance`: a blank instance's nested view-model property holds a
+    /// new blank instance of the referenced view model, made the same way; `Child.next` refers
+    /// to `Child`, which is being made, so it stays null (Rive would not end).
+    @Test func blankInstanceHoldsANewBlankNestedInstance() throws {
+        var runtime = FileRuntime(schema: Fixtures.kitchen)
+        let id = try runtime.createInstance(.blank(from: .name("All")))
+        guard case .viewModel(let child?) = runtime.store[id]?.values["chi"] else {
+            Issue.record("chi holds \(String(describing: runtime.store[id]?.values["chi"])), not an instance")
+            return
+        }
+        let nested = try #require(runtime.store[child])
+        #expect(nested.viewModel == "Child")
+        #expect(nested.name == "")
+        #expect(nested.values["label"] == .string(""))
+        #expect(nested.values["next"] == .viewModel(nil))
+        #expect(runtime.store.instances.count == 2)
+        let chain = try runtime.createInstance(.blank(from: .name("Child")))
+        #expect(runtime.store[chain]?.values["next"] == .viewModel(nil), "a view model nested in itself ends at once")
+    }
+
+    /// Journals and cluster entries written before journal format 5 replay with the rule they
+    /// ran with: a blank instance's nested properties null.
+    @Test func blankInstanceOfTheOldRuleLeavesNestedNull() throws {
+        var runtime = FileRuntime(schema: Fixtures.kitchen)
+        let id = try runtime.createInstance(.blank(from: .name("All")), nested: .null)
+        #expect(runtime.store[id]?.values["chi"] == .viewModel(nil))
+        #expect(runtime.store.instances.count == 1)
+    }
+
+    @Test func blankNestedInstancesCountAgainstTheInstanceLimit() throws {
+        var runtime = FileRuntime(schema: Fixtures.kitchen, limits: ModelLimits(maxInstances: 1))
+        #expect(throws: FileError.limitExceeded(limit: FileRuntime.instanceLimitName, value: 1)) {
+            try runtime.createInstance(.blank(from: .name("All")))
+        }
+        #expect(runtime.store.instances.isEmpty, "nothing made")
+        _ = try runtime.createInstance(.blank(from: .name("All")), nested: .null)
     }
 
     @Test func defaultInstanceIsInstanceZeroWithNestedAndListCopies() throws {

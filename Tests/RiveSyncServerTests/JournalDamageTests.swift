@@ -128,7 +128,7 @@ import Testing
                 #expect(await daemon.stopped() == 0)
                 let header = try JSONParser(maxDepth: 512).parse(
                     [UInt8](try #require(FileManager.default.contents(atPath: state + "/files/1/file.json"))))
-                #expect(header["format"] == 4, "\(round): file.json is rewritten in the current format")
+                #expect(header["format"] == 5, "\(round): file.json is rewritten in the current format")
             }
         }
     }

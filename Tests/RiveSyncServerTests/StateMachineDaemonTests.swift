@@ -231,7 +231,8 @@ import Testing
     /// interpolate_to_end.riv's interpolator converter takes about a second to settle after
     /// `num` := 1000 (Rive's `advanceAndApply` keeps returning true meanwhile). Its batches come
     /// at most `rate` a second, each with the seconds it ran; the last has no `settled`; then
-    /// nothing comes (no batch, and the core schedules no timer: WorkerTimeTests).
+    /// nothing comes (no batch, and the core schedules no timer: WorkerTimeTests). The advance
+    /// that settles it has a batch even when it changed nothing else (PROTOCOL.md §19).
     @Test func anAutoTargetTicksWhileItsStateMachineRunsThenSleeps() async throws {
         let config = JSONValue.object([
             ("files", Self.files([("interp", "interpolate_to_end.riv")])), ("auth", ["allowAnonymous": "loopback"]),

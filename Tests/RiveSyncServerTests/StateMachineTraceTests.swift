@@ -1,6 +1,7 @@
 import Foundation
 import RiveSyncJSON
 import RiveSyncTestSupport
+import StateMachineTraceSupport
 import Testing
 
 /// Every golden trace of `../shared/fixtures/sm-traces/` (recorded from Rive's own runtime)
@@ -17,23 +18,9 @@ import Testing
     /// The traces a document lists in its sections whose heading says they cannot pass, fail
     /// or are pending: every trace name in backquotes there. nil: no such section (or no file).
     static func listed(in document: String) -> Set<String>? {
-        guard let text = try? String(contentsOfFile: document, encoding: .utf8) else { return nil }
-        var inSection = false
-        var found = false
-        var names: Set<String> = []
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            if line.hasPrefix("#") {
-                let heading = line.lowercased()
-                inSection = ["cannot pass", "not pass", "fail", "pending"].contains { heading.contains($0) }
-                found = found || inSection
-                continue
-            }
-            guard inSection else { continue }
-            for (index, part) in line.split(separator: "`", omittingEmptySubsequences: false).enumerated() where index % 2 == 1 {
-                if StateMachineTrace.names.contains(String(part)) { names.insert(String(part)) }
-            }
+        StateMachineTrace.listed(in: document) { heading in
+            ["cannot pass", "not pass", "fail", "pending"].contains { heading.contains($0) }
         }
-        return found ? names : nil
     }
 
     static let listedByTheEvaluator = listed(in: evaluatorDocument)

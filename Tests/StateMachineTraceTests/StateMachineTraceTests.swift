@@ -1,4 +1,5 @@
 import Foundation
+import StateMachineTraceSupport
 import Testing
 
 /// Every golden trace of `../shared/fixtures/sm-traces/` (recorded from Rive's own runtime)
@@ -12,25 +13,7 @@ import Testing
 
     /// The traces the document lists as not passing yet (every trace name in backquotes in
     /// the section whose heading says "cannot pass yet"); nil when there is no such section.
-    static let listedAsPending: Set<String>? = {
-        guard let text = try? String(contentsOfFile: document, encoding: .utf8) else { return nil }
-        var inSection = false
-        var found = false
-        var names: Set<String> = []
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            if line.hasPrefix("#") {
-                inSection = line.lowercased().contains("cannot pass yet")
-                found = found || inSection
-                continue
-            }
-            guard inSection else { continue }
-            let parts = line.split(separator: "`", omittingEmptySubsequences: false)
-            for (index, part) in parts.enumerated() where index % 2 == 1 && StateMachineTrace.names.contains(String(part)) {
-                names.insert(String(part))
-            }
-        }
-        return found ? names : nil
-    }()
+    static let listedAsPending = StateMachineTrace.listed(in: document) { $0.contains("cannot pass yet") }
 
     @Test func theTracesAreThere() {
         #expect(StateMachineTrace.names.count >= 33, "traces in \(StateMachineTrace.directory): \(StateMachineTrace.names.count)")

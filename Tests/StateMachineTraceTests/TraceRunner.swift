@@ -2,6 +2,7 @@ import Foundation
 import RiveFile
 import RiveSyncJSON
 import RiveSyncModel
+import StateMachineTraceSupport
 
 /// Replays a `StateMachineTrace` in-process: `RiveFileReader` reads the `.riv`, a
 /// `FileRuntime` creates the instance, applies `beforeBind` steps, makes the state machine
@@ -39,17 +40,22 @@ struct TraceRunner {
             for step in trace.beforeBind { try queue(step, on: "unbound") }
             _ = try runtime.advance("unbound")
         }
-        let advancesBeforeBind = try self.advancesBeforeBind()
-        // Rive's state machine can run before an instance is bound: the target is made with an
-        // empty main slot, advanced, and bound by a command applied at the initial advance.
-        let bindsLater = !advancesBeforeBind.isEmpty
-        try runtime.createStateMachine(
-            named: Self.target, artboard: trace.header["artboard"]?.stringValue,
-            stateMachine: trace.header["stateMachine"]?.stringValue, main: bindsLater ? nil : main)
+        if let early = trace.advanceBeforeBind {
+            // Rive advances a state machine with nothing bound, then binds: made unbound,
+            // advanced, then bound by a bind command that applies at the initial advance.
+            try runtime.createStateMachine(
+                named: Self.target, artboard: trace.header["artboard"]?.stringValue,
+                stateMachine: trace.header["stateMachine"]?.stringValue, bindDefaults: false)
+            replica = Replica(snapshot: try runtime.snapshot(of: Self.target))
+            for seconds in early { _ = try advance(seconds) }
+            if let main { try enqueue(.bind([Binding(slot: .main, instance: main)]), on: Self.target) }
+        } else {
+            try runtime.createStateMachine(
+                named: Self.target, artboard: trace.header["artboard"]?.stringValue,
+                stateMachine: trace.header["stateMachine"]?.stringValue, main: main)
+            replica = Replica(snapshot: try runtime.snapshot(of: Self.target))
+        }
         if !trace.beforeBind.isEmpty { _ = try runtime.removeTarget("unbound") }
-        replica = Replica(snapshot: try runtime.snapshot(of: Self.target))
-        for seconds in advancesBeforeBind { _ = try advance(seconds) }
-        if bindsLater { try enqueue(.bind([Binding(slot: .main, instance: main)]), on: Self.target) }
 
         var states = trace.states[...]
         compare(try advance(trace.initialAdvance), with: states.popFirst(), step: -1)
@@ -69,17 +75,6 @@ struct TraceRunner {
             }
         }
         if let extra = states.first { mismatches.append("the trace has a state line no step made: \(extra.jsonText.prefix(200))") }
-    }
-
-    /// The seconds of each advance the script makes before binding (`advanceBeforeBind`).
-    private func advancesBeforeBind() throws -> [Double] {
-        guard let value = trace.script["advanceBeforeBind"] else { return [] }
-        if let seconds = value.numberValue { return [seconds] }
-        let seconds = value.arrayValue?.compactMap(\.numberValue) ?? []
-        guard seconds.count == value.arrayValue?.count else {
-            throw StateMachineTrace.Malformed(trace: trace.name, reason: "advanceBeforeBind \(value.jsonText)")
-        }
-        return seconds
     }
 
     private mutating func advance(_ seconds: Double) throws -> [ChangeBatch] {

@@ -60,6 +60,14 @@ extension JournalCodec {
             return seconds
         }
 
+        /// A creation's `nestedBlanks`: absent (every record before format 5) is `.null`;
+        /// present, it must be `true`.
+        public func nestedBlanks() throws(Invalid) -> NestedBlanks {
+            guard let found = json["nestedBlanks"] else { return .null }
+            guard found.boolValue == true else { throw Invalid(description: "\(what).nestedBlanks: expected true") }
+            return .blankInstances
+        }
+
         public func instance(_ key: String) throws(Invalid) -> InstanceID {
             let number = try int(key)
             guard number > 0 else { throw Invalid(description: "\(what).\(key): expected an instance id") }

@@ -62,13 +62,20 @@ public enum JournalCodec {
         case .listSwap(let path, let index, let with):
             return ["op": "listSwap", "path": .string(path), "index": .number(Double(index)), "with": .number(Double(with))]
         case .bind(let bindings): return ["op": "bind", "bindings": .array(bindings.map(StateCodec.encode))]
+        case .setInput(let name, let value): return ["op": "setInput", "name": .string(name), "value": encode(value)]
+        case .fireInput(let name): return ["op": "fireInput", "name": .string(name)]
         }
     }
 
     public static func decodeCommand(_ json: JSONValue) throws -> Command {
         let fields = Fields(json: json, what: "command")
         let op = try fields.string("op")
-        if op == "bind" { return .bind(try StateCodec.decodeBindings(try fields.value("bindings"))) }
+        switch op {
+        case "bind": return .bind(try StateCodec.decodeBindings(try fields.value("bindings")))
+        case "setInput": return .setInput(name: try fields.string("name"), value: try decodeValue(try fields.value("value")))
+        case "fireInput": return .fireInput(name: try fields.string("name"))
+        default: break
+        }
         let path = try fields.string("path")
         switch op {
         case "set": return .set(path: path, value: try decodeValue(try fields.value("value")))

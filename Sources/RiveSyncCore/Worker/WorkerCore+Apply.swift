@@ -13,16 +13,16 @@ extension WorkerCore {
             do { return try body(&files[file]!) } catch { throw WireError(error) }
         }
         switch record {
-        case .createInstance(let source):
-            return .instance(try model { try $0.createInstance(source) }, file: file)
-        case .createStateMachine(let request):
+        case .createInstance(let source, let nested):
+            return .instance(try model { try $0.createInstance(source, nested: nested) }, file: file)
+        case .createStateMachine(let request, let nested):
             let resolved = try resolve(request)
             try claimCommitted(resolved.name, file: file)
             do {
                 _ = try model {
                     try $0.createStateMachine(
                         named: resolved.name, artboard: resolved.artboard, stateMachine: resolved.machine, main: request.main,
-                        globals: request.globals.map { ($0.name, $0.instance) })
+                        globals: request.globals.map { ($0.name, $0.instance) }, bindDefaults: request.bindDefaults, nested: nested)
                 }
             } catch {
                 environment.directory.releaseTarget(resolved.name)

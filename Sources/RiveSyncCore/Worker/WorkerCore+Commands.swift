@@ -68,6 +68,8 @@ extension WorkerCore {
             }
             guard let bind else { throw WireError(code: .badMessage, message: "bind needs main or globals") }
             (target, command) = (t, bind)
+        case .setInput(let t, let name, let value): (target, command) = (t, .setInput(name: name, value: value))
+        case .fireInput(let t, let name): (target, command) = (t, .fireInput(name: name))
         default:
             throw WireError.internalError("not a command: \(body.type)")
         }
@@ -77,6 +79,9 @@ extension WorkerCore {
             try checkAttach(instance, in: file, to: target, at: path, grants: grants)
         case .listRemove(_, let instance):
             try checkInstance(instance, in: file)
+        case .setInput, .fireInput:
+            // A state machine's inputs never change: checked now, whatever is queued before it.
+            do { try files[file]!.checkInput(command, on: target) } catch { throw WireError(error) }
         default:
             break
         }

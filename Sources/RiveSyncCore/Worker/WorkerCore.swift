@@ -223,16 +223,18 @@ public final class WorkerCore {
         let kind: ServerMessage.TargetKind
         var layers: [LayerState]?
         var settled: Bool?
+        var inputs: [StateMachineInputState]?
         switch target.kind {
         case .stateMachine(let artboard, let stateMachine):
             kind = .stateMachine(artboard: artboard, stateMachine: stateMachine)
             layers = files[record.file]!.layerStates(name)
             settled = files[record.file]!.isSettled(name)
+            inputs = files[record.file]!.inputStates(name)
         case .publishedInstance: kind = .instance
         }
         return ServerMessage.TargetInfo(
             name: name, file: record.file, kind: kind, mode: record.manual ? .manual : .auto, rate: record.rate, seq: target.seq,
-            bindings: target.bindings, layers: layers, settled: settled)
+            bindings: target.bindings, layers: layers, settled: settled, inputs: inputs)
     }
 
     /// Listing entries of this worker's first `limit` targets by name after `after` that

@@ -17,14 +17,27 @@ public enum Command: Sendable, Hashable {
     case listSwap(path: String, index: Int, with: Int)
     /// Binds instances to slots (validated when queued; see `FileRuntime.bind`).
     case bind([Binding])
+    /// Sets a legacy state machine input (Rive's `SMINumber.value`: `.number`,
+    /// `SMIBool.value`: `.boolean`).
+    case setInput(name: String, value: PropertyValue)
+    /// Fires a legacy trigger input (Rive's `SMITrigger.fire()`).
+    case fireInput(name: String)
 
-    /// The path the operation addresses ("" for a bind).
+    /// The path the operation addresses ("" for a bind or an input: the whole target).
     public var path: String {
         switch self {
         case .set(let path, _), .fire(let path), .listAppend(let path, _), .listInsert(let path, _, _),
             .listRemoveAt(let path, _), .listRemove(let path, _), .listSwap(let path, _, _):
             return path
-        case .bind: return ""
+        case .bind, .setInput, .fireInput: return ""
+        }
+    }
+
+    /// Whether the command drives a state machine input rather than view-model state.
+    public var isStateMachineInput: Bool {
+        switch self {
+        case .setInput, .fireInput: return true
+        default: return false
         }
     }
 }

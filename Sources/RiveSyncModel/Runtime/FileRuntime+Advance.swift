@@ -75,6 +75,13 @@ extension FileRuntime {
     private mutating func apply(
         _ queued: QueuedCommand, on targetName: String, effects: inout [String: [Effect]], undo: inout ChangeUndo
     ) throws(PropertyError) {
+        if queued.command.isStateMachineInput {
+            // Checked when queued; the inputs of a state machine never change.
+            do { try applyInput(queued.command, on: targetName) } catch {
+                throw .invalidValue(path: "", reason: "the input command could not be applied (a daemon bug): \(error)")
+            }
+            return
+        }
         for change in try plan(queued.command, in: targets[targetName]!) {
             // Where the change is seen, as of before it applies; recorded only once it
             // applied, so batches always say exactly what the store did. (A planned

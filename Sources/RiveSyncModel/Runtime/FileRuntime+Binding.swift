@@ -9,6 +9,9 @@ extension FileRuntime {
     ///   - name: the target's name (defaults to the state machine's name).
     ///   - artboard: the artboard's name; nil for the default artboard.
     ///   - stateMachine: the state machine's name; nil for the artboard's default (or first).
+    ///   - bindDefaults: false leaves the slots without a supplied instance empty (Rive lets a
+    ///     state machine advance before an instance is bound; `bind` fills them later).
+    ///   - nested: what the nested view-model properties of a blank default instance hold.
     /// Everything is checked before anything changes (the instance limit for every default
     /// instance too), so a call that throws leaves the runtime as it was.
     ///
@@ -18,7 +21,8 @@ extension FileRuntime {
     @discardableResult
     public mutating func createStateMachine(
         named name: String? = nil, artboard: String? = nil, stateMachine: String? = nil,
-        main: InstanceID? = nil, globals: [(String, InstanceID)] = []
+        main: InstanceID? = nil, globals: [(String, InstanceID)] = [], bindDefaults: Bool = true,
+        nested: NestedBlanks = .blankInstances
     ) throws -> String {
         let artboardSchema = try schema.artboard(named: artboard)
         let machineName: String
@@ -44,13 +48,19 @@ extension FileRuntime {
             slots.append((.main, nil))
         }
         slots += schema.viewModels.filter(\.isGlobal).map { (BindingSlot.global($0.name), $0.name) }
-        try checkInstanceRoom(for: slots.filter { slot in !supplied.contains { $0.slot == slot.0 } }.count)
+        let defaults = slots.filter { slot in bindDefaults && !supplied.contains { $0.slot == slot.0 } }.compactMap(\.1)
+        try checkInstanceRoom(
+            for: try defaults.reduce(0) { count, name in count + (try instanceCount(.viewModelDefault(from: .name(name)), nested: nested)) }
+        )
         var bindings: [Binding] = []
         for (slot, viewModelName) in slots {
             if let instance = supplied.first(where: { $0.slot == slot })?.instance {
                 bindings.append(Binding(slot: slot, instance: instance))
-            } else if let viewModelName {
-                bindings.append(Binding(slot: slot, instance: try createUnchecked(.viewModelDefault(from: .name(viewModelName)))))
+            } else if bindDefaults, let viewModelName {
+                bindings.append(
+                    Binding(slot: slot, instance: try createUnchecked(.viewModelDefault(from: .name(viewModelName)), nested: nested)))
+            } else if viewModelName != nil {
+                bindings.append(Binding(slot: slot, instance: nil))
             }
         }
         addTarget(

@@ -14,13 +14,54 @@ public enum InstanceSource: Sendable, Hashable {
     case index(Int, from: ViewModelSource)
 }
 
+/// What a new blank instance's nested view-model properties hold.
+public enum NestedBlanks: Sendable, Hashable {
+    /// A new blank instance of the referenced view model, made the same way (Rive's
+    /// `createViewModelInstance`); a property whose view model is already being made further
+    /// up holds null, so a view model that refers to itself ends.
+    case blankInstances
+    /// Null, as RiveSync made blank instances before journal format 5; kept so that older
+    /// journals and cluster entries replay exactly as they ran.
+    case null
+}
+
 extension FileRuntime {
     /// Creates a live instance. Nested values and list items of an authored instance become
     /// new instances of their own (an authored instance referenced twice becomes one shared
-    /// instance). A view model with no authored instances gives a blank one as its default.
-    public mutating func createInstance(_ source: InstanceSource) throws(FileError) -> InstanceID {
-        try checkInstanceRoom(for: 1)
-        return try createUnchecked(source)
+    /// instance). A view model with no authored instances gives a blank one as its default. A
+    /// blank instance's nested view-model properties hold what `nested` says.
+    public mutating func createInstance(_ source: InstanceSource, nested: NestedBlanks = .blankInstances) throws(FileError) -> InstanceID {
+        try checkInstanceRoom(for: try instanceCount(source, nested: nested))
+        return try createUnchecked(source, nested: nested)
+    }
+
+    /// How many instances `createUnchecked(source, nested:)` makes at the top of the tree it
+    /// builds: the blank instances a blank source makes, else 1 (an authored instance's nested
+    /// ones are not counted, as before).
+    func instanceCount(_ source: InstanceSource, nested: NestedBlanks) throws(FileError) -> Int {
+        switch source {
+        case .blank(let from): return blankCount(try viewModel(from), nested: nested, making: [])
+        case .viewModelDefault(let from):
+            let viewModel = try viewModel(from)
+            return viewModel.instances.isEmpty ? blankCount(viewModel, nested: nested, making: []) : 1
+        case .name, .index: return 1
+        }
+    }
+
+    private func blankCount(_ viewModel: ViewModelSchema, nested: NestedBlanks, making: Set<String>) -> Int {
+        guard nested == .blankInstances else { return 1 }
+        let making = making.union([viewModel.name])
+        return viewModel.properties.reduce(1) { count, property in
+            guard let referenced = nestedBlankViewModel(of: property, making: making) else { return count }
+            return count + blankCount(referenced, nested: nested, making: making)
+        }
+    }
+
+    /// The view model whose blank instance a blank's `property` holds, or nil (not a
+    /// view-model property, an unknown view model, or one already being made).
+    private func nestedBlankViewModel(of property: PropertySchema, making: Set<String>) -> ViewModelSchema? {
+        guard property.type == .viewModel, let name = property.viewModelName, !making.contains(name) else { return nil }
+        return schema.viewModels.first { $0.name == name }
     }
 
     /// Throws `limitExceeded` unless `count` more top-level instances fit the file's limit.
@@ -34,13 +75,13 @@ extension FileRuntime {
     public static let instanceLimitName = "maxInstancesPerFile"
 
     /// `createInstance` without the limit check (done by the caller for several at once).
-    mutating func createUnchecked(_ source: InstanceSource) throws(FileError) -> InstanceID {
+    mutating func createUnchecked(_ source: InstanceSource, nested: NestedBlanks) throws(FileError) -> InstanceID {
         switch source {
         case .blank(let from):
-            return makeBlank(try viewModel(from))
+            return makeBlank(try viewModel(from), nested: nested)
         case .viewModelDefault(let from):
             let viewModel = try viewModel(from)
-            guard !viewModel.instances.isEmpty else { return makeBlank(viewModel) }
+            guard !viewModel.instances.isEmpty else { return makeBlank(viewModel, nested: nested) }
             var made: [InstanceReference: InstanceID] = [:]
             return makeAuthored(InstanceReference(viewModel: viewModel.name, index: 0), made: &made)
         case .name(let name, let from):
@@ -82,9 +123,19 @@ extension FileRuntime {
         return values
     }
 
-    private mutating func makeBlank(_ viewModel: ViewModelSchema) -> InstanceID {
+    /// Makes a blank instance (and, for `.blankInstances`, its nested blank instances, each
+    /// after its parent, in property order). `making`: the view models being made further up.
+    private mutating func makeBlank(_ viewModel: ViewModelSchema, nested: NestedBlanks, making: Set<String> = []) -> InstanceID {
         let id = allocateInstanceID()
-        store.upsert(InstanceState(id: id, viewModel: viewModel.name, name: "", values: blankValues(of: viewModel)))
+        var values = blankValues(of: viewModel)
+        store.upsert(InstanceState(id: id, viewModel: viewModel.name, name: "", values: values))
+        guard nested == .blankInstances else { return id }
+        let making = making.union([viewModel.name])
+        for property in viewModel.properties {
+            guard let referenced = nestedBlankViewModel(of: property, making: making) else { continue }
+            values[property.name] = .viewModel(makeBlank(referenced, nested: nested, making: making))
+        }
+        store.upsert(InstanceState(id: id, viewModel: viewModel.name, name: "", values: values))
         return id
     }
 
@@ -92,9 +143,9 @@ extension FileRuntime {
     private mutating func makeAuthored(_ reference: InstanceReference, made: inout [InstanceReference: InstanceID]) -> InstanceID {
         if let id = made[reference] { return id }
         guard let viewModel = schema.viewModels.first(where: { $0.name == reference.viewModel }) else {
-            return makeBlank(ViewModelSchema(name: reference.viewModel))
+            return makeBlank(ViewModelSchema(name: reference.viewModel), nested: .null)
         }
-        guard viewModel.instances.indices.contains(reference.index) else { return makeBlank(viewModel) }
+        guard viewModel.instances.indices.contains(reference.index) else { return makeBlank(viewModel, nested: .null) }
         let authored = viewModel.instances[reference.index]
         let id = allocateInstanceID()
         made[reference] = id

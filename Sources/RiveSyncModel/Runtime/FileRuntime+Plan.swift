@@ -53,6 +53,9 @@ extension FileRuntime {
                 changes.append(.bind(slot: binding.slot, instance: instance, introduced: closureStates(of: instance)))
             }
             return changes
+        case .setInput, .fireInput:
+            // No view-model change: the state machine takes it (`applyInput`).
+            return []
         }
     }
 

@@ -3,11 +3,14 @@ import RiveSyncJSON
 import RiveSyncModel
 import RiveSyncProtocol
 import RiveSyncTestSupport
+import StateMachineTraceSupport
 
 /// Replays a `StateMachineTrace` through a real `rivesyncd` over the protocol, as a client
 /// would: loads nothing itself (the daemon's configuration loads the `.riv`), creates the
-/// instance, binds it to a manual state machine target, queues the writes, fires and list edits
-/// of each step, advances with the trace's seconds, and after every advance compares what a
+/// instance (none when the trace has no view model), binds it to a manual state machine target
+/// (made unbound, advanced, then bound when Rive advanced before binding), queues the writes,
+/// fires, list edits and input changes of each step, advances with the trace's seconds, and
+/// after every advance compares what a
 /// subscriber's replica holds (values, the state machine's trigger fires, events, and each
 /// layer's state from `listTargets`) with what Rive's runtime recorded.
 final class StateMachineTraceRunner: @unchecked Sendable {
@@ -49,23 +52,31 @@ final class StateMachineTraceRunner: @unchecked Sendable {
 
     /// Runs the whole trace; the differences are in `mismatches` (a refused request throws).
     func run() async throws {
-        let viewModel = trace.header["viewModel"]?.stringValue ?? ""
-        let created = try await checked(
-            ["type": "createInstance", "file": .string(Self.file), "source": source(trace.script["instance"], viewModel: viewModel)],
-            "createInstance")
-        let main = created["instance"] ?? .null
+        var main: JSONValue = .null
+        if let viewModel = trace.header["viewModel"]?.stringValue {
+            let created = try await checked(
+                ["type": "createInstance", "file": .string(Self.file), "source": source(trace.script["instance"], viewModel: viewModel)],
+                "createInstance")
+            main = created["instance"] ?? .null
+        }
         if !trace.beforeBind.isEmpty { try await writeBeforeBinding(main) }
+        let early = trace.advanceBeforeBind
         var machine: [(String, JSONValue)] = [
-            ("type", "createStateMachine"), ("file", .string(Self.file)), ("name", .string(Self.target)), ("main", main),
-            ("mode", "manual"),
+            ("type", "createStateMachine"), ("file", .string(Self.file)), ("name", .string(Self.target)), ("mode", "manual"),
         ]
+        machine.append(early == nil ? ("main", main) : ("bindDefaults", false))
         if let artboard = trace.header["artboard"] { machine.append(("artboard", artboard)) }
         if let stateMachine = trace.header["stateMachine"] { machine.append(("stateMachine", stateMachine)) }
         _ = try await checked(.object(machine), "createStateMachine")
-        // Deleted once the state machine holds the instance (deleting frees what only it held).
-        if !trace.beforeBind.isEmpty { _ = try await checked(["type": "deleteTarget", "target": "unbound"], "deleteTarget") }
         let snapshot = try await checked(["type": "subscribe", "target": .string(Self.target)], "subscribe")
         replica = Replica(snapshot: try StateCodec.decodeSnapshot(snapshot, target: Self.target, schema: schema))
+        if let early {
+            // Rive advanced before binding: the bind applies at the initial advance.
+            for seconds in early { _ = try await advance(seconds) }
+            if !main.isNull { send(["type": "bind", "target": .string(Self.target), "main": main], "bind") }
+        }
+        // Deleted once the state machine holds the instance (deleting frees what only it held).
+        if !trace.beforeBind.isEmpty { _ = try await checked(["type": "deleteTarget", "target": "unbound"], "deleteTarget") }
 
         var states = trace.states[...]
         try await compare(try await advance(trace.initialAdvance), with: states.popFirst(), step: -1)
@@ -135,6 +146,12 @@ final class StateMachineTraceRunner: @unchecked Sendable {
         } else if let replace = step["replace"], let path = replace["path"]?.stringValue {
             let instance = try await newInstance(replace, on: target)
             send(["type": "set", "target": .string(target), "path": .string(path), "value": ["instance": instance]], "replace \(path)")
+        } else if let input = step["input"], let name = input["name"] {
+            if let value = input["value"] {
+                send(["type": "setInput", "target": .string(target), "name": name, "value": value], "setInput \(name.jsonText)")
+            } else {
+                send(["type": "fireInput", "target": .string(target), "name": name], "fireInput \(name.jsonText)")
+            }
         } else {
             throw StateMachineTrace.Malformed(trace: trace.name, reason: "a step the runner does not know: \(step.jsonText)")
         }

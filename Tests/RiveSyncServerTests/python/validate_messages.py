@@ -40,7 +40,7 @@ CLIENT_TYPES = [
     "hello", "listFiles", "listTargets", "describe", "viewModelNames", "globalViewModelNames", "instanceNames",
     "properties", "enums", "artboardNames", "stateMachineNames", "defaultViewModelInfo", "createInstance",
     "createStateMachine", "publish", "bind", "subscribe", "unsubscribe", "get", "set", "fire", "listAppend",
-    "listInsert", "listRemoveAt", "listRemove", "listSwap", "advance", "digest", "ping", "upload", "loadFile",
+    "listInsert", "listRemoveAt", "listRemove", "listSwap", "setInput", "fireInput", "advance", "digest", "ping", "upload", "loadFile",
     "deleteTarget", "presenceJoin", "presenceUpdate", "presenceLeave", "presenceList", "transaction",
 ]
 SERVER_TYPES = [
@@ -367,7 +367,7 @@ class Session:
             await self.next(f"batch {seq} of {target}")
 
 
-async def session(schemas, binary):
+async def session(schemas, binary, root):
     daemon = Daemon(binary)
     try:
         async with websockets.connect(daemon.url, max_size=None) as ws, websockets.connect(daemon.url, max_size=None) as ws2:
@@ -407,6 +407,8 @@ async def session(schemas, binary):
                              "main": character, "globals": [{"name": "Theme", "instance": dark}], "mode": "manual"}, "target")
             await s.request({"type": "createStateMachine", "file": "demo", "name": "auto2", "artboard": "Lobby", "rate": 30}, "target")
             await s.request({"type": "createStateMachine", "file": "demo", "artboard": "Nope"}, "error")
+            await s.request({"type": "createStateMachine", "file": "demo", "name": "unbound", "artboard": "Character",
+                             "mode": "manual", "bindDefaults": False}, "target")
             await s.request({"type": "listTargets"}, "targets")
             # Subscriptions: whole target, paths.
             await s.request({"type": "subscribe", "target": "lobby"}, "snapshot")
@@ -449,6 +451,10 @@ async def session(schemas, binary):
             await s.request({"type": "subscribe", "target": "lobby", "cursor": 5}, "error", malformed=True)
             await s.request({"type": "listRemoveAt", "target": "lobby", "path": "players", "index": 2**53}, "error", malformed=True)
             await s.request({"type": "fire", "target": "nowhere", "path": "x"}, "error")
+            # State machine inputs (§8): the demo's state machines have none.
+            await s.request({"type": "setInput", "target": "scripted", "name": "level", "value": 3}, "error")  # no_such_input
+            await s.request({"type": "fireInput", "target": "scripted", "name": "jump"}, "error")  # no_such_input
+            await s.request({"type": "setInput", "target": "scripted", "name": "level", "value": "3"}, "error", malformed=True)
             # A manual target: commands wait for advance; batch and ack come before advanced.
             await s.request({"type": "advance", "target": "character"}, "error")  # not_manual
             s.next_id += 1
@@ -480,6 +486,32 @@ async def session(schemas, binary):
             await s.request({"type": "loadFile", "name": "extra", "schema": EXTRA_FILE}, "error")  # file_exists
             await s.request({"type": "loadFile", "name": "broken", "riv": base64.b64encode(b"not a riv file").decode()}, "error")
             await s.request({"type": "describe", "file": "extra"}, "schema")
+            # A .riv state machine with a legacy trigger input (§8, §19): its inputs listed, a
+            # refused setInput, a fired input acked after its advance, layers and settledness.
+            riv_path = os.path.join(root, "..", "shared", "fixtures", "riv", "state_machine_triggers.riv")
+            if not os.path.isfile(riv_path):
+                raise Invalid(f"session: the fixture {riv_path} is missing")
+            with open(riv_path, "rb") as riv:
+                await s.request({"type": "loadFile", "name": "triggers", "riv": base64.b64encode(riv.read()).decode()}, "files")
+            legacy = await s.request({"type": "createStateMachine", "file": "triggers", "name": "legacy", "artboard": "main",
+                                      "mode": "manual"}, "target")
+            if legacy.get("inputs") != [{"name": "Trigger 1", "type": "trigger"}]:
+                raise Invalid(f"session: expected the trigger input in {short(legacy)}")
+            await s.request({"type": "subscribe", "target": "legacy"}, "snapshot")
+            await s.request({"type": "setInput", "target": "legacy", "name": "Trigger 1", "value": 1}, "error")  # type_mismatch
+            for _ in range(3):
+                s.next_id += 1
+                pending = {"id": s.next_id, "type": "fireInput", "target": "legacy", "name": "Trigger 1"}
+                schemas.check("client", pending, "session request")
+                await ws.send(json.dumps(pending))
+                s.sent.add("fireInput")
+                await s.request({"type": "advance", "target": "legacy", "elapsed": 0.1}, "advanced")
+            for _ in range(20):
+                if (await s.request({"type": "advance", "target": "legacy", "elapsed": 0.5}, "advanced")).get("settled"):
+                    break
+            else:
+                raise Invalid("session: 'legacy' did not settle in 10 s of advances")
+            await s.request({"type": "listTargets", "after": "lec", "limit": 1}, "targets")
             await s.request({"type": "properties", "file": "extra", "viewModel": "Everything"}, "properties")
             everything = (await s.request({"type": "createInstance", "file": "extra", "source": {"name": "First", "viewModel": "Everything"},
                                            "publish": "everything"}, "instance"))["instance"]
@@ -561,7 +593,7 @@ def main():
         for path in cases:
             total += asyncio.run(run_case(path, schemas, binary))
         print(f"conformance: {len(cases)} cases, {total} sent and received messages match their schemas")
-        count = asyncio.run(session(schemas, binary))
+        count = asyncio.run(session(schemas, binary, args.root))
         print(f"session: every request type sent; {count} received messages match their schemas")
     except Invalid as error:
         print(f"INVALID: {error}")
