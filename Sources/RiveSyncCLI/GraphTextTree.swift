@@ -75,11 +75,12 @@ struct GraphTextTree {
     private func describe(condition: JSONValue) -> String {
         if let trigger = condition["trigger"] { return "trigger \(text(trigger)) fired" }
         if let changed = condition["changed"] { return "\(text(changed)) changed" }
-        let subject = condition["property"] ?? condition["input"].map { .string("input " + text($0)) }
+        let subject = condition["property"] ?? condition["component"] ?? condition["input"].map { .string("input " + text($0)) }
         guard let subject else { return "\(text(condition["type"])) (not run)" }
         let operation = condition["op"]?.stringValue ?? "equal"
         if condition["input"] != nil, condition["value"] == nil { return "\(text(subject))" }
-        let other = condition["otherProperty"].map(text) ?? condition["value"]?.jsonText ?? "?"
+        let otherComponent = condition["property"] != nil ? condition["component"] : condition["otherComponent"]
+        let other = (condition["otherProperty"] ?? otherComponent).map(text) ?? condition["value"]?.jsonText ?? "?"
         return "\(text(subject)) \(operation) \(other)"
     }
 

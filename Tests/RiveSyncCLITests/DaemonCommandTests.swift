@@ -16,7 +16,7 @@ final class DaemonCommandTests: DaemonCLITestCase {
                       view model Character: Default, Loading
                       view model Player: Guest
                       view model Lobby: Default
-                      artboard Character: character
+                      artboard Character: character, reactions
                       artboard Lobby: lobby
                     target character (state machine Character/character, file demo, auto, seq 0): main=#1099511627778, Theme=#1099511627777
                     target lobby (state machine Lobby/lobby, file demo, auto, seq 0): main=#1099511627779, Theme=#1099511627777

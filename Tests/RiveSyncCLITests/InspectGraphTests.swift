@@ -39,17 +39,17 @@ final class InspectGraphTests: XCTestCase {
                     """, stderr: ""))
     }
 
-    /// The demo's `character`, described in its JSON schema, printed with its conditions and
-    /// listeners; `lobby` is named only.
+    /// The demo's `Character/reactions`, described in its JSON schema, printed with its
+    /// conditions and listeners; `character` and `lobby` are named only.
     func testGraphOfTheDemoSchema() throws {
         let result = try RivesyncProcess.run(["inspect", Self.demo, "--graph"])
         XCTAssertEqual(result.status, 0, result.stderr)
         let lines = result.stdout.split(separator: "\n").map(String.init)
         XCTAssertEqual(
-            lines.prefix(6),
+            lines.prefix(7),
             [
-                "artboard Character", "  state machine character", "    layer mood", "      [0] EntryState", "      [1] AnyState",
-                "        → excited when trigger success fired and mood greaterThanOrEqual 5",
+                "artboard Character", "  state machine character: no graph", "  state machine reactions", "    layer mood",
+                "      [0] EntryState", "      [1] AnyState", "        → excited when trigger success fired and mood greaterThanOrEqual 5",
             ])
         XCTAssertTrue(lines.contains("    listener smile on change of success"), result.stdout)
         XCTAssertTrue(lines.contains(##"      set color = "#FF2E9E44""##), result.stdout)
@@ -84,8 +84,9 @@ final class InspectGraphTests: XCTestCase {
         let printedArtboards = try XCTUnwrap(printed["artboards"] as? [[String: Any]])
         let schemaArtboards = try XCTUnwrap(schema["artboards"] as? [[String: Any]])
         XCTAssertEqual(printedArtboards.map { $0["name"] as? String }, ["Character", "Lobby"])
-        let printedMachine = try XCTUnwrap((printedArtboards[0]["stateMachines"] as? [Any])?.first as? NSDictionary)
-        let describedMachine = try XCTUnwrap((schemaArtboards[0]["stateMachines"] as? [Any])?.first as? NSDictionary)
+        let printedMachine = try XCTUnwrap((printedArtboards[0]["stateMachines"] as? [Any])?.last as? NSDictionary)
+        let describedMachine = try XCTUnwrap((schemaArtboards[0]["stateMachines"] as? [Any])?.last as? NSDictionary)
+        XCTAssertEqual(printedMachine["name"] as? String, "reactions")
         XCTAssertEqual(printedMachine, describedMachine)
     }
 }

@@ -56,8 +56,9 @@ import Testing
         let character = try schema.properties(of: "Character")
         #expect(character.map(\.name) == ["mood", "success", "error", "yes", "no", "enter", "exit", "face", "color"])
         #expect(character.dropFirst().prefix(6).allSatisfy { $0.type == .trigger })
-        #expect(schema.artboards.first?.stateMachines == ["character"])
-        #expect(StateMachineDefinition.build(from: schema.graph, artboard: "Character", stateMachine: "character") != nil)
+        #expect(schema.artboards.first?.stateMachines == ["character", "reactions"])
+        #expect(StateMachineDefinition.build(from: schema.graph, artboard: "Character", stateMachine: "reactions") != nil)
+        #expect(StateMachineDefinition.build(from: schema.graph, artboard: "Character", stateMachine: "character") == nil)
     }
 
     @Test(arguments: [

@@ -3,8 +3,9 @@ import RiveSyncJSON
 import RiveSyncTestSupport
 import Testing
 
-/// The demo's `Character` state machine, described in `demo.schema.json` (SCHEMA.md, "State
-/// machines"), run by a real `rivesyncd --demo` through the same evaluator as a `.riv` file's.
+/// The demo's `Character/reactions` state machine, described in `demo.schema.json` (SCHEMA.md,
+/// "State machines"), run by a real `rivesyncd --demo` through the same evaluator as a `.riv`
+/// file's.
 @Suite(.serialized) struct DemoStateMachineTests {
     /// The effects of a batch the state machine made, as `property: value`.
     static func made(_ batch: JSONValue) -> [String] {
@@ -17,7 +18,7 @@ import Testing
         (batch["layers"]?.arrayValue ?? []).map { "\($0["name"]?.stringValue ?? "") \($0["animation"]?.stringValue ?? "-")" }
     }
 
-    /// A manual target on the demo's `Character`: a fired trigger moves layer `mood` at the
+    /// A manual target of the demo's `Character/reactions`: a fired trigger moves layer `mood` at the
     /// advance that applies it, and its listener sets `face` and `color`, all in one batch with
     /// the state machine's changes marked `by: stateMachine`; a listener's fire (`no` fires
     /// `error`) runs the same way; a number condition picks `excited`.
@@ -25,7 +26,8 @@ import Testing
         try await withDaemon(["--demo"]) { daemon in
             let client = try await TestClient.connected(to: daemon)
             let created = try await client.request([
-                "type": "createStateMachine", "file": "demo", "name": "stage", "artboard": "Character", "mode": "manual",
+                "type": "createStateMachine", "file": "demo", "name": "stage", "artboard": "Character", "stateMachine": "reactions",
+                "mode": "manual",
             ])
             #expect(created["type"] == "target", "\(created.jsonText)")
             #expect(created["layers"]?.arrayValue?.map { $0["kind"] } == ["entry", "entry"], "\(created.jsonText)")
@@ -64,17 +66,23 @@ import Testing
         }
     }
 
-    /// The demo's own auto target `character` rests in its entry states (no advance, seq 0)
-    /// until a trigger fires; then the daemon advances it by itself.
-    @Test func theDemoCharacterReactsByItself() async throws {
+    /// An auto target of `Character/reactions` leaves nothing to do at creation (its layers rest
+    /// in their entry states) and reacts by itself to a fired trigger.
+    @Test func anAutoReactionsTargetReactsByItself() async throws {
         try await withDaemon(["--demo"]) { daemon in
             let client = try await TestClient.connected(to: daemon)
-            let snapshot = try await client.request(["type": "subscribe", "target": "character"])
-            #expect(snapshot["seq"] == 0, "\(snapshot.jsonText)")
-            #expect(try await client.request(["type": "fire", "target": "character", "path": "error"])["type"] == "ack")
-            let batch = try await client.nextBatch("character")
-            #expect(Self.layers(batch) == ["mood sad"], "\(batch.jsonText)")
-            let face = try await client.request(["type": "get", "target": "character", "path": "face"])
+            let created = try await client.request([
+                "type": "createStateMachine", "file": "demo", "name": "moody", "artboard": "Character", "stateMachine": "reactions",
+            ])
+            #expect(created["type"] == "target", "\(created.jsonText)")
+            #expect(try await client.request(["type": "subscribe", "target": "moody"])["type"] == "snapshot")
+            #expect(try await client.request(["type": "fire", "target": "moody", "path": "error"])["type"] == "ack")
+            try await waitUntil("the fire's advance to move the mood layer") {
+                let listed = try await client.request(["type": "listTargets"])
+                let moody = listed["targets"]?.arrayValue?.first { $0["name"] == "moody" }
+                return moody?["layers"]?.arrayValue?.first?["animation"] == "sad"
+            }
+            let face = try await client.request(["type": "get", "target": "moody", "path": "face"])
             #expect(face["value"] == "sad", "\(face.jsonText)")
         }
     }

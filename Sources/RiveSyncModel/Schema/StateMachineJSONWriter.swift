@@ -148,11 +148,22 @@ struct StateMachineJSONWriter {
                 members = withOperation([("property", .string(path)), ("otherProperty", .string(self.path(toTarget: other)))], operation)
             case .unsupported(let typeKey):
                 members = [("property", .string(path)), ("comparator", .string(RiveDefinitions.type(typeKey)?.name ?? String(typeKey)))]
+            case .component(let id, let key):
+                members = withOperation([("property", .string(path)), ("component", .string(componentProperty(id, key)))], operation)
             default:
                 members = withOperation([("property", .string(path)), ("value", value(of: right, bindable: bindable))], operation)
             }
             if let converter = toTargetBind(bindable)?.converter { members.append(("converter", .number(Double(converter)))) }
             return .object(members)
+        case .viewModel(.component(let id, let key), let right, let operation):
+            // `TransitionPropertyComponentComparator` on the left: a component's property.
+            var members: [(String, JSONValue)] = [("component", .string(componentProperty(id, key)))]
+            switch right {
+            case .bindable(let other): members.append(("otherProperty", .string(path(toTarget: other))))
+            case .component(let otherID, let otherKey): members.append(("otherComponent", .string(componentProperty(otherID, otherKey))))
+            default: members.append(("value", value(of: right, bindable: -1)))
+            }
+            return .object(withOperation(members, operation))
         case .viewModel:
             return .object([("type", "TransitionViewModelCondition")])
         case .unsupported(let typeKey):
@@ -174,7 +185,7 @@ struct StateMachineJSONWriter {
                 return .string(values[Int(index)])
             }
             return .number(Double(index))
-        case .bindable, .component, .trigger, .changed, .unsupported: return .null
+        case .bindable, .trigger, .changed, .component, .unsupported: return .null
         }
     }
 
@@ -265,16 +276,26 @@ struct StateMachineJSONWriter {
     private func artboardBind(_ bind: DataBindDefinition) -> JSONValue {
         var members: [(String, JSONValue)] = [("property", .string(path(bind.sourcePath)))]
         if case .component(let id) = bind.target, definition.components.indices.contains(id) {
-            let component = definition.components[id]
-            let type = RiveDefinitions.type(component.typeKey)?.name ?? String(component.typeKey)
-            let name = component.string(4) ?? ""
-            members.append(("target", .string(name.isEmpty ? "\(type) #\(id)" : "\(type) '\(name)'")))
+            members.append(("target", .string(componentName(id))))
         }
         members.append(("targetProperty", .string(RiveDefinitions.property(bind.propertyKey)?.name ?? String(bind.propertyKey))))
         members.append(("direction", .string(bind.twoWay ? "twoWay" : bind.toSource ? "toSource" : "toTarget")))
         if bind.once { members.append(("once", true)) }
         if let converter = bind.converter { members.append(("converter", .number(Double(converter)))) }
         return .object(members)
+    }
+
+    /// A component as `Type 'name'`, or `Type #id` when it has no name.
+    private func componentName(_ id: Int) -> String {
+        guard definition.components.indices.contains(id) else { return "#\(id)" }
+        let component = definition.components[id]
+        let type = RiveDefinitions.type(component.typeKey)?.name ?? String(component.typeKey)
+        let name = component.string(4) ?? ""
+        return name.isEmpty ? "\(type) #\(id)" : "\(type) '\(name)'"
+    }
+
+    private func componentProperty(_ id: Int, _ key: Int) -> String {
+        "\(componentName(id)).\(RiveDefinitions.property(key)?.name ?? String(key))"
     }
 
     private func toTargetBind(_ bindable: Int) -> DataBindDefinition? {
