@@ -65,8 +65,12 @@ enum TargetCommands {
     ) { (arguments, console) throws(CommandError) in
         let (name, path) = (arguments.positionals[0], arguments.positionals[1])
         let bytes = try SchemaFileLoader.readBytes(path)
+        // The request carries a .riv in base64: a daemon closes a connection whose message
+        // passes its maxMessageBytes, which the client sees only as a lost connection.
+        let isRiv = RiveFileReader.hasRivMagic(bytes)
+        let messageBytes = (isRiv ? (bytes.count + 2) / 3 * 4 : bytes.count) + name.utf8.count + 64
         let source: Source
-        if RiveFileReader.hasRivMagic(bytes) {
+        if isRiv {
             source = .riv(name: name, bytes: bytes)
         } else {
             guard let text = String(validating: bytes, as: UTF8.self) else {
@@ -75,10 +79,21 @@ enum TargetCommands {
             source = .schema(name: name, json: text)
         }
         try RemoteCommand.oneShot(arguments, &console) { worker, output in
-            _ = try await File(source: source, worker: worker)
+            do {
+                _ = try await File(source: source, worker: worker)
+            } catch WorkerError.disconnected where messageBytes > defaultMaxMessageBytes {
+                throw CommandError.remote(
+                    .rejected, code: "limit_exceeded",
+                    message:
+                        "\(path): the daemon closed the connection: the request (about \(messageBytes) bytes) is larger than "
+                        + "the default limits.maxMessageBytes (\(defaultMaxMessageBytes)); the daemon's must allow it")
+            }
             output.line(output.json ? JSONValue.object([("file", .string(name))]).jsonText : "loaded '\(name)'")
         }
     }
+
+    /// The daemon's default `limits.maxMessageBytes`.
+    static let defaultMaxMessageBytes = 1_048_576
 
     /// `SLOT=INSTANCE` words as pairs; a usage error names the first that is not one.
     static func slotPairs(_ words: [String], command: String) throws(CommandError) -> [(String, String)] {
