@@ -2,9 +2,9 @@ import RiveSyncModel
 
 /// Writes `.riv` files (major version 7) for the subset `RiveFileReader` understands: a
 /// `FileSchema`'s enums, view models with their properties and authored instances, artboards
-/// with their view model and state machine names, and file assets by name. Its graphs (layers,
-/// states, listeners) are not written. Pure: bytes out, no I/O; `RiveFileReader.read` of the
-/// result gives the schema back.
+/// with their view model and state machine names, and file assets by name; or a `RiveGraph`
+/// (every object a `.riv` held) as it is. Pure: bytes out, no I/O; `RiveFileReader.read` of
+/// the result gives the schema back.
 public enum RiveFileWriter {
     /// The version the writer writes.
     public static let majorVersion: UInt64 = 7
@@ -20,13 +20,18 @@ public enum RiveFileWriter {
         encode(objects(for: schema))
     }
 
-    /// Header (magic, version, file id 0), the table of contents of every listed key the
-    /// objects use, then the objects in order.
+    /// Header (magic, version, file id 0), the table of contents of every key from
+    /// `firstListedKey` on that the objects use, then the objects in order.
     public static func encode(_ objects: [RiveFileObject]) -> [UInt8] {
+        encode(objects, listing: { $0 >= firstListedKey })
+    }
+
+    /// `encode`, listing the keys `listing` admits in the table of contents.
+    static func encode(_ objects: [RiveFileObject], listing: (UInt64) -> Bool) -> [UInt8] {
         var listed: [(key: UInt64, code: UInt32)] = []
         var seen = Set<UInt64>()
         for object in objects {
-            for property in object.properties where property.key >= firstListedKey && seen.insert(property.key).inserted {
+            for property in object.properties where listing(property.key) && seen.insert(property.key).inserted {
                 listed.append((property.key, property.value.tocCode))
             }
         }
