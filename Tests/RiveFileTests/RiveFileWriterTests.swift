@@ -38,8 +38,10 @@ final class RiveFileWriterTests: XCTestCase {
         let checkedIn = try Data(contentsOf: file)
         XCTAssertEqual([UInt8](checkedIn), written, "examples/quickstart.riv differs: RIVESYNC_WRITE_EXAMPLES=1 rewrites it")
         let read = try RiveFileReader.read([UInt8](checkedIn))
-        XCTAssertEqual(read.metadata, schema)
+        XCTAssertEqual(read.metadata, schema.metadata)
         XCTAssertEqual(read.artboards.map(\.stateMachines), [["State Machine 1"]])
+        let artboard = try XCTUnwrap(read.graph.objects.firstIndex { $0.typeKey == 1 })
+        XCTAssertEqual(Array(read.graph.objects[artboard...]), schema.graph.objects, "the graph from the artboard on, as written")
     }
 }
 

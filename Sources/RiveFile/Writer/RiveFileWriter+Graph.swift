@@ -10,7 +10,8 @@ extension RiveFileWriter {
         encode(graph.objects.map(object), listing: { _ in true })
     }
 
-    private static func object(_ object: RiveObject) -> RiveFileObject {
+    /// A graph object as the writer takes it, its properties by key.
+    static func object(_ object: RiveObject) -> RiveFileObject {
         RiveFileObject(
             UInt64(object.typeKey),
             object.properties.sorted { $0.key < $1.key }.map { key, value in

@@ -15,9 +15,17 @@ public enum RiveFileWriter {
     /// A missing reference (an index nothing has).
     static let none = UInt64(UInt32.max)
 
-    /// The file's bytes: header, table of contents, the schema's objects.
+    /// The file's bytes: header, table of contents, the schema's objects. A schema with a
+    /// graph (`protocol/SCHEMA.md`, "The graph") has its artboards written from the graph, from
+    /// its first `Artboard` on, with everything that follows them (components, events, state
+    /// machines and their layers, states, transitions and listeners), instead of from
+    /// `artboards`; every key is then listed in the table of contents.
     public static func write(_ schema: FileSchema) -> [UInt8] {
-        encode(objects(for: schema))
+        let artboard = schema.graph.objects.firstIndex { $0.typeKey == Int(Keys.artboard) }
+        guard let artboard else { return encode(objects(for: schema)) }
+        var fileObjects = schema
+        fileObjects.artboards = []
+        return encode(objects(for: fileObjects) + schema.graph.objects[artboard...].map(object), listing: { _ in true })
     }
 
     /// Header (magic, version, file id 0), the table of contents of every key from
