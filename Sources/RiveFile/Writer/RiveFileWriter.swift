@@ -34,8 +34,9 @@ public enum RiveFileWriter {
         encode(objects, listing: { $0 >= firstListedKey })
     }
 
-    /// `encode`, listing the keys `listing` admits in the table of contents.
-    static func encode(_ objects: [RiveFileObject], listing: (UInt64) -> Bool) -> [UInt8] {
+    /// `encode`, listing the keys `listing` admits in the table of contents (a key left out
+    /// must be one a reader knows the field type of).
+    public static func encode(_ objects: [RiveFileObject], listing: (UInt64) -> Bool) -> [UInt8] {
         var listed: [(key: UInt64, code: UInt32)] = []
         var seen = Set<UInt64>()
         for object in objects {
