@@ -38,6 +38,21 @@ final class DocsBlockTests: XCTestCase {
         XCTAssertGreaterThan(ran, 0, "no shell block ran")
     }
 
+    /// The README opens with the two commands a newcomer types first (only the marker, unseen
+    /// on GitHub, is before them).
+    func testTheReadmeStartsWithTheTwoCommands() throws {
+        let readme = try String(contentsOfFile: DaemonProcess.packageRoot + "/README.md", encoding: .utf8)
+        let first = try XCTUnwrap(DocsBlock.blocks(in: readme).first)
+        XCTAssertEqual(first.line, 2)
+        XCTAssertEqual(
+            first.script,
+            """
+            sh .ci/setup.sh && swift run -c release rivesyncd --demo   # set up and run the daemon on the built-in demo
+            sh .ci/run                                                 # set up and run every test
+
+            """)
+    }
+
     func testMarkersAreRead() {
         let markdown = """
             <!-- docs-test: daemon --config examples/qa.json -->
