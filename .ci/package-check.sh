@@ -45,7 +45,7 @@ systemd-analyze verify /lib/systemd/system/rivesyncd.service /lib/systemd/system
 cp /lib/systemd/system/rivesyncd-cluster@.service "$scratch/rivesyncd-cluster@1.service"
 systemd-analyze verify "$scratch/rivesyncd-cluster@1.service"
 grep -q '^Requires=.*redis' /lib/systemd/system/rivesyncd-cluster@.service && fail "the cluster unit Requires= redis (a remote Redis could not be used)"
-for doc in README.md protocol/PROTOCOL.md protocol/SCHEMA.md protocol/CLUSTER.md protocol/schemas/common.schema.json \
+for doc in README.md docs/CONFIGURATION.md docs/OPERATING.md docs/RUNNING-A-CLUSTER.md docs/CLI.md protocol/PROTOCOL.md protocol/SCHEMA.md protocol/CLUSTER.md protocol/schemas/common.schema.json \
     systemd/README.md config/rivesyncd.conf.schema.json config/example.json ops/README.md \
     ops/grafana/rivesync-dashboard.json ops/prometheus/rivesync-alerts.yml changelog.gz CHANGELOG.md.gz copyright; do
     [ -f "/usr/share/doc/rivesync/$doc" ] || fail "/usr/share/doc/rivesync/$doc is not installed"
@@ -53,9 +53,9 @@ done
 for page in "8 rivesyncd" "5 rivesyncd.conf" "1 rivesync"; do
     man -w $page >/dev/null || fail "man page $page is not installed"
 done
-# Every systemd unit README.md names is installed.
-for unit in $(grep -o 'rivesyncd[a-z@-]*\.\(service\|socket\)' README.md | sort -u); do
-    [ -f "/lib/systemd/system/$unit" ] || fail "README.md names $unit, which is not installed"
+# Every systemd unit README.md and docs/ name is installed.
+for unit in $(cat README.md docs/*.md | grep -o 'rivesyncd[a-z@-]*\.\(service\|socket\)' | sort -u); do
+    [ -f "/lib/systemd/system/$unit" ] || fail "the docs name $unit, which is not installed"
 done
 documentation=$(sed -n 's/^Documentation=//p' /lib/systemd/system/rivesyncd.service /lib/systemd/system/rivesyncd-cluster@.service)
 [ -n "$documentation" ] || fail "the unit has no Documentation="

@@ -59,10 +59,11 @@ for page in man/rivesyncd.8 man/rivesyncd.conf.5 man/rivesync.1; do
     install -d "$root/usr/share/man/man$section"
     gzip -9n < "$page" > "$root/usr/share/man/man$section/$(basename "$page").gz"
 done
-# The docs keep the repository's layout, so that README.md's links to protocol/, systemd/ and
+# The docs keep the repository's layout, so that README.md's links to docs/, protocol/, systemd/ and
 # config/ resolve; schemas and examples are linked from /usr/share/rivesync.
-install -d "$doc/protocol" "$doc/systemd" "$doc/config" "$doc/ops"
+install -d "$doc/protocol" "$doc/systemd" "$doc/config" "$doc/ops" "$doc/docs"
 install -m 0644 README.md "$doc/README.md"
+install -m 0644 docs/*.md "$doc/docs/"
 install -m 0644 protocol/PROTOCOL.md protocol/SCHEMA.md protocol/CLUSTER.md "$doc/protocol/"
 install -m 0644 ops/README.md "$doc/ops/README.md"
 ln -s ../../../rivesync/ops/grafana "$doc/ops/grafana"

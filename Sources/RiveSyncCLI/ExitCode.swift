@@ -1,4 +1,4 @@
-/// The exit statuses of `rivesync` (the table in `rivesync --help` and the README). 64 is
+/// The exit statuses of `rivesync` (the table in `rivesync --help` and docs/CLI.md). 64 is
 /// sysexits' `EX_USAGE`.
 public enum ExitCode: Int32, Sendable, CaseIterable {
     case success = 0

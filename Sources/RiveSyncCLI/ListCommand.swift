@@ -70,16 +70,11 @@ extension ListCommand {
 /// (`main`, or a global view model's name), all checked before any is applied.
 enum BindCommand {
     static let spec = CommandSpec(
-        name: "bind", summary: "Bind instances to slots: main=INSTANCE, Theme=INSTANCE (#ID, ViewModel or ViewModel/Name).",
+        name: "bind", summary: "Bind instances to slots: main=INSTANCE, Theme=INSTANCE (#ID, ViewModel, ViewModel/Name or @TARGET).",
         positionals: ["TARGET", "SLOT=INSTANCE"], variadic: true, options: RemoteCommand.options + [ManualTargets.option]
     ) { (arguments, console) throws(CommandError) in
         let targetName = arguments.positionals[0]
-        var pairs: [(String, String)] = []
-        for word in arguments.positionals.dropFirst() {
-            let parts = word.split(separator: "=", maxSplits: 1).map(String.init)
-            guard parts.count == 2, !parts[0].isEmpty else { throw .usage("bind: '\(word)' is not SLOT=INSTANCE") }
-            pairs.append((parts[0], parts[1]))
-        }
+        let pairs = try TargetCommands.slotPairs(Array(arguments.positionals.dropFirst()), command: "bind")
         guard !pairs.isEmpty else { throw .usage("bind: give at least one SLOT=INSTANCE") }
         let bindings = pairs
         let advance = arguments.has("advance")

@@ -8,7 +8,8 @@ public enum RiveSyncCommandLine {
     /// Every subcommand, in the order `--help` lists them.
     public static let commands: [CommandSpec] = [
         InspectCommand.spec, LsCommand.spec, ValueCommands.get, ValueCommands.set, ValueCommands.fire, WatchCommand.spec,
-        ListCommand.spec, BindCommand.spec, AdvanceCommand.spec, DumpCommand.spec, DeleteCommand.spec, WhoCommand.spec, ScriptCommand.spec,
+        ListCommand.spec, BindCommand.spec, AdvanceCommand.spec, DumpCommand.spec, DeleteCommand.spec,
+        TargetCommands.create, TargetCommands.publish, TargetCommands.load, WhoCommand.spec, ScriptCommand.spec,
     ]
 
     /// Runs the command line `arguments` (without the program name).

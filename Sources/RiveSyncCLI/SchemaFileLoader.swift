@@ -27,7 +27,8 @@ enum SchemaFileLoader {
         }
     }
 
-    private static func readBytes(_ path: String) throws(CommandError) -> [UInt8] {
+    /// The bytes of the file at `path`, refused when it is missing, a directory or too large.
+    static func readBytes(_ path: String) throws(CommandError) -> [UInt8] {
         let attributes = try? FileManager.default.attributesOfItem(atPath: path)
         guard let attributes else { throw .failure("\(path): no such file") }
         if attributes[.type] as? FileAttributeType == .typeDirectory {

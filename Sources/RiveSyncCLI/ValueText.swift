@@ -63,9 +63,11 @@ enum InstanceText {
         UInt64(text.hasPrefix("#") ? String(text.dropFirst()) : text)
     }
 
-    /// The instance's id, creating it in `file` when the text names a view model.
+    /// The instance's id: `#ID`, `@TARGET` (the instance published as TARGET), or a new one
+    /// created in `file` when the text names a view model (`ViewModel` or `ViewModel/Name`).
     static func resolve(_ text: String, file: String, worker: Worker) async throws -> UInt64 {
         if let id = id(text) { return id }
+        if text.hasPrefix("@") { return try await worker.publishedInstance(named: String(text.dropFirst())).instanceID }
         let remote = try await File(source: .name(file), worker: worker)
         let parts = text.split(separator: "/", maxSplits: 1).map(String.init)
         guard let viewModel = parts.first, !viewModel.isEmpty else { throw CommandError.usage("'\(text)' is not an instance") }

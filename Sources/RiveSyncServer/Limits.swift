@@ -40,7 +40,7 @@ public struct Limits: Sendable, Hashable {
         let keyPath: WritableKeyPath<Limits, Int> & Sendable
     }
 
-    /// Every limit, in the order the README lists them.
+    /// Every limit, in the order docs/CONFIGURATION.md lists them.
     public static let settings: [Setting] = [
         Setting(
             name: "maxMessageBytes", summary: "bytes in one incoming message (close 1009 past it)", range: 256...(64 << 20),

@@ -1,6 +1,6 @@
 import Glibc
 
-/// Which `Origin` header values may open a connection (README "Origins", rivesyncd.conf(5)
+/// Which `Origin` header values may open a connection (docs/CONFIGURATION.md "Origins", rivesyncd.conf(5)
 /// `auth.allowedOrigins`). With `allowedOrigins`, exactly those. Without, only the pages this
 /// daemon serves itself: an `http` or `https` origin on the daemon's own port whose host is a
 /// loopback one (`localhost`, `127.0.0.0/8`, `[::1]`), the listen address, or an address of

@@ -15,10 +15,13 @@ final class UsageTests: XCTestCase {
               fire     Fire the trigger at PATH.
               watch    Print JSON lines of a target's batches, or of the values at PATHs as they change.
               list     Edit a list: add/insert an INSTANCE (#ID, ViewModel or ViewModel/Name), remove by index or #ID, swap.
-              bind     Bind instances to slots: main=INSTANCE, Theme=INSTANCE (#ID, ViewModel or ViewModel/Name).
+              bind     Bind instances to slots: main=INSTANCE, Theme=INSTANCE (#ID, ViewModel, ViewModel/Name or @TARGET).
               advance  Advance a manual target now: apply its queued commands, run its state machine.
               dump     Print a target's whole state (or the tree at --path) as JSON.
               delete   Delete a target; instances only it held are freed.
+              create   Create a state machine target, binding SLOT=INSTANCE (main or a global; INSTANCE as for bind).
+              publish  Publish an INSTANCE (#ID, ViewModel, ViewModel/Name or @TARGET) as target NAME.
+              load     Load a .riv or JSON schema file into the daemon as file NAME.
               who      Print the members of a target's presence and their states.
               script   Run a scripted test client (set, fire, list, bind, advance, expect, wait, sleep, connect); FILE - reads stdin.
 

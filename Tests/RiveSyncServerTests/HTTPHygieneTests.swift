@@ -2,7 +2,7 @@ import Foundation
 import RiveSyncTestSupport
 import Testing
 
-/// The HTTP stage of the daemon's port (README "HTTP on the WebSocket port"): bounded by
+/// The HTTP stage of the daemon's port (docs/OPERATING.md, "HTTP on the WebSocket port"): bounded by
 /// `helloTimeoutSeconds`, `HEAD` answered like `GET` without a body, request headers past
 /// 16 KiB answered 431.
 @Suite struct HTTPHygieneTests {

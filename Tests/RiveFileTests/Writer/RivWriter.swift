@@ -1,3 +1,4 @@
+import RiveFile
 import RiveSyncModel
 
 /// A tiny `.riv` writer, for tests only: writes a `FileSchema` as header, ToC and objects in
@@ -8,9 +9,9 @@ import RiveSyncModel
 /// in the ToC, asset contents, artboard components) between the ones that matter.
 struct RivWriter {
     /// Keys below this are never listed in the ToC, as in real exports.
-    static let firstTocKey = 160
+    static let firstTocKey: UInt64 = 160
     /// `FileAssetContents.bytes`, which real exports list in the ToC only sometimes; never here.
-    static let unlistedKey = 212
+    static let unlistedKey: UInt64 = 212
     static let none = UInt64(UInt32.max)
 
     var variation: SplitMix64?
@@ -157,27 +158,7 @@ struct RivWriter {
     }
 
     private func encode() -> [UInt8] {
-        var toc: [(key: Int, code: UInt32)] = []
-        var seen = Set<Int>()
-        for object in objects {
-            for (key, value) in object.properties where key >= Self.firstTocKey && key != Self.unlistedKey && seen.insert(key).inserted {
-                toc.append((key, value.tocCode))
-            }
-        }
-        var encoder = RivEncoder()
-        encoder.raw(Array("RIVE".utf8))
-        encoder.varuint(7)
-        encoder.varuint(3)
-        encoder.varuint(0)
-        for entry in toc { encoder.varuint(UInt64(entry.key)) }
-        encoder.varuint(0)
-        for start in stride(from: 0, to: toc.count, by: 4) {
-            var word: UInt32 = 0
-            for (i, entry) in toc[start..<min(start + 4, toc.count)].enumerated() { word |= entry.code << (2 * UInt32(i)) }
-            encoder.uint32(word)
-        }
-        for object in objects { object.encode(into: &encoder) }
-        return encoder.bytes
+        RiveFileWriter.encode(objects) { $0 >= Self.firstTocKey && $0 != Self.unlistedKey }
     }
 
     // MARK: Key tables (RIV-FORMAT.md §5)

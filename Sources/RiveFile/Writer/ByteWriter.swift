@@ -1,8 +1,9 @@
-/// Byte-level encoding of the `.riv` primitives, for the test writer.
-struct RivEncoder {
+/// Writes the `.riv` primitives (the counterpart of `ByteReader`): LEB128 numbers,
+/// little-endian 32-bit words, length-prefixed strings and bytes.
+struct ByteWriter {
     private(set) var bytes: [UInt8] = []
 
-    mutating func varuint(_ value: UInt64) {
+    mutating func varUInt(_ value: UInt64) {
         var rest = value
         repeat {
             let group = UInt8(rest & 0x7F)
@@ -16,7 +17,7 @@ struct RivEncoder {
     }
 
     mutating func string(_ text: String) {
-        varuint(UInt64(text.utf8.count))
+        varUInt(UInt64(text.utf8.count))
         bytes.append(contentsOf: text.utf8)
     }
 

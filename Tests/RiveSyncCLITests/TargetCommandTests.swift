@@ -1,0 +1,64 @@
+import Foundation
+import RiveSyncTestSupport
+import XCTest
+
+/// `create`, `publish` and `load` against a demo daemon: a deleted target made again from the
+/// command line, bound to the shared theme; an instance shared under a new name; files loaded.
+final class TargetCommandTests: DaemonCLITestCase {
+    func testADeletedTargetIsCreatedAgainBoundToTheSharedTheme() throws {
+        XCTAssertEqual(try rivesync("delete", "lobby").status, 0)
+        XCTAssertEqual(try rivesync("get", "lobby", "title").status, 6, "the target is gone")
+        XCTAssertEqual(
+            try rivesync("create", "lobby", "--file", "demo", "--artboard", "Lobby", "Theme=@theme"),
+            .init(status: 0, stdout: "created 'lobby'\n", stderr: ""))
+        XCTAssertEqual(try rivesync("get", "lobby", "title"), .init(status: 0, stdout: "\"Preview lobby\"\n", stderr: ""))
+        XCTAssertEqual(try rivesync("set", "theme", "background", "#FF010203").status, 0)
+        XCTAssertEqual(try rivesync("get", "lobby", "@Theme/background").stdout, "\"#FF010203\"\n", "bound to the published theme")
+        let again = try rivesync("create", "lobby", "--file", "demo", "--artboard", "Lobby")
+        XCTAssertEqual(again.status, 8, again.stderr)
+        XCTAssertEqual(again.stderr, "rivesync: target 'lobby' already exists\n")
+    }
+
+    func testCreateAManualTargetWithItsMainInstance() throws {
+        XCTAssertEqual(
+            try rivesync("create", "stepped", "--file", "demo", "--artboard", "Character", "--manual", "main=Character/Loading", "--json"),
+            .init(status: 0, stdout: #"{"target":"stepped"}"# + "\n", stderr: ""))
+        XCTAssertEqual(try rivesync("get", "stepped", "mood").stdout, "5\n", "the authored Loading instance")
+        XCTAssertEqual(try rivesync("set", "stepped", "mood", "7", "--advance").status, 0)
+        XCTAssertEqual(try rivesync("get", "stepped", "mood").stdout, "7\n")
+        XCTAssertEqual(try rivesync("create", "x", "--file", "demo", "--artboard", "Nope").status, 6)
+        XCTAssertEqual(try rivesync("create", "x", "--file", "demo", "main=Nope").status, 6)
+        let usage = try rivesync("create", "x")
+        XCTAssertEqual(usage.status, 64)
+        XCTAssertEqual(usage.stderr, "rivesync: create: give the daemon's file with --file FILE\n")
+    }
+
+    func testPublishSharesAnInstance() throws {
+        let published = try rivesync("publish", "dark", "Theme/Dark", "--file", "demo")
+        XCTAssertEqual(published.status, 0, published.stderr)
+        XCTAssertTrue(published.stdout.hasPrefix("published #") && published.stdout.hasSuffix(" as 'dark'\n"), published.stdout)
+        XCTAssertEqual(try rivesync("get", "dark", "name").stdout, "\"Dark\"\n")
+        XCTAssertEqual(try rivesync("publish", "dark", "Theme/Light", "--file", "demo").status, 8, "the name is taken")
+        XCTAssertEqual(try rivesync("publish", "light", "@theme").status, 0, "the instance published as theme, once more")
+        XCTAssertEqual(try rivesync("set", "light", "name", "Shared").status, 0)
+        XCTAssertEqual(try rivesync("get", "theme", "name").stdout, "\"Shared\"\n", "one instance under two names")
+    }
+
+    func testLoadASchemaAndARivFile() throws {
+        let schema = DaemonProcess.packageRoot + "/protocol/examples/demo.schema.json"
+        XCTAssertEqual(try rivesync("load", "copy", schema), .init(status: 0, stdout: "loaded 'copy'\n", stderr: ""))
+        XCTAssertEqual(try rivesync("load", "copy", schema).status, 8, "file_exists")
+        XCTAssertEqual(
+            try rivesync("create", "copied", "--file", "copy", "--artboard", "Character").stdout, "created 'copied'\n")
+        XCTAssertEqual(try rivesync("get", "copied", "mood").stdout, "0\n")
+        let riv = try RivesyncProcess.fixture("state_machine_triggers")
+        XCTAssertEqual(try rivesync("load", "triggers", riv, "--json").stdout, #"{"file":"triggers"}"# + "\n")
+        XCTAssertTrue(try rivesync("ls").stdout.contains("file triggers\n"))
+        let large = try rivesync("load", "large", try RivesyncProcess.fixture("data_binding_test"))
+        XCTAssertEqual(large.status, 8, "a request past maxMessageBytes: \(large.stderr)")
+        XCTAssertTrue(large.stderr.contains("is larger than the default limits.maxMessageBytes (1048576)"), large.stderr)
+        let missing = try rivesync("load", "none", "/nonexistent/file.riv")
+        XCTAssertEqual(missing.status, 1)
+        XCTAssertEqual(missing.stderr, "rivesync: /nonexistent/file.riv: no such file\n")
+    }
+}
