@@ -79,7 +79,7 @@ public final class StateMachine: Sendable {
     }
 
     /// Every layer of the state machine in its current state, as the daemon lists it now
-    /// (empty for a state machine with no graph, as a JSON schema's).
+    /// (empty for a state machine with no graph, as one a JSON schema only names).
     public func layers() async throws -> [StateMachineLayer] {
         try await info().layers
     }

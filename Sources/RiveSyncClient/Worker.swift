@@ -183,7 +183,7 @@ public struct TargetInfo: Sendable, Hashable {
     /// Slot name (`main`, `Theme`) and the bound instance's id (nil while empty).
     public let bindings: [(slot: String, instance: UInt64?)]
     /// A state machine's layers, each in its current state (empty for a published instance
-    /// and for a state machine with no graph, as a JSON schema's).
+    /// and for a state machine with no graph, as one a JSON schema only names).
     public let layers: [StateMachineLayer]
     /// Whether a state machine needs no further advance (nil for a published instance).
     public let settled: Bool?

@@ -22,7 +22,9 @@ final class BridgeTests: ClientTestCase {
         let rive = RiveDouble.demo()
         let local = rive.makeInstance(viewModel)
         let remote = try await worker.stateMachine(named: target).mainInstance()
-        let bridge = try await RiveSyncBridge.bind(remote, to: local) { rive.makeInstance($0) }
+        // Both ways on purpose: these tests are about the two-way bridge (the demo's `character`
+        // now runs a state machine graph, for which the default sends nothing back).
+        let bridge = try await RiveSyncBridge.bind(remote, to: local, forwardingLocalChanges: true) { rive.makeInstance($0) }
         return App(worker: worker, rive: rive, local: local, bridge: bridge)
     }
 

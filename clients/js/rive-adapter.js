@@ -34,8 +34,9 @@
 // adapter then sends nothing from Rive to the daemon (write through RiveSync instead:
 // `target.viewModelInstance.number('mood').value = 5`), and a fire the daemon's state machine
 // made (`by: 'stateMachine'`) is not replayed into Rive, whose own state machine makes it.
-// `forwardRiveChanges` defaults to true for a published instance and a file with no state
-// machine graph (a JSON schema), where nothing else runs the file's logic.
+// `forwardRiveChanges` defaults to true for a published instance and a state machine with no
+// graph (a JSON schema's state machine given by name only), where nothing else runs the file's
+// logic.
 //
 // No echo: a value the adapter wrote into Rive is not written back when Rive reports it, and a
 // fire the adapter sent is not replayed into Rive when the daemon's batch counts it.

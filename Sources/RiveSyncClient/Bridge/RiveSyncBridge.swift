@@ -16,7 +16,7 @@ internal import RiveSyncModel
 ///   one write per app and make two-way values fight. So by default the bridge then sends
 ///   nothing back (write through RiveSync instead), and a fire the daemon's state machine
 ///   made is not fired locally, where the local state machine makes it. For a published
-///   instance or a file with no state machine graph (a JSON schema) nothing else runs the
+///   instance or a state machine with no graph (one a JSON schema only names) nothing else runs the
 ///   file's logic, and local changes are sent by default.
 /// - Nested instances and lists follow the daemon: a remote replacement or list edit is
 ///   made locally, with local instances (from `makeInstance`) for instances new to this app,

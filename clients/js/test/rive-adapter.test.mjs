@@ -25,6 +25,9 @@ async function setUp(targetName, viewModelName) {
   const errors = [];
   const created = [];
   const binding = bindRiveViewModelInstance(target.viewModelInstance, rive, {
+    // Both ways on purpose: these tests are about the two-way adapter (the demo's `character`
+    // runs a state machine graph, for which the default sends nothing back).
+    forwardRiveChanges: true,
     onError: (e) => errors.push(e),
     createInstance: (name) => {
       const instance = new RiveViewModelInstanceDouble(target.schema, name);

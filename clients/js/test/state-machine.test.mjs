@@ -144,7 +144,7 @@ test('names with a slash through the replica', async () => {
   const client = await RiveSync.connect(daemon.url, { WebSocket });
   try {
     const panel = await client.subscribe('panel');
-    assert.equal(daemonRunsStateMachine(panel), false, 'a schema describes no state machine graph');
+    assert.equal(daemonRunsStateMachine(panel), false, 'a state machine a schema only names runs nothing');
     await panel.set(joinPath('BG On/Off'), true);
     assert.equal(panel.value('BG On~1Off'), true);
     assert.equal(panel.viewModelInstance.boolean(escapeName('BG On/Off')).value, true);
