@@ -5,8 +5,9 @@ import RiveSyncTestSupport
 import Testing
 
 /// A running state machine through a real `rivesyncd` (PROTOCOL.md §8, §18, §19): paths to
-/// names with a `/`, manual advances with elapsed seconds on real `.riv` files, and the same
-/// states after a restart (the journal records each advance's seconds).
+/// names with a `/` (the whole daemon in-process), manual advances with elapsed seconds on
+/// real `.riv` files, and the same states after a restart (the journal records each advance's
+/// seconds).
 @Suite(.serialized) struct StateMachineDaemonTests {
     static let riv = DaemonProcess.packageRoot + "/../shared/fixtures/riv/"
 
@@ -39,9 +40,9 @@ import Testing
             "stateMachines": [["name": "panel", "file": "panel", "artboard": "Main"]], "auth": ["allowAnonymous": "loopback"],
         ]
         try Data(config.serialized()).write(to: URL(fileURLWithPath: directory + "/config.json"))
-        try await withDaemon(["--config", directory + "/config.json"]) { daemon in
-            let client = try await TestClient.connected(to: daemon)
-            let watcher = try await TestClient.connected(to: daemon)
+        try await withInProcessDaemon(["--config", directory + "/config.json"]) { daemon in
+            let client = try await daemon.connected()
+            let watcher = try await daemon.connected()
             let snapshot = try await watcher.request(["type": "subscribe", "target": "panel", "paths": ["BG On~1Off"]])
             #expect(snapshot["values"]?["BG On~1Off"] == false, "\(snapshot.jsonText)")
             let set = try await client.request(["type": "set", "target": "panel", "path": "BG On~1Off", "value": true])
