@@ -3,10 +3,11 @@ import RiveSyncJSON
 import RiveSyncTestSupport
 import Testing
 
-/// Presence (PROTOCOL.md §15) through the real daemon and real sockets: members in a
-/// subscriber's snapshot and changes in order among the batches, a killed client's member
-/// leaving after the grace period and a resume within it, nothing of it in the journal, every
-/// limit's typed error, a reader without `seePresence`, and coalescing under a burst.
+/// Presence (PROTOCOL.md §15): members in a subscriber's snapshot and changes in order among
+/// the batches, every limit's typed error and a reader without `seePresence` (the whole daemon
+/// in-process); through the real daemon and real sockets, a killed client's member leaving
+/// after the grace period and a resume within it, nothing of it in the journal, and
+/// coalescing under a burst (timed against the real clock).
 @Suite(.serialized) struct PresenceDaemonTests {
     static let memberToken = "presence-member-token-0001"
     static let readerToken = "presence-reader-token-0001"
@@ -46,6 +47,28 @@ import Testing
         return (try await DaemonProcess.start(["--config", path]), directory)
     }
 
+    /// The same daemon in this process (no state directory): for the tests that need no
+    /// socket and no restart.
+    static func startInProcess(limits: JSONValue = [:]) throws -> InProcessDaemon {
+        let config: JSONValue = .object([
+            ("files", [["name": "demo", "path": .string(DaemonProcess.packageRoot + "/protocol/examples/demo.schema.json")]]),
+            ("instances", [["name": "theme", "file": "demo", "viewModel": "Theme", "instance": "Light"]]),
+            (
+                "stateMachines",
+                [
+                    ["name": "character", "file": "demo", "artboard": "Character", "globals": ["Theme": "theme"]],
+                    ["name": "lobby", "file": "demo", "artboard": "Lobby", "globals": ["Theme": "theme"]],
+                ]
+            ),
+            ("auth", ["tokensFile": "tokens.json"]), ("limits", limits),
+        ])
+        return try InProcessDaemon(config: config, tokens: tokens)
+    }
+
+    static func connect(_ daemon: InProcessDaemon, token: String = memberToken) async throws -> InProcessClient {
+        try await daemon.connected(token: token)
+    }
+
     static func connect(_ daemon: DaemonProcess, token: String = memberToken) async throws -> TestClient {
         let client = try TestClient(url: daemon.url)
         let welcome = try await client.request(["type": "hello", "protocol": [1], "token": .string(token)])
@@ -62,9 +85,10 @@ import Testing
     }
 
     /// The next presence message of `client` with a change of `member`.
-    static func change(of member: JSONValue, _ client: TestClient, what: String) async throws -> JSONValue {
+    static func change(of member: JSONValue, _ client: some RequestingClient, what: String) async throws -> JSONValue {
         let message = try await client.next(
-            where: { $0["type"] == "presence" && $0["changes"]?.arrayValue?.contains { $0["member"] == member } == true }, what: what)
+            where: { $0["type"] == "presence" && $0["changes"]?.arrayValue?.contains { $0["member"] == member } == true }, what: what,
+            seconds: defaultWaitSeconds)
         return try #require(message["changes"]?.arrayValue?.first { $0["member"] == member })
     }
 
@@ -80,9 +104,8 @@ import Testing
     }
 
     @Test func aThirdClientSeesBothMembersInItsSnapshotThenTheirUpdatesInOrder() async throws {
-        let (started, directory) = try await Self.start()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        try await stopping(started) { daemon in
+        let daemon = try Self.startInProcess()
+        do {
             let ana = try await Self.connect(daemon)
             let bo = try await Self.connect(daemon)
             let watcher = try await Self.connect(daemon)
@@ -99,7 +122,7 @@ import Testing
             #expect(
                 snapshot["presence"] == [["member": anaMember, "state": ["name": "Ana"]], ["member": boMember, "state": ["name": "Bo"]]],
                 "\(snapshot["presence"]?.jsonText ?? "no presence")")
-            let steps: [(TestClient, JSONValue, JSONValue)] = [
+            let steps: [(InProcessClient, JSONValue, JSONValue)] = [
                 (ana, anaMember, ["name": "Ana", "cursor": [1, 1]]), (bo, boMember, ["name": "Bo", "cursor": [2, 2]]),
                 (ana, anaMember, ["name": "Ana", "cursor": [3, 3]]), (bo, boMember, ["name": "Bo", "selection": ["mood"]]),
             ]
@@ -196,11 +219,10 @@ import Testing
     }
 
     @Test func eachLimitGivesItsTypedError() async throws {
-        let (started, directory) = try await Self.start(limits: [
+        let daemon = try Self.startInProcess(limits: [
             "maxPresenceMembers": 2, "maxPresenceStateBytes": 64, "maxPresenceUpdatesPerSecond": 5,
         ])
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        try await stopping(started) { daemon in
+        do {
             let first = try await Self.connect(daemon)
             let second = try await Self.connect(daemon)
             let third = try await Self.connect(daemon)
@@ -237,9 +259,8 @@ import Testing
     }
 
     @Test func aReaderWithoutSeePresenceSeesNoPresenceAtAll() async throws {
-        let (started, directory) = try await Self.start()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        try await stopping(started) { daemon in
+        let daemon = try Self.startInProcess()
+        do {
             let reader = try await Self.connect(daemon, token: Self.readerToken)
             let member = try await Self.connect(daemon)
             let snapshot = try await reader.request(["type": "subscribe", "target": "lobby"])

@@ -5,7 +5,8 @@ import RiveSyncTestSupport
 import Testing
 
 /// A running state machine through a real `rivesyncd` (PROTOCOL.md §8, §18, §19): paths to
-/// names with a `/` (the whole daemon in-process), manual advances with elapsed seconds on
+/// names with a `/` and a new auto state machine ticking out of its entry state (the whole
+/// daemon in-process, on its manual clock), manual advances with elapsed seconds on
 /// real `.riv` files, and the same states after a restart (the journal records each advance's
 /// seconds).
 @Suite(.serialized) struct StateMachineDaemonTests {
@@ -286,8 +287,8 @@ import Testing
         let config = JSONValue.object([
             ("files", Self.files([("triggers", "data_binding_test_triggers.riv")])), ("auth", ["allowAnonymous": "loopback"]),
         ])
-        try await withDaemon(["--config", try DaemonProcess.writeConfiguration(config.jsonText)]) { daemon in
-            let client = try await TestClient.connected(to: daemon)
+        try await withInProcessDaemon(["--config", try DaemonProcess.writeConfiguration(config.jsonText)]) { daemon in
+            let client = try await daemon.connected()
             let root = try await client.request([
                 "type": "createInstance", "file": "triggers", "source": ["blank": ["viewModel": "vm_root"]],
             ])
@@ -299,6 +300,7 @@ import Testing
             #expect(created["layers"]?.arrayValue?.first?["kind"] == "entry", "\(created.jsonText)")
             var listed: JSONValue = .null
             try await waitUntil("the state machine to leave its entry state and settle") {
+                daemon.clock.fireNext()  // its next tick
                 listed = try await client.request(["type": "listTargets"])["targets"]?.arrayValue?.first ?? .null
                 return listed["settled"] == true
             }
@@ -306,7 +308,8 @@ import Testing
             #expect(listed["layers"]?.arrayValue?.first?["kind"] == "animation", "\(listed.jsonText)")
             let snapshot = try await client.request(["type": "subscribe", "target": "root"])
             #expect(snapshot["seq"] == listed["seq"])
-            try await Task.sleep(nanoseconds: 300_000_000)
+            daemon.clock.advance(seconds: 0.3)  // three intervals at rate 10: any tick would be due
+            daemon.drain()
             let later = client.takeAll { $0["type"] == "batch" }
             #expect(later.isEmpty, "a settled target is not advanced: \(later.map(\.jsonText))")
             let digest = try await client.request(["type": "digest", "target": "root"])

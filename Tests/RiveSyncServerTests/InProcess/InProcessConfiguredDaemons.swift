@@ -112,6 +112,9 @@ extension InProcessAuthDaemon: StoppedAfterUse {
 protocol RequestingClient: Sendable {
     /// Sends a request with a fresh id and returns the reply with that id.
     func request(_ message: JSONValue) async throws -> JSONValue
+
+    /// Removes and returns the first message that matches, waiting for it.
+    func next(where matches: @escaping @Sendable (JSONValue) -> Bool, what: String, seconds: Double) async throws -> JSONValue
 }
 
 extension TestClient: RequestingClient {}
