@@ -4,7 +4,7 @@ import RiveSyncTestSupport
 import Testing
 
 /// Every golden trace of `../shared/fixtures/sm-traces/` (recorded from Rive's own runtime)
-/// replayed through a real `rivesyncd` over the protocol (`StateMachineTraceRunner`,
+/// replayed through the whole daemon in-process over the protocol (`StateMachineTraceRunner`,
 /// docs/STATE-MACHINE-DAEMON.md): every value after every advance, the state machine's
 /// trigger fires, its events and its layers' states must be Rive's. A trace that cannot pass
 /// yet is listed, with its reason, in docs/STATE-MACHINE.md (the evaluator's list) or in
@@ -59,9 +59,9 @@ import Testing
         #expect(!Self.listedForTheDaemon.contains(name), "\(name) is listed in \(Self.daemonDocument) but a client can drive it")
         let pending = Self.listedByTheEvaluator?.contains(name) ?? false
         let configuration = try DaemonProcess.writeConfiguration(StateMachineTraceRunner.configuration(for: trace).jsonText)
-        let mismatches = try await withDaemon(["--config", configuration]) { daemon in
+        let mismatches = try await withInProcessDaemon(["--config", configuration]) { daemon in
             let runner = try await StateMachineTraceRunner(trace: trace, daemon: daemon)
-            do { try await runner.run() } catch { return runner.mismatches + ["stopped: \(error)\n\(daemon.stderr)"] }
+            do { try await runner.run() } catch { return runner.mismatches + ["stopped: \(error)"] }
             return runner.mismatches
         }
         if pending {

@@ -4,10 +4,10 @@ import RiveSyncModel
 import RiveSyncProtocol
 import RiveSyncTestSupport
 
-/// Replays a `StateMachineTrace` through a real `rivesyncd` over the protocol, as a client
-/// would: loads nothing itself (the daemon's configuration loads the `.riv`), creates the
-/// instance, binds it to a manual state machine target, queues the writes, fires and list edits
-/// of each step, advances with the trace's seconds, and after every advance compares what a
+/// Replays a `StateMachineTrace` through the whole daemon in-process (`InProcessDaemon`) over
+/// the protocol, as a client would: loads nothing itself (the daemon's configuration loads the
+/// `.riv`), creates the instance, binds it to a manual state machine target, queues the
+/// writes, fires and list edits of each step, advances with the trace's seconds, and after every advance compares what a
 /// subscriber's replica holds (values, the state machine's trigger fires, events, and each
 /// layer's state from `listTargets`) with what Rive's runtime recorded.
 final class StateMachineTraceRunner: @unchecked Sendable {
@@ -15,7 +15,7 @@ final class StateMachineTraceRunner: @unchecked Sendable {
     static let target = "traced"
 
     let trace: StateMachineTrace
-    let client: TestClient
+    let client: InProcessClient
     let schema: FileSchema
     private var replica: Replica?
     /// Requests sent and not answered yet (commands wait for the advance), by id.
@@ -27,9 +27,9 @@ final class StateMachineTraceRunner: @unchecked Sendable {
     /// none; a client's always holds one): such an item reads `null` in the trace.
     private var standIns: Set<Int> = []
 
-    init(trace: StateMachineTrace, daemon: DaemonProcess) async throws {
+    init(trace: StateMachineTrace, daemon: InProcessDaemon) async throws {
         self.trace = trace
-        client = try await TestClient.connected(to: daemon)
+        client = try await daemon.connected()
         let described = try await client.request(["type": "describe", "file": .string(Self.file)])
         schema = try FileSchema(json: described["schema"] ?? .null)
     }
