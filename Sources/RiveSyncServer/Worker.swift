@@ -133,8 +133,7 @@ final class Worker: @unchecked Sendable {
     /// Performs the actions of one of the daemon's own proposals and returns its outcome.
     private func settle(_ ticket: LogTicket) throws(WireError) -> Applied {
         perform(core.takeActions())
-        guard let outcome = core.takeOutcome(of: ticket) else { throw WireError.internalError("the change log did not answer at once") }
-        return try outcome.get()
+        return try core.outcome(of: ticket)
     }
 
     /// Listing entries (see `WorkerCore.targetInfos`).

@@ -34,22 +34,12 @@ final class CoreShell: LogSink {
         try settle(core.proposeOwn(record, file: file))
     }
 
-    /// Publishes an instance as an auto target, as the configuration does.
-    func publish(_ instance: InstanceID, as name: String, file: String) throws(WireError) {
-        _ = try settle(core.publish(instance, as: name, file: file))
-    }
-
-    /// Creates a state machine target, as the configuration does; returns its name.
-    func createStateMachine(_ request: StateMachineRequest, grants: any RequestGrants) throws(WireError) -> String {
-        let (name, ticket) = try core.createStateMachine(request, grants: grants)
-        _ = try settle(ticket)
-        return name
-    }
-
-    private func settle(_ ticket: LogTicket) throws(WireError) -> Applied {
+    /// Performs the actions of one of the daemon's own proposals (`publish`,
+    /// `createStateMachine`, `proposeOwn`) and returns what applying it did.
+    @discardableResult
+    func settle(_ ticket: LogTicket) throws(WireError) -> Applied {
         perform(core.takeActions())
-        guard let outcome = core.takeOutcome(of: ticket) else { throw WireError.internalError("the log did not answer at once") }
-        return try outcome.get()
+        return try core.outcome(of: ticket)
     }
 
     private func perform(_ actions: [WorkerAction]) {

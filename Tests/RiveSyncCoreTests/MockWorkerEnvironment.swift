@@ -104,7 +104,7 @@ final class WorkerDriver {
         guard case .instance(let instance, _) = try shell.commit(.createInstance(.blank(from: .name("Room"))), file: "demo") else {
             throw WireError.internalError("no instance")
         }
-        try shell.publish(instance, as: "room", file: "demo")
+        try shell.settle(core.publish(instance, as: "room", file: "demo"))
         _ = shell.takeActions()
     }
 

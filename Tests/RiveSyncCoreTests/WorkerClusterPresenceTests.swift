@@ -86,7 +86,7 @@ extension WorkerClusterPresenceTests {
             Issue.record("no instance")
             return
         }
-        try b.shell.publish(instance, as: "later", file: "demo")
+        try b.shell.settle(b.core.publish(instance, as: "later", file: "demo"))
         _ = b.takeActions()
         b.environment.clock += Self.lease / 3
         _ = b.fire(.presencePeers)
@@ -98,7 +98,7 @@ extension WorkerClusterPresenceTests {
             Issue.record("no instance")
             return
         }
-        try b.shell.publish(other, as: "never", file: "demo")
+        try b.shell.settle(b.core.publish(other, as: "never", file: "demo"))
         _ = b.takeActions()
         b.environment.clock += Self.lease / 3
         _ = b.fire(.presencePeers)

@@ -165,8 +165,10 @@ import Testing
         driver.environment.sharesManualAdvances = shared
         let created = try driver.shell.commit(.createInstance(.blank(from: .name("Room"))), file: "demo")
         guard case .instance(let main, _) = created else { throw WireError.internalError("created \(created)") }
-        _ = try driver.shell.createStateMachine(
-            StateMachineRequest(file: "demo", name: "stage", artboard: "Stage", main: main, manual: true), grants: AllGrants())
+        _ = try driver.shell.settle(
+            driver.core.createStateMachine(
+                StateMachineRequest(file: "demo", name: "stage", artboard: "Stage", main: main, manual: true), grants: AllGrants()
+            ).ticket)
         _ = driver.takeActions()
         let queued = driver.request(.set(target: "stage", path: "count", value: .number(1)), from: Self.alice)
         #expect(WorkerDriver.timers(queued).isEmpty, "a manual target waits for an advance")

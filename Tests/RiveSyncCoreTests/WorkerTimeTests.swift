@@ -17,8 +17,10 @@ import Testing
         let driver = try WorkerDriver()
         let created = try driver.shell.commit(.createInstance(.blank(from: .name("Room"))), file: "demo")
         guard case .instance(let main, _) = created else { throw WireError.internalError("created \(created)") }
-        _ = try driver.shell.createStateMachine(
-            StateMachineRequest(file: "demo", name: "stage", artboard: "Stage", main: main, manual: true), grants: AllGrants())
+        _ = try driver.shell.settle(
+            driver.core.createStateMachine(
+                StateMachineRequest(file: "demo", name: "stage", artboard: "Stage", main: main, manual: true), grants: AllGrants()
+            ).ticket)
         _ = driver.takeActions()
         return driver
     }
@@ -56,8 +58,10 @@ import Testing
         let driver = try WorkerDriver()
         let created = try driver.shell.commit(.createInstance(.blank(from: .name("Room"))), file: "demo")
         guard case .instance(let main, _) = created else { throw WireError.internalError("created \(created)") }
-        _ = try driver.shell.createStateMachine(
-            StateMachineRequest(file: "demo", name: "auto", artboard: "Stage", main: main, manual: false, rate: 10), grants: AllGrants())
+        _ = try driver.shell.settle(
+            driver.core.createStateMachine(
+                StateMachineRequest(file: "demo", name: "auto", artboard: "Stage", main: main, manual: false, rate: 10), grants: AllGrants()
+            ).ticket)
         #expect(WorkerDriver.timers(driver.takeActions()).isEmpty, "a settled new state machine is not ticked")
         let queued = driver.request(.set(target: "auto", path: "count", value: .number(2)), from: Self.alice)
         #expect(WorkerDriver.timers(queued).count == 1, "a command schedules one advance")

@@ -21,12 +21,10 @@ import Testing
         ]
     ]
 
-    /// A daemon of the demo file (targets `theme`, `character`, `lobby`) with the tokens above,
-    /// `limits`, and a state directory when `state` is given.
-    static func start(limits: JSONValue = [:], state: String? = nil) async throws -> (DaemonProcess, String) {
-        let directory = try state ?? PersistenceTests.temporaryDirectory()
-        try Data(tokens.serialized()).write(to: URL(fileURLWithPath: directory + "/tokens.json"))
-        var config: [(String, JSONValue)] = [
+    /// The configuration: the demo file (targets `theme`, `character`, `lobby`), the tokens
+    /// file at `tokensFile`, `limits`.
+    static func configuration(limits: JSONValue, tokensFile: String) -> [(String, JSONValue)] {
+        [
             ("files", [["name": "demo", "path": .string(DaemonProcess.packageRoot + "/protocol/examples/demo.schema.json")]]),
             ("instances", [["name": "theme", "file": "demo", "viewModel": "Theme", "instance": "Light"]]),
             (
@@ -36,8 +34,16 @@ import Testing
                     ["name": "lobby", "file": "demo", "artboard": "Lobby", "globals": ["Theme": "theme"]],
                 ]
             ),
-            ("auth", ["tokensFile": .string(directory + "/tokens.json")]), ("limits", limits),
+            ("auth", ["tokensFile": .string(tokensFile)]), ("limits", limits),
         ]
+    }
+
+    /// A daemon of the demo file with the tokens above, `limits`, and a state directory when
+    /// `state` is given.
+    static func start(limits: JSONValue = [:], state: String? = nil) async throws -> (DaemonProcess, String) {
+        let directory = try state ?? PersistenceTests.temporaryDirectory()
+        try Data(tokens.serialized()).write(to: URL(fileURLWithPath: directory + "/tokens.json"))
+        var config = configuration(limits: limits, tokensFile: directory + "/tokens.json")
         if state != nil {
             try FileManager.default.createDirectory(atPath: directory + "/state", withIntermediateDirectories: true)
             config.append(("stateDirectory", .string(directory + "/state")))
@@ -50,19 +56,7 @@ import Testing
     /// The same daemon in this process (no state directory): for the tests that need no
     /// socket and no restart.
     static func startInProcess(limits: JSONValue = [:]) throws -> InProcessDaemon {
-        let config: JSONValue = .object([
-            ("files", [["name": "demo", "path": .string(DaemonProcess.packageRoot + "/protocol/examples/demo.schema.json")]]),
-            ("instances", [["name": "theme", "file": "demo", "viewModel": "Theme", "instance": "Light"]]),
-            (
-                "stateMachines",
-                [
-                    ["name": "character", "file": "demo", "artboard": "Character", "globals": ["Theme": "theme"]],
-                    ["name": "lobby", "file": "demo", "artboard": "Lobby", "globals": ["Theme": "theme"]],
-                ]
-            ),
-            ("auth", ["tokensFile": "tokens.json"]), ("limits", limits),
-        ])
-        return try InProcessDaemon(config: config, tokens: tokens)
+        try InProcessDaemon(config: .object(configuration(limits: limits, tokensFile: "tokens.json")), tokens: tokens)
     }
 
     static func connect(_ daemon: InProcessDaemon, token: String = memberToken) async throws -> InProcessClient {

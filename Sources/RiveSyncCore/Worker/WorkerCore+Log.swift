@@ -9,7 +9,7 @@ enum Waiter {
     /// An advance's commands (their senders wait in the target's `pending`); `manual`: the
     /// `advance` request that asked for it.
     case advance(target: String, commands: [QueuedCommand], manual: ManualAdvance?)
-    /// The daemon itself (configuration loading): the outcome is kept for `takeOutcome(of:)`.
+    /// The daemon itself (configuration loading): the outcome is kept for `outcome(of:)`.
     case own
 }
 
@@ -62,12 +62,18 @@ extension WorkerCore {
 
     /// The daemon's own change (configuration): proposes `record` like a client's; once the
     /// shell has performed the actions (`takeActions`) and the log has answered,
-    /// `takeOutcome(of:)` tells what applying it did.
+    /// `outcome(of:)` tells what applying it did.
     public func proposeOwn(_ record: JournalRecord, file: String) -> LogTicket { propose(record, file: file, .own) }
 
-    /// What applying the record of the daemon's own proposal `ticket` did, once the log has
-    /// answered (then forgotten); nil while it has not.
-    public func takeOutcome(of ticket: LogTicket) -> Result<Applied, WireError>? { ownOutcomes.removeValue(forKey: ticket) }
+    /// What applying the record of the daemon's own proposal `ticket` did (then forgotten):
+    /// its error if it did not apply, `internal_error` if the log has not answered yet (a log
+    /// that answers later cannot take the daemon's own changes).
+    public func outcome(of ticket: LogTicket) throws(WireError) -> Applied {
+        guard let outcome = ownOutcomes.removeValue(forKey: ticket) else {
+            throw WireError.internalError("the change log did not answer at once")
+        }
+        return try outcome.get()
+    }
 
     /// A committed record (`WorkerEvent.committed`): applies it and answers its waiter.
     func committed(file: String, record: JournalRecord, ticket: LogTicket?, recordsSinceCompaction: Int) {

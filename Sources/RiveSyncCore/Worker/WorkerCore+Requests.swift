@@ -130,7 +130,7 @@ extension WorkerCore {
     }
 
     /// Proposes publishing an instance as a target (auto mode, default rate), for the
-    /// configuration; its outcome: `takeOutcome(of:)` (see `proposeOwn`).
+    /// configuration; its outcome: `outcome(of:)` (see `proposeOwn`).
     public func publish(_ instance: InstanceID, as name: String, file: String) -> LogTicket {
         proposeOwn(.publish(instance: instance, name: name), file: file)
     }

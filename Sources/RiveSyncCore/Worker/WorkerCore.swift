@@ -18,7 +18,7 @@ public final class WorkerCore {
     var catchUpCheckScheduled = false
     /// What each proposal in flight answers once the log has.
     var waiting: [LogTicket: Waiter] = [:]
-    /// What the daemon's own proposals did, until `takeOutcome(of:)`.
+    /// What the daemon's own proposals did, until `outcome(of:)`.
     var ownOutcomes: [LogTicket: Result<Applied, WireError>] = [:]
     var lastTicket: UInt64 = 0
     /// Target names claimed for proposals in flight (their records claim nothing again).

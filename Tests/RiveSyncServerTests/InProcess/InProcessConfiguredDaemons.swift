@@ -23,22 +23,7 @@ struct InProcessAuthDaemon: Sendable {
     let daemon: InProcessDaemon
 
     init(auth: [(String, JSONValue)], tokens: JSONValue?, extra: [(String, JSONValue)] = []) throws {
-        var section = auth
-        if tokens != nil { section.append(("tokensFile", "tokens.json")) }
-        let config: JSONValue = .object(
-            [
-                ("files", [["name": "demo", "path": .string(DaemonProcess.packageRoot + "/protocol/examples/demo.schema.json")]]),
-                ("instances", [["name": "theme", "file": "demo", "viewModel": "Theme", "instance": "Light"]]),
-                (
-                    "stateMachines",
-                    [
-                        ["name": "character", "file": "demo", "artboard": "Character", "globals": ["Theme": "theme"]],
-                        ["name": "lobby", "file": "demo", "artboard": "Lobby", "globals": ["Theme": "theme"]],
-                    ]
-                ),
-                ("auth", .object(section)),
-            ] + extra)
-        daemon = try InProcessDaemon(config: config, tokens: tokens)
+        daemon = try InProcessDaemon(config: AuthDaemon.configuration(auth: auth, tokens: tokens != nil, extra: extra), tokens: tokens)
     }
 
     /// A connection that has said `hello` (with `token`, if any) and got `welcome`.
@@ -58,34 +43,8 @@ struct InProcessMultiplayerDaemon: Sendable {
     let daemon: InProcessDaemon
 
     init(manualLobby: Bool = false, extra: [(String, JSONValue)] = []) throws {
-        let tokens: JSONValue = [
-            "tokens": [
-                [
-                    "name": "qa", "token": .string(MultiplayerDaemon.qa),
-                    "scopes": [["allow": ["read", "write", "fire"], "target": "*"], ["allow": ["create"]]],
-                ],
-                [
-                    "name": "kiosk", "token": .string(MultiplayerDaemon.kiosk),
-                    "scopes": [["allow": ["read"], "target": "*"], ["allow": ["write"], "target": "lobby", "paths": ["title"]]],
-                ],
-            ]
-        ]
-        let lobby: JSONValue =
-            manualLobby
-            ? ["name": "lobby", "file": "demo", "artboard": "Lobby", "globals": ["Theme": "theme"], "mode": "manual"]
-            : ["name": "lobby", "file": "demo", "artboard": "Lobby", "globals": ["Theme": "theme"]]
-        let config: JSONValue = .object(
-            [
-                ("files", [["name": "demo", "path": .string(DaemonProcess.packageRoot + "/protocol/examples/demo.schema.json")]]),
-                ("instances", [["name": "theme", "file": "demo", "viewModel": "Theme", "instance": "Light"]]),
-                (
-                    "stateMachines",
-                    [["name": "character", "file": "demo", "artboard": "Character", "globals": ["Theme": "theme"]], lobby]
-                ),
-                ("auth", ["tokensFile": "tokens.json"]),
-                ("snapshotEvery", 10),
-            ] + extra)
-        daemon = try InProcessDaemon(config: config, tokens: tokens)
+        daemon = try InProcessDaemon(
+            config: MultiplayerDaemon.configuration(manualLobby: manualLobby, extra: extra), tokens: MultiplayerDaemon.tokens)
     }
 
     /// A connection that said `hello` with `token` and `client` and got `welcome`.
