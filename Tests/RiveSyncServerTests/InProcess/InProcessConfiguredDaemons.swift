@@ -74,6 +74,12 @@ protocol RequestingClient: Sendable {
 
     /// Removes and returns the first message that matches, waiting for it.
     func next(where matches: @escaping @Sendable (JSONValue) -> Bool, what: String, seconds: Double) async throws -> JSONValue
+
+    /// The next batch of a target.
+    func nextBatch(_ target: String) async throws -> JSONValue
+
+    /// Messages received and not yet taken.
+    var buffered: [JSONValue] { get }
 }
 
 extension TestClient: RequestingClient {}

@@ -65,8 +65,8 @@ final class RecordingOutlet: TransportOutlet, @unchecked Sendable {
 /// The whole daemon in this process — its dispatcher, workers and change logs (in memory unless
 /// the configuration names a state directory) — on a `ManualClock`, with no sockets. Clients
 /// feed messages straight to the dispatcher and read what it hands the transport. While a
-/// client waits and nothing comes, the daemon's queues are drained and the clock jumps to its
-/// next timer: time passes only when the daemon has nothing else to do.
+/// client waits and nothing comes for a while, the daemon's queues are drained and the clock
+/// jumps to its next timer: time passes only when the daemon has nothing else to do.
 final class InProcessDaemon: @unchecked Sendable {
     let daemon: Daemon
     let outlet = RecordingOutlet()
@@ -119,6 +119,10 @@ final class InProcessDaemon: @unchecked Sendable {
         }
     }
 
+    /// Polls of a waiting client that find nothing before it drains the daemon's queues and
+    /// lets time pass (draining blocks a thread of the pool: not on every poll).
+    static let missesBeforeIdle = 20
+
     /// Waits until the dispatcher and every worker have run what was handed to them (twice
     /// around: a worker's answer may hand the dispatcher more).
     func drain() {
@@ -160,14 +164,19 @@ struct InProcessClient: Sendable {
         where matches: @escaping @Sendable (JSONValue) -> Bool = { _ in true }, what: String = "a message", seconds: Double = 120
     ) async throws -> JSONValue {
         let deadline = Date().addingTimeInterval(seconds)
+        var misses = 0
         while Date() < deadline {
             if let message = daemon.outlet.take(session, where: matches) { return message }
             if let code = closeCode {
                 throw InProcessDaemon.Timeout(description: "session \(session) closed with \(code) while waiting for \(what)")
             }
-            daemon.drain()
-            if let message = daemon.outlet.take(session, where: matches) { return message }
-            if !daemon.clock.fireNext() { try await Task.sleep(nanoseconds: 200_000) }
+            misses += 1
+            if misses.isMultiple(of: InProcessDaemon.missesBeforeIdle) {
+                daemon.drain()
+                if let message = daemon.outlet.take(session, where: matches) { return message }
+                if daemon.clock.fireNext() { continue }
+            }
+            try await Task.sleep(nanoseconds: 100_000)
         }
         throw InProcessDaemon.Timeout(description: "no \(what) for session \(session) within \(seconds) s")
     }
@@ -175,11 +184,16 @@ struct InProcessClient: Sendable {
     /// The close code, once the daemon has closed the connection (waiting as `next` does).
     func closeCodeWhenClosed(seconds: Double = 120) async throws -> UInt16? {
         let deadline = Date().addingTimeInterval(seconds)
+        var misses = 0
         while Date() < deadline {
             if let code = closeCode { return code }
-            daemon.drain()
-            if let code = closeCode { return code }
-            if !daemon.clock.fireNext() { try await Task.sleep(nanoseconds: 200_000) }
+            misses += 1
+            if misses.isMultiple(of: InProcessDaemon.missesBeforeIdle) {
+                daemon.drain()
+                if let code = closeCode { return code }
+                if daemon.clock.fireNext() { continue }
+            }
+            try await Task.sleep(nanoseconds: 100_000)
         }
         throw InProcessDaemon.Timeout(description: "session \(session) was not closed within \(seconds) s")
     }
