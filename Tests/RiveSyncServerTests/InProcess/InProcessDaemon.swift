@@ -119,6 +119,13 @@ final class InProcessDaemon: @unchecked Sendable {
         }
     }
 
+    /// The daemon's own metrics as `/metrics` shows them (without the transport's and the
+    /// process's), once what was handed to it has run.
+    func metricsText() -> String {
+        drain()
+        return daemon.context.metrics.prometheusText()
+    }
+
     /// Polls of a waiting client that find nothing before it drains the daemon's queues and
     /// lets time pass (draining blocks a thread of the pool: not on every poll).
     static let missesBeforeIdle = 20
