@@ -4,10 +4,10 @@ import RiveSyncTestSupport
 import Testing
 
 /// Presence (PROTOCOL.md §15): members in a subscriber's snapshot and changes in order among
-/// the batches, every limit's typed error and a reader without `seePresence` (the whole daemon
-/// in-process); through the real daemon and real sockets, a killed client's member leaving
-/// after the grace period and a resume within it, nothing of it in the journal, and
-/// coalescing under a burst (timed against the real clock).
+/// the batches, every limit's typed error, a reader without `seePresence` and coalescing under
+/// a burst (the whole daemon in-process, on its clock); through the real daemon and real
+/// sockets, a killed client's member leaving after the grace period and a resume within it,
+/// and nothing of it in the journal.
 @Suite(.serialized) struct PresenceDaemonTests {
     static let memberToken = "presence-member-token-0001"
     static let readerToken = "presence-reader-token-0001"
@@ -278,9 +278,8 @@ import Testing
     }
 
     @Test func aBurstOfUpdatesBecomesAtMostRateMessagesWithTheLatestState() async throws {
-        let (started, directory) = try await Self.start(limits: ["maxPresenceUpdatesPerSecond": 10_000])
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        try await stopping(started) { daemon in
+        let daemon = try Self.startInProcess(limits: ["maxPresenceUpdatesPerSecond": 10_000])
+        do {
             let owner = try await Self.connect(daemon)
             let created = try await owner.request([
                 "type": "createStateMachine", "file": "demo", "name": "slow", "artboard": "Lobby", "mode": "manual", "rate": 4,
@@ -291,13 +290,12 @@ import Testing
             let member = try #require(try await owner.request(Self.join("slow", key: "burst-key-0123456789", ["x": 0]))["member"])
             _ = try await Self.change(of: member, watcher, what: "the join")
             let updates = 200
-            let start = ContinuousClock.now
+            let start = daemon.clock.now()
             for x in 1...updates { owner.send(["type": "presenceUpdate", "target": "slow", "state": ["x": .number(Double(x))]]) }
             let last = try await watcher.next(
                 where: { $0["changes"]?.arrayValue?.first?["state"]?["x"]?.intValue == updates }, what: "the latest state")
-            let elapsed = ContinuousClock.now - start
             let messages = watcher.takeAll { $0["type"] == "presence" }.count + 1
-            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            let seconds = Double(daemon.clock.now() - start) / 1e9  // the daemon's clock
             print("presence burst: \(updates) updates → \(messages) presence messages in \(seconds) s at rate 4")
             #expect(last["changes"]?.arrayValue?.count == 1)
             #expect(messages <= Int(seconds * 4) + 1, "at most rate messages a second (and the one at once)")
