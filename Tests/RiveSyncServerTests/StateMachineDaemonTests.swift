@@ -5,10 +5,10 @@ import RiveSyncTestSupport
 import Testing
 
 /// A running state machine through a real `rivesyncd` (PROTOCOL.md §8, §18, §19): paths to
-/// names with a `/` and a new auto state machine ticking out of its entry state (the whole
-/// daemon in-process, on its manual clock), manual advances with elapsed seconds on
-/// real `.riv` files, and the same states after a restart (the journal records each advance's
-/// seconds).
+/// names with a `/`, an auto target ticking while it runs then sleeping, and a new auto state
+/// machine ticking out of its entry state (the whole daemon in-process, on its manual clock),
+/// manual advances with elapsed seconds on real `.riv` files, and the same states after a
+/// restart (the journal records each advance's seconds).
 @Suite(.serialized) struct StateMachineDaemonTests {
     static let riv = DaemonProcess.packageRoot + "/../shared/fixtures/riv/"
 
@@ -238,13 +238,14 @@ import Testing
         let config = JSONValue.object([
             ("files", Self.files([("interp", "interpolate_to_end.riv")])), ("auth", ["allowAnonymous": "loopback"]),
         ])
-        try await withDaemon(["--config", try DaemonProcess.writeConfiguration(config.jsonText)]) { daemon in
-            let client = try await TestClient.connected(to: daemon)
+        try await withInProcessDaemon(["--config", try DaemonProcess.writeConfiguration(config.jsonText)]) { daemon in
+            let client = try await daemon.connected()
             let created = try await client.request([
                 "type": "createStateMachine", "file": "interp", "name": "interp", "artboard": "child", "rate": 20,
             ])
             #expect(created["type"] == "target", "\(created.jsonText)")
             try await waitUntil("the new state machine to settle") {
+                daemon.clock.fireNext()  // its next tick
                 let listed = try await client.request(["type": "listTargets"])
                 return listed["targets"]?.arrayValue?.first { $0["name"] == "interp" }?["settled"] == true
             }
@@ -260,10 +261,11 @@ import Testing
             let ticks = batches.dropFirst()
             #expect(!ticks.isEmpty, "the state machine ran on after the write: \(batches.map(\.jsonText))")
             let seconds = ticks.map { $0["elapsed"]?.numberValue ?? 0 }
-            #expect(seconds.allSatisfy { $0 > 0 && $0 < 1 }, "each tick ran the real time since the last: \(seconds)")
+            #expect(seconds.allSatisfy { $0 > 0 && $0 < 1 }, "each tick ran the daemon's time since the last: \(seconds)")
             #expect(ticks.count <= 40, "at most 20 a second for about a second: \(ticks.count)")
             #expect(batches.last?["settled"] == nil, "the last batch is settled")
-            try await Task.sleep(nanoseconds: 300_000_000)
+            daemon.clock.advance(seconds: 0.3)  // six intervals at rate 20: any tick would be due
+            daemon.drain()
             let later = client.takeAll { $0["type"] == "batch" }
             #expect(later.isEmpty, "a settled target is not advanced: \(later.map(\.jsonText))")
             let listed = try await client.request(["type": "listTargets"])
