@@ -15,7 +15,7 @@ import Synchronization
 /// Redis: that is how every node applies its configured files and state identically before the
 /// stream (the configuration's changes need an answer in the same step).
 ///
-/// Threads: `propose` and everything delivered run on the worker's queue; appends run on
+/// Threads: `append` and everything delivered run on the worker's queue; appends run on
 /// their own queue and connection, lease renewals on theirs, reads on the stream reader's.
 public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
     /// How the node reaches the cluster.
@@ -185,7 +185,7 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
 
     // MARK: ChangeLog
 
-    public func propose(_ record: JournalRecord, file: String, ticket: LogTicket, sink: any LogSink) {
+    public func append(_ record: JournalRecord, file: String, ticket: LogTicket, sink: any LogSink) {
         guard replicating else {
             sink.committed(file: file, record: record, ticket: ticket)
             return
@@ -200,6 +200,9 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
                 }
             })
     }
+
+    /// A rejected record stays: every node rejects it alike.
+    public func retract(file: String) {}
 
     /// Takes `file`'s snapshot at the entry being committed; it is written (with the other
     /// files', the core compacts every file at once) when that entry's commit is over, then

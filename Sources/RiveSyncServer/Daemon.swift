@@ -20,8 +20,12 @@ public final class Daemon: Sendable {
 
     /// Builds the daemon and loads its configuration; nothing listens until `start()`.
     /// `changeLogs` gives worker `i` its change log (see `ChangeLog`); by default the file
-    /// journals with a state directory, else a log in memory.
-    public init(configuration: DaemonConfiguration, log: Log = Log(), changeLogs: ((Int) -> any ChangeLog)? = nil) throws {
+    /// journals with a state directory, else a log in memory. `clock`: where the workers and
+    /// the dispatcher read the time and set their timers (a test's, for a daemon in-process).
+    public init(
+        configuration: DaemonConfiguration, log: Log = Log(), changeLogs: ((Int) -> any ChangeLog)? = nil,
+        clock: any DaemonClock = SystemClock()
+    ) throws {
         let state = try configuration.stateDirectory.map { try StateDirectory(path: $0, policy: configuration.durability) }
         let recovery = try state?.recoverJournals()
         if let renewed = recovery?.renewed, !renewed.isEmpty {
@@ -31,7 +35,8 @@ public final class Daemon: Sendable {
         }
         let clusterLog = try Self.joinCluster(configuration, log: log)
         let epoch = clusterLog?.epoch ?? state?.epoch ?? StateDirectory.newEpoch()
-        let context = ServerContext(configuration: configuration, epoch: epoch, log: log, stateDirectory: state, clusterLog: clusterLog)
+        let context = ServerContext(
+            configuration: configuration, epoch: epoch, log: log, stateDirectory: state, clusterLog: clusterLog, clock: clock)
         // A cluster node applies the log on one worker, in log order (protocol/CLUSTER.md §2.2).
         let workers = (0..<(clusterLog == nil ? configuration.workers : 1)).map {
             Worker(index: $0, context: context, log: clusterLog ?? changeLogs?($0))

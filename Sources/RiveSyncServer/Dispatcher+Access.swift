@@ -1,4 +1,3 @@
-import Dispatch
 import RiveSyncCore
 import RiveSyncJSON
 import RiveSyncModel
@@ -20,7 +19,7 @@ final class DispatcherEnvironment: ConnectionEnvironment, @unchecked Sendable {
         self.tokens = tokens
     }
 
-    func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+    func now() -> UInt64 { context.clock.now() }
 
     var limits: ConnectionLimits {
         let limits = context.limits.withLock { $0 }

@@ -78,7 +78,7 @@ final class Dispatcher: @unchecked Sendable {
             case .handled(let connection):
                 commands.append(.handled(connection.rawValue))
             case .schedule(let timer, let at):
-                queue.asyncAfter(deadline: DispatchTime(uptimeNanoseconds: at)) { self.run(.timerFired(timer)) }
+                context.clock.schedule(at: at, on: queue) { self.run(.timerFired(timer)) }
             case .route(let connection, let request, let index, let identity, let author):
                 flush()
                 let grants = environment.grants(of: identity) ?? Grants(scopes: [])

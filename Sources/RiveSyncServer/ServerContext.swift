@@ -28,11 +28,14 @@ final class ServerContext: Sendable {
     private let server = Locked<(any TransportOutlet)?>(nil)
     /// The port the daemon listens on, once it does (the default `Origin` policy needs it).
     let listeningPort = Locked<Int?>(nil)
+    /// Where the workers and the dispatcher read the time and set their timers.
+    let clock: any DaemonClock
 
     init(
         configuration: DaemonConfiguration, epoch: String, log: Log, stateDirectory: StateDirectory? = nil,
-        clusterLog: RedisChangeLog? = nil
+        clusterLog: RedisChangeLog? = nil, clock: any DaemonClock = SystemClock()
     ) {
+        self.clock = clock
         self.stateDirectory = stateDirectory
         self.clusterLog = clusterLog
         self.presenceRelay = clusterLog.map { PresenceRelay($0.settings) }

@@ -7,13 +7,18 @@ import RiveSyncTransport
 /// The shell around a worker core (`WorkerCore`): one serial queue that carries events into
 /// the core (requests the dispatcher routes, timers, closed connections, the change log's
 /// answers) and performs the actions it returns — sends to the transport in one submit,
-/// timers through `asyncAfter`, log lines, counters. Everything below `context` is touched
-/// only on `queue` (that is what makes `@unchecked Sendable` sound).
+/// timers through `asyncAfter`, appends and compactions on the change log, log lines,
+/// counters. Everything below `context` is touched only on `queue` (that is what makes
+/// `@unchecked Sendable` sound).
 final class Worker: @unchecked Sendable {
     let index: Int
     let queue: DispatchQueue
     let context: ServerContext
     let core: WorkerCore
+    /// Where this worker's files' changes are appended and committed (see `ChangeLog`): the
+    /// cluster's log on a cluster node, the file journals with a state directory, else a log in
+    /// memory (or the log the daemon was given).
+    let log: any ChangeLog
     /// The file journals, when the daemon has a state directory and no other log was given
     /// (the core's log is this then).
     let fileLog: FileChangeLog?
@@ -31,28 +36,35 @@ final class Worker: @unchecked Sendable {
         self.queue = DispatchQueue(label: "rivesyncd.worker.\(index)")
         let fileLog = log != nil || context.stateDirectory == nil ? nil : FileChangeLog(log: context.log)
         self.fileLog = fileLog
+        let log = log ?? fileLog ?? MemoryChangeLog(retains: false)
+        self.log = log
         core = WorkerCore(
-            index: index, environment: WorkerShellEnvironment(context: context),
-            log: log ?? fileLog ?? MemoryChangeLog(retains: false))
-        core.logSink = self
+            index: index, environment: WorkerShellEnvironment(context: context), compactsEveryFile: log.compactsEveryFile)
         fileLog?.unsynced = { [unowned self] in scheduleSync() }
     }
 
-    /// Where this worker's files' changes are proposed and committed (see `ChangeLog`): the
-    /// cluster's log on a cluster node, the file journals with a state directory, else a log in
-    /// memory (or the log the daemon was given).
-    var log: any ChangeLog { core.log }
     var files: [String: FileRuntime] { core.files }
     var targets: [String: TargetRecord] { core.targets }
 
     /// Feeds one event to the core and performs its actions (on the queue).
     func run(_ event: WorkerEvent) { perform(core.handle(event)) }
 
-    /// Performs the core's actions in order; sends and credits go in one transport submit.
+    /// Performs the core's actions in order; sends and credits go in one transport submit. A
+    /// log that answers inside `append` has its answer's actions performed there, in order.
     func perform(_ actions: [WorkerAction]) {
         var commands: [WebSocketServer.Command] = []
         for action in actions {
             switch action {
+            case .append(let record, let file, let ticket):
+                context.submit(commands)
+                commands = []
+                log.append(record, file: file, ticket: ticket, sink: self)
+            case .retract(let file):
+                log.retract(file: file)
+            case .compact(let file, let state, let targets):
+                do { try log.compact(file: file, state: state, targets: targets) } catch {
+                    context.log(.error, "snapshot failed; the journal keeps growing", [("file", file), ("error", "\(error)")])
+                }
             case .send(let frame, let to):
                 commands.append(.send(Payload(bytes: frame.bytes, isText: true), to: to.map(\.rawValue)))
             case .handled(let connection):
@@ -62,7 +74,7 @@ final class Worker: @unchecked Sendable {
                 commands = []
                 subscribeAnswered?(connection, target, paths, succeeded)
             case .schedule(let timer, let at):
-                queue.asyncAfter(deadline: DispatchTime(uptimeNanoseconds: at)) { [self] in run(.timerFired(timer)) }
+                context.clock.schedule(at: at, on: queue) { [self] in run(.timerFired(timer)) }
             case .log(let level, let message, let metadata):
                 context.log(Dispatcher.level(level), message, metadata)
             case .count(let counter):
@@ -99,22 +111,29 @@ final class Worker: @unchecked Sendable {
     /// Applies reloaded limits to the files already loaded.
     func refreshLimits() { core.refreshLimits() }
 
-    /// Proposes a record and returns what applying it did (configuration; see `WorkerCore.commitNow`).
+    /// Proposes a record and returns what applying it did (configuration; see
+    /// `WorkerCore.proposeOwn`): the log must answer inside `append`, as the file journal does.
     func commitNow(_ record: JournalRecord, file: String) throws(WireError) -> Applied {
-        defer { perform(core.takeActions()) }
-        return try core.commitNow(record, file: file)
+        try settle(core.proposeOwn(record, file: file))
     }
 
     /// Publishes an instance as a target (auto mode, default rate), for the configuration.
     func publish(_ instance: InstanceID, as name: String, file: String) throws(WireError) {
-        defer { perform(core.takeActions()) }
-        try core.publish(instance, as: name, file: file)
+        _ = try settle(core.publish(instance, as: name, file: file))
     }
 
     /// Creates a state machine target for the configuration; returns its name.
     func createStateMachine(_ request: StateMachineRequest, grants: Grants) throws(WireError) -> String {
         defer { perform(core.takeActions()) }
-        return try core.createStateMachine(request, grants: grants)
+        let (name, ticket) = try core.createStateMachine(request, grants: grants)
+        _ = try settle(ticket)
+        return name
+    }
+
+    /// Performs the actions of one of the daemon's own proposals and returns its outcome.
+    private func settle(_ ticket: LogTicket) throws(WireError) -> Applied {
+        perform(core.takeActions())
+        return try core.outcome(of: ticket)
     }
 
     /// Listing entries (see `WorkerCore.targetInfos`).
@@ -124,16 +143,14 @@ final class Worker: @unchecked Sendable {
 }
 
 extension Worker: LogSink {
-    /// The log's answer, delivered on the queue (inside `propose`, or later for a shared log).
-    @discardableResult
-    func committed(file: String, record: JournalRecord, ticket: LogTicket?) -> CommitOutcome {
-        let outcome = core.committed(file: file, record: record, ticket: ticket)
-        perform(core.takeActions())
-        return outcome
+    /// The log's answer, delivered on the queue (inside `append`, or later for a shared log):
+    /// an event for the core, whose actions are performed at once.
+    func committed(file: String, record: JournalRecord, ticket: LogTicket?) {
+        let count = log.recordsSinceCompaction(of: file)
+        run(.committed(file: file, record: record, ticket: ticket, recordsSinceCompaction: count))
     }
 
     func appendFailed(file: String, ticket: LogTicket, failure: LogFailure) {
-        core.appendFailed(file: file, ticket: ticket, failure: failure)
-        perform(core.takeActions())
+        run(.appendFailed(file: file, ticket: ticket, failure: failure))
     }
 }

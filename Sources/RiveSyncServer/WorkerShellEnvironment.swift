@@ -1,4 +1,3 @@
-import Dispatch
 import RiveSyncCluster
 import RiveSyncCore
 import RiveSyncModel
@@ -11,7 +10,7 @@ final class WorkerShellEnvironment: WorkerEnvironment {
 
     init(context: ServerContext) { self.context = context }
 
-    func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+    func now() -> UInt64 { context.clock.now() }
 
     var limits: WorkerLimits {
         let limits = context.limits.withLock { $0 }

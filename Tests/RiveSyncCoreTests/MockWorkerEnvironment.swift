@@ -91,28 +91,48 @@ final class WorkerDriver {
     let environment = MockWorkerEnvironment()
     let log: MemoryChangeLog
     let core: WorkerCore
+    /// Performs the core's log actions on `log` (see `CoreShell`).
+    let shell: CoreShell
     private var nextID = 0
 
     init(log: MemoryChangeLog = MemoryChangeLog(retains: true), publish: Bool = true) throws {
         self.log = log
-        core = WorkerCore(index: 0, environment: environment, log: log)
+        core = WorkerCore(index: 0, environment: environment)
+        shell = CoreShell(core: core, log: log)
         core.load(Self.schema, as: "demo", firstInstanceID: MockWorkerEnvironment.firstInstanceID)
         guard publish else { return }
-        guard case .instance(let instance, _) = try core.commitNow(.createInstance(.blank(from: .name("Room"))), file: "demo") else {
+        guard case .instance(let instance, _) = try shell.commit(.createInstance(.blank(from: .name("Room"))), file: "demo") else {
             throw WireError.internalError("no instance")
         }
-        try core.publish(instance, as: "room", file: "demo")
-        _ = core.takeActions()
+        try shell.settle(core.publish(instance, as: "room", file: "demo"))
+        _ = shell.takeActions()
     }
+
+    /// Feeds one event through the shell; returns the actions performed.
+    @discardableResult
+    func run(_ event: WorkerEvent) -> [WorkerAction] { shell.run(event) }
+
+    /// The actions performed since the last call (after the daemon's own calls).
+    func takeActions() -> [WorkerAction] { shell.takeActions() }
 
     /// Sends a request from `connection`; returns the actions.
     @discardableResult
     func request(_ body: ClientRequest, from connection: ConnectionID) -> [WorkerAction] {
         nextID += 1
-        return core.handle(.request(connection, Request(id: .number(Double(nextID)), body: body), grants: AllGrants()))
+        return run(.request(connection, Request(id: .number(Double(nextID)), body: body), grants: AllGrants()))
     }
 
-    func fire(_ timer: WorkerTimer) -> [WorkerAction] { core.handle(.timerFired(timer)) }
+    func fire(_ timer: WorkerTimer) -> [WorkerAction] { run(.timerFired(timer)) }
+
+    /// Another node's record, committed without a ticket; returns the actions.
+    func commitOthers(_ record: JournalRecord) -> [WorkerAction] {
+        run(.committed(file: "demo", record: record, ticket: nil, recordsSinceCompaction: 0))
+    }
+
+    /// Whether `actions` take back a record that did not apply.
+    static func retracts(_ actions: [WorkerAction]) -> Bool {
+        actions.contains { if case .retract = $0 { true } else { false } }
+    }
 
     /// The messages sent to `connection`, decoded.
     static func messages(_ actions: [WorkerAction], to connection: ConnectionID) throws -> [JSONValue] {

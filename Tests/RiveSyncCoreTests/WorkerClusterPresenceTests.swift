@@ -28,13 +28,13 @@ import Testing
 
     /// Hands every announcement of `actions` to `node` as `sender`'s; returns its actions.
     static func deliver(_ actions: [WorkerAction], to node: WorkerDriver, from sender: String) -> [WorkerAction] {
-        announcements(actions).flatMap { node.core.handle(.presenceAnnounced(node: sender, $0)) }
+        announcements(actions).flatMap { node.run(.presenceAnnounced(node: sender, $0)) }
     }
 
     @Test func aMemberOfOneNodeReachesTheOthersSubscribersAndLeavesWhenItsNodeGoesSilent() throws {
         let a = try Self.node(slot: 1)
         let b = try Self.node(slot: 2)
-        let started = a.core.handle(.presenceSharingStarted)
+        let started = a.run(.presenceSharingStarted)
         #expect(Self.announcements(started) == [.hello])
         #expect(WorkerDriver.timers(started).map(\.1) == [a.environment.clock + Self.lease / 3])
         b.request(.subscribe(target: "room", paths: nil, cursor: nil), from: Self.carol)
@@ -80,26 +80,26 @@ extension WorkerClusterPresenceTests {
     @Test func anAnnouncementOfATargetNotHereYetWaitsForIt() throws {
         let b = try Self.node(slot: 2)
         let member = SharedMember(member: MemberID(4097), state: ["name": "Ana"], keyDigest: "k", graceMilliseconds: nil)
-        _ = b.core.handle(.presenceAnnounced(node: "A", .members(target: "later", members: [member], left: [])))
-        _ = b.core.handle(.presenceAnnounced(node: "A", .members(target: "never", members: [member], left: [])))
-        guard case .instance(let instance, _) = try b.core.commitNow(.createInstance(.blank(from: .name("Room"))), file: "demo") else {
+        _ = b.run(.presenceAnnounced(node: "A", .members(target: "later", members: [member], left: [])))
+        _ = b.run(.presenceAnnounced(node: "A", .members(target: "never", members: [member], left: [])))
+        guard case .instance(let instance, _) = try b.shell.commit(.createInstance(.blank(from: .name("Room"))), file: "demo") else {
             Issue.record("no instance")
             return
         }
-        try b.core.publish(instance, as: "later", file: "demo")
-        _ = b.core.takeActions()
+        try b.shell.settle(b.core.publish(instance, as: "later", file: "demo"))
+        _ = b.takeActions()
         b.environment.clock += Self.lease / 3
         _ = b.fire(.presencePeers)
         let listed = try WorkerDriver.messages(b.request(.presence(.list(target: "later")), from: Self.carol), to: Self.carol)
         #expect(listed.first?["members"] == [["member": "p-4097", "state": ["name": "Ana"]]], "\(listed.map(\.jsonText))")
         b.environment.clock += Self.lease
         _ = b.fire(.presencePeers)
-        guard case .instance(let other, _) = try b.core.commitNow(.createInstance(.blank(from: .name("Room"))), file: "demo") else {
+        guard case .instance(let other, _) = try b.shell.commit(.createInstance(.blank(from: .name("Room"))), file: "demo") else {
             Issue.record("no instance")
             return
         }
-        try b.core.publish(other, as: "never", file: "demo")
-        _ = b.core.takeActions()
+        try b.shell.settle(b.core.publish(other, as: "never", file: "demo"))
+        _ = b.takeActions()
         b.environment.clock += Self.lease / 3
         _ = b.fire(.presencePeers)
         let none = try WorkerDriver.messages(b.request(.presence(.list(target: "never")), from: Self.carol), to: Self.carol)

@@ -142,7 +142,7 @@ import Testing
         let driver = try WorkerDriver()
         driver.request(.subscribe(target: "room", paths: nil, cursor: nil), from: Self.bob)
         driver.request(Self.set(4), from: Self.bob)
-        let closed = driver.core.handle(.closed(Self.bob))
+        let closed = driver.run(.closed(Self.bob))
         #expect(closed.contains { if case .count(.subscriptions(target: "room", delta: -1)) = $0 { true } else { false } })
         let advanced = driver.fire(.advance(target: "room"))
         #expect(try WorkerDriver.types(advanced, to: Self.bob).isEmpty, "no batch, no ack for a closed connection")
@@ -163,16 +163,19 @@ import Testing
     @Test(arguments: [true, false]) func anotherNodesManualAdvanceTakesThisNodesQueueWhenShared(shared: Bool) throws {
         let driver = try WorkerDriver()
         driver.environment.sharesManualAdvances = shared
-        let created = try driver.core.commitNow(.createInstance(.blank(from: .name("Room"))), file: "demo")
+        let created = try driver.shell.commit(.createInstance(.blank(from: .name("Room"))), file: "demo")
         guard case .instance(let main, _) = created else { throw WireError.internalError("created \(created)") }
-        _ = try driver.core.createStateMachine(
-            StateMachineRequest(file: "demo", name: "stage", artboard: "Stage", main: main, manual: true), grants: AllGrants())
-        _ = driver.core.takeActions()
+        _ = try driver.shell.settle(
+            driver.core.createStateMachine(
+                StateMachineRequest(file: "demo", name: "stage", artboard: "Stage", main: main, manual: true), grants: AllGrants()
+            ).ticket)
+        _ = driver.takeActions()
         let queued = driver.request(.set(target: "stage", path: "count", value: .number(1)), from: Self.alice)
         #expect(WorkerDriver.timers(queued).isEmpty, "a manual target waits for an advance")
         let other = QueuedCommand(id: 1_000, command: .set(path: "title", value: .string("from another node")))
-        #expect(driver.core.committed(file: "demo", record: .advance(target: "stage", commands: [other]), ticket: nil) == .applied)
-        let acks = try WorkerDriver.types(driver.core.takeActions(), to: Self.alice)
+        let applied = driver.commitOthers(.advance(target: "stage", commands: [other]))
+        #expect(!WorkerDriver.retracts(applied), "another node's advance applies")
+        let acks = try WorkerDriver.types(applied, to: Self.alice)
         #expect(acks == (shared ? ["ack"] : []), "\(acks)")
         #expect(driver.core.targets["stage"]?.queued.count == (shared ? 0 : 1))
     }
@@ -190,8 +193,9 @@ import Testing
         let queued = queuedDelta(driver.request(Self.set(1), from: Self.alice))
         #expect(queued == 1)
         let other = QueuedCommand(id: 1_000, command: .set(path: "title", value: .string("from another node")))
-        #expect(driver.core.committed(file: "demo", record: .advance(target: "room", commands: [other]), ticket: nil) == .applied)
-        #expect(queuedDelta(driver.core.takeActions()) == 0, "another node's command was never queued here")
+        let applied = driver.commitOthers(.advance(target: "room", commands: [other]))
+        #expect(!WorkerDriver.retracts(applied), "another node's advance applies")
+        #expect(queuedDelta(applied) == 0, "another node's command was never queued here")
         let own = queuedDelta(driver.fire(.advance(target: "room")))
         #expect(queued + own == 0, "the own command, applied, is no longer queued")
     }
@@ -201,13 +205,14 @@ import Testing
     @Test func aLogOfEveryFileCompactsEveryFileWhenOneIsDue() throws {
         let log = OneSequenceLog()
         let driver = try WorkerDriver(log: MemoryChangeLog(retains: false), publish: false)
-        let core = WorkerCore(index: 0, environment: driver.environment, log: log)
+        let core = WorkerCore(index: 0, environment: driver.environment, compactsEveryFile: log.compactsEveryFile)
+        let shell = CoreShell(core: core, log: log)
         core.load(WorkerDriver.schema, as: "demo", firstInstanceID: MockWorkerEnvironment.firstInstanceID)
         core.load(WorkerDriver.schema, as: "other", firstInstanceID: 2 << 40 | 1)
-        _ = try core.commitNow(.createInstance(.blank(from: .name("Room"))), file: "demo")
+        _ = try shell.commit(.createInstance(.blank(from: .name("Room"))), file: "demo")
         #expect(log.compacted.isEmpty, "not due yet")
         log.due = true
-        _ = try core.commitNow(.createInstance(.blank(from: .name("Room"))), file: "demo")
+        _ = try shell.commit(.createInstance(.blank(from: .name("Room"))), file: "demo")
         #expect(log.compacted == ["demo", "other"])
     }
 }
@@ -217,9 +222,11 @@ final class OneSequenceLog: ChangeLog {
     var due = false
     private(set) var compacted: [String] = []
 
-    func propose(_ record: JournalRecord, file: String, ticket: LogTicket, sink: any LogSink) {
+    func append(_ record: JournalRecord, file: String, ticket: LogTicket, sink: any LogSink) {
         sink.committed(file: file, record: record, ticket: ticket)
     }
+
+    func retract(file: String) {}
 
     func compact(file: String, state: JSONValue, targets: [JournalSnapshot.Target]) throws(LogFailure) { compacted.append(file) }
 

@@ -98,7 +98,7 @@ import Testing
         driver.request(Self.join(Self.bobKey, ["name": "Bo"]), from: Self.bob)
         driver.environment.clock += Self.interval
         _ = driver.fire(.presenceMessage(target: "room"))
-        let closed = driver.core.handle(.closed(Self.alice)) + driver.core.handle(.closed(Self.bob))
+        let closed = driver.run(.closed(Self.alice)) + driver.run(.closed(Self.bob))
         let grace = driver.environment.limits.presence.graceNanoseconds
         #expect(WorkerDriver.timers(closed).map(\.1) == [driver.environment.clock + grace], "one timer for both deadlines")
         #expect(try Self.presence(closed, to: Self.carol).isEmpty, "a closed connection's member stays meanwhile")
@@ -129,7 +129,7 @@ import Testing
     @Test func withoutSeePresenceASubscriptionCarriesNoPresenceAtAll() throws {
         let driver = try WorkerDriver()
         driver.request(Self.join(Self.aliceKey, ["name": "Ana"]), from: Self.alice)
-        let plain = driver.core.handle(.request(Self.carol, Request(id: 1, body: Self.subscribe), grants: PresenceBlindGrants()))
+        let plain = driver.run(.request(Self.carol, Request(id: 1, body: Self.subscribe), grants: PresenceBlindGrants()))
         let snapshot = try #require(try WorkerDriver.messages(plain, to: Self.carol).first)
         #expect(snapshot["type"] == "snapshot" && snapshot["presence"] == nil)
         driver.environment.clock += Self.interval
@@ -141,7 +141,7 @@ import Testing
         let before = driver.log.records["demo"]?.count
         driver.request(Self.join(Self.aliceKey, ["name": "Ana"]), from: Self.alice)
         driver.request(Self.update(["name": "Ana B"]), from: Self.alice)
-        _ = driver.core.handle(.closed(Self.alice))
+        _ = driver.run(.closed(Self.alice))
         #expect(driver.log.records["demo"]?.count == before, "no record for presence")
         let notJoined = try WorkerDriver.messages(driver.request(Self.update([:]), from: Self.bob), to: Self.bob)
         #expect(notJoined.first?["code"] == "not_joined")

@@ -15,11 +15,13 @@ import Testing
     /// A worker with the manual state machine target `stage`.
     static func manualStage() throws -> WorkerDriver {
         let driver = try WorkerDriver()
-        let created = try driver.core.commitNow(.createInstance(.blank(from: .name("Room"))), file: "demo")
+        let created = try driver.shell.commit(.createInstance(.blank(from: .name("Room"))), file: "demo")
         guard case .instance(let main, _) = created else { throw WireError.internalError("created \(created)") }
-        _ = try driver.core.createStateMachine(
-            StateMachineRequest(file: "demo", name: "stage", artboard: "Stage", main: main, manual: true), grants: AllGrants())
-        _ = driver.core.takeActions()
+        _ = try driver.shell.settle(
+            driver.core.createStateMachine(
+                StateMachineRequest(file: "demo", name: "stage", artboard: "Stage", main: main, manual: true), grants: AllGrants()
+            ).ticket)
+        _ = driver.takeActions()
         return driver
     }
 
@@ -54,11 +56,13 @@ import Testing
     /// schedules nothing afterwards: an idle, settled daemon has no timer.
     @Test func aSettledAutoTargetStopsTicking() throws {
         let driver = try WorkerDriver()
-        let created = try driver.core.commitNow(.createInstance(.blank(from: .name("Room"))), file: "demo")
+        let created = try driver.shell.commit(.createInstance(.blank(from: .name("Room"))), file: "demo")
         guard case .instance(let main, _) = created else { throw WireError.internalError("created \(created)") }
-        _ = try driver.core.createStateMachine(
-            StateMachineRequest(file: "demo", name: "auto", artboard: "Stage", main: main, manual: false, rate: 10), grants: AllGrants())
-        #expect(WorkerDriver.timers(driver.core.takeActions()).isEmpty, "a settled new state machine is not ticked")
+        _ = try driver.shell.settle(
+            driver.core.createStateMachine(
+                StateMachineRequest(file: "demo", name: "auto", artboard: "Stage", main: main, manual: false, rate: 10), grants: AllGrants()
+            ).ticket)
+        #expect(WorkerDriver.timers(driver.takeActions()).isEmpty, "a settled new state machine is not ticked")
         let queued = driver.request(.set(target: "auto", path: "count", value: .number(2)), from: Self.alice)
         #expect(WorkerDriver.timers(queued).count == 1, "a command schedules one advance")
         driver.environment.clock += 3_000_000_000
@@ -80,7 +84,7 @@ import Testing
             driver.request(.advance(target: "stage", elapsed: elapsed), from: Self.alice)
         }
         let records = try #require(driver.log.records["demo"])
-        let restored = WorkerCore(index: 0, environment: MockWorkerEnvironment(), log: MemoryChangeLog(retains: false))
+        let restored = WorkerCore(index: 0, environment: MockWorkerEnvironment())
         _ = try restored.restore(
             WorkerDriver.schema, as: "demo", firstInstanceID: MockWorkerEnvironment.firstInstanceID, snapshot: nil,
             records: records.enumerated().map { ($0.offset + 1, $0.element) })
@@ -99,8 +103,9 @@ import Testing
         driver.request(.advance(target: "stage", elapsed: 0.5), from: Self.alice)
         #expect(driver.core.targets["stage"]?.batchHistory.last?.elapsed == 0.5)
         driver.core.writeSnapshot("demo")
+        _ = driver.takeActions()
         let snapshot = try #require(driver.log.snapshots["demo"])
-        let restored = WorkerCore(index: 0, environment: MockWorkerEnvironment(), log: MemoryChangeLog(retains: false))
+        let restored = WorkerCore(index: 0, environment: MockWorkerEnvironment())
         _ = try restored.restore(
             WorkerDriver.schema, as: "demo", firstInstanceID: MockWorkerEnvironment.firstInstanceID, snapshot: snapshot, records: [])
         let history = try #require(restored.targets["stage"]?.batchHistory)

@@ -17,7 +17,7 @@ import Testing
     }
 
     static func request(_ driver: WorkerDriver, _ body: ClientRequest, id: Int) -> [WorkerAction] {
-        driver.core.handle(.request(alice, Request(id: .number(Double(id)), body: body), grants: AllGrants(), author: author))
+        driver.run(.request(alice, Request(id: .number(Double(id)), body: body), grants: AllGrants(), author: author))
     }
 
     @Test func aTransactionIsQueuedAsOneUnitAndAckedWithEveryNumber() throws {

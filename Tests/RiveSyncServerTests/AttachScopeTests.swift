@@ -7,8 +7,8 @@ import Testing
 /// replacement, bind, a new state machine, publish) needs read — and write or fire, where the
 /// connection could change it through its new place — wherever a target already shows it.
 /// A refused attach looks exactly like an id that does not exist. Errors to a write-only
-/// token carry no state, `describe` shows authored values only to creators, and an empty
-/// `Origin` header is an origin.
+/// token carry no state, `describe` shows authored values only to creators (all through the
+/// whole daemon in-process), and an empty `Origin` header is an origin (a real socket).
 @Suite(.serialized) struct AttachScopeTests {
     static let admin = "admin-token-0123456789"
     static let room = "room-token-0123456789"
@@ -40,8 +40,8 @@ import Testing
 
     /// A daemon with a second lobby, `vault`, whose host is named `secret`; returns the
     /// daemon and the id of the vault's host.
-    static func daemonWithVault() async throws -> (AuthDaemon, Int) {
-        let server = try await offThePool { try AuthDaemon(auth: [], tokens: tokens) }
+    static func daemonWithVault() async throws -> (InProcessAuthDaemon, Int) {
+        let server = try InProcessAuthDaemon(auth: [], tokens: tokens)
         let admin = try await server.connect(token: Self.admin)
         let created = try await admin.request(["type": "createStateMachine", "file": "demo", "artboard": "Lobby", "name": "vault"])
         try #require(created["type"] == "target", "\(created.jsonText)")
@@ -120,7 +120,7 @@ import Testing
     }
 
     @Test func aSameTargetInstanceOutsideTheScopeCannotBeMovedIntoIt() async throws {
-        try await withAuthDaemon(auth: [], tokens: Self.tokens) { server in
+        try await withInProcessAuthDaemon(auth: [], tokens: Self.tokens) { server in
             let admin = try await server.connect(token: Self.admin)
             let host = try #require(
                 try await admin.request(["type": "get", "target": "lobby", "path": "host"])["value"]?["instance"]?.intValue)
@@ -133,7 +133,7 @@ import Testing
     }
 
     @Test func errorsToAWriteOnlyTokenCarryNoState() async throws {
-        try await withAuthDaemon(auth: [], tokens: Self.tokens) { server in
+        try await withInProcessAuthDaemon(auth: [], tokens: Self.tokens) { server in
             let writer = try await server.connect(token: Self.writeOnly)
             let mismatch = try await writer.request(["type": "set", "target": "lobby", "path": "title", "value": 5])
             #expect(mismatch["code"] == "type_mismatch")
@@ -167,7 +167,7 @@ import Testing
     }
 
     @Test func describeShowsAuthoredValuesOnlyToCreators() async throws {
-        try await withAuthDaemon(auth: [], tokens: Self.tokens) { server in
+        try await withInProcessAuthDaemon(auth: [], tokens: Self.tokens) { server in
             func lightTheme(_ token: String) async throws -> JSONValue? {
                 let schema = try await server.connect(token: token).request(["type": "describe", "file": "demo"])
                 let theme = schema["schema"]?["viewModels"]?.arrayValue?.first { $0["name"] == "Theme" }

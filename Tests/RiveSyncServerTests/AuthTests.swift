@@ -7,9 +7,10 @@ import Testing
     import FoundationNetworking
 #endif
 
-/// Tokens and scopes against the real daemon: nothing but `hello` without a valid token,
-/// typed `unauthorized` / `forbidden` errors that carry no value, path-limited readers that
-/// see only their paths, and SIGHUP reloads that apply to open connections.
+/// Tokens and scopes: nothing but `hello` without a valid token, typed `unauthorized` /
+/// `forbidden` errors that carry no value, path-limited readers that see only their paths
+/// (through the whole daemon in-process); tokens kept out of the log, `/metrics` and SIGHUP
+/// reloads that apply to open connections (through a real `rivesyncd`).
 @Suite(.serialized) struct AuthTests {
     static let admin = "admin-token-0123456789"
     static let reader = "reader-token-0123456789"
@@ -33,10 +34,10 @@ import Testing
 
     @Test func withoutATokenOnlyHelloIsAnswered() async throws {
         // A long hello timeout: on a loaded machine these requests could outlast the default 10 s.
-        try await withAuthDaemon(
+        try await withInProcessAuthDaemon(
             auth: [("allowAnonymous", false)], tokens: Self.tokens, extra: [("limits", ["helloTimeoutSeconds": 300])]
         ) { server in
-            let client = try TestClient(url: server.daemon.url)
+            let client = server.daemon.connect()
             for request: JSONValue in [["type": "ping"], ["type": "listTargets"], ["type": "get", "target": "character", "path": "mood"]] {
                 let reply = try await client.request(request)
                 #expect(reply["code"] == "hello_required", "\(reply.jsonText)")
@@ -58,7 +59,7 @@ import Testing
     }
 
     @Test func aReadOnlyTokenReadsButCannotWrite() async throws {
-        try await withAuthDaemon(auth: [], tokens: Self.tokens) { server in
+        try await withInProcessAuthDaemon(auth: [], tokens: Self.tokens) { server in
             let client = try await server.connect(token: Self.reader)
             let snapshot = try await client.request(["type": "subscribe", "target": "character"])
             #expect(snapshot["type"] == "snapshot", "\(snapshot.jsonText)")
@@ -82,7 +83,7 @@ import Testing
     }
 
     @Test func aPathPrefixTokenWritesAndReadsOnlyUnderItsPrefix() async throws {
-        try await withAuthDaemon(auth: [], tokens: Self.tokens) { server in
+        try await withInProcessAuthDaemon(auth: [], tokens: Self.tokens) { server in
             let themer = try await server.connect(token: Self.themer)
             let admin = try await server.connect(token: Self.admin)
 
@@ -117,7 +118,7 @@ import Testing
     /// A bind or list insert above a limited reader's paths brings whole instance states
     /// (`introduced`); the reader gets only the values on its paths, a whole-target reader all.
     @Test func anAttachAboveAPathLimitedReaderShowsItOnlyItsPaths() async throws {
-        try await withAuthDaemon(auth: [], tokens: Self.tokens) { server in
+        try await withInProcessAuthDaemon(auth: [], tokens: Self.tokens) { server in
             let namer = try await server.connect(token: Self.namer)
             let admin = try await server.connect(token: Self.admin)
             let names = try await namer.request(["type": "subscribe", "target": "character", "paths": ["@Theme/name"]])
@@ -207,7 +208,7 @@ import Testing
     }
 
     @Test func anonymousAccessGetsOnlyItsScopes() async throws {
-        try await withAuthDaemon(
+        try await withInProcessAuthDaemon(
             auth: [("allowAnonymous", true), ("anonymousScopes", [["allow": ["read"], "target": "the*"]])], tokens: nil
         ) { server in
             let client = try await server.connect(token: nil)
@@ -217,7 +218,7 @@ import Testing
             #expect(write["code"] == "forbidden", "\(write.jsonText)")
             let other = try await client.request(["type": "get", "target": "character", "path": "mood"])
             #expect(other["code"] == "forbidden", "\(other.jsonText)")
-            let unknownToken = try await TestClient(url: server.daemon.url).request(AuthDaemon.hello("not-a-token-of-this-daemon"))
+            let unknownToken = try await server.daemon.connect().request(AuthDaemon.hello("not-a-token-of-this-daemon"))
             #expect(unknownToken["code"] == "unauthorized", "a given token must be valid even with anonymous access")
         }
     }

@@ -6,12 +6,14 @@ import Testing
 
 /// Eight clients write, fire and edit lists of the demo's `lobby` at once; all of them must
 /// receive the same batches (same seqs, same effects, no gaps) and end with the daemon's digest.
+/// The whole daemon in-process: the one order is the dispatcher's and the workers' (each
+/// connection's order on a socket has its own tests).
 @Suite(.serialized) struct ConvergenceTests {
     static let clientCount = 8
     static let commandsPerClient = 120
 
     @Test func concurrentClientsConvergeOnOneOrder() async throws {
-        try await withDaemon(["--demo"]) { daemon in
+        try await withInProcessDaemon(["--demo"]) { daemon in
             var clients: [ReplicaClient] = []
             for _ in 0..<Self.clientCount { clients.append(try await ReplicaClient(daemon: daemon, file: "demo", target: "lobby")) }
             try await withThrowingTaskGroup(of: Void.self) { group in
@@ -20,13 +22,13 @@ import Testing
                 }
                 try await group.waitForAll()
             }
-            let probe = try await TestClient.connected(to: daemon)
+            let probe = try await daemon.connected()
             let digest = try await probe.request(["type": "digest", "target": "lobby"])
             let seq = try #require(digest["seq"]?.intValue)
             #expect(seq > 10, "the workload produced batches")
             for replicaClient in clients {
                 try await replicaClient.catchUp(to: seq)
-                #expect(replicaClient.replica.digest == digest["digest"]?.stringValue, "\(daemon.stderr)")
+                #expect(replicaClient.replica.digest == digest["digest"]?.stringValue)
             }
             let reference = clients[0].log
             #expect(reference.map(\.seq) == Array(1...seq), "contiguous seqs from 1")
@@ -40,7 +42,7 @@ import Testing
     /// Random commands on shared state: the title, players' positions, triggers, list edits,
     /// the nested host and the shared global theme. Errors (e.g. an index another client just
     /// removed) are expected and fine; every request must get a reply.
-    static func writeRandomly(_ client: TestClient, seed: UInt64) async throws {
+    static func writeRandomly(_ client: any RequestingClient, seed: UInt64) async throws {
         var state = seed &* 0x9E37_79B9_7F4A_7C15
         func random(_ bound: Int) -> Int {
             state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407

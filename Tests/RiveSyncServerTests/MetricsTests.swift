@@ -7,7 +7,8 @@ import Testing
 #endif
 
 /// `/healthz`, `/readyz` and `/metrics` on the daemon's port: the daemon's own counters with
-/// their labels, build and process facts, and the whole exposition checked by `promtool`.
+/// their labels, build and process facts, and the whole exposition checked by `promtool`; the
+/// cap on target labels in the daemon's counters (the whole daemon in-process).
 @Suite(.serialized) struct MetricsTests {
     static func get(_ daemon: DaemonProcess, _ path: String) async throws -> (status: Int, body: String) {
         let (body, response) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(daemon.port)\(path)")!)
@@ -71,8 +72,8 @@ import Testing
         let path = try DaemonProcess.writeConfiguration(
             #"{"files": [{"name": "demo", "path": "\#(schema)"}], "metrics": {"maxTargetLabels": 2}, "auth": {"allowAnonymous": "loopback"}}"#
         )
-        try await withDaemon(["--config", path]) { daemon in
-            let client = try await TestClient.connected(to: daemon)
+        try await withInProcessDaemon(["--config", path]) { daemon in
+            let client = try await daemon.connected()
             for name in ["a", "b", "c", "d"] {
                 let created = try await client.request(
                     ["type": "createStateMachine", "file": "demo", "artboard": "Character", "name": .string(name)])
@@ -80,7 +81,7 @@ import Testing
                 let subscribed = try await client.request(["type": "subscribe", "target": .string(name)])
                 #expect(subscribed["type"] != "error", "\(subscribed.jsonText)")
             }
-            let (_, metrics) = try await Self.get(daemon, "/metrics")
+            let metrics = daemon.metricsText()
             let labelled = metrics.split(separator: "\n").filter { $0.hasPrefix("rivesync_subscriptions{") }
             #expect(
                 labelled == [

@@ -5,7 +5,8 @@ import RiveSyncTestSupport
 import Testing
 
 /// `maxNameBytes` (PROTOCOL.md §12): strings a client chooses that the daemon copies to others
-/// are at most 256 UTF-8 bytes, so a hostile client cannot inflate batches or journal records.
+/// are at most 256 UTF-8 bytes, so a hostile client cannot inflate batches or journal records
+/// (the whole daemon in-process, with its file journals).
 @Suite struct NameBoundTests {
     static let tooLong = String(repeating: "é", count: 129)  // 258 bytes, 129 characters
     static let longest = String(repeating: "n", count: ClientStrings.maxBytes)
@@ -22,8 +23,8 @@ import Testing
     @Test func aHostileClientCannotInflateBatchesOrRecords() async throws {
         let state = NSTemporaryDirectory() + "rivesync-names-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: state) }
-        try await withDaemon(["--demo", "--state-dir", state]) { daemon in
-            let client = try TestClient(url: daemon.url)
+        try await withInProcessDaemon(["--demo", "--state-dir", state]) { daemon in
+            let client = daemon.connect()
             Self.expectRefused(
                 try await client.request(["type": "hello", "protocol": [1], "client": .string(Self.tooLong)]), field: "client")
             let welcome = try await client.request(["type": "hello", "protocol": [1], "client": .string(Self.longest)])

@@ -5,11 +5,12 @@ import Testing
 
 /// Commands sent one after another without waiting are checked against the state they will
 /// apply to, not the state before the commands queued ahead of them (issue 11): an insert and
-/// then a swap of the new index, pipelined into one advance, both apply.
+/// then a swap of the new index, pipelined into one advance, both apply (the whole daemon
+/// in-process).
 @Suite struct PipelinedCommandTests {
     @Test func aSwapOfAnIndexInsertedJustBeforeItApplies() async throws {
-        try await withDaemon(["--demo"]) { daemon in
-            let client = try await TestClient.connected(to: daemon)
+        try await withInProcessDaemon(["--demo"]) { daemon in
+            let client = try await daemon.connected()
             let room = try await client.request([
                 "type": "createStateMachine", "file": "demo", "name": "room", "artboard": "Lobby", "mode": "manual",
             ])

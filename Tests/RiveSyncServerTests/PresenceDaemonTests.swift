@@ -3,10 +3,11 @@ import RiveSyncJSON
 import RiveSyncTestSupport
 import Testing
 
-/// Presence (PROTOCOL.md §15) through the real daemon and real sockets: members in a
-/// subscriber's snapshot and changes in order among the batches, a killed client's member
-/// leaving after the grace period and a resume within it, nothing of it in the journal, every
-/// limit's typed error, a reader without `seePresence`, and coalescing under a burst.
+/// Presence (PROTOCOL.md §15): members in a subscriber's snapshot and changes in order among
+/// the batches, every limit's typed error, a reader without `seePresence` and coalescing under
+/// a burst (the whole daemon in-process, on its clock); through the real daemon and real
+/// sockets, a killed client's member leaving after the grace period and a resume within it,
+/// and nothing of it in the journal.
 @Suite(.serialized) struct PresenceDaemonTests {
     static let memberToken = "presence-member-token-0001"
     static let readerToken = "presence-reader-token-0001"
@@ -20,12 +21,10 @@ import Testing
         ]
     ]
 
-    /// A daemon of the demo file (targets `theme`, `character`, `lobby`) with the tokens above,
-    /// `limits`, and a state directory when `state` is given.
-    static func start(limits: JSONValue = [:], state: String? = nil) async throws -> (DaemonProcess, String) {
-        let directory = try state ?? PersistenceTests.temporaryDirectory()
-        try Data(tokens.serialized()).write(to: URL(fileURLWithPath: directory + "/tokens.json"))
-        var config: [(String, JSONValue)] = [
+    /// The configuration: the demo file (targets `theme`, `character`, `lobby`), the tokens
+    /// file at `tokensFile`, `limits`.
+    static func configuration(limits: JSONValue, tokensFile: String) -> [(String, JSONValue)] {
+        [
             ("files", [["name": "demo", "path": .string(DaemonProcess.packageRoot + "/protocol/examples/demo.schema.json")]]),
             ("instances", [["name": "theme", "file": "demo", "viewModel": "Theme", "instance": "Light"]]),
             (
@@ -35,8 +34,16 @@ import Testing
                     ["name": "lobby", "file": "demo", "artboard": "Lobby", "globals": ["Theme": "theme"]],
                 ]
             ),
-            ("auth", ["tokensFile": .string(directory + "/tokens.json")]), ("limits", limits),
+            ("auth", ["tokensFile": .string(tokensFile)]), ("limits", limits),
         ]
+    }
+
+    /// A daemon of the demo file with the tokens above, `limits`, and a state directory when
+    /// `state` is given.
+    static func start(limits: JSONValue = [:], state: String? = nil) async throws -> (DaemonProcess, String) {
+        let directory = try state ?? PersistenceTests.temporaryDirectory()
+        try Data(tokens.serialized()).write(to: URL(fileURLWithPath: directory + "/tokens.json"))
+        var config = configuration(limits: limits, tokensFile: directory + "/tokens.json")
         if state != nil {
             try FileManager.default.createDirectory(atPath: directory + "/state", withIntermediateDirectories: true)
             config.append(("stateDirectory", .string(directory + "/state")))
@@ -44,6 +51,16 @@ import Testing
         let path = directory + "/config.json"
         try Data(JSONValue.object(config).serialized()).write(to: URL(fileURLWithPath: path))
         return (try await DaemonProcess.start(["--config", path]), directory)
+    }
+
+    /// The same daemon in this process (no state directory): for the tests that need no
+    /// socket and no restart.
+    static func startInProcess(limits: JSONValue = [:]) throws -> InProcessDaemon {
+        try InProcessDaemon(config: .object(configuration(limits: limits, tokensFile: "tokens.json")), tokens: tokens)
+    }
+
+    static func connect(_ daemon: InProcessDaemon, token: String = memberToken) async throws -> InProcessClient {
+        try await daemon.connected(token: token)
     }
 
     static func connect(_ daemon: DaemonProcess, token: String = memberToken) async throws -> TestClient {
@@ -62,9 +79,10 @@ import Testing
     }
 
     /// The next presence message of `client` with a change of `member`.
-    static func change(of member: JSONValue, _ client: TestClient, what: String) async throws -> JSONValue {
+    static func change(of member: JSONValue, _ client: some RequestingClient, what: String) async throws -> JSONValue {
         let message = try await client.next(
-            where: { $0["type"] == "presence" && $0["changes"]?.arrayValue?.contains { $0["member"] == member } == true }, what: what)
+            where: { $0["type"] == "presence" && $0["changes"]?.arrayValue?.contains { $0["member"] == member } == true }, what: what,
+            seconds: defaultWaitSeconds)
         return try #require(message["changes"]?.arrayValue?.first { $0["member"] == member })
     }
 
@@ -80,9 +98,8 @@ import Testing
     }
 
     @Test func aThirdClientSeesBothMembersInItsSnapshotThenTheirUpdatesInOrder() async throws {
-        let (started, directory) = try await Self.start()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        try await stopping(started) { daemon in
+        let daemon = try Self.startInProcess()
+        do {
             let ana = try await Self.connect(daemon)
             let bo = try await Self.connect(daemon)
             let watcher = try await Self.connect(daemon)
@@ -99,7 +116,7 @@ import Testing
             #expect(
                 snapshot["presence"] == [["member": anaMember, "state": ["name": "Ana"]], ["member": boMember, "state": ["name": "Bo"]]],
                 "\(snapshot["presence"]?.jsonText ?? "no presence")")
-            let steps: [(TestClient, JSONValue, JSONValue)] = [
+            let steps: [(InProcessClient, JSONValue, JSONValue)] = [
                 (ana, anaMember, ["name": "Ana", "cursor": [1, 1]]), (bo, boMember, ["name": "Bo", "cursor": [2, 2]]),
                 (ana, anaMember, ["name": "Ana", "cursor": [3, 3]]), (bo, boMember, ["name": "Bo", "selection": ["mood"]]),
             ]
@@ -196,11 +213,10 @@ import Testing
     }
 
     @Test func eachLimitGivesItsTypedError() async throws {
-        let (started, directory) = try await Self.start(limits: [
+        let daemon = try Self.startInProcess(limits: [
             "maxPresenceMembers": 2, "maxPresenceStateBytes": 64, "maxPresenceUpdatesPerSecond": 5,
         ])
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        try await stopping(started) { daemon in
+        do {
             let first = try await Self.connect(daemon)
             let second = try await Self.connect(daemon)
             let third = try await Self.connect(daemon)
@@ -237,9 +253,8 @@ import Testing
     }
 
     @Test func aReaderWithoutSeePresenceSeesNoPresenceAtAll() async throws {
-        let (started, directory) = try await Self.start()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        try await stopping(started) { daemon in
+        let daemon = try Self.startInProcess()
+        do {
             let reader = try await Self.connect(daemon, token: Self.readerToken)
             let member = try await Self.connect(daemon)
             let snapshot = try await reader.request(["type": "subscribe", "target": "lobby"])
@@ -263,9 +278,8 @@ import Testing
     }
 
     @Test func aBurstOfUpdatesBecomesAtMostRateMessagesWithTheLatestState() async throws {
-        let (started, directory) = try await Self.start(limits: ["maxPresenceUpdatesPerSecond": 10_000])
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        try await stopping(started) { daemon in
+        let daemon = try Self.startInProcess(limits: ["maxPresenceUpdatesPerSecond": 10_000])
+        do {
             let owner = try await Self.connect(daemon)
             let created = try await owner.request([
                 "type": "createStateMachine", "file": "demo", "name": "slow", "artboard": "Lobby", "mode": "manual", "rate": 4,
@@ -276,13 +290,12 @@ import Testing
             let member = try #require(try await owner.request(Self.join("slow", key: "burst-key-0123456789", ["x": 0]))["member"])
             _ = try await Self.change(of: member, watcher, what: "the join")
             let updates = 200
-            let start = ContinuousClock.now
+            let start = daemon.clock.now()
             for x in 1...updates { owner.send(["type": "presenceUpdate", "target": "slow", "state": ["x": .number(Double(x))]]) }
             let last = try await watcher.next(
                 where: { $0["changes"]?.arrayValue?.first?["state"]?["x"]?.intValue == updates }, what: "the latest state")
-            let elapsed = ContinuousClock.now - start
             let messages = watcher.takeAll { $0["type"] == "presence" }.count + 1
-            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            let seconds = Double(daemon.clock.now() - start) / 1e9  // the daemon's clock
             print("presence burst: \(updates) updates → \(messages) presence messages in \(seconds) s at rate 4")
             #expect(last["changes"]?.arrayValue?.count == 1)
             #expect(messages <= Int(seconds * 4) + 1, "at most rate messages a second (and the one at once)")

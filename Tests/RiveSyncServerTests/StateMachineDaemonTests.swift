@@ -5,8 +5,10 @@ import RiveSyncTestSupport
 import Testing
 
 /// A running state machine through a real `rivesyncd` (PROTOCOL.md §8, §18, §19): paths to
-/// names with a `/`, manual advances with elapsed seconds on real `.riv` files, and the same
-/// states after a restart (the journal records each advance's seconds).
+/// names with a `/`, an auto target ticking while it runs then sleeping, and a new auto state
+/// machine ticking out of its entry state (the whole daemon in-process, on its manual clock),
+/// manual advances with elapsed seconds on real `.riv` files, and the same states after a
+/// restart (the journal records each advance's seconds).
 @Suite(.serialized) struct StateMachineDaemonTests {
     static let riv = DaemonProcess.packageRoot + "/../shared/fixtures/riv/"
 
@@ -39,9 +41,9 @@ import Testing
             "stateMachines": [["name": "panel", "file": "panel", "artboard": "Main"]], "auth": ["allowAnonymous": "loopback"],
         ]
         try Data(config.serialized()).write(to: URL(fileURLWithPath: directory + "/config.json"))
-        try await withDaemon(["--config", directory + "/config.json"]) { daemon in
-            let client = try await TestClient.connected(to: daemon)
-            let watcher = try await TestClient.connected(to: daemon)
+        try await withInProcessDaemon(["--config", directory + "/config.json"]) { daemon in
+            let client = try await daemon.connected()
+            let watcher = try await daemon.connected()
             let snapshot = try await watcher.request(["type": "subscribe", "target": "panel", "paths": ["BG On~1Off"]])
             #expect(snapshot["values"]?["BG On~1Off"] == false, "\(snapshot.jsonText)")
             let set = try await client.request(["type": "set", "target": "panel", "path": "BG On~1Off", "value": true])
@@ -237,13 +239,14 @@ import Testing
         let config = JSONValue.object([
             ("files", Self.files([("interp", "interpolate_to_end.riv")])), ("auth", ["allowAnonymous": "loopback"]),
         ])
-        try await withDaemon(["--config", try DaemonProcess.writeConfiguration(config.jsonText)]) { daemon in
-            let client = try await TestClient.connected(to: daemon)
+        try await withInProcessDaemon(["--config", try DaemonProcess.writeConfiguration(config.jsonText)]) { daemon in
+            let client = try await daemon.connected()
             let created = try await client.request([
                 "type": "createStateMachine", "file": "interp", "name": "interp", "artboard": "child", "rate": 20,
             ])
             #expect(created["type"] == "target", "\(created.jsonText)")
             try await waitUntil("the new state machine to settle") {
+                daemon.clock.fireNext()  // its next tick
                 let listed = try await client.request(["type": "listTargets"])
                 return listed["targets"]?.arrayValue?.first { $0["name"] == "interp" }?["settled"] == true
             }
@@ -259,10 +262,11 @@ import Testing
             let ticks = batches.dropFirst()
             #expect(!ticks.isEmpty, "the state machine ran on after the write: \(batches.map(\.jsonText))")
             let seconds = ticks.map { $0["elapsed"]?.numberValue ?? 0 }
-            #expect(seconds.allSatisfy { $0 > 0 && $0 < 1 }, "each tick ran the real time since the last: \(seconds)")
+            #expect(seconds.allSatisfy { $0 > 0 && $0 < 1 }, "each tick ran the daemon's time since the last: \(seconds)")
             #expect(ticks.count <= 40, "at most 20 a second for about a second: \(ticks.count)")
             #expect(batches.last?["settled"] == nil, "the last batch is settled")
-            try await Task.sleep(nanoseconds: 300_000_000)
+            daemon.clock.advance(seconds: 0.3)  // six intervals at rate 20: any tick would be due
+            daemon.drain()
             let later = client.takeAll { $0["type"] == "batch" }
             #expect(later.isEmpty, "a settled target is not advanced: \(later.map(\.jsonText))")
             let listed = try await client.request(["type": "listTargets"])
@@ -277,8 +281,8 @@ import Testing
         let config = JSONValue.object([
             ("files", Self.files([("triggers", "data_binding_test_triggers.riv")])), ("auth", ["allowAnonymous": "loopback"]),
         ])
-        try await withDaemon(["--config", try DaemonProcess.writeConfiguration(config.jsonText)]) { daemon in
-            let client = try await TestClient.connected(to: daemon)
+        try await withInProcessDaemon(["--config", try DaemonProcess.writeConfiguration(config.jsonText)]) { daemon in
+            let client = try await daemon.connected()
             let root = try await client.request([
                 "type": "createInstance", "file": "triggers", "source": ["blank": ["viewModel": "vm_root"]],
             ])
@@ -290,6 +294,7 @@ import Testing
             #expect(created["layers"]?.arrayValue?.first?["kind"] == "entry", "\(created.jsonText)")
             var listed: JSONValue = .null
             try await waitUntil("the state machine to leave its entry state and settle") {
+                daemon.clock.fireNext()  // its next tick
                 listed = try await client.request(["type": "listTargets"])["targets"]?.arrayValue?.first ?? .null
                 return listed["settled"] == true
             }
@@ -297,7 +302,8 @@ import Testing
             #expect(listed["layers"]?.arrayValue?.first?["kind"] == "animation", "\(listed.jsonText)")
             let snapshot = try await client.request(["type": "subscribe", "target": "root"])
             #expect(snapshot["seq"] == listed["seq"])
-            try await Task.sleep(nanoseconds: 300_000_000)
+            daemon.clock.advance(seconds: 0.3)  // three intervals at rate 10: any tick would be due
+            daemon.drain()
             let later = client.takeAll { $0["type"] == "batch" }
             #expect(later.isEmpty, "a settled target is not advanced: \(later.map(\.jsonText))")
             let digest = try await client.request(["type": "digest", "target": "root"])

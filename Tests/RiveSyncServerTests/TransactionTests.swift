@@ -3,11 +3,12 @@ import RiveSyncJSON
 import RiveSyncTestSupport
 import Testing
 
-/// Transactions (PROTOCOL.md §16) through a real daemon and real sockets: all or none, the
-/// failing command's index, each command's own permission, one batch for every subscriber.
+/// Transactions (PROTOCOL.md §16) through the whole daemon in-process (`InProcessDaemon`): all
+/// or none, the failing command's index, each command's own permission, one batch for every
+/// subscriber; the replay after a restart through a real `rivesyncd`.
 @Suite struct TransactionTests {
     /// A Player instance of the demo file (for list edits and binds).
-    static func player(_ client: TestClient) async throws -> Int {
+    static func player(_ client: some RequestingClient) async throws -> Int {
         let created = try await client.request([
             "type": "createInstance", "file": "demo", "source": ["blank": ["viewModel": "Player"]],
         ])
@@ -29,7 +30,7 @@ import Testing
 
     @Test(arguments: badCommands.map(\.kind))
     func aTransactionWithOneBadCommandAppliesNothing(kind: String) async throws {
-        try await withMultiplayerDaemon() { daemon in
+        try await withInProcessMultiplayerDaemon() { daemon in
             let writer = try await daemon.connect()
             let watcher = try await daemon.connect()
             #expect(try await watcher.request(["type": "subscribe", "target": "lobby"])["type"] == "snapshot")
@@ -56,7 +57,7 @@ import Testing
     }
 
     @Test func eachCommandIsCheckedInTheStateTheOnesBeforeItLeave() async throws {
-        try await withMultiplayerDaemon() { daemon in
+        try await withInProcessMultiplayerDaemon() { daemon in
             let client = try await daemon.connect()
             #expect(try await client.request(["type": "subscribe", "target": "lobby"])["type"] == "snapshot")
             let (first, second) = (try await Self.player(client), try await Self.player(client))
@@ -82,9 +83,9 @@ import Testing
     }
 
     @Test func aThemeSwitchReachesEverySubscriberInOneBatch() async throws {
-        try await withMultiplayerDaemon() { daemon in
+        try await withInProcessMultiplayerDaemon() { daemon in
             let writer = try await daemon.connect(client: "theme-switcher")
-            var watchers: [TestClient] = []
+            var watchers: [InProcessClient] = []
             for _ in 0..<2 {
                 let watcher = try await daemon.connect(token: MultiplayerDaemon.kiosk)
                 #expect(try await watcher.request(["type": "subscribe", "target": "theme"])["type"] == "snapshot")
@@ -121,7 +122,7 @@ import Testing
     }
 
     @Test func aForbiddenCommandFailsTheWholeTransaction() async throws {
-        try await withMultiplayerDaemon() { daemon in
+        try await withInProcessMultiplayerDaemon() { daemon in
             let kiosk = try await daemon.connect(token: MultiplayerDaemon.kiosk)
             let reply = try await kiosk.request([
                 "type": "transaction", "target": "lobby",
@@ -139,8 +140,8 @@ import Testing
     }
 
     @Test func shapeErrorsAndTheLimitNameTheCommand() async throws {
-        try await withMultiplayerDaemon() { daemon in
-            let client = try TestClient(url: daemon.daemon.url)
+        try await withInProcessMultiplayerDaemon() { daemon in
+            let client = daemon.daemon.connect()
             let welcome = try await client.request(["type": "hello", "protocol": [1], "token": .string(MultiplayerDaemon.qa)])
             #expect(welcome["limits"]?["maxTransactionCommands"] == 256, "\(welcome.jsonText)")
             let shape = try await client.request([

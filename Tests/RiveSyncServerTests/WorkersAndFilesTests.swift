@@ -3,7 +3,8 @@ import RiveSyncJSON
 import RiveSyncTestSupport
 import Testing
 
-/// Files on different workers, and files loaded by a client at run time.
+/// Files on different workers, and files loaded by a client at run time (the whole daemon
+/// in-process).
 @Suite(.serialized) struct WorkersAndFilesTests {
     @Test func anInstanceOfAnotherWorkersFileIsAWrongWorkerError() async throws {
         let directory = try PersistenceTests.temporaryDirectory()
@@ -17,8 +18,8 @@ import Testing
         ]
         let path = directory + "/config.json"
         try Data(config.serialized()).write(to: URL(fileURLWithPath: path))
-        try await withDaemon(["--config", path]) { daemon in
-            let client = try await TestClient.connected(to: daemon)
+        try await withInProcessDaemon(["--config", path]) { daemon in
+            let client = try await daemon.connected()
             let files = try await client.request(["type": "listFiles"])
             #expect(
                 files["files"] == [["name": "one", "worker": 0, "source": "config"], ["name": "two", "worker": 1, "source": "config"]])
@@ -38,8 +39,8 @@ import Testing
     @Test func aClientLoadsARivFileAndUsesItsViewModels() async throws {
         let fixture = DaemonProcess.packageRoot + "/../shared/fixtures/riv/scripted_string.riv"
         let bytes = try #require(FileManager.default.contents(atPath: fixture), "missing fixture \(fixture)")
-        try await withDaemon(["--demo"]) { daemon in
-            let client = try await TestClient.connected(to: daemon)
+        try await withInProcessDaemon(["--demo"]) { daemon in
+            let client = try await daemon.connected()
             let loaded = try await client.request(["type": "loadFile", "name": "strings", "riv": .string(bytes.base64EncodedString())])
             #expect(loaded["type"] == "files" && loaded["files"]?.arrayValue?.count == 2, "\(loaded.jsonText)")
             let names = try await client.request(["type": "viewModelNames", "file": "strings"])

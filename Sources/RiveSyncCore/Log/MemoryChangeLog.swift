@@ -1,7 +1,7 @@
 import RiveSyncJSON
 
-/// A change log in memory: every proposal commits at once, in the same step. The daemon uses
-/// it without a state directory (nothing survives a restart, `retains` false); tests use it
+/// A change log in memory: every append commits at once, in the same step. The daemon uses it
+/// without a state directory (nothing survives a restart, `retains` false); tests use it
 /// retaining, to replay the records into another core or to make an append fail.
 public final class MemoryChangeLog: ChangeLog {
     /// Whether committed records are kept (`records`) until a compaction.
@@ -10,13 +10,13 @@ public final class MemoryChangeLog: ChangeLog {
     public private(set) var records: [String: [JournalRecord]] = [:]
     /// The last compaction of each file.
     public private(set) var snapshots: [String: JournalSnapshot] = [:]
-    /// When set, the next proposal fails with it (then it is cleared).
+    /// When set, the next append fails with it (then it is cleared).
     public var failNext: LogFailure?
     private var counts: [String: UInt64] = [:]
 
     public init(retains: Bool) { self.retains = retains }
 
-    public func propose(_ record: JournalRecord, file: String, ticket: LogTicket, sink: any LogSink) {
+    public func append(_ record: JournalRecord, file: String, ticket: LogTicket, sink: any LogSink) {
         if let failure = failNext {
             failNext = nil
             sink.appendFailed(file: file, ticket: ticket, failure: failure)
@@ -24,10 +24,13 @@ public final class MemoryChangeLog: ChangeLog {
         }
         if retains { records[file, default: []].append(record) }
         counts[file, default: 0] += 1
-        if sink.committed(file: file, record: record, ticket: ticket) == .rejected, retains {
-            records[file]!.removeLast()
-            counts[file]! -= 1
-        }
+        sink.committed(file: file, record: record, ticket: ticket)
+    }
+
+    public func retract(file: String) {
+        guard retains, records[file]?.isEmpty == false else { return }
+        records[file]!.removeLast()
+        counts[file]! -= 1
     }
 
     public func compact(file: String, state: JSONValue, targets: [JournalSnapshot.Target]) throws(LogFailure) {

@@ -35,7 +35,6 @@ extension WorkerCore {
         propose(
             .advance(target: target, commands: commands, elapsed: seconds), file: record.file,
             .advance(target: target, commands: commands, manual: manual))
-        count(.advanceDuration(nanoseconds: environment.now() - start))
     }
 
     /// An auto target's state machine time for an advance at `now`: the real time since its

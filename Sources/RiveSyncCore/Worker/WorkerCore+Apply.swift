@@ -90,10 +90,10 @@ extension WorkerCore {
     }
 
     /// Answers whoever waited for a record.
-    func answer(_ waiter: Waiter, with result: Result<Applied, WireError>) {
+    func answer(_ waiter: Waiter, ticket: LogTicket, with result: Result<Applied, WireError>) {
         switch waiter {
-        case .local(let done):
-            done(result)
+        case .own:
+            ownOutcomes[ticket] = result
         case .advance(let target, let commands, let manual):
             targets[target]?.advancesInFlight -= 1
             switch result {

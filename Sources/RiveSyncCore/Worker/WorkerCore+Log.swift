@@ -9,8 +9,8 @@ enum Waiter {
     /// An advance's commands (their senders wait in the target's `pending`); `manual`: the
     /// `advance` request that asked for it.
     case advance(target: String, commands: [QueuedCommand], manual: ManualAdvance?)
-    /// The daemon itself (configuration loading), answered in the same step.
-    case local((Result<Applied, WireError>) -> Void)
+    /// The daemon itself (configuration loading): the outcome is kept for `outcome(of:)`.
+    case own
 }
 
 /// A request waiting for its record.
@@ -41,42 +41,53 @@ public enum Applied: Sendable {
     case advanced(target: String)
 }
 
-extension WorkerCore: LogSink {
+extension WorkerCore {
     /// The error a request gets when its change cannot be made durable.
     public static func storageFailed(_ failure: LogFailure) -> WireError {
         WireError(code: .storageFailed, message: "the change could not be written to disk: \(failure)")
     }
 
-    /// Proposes a record for `file`; `waiter` is answered once the log has (a log that
-    /// answers at once: before this returns).
-    func propose(_ record: JournalRecord, file: String, _ waiter: Waiter) {
+    /// Proposes a record for `file`: an `append` action; `waiter` is answered once the log's
+    /// answer comes back as an event (`committed` or `appendFailed`).
+    @discardableResult
+    func propose(_ record: JournalRecord, file: String, _ waiter: Waiter) -> LogTicket {
         lastTicket += 1
         let ticket = LogTicket(lastTicket)
         waiting[ticket] = waiter
         count(.proposalsWaiting(delta: 1))
         if case .advance(let target, _, _) = waiter { targets[target]?.advancesInFlight += 1 }
-        log.propose(record, file: file, ticket: ticket, sink: logSink ?? self)
+        outbox.append(.append(record, file: file, ticket: ticket))
+        return ticket
     }
 
-    /// Proposes a record and returns what applying it did: for the daemon's own changes
-    /// (configuration), which need the log to answer in the same step, as the file journal does.
-    public func commitNow(_ record: JournalRecord, file: String) throws(WireError) -> Applied {
-        var outcome: Result<Applied, WireError>?
-        propose(record, file: file, .local { outcome = $0 })
-        guard let outcome else { throw WireError.internalError("the change log did not answer at once") }
+    /// The daemon's own change (configuration): proposes `record` like a client's; once the
+    /// shell has performed the actions (`takeActions`) and the log has answered,
+    /// `outcome(of:)` tells what applying it did.
+    public func proposeOwn(_ record: JournalRecord, file: String) -> LogTicket { propose(record, file: file, .own) }
+
+    /// What applying the record of the daemon's own proposal `ticket` did (then forgotten):
+    /// its error if it did not apply, `internal_error` if the log has not answered yet (a log
+    /// that answers later cannot take the daemon's own changes).
+    public func outcome(of ticket: LogTicket) throws(WireError) -> Applied {
+        guard let outcome = ownOutcomes.removeValue(forKey: ticket) else {
+            throw WireError.internalError("the change log did not answer at once")
+        }
         return try outcome.get()
     }
 
-    @discardableResult
-    public func committed(file: String, record: JournalRecord, ticket: LogTicket?) -> CommitOutcome {
+    /// A committed record (`WorkerEvent.committed`): applies it and answers its waiter.
+    func committed(file: String, record: JournalRecord, ticket: LogTicket?, recordsSinceCompaction: Int) {
         let waiter = ticket.flatMap { waiting.removeValue(forKey: $0) }
         if waiter != nil { count(.proposalsWaiting(delta: -1)) }
+        let start = environment.now()
         let result: Result<Applied, WireError>
         do { result = .success(try apply(record, file: file)) } catch { result = .failure(error) }
-        if let waiter { answer(waiter, with: result) }
-        guard case .success = result else { return .rejected }
+        if case .failure = result { outbox.append(.retract(file: file)) }
+        if let waiter, let ticket { answer(waiter, ticket: ticket, with: result) }
+        guard case .success = result else { return }
         switch (record, result) {
         case (.advance(let target, _, _), _):
+            if ticket != nil { count(.advanceDuration(nanoseconds: environment.now() &- start)) }
             advanceApplied(target, own: ticket != nil)
             if ticket == nil { followAdvance(of: target) }
         case (.createStateMachine, .success(.target(let target))):
@@ -85,8 +96,7 @@ extension WorkerCore: LogSink {
         default:
             break
         }
-        snapshotIfDue(file)
-        return .applied
+        snapshotIfDue(file, recordsSinceCompaction: recordsSinceCompaction)
     }
 
     /// Another node's advance of a manual target was just applied: what this worker queued on
@@ -96,10 +106,11 @@ extension WorkerCore: LogSink {
         runAdvance(target)
     }
 
-    public func appendFailed(file: String, ticket: LogTicket, failure: LogFailure) {
+    /// An append the log could not make durable (`WorkerEvent.appendFailed`).
+    func appendFailed(file: String, ticket: LogTicket, failure: LogFailure) {
         guard let waiter = waiting.removeValue(forKey: ticket) else { return }
         count(.proposalsWaiting(delta: -1))
-        answer(waiter, with: .failure(Self.storageFailed(failure)))
+        answer(waiter, ticket: ticket, with: .failure(Self.storageFailed(failure)))
     }
 
     /// Frees the waiters of every proposal the log will not answer (`proposalsDropped`). A
@@ -119,20 +130,21 @@ extension WorkerCore: LogSink {
                 if targets[target] != nil { count(.commandsQueued(delta: -commands.count)) }
                 targets[target]?.advancesInFlight -= 1
                 for command in commands { targets[target]?.pending[command.id] = nil }
-            case .local:
+            case .own:
                 break
             }
         }
     }
 
     /// Compacts the log once it has enough records (after the change they describe).
-    func snapshotIfDue(_ file: String) {
-        guard !replaying, log.recordsSinceCompaction(of: file) >= environment.snapshotEvery else { return }
-        guard log.compactsEveryFile else { return writeSnapshot(file) }
+    func snapshotIfDue(_ file: String, recordsSinceCompaction: Int) {
+        guard !replaying, recordsSinceCompaction >= environment.snapshotEvery else { return }
+        guard compactsEveryFile else { return writeSnapshot(file) }
         for name in files.keys.sorted() { writeSnapshot(name) }
     }
 
-    /// Compacts a file's log: its whole state, its targets' modes and their recent batches.
+    /// Compacts a file's log (a `compact` action): its whole state, its targets' modes and their
+    /// recent batches.
     public func writeSnapshot(_ file: String) {
         guard let runtime = files[file] else { return }
         let names = targets.keys.filter { targets[$0]!.file == file }.sorted()
@@ -147,10 +159,6 @@ extension WorkerCore: LogSink {
                     ).jsonValue
                 })
         }
-        do {
-            try log.compact(file: file, state: JournalCodec.encode(runtime.persistentState), targets: snapshotTargets)
-        } catch {
-            logLine(.error, "snapshot failed; the journal keeps growing", [("file", file), ("error", "\(error)")])
-        }
+        outbox.append(.compact(file: file, state: JournalCodec.encode(runtime.persistentState), targets: snapshotTargets))
     }
 }

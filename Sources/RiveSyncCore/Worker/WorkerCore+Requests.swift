@@ -129,18 +129,20 @@ extension WorkerCore {
         return record
     }
 
-    /// Publishes an instance as a target (auto mode, default rate), for the configuration.
-    public func publish(_ instance: InstanceID, as name: String, file: String) throws(WireError) {
-        _ = try commitNow(.publish(instance: instance, name: name), file: file)
+    /// Proposes publishing an instance as a target (auto mode, default rate), for the
+    /// configuration; its outcome: `outcome(of:)` (see `proposeOwn`).
+    public func publish(_ instance: InstanceID, as name: String, file: String) -> LogTicket {
+        proposeOwn(.publish(instance: instance, name: name), file: file)
     }
 
-    /// Creates a state machine target for the configuration (`grants`: `.everything`); returns
-    /// its name.
-    public func createStateMachine(_ request: StateMachineRequest, grants: any RequestGrants) throws(WireError) -> String {
+    /// Proposes a state machine target for the configuration (`grants`: `.everything`);
+    /// returns its name and the ticket of its outcome (see `proposeOwn`).
+    public func createStateMachine(
+        _ request: StateMachineRequest, grants: any RequestGrants
+    ) throws(WireError) -> (name: String, ticket: LogTicket) {
         let (record, name) = try stateMachineRecord(request, grants: grants)
         guard environment.directory.target(name) == nil else { throw WireError(StateMachineError.targetExists(name)) }
-        _ = try commitNow(record, file: request.file)
-        return name
+        return (name, proposeOwn(record, file: request.file))
     }
 
     /// The record of a new state machine, its name, state machine and rate resolved; `grants`

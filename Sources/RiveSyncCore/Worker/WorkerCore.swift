@@ -4,22 +4,22 @@ import RiveSyncProtocol
 
 /// A worker's logic as a state machine: the files it owns, their instances and targets, the
 /// targets' subscribers, batch history, pending acks, the proposals in flight, replay. Events
-/// in (`handle`, and the change log's answers through `LogSink`), actions out; the shell runs
-/// it on one serial context and performs the actions (sends, timers, log lines, counters).
+/// in (`handle`: requests, timers, the change log's answers), actions out; the shell runs it
+/// on one serial context and performs the actions (sends, timers, log appends and
+/// compactions, log lines, counters). It calls no log: see `ChangeLog`.
 public final class WorkerCore {
     /// The worker's index among the daemon's workers.
     public let index: Int
     let environment: any WorkerEnvironment
-    /// Where this worker's files' changes are proposed and committed (see `ChangeLog`).
-    public let log: any ChangeLog
-    /// Who the log answers: the shell, which performs the actions each answer produces (a log
-    /// may answer later, outside any event); nil: this core, and the caller takes the actions.
-    public weak var logSink: (any LogSink)?
+    /// The change log holds every file in one sequence (`ChangeLog.compactsEveryFile`).
+    let compactsEveryFile: Bool
     public internal(set) var files: [String: FileRuntime] = [:]
     public internal(set) var targets: [String: TargetRecord] = [:]
     var catchUpCheckScheduled = false
     /// What each proposal in flight answers once the log has.
     var waiting: [LogTicket: Waiter] = [:]
+    /// What the daemon's own proposals did, until `outcome(of:)`.
+    var ownOutcomes: [LogTicket: Result<Applied, WireError>] = [:]
     var lastTicket: UInt64 = 0
     /// Target names claimed for proposals in flight (their records claim nothing again).
     var reservedTargets: Set<String> = []
@@ -33,10 +33,11 @@ public final class WorkerCore {
     /// Actions produced since the shell last took them.
     var outbox: [WorkerAction] = []
 
-    public init(index: Int, environment: any WorkerEnvironment, log: any ChangeLog) {
+    /// `compactsEveryFile`: the shell's change log holds every file in one sequence.
+    public init(index: Int, environment: any WorkerEnvironment, compactsEveryFile: Bool = false) {
         self.index = index
         self.environment = environment
-        self.log = log
+        self.compactsEveryFile = compactsEveryFile
     }
 
     /// Feeds one event; returns every action produced since the last call that returned them.
@@ -67,12 +68,16 @@ public final class WorkerCore {
             presenceAnnounced(by: node, announcement)
         case .timerFired(.presencePeers):
             presencePeersDue()
+        case .committed(let file, let record, let ticket, let recordsSinceCompaction):
+            committed(file: file, record: record, ticket: ticket, recordsSinceCompaction: recordsSinceCompaction)
+        case .appendFailed(let file, let ticket, let failure):
+            appendFailed(file: file, ticket: ticket, failure: failure)
         }
         return takeActions()
     }
 
-    /// The actions produced since the last call (by the change log's answers, or the calls
-    /// the shell makes for the configuration and restore).
+    /// The actions produced since the last call (by the calls the shell makes for the
+    /// configuration and restore).
     public func takeActions() -> [WorkerAction] {
         defer { outbox = [] }
         return outbox

@@ -2,7 +2,7 @@ import RiveSyncJSON
 import RiveSyncModel
 import RiveSyncProtocol
 
-/// What the shell tells a worker core. The change log's answers come through `LogSink`.
+/// What the shell tells a worker core, the change log's answers included.
 public enum WorkerEvent: Sendable {
     /// A request the dispatcher routed here, with what its connection may do and who sent it
     /// (its `hello` `client` and token name; recorded with its commands, PROTOCOL.md §17).
@@ -19,6 +19,13 @@ public enum WorkerEvent: Sendable {
     case presenceSharingStarted
     /// Another node's presence announcement.
     case presenceAnnounced(node: String, PresenceAnnouncement)
+    /// The change log committed `record` (durable, in the file's log order; see `ChangeLog`):
+    /// an `append` of this core (`ticket`), or without a ticket another node's record.
+    /// `recordsSinceCompaction`: the log's records of the file since its last compaction, this
+    /// one included (the core compacts once it reaches `snapshotEvery`).
+    case committed(file: String, record: JournalRecord, ticket: LogTicket?, recordsSinceCompaction: Int)
+    /// The change log could not make an `append` durable: nothing applies.
+    case appendFailed(file: String, ticket: LogTicket, failure: LogFailure)
 }
 
 /// A timer the core asked for (`.schedule`).
@@ -48,6 +55,13 @@ public enum WorkerAction: Sendable {
     /// Tell the other nodes of the cluster (protocol/CLUSTER.md §2.9); never journaled.
     case sharePresence(PresenceAnnouncement)
     case count(WorkerCounter)
+    /// Append `record` to `file`'s change log; the log's answer comes back as `committed` or
+    /// `appendFailed` with `ticket` (see `ChangeLog`).
+    case append(JournalRecord, file: String, ticket: LogTicket)
+    /// The record just committed for `file` did not apply: a log may take it back.
+    case retract(file: String)
+    /// Compact `file`'s log: its state and targets after every record committed so far.
+    case compact(file: String, state: JSONValue, targets: [JournalSnapshot.Target])
 }
 
 /// A metric the core counts (the shell owns the counters).
@@ -61,7 +75,7 @@ public enum WorkerCounter: Sendable, Equatable {
     /// Commands waiting for an advance, up or down.
     case commandsQueued(delta: Int)
     case error(WireErrorCode)
-    /// How long proposing (and, with a log that answers at once, applying) an advance took.
+    /// How long applying an advance this worker proposed took, its batches built.
     case advanceDuration(nanoseconds: UInt64)
     case catchUp
     /// Proposals the log has not answered yet, up or down.

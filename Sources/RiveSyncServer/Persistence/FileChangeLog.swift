@@ -1,10 +1,10 @@
 import RiveSyncCore
 import RiveSyncJSON
 
-/// The change log on the file journals of one worker's files (see `ChangeLog`): a proposal is
-/// appended to its file's journal and answered inside `propose`, in the same worker step, so
+/// The change log on the file journals of one worker's files (see `ChangeLog`): an `append` is
+/// written to its file's journal and answered inside `append`, in the same worker step, so
 /// single-node behaviour and latency are the disk's. A record the core rejects on commit is
-/// taken back (it was the last one), so a restore never meets it.
+/// taken back (`retract`: it was the last one), so a restore never meets it.
 final class FileChangeLog: ChangeLog {
     private var journals: [String: FileJournal] = [:]
     /// Called after an append that still needs an fsync (policy `everysec`).
@@ -18,7 +18,7 @@ final class FileChangeLog: ChangeLog {
 
     func journal(of file: String) -> FileJournal? { journals[file] }
 
-    func propose(_ record: JournalRecord, file: String, ticket: LogTicket, sink: any LogSink) {
+    func append(_ record: JournalRecord, file: String, ticket: LogTicket, sink: any LogSink) {
         guard let journal = journals[file] else {
             sink.appendFailed(file: file, ticket: ticket, failure: LogFailure("file '\(file)' has no journal"))
             return
@@ -31,7 +31,12 @@ final class FileChangeLog: ChangeLog {
             return
         }
         if journal.policy == .everysec { unsynced() }
-        guard sink.committed(file: file, record: record, ticket: ticket) == .rejected else { return }
+        sink.committed(file: file, record: record, ticket: ticket)
+    }
+
+    /// Takes back the record just appended (the core rejected it on commit; it is the last).
+    func retract(file: String) {
+        guard let journal = journals[file] else { return }
         do { try journal.retractLast() } catch {
             log(.error, "could not take back a journal record", [("file", file), ("error", "\(error)")])
         }

@@ -1,6 +1,7 @@
 import Foundation
 import RiveSyncCore
 import RiveSyncJSON
+import RiveSyncProtocol
 
 @testable import RiveSyncServer
 @testable import RiveSyncTransport
@@ -38,44 +39,108 @@ final class RecordingOutlet: TransportOutlet, @unchecked Sendable {
     /// Pretends `bytes` are waiting to be written to `id`.
     func setQueued(_ bytes: Int, for id: SessionID) { lock.withLock { queued[id] = bytes } }
 
-    /// Takes the first message for `id` (removing it), if any.
-    func take(_ id: SessionID) -> JSONValue? {
+    /// Takes the first message for `id` that matches (removing it), if any.
+    func take(_ id: SessionID, where matches: (JSONValue) -> Bool = { _ in true }) -> JSONValue? {
         lock.withLock {
-            guard var messages = received[id], !messages.isEmpty else { return nil }
-            let first = messages.removeFirst()
-            received[id] = messages
-            return first
+            guard let index = received[id]?.firstIndex(where: matches) else { return nil }
+            return received[id]!.remove(at: index)
         }
     }
+
+    /// Takes every message for `id` that matches, in order.
+    func takeAll(_ id: SessionID, where matches: (JSONValue) -> Bool) -> [JSONValue] {
+        lock.withLock {
+            let taken = received[id]?.filter(matches) ?? []
+            received[id]?.removeAll(where: matches)
+            return taken
+        }
+    }
+
+    /// Every message for `id` not taken yet.
+    func all(_ id: SessionID) -> [JSONValue] { lock.withLock { received[id] ?? [] } }
 
     func closeCode(_ id: SessionID) -> UInt16? { lock.withLock { closes[id] } }
 }
 
-/// A daemon in this process: its dispatcher, workers and journal, no sockets. Clients feed
-/// messages straight to the dispatcher and read what it submits to the transport.
+/// The whole daemon in this process — its dispatcher, workers and change logs (in memory unless
+/// the configuration names a state directory) — on a `ManualClock`, with no sockets. Clients
+/// feed messages straight to the dispatcher and read what it hands the transport. While a
+/// client waits and nothing comes for a while, the daemon's queues are drained and the clock
+/// jumps to its next timer: time passes only when the daemon has nothing else to do.
 final class InProcessDaemon: @unchecked Sendable {
     let daemon: Daemon
     let outlet = RecordingOutlet()
+    let clock = ManualClock()
+    private let sessions = NSLock()
     private var lastSession: SessionID = 0
+    private var lastRequest = 1_000
 
     struct Timeout: Error, CustomStringConvertible {
         var description: String
     }
 
     init(configuration: DaemonConfiguration = .demo(), changeLogs: ((Int) -> any ChangeLog)? = nil) throws {
-        daemon = try Daemon(configuration: configuration, log: Log(minimum: .error), changeLogs: changeLogs)
+        daemon = try Daemon(configuration: configuration, log: Log(minimum: .error), changeLogs: changeLogs, clock: clock)
         daemon.context.attach(outlet)
+    }
+
+    /// The daemon `rivesyncd` with these arguments would serve (`--config path`, `--demo`, …),
+    /// in this process.
+    convenience init(arguments: [String]) throws {
+        try self.init(configuration: try DaemonCommandLine(arguments: arguments).configuration())
     }
 
     /// A new connection (from loopback, without `Origin`).
     func connect() -> InProcessClient {
-        lastSession += 1
-        daemon.dispatcher.opened(lastSession, info: SessionInfo(remoteAddress: "127.0.0.1", origin: nil, path: "/"))
-        return InProcessClient(daemon: self, session: lastSession)
+        let session = sessions.withLock {
+            lastSession += 1
+            return lastSession
+        }
+        daemon.dispatcher.opened(session, info: SessionInfo(remoteAddress: "127.0.0.1", origin: nil, path: "/"))
+        return InProcessClient(daemon: self, session: session)
+    }
+
+    /// A new connection that said `hello` (with `token` and `client`, if given) and got `welcome`.
+    func connected(token: String? = nil, client: String? = nil) async throws -> InProcessClient {
+        let connection = connect()
+        var hello: [(String, JSONValue)] = [("type", "hello"), ("protocol", [1])]
+        if let token { hello.append(("token", .string(token))) }
+        if let client { hello.append(("client", .string(client))) }
+        let welcome = try await connection.request(.object(hello))
+        guard welcome["type"] == "welcome" else { throw Timeout(description: "welcome, got \(welcome.jsonText)") }
+        return connection
+    }
+
+    /// A fresh request id.
+    func nextRequestID() -> Int {
+        sessions.withLock {
+            lastRequest += 1
+            return lastRequest
+        }
+    }
+
+    /// The daemon's own metrics as `/metrics` shows them (without the transport's and the
+    /// process's), once what was handed to it has run.
+    func metricsText() -> String {
+        drain()
+        return daemon.context.metrics.prometheusText()
+    }
+
+    /// Polls of a waiting client that find nothing before it drains the daemon's queues and
+    /// lets time pass (draining blocks a thread of the pool: not on every poll).
+    static let missesBeforeIdle = 20
+
+    /// Waits until the dispatcher and every worker have run what was handed to them (twice
+    /// around: a worker's answer may hand the dispatcher more).
+    func drain() {
+        for _ in 0..<2 {
+            daemon.dispatcher.queue.sync {}
+            for worker in daemon.workers { worker.queue.sync {} }
+        }
     }
 }
 
-/// One connection of an `InProcessDaemon`.
+/// One connection of an `InProcessDaemon`, with the calls of the socket tests' `TestClient`.
 struct InProcessClient: Sendable {
     let daemon: InProcessDaemon
     let session: SessionID
@@ -84,21 +149,91 @@ struct InProcessClient: Sendable {
 
     func sendRaw(_ bytes: [UInt8]) { daemon.daemon.dispatcher.received(session, bytes: bytes, isText: true) }
 
-    /// The next message the daemon sent this connection. The timeout only detects a hang: a
-    /// message normally comes within milliseconds, but a test elsewhere in the suite that
-    /// blocks Swift's cooperative threads (2 on CI) for seconds stalls this loop meanwhile.
-    func next(what: String = "a message", seconds: Double = 120) async throws -> JSONValue {
+    func sendRaw(_ text: String) { sendRaw(Array(text.utf8)) }
+
+    /// The connection ends from the client's side.
+    func close() { daemon.daemon.dispatcher.closed(session) }
+
+    /// The close code once the daemon closed the connection.
+    var closeCode: UInt16? { daemon.outlet.closeCode(session) }
+
+    /// Messages received and not yet taken.
+    var buffered: [JSONValue] { daemon.outlet.all(session) }
+
+    /// Removes and returns every received message that matches, in order.
+    func takeAll(where matches: (JSONValue) -> Bool) -> [JSONValue] { daemon.outlet.takeAll(session, where: matches) }
+
+    /// Removes and returns the first message that matches, waiting for it: while none is
+    /// there, the daemon's queues are drained, then its clock jumps to the next timer. The
+    /// timeout only detects a hang (a test elsewhere that blocks the cooperative threads
+    /// stalls this loop meanwhile).
+    func next(
+        where matches: @escaping @Sendable (JSONValue) -> Bool = { _ in true }, what: String = "a message", seconds: Double = 120
+    ) async throws -> JSONValue {
         let deadline = Date().addingTimeInterval(seconds)
+        var misses = 0
         while Date() < deadline {
-            if let message = daemon.outlet.take(session) { return message }
-            try await Task.sleep(nanoseconds: 200_000)
+            if let message = daemon.outlet.take(session, where: matches) { return message }
+            if let code = closeCode {
+                throw InProcessDaemon.Timeout(description: "session \(session) closed with \(code) while waiting for \(what)")
+            }
+            misses += 1
+            if misses.isMultiple(of: InProcessDaemon.missesBeforeIdle) {
+                daemon.drain()
+                if let message = daemon.outlet.take(session, where: matches) { return message }
+                if daemon.clock.fireNext() { continue }
+            }
+            try await Task.sleep(nanoseconds: 100_000)
         }
-        let closed = daemon.outlet.closeCode(session).map { ", closed with \($0)" } ?? ""
-        throw InProcessDaemon.Timeout(description: "no \(what) for session \(session) within \(seconds) s\(closed)")
+        throw InProcessDaemon.Timeout(description: "no \(what) for session \(session) within \(seconds) s")
     }
 
-    func request(_ message: JSONValue) async throws -> JSONValue {
-        send(message)
-        return try await next(what: "the reply to \(message.jsonText)")
+    /// The close code, once the daemon has closed the connection (waiting as `next` does).
+    func closeCodeWhenClosed(seconds: Double = 120) async throws -> UInt16? {
+        let deadline = Date().addingTimeInterval(seconds)
+        var misses = 0
+        while Date() < deadline {
+            if let code = closeCode { return code }
+            misses += 1
+            if misses.isMultiple(of: InProcessDaemon.missesBeforeIdle) {
+                daemon.drain()
+                if let code = closeCode { return code }
+                if daemon.clock.fireNext() { continue }
+            }
+            try await Task.sleep(nanoseconds: 100_000)
+        }
+        throw InProcessDaemon.Timeout(description: "session \(session) was not closed within \(seconds) s")
     }
+
+    /// The next batch of a target.
+    func nextBatch(_ target: String) async throws -> JSONValue {
+        try await next(where: { $0["type"] == "batch" && $0["target"]?.stringValue == target }, what: "a batch of \(target)")
+    }
+
+    /// Sends a request (with a fresh id unless it has one) and returns the reply with its id;
+    /// other messages stay, in order.
+    func request(_ message: JSONValue) async throws -> JSONValue {
+        guard case .object(var members) = message else { throw InProcessDaemon.Timeout(description: "an object request") }
+        let id: JSONValue
+        if let given = message["id"] {
+            id = given
+        } else {
+            id = .number(Double(daemon.nextRequestID()))
+            members.append(("id", id))
+        }
+        send(.object(members))
+        return try await next(where: { $0["id"] == id }, what: "the reply to \(message.jsonText)")
+    }
+
+    /// Sends a request and returns its reply as a `ServerMessage` (replies that carry no
+    /// target's values: the decoder follows no target).
+    func reply(to message: JSONValue) async throws -> ServerMessage {
+        try ServerMessage(try await request(message), types: NoTargetTypes())
+    }
+}
+
+/// Runs `body` with the daemon `rivesyncd` with these arguments would serve, in this process
+/// (the in-process form of `withDaemon`).
+func withInProcessDaemon<T>(_ arguments: [String], _ body: (InProcessDaemon) async throws -> T) async throws -> T {
+    try await body(try InProcessDaemon(arguments: arguments))
 }

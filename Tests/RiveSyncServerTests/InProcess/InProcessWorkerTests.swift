@@ -2,6 +2,7 @@ import Foundation
 import RiveSyncCore
 import RiveSyncJSON
 import RiveSyncModel
+import RiveSyncProtocol
 import Testing
 
 @testable import RiveSyncServer
@@ -85,8 +86,10 @@ import Testing
         let records = first.daemon.workers[0].queue.sync { log.records["demo"] ?? [] }
         #expect(records.count >= 10, "\(records.count) records")
         let replica = second.daemon.workers[0]
-        let outcomes = replica.queue.sync { records.map { replica.committed(file: "demo", record: $0, ticket: nil) } }
-        #expect(outcomes.allSatisfy { $0 == .applied })
+        let actions = replica.queue.sync {
+            records.flatMap { replica.core.handle(.committed(file: "demo", record: $0, ticket: nil, recordsSinceCompaction: 0)) }
+        }
+        #expect(!actions.contains { if case .retract = $0 { true } else { false } }, "every record applies")
         let original = first.daemon.workers[0]
         let state = original.queue.sync { Self.state(of: original) }
         #expect(state.count == 4, "room, character, lobby, theme: \(state.keys.sorted())")
@@ -117,6 +120,26 @@ import Testing
                 history: record.batchHistory)
         }
         return result
+    }
+
+    /// The pacing of an auto target runs on the daemon's clock (here the test's): two sets in a
+    /// row are two advances at least `1 / rate` apart on that clock, whatever the wall clock
+    /// did, and the replies are read as `ServerMessage` values.
+    @Test func anAutoTargetsAdvancesAreARateApartOnTheDaemonsClock() async throws {
+        let daemon = try InProcessDaemon()
+        let client = try await daemon.connected()
+        var acks: [(ack: ServerMessage.Ack, at: UInt64)] = []
+        for mood in [1, 2] {
+            let reply = try await client.reply(to: ["type": "set", "target": "character", "path": "mood", "value": .number(Double(mood))])
+            guard case .ack(let ack, _) = reply else {
+                Issue.record("set \(mood): \(reply)")
+                return
+            }
+            acks.append((ack, daemon.clock.now()))
+        }
+        #expect(acks[1].ack.seq == acks[0].ack.seq + 1, "one advance each")
+        let interval = UInt64(1e9 / 60)  // the demo's `character`: 60 advances a second
+        #expect(acks[1].at - acks[0].at >= interval, "\(acks[1].at - acks[0].at) ns apart")
     }
 
     @Test func aSubscriberOverHalfItsQueueLagsAndCatchesUpOnceDrained() async throws {

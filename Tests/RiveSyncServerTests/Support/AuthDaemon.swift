@@ -16,24 +16,8 @@ final class AuthDaemon: Sendable {
     init(auth: [(String, JSONValue)], tokens: JSONValue?, extra: [(String, JSONValue)] = []) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("rivesync-auth-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        var section = auth
-        if let tokens {
-            try Data(tokens.serialized()).write(to: directory.appendingPathComponent("tokens.json"))
-            section.append(("tokensFile", "tokens.json"))
-        }
-        let config: JSONValue = .object(
-            [
-                ("files", [["name": "demo", "path": .string(DaemonProcess.packageRoot + "/protocol/examples/demo.schema.json")]]),
-                ("instances", [["name": "theme", "file": "demo", "viewModel": "Theme", "instance": "Light"]]),
-                (
-                    "stateMachines",
-                    [
-                        ["name": "character", "file": "demo", "artboard": "Character", "globals": ["Theme": "theme"]],
-                        ["name": "lobby", "file": "demo", "artboard": "Lobby", "globals": ["Theme": "theme"]],
-                    ]
-                ),
-                ("auth", .object(section)),
-            ] + extra)
+        if let tokens { try Data(tokens.serialized()).write(to: directory.appendingPathComponent("tokens.json")) }
+        let config = Self.configuration(auth: auth, tokens: tokens != nil, extra: extra)
         let configPath = directory.appendingPathComponent("config.json").path
         try Data(config.serialized()).write(to: URL(fileURLWithPath: configPath))
         do {
@@ -42,6 +26,28 @@ final class AuthDaemon: Sendable {
             try? FileManager.default.removeItem(at: directory)
             throw error
         }
+    }
+
+    /// The configuration: the demo file, its `theme` instance, the state machines `character`
+    /// and `lobby` (manual when `manualLobby`), the `auth` section (`tokensFile` `tokens.json`
+    /// when `tokens`), and `extra`.
+    static func configuration(
+        auth: [(String, JSONValue)], tokens: Bool, manualLobby: Bool = false, extra: [(String, JSONValue)]
+    ) -> JSONValue {
+        let lobby: JSONValue =
+            manualLobby
+            ? ["name": "lobby", "file": "demo", "artboard": "Lobby", "globals": ["Theme": "theme"], "mode": "manual"]
+            : ["name": "lobby", "file": "demo", "artboard": "Lobby", "globals": ["Theme": "theme"]]
+        return .object(
+            [
+                ("files", [["name": "demo", "path": .string(DaemonProcess.packageRoot + "/protocol/examples/demo.schema.json")]]),
+                ("instances", [["name": "theme", "file": "demo", "viewModel": "Theme", "instance": "Light"]]),
+                (
+                    "stateMachines",
+                    [["name": "character", "file": "demo", "artboard": "Character", "globals": ["Theme": "theme"]], lobby]
+                ),
+                ("auth", .object(tokens ? auth + [("tokensFile", "tokens.json")] : auth)),
+            ] + extra)
     }
 
     /// A token entry of the tokens file.

@@ -15,41 +15,35 @@ final class MultiplayerDaemon: @unchecked Sendable {
     static let qa = "qa-token-0123456789"
     static let kiosk = "kiosk-token-0123456789"
 
+    /// The tokens file: `qa` (every permission) and `kiosk` (read everything, write only
+    /// `lobby`'s `title`).
+    static let tokens: JSONValue = [
+        "tokens": [
+            [
+                "name": "qa", "token": .string(qa),
+                "scopes": [["allow": ["read", "write", "fire"], "target": "*"], ["allow": ["create"]]],
+            ],
+            [
+                "name": "kiosk", "token": .string(kiosk),
+                "scopes": [["allow": ["read"], "target": "*"], ["allow": ["write"], "target": "lobby", "paths": ["title"]]],
+            ],
+        ]
+    ]
+
+    /// The configuration (tokens in `tokens.json` beside it), with `extra` keys.
+    static func configuration(manualLobby: Bool, extra: [(String, JSONValue)]) -> JSONValue {
+        AuthDaemon.configuration(auth: [], tokens: true, manualLobby: manualLobby, extra: [("snapshotEvery", 10)] + extra)
+    }
+
     var stateDirectory: String { directory.appendingPathComponent("state").path }
 
     /// Starts the daemon; `extra` adds top-level configuration keys (`"authors": false`).
     init(manualLobby: Bool = false, extra: [(String, JSONValue)] = []) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("rivesync-txauthors-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let tokens: JSONValue = [
-            "tokens": [
-                [
-                    "name": "qa", "token": .string(Self.qa),
-                    "scopes": [["allow": ["read", "write", "fire"], "target": "*"], ["allow": ["create"]]],
-                ],
-                [
-                    "name": "kiosk", "token": .string(Self.kiosk),
-                    "scopes": [["allow": ["read"], "target": "*"], ["allow": ["write"], "target": "lobby", "paths": ["title"]]],
-                ],
-            ]
-        ]
-        try Data(tokens.serialized()).write(to: directory.appendingPathComponent("tokens.json"))
-        let lobby: JSONValue =
-            manualLobby
-            ? ["name": "lobby", "file": "demo", "artboard": "Lobby", "globals": ["Theme": "theme"], "mode": "manual"]
-            : ["name": "lobby", "file": "demo", "artboard": "Lobby", "globals": ["Theme": "theme"]]
-        let config: JSONValue = .object(
-            [
-                ("files", [["name": "demo", "path": .string(DaemonProcess.packageRoot + "/protocol/examples/demo.schema.json")]]),
-                ("instances", [["name": "theme", "file": "demo", "viewModel": "Theme", "instance": "Light"]]),
-                (
-                    "stateMachines",
-                    [["name": "character", "file": "demo", "artboard": "Character", "globals": ["Theme": "theme"]], lobby]
-                ),
-                ("auth", ["tokensFile": "tokens.json"]),
-                ("stateDirectory", .string(directory.appendingPathComponent("state").path)),
-                ("snapshotEvery", 10),
-            ] + extra)
+        try Data(Self.tokens.serialized()).write(to: directory.appendingPathComponent("tokens.json"))
+        let config = Self.configuration(
+            manualLobby: manualLobby, extra: [("stateDirectory", .string(directory.appendingPathComponent("state").path))] + extra)
         configPath = directory.appendingPathComponent("config.json").path
         try Data(config.serialized()).write(to: URL(fileURLWithPath: configPath))
         do {

@@ -7,15 +7,24 @@ import RiveSyncTestSupport
 /// A test client that keeps a replica of one whole target from its snapshot and batches,
 /// decoded with the file's schema, and records every batch it applied.
 final class ReplicaClient: @unchecked Sendable {
-    let client: TestClient
+    let client: any RequestingClient
     let target: String
     let schema: FileSchema
     private(set) var replica: Replica
     /// `seq` and effects (as JSON text) of every batch applied, in order.
     private(set) var log: [(seq: Int, effects: String)] = []
 
-    init(daemon: DaemonProcess, file: String, target: String) async throws {
-        client = try await TestClient.connected(to: daemon)
+    convenience init(daemon: DaemonProcess, file: String, target: String) async throws {
+        try await self.init(client: try await TestClient.connected(to: daemon), file: file, target: target)
+    }
+
+    /// A replica client of the whole daemon in-process.
+    convenience init(daemon: InProcessDaemon, file: String, target: String) async throws {
+        try await self.init(client: try await daemon.connected(), file: file, target: target)
+    }
+
+    private init(client: any RequestingClient, file: String, target: String) async throws {
+        self.client = client
         self.target = target
         let described = try await client.request(["type": "describe", "file": .string(file)])
         schema = try FileSchema(json: described["schema"] ?? .null)

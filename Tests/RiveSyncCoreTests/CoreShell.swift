@@ -1,0 +1,72 @@
+import RiveSyncCore
+import RiveSyncJSON
+import RiveSyncModel
+import RiveSyncProtocol
+
+/// A worker core's shell in tests: performs the core's log actions on a change log and hands
+/// the log's answers back to the core as events, as the daemon's `Worker` does; every action
+/// is kept, in the order a shell performs them, for the test to read.
+final class CoreShell: LogSink {
+    let core: WorkerCore
+    let log: any ChangeLog
+    private var performed: [WorkerAction] = []
+
+    init(core: WorkerCore, log: any ChangeLog) {
+        self.core = core
+        self.log = log
+    }
+
+    /// Feeds one event; returns every action performed since the last call that returned them.
+    func run(_ event: WorkerEvent) -> [WorkerAction] {
+        perform(core.handle(event))
+        return takeActions()
+    }
+
+    /// The actions performed since the last call (the core's own leftovers performed first).
+    func takeActions() -> [WorkerAction] {
+        perform(core.takeActions())
+        defer { performed = [] }
+        return performed
+    }
+
+    /// The daemon's own change: proposes `record` and returns what applying it did.
+    func commit(_ record: JournalRecord, file: String) throws(WireError) -> Applied {
+        try settle(core.proposeOwn(record, file: file))
+    }
+
+    /// Performs the actions of one of the daemon's own proposals (`publish`,
+    /// `createStateMachine`, `proposeOwn`) and returns what applying it did.
+    @discardableResult
+    func settle(_ ticket: LogTicket) throws(WireError) -> Applied {
+        perform(core.takeActions())
+        return try core.outcome(of: ticket)
+    }
+
+    private func perform(_ actions: [WorkerAction]) {
+        for action in actions {
+            performed.append(action)
+            switch action {
+            case .append(let record, let file, let ticket):
+                log.append(record, file: file, ticket: ticket, sink: self)
+            case .retract(let file):
+                log.retract(file: file)
+            case .compact(let file, let state, let targets):
+                do { try log.compact(file: file, state: state, targets: targets) } catch {
+                    performed.append(.log(.error, "snapshot failed", [("file", file), ("error", "\(error)")]))
+                }
+            default:
+                break
+            }
+        }
+    }
+
+    func committed(file: String, record: JournalRecord, ticket: LogTicket?) {
+        perform(
+            core.handle(
+                .committed(file: file, record: record, ticket: ticket, recordsSinceCompaction: log.recordsSinceCompaction(of: file))))
+    }
+
+    func appendFailed(file: String, ticket: LogTicket, failure: LogFailure) {
+        perform(core.handle(.appendFailed(file: file, ticket: ticket, failure: failure)))
+    }
+}
