@@ -28,14 +28,24 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
         /// Records between compactions: every node compacts at the same entries, those whose
         /// record count in the whole log is a multiple of it (so the cluster must agree on it).
         public var snapshotEvery: Int
+        /// Replicas that must hold an entry before any node applies it — so before it is
+        /// acked (`WAIT`, CLUSTER.md §3.6); 0: applied as soon as the primary has it.
+        public var waitForReplicas: Int
+        /// How long one `WAIT` may take; longer is a failed read of the log.
+        public var waitTimeout: Duration
 
-        public init(endpoint: RedisEndpoint, keys: ClusterKeys, node: String, lease: Duration, timeout: Duration, snapshotEvery: Int) {
+        public init(
+            endpoint: RedisEndpoint, keys: ClusterKeys, node: String, lease: Duration, timeout: Duration, snapshotEvery: Int,
+            waitForReplicas: Int = 0, waitTimeout: Duration = .seconds(1)
+        ) {
             self.endpoint = endpoint
             self.keys = keys
             self.node = node
             self.lease = lease
             self.timeout = timeout
             self.snapshotEvery = max(1, snapshotEvery)
+            self.waitForReplicas = max(0, waitForReplicas)
+            self.waitTimeout = waitTimeout
         }
     }
 
@@ -275,6 +285,10 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
         readerSettings.timeout = settings.timeout
         readerSettings.block = .milliseconds(500)
         readerSettings.name = Self.readerName(settings.node)
+        if settings.waitForReplicas > 0 {
+            readerSettings.replication = RedisStreamReader.Replication(
+                replicas: settings.waitForReplicas, timeout: settings.waitTimeout, key: settings.keys.readMark(of: settings.node))
+        }
         let deliver = self.deliver!
         readerSettings.check = { [keys = settings.keys, epoch, metrics, newEpoch] connection, after, read throws(RedisError) in
             let verdict = try connection.command([

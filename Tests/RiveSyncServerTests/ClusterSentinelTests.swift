@@ -1,0 +1,155 @@
+import Foundation
+import RiveSyncJSON
+import RiveSyncRedis
+import RiveSyncTestSupport
+import RiveSyncTransport
+import Testing
+
+/// Redis high availability (protocol/CLUSTER.md §3.6): nodes that find the primary through
+/// real Sentinels follow a failover with nothing acked lost, and a primary's
+/// `min-replicas-to-write` refuses writes while its replica lags.
+@Suite(.serialized) struct ClusterSentinelTests {
+    /// A `cluster` section on `redis` that waits for `replicas` replicas.
+    static func settings(_ redis: String, waitForReplicas replicas: Int) -> [(String, JSONValue)] {
+        [("cluster", ["redis": .string(redis), "leaseMilliseconds": 10000, "waitForReplicas": .number(Double(replicas))])]
+    }
+
+    /// The probe's write: on `character`, outside the storm's history of `lobby` (an acked
+    /// probe would count there as a command applied without an ack it knows of).
+    static func probeWrite(_ value: Int) -> JSONValue {
+        ["type": "set", "target": "character", "path": "mood", "value": .number(Double(value))]
+    }
+
+    /// The time from `since` until a `set` sent to any node is acked (sent again and again,
+    /// across refusals and closed connections), as a probe of the cluster's availability.
+    static func firstAck(_ cluster: ClusterNodes, since: ContinuousClock.Instant) async throws -> Duration {
+        var attempt = 0
+        while true {
+            attempt += 1
+            do {
+                let probe = try await TestClient.connected(to: cluster.node(attempt % cluster.count))
+                defer { probe.close() }
+                while true {
+                    let reply = try await probe.request(Self.probeWrite(attempt))
+                    if reply["type"] == "ack" { return ContinuousClock.now - since }
+                    guard reply["code"] == "storage_failed" else {
+                        throw TestClient.Timeout(what: "ack or storage_failed, got \(reply.jsonText)")
+                    }
+                    try await Task.sleep(for: .milliseconds(20))
+                }
+            } catch let error as TestClient.Closed {
+                // A node that lost its lease closes its connections (CLUSTER.md §2.8): try another.
+                _ = error
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            guard ContinuousClock.now - since < .seconds(120) else { throw TestClient.Timeout(what: "an ack after the failover") }
+        }
+    }
+
+    /// A primary, one replica and three Sentinels; three nodes with `waitForReplicas` 1 and
+    /// writers on every node appending named players. The primary is killed (`kill -9`) mid
+    /// stream, Sentinel promotes the replica, and the old primary is started again (as a
+    /// supervisor would; Sentinel makes it the new primary's replica, so `WAIT 1` can be met
+    /// again). Afterwards every acked player is in the list once on every node, and every
+    /// node has the same digest: one order. The unavailability window (kill to first ack) is
+    /// printed.
+    @Test func killingThePrimaryMidStreamLosesNoAckedWrite() async throws {
+        let group = try await offThePool { try RedisSentinelGroup(replicas: 1) }
+        try await stopping(group) { group in
+            let url = group.url
+            let primary = group.servers[0]
+            let cluster = try await offThePool {
+                try ClusterNodes(count: 3, settings: Self.settings(url, waitForReplicas: 1), redis: primary)
+            }
+            try await stopping(cluster) { cluster in
+                let figures = Locked("")
+                let (clients, seq) = try await ClusterFaultTests.storm(cluster, clients: 6) {
+                    try await Task.sleep(for: .seconds(3))
+                    let oldPort = try await offThePool { try group.primaryPort() }
+                    let old = try group.server(on: oldPort)
+                    let killed = ContinuousClock.now
+                    await old.crashed()
+                    var newPort = oldPort
+                    try await waitUntil("a replica promoted by Sentinel\n\(group.sentinelLogs)", seconds: 60) {
+                        newPort = try await offThePool { try group.primaryPort() }
+                        if newPort != oldPort { return true }
+                        try await Task.sleep(for: .milliseconds(50))
+                        return false
+                    }
+                    let promoted = ContinuousClock.now - killed
+                    try await old.restarted()
+                    let window = try await Self.firstAck(cluster, since: killed)
+                    figures.withLock { $0 = "replica promoted \(promoted) after the kill, first ack \(window) after it" }
+                    try await Task.sleep(for: .seconds(3))
+                }
+                let acked = clients.flatMap(\.ackedNames)
+                #expect(acked.count > 0, "writes were acked")
+                let names = try await cluster.playerNames(on: 0)
+                let lost = acked.filter { !names.contains($0) }
+                #expect(lost.isEmpty, "acked and lost: \(lost.prefix(10))\n\(cluster.logs)")
+                let refusals = clients.reduce(0) { $0 + $1.errors.values.reduce(0, +) }
+                #expect(Set(clients.flatMap(\.errors.keys)).isSubset(of: ["storage_failed"]), "\(clients.map(\.errors))")
+                print(
+                    "Sentinel failover (WAIT 1): \(acked.count) acked writes checked on 3 nodes at seq \(seq), \(lost.count) lost, "
+                        + "\(refusals) refused; \(figures.withLock { $0 })")
+            }
+        }
+    }
+
+    /// A primary with `min-replicas-to-write 1` (`min-replicas-max-lag 2`) and one replica,
+    /// nodes on `redis://` without `WAIT`, writers on every node. The replica is frozen
+    /// (`SIGSTOP`): once its lag passes the bound, a write is refused `storage_failed` naming
+    /// `NOREPLICAS` (a definite refusal); thawed, writes ack again. Every acked write is on
+    /// every node once, in one order, and no refused one applied (the storm's history check).
+    @Test func aLaggingReplicaUnderMinReplicasToWriteGetsWritesRefusedUntilItCatchesUp() async throws {
+        let group = try await offThePool {
+            try RedisSentinelGroup(
+                replicas: 1, primaryArguments: ["--min-replicas-to-write", "1", "--min-replicas-max-lag", "2"], sentinels: false)
+        }
+        try await stopping(group) { group in
+            let primary = group.servers[0]
+            let replica = group.servers[1]
+            let settings: [(String, JSONValue)] = [("cluster", ["redis": .string(primary.url), "leaseMilliseconds": 30000])]
+            let cluster = try await offThePool { try ClusterNodes(count: 2, settings: settings, redis: primary) }
+            try await stopping(cluster) { cluster in
+                let figures = Locked("")
+                let (clients, _) = try await ClusterFaultTests.storm(cluster, clients: 4) {
+                    try await Task.sleep(for: .seconds(2))
+                    replica.freeze()
+                    let frozen = ContinuousClock.now
+                    let probe = try await TestClient.connected(to: cluster.node(0))
+                    defer { probe.close() }
+                    var refusal: JSONValue = .null
+                    try await waitUntil("a write refused while the replica lags", seconds: 60) {
+                        refusal = try await probe.request(Self.probeWrite(1))
+                        if refusal["type"] == "error" { return true }
+                        try await Task.sleep(for: .milliseconds(100))
+                        return false
+                    }
+                    #expect(refusal["code"] == "storage_failed", "\(refusal.jsonText)")
+                    #expect(refusal["message"]?.stringValue?.contains("NOREPLICAS") == true, "\(refusal.jsonText)")
+                    let refused = ContinuousClock.now - frozen
+                    replica.thaw()
+                    let thawed = ContinuousClock.now
+                    var reply: JSONValue = .null
+                    try await waitUntil("a write acked once the replica caught up", seconds: 60) {
+                        reply = try await probe.request(Self.probeWrite(2))
+                        if reply["type"] == "ack" { return true }
+                        #expect(reply["code"] == "storage_failed", "\(reply.jsonText)")
+                        try await Task.sleep(for: .milliseconds(100))
+                        return false
+                    }
+                    figures.withLock {
+                        $0 = "first refusal \(refused) after the freeze, first ack \(ContinuousClock.now - thawed) after the thaw"
+                    }
+                    try await Task.sleep(for: .seconds(2))
+                }
+                let acked = clients.flatMap(\.ackedNames)
+                let refusals = clients.reduce(0) { $0 + ($1.errors["storage_failed"] ?? 0) }
+                #expect(acked.count > 0 && refusals > 0, "acked \(acked.count), refused \(refusals)")
+                print(
+                    "A lagging replica under min-replicas-to-write: \(acked.count) acked, \(refusals) refused; \(figures.withLock { $0 })")
+            }
+        }
+    }
+}
