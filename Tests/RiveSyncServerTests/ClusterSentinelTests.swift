@@ -46,15 +46,16 @@ import Testing
         }
     }
 
-    /// A primary, one replica and three Sentinels; three nodes with `waitForReplicas` 1 and
-    /// writers on every node appending named players. The primary is killed (`kill -9`) mid
-    /// stream, Sentinel promotes the replica, and the old primary is started again (as a
-    /// supervisor would; Sentinel makes it the new primary's replica, so `WAIT 1` can be met
-    /// again). Afterwards every acked player is in the list once on every node, and every
-    /// node has the same digest: one order. The unavailability window (kill to first ack) is
-    /// printed.
-    @Test func killingThePrimaryMidStreamLosesNoAckedWrite() async throws {
-        let group = try await offThePool { try RedisSentinelGroup(replicas: 1) }
+    /// A primary, `replicas` replicas and three Sentinels; three nodes with `waitForReplicas`
+    /// 1 and writers on every node appending named players. The primary is killed (`kill -9`)
+    /// mid stream and Sentinel promotes a replica. With one replica the old primary is started
+    /// again (as a supervisor would; Sentinel makes it the new primary's replica, so `WAIT 1`
+    /// can be met again); with two the other replica follows the new primary. Afterwards every
+    /// acked player is in the list once on every node, and every node has the same digest:
+    /// one order. The unavailability window (kill to first ack) is printed, with when the
+    /// replica was promoted and when the new primary had a replica again.
+    @Test(arguments: [1, 2]) func killingThePrimaryMidStreamLosesNoAckedWrite(replicas: Int) async throws {
+        let group = try await offThePool { try RedisSentinelGroup(replicas: replicas) }
         try await stopping(group) { group in
             let url = group.url
             let primary = group.servers[0]
@@ -77,9 +78,20 @@ import Testing
                         return false
                     }
                     let promoted = ContinuousClock.now - killed
-                    try await old.restarted()
+                    if replicas == 1 { try await old.restarted() }
+                    let port = newPort
+                    try await waitUntil("a replica of the new primary online", seconds: 120) {
+                        if try await offThePool({ try RedisSentinelGroup.info(port: port) }).contains("state=online") { return true }
+                        try await Task.sleep(for: .milliseconds(50))
+                        return false
+                    }
+                    let replicated = ContinuousClock.now - killed
                     let window = try await Self.firstAck(cluster, since: killed)
-                    figures.withLock { $0 = "replica promoted \(promoted) after the kill, first ack \(window) after it" }
+                    figures.withLock {
+                        $0 =
+                            "replica promoted \(promoted) after the kill, the new primary had a replica again after \(replicated), "
+                            + "first ack after \(window)"
+                    }
                     try await Task.sleep(for: .seconds(3))
                 }
                 let acked = clients.flatMap(\.ackedNames)
@@ -90,7 +102,7 @@ import Testing
                 let refusals = clients.reduce(0) { $0 + $1.errors.values.reduce(0, +) }
                 #expect(Set(clients.flatMap(\.errors.keys)).isSubset(of: ["storage_failed"]), "\(clients.map(\.errors))")
                 print(
-                    "Sentinel failover (WAIT 1): \(acked.count) acked writes checked on 3 nodes at seq \(seq), \(lost.count) lost, "
+                    "Sentinel failover (WAIT 1, \(replicas) replicas): \(acked.count) acked writes checked on 3 nodes at seq \(seq), \(lost.count) lost, "
                         + "\(refusals) refused; \(figures.withLock { $0 })")
             }
         }
