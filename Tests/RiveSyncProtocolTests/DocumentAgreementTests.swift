@@ -72,4 +72,51 @@ import Testing
         }
         expectSame(documented, Set(ServerMessageType.allCases.map(\.rawValue)), "server message types (protocol/schemas/server)")
     }
+
+    /// Every request type that has a schema in protocol/schemas/client is one the decoder
+    /// knows (an empty one is refused for its fields, never as `unknown_type`), and a type with
+    /// no schema is `unknown_type`.
+    @Test func clientRequestSchemasAreTypesTheDecoderKnows() throws {
+        let directory = Self.root.appendingPathComponent("protocol/schemas/client")
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".schema.json") }
+        #expect(files.count > 30)
+        var types: Set<String> = []
+        for file in files {
+            let schema = try JSONParser().parse(try Self.text("protocol/schemas/client/" + file))
+            let type = try #require(schema["properties"]?["type"]?["const"]?.stringValue, "\(file) has no type const")
+            #expect(file == type + ".schema.json")
+            types.insert(type)
+            if case .failure(let refusal) = Request.decode(["type": .string(type)]) {
+                #expect(refusal.error.code != .unknownType, "\(type) has a schema but the decoder does not know it")
+            }
+        }
+        let unknown = "noSuchRequest"
+        #expect(!types.contains(unknown))
+        guard case .failure(let refusal) = Request.decode(["type": .string(unknown)]) else {
+            Issue.record("a request type with no schema was decoded")
+            return
+        }
+        #expect(refusal.error.code == .unknownType)
+    }
+
+    /// Every error code PROTOCOL.md names anywhere (a backquoted `snake_case` word: the
+    /// protocol's fields and settings are camelCase) is one the daemon sends.
+    @Test func everyErrorCodeNamedInPROTOCOLmdIsAWireErrorCode() throws {
+        let document = try Self.text("protocol/PROTOCOL.md")
+        let named = Set(try Self.matches("`[a-z]+(_[a-z]+)+`", in: document).map { String($0.dropFirst().dropLast()) })
+        let coded = Set(WireErrorCode.allCases.map(\.rawValue))
+        #expect(named.subtracting(coded).isEmpty, "named in PROTOCOL.md but not error codes: \(named.subtracting(coded).sorted())")
+        #expect(named.count > 20)
+    }
+
+    /// Every WebSocket close code PROTOCOL.md mentions anywhere (1000–1015, or the
+    /// application range 4000–4999) is a case of `CloseCode`.
+    @Test func everyCloseCodeMentionedInPROTOCOLmdIsACloseCode() throws {
+        let document = try Self.text("protocol/PROTOCOL.md")
+        let mentioned = Set(try Self.matches(#"\b(10(0[0-9]|1[0-5])|4[0-9]{3})\b"#, in: document))
+        let coded = Set(CloseCode.allCases.map { String($0.rawValue) })
+        #expect(
+            mentioned.subtracting(coded).isEmpty, "mentioned in PROTOCOL.md but not close codes: \(mentioned.subtracting(coded).sorted())")
+        #expect(coded.subtracting(mentioned).isEmpty, "close codes PROTOCOL.md never mentions: \(coded.subtracting(mentioned).sorted())")
+    }
 }
