@@ -119,4 +119,23 @@ import Testing
             mentioned.subtracting(coded).isEmpty, "mentioned in PROTOCOL.md but not close codes: \(mentioned.subtracting(coded).sorted())")
         #expect(coded.subtracting(mentioned).isEmpty, "close codes PROTOCOL.md never mentions: \(coded.subtracting(mentioned).sorted())")
     }
+
+    /// Every relative link of the protocol's documents leads to a file or directory that exists
+    /// (PROTOCOL.md once pointed at a `schemas/proposed/` that never did).
+    @Test func everyRelativeLinkOfTheProtocolDocumentsExists() throws {
+        let documents = ["PROTOCOL.md", "CLUSTER.md", "SCHEMA.md", "JSON-CONFORMANCE.md", "schemas/README.md"].map { "protocol/" + $0 }
+        var checked = 0
+        for document in documents {
+            let text = try Self.text(document)
+            let base = Self.root.appendingPathComponent(document).deletingLastPathComponent()
+            for link in try Self.matches(#"\]\([^)\s]+\)"#, in: text) {
+                let target = String(link.dropFirst(2).dropLast()).split(separator: "#", omittingEmptySubsequences: false)[0]
+                guard !target.isEmpty, !target.contains("://"), !target.hasPrefix("mailto:") else { continue }
+                checked += 1
+                let path = base.appendingPathComponent(String(target)).standardizedFileURL.path
+                #expect(FileManager.default.fileExists(atPath: path), "\(document) links to \(target), which does not exist")
+            }
+        }
+        #expect(checked > 10)
+    }
 }
