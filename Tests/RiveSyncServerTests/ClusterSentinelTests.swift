@@ -164,4 +164,37 @@ import Testing
             }
         }
     }
+
+    /// A `redis-sentinel://` connection reaches the primary (past a Sentinel that is down),
+    /// an unknown primary name is a connect failure naming why, and a connection whose server
+    /// turned replica (`READONLY`) is broken, so the next one asks Sentinel again.
+    @Test func aConnectionFindsThePrimaryThroughSentinelAndLeavesADemotedOne() async throws {
+        let group = try await offThePool { try RedisSentinelGroup(replicas: 1) }
+        try await stopping(group) { group in
+            let (primary, replica) = (group.servers[0].port, group.servers[1].port)
+            let down = try DaemonProcess.freePort()
+            let ports = group.sentinelPorts.map { "127.0.0.1:\($0)" }.joined(separator: ",")
+            let outcome = try await offThePool { () throws -> (port: String?, unknown: String, demoted: String, broken: Bool) in
+                let connection = try RedisConnection(
+                    RedisEndpoint(url: "redis-sentinel://127.0.0.1:\(down),\(ports)/\(RedisSentinelGroup.primaryName)"),
+                    timeout: .seconds(5))
+                let port = try connection.command(["CONFIG", "GET", "port"]).array()?.last?.string()
+                var unknown = ""
+                do {
+                    _ = try RedisConnection(RedisEndpoint(url: "redis-sentinel://\(ports)/nosuch"), timeout: .seconds(5))
+                } catch {
+                    unknown = "\(error)"
+                }
+                let admin = try RedisConnection(RedisEndpoint(host: "127.0.0.1", port: primary), timeout: .seconds(5))
+                try admin.command(["REPLICAOF", "127.0.0.1", RedisArgument(replica)]).expectStatus("OK")
+                var demoted = ""
+                do { try connection.command(["SET", "k", "v"]) } catch { demoted = "\(error)" }
+                return (port, unknown, demoted, connection.isBroken)
+            }
+            #expect(outcome.port == String(primary))
+            #expect(outcome.unknown.contains("knows no primary of that name"), "\(outcome.unknown)")
+            #expect(outcome.demoted.contains("READONLY"), "\(outcome.demoted)")
+            #expect(outcome.broken, "a connection to a demoted primary is replaced")
+        }
+    }
 }
