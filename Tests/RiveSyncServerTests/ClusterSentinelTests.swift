@@ -197,4 +197,45 @@ import Testing
             #expect(outcome.broken, "a connection to a demoted primary is replaced")
         }
     }
+
+    /// `waitForReplicas` 1 with the only replica frozen: a write sent then is not acked while
+    /// `WAIT` times out, the node says its state may be stale, a write meanwhile is refused
+    /// `storage_failed` at once, and once the replica is thawed the pending write is acked
+    /// (its entry was in the log all along) and the next one too.
+    @Test func withTheReplicaFrozenNothingIsAckedAndNewWritesAreRefused() async throws {
+        let group = try await offThePool { try RedisSentinelGroup(replicas: 1, sentinels: false) }
+        try await stopping(group) { group in
+            let primary = group.servers[0]
+            let replica = group.servers[1]
+            let settings: [(String, JSONValue)] = [
+                (
+                    "cluster",
+                    [
+                        "redis": .string(primary.url), "leaseMilliseconds": 30000, "waitForReplicas": 1,
+                        "waitTimeoutMilliseconds": 300,
+                    ]
+                )
+            ]
+            let cluster = try await offThePool { try ClusterNodes(count: 1, settings: settings, redis: primary) }
+            try await stopping(cluster) { cluster in
+                let client = try await TestClient.connected(to: cluster.node(0))
+                #expect(try await client.request(Self.probeWrite(1))["type"] == "ack")
+                replica.freeze()
+                client.send(["type": "set", "target": "character", "path": "mood", "value": 2, "id": 100])
+                let stale = try await client.next(where: { $0["type"] == "freshness" }, what: "freshness false", seconds: 30)
+                #expect(stale["fresh"] == false)
+                #expect(client.takeAll(where: { $0["id"] == 100 }).isEmpty, "no answer to the pending write while WAIT fails")
+                let refused = try await client.request(Self.probeWrite(3))
+                #expect(refused["code"] == "storage_failed", "\(refused.jsonText)")
+                replica.thaw()
+                let pending = try await client.next(where: { $0["id"] == 100 }, what: "the pending write's answer", seconds: 30)
+                #expect(pending["type"] == "ack", "\(pending.jsonText)\n\(cluster.logs)")
+                let fresh = try await client.next(where: { $0["type"] == "freshness" }, what: "freshness true", seconds: 30)
+                #expect(fresh["fresh"] == true)
+                #expect(try await client.request(Self.probeWrite(4))["type"] == "ack")
+                let mood = try await client.request(["type": "get", "target": "character", "path": "mood"])
+                #expect(mood["value"] == 4, "\(mood.jsonText)")
+            }
+        }
+    }
 }
