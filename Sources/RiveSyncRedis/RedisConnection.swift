@@ -13,8 +13,9 @@ public final class RedisConnection {
     public let endpoint: RedisEndpoint
     private let context: UnsafeMutablePointer<redisContext>
     private var broken: RedisError?
-    /// Set when the server answered that it is a replica (`READONLY`): after a failover the old
-    /// primary's connections must be replaced, and one found so while idle is broken.
+    /// Set when the server answered that it is a replica now (`READONLY` to a write,
+    /// `UNBLOCKED` to a blocking read its demotion ended): after a failover the old primary's
+    /// connections must be replaced, and one found so while idle is broken.
     private var demoted = false
     /// Shuts the socket down from another thread (wakes a blocking read).
     public let interrupter: Interrupter
@@ -202,7 +203,7 @@ public final class RedisConnection {
         }
     }
 
-    /// Notes an error reply that says the server is no longer the primary.
+    /// Notes an error reply that says the server is no longer the primary (see `demoted`).
     private func noteDemotion(_ message: String) {
         guard message.hasPrefix("READONLY") || message.hasPrefix("UNBLOCKED") else { return }
         demoted = true
