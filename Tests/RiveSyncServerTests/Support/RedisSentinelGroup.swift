@@ -61,6 +61,7 @@ final class RedisSentinelGroup: @unchecked Sendable {
         sentinelPorts = ports
         for port in ports {
             try waitUntilBlocking("Sentinel \(port) to know its peers and replicas", seconds: 60) {
+                // Not listening yet: asked again (the wait's deadline fails the test).
                 guard let connection = try? RedisConnection(RedisEndpoint(host: "127.0.0.1", port: port), timeout: .seconds(2)) else {
                     return false
                 }
@@ -82,6 +83,7 @@ final class RedisSentinelGroup: @unchecked Sendable {
     /// The primary's port as the first Sentinel that answers says.
     func primaryPort() throws -> Int {
         for port in sentinelPorts {
+            // A Sentinel that does not answer: the next one is asked (as a node would).
             guard let connection = try? RedisConnection(RedisEndpoint(host: "127.0.0.1", port: port), timeout: .seconds(2)) else {
                 continue
             }
