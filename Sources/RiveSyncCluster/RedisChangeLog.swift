@@ -66,6 +66,9 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
     /// Every asset uploaded to the cluster, as read at join (`<prefix>:assets`).
     public let sharedAssets: [AssetReference]
     private let reachable = Atomic(true)
+    /// When (monotonic nanoseconds) the reader last went from reading to failing; meaningful
+    /// while `reachable` is false.
+    private let cutOffSince = Atomic<UInt64>(0)
 
     /// False while the stream cannot be read (from a failed read until the reader catches up
     /// again): the node's `/readyz` then answers 503.
@@ -348,7 +351,12 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
         case .failed(let error):
             metrics.reachable.store(0, ordering: .relaxed)
             metrics.redisErrors.add(1, ordering: .relaxed)
-            if reachable.exchange(false, ordering: .relaxed) { onEvent?(.cutOff(error)) }
+            // Only this queue writes `reachable`: the time is stored before it turns false.
+            if reachable.load(ordering: .relaxed) {
+                cutOffSince.store(Self.now(), ordering: .relaxed)
+                reachable.store(false, ordering: .releasing)
+                onEvent?(.cutOff(error))
+            }
         }
     }
 
@@ -523,6 +531,13 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
         let sentAt = Self.now()
         // Woken after the lease ran out (the process was stopped, or Redis did not answer).
         if sentAt >= validUntil { lost(generation) }
+        // Cut off from the log for a whole lease while Redis still renews it (replicas missing
+        // under `waitForReplicas`): ended as if it had run out, so no write waits without bound
+        // (CLUSTER.md §3.6).
+        if !reachable.load(ordering: .acquiring) {
+            let since = cutOffSince.load(ordering: .relaxed)
+            if sentAt > since, sentAt - since >= Self.nanoseconds(settings.lease) { lost(generation) }
+        }
         do {
             if leaseConnection?.isBroken ?? true { leaseConnection = try RedisConnection(settings.endpoint, timeout: settings.timeout) }
             let renewed = try leaseConnection!.command([

@@ -238,4 +238,56 @@ import Testing
             }
         }
     }
+
+    /// `waitForReplicas` 1 with the only replica frozen for longer than the lease: the node
+    /// ends its lease as if Redis had not renewed it and closes its connections (1001), so the
+    /// pending write is not left waiting without bound; its entry was in the log and applies
+    /// once the replica is back, and the node rejoins and acks again.
+    @Test func aWritePendingOnWAITIsClosedAfterTheLease() async throws {
+        let group = try await offThePool { try RedisSentinelGroup(replicas: 1, sentinels: false) }
+        try await stopping(group) { group in
+            let primary = group.servers[0]
+            let replica = group.servers[1]
+            let settings: [(String, JSONValue)] = [
+                (
+                    "cluster",
+                    [
+                        "redis": .string(primary.url), "leaseMilliseconds": 2000, "waitForReplicas": 1,
+                        "waitTimeoutMilliseconds": 200,
+                    ]
+                )
+            ]
+            let cluster = try await offThePool { try ClusterNodes(count: 1, settings: settings, redis: primary) }
+            try await stopping(cluster) { cluster in
+                let client = try await TestClient.connected(to: cluster.node(0))
+                #expect(try await client.request(Self.probeWrite(1))["type"] == "ack")
+                replica.freeze()
+                client.send(["type": "set", "target": "character", "path": "mood", "value": 2, "id": 100])
+                var closed: UInt16?? = nil
+                try await waitUntil("the connection closed after the lease", seconds: 60) {
+                    closed = client.closeCode
+                    if closed != nil { return true }
+                    try await Task.sleep(for: .milliseconds(50))
+                    return false
+                }
+                #expect(closed == .some(1001), "\(String(describing: closed))")
+                #expect(client.takeAll(where: { $0["id"] == 100 }).isEmpty, "no answer to the pending write, only the close")
+                replica.thaw()
+                var mood: JSONValue = .null
+                try await waitUntil("the pending write applied once the replica is back", seconds: 60) {
+                    do {
+                        let probe = try await TestClient.connected(to: cluster.node(0))
+                        defer { probe.close() }
+                        mood = try await probe.request(["type": "get", "target": "character", "path": "mood"])
+                        if mood["value"] == 2, try await probe.request(Self.probeWrite(3))["type"] == "ack" { return true }
+                    } catch let error as TestClient.Closed {
+                        _ = error  // closed again while the node rejoins: asked again
+                    }
+                    try await Task.sleep(for: .milliseconds(100))
+                    return false
+                }
+                #expect(mood["value"] == 2, "\(mood.jsonText)\n\(cluster.logs)")
+            }
+        }
+    }
 }
