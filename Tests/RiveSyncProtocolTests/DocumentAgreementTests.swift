@@ -1,5 +1,6 @@
 import Foundation
 import RiveSyncJSON
+import RiveSyncModel
 import RiveSyncProtocol
 import Testing
 
@@ -141,5 +142,45 @@ import Testing
             }
         }
         #expect(checked > 10)
+    }
+
+    /// The enum at `pointer` (keys, then array indices as strings) of a schema file.
+    static func schemaEnum(_ file: String, _ pointer: [String]) throws -> Set<String> {
+        var node = try JSONParser().parse(try text("protocol/schemas/" + file))
+        for key in pointer {
+            if let index = Int(key), let items = node.arrayValue { node = items[index] } else { node = node[key] ?? .null }
+        }
+        let items = try #require(node["enum"]?.arrayValue, "no enum at \(pointer) in \(file)")
+        return Set(items.compactMap(\.stringValue))
+    }
+
+    /// Every other enum of the schemas is the code's enum, both ways: value types, asset kinds,
+    /// advance modes, file sources, the reasons of `unsubscribed`, `snapshot` and a presence leave.
+    @Test func theSchemasEnumsAreTheCodesEnums() throws {
+        let types = Set(DataType.allCases.map(\.rawValue))
+        expectSame(try Self.schemaEnum("common.schema.json", ["$defs", "dataType"]), types, "value types (common dataType)")
+        expectSame(
+            try Self.schemaEnum("file-schema.schema.json", ["$defs", "property", "properties", "type"]), types,
+            "value types (file-schema property type)")
+        expectSame(
+            try Self.schemaEnum("file-schema.schema.json", ["properties", "assets", "items", "properties", "kind"]),
+            Set(FileAssetSchema.Kind.allCases.map(\.rawValue)), "asset kinds (file-schema)")
+        let modes = Set(ServerMessage.AdvanceMode.allCases.map(\.rawValue))
+        expectSame(try Self.schemaEnum("common.schema.json", ["$defs", "targetInfo", "properties", "mode"]), modes, "modes (targetInfo)")
+        expectSame(try Self.schemaEnum("server/target.schema.json", ["properties", "mode"]), modes, "modes (target)")
+        expectSame(
+            try Self.schemaEnum("client/createStateMachine.schema.json", ["properties", "mode"]), modes, "modes (createStateMachine)")
+        expectSame(
+            try Self.schemaEnum("server/files.schema.json", ["properties", "files", "items", "properties", "source"]),
+            Set(ServerMessage.FileSource.allCases.map(\.rawValue)), "file sources (files)")
+        expectSame(
+            try Self.schemaEnum("server/unsubscribed.schema.json", ["properties", "reason"]),
+            Set(ServerMessage.UnsubscribeReason.allCases.map(\.rawValue)), "unsubscribed reasons")
+        expectSame(
+            try Self.schemaEnum("server/snapshot.schema.json", ["properties", "reason"]),
+            Set(ServerMessage.SnapshotReason.allCases.map(\.rawValue)), "snapshot reasons")
+        expectSame(
+            try Self.schemaEnum("server/presence.schema.json", ["properties", "changes", "items", "oneOf", "1", "properties", "reason"]),
+            Set(LeaveReason.allCases.map(\.rawValue)), "presence leave reasons")
     }
 }
