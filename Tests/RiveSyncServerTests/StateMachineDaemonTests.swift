@@ -232,16 +232,7 @@ import Testing
     /// `num` := 1000 (Rive's `advanceAndApply` keeps returning true meanwhile). Its batches come
     /// at most `rate` a second, each with the seconds it ran; the last has no `settled`; then
     /// nothing comes (no batch, and the core schedules no timer: WorkerTimeTests).
-    ///
-    /// Known to fail until the evaluator runs sm-conv's interpolator converter (it settles at
-    /// once today; docs/STATE-MACHINE.md): the known issue is checked to still occur.
     @Test func anAutoTargetTicksWhileItsStateMachineRunsThenSleeps() async throws {
-        await withKnownIssue("the evaluator does not run the interpolator converter yet (docs/STATE-MACHINE.md)") {
-            try await autoTargetTicksThenSleeps()
-        }
-    }
-
-    private func autoTargetTicksThenSleeps() async throws {
         let config = JSONValue.object([
             ("files", Self.files([("interp", "interpolate_to_end.riv")])), ("auth", ["allowAnonymous": "loopback"]),
         ])

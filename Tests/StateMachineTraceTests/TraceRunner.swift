@@ -5,7 +5,8 @@ import RiveSyncModel
 
 /// Replays a `StateMachineTrace` in-process: `RiveFileReader` reads the `.riv`, a
 /// `FileRuntime` creates the instance, applies `beforeBind` steps, makes the state machine
-/// target (which binds main and globals), advances by the initial time, then queues each
+/// target (which binds main and globals; when the script advances before binding, main is
+/// bound by a command after those advances), advances by the initial time, then queues each
 /// step's writes and advances by each step's seconds. After every advance it compares what a
 /// replica applying the batches holds (so the batches must carry everything the state machine
 /// did) with what Rive's runtime recorded.
@@ -25,10 +26,6 @@ struct TraceRunner {
         runtime = FileRuntime(schema: try RiveFileReader.read(bytes))
     }
 
-    struct Unsupported: Error, CustomStringConvertible {
-        var description: String
-    }
-
     // MARK: Running
 
     mutating func run() throws {
@@ -42,14 +39,17 @@ struct TraceRunner {
             for step in trace.beforeBind { try queue(step, on: "unbound") }
             _ = try runtime.advance("unbound")
         }
-        if let seconds = trace.script["advanceBeforeBind"]?.numberValue {
-            throw Unsupported(description: "advances \(seconds) s before binding (a target is bound when made)")
-        }
+        let advancesBeforeBind = try self.advancesBeforeBind()
+        // Rive's state machine can run before an instance is bound: the target is made with an
+        // empty main slot, advanced, and bound by a command applied at the initial advance.
+        let bindsLater = !advancesBeforeBind.isEmpty
         try runtime.createStateMachine(
             named: Self.target, artboard: trace.header["artboard"]?.stringValue,
-            stateMachine: trace.header["stateMachine"]?.stringValue, main: main)
+            stateMachine: trace.header["stateMachine"]?.stringValue, main: bindsLater ? nil : main)
         if !trace.beforeBind.isEmpty { _ = try runtime.removeTarget("unbound") }
         replica = Replica(snapshot: try runtime.snapshot(of: Self.target))
+        for seconds in advancesBeforeBind { _ = try advance(seconds) }
+        if bindsLater { try enqueue(.bind([Binding(slot: .main, instance: main)]), on: Self.target) }
 
         var states = trace.states[...]
         compare(try advance(trace.initialAdvance), with: states.popFirst(), step: -1)
@@ -69,6 +69,17 @@ struct TraceRunner {
             }
         }
         if let extra = states.first { mismatches.append("the trace has a state line no step made: \(extra.jsonText.prefix(200))") }
+    }
+
+    /// The seconds of each advance the script makes before binding (`advanceBeforeBind`).
+    private func advancesBeforeBind() throws -> [Double] {
+        guard let value = trace.script["advanceBeforeBind"] else { return [] }
+        if let seconds = value.numberValue { return [seconds] }
+        let seconds = value.arrayValue?.compactMap(\.numberValue) ?? []
+        guard seconds.count == value.arrayValue?.count else {
+            throw StateMachineTrace.Malformed(trace: trace.name, reason: "advanceBeforeBind \(value.jsonText)")
+        }
+        return seconds
     }
 
     private mutating func advance(_ seconds: Double) throws -> [ChangeBatch] {

@@ -4,8 +4,9 @@ extension FileRuntime {
     /// for `elapsed` seconds. Returns one batch for that target plus one for each other target
     /// that can see a change (a shared global, a published instance, …), in target creation
     /// order. Nothing is returned when the queue is empty and the state machine changed
-    /// nothing. A transaction's commands apply together or not at all: when one fails, the
-    /// changes of the others are undone and none of their effects is in a batch.
+    /// nothing (but a batch does say when it settles, so subscribers learn it). A
+    /// transaction's commands apply together or not at all: when one fails, the changes of
+    /// the others are undone and none of their effects is in a batch.
     public mutating func advance(_ targetName: String, elapsed: Double = 0) throws(StateMachineError) -> [ChangeBatch] {
         let target = try target(targetName)
         let queue = target.queue
@@ -29,8 +30,10 @@ extension FileRuntime {
             applyTransaction(queue[start..<end], on: targetName, outcome: &outcome)
             start = end
         }
+        let wasSettled = isSettled(targetName)
         let step = stepStateMachine(targetName, elapsed: elapsed, effects: &outcome.effects)
-        guard !queue.isEmpty || !outcome.effects.isEmpty || !step.events.isEmpty || !step.layers.isEmpty else { return [] }
+        guard !queue.isEmpty || !outcome.effects.isEmpty || !step.events.isEmpty || !step.layers.isEmpty || step.settled != wasSettled
+        else { return [] }
         var batches: [ChangeBatch] = []
         for name in targetNames {
             let own = name == targetName

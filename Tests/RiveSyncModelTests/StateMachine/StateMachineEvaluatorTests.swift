@@ -108,7 +108,7 @@ private struct NoViewModels: ViewModelAccess {
     var contexts: [InstanceID] = []
     func locate(_ path: [Int]) -> ValueLocation? { nil }
     func value(at location: ValueLocation) -> PropertyValue? { nil }
-    func enumIndex(at location: ValueLocation) -> UInt64? { nil }
+    func enumValues(at location: ValueLocation) -> [String] { [] }
     mutating func write(_ value: PropertyValue, at location: ValueLocation) -> Bool { false }
     mutating func fire(at location: ValueLocation) {}
 }

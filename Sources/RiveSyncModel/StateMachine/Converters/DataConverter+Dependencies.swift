@@ -9,6 +9,18 @@ extension DataConverter {
         }
     }
 
+    /// Whether a time-based converter's output is still on its way to its latest input (the
+    /// bind needs further advances).
+    public var isMoving: Bool {
+        switch kind {
+        case .interpolator(let interpolator):
+            guard let advancer = interpolator.advancer else { return false }
+            return advancer[leg: advancer.isSmoothing].to != advancer.current
+        case .group(let group): return group.items.contains { $0.isMoving }
+        default: return false
+        }
+    }
+
     /// The view-model source paths the converter reads when it converts (the operands of
     /// view-model operations, through groups): a bind through it must convert again when one
     /// of them changes, as Rive makes the bind a dependent of those properties. Paths of

@@ -36,15 +36,13 @@ struct RuntimeViewModelAccess: ViewModelAccess {
         store[location.instance]?.values[location.property]
     }
 
-    func enumIndex(at location: ValueLocation) -> UInt64? {
-        guard case .enumValue(let name) = value(at: location), let state = store[location.instance],
+    func enumValues(at location: ValueLocation) -> [String] {
+        guard let state = store[location.instance],
             let property = schema.viewModels.first(where: { $0.name == state.viewModel })?.properties.first(where: {
                 $0.name == location.property
-            }),
-            let values = property.enumName.flatMap({ schema.enumSchema(named: $0) })?.values,
-            let index = values.firstIndex(of: name)
-        else { return nil }
-        return UInt64(index)
+            })
+        else { return [] }
+        return property.enumName.flatMap { schema.enumSchema(named: $0) }?.values ?? []
     }
 
     mutating func write(_ value: PropertyValue, at location: ValueLocation) -> Bool {

@@ -22,13 +22,15 @@ extension StateMachineInstance {
         case .viewModelChange(let bindable):
             // Rive's ListenerViewModelChange: the bindable's value (what its to-target bind
             // reads, or its own) goes to the view model through its to-source bind.
-            guard let bind = toSourceBind(of: bindable), let location = access.locate(bind.sourcePath) else { return }
+            guard let index = bindIndex(of: bindable, toSource: true), let location = access.locate(definition.dataBinds[index].sourcePath)
+            else { return }
             if definition.bindables.indices.contains(bindable), definition.bindables[bindable].typeKey == 503 {
                 fire(location, access: &access)
                 return
             }
             guard let value = value(of: bindable, access: access), let current = access.value(at: location) else { return }
-            guard let written = Self.fitted(value, to: current), access.write(written, at: location) else { return }
+            let converted = convert(value, slot: .stateMachine(index), towardSource: true, source: location, access: access)
+            guard let written = Self.fitted(converted, to: current), access.write(written, at: location) else { return }
             markChanged(location)
         case .fireEvent(let event): report(event)
         case .setInput(let input, let value):
@@ -49,7 +51,6 @@ extension StateMachineInstance {
     mutating func report(_ event: Int, delay: Float = 0) {
         guard let name = definition.events[event] else { return }
         reported.append(ReportedEvent(name: name, delay: delay))
-        reportedEventIDs.append(event)
         pendingEvents.append(PendingEvent(target: 0, event: event))
     }
 }

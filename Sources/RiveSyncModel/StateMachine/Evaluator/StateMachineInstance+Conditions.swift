@@ -12,12 +12,11 @@ extension StateMachineInstance {
             }
             return compare(.number(inputs[input].number), .number(value), operation)
         case .viewModel(let left, let right, let operation):
-            guard case .bindable(let bindable) = left else { return false }
-            if right == .changed || (right == .trigger && isTrigger(bindable)) {
+            if case .bindable(let bindable) = left, right == .changed || (right == .trigger && isTrigger(bindable)) {
                 guard let location = source(of: bindable, access: access) else { return false }
                 return changed.contains(location) && !used.contains(.value(location, layer: layer))
             }
-            guard let lhs = comparable(bindable, access: access), let rhs = comparable(right, access: access) else { return false }
+            guard let lhs = comparable(left, access: access), let rhs = comparable(right, access: access) else { return false }
             return compare(lhs, rhs, operation)
         case .unsupported:
             return false
@@ -48,20 +47,21 @@ extension StateMachineInstance {
     }
 
     func toTargetBind(of bindable: Int) -> DataBindDefinition? {
-        definition.dataBinds.last { $0.target == .bindable(bindable) && !$0.toSource }
+        bindIndex(of: bindable, toSource: false).map { definition.dataBinds[$0] }
     }
 
-    func toSourceBind(of bindable: Int) -> DataBindDefinition? {
-        definition.dataBinds.last { $0.target == .bindable(bindable) && $0.toSource }
+    /// The index of a bindable's last to-target (or to-source) bind among the state machine's.
+    func bindIndex(of bindable: Int, toSource: Bool) -> Int? {
+        definition.dataBinds.lastIndex { $0.target == .bindable(bindable) && $0.toSource == toSource }
     }
 
     /// A bindable's current value: its bound view-model value through its converter, or its
     /// stored value.
     func value(of bindable: Int, access: some ViewModelAccess) -> PropertyValue? {
-        if let bind = toTargetBind(of: bindable), let location = access.locate(bind.sourcePath),
+        if let index = bindIndex(of: bindable, toSource: false), let location = access.locate(definition.dataBinds[index].sourcePath),
             let value = access.value(at: location)
         {
-            return converters.convert(value, with: bind.converter)
+            return converted(value, slot: .stateMachine(index), towardSource: false, source: location, access: access)
         }
         guard definition.bindables.indices.contains(bindable) else { return nil }
         switch definition.bindables[bindable].value {
@@ -99,6 +99,7 @@ extension StateMachineInstance {
         case .string(let value): return .string(value)
         case .color(let value): return .color(value)
         case .enumIndex(let index): return .symbolListIndex(UInt32(clamping: index))
+        case .component(let component, let key): return componentValue(BoundComponentProperty(component: component, key: key))
         case .trigger, .changed, .unsupported: return nil
         }
     }

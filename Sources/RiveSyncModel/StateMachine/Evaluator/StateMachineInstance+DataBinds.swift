@@ -8,26 +8,44 @@ extension StateMachineInstance {
     /// Runs the artboard's data binds: on the first advance after a bind, each bind's
     /// precedence decides which side wins (a two-way bind without "source to target first",
     /// and a to-source bind, take the component's value into the view model; the others push
-    /// the view model's value to the component); later, a changed view-model value flows to
+    /// the view model's value to the component); later, a changed view-model value (or a
+    /// changed converter input, or a time-based converter's moved output, `moved`) flows to
     /// its components, and a component written from the target side (`writeTarget`) flows
-    /// back through to-source and two-way binds.
-    mutating func updateArtboardBinds(access: inout some ViewModelAccess) {
+    /// back through to-source and two-way binds. Values pass through each bind's converter.
+    /// Returns whether a time-based converter is still on its way to a new value.
+    mutating func updateArtboardBinds(moved: Set<BindSlot> = [], access: inout some ViewModelAccess) -> Bool {
         let first = bindPassPending
         bindPassPending = false
+        var moving = false
         for (index, bind) in definition.artboardBinds.enumerated() {
             guard case .component(let component) = bind.target, let location = access.locate(bind.sourcePath) else { continue }
+            let slot = BindSlot.artboard(index)
             let property = BoundComponentProperty(component: component, key: bind.propertyKey)
             let targetWins = bind.toSource || (bind.twoWay && !bind.sourceToTargetFirst)
             if (first && targetWins) || (writtenTargets.contains(index) && (bind.toSource || bind.twoWay)) {
-                guard let value = componentValue(property), let current = access.value(at: location),
-                    let written = Self.fitted(value, to: current)
-                else { continue }
-                if access.write(written, at: location) { markChanged(location) }
-            } else if !bind.toSource, first || changed.contains(location), let value = access.value(at: location) {
-                componentValues[property] = converters.convert(value, with: bind.converter)
+                pushToSource(bind: index, access: &access)
+            } else if !bind.toSource,
+                first || changed.contains(location) || moved.contains(slot) || converterInputsChanged(slot, access: access),
+                let value = access.value(at: location)
+            {
+                componentValues[property] = convert(value, slot: slot, towardSource: false, source: location, access: access)
+                if bindConverters[slot]?.isMoving == true { moving = true }
             }
         }
         writtenTargets = []
+        return moving
+    }
+
+    /// Writes a bind's component value to its view-model source, through its converter.
+    mutating func pushToSource(bind index: Int, access: inout some ViewModelAccess) {
+        let bind = definition.artboardBinds[index]
+        guard case .component(let component) = bind.target, let location = access.locate(bind.sourcePath),
+            let value = componentValue(BoundComponentProperty(component: component, key: bind.propertyKey)),
+            let current = access.value(at: location)
+        else { return }
+        let converted = convert(value, slot: .artboard(index), towardSource: true, source: location, access: access)
+        guard let written = Self.fitted(converted, to: current) else { return }
+        if access.write(written, at: location) { markChanged(location) }
     }
 
     /// Writes a bound component's property as an animation would (it reaches the view model
@@ -43,7 +61,11 @@ extension StateMachineInstance {
     /// A component property's current value: written by a bind, else stored in the file,
     /// else Rive's initial value for the property.
     func componentValue(_ property: BoundComponentProperty) -> PropertyValue? {
-        if let value = componentValues[property] { return value }
+        componentValues[property] ?? Self.storedValue(property, in: definition)
+    }
+
+    /// A component property's value as the file stores it, else Rive's initial value for it.
+    static func storedValue(_ property: BoundComponentProperty, in definition: StateMachineDefinition) -> PropertyValue? {
         guard definition.components.indices.contains(property.component),
             let known = RiveDefinitions.property(property.key)
         else { return nil }
@@ -52,7 +74,7 @@ extension StateMachineInstance {
         case .color(let color)?: return .color(color)
         case .bytes(let bytes)?: return .string(String(decoding: bytes, as: UTF8.self))
         case .uint(let number)?: return known.kind == .bool ? .boolean(number != 0) : .number(Float(number))
-        case nil: return Self.initialValue(known)
+        case nil: return initialValue(known)
         }
     }
 

@@ -5,9 +5,11 @@ extension StateMachineInstance {
     mutating func advanceLayer(_ index: Int, _ seconds: Float, access: inout some ViewModelAccess) -> Bool {
         advanceTimeline(index, seconds)
         updateMix(index, seconds, access: &access)
+        applyAnimation(index)
         var changedState = false
         var iterations = 0
         while updateState(index, access: &access) {
+            applyAnimation(index)
             changedState = true
             iterations += 1
             if iterations >= 100 { return false }

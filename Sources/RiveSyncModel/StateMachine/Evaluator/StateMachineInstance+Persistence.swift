@@ -12,7 +12,9 @@ public enum StateMachinePersistenceError: Error, Sendable, Hashable {
 extension StateMachineInstance {
     /// Everything an advance leaves behind, as strict JSON: each layer's state, animation time
     /// and transition, the inputs, bound components' values, reported listeners and events not
-    /// run yet, and whether a bind pass is pending. `restore(from:)` reads it back.
+    /// run yet, whether a bind pass is pending, where the formulas' random sequence is, and
+    /// what each bind's converter keeps (an interpolator under way), and the same for each
+    /// nested artboard's state machine. `restore(from:)` reads it back.
     public var persistentJSON: JSONValue {
         .object([
             ("layers", .array(layers.map(Self.json))),
@@ -33,6 +35,8 @@ extension StateMachineInstance {
                 .array(pendingEvents.map { .object([("target", .number(Double($0.target))), ("event", .number(Double($0.event)))]) })
             ),
             ("bindPassPending", .bool(bindPassPending)), ("settled", .bool(isSettled)),
+            ("random", .string(String(random.state, radix: 16))), ("converters", .array(convertersJSON)),
+            ("nested", .array(nested.map(\.machine.persistentJSON))),
         ])
     }
 
@@ -62,6 +66,56 @@ extension StateMachineInstance {
         }
         bindPassPending = try Self.bool(json["bindPassPending"], "bindPassPending")
         isSettled = try Self.bool(json["settled"], "settled")
+        try restoreConverters(json["converters"])
+        // A state persisted before nested state machines were kept leaves them at their entry.
+        if let states = json["nested"] {
+            let states = try Self.array(states, "nested")
+            guard states.count == nested.count else {
+                throw .mismatch("\(states.count) nested state machines, the file has \(nested.count)")
+            }
+            for (index, state) in states.enumerated() { try nested[index].machine.restore(from: state) }
+        }
+        // A state persisted before formulas drew seeded numbers has none: the sequence starts over.
+        if let text = json["random"] {
+            guard let state = text.stringValue.flatMap({ UInt64($0, radix: 16) }) else { throw .invalidMember("random") }
+            random = SeededRandom(state: state)
+        } else {
+            random = SeededRandom()
+        }
+    }
+
+    /// The state of each bind's converter that keeps one, in bind order.
+    private var convertersJSON: [JSONValue] {
+        let slots = bindConverters.keys.sorted { Self.slotKey($0) < Self.slotKey($1) }
+        return slots.compactMap { slot in
+            bindConverters[slot]?.persistentState.map { .object([("bind", .string(Self.slotKey(slot))), ("state", $0)]) }
+        }
+    }
+
+    /// A bind slot as persisted: `a` (artboard) or `s` (state machine) and the bind's index,
+    /// zero-padded so that the keys sort in bind order.
+    private static func slotKey(_ slot: BindSlot) -> String {
+        let (prefix, index) =
+            switch slot {
+            case .artboard(let index): ("a", index)
+            case .stateMachine(let index): ("s", index)
+            }
+        let digits = String(index)
+        return prefix + String(repeating: "0", count: max(0, 10 - digits.count)) + digits
+    }
+
+    /// Starts every converter over, then restores the states persisted (none in a state
+    /// persisted before converters were kept).
+    private mutating func restoreConverters(_ json: JSONValue?) throws(StateMachinePersistenceError) {
+        let slots = Dictionary(uniqueKeysWithValues: bindConverters.keys.map { (Self.slotKey($0), $0) })
+        resetConverters()
+        guard let json else { return }
+        for item in try Self.array(json, "converters") {
+            guard let key = item["bind"]?.stringValue, let slot = slots[key], let state = item["state"] else {
+                throw .mismatch("no converter for \(item["bind"]?.jsonText ?? "a bind")")
+            }
+            guard bindConverters[slot]!.restoreState(state) else { throw .invalidMember("converters.state") }
+        }
     }
 
     private static func json(_ layer: LayerInstance) -> JSONValue {

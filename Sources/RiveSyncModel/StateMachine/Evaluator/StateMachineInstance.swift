@@ -7,7 +7,10 @@
 /// "changed" flags clear). Numbers are computed in `Float`, as Rive does.
 public struct StateMachineInstance: Sendable, Hashable {
     public let definition: StateMachineDefinition
-    let converters: DataConverterAdapter
+    /// Each bind's own copy of the converter it names.
+    var bindConverters: [BindSlot: DataConverter]
+    /// The random numbers formulas draw.
+    var random = SeededRandom()
     var layers: [LayerInstance]
     var inputs: [InputValue]
     /// View-model values changed since the last frame reset (Rive's `hasChanged`).
@@ -19,9 +22,12 @@ public struct StateMachineInstance: Sendable, Hashable {
     /// Events reported and not yet delivered to event listeners: the component that reported
     /// them (0 for this artboard, else a nested artboard) and the event's id in its artboard.
     var pendingEvents: [PendingEvent] = []
-    /// Events reported during the current advance, in order, and their component ids.
+    /// Events reported during the current advance, in order.
     var reported: [ReportedEvent] = []
-    var reportedEventIDs: [Int] = []
+    /// This artboard's events delivered to its listeners in the current frame (by id): as
+    /// Rive's `notifyEventListeners` does, they bubble up to the state machine of the artboard
+    /// that nests this one, at once.
+    var delivered: [Int] = []
     /// Whether the last advance said the state machine needs no further advance (false
     /// before the first advance).
     public internal(set) var isSettled = false
@@ -31,6 +37,10 @@ public struct StateMachineInstance: Sendable, Hashable {
     var bindPassPending = true
     /// Artboard data binds whose target was written since the last advance.
     var writtenTargets: Set<Int> = []
+    /// The component properties the state machine observes (bound or compared).
+    let observedComponents: Set<BoundComponentProperty>
+    /// Observed component properties an animation changed and no bind has pushed yet.
+    var animatedComponents: Set<BoundComponentProperty> = []
 
     /// The state machines of the artboard's nested artboards, with their data context paths.
     var nested: [NestedStateMachine] = []
@@ -38,8 +48,13 @@ public struct StateMachineInstance: Sendable, Hashable {
     /// A state machine of `definition` at its entry states, before any advance, with the
     /// state machines of its nested artboards (nested at most `depth` levels deep).
     public init(definition: StateMachineDefinition, graph: RiveGraph, depth: Int = 8) {
+        self.init(definition: definition, graph: graph, converters: DataConverters(graph: graph), depth: depth)
+    }
+
+    private init(definition: StateMachineDefinition, graph: RiveGraph, converters: DataConverters, depth: Int) {
         self.definition = definition
-        converters = DataConverterAdapter(graph: graph)
+        bindConverters = Self.bindConverters(of: definition, in: converters)
+        observedComponents = Self.observedComponents(of: definition)
         layers = definition.layers.map { LayerInstance(layer: $0) }
         inputs = definition.inputs.map { InputValue($0.kind) }
         guard depth > 0 else { return }
@@ -50,7 +65,7 @@ public struct StateMachineInstance: Sendable, Hashable {
                 nested.append(
                     NestedStateMachine(
                         component: artboard.component, path: artboard.dataBindPath,
-                        machine: StateMachineInstance(definition: child, graph: graph, depth: depth - 1)))
+                        machine: StateMachineInstance(definition: child, graph: graph, converters: converters, depth: depth - 1)))
             }
         }
     }
@@ -86,16 +101,19 @@ public struct StateMachineInstance: Sendable, Hashable {
     /// Advances by `seconds` as Rive's `advanceAndApply` does.
     public mutating func advance(by seconds: Float, access: inout some ViewModelAccess) -> Outcome {
         reported = []
-        reportedEventIDs = []
+        delivered = []
         for index in layers.indices { layers[index].changedOnAdvance = false }
-        updateArtboardBinds(access: &access)
-        var keepGoing = advanceLayers(seconds, newFrame: true, access: &access) || seconds == 0
+        let converters = advanceConverters(seconds, access: access)
+        let moving = updateArtboardBinds(moved: converters.moved, access: &access)
+        var keepGoing = advanceLayers(seconds, newFrame: true, access: &access) || seconds == 0 || converters.running || moving
         if advanceNested(seconds, newFrame: true, access: &access) { keepGoing = true }
+        pushAnimatedToSource(access: &access)
         if tryChangeState(access: &access) {
             _ = advanceLayers(0, newFrame: false, access: &access)
             keepGoing = true
         }
         if advanceNested(0, newFrame: false, access: &access) { keepGoing = true }
+        pushAnimatedToSource(access: &access)
         resetFrame()
         let changedLayers = layers.indices.filter { layers[$0].changedOnAdvance }
         let settled = !(keepGoing || !pendingEvents.isEmpty || !reportedListeners.isEmpty)
@@ -129,7 +147,10 @@ public struct StateMachineInstance: Sendable, Hashable {
             let listeners = reportedListeners
             pendingEvents = []
             reportedListeners = []
-            for pending in events { hear(pending, access: &access) }
+            for pending in events {
+                hear(pending, access: &access)
+                if pending.target == 0 { delivered.append(pending.event) }
+            }
             for listener in listeners { perform(listener: listener, access: &access) }
         }
     }
@@ -150,7 +171,7 @@ public struct StateMachineInstance: Sendable, Hashable {
         for index in nested.indices {
             nested[index].machine.resetFrame()
             nested[index].machine.reported = []
-            nested[index].machine.reportedEventIDs = []
+            nested[index].machine.delivered = []
         }
     }
 
@@ -169,20 +190,25 @@ public struct StateMachineInstance: Sendable, Hashable {
             }
             if newFrame, nested[index].machine.bindPassPending {
                 nested[index].machine.bind(access: access)
-                nested[index].machine.updateArtboardBinds(access: &access)
+                if nested[index].machine.updateArtboardBinds(access: &access) { keepGoing = true }
+            } else if !nested[index].machine.watchedResolved {
+                nested[index].machine.resolveWatched(access: access)
             }
             nested[index].machine.noteChanged(Self.ordered(changed.subtracting(nested[index].machine.changed)))
             let before = nested[index].machine.changed
-            let heardBefore = nested[index].machine.reportedEventIDs.count
+            let heardBefore = nested[index].machine.delivered.count
             if nested[index].machine.advanceLayers(seconds, newFrame: newFrame, access: &access) { keepGoing = true }
             if nested[index].machine.advanceNested(seconds, newFrame: newFrame, access: &access) { keepGoing = true }
+            nested[index].machine.pushAnimatedToSource(access: &access)
             if newFrame, nested[index].machine.tryChangeState(access: &access) {
                 _ = nested[index].machine.advanceLayers(0, newFrame: false, access: &access)
+                nested[index].machine.pushAnimatedToSource(access: &access)
                 keepGoing = true
             }
             if pushed { access.contexts.removeLast() }
-            // A nested artboard's events reach this state machine's listeners on it.
-            for event in nested[index].machine.reportedEventIDs.dropFirst(heardBefore) {
+            // The events a nested artboard's listeners were told of reach this state machine's
+            // listeners on it.
+            for event in nested[index].machine.delivered.dropFirst(heardBefore) {
                 hear(PendingEvent(target: nested[index].component, event: event), access: &access)
             }
             for location in Self.ordered(nested[index].machine.changed.subtracting(before)) { markChanged(location) }
@@ -215,19 +241,30 @@ public struct StateMachineInstance: Sendable, Hashable {
 
     /// The locations the listeners' paths lead to, resolved at bind (`bind(access:)`).
     var watchedLocations: [[Int]: ValueLocation] = [:]
+    /// Whether `watchedLocations` were resolved since this value was made (a restored nested
+    /// state machine resolves them at its next advance).
+    var watchedResolved = false
 
     /// Resolves what the state machine watches against the bound instances (call after every
     /// bind).
     public mutating func bind(access: some ViewModelAccess) {
         bindPassPending = true
         isSettled = false
+        resetConverters()
         for index in nested.indices { nested[index].machine.bindPassPending = true }
+        resolveWatched(access: access)
+    }
+
+    /// Resolves the view-model values the listeners watch against the bound instances (or,
+    /// for a nested artboard's state machine, its data context).
+    mutating func resolveWatched(access: some ViewModelAccess) {
         watchedLocations = [:]
         for listener in definition.listeners {
             for case .viewModel(let path) in listener.sources {
                 if let location = access.locate(path) { watchedLocations[path] = location }
             }
         }
+        watchedResolved = true
     }
 }
 

@@ -20,11 +20,22 @@ public protocol ViewModelAccess {
     func locate(_ path: [Int]) -> ValueLocation?
     /// The value at a location.
     func value(at location: ValueLocation) -> PropertyValue?
-    /// An enum value's index among its enum's values (nil when not an enum value).
-    func enumIndex(at location: ValueLocation) -> UInt64?
+    /// The values of the enum the property at a location holds, in file order (empty when it
+    /// holds no enum).
+    func enumValues(at location: ValueLocation) -> [String]
     /// Writes a value the way a client's write would (a write of the value already there
     /// changes nothing and returns false).
     mutating func write(_ value: PropertyValue, at location: ValueLocation) -> Bool
     /// Fires a trigger.
     mutating func fire(at location: ValueLocation)
+}
+
+extension ViewModelAccess {
+    /// An enum value's index among its enum's values (nil when not an enum value).
+    func enumIndex(at location: ValueLocation) -> UInt64? {
+        guard case .enumValue(let name) = value(at: location), let index = enumValues(at: location).firstIndex(of: name) else {
+            return nil
+        }
+        return UInt64(index)
+    }
 }

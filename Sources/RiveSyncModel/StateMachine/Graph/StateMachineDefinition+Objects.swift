@@ -33,6 +33,7 @@ enum Keys {
     static let stringComparator = 486
     static let triggerComparator = 505
     static let selfComparator = 593
+    static let propertyComponentComparator = 667
     static let listener = 654
     static let listenerInputType = 658
     static let listenerInputViewModel = 660
@@ -109,6 +110,9 @@ extension StateMachineGraphReader {
         case Keys.enumComparator: return .enumIndex(object.uint(653) ?? 0)
         case Keys.triggerComparator: return .trigger
         case Keys.selfComparator: return .changed
+        case Keys.propertyComponentComparator:
+            guard let id = object.uint(977), id < UInt64(UInt32.max) else { return .unsupported(typeKey: object.typeKey) }
+            return .component(Int(id), propertyKey: Int(clamping: object.uint(978) ?? 0))
         default: return .unsupported(typeKey: object.typeKey)
         }
     }

@@ -120,6 +120,9 @@ public enum ComparatorDefinition: Sendable, Hashable {
     case trigger
     /// `TransitionSelfComparator`: true once when the left value changed.
     case changed
+    /// `TransitionPropertyComponentComparator`: a property (`propertyKey`) of one of the
+    /// artboard's components (`objectId`), as the artboard holds it now.
+    case component(Int, propertyKey: Int)
     case unsupported(typeKey: Int)
 }
 
