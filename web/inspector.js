@@ -1,8 +1,10 @@
 // The RiveSync inspector: files and their view models, live targets as trees of bound
-// instances with type-aware editors, a batch timeline, connection state and a path filter.
+// instances with type-aware editors, a state machine's layers and whether it is settled, a batch
+// timeline (with what the state machine changed and the events it reported), connection state and
+// a path filter.
 // Served by rivesyncd at `/`; talks to the same daemon with rivesync.js.
 
-import { RiveSync } from '/rivesync.js';
+import { RiveSync, escapeName, origin } from '/rivesync.js';
 import { controls, editor, element, update } from '/inspector-editors.js';
 
 const $ = (id) => document.getElementById(id);
@@ -16,6 +18,8 @@ const page = {
   filter: '',
   structure: '',
   editors: [],
+  /** Whether the shown state machine is settled, as of its last own advance (PROTOCOL.md §19). */
+  settled: true,
 };
 
 function daemonURL() {
@@ -129,8 +133,13 @@ async function selectTarget(name) {
   page.target = target;
   page.structure = '';
   $('timeline').replaceChildren();
+  page.settled = target.info.settled;
+  renderLayers(target);
   target.on('batch', (batch) => {
     if (page.target !== target) return;
+    // A batch of this target's own advance (commands, seconds, layers or events) says whether
+    // its state machine settled; one that only carries another target's shared change does not.
+    if (batch.commands.length > 0 || batch.elapsed || batch.layers || batch.events) page.settled = batch.settled !== false;
     addToTimeline(batch);
     refresh();
   });
@@ -139,6 +148,7 @@ async function selectTarget(name) {
     $('tree').dataset.resumed = String(event.resumed);
     status(event.resumed ? `resumed ${name} at seq ${event.seq}` : `new snapshot of ${name} at seq ${event.seq}`);
     refresh();
+    renderLayers(target);
   });
   target.on('end', () => status(`${name}: subscription ended`, true));
   target.on('presence', () => {
@@ -202,6 +212,30 @@ function refresh() {
     }
   }
   showDigest(target);
+  renderLayers(target);
+}
+
+/**
+ * A state machine's layers, each in its current state (PROTOCOL.md §19), and whether it is
+ * settled; nothing for a published instance or a state machine with no graph.
+ */
+function renderLayers(target) {
+  const node = $('layers');
+  const layers = target.layers;
+  node.dataset.settled = String(page.settled !== false);
+  if (layers.length === 0) {
+    node.replaceChildren();
+    return;
+  }
+  node.replaceChildren(
+    element('span', { className: 'badge', 'data-state': page.settled === false ? 'running' : 'settled', text: page.settled === false ? 'running' : 'settled' }),
+    ...layers.map((l) => element('span', { className: 'layer mono', 'data-layer': String(l.layer), text: `${l.name}: ${describeState(l)}` })),
+  );
+}
+
+/** A layer's state in words: `Timeline 1 (animation, state 1)`. */
+function describeState(layer) {
+  return `${layer.animation ?? layer.kind} (${layer.animation ? `${layer.kind}, ` : ''}state ${layer.state})`;
 }
 
 async function showDigest(target) {
@@ -214,8 +248,9 @@ async function showDigest(target) {
   node.dataset.digest = digest;
 }
 
+/** The path of property `name` under `prefix` (names escaped, PROTOCOL.md §4). */
 function join(prefix, name) {
-  return prefix === '' ? name : `${prefix}/${name}`;
+  return prefix === '' ? escapeName(name) : `${prefix}/${escapeName(name)}`;
 }
 
 function renderTree(target) {
@@ -290,7 +325,7 @@ function renderTree(target) {
   };
 
   const trees = target.replica.bindings.map((binding) => {
-    const prefix = binding.slot === 'main' ? '' : `@${binding.slot}`;
+    const prefix = binding.slot === 'main' ? '' : `@${escapeName(binding.slot)}`;
     return element('div', { className: 'slot', 'data-slot': binding.slot }, [
       element('h3', { text: binding.slot === 'main' ? 'main' : `@${binding.slot}` }),
       binding.instance === null ? element('div', { className: 'muted', text: '(empty)' }) : node(binding.instance, prefix, new Set()),
@@ -311,7 +346,13 @@ function applyFilter() {
   for (const item of $('timeline').children) item.hidden = !JSON.parse(item.dataset.paths).some(matchesFilter);
 }
 
+/** An effect in words; one the state machine made is marked `(state machine)`. */
 function describeEffect(effect) {
+  const text = describeChange(effect);
+  return origin(effect) === 'stateMachine' ? `${text} (state machine)` : text;
+}
+
+function describeChange(effect) {
   const where = effect.paths[0] ?? '';
   switch (effect.op) {
     case 'set':
@@ -341,10 +382,19 @@ function addToTimeline(batch) {
   const time = new Date().toISOString().slice(11, 23);
   const paths = batch.effects.flatMap((e) => e.paths);
   const by = authorsText(batch.authors);
+  const ran = batch.elapsed ? ` · ${batch.elapsed} s` : '';
+  const details = [element('div', { className: 'mono', text: batch.effects.map(describeEffect).join('; ') })];
+  if (batch.events) {
+    const events = batch.events.map((e) => `${e.name}${e.properties ? ` ${JSON.stringify(e.properties)}` : ''}`).join(', ');
+    details.push(element('div', { className: 'mono events', text: `events: ${events}` }));
+  }
+  if (batch.layers) {
+    details.push(element('div', { className: 'mono layers', text: `layers: ${batch.layers.map((l) => `${l.name} → ${describeState(l)}`).join(', ')}` }));
+  }
   const item = element('li', { 'data-seq': String(batch.seq), 'data-paths': JSON.stringify(paths.length ? paths : ['']) }, [
     element('strong', { text: `seq ${batch.seq}` }),
-    ` · ${batch.effects.length} effect${batch.effects.length === 1 ? '' : 's'} · ${time}${by ? ` · by ${by}` : ''}`,
-    element('div', { className: 'mono', text: batch.effects.map(describeEffect).join('; ') }),
+    ` · ${batch.effects.length} effect${batch.effects.length === 1 ? '' : 's'}${ran} · ${time}${by ? ` · by ${by}` : ''}`,
+    ...details,
   ]);
   const timeline = $('timeline');
   timeline.prepend(item);

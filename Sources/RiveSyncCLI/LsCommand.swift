@@ -2,7 +2,9 @@ import RiveSyncClient
 import RiveSyncJSON
 
 /// `rivesync ls`: the daemon's files (view models with their instances, globals, artboards
-/// with their state machines) and targets (state machines and published instances).
+/// with their state machines) and targets (state machines and published instances), each
+/// state machine with its layers' current states and, while it needs further advances,
+/// "not settled".
 enum LsCommand {
     static let spec = CommandSpec(
         name: "ls", summary: "List the files, view models, instances, globals, state machines and targets of a daemon.",
@@ -37,7 +39,13 @@ enum LsCommand {
                 targets.append(json(target))
                 let kind = target.kind == .stateMachine ? "state machine \(target.artboard ?? "")/\(target.stateMachine ?? "")" : "instance"
                 let bindings = target.bindings.map { "\($0.slot)=\($0.instance.map { "#\($0)" } ?? "null")" }.joined(separator: ", ")
-                lines.append("target \(target.name) (\(kind), file \(target.file), \(target.mode), seq \(target.seq)): \(bindings)")
+                let running = target.settled == false ? ", not settled" : ""
+                lines.append(
+                    "target \(target.name) (\(kind), file \(target.file), \(target.mode), seq \(target.seq)\(running)): \(bindings)")
+                for layer in target.layers {
+                    let state = "state \(layer.state) (\(layer.kind.rawValue)\(layer.animation.map { " " + $0 } ?? ""))"
+                    lines.append("  layer \(layer.layer) \(layer.name): \(state)")
+                }
             }
             if output.json {
                 output.line(JSONValue.object([("files", .array(files)), ("targets", .array(targets))]).jsonText)
@@ -60,6 +68,10 @@ enum LsCommand {
                 .array(target.bindings.map { ["slot": .string($0.slot), "instance": $0.instance.map { .number(Double($0)) } ?? .null] })
             ),
         ]
+        if target.kind == .stateMachine {
+            members.append(("layers", .array(target.layers.map(WatchCommand.json))))
+        }
+        if let settled = target.settled { members.append(("settled", .bool(settled))) }
         return .object(members)
     }
 }

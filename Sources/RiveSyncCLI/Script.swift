@@ -26,7 +26,7 @@ struct Script: Sendable {
         case fire(target: String, path: String)
         case list(words: [String])
         case bind(target: String, words: [String])
-        case advance(target: String)
+        case advance(target: String, elapsed: Double)
         case expectValue(target: String, path: String, value: Expected)
         case expectTrigger(target: String, path: String, fires: UInt64)
         case expectError(code: String, step: Step)
@@ -37,7 +37,7 @@ struct Script: Sendable {
         var target: String? {
             switch self {
             case .set(let target, _, _), .fire(let target, _), .expectValue(let target, _, _), .expectTrigger(let target, _, _),
-                .waitBatch(let target, _), .bind(let target, _), .advance(let target), .waitValue(let target, _, _, _):
+                .waitBatch(let target, _), .bind(let target, _), .advance(let target, _), .waitValue(let target, _, _, _):
                 return target
             case .list(let words): return words[1]
             case .expectError(_, let step): return step.target
@@ -104,8 +104,9 @@ struct Script: Sendable {
           fire TARGET PATH                          fire a trigger
           list add|insert|remove|swap TARGET PATH … edit a list, as 'rivesync list'
           bind TARGET SLOT=INSTANCE...              bind instances, as 'rivesync bind'
-          advance TARGET                            advance a manual target; waits for the commands
-                                                    this connection queued on it
+          advance TARGET [S]                        advance a manual target; waits for the commands
+                                                    this connection queued on it, then runs its
+                                                    state machine S seconds (default 0)
           expect value TARGET PATH VALUE [~TOL]     the value now equals VALUE (numbers: within TOL)
           expect trigger TARGET PATH N              fired N times since the script started
           expect error CODE STEP                    STEP fails with the protocol error CODE
@@ -154,7 +155,13 @@ struct Script: Sendable {
             }
             return .bind(target: w[1], words: Array(w.dropFirst(2)))
         case ("advance", _):
-            return .advance(target: try exact(2, "advance TARGET")[1])
+            let w = all()
+            guard (2...3).contains(w.count) else { throw ScriptSyntaxError(message: "expected 'advance TARGET [SECONDS]'") }
+            guard w.count == 3 else { return .advance(target: w[1], elapsed: 0) }
+            guard let elapsed = Double(w[2]), elapsed.isFinite, elapsed >= 0 else {
+                throw ScriptSyntaxError(message: "'\(w[2])' is not a number of seconds ≥ 0")
+            }
+            return .advance(target: w[1], elapsed: elapsed)
         case ("expect", "value"):
             let (w, value) = try withValue(4, "expect value TARGET PATH VALUE [~TOLERANCE]")
             return .expectValue(target: w[2], path: w[3], value: try expected(value))

@@ -96,11 +96,13 @@ struct ScriptRunner {
             } else {
                 _ = try await command()
             }
-        case .advance(let target):
+        case .advance(let target, let elapsed):
+            // The queued commands apply first (an advance of 0 s until each is acknowledged:
+            // one may reach the daemon after an advance), then the state machine runs.
             let machine = try await connections[on]!.worker.stateMachine(named: target)
             let queued = connections[on]!.queued.removeValue(forKey: target) ?? []
-            if queued.isEmpty { try await machine.advance() }
             for task in queued { _ = try await ManualTargets.advanceUntilApplied(machine, task) }
+            if queued.isEmpty || elapsed > 0 { try await machine.advance(elapsed: elapsed) }
         case .expectValue(let target, let path, let expected):
             try await connections[on]!.worker.synchronize()
             let (type, actual) = try await remote(target, on: on).value(at: path)
@@ -114,8 +116,8 @@ struct ScriptRunner {
             guard let target = inner.target else { return }
             let command = try await command(inner, on: on)
             do {
-                if case .advance = inner {
-                    try await connections[on]!.worker.stateMachine(named: target).advance()
+                if case .advance(_, let elapsed) = inner {
+                    try await connections[on]!.worker.stateMachine(named: target).advance(elapsed: elapsed)
                 } else {
                     _ = try await command()
                 }

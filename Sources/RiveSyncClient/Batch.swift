@@ -13,6 +13,13 @@ public struct Batch: Sendable, Hashable {
         case bind(slot: String, instance: UInt64)
     }
 
+    /// Who made a change: a client's command, or the target's state machine (a listener, a
+    /// data bind, a converter, a transition; Rive's "updated as a result of a binding").
+    public enum Origin: Sendable, Hashable {
+        case command
+        case stateMachine
+    }
+
     /// Who sent a command (PROTOCOL.md §17): its connection's `client` name and token name,
     /// each nil when there was none.
     public struct Author: Sendable, Hashable {
@@ -24,6 +31,8 @@ public struct Batch: Sendable, Hashable {
     /// The target's batch number (1, 2, 3, … with no gaps for one client).
     public let seq: UInt64
     public let changes: [Change]
+    /// Who made each of `changes`, in the same order.
+    public let origins: [Origin]
     /// The daemon's numbers of the commands this advance applied, in order (their acks carry
     /// the same numbers).
     public let commands: [UInt64]
@@ -35,6 +44,31 @@ public struct Batch: Sendable, Hashable {
     /// the client could not get the batches it missed (the daemon restarted, kept too few, or
     /// this client lagged; value streams then yield the differences). `changes` is empty.
     public let isResync: Bool
+    /// Seconds the target's state machine ran in this advance (0: none; PROTOCOL.md §19).
+    public let elapsed: Double
+    /// The Rive events the state machine reported during the advance, in order.
+    public let events: [StateMachineEvent]
+    /// The layers whose state changed in this advance, with their new state.
+    public let layers: [StateMachineLayer]
+    /// False while the state machine needs further advances. A batch of a target that only
+    /// sees another target's shared change says true: its own state machine did not run.
+    public let settled: Bool
+
+    /// One trigger fire of the batch, by the instance that holds the trigger (for the bridge,
+    /// which follows instances, not paths).
+    struct Fire: Sendable, Hashable {
+        let instance: UInt64
+        let property: String
+        let origin: Origin
+    }
+
+    /// Every fire of the batch, in order.
+    let fires: [Fire]
+
+    /// The changes the state machine made, with their paths.
+    public var stateMachineChanges: [Change] {
+        zip(changes, origins).filter { $0.1 == .stateMachine }.map(\.0)
+    }
 
     init(_ batch: ServerMessage.Batch) {
         target = batch.target
@@ -42,7 +76,16 @@ public struct Batch: Sendable, Hashable {
         commands = batch.commands
         authors = batch.authors?.map { $0.map { Author(client: $0.client, token: $0.token) } }
         isResync = false
+        elapsed = batch.elapsed
+        events = batch.events.map(StateMachineEvent.init)
+        layers = batch.layers.map(StateMachineLayer.init)
+        settled = batch.settled
         let effects = batch.effects
+        origins = effects.map { $0.origin == .stateMachine ? .stateMachine : .command }
+        fires = effects.compactMap { effect in
+            guard case .fire(let instance, let property) = effect.change else { return nil }
+            return Fire(instance: instance.rawValue, property: property, origin: effect.origin == .stateMachine ? .stateMachine : .command)
+        }
         changes = effects.map { effect in
             let path = effect.paths.first ?? ""
             switch effect.change {
@@ -60,8 +103,14 @@ public struct Batch: Sendable, Hashable {
         self.target = target
         self.seq = seq
         changes = []
+        origins = []
+        fires = []
         commands = []
         authors = nil
         isResync = true
+        elapsed = 0
+        events = []
+        layers = []
+        settled = true
     }
 }

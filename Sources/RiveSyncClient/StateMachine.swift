@@ -51,29 +51,49 @@ public final class StateMachine: Sendable {
         }
     }
 
-    /// Advances a manual state machine now: applies its queued changes. Commands sent to a
-    /// manual target are acknowledged only by an advance, so await a setter concurrently
-    /// (`async let`) with this call.
-    /// - Returns: the seq after the advance.
+    /// Advances a manual state machine now, as Rive's `advance(by:)`: applies its queued
+    /// changes, then runs the daemon's state machine for `elapsed` seconds (0 to 60;
+    /// PROTOCOL.md §8, §19). Commands sent to a manual target are acknowledged only by an
+    /// advance, so await a setter concurrently (`async let`) with this call.
+    /// - Returns: the seq after the advance and whether the state machine is settled.
     /// - Throws: `StateMachineError.notManual` for a state machine that advances by itself.
     @discardableResult
-    public func advance() async throws -> UInt64 {
-        let reply = try await worker.calls.run { [self] in try await submitAdvance() }
-        guard case .advanced(_, let seq, _, _) = reply else {
+    public func advance(elapsed: Double = 0) async throws -> AdvanceReceipt {
+        let reply = try await worker.calls.run { [self] in try await submitAdvance(elapsed) }
+        guard case .advanced(let target, let seq, let settled, _) = reply else {
             throw reply?.unexpected(.advanced) ?? WorkerError.protocolViolation("advance got no 'advanced'")
         }
-        return seq
+        return AdvanceReceipt(target: target, seq: seq, settled: settled)
     }
 
-    /// Advances a manual state machine, as Rive's `advance(by:)`: returns at once, after the
-    /// calls queued before it. The daemon keeps the state machine's time, so `time` is not
-    /// used. A state machine that advances by itself reports `notManual` to `Worker.errors()`.
+    /// Advances a manual state machine by `time` seconds, as Rive's `advance(by:)`: returns at
+    /// once, after the calls queued before it; the daemon runs its state machine for `time`.
+    /// A state machine that advances by itself reports `notManual` to `Worker.errors()`; use
+    /// `advance(elapsed:)` to await the advance and learn whether it settled.
     public func advance(by time: Double) {
-        worker.calls.post("advance(by: \(time))") { [self] in try await submitAdvance() }
+        worker.calls.post("advance(by: \(time))") { [self] in try await submitAdvance(time) }
     }
 
-    private func submitAdvance() async throws -> Reply {
-        try await worker.session.submit(.advance(target: name), .stateMachine)
+    private func submitAdvance(_ elapsed: Double) async throws -> Reply {
+        try await worker.session.submit(.advance(target: name, elapsed: elapsed), .stateMachine)
+    }
+
+    /// Every layer of the state machine in its current state, as the daemon lists it now
+    /// (empty for a state machine with no graph, as a JSON schema's).
+    public func layers() async throws -> [StateMachineLayer] {
+        try await info().layers
+    }
+
+    /// Whether the state machine needs no further advance, as the daemon lists it now.
+    public func isSettled() async throws -> Bool {
+        try await info().settled ?? true
+    }
+
+    private func info() async throws -> TargetInfo {
+        guard let info = try await worker.getTargets().first(where: { $0.name == name }) else {
+            throw StateMachineError.unknownTarget(name)
+        }
+        return info
     }
 
     /// The instance bound in the main slot (better than Rive, which cannot give it back).

@@ -182,6 +182,11 @@ public struct TargetInfo: Sendable, Hashable {
     public let seq: UInt64
     /// Slot name (`main`, `Theme`) and the bound instance's id (nil while empty).
     public let bindings: [(slot: String, instance: UInt64?)]
+    /// A state machine's layers, each in its current state (empty for a published instance
+    /// and for a state machine with no graph, as a JSON schema's).
+    public let layers: [StateMachineLayer]
+    /// Whether a state machine needs no further advance (nil for a published instance).
+    public let settled: Bool?
 
     init(_ info: ServerMessage.TargetInfo) {
         name = info.name
@@ -199,12 +204,15 @@ public struct TargetInfo: Sendable, Hashable {
         mode = info.mode.rawValue
         seq = info.seq
         bindings = info.bindings.map { ($0.slot.description, $0.instance?.rawValue) }
+        layers = (info.layers ?? []).map(StateMachineLayer.init)
+        settled = info.settled
     }
 
     public static func == (lhs: TargetInfo, rhs: TargetInfo) -> Bool {
         lhs.name == rhs.name && lhs.file == rhs.file && lhs.kind == rhs.kind && lhs.artboard == rhs.artboard
             && lhs.stateMachine == rhs.stateMachine && lhs.mode == rhs.mode && lhs.seq == rhs.seq
             && lhs.bindings.elementsEqual(rhs.bindings) { $0.slot == $1.slot && $0.instance == $1.instance }
+            && lhs.layers == rhs.layers && lhs.settled == rhs.settled
     }
 
     public func hash(into hasher: inout Hasher) {

@@ -3,7 +3,9 @@ import RiveSyncJSON
 extension DaemonConfiguration {
     /// The built-in demo (`rivesyncd --demo`): the schema in `protocol/examples/demo.schema.json`
     /// (embedded at build time) as file `demo`; its `Theme` instance `Light` published as `theme`;
-    /// state machine `character` (the `Character` view model, seed of the Rive guide) and
+    /// state machine `character` (the `Character` view model, seed of the Rive guide, run by the
+    /// state machine the schema describes: its triggers move a `mood` and a `presence` layer,
+    /// its listeners set `face` and `color`) and
     /// `lobby` (a list of players for a multiplayer preview), both bound to `theme`. The
     /// inspector and preview pages are on, with their editors.
     public static func demo() -> DaemonConfiguration {

@@ -127,7 +127,8 @@ final class QACommandTests: QADaemonTestCase {
         XCTAssertEqual(try rivesync("get", "manual", "mood").stdout, "4\n")
         XCTAssertEqual(try rivesync("fire", "manual", "yes", "--advance").status, 0)
         XCTAssertEqual(
-            try rivesync("advance", "manual", "--json"), .init(status: 0, stdout: #"{"target":"manual","seq":2}"# + "\n", stderr: ""))
+            try rivesync("advance", "manual", "--json"),
+            .init(status: 0, stdout: #"{"target":"manual","seq":2,"settled":true}"# + "\n", stderr: ""))
         XCTAssertEqual(try rivesync("advance", "manual"), .init(status: 0, stdout: "", stderr: ""))
     }
 

@@ -16,7 +16,7 @@ final class UsageTests: XCTestCase {
               watch    Print JSON lines of a target's batches, or of the values at PATHs as they change.
               list     Edit a list: add/insert an INSTANCE (#ID, ViewModel or ViewModel/Name), remove by index or #ID, swap.
               bind     Bind instances to slots: main=INSTANCE, Theme=INSTANCE (#ID, ViewModel or ViewModel/Name).
-              advance  Advance a manual target now: apply its queued commands.
+              advance  Advance a manual target now: apply its queued commands, run its state machine.
               dump     Print a target's whole state (or the tree at --path) as JSON.
               delete   Delete a target; instances only it held are freed.
               who      Print the members of a target's presence and their states.
@@ -54,12 +54,14 @@ final class UsageTests: XCTestCase {
             .init(
                 status: 0,
                 stdout: """
-                    usage: rivesync inspect FILE [--text]
+                    usage: rivesync inspect FILE [--text] [--graph] [--json]
 
                     Print the view models, enums, artboards and assets of a .riv or JSON schema file.
 
                     options:
                       --text               print a human-readable tree instead of JSON
+                      --graph              print the state machines: layers, states, transitions, listeners, data binds
+                      --json               print JSON (the default without --graph; with it, SCHEMA.md's state machine format)
 
                     """, stderr: ""))
     }
@@ -68,17 +70,26 @@ final class UsageTests: XCTestCase {
         let cases: [([String], String)] = [
             ([], "rivesync: missing command (see 'rivesync --help')\n"),
             (["frobnicate"], "rivesync: unknown command 'frobnicate' (see 'rivesync --help')\n"),
-            (["inspect"], "rivesync: inspect: missing FILE (usage: rivesync inspect FILE [--text])\n"),
-            (["inspect", "a", "b"], "rivesync: inspect: unexpected argument 'b' (usage: rivesync inspect FILE [--text])\n"),
-            (["inspect", "--bogus", "a"], "rivesync: inspect: unknown option '--bogus' (usage: rivesync inspect FILE [--text])\n"),
-            (["inspect", "-x", "a"], "rivesync: inspect: unknown option '-x' (usage: rivesync inspect FILE [--text])\n"),
+            (["inspect"], "rivesync: inspect: missing FILE (usage: rivesync inspect FILE [--text] [--graph] [--json])\n"),
+            (
+                ["inspect", "a", "b"],
+                "rivesync: inspect: unexpected argument 'b' (usage: rivesync inspect FILE [--text] [--graph] [--json])\n"
+            ),
+            (
+                ["inspect", "--bogus", "a"],
+                "rivesync: inspect: unknown option '--bogus' (usage: rivesync inspect FILE [--text] [--graph] [--json])\n"
+            ),
+            (
+                ["inspect", "-x", "a"],
+                "rivesync: inspect: unknown option '-x' (usage: rivesync inspect FILE [--text] [--graph] [--json])\n"
+            ),
             (
                 ["inspect", "--text=yes", "a"],
-                "rivesync: inspect: option '--text' takes no value (usage: rivesync inspect FILE [--text])\n"
+                "rivesync: inspect: option '--text' takes no value (usage: rivesync inspect FILE [--text] [--graph] [--json])\n"
             ),
             (
                 ["inspect", "--text", "--text", "a"],
-                "rivesync: inspect: option '--text' given twice (usage: rivesync inspect FILE [--text])\n"
+                "rivesync: inspect: option '--text' given twice (usage: rivesync inspect FILE [--text] [--graph] [--json])\n"
             ),
         ]
         for (arguments, message) in cases {

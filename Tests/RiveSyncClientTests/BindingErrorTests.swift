@@ -72,7 +72,7 @@ final class BindingErrorTests: ClientTestCase {
         async let receipt = main.confirmed.setValue(of: mood, to: 8)
         let target = try await worker.target(named: "manual-character")
         var advancedSeq: UInt64 = 0
-        while advancedSeq == 0 { advancedSeq = try await machine.advance() }
+        while advancedSeq == 0 { advancedSeq = try await machine.advance().seq }
         let applied = try await receipt
         XCTAssertEqual(applied.seq, advancedSeq)
         let seq = try await target.seq()

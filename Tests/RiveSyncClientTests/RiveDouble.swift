@@ -263,7 +263,7 @@ extension RiveDouble {
             ]),
             "Character": .init(properties: [
                 "mood": .value(.number(0)), "success": .trigger, "error": .trigger, "yes": .trigger, "no": .trigger, "enter": .trigger,
-                "exit": .trigger,
+                "exit": .trigger, "face": .value(.string("")), "color": .value(black),
             ]),
             "Player": .init(properties: [
                 "name": .value(.string("")), "x": .value(.number(0)), "y": .value(.number(0)), "color": .value(black), "wave": .trigger,

@@ -53,8 +53,11 @@ import Testing
         let schema = try FileSchema(jsonText: text)
         #expect(schema.globalViewModelNames == ["Theme"])
         #expect(try schema.instanceNames(of: "Theme") == ["Light", "Dark"])
-        #expect(try schema.properties(of: "Character").map(\.name) == ["mood", "success", "error", "yes", "no", "enter", "exit"])
-        #expect(try schema.properties(of: "Character").dropFirst().allSatisfy { $0.type == .trigger })
+        let character = try schema.properties(of: "Character")
+        #expect(character.map(\.name) == ["mood", "success", "error", "yes", "no", "enter", "exit", "face", "color"])
+        #expect(character.dropFirst().prefix(6).allSatisfy { $0.type == .trigger })
+        #expect(schema.artboards.first?.stateMachines == ["character"])
+        #expect(StateMachineDefinition.build(from: schema.graph, artboard: "Character", stateMachine: "character") != nil)
     }
 
     @Test(arguments: [

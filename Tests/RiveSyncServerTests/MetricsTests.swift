@@ -29,11 +29,14 @@ import Testing
                 #"rivesync_subscriptions{target="character"} 1"#, #"rivesync_batches_total{target="character"} 1"#,
                 #"rivesync_commands_applied_total{target="character"} 1"#, #"rivesync_errors_total{code="no_such_property"} 1"#,
                 #"rivesync_errors_total{code="unknown_target"} 1"#, "rivesync_commands_queued 0",
-                "rivesync_advance_duration_seconds_count 1",
                 #"rivesync_build_info{version="0.1.0",protocol="1"} 1"#,
             ] {
                 #expect(metrics.contains("\n" + line + "\n"), "missing \(line) in\n\(metrics)")
             }
+            // The set's advance, and the ticks of the demo's `character` while its new state
+            // machine stood in its entry states (an auto target advances until settled, §18).
+            let advances = metrics.split(separator: "\n").first { $0.hasPrefix("rivesync_advance_duration_seconds_count ") }
+            #expect((advances?.split(separator: " ").last.flatMap { Int($0) } ?? 0) >= 1, "\(advances ?? "no advance count")")
             for name in [
                 "rivesync_transport_connections", "rivesync_transport_bytes_out_total", "rivesync_transport_queued_bytes",
                 "process_cpu_seconds_total", "process_resident_memory_bytes", "process_open_fds", "process_max_fds",

@@ -149,12 +149,19 @@ class InspectorInBrowsers(unittest.TestCase):
             "listen": {"host": "127.0.0.1", "port": cls.port},
             "stateDirectory": os.path.join(cls.directory, "state"),
             "files": [{"name": "demo", "path": os.path.join(ROOT, "protocol/examples/demo.schema.json"), "worker": 0},
-                      {"name": "kitchen", "path": os.path.join(ROOT, "Tests/browser/kitchen.schema.json"), "worker": 1}],
+                      {"name": "kitchen", "path": os.path.join(ROOT, "Tests/browser/kitchen.schema.json"), "worker": 1},
+                      {"name": "lvm", "path": os.path.join(ROOT, "..", "shared", "fixtures", "riv", "listener_view_model.riv"),
+                       "worker": 0},
+                      {"name": "events", "path": os.path.join(ROOT, "..", "shared", "fixtures", "riv", "vm_listener_fire_event.riv"),
+                       "worker": 1}],
             "instances": [{"name": "theme", "file": "demo", "viewModel": "Theme", "instance": "Light"}],
             "stateMachines": [
                 {"name": "character", "file": "demo", "artboard": "Character", "globals": {"Theme": "theme"}},
                 {"name": "lobby", "file": "demo", "artboard": "Lobby", "globals": {"Theme": "theme"}},
-                {"name": "gadget", "file": "kitchen", "artboard": "Gadget"}],
+                {"name": "gadget", "file": "kitchen", "artboard": "Gadget"},
+                # Rive's own files (../shared/fixtures/riv): state machines the daemon runs.
+                {"name": "lvm", "file": "lvm", "artboard": "main", "mode": "manual"},
+                {"name": "ding", "file": "events", "artboard": "Artboard", "mode": "manual"}],
             # The CLI sends no Origin, so the list names only the pages' origin.
             "auth": {"tokensFile": "tokens.json", "allowAnonymous": "loopback", "allowedOrigins": [cls.origin]},
             "inspector": {"enabled": True, "readOnly": False},
@@ -535,6 +542,28 @@ class InspectorInBrowsers(unittest.TestCase):
         wait_for(lambda: "18, 18, 18" in b.execute_script("return document.body.style.background;"), "B's page in the dark colours")
         time.sleep(0.6)  # let the trigger animation finish before the picture
         b.save_screenshot(os.path.join(self.screenshots, "preview.png"))
+        self.collect_logs()
+
+    def test_09a_a_state_machine_shows_its_layers_its_changes_and_its_events(self):
+        url = ["--url", f"ws://127.0.0.1:{self.port}"]
+        self.open_inspector(self.a, "lvm")
+        layers = self.a.find_element(By.ID, "layers")
+        self.assertIn("running", layers.text, "a new state machine is not settled")
+        subprocess.run([RIVESYNC, "advance", "lvm", *url], check=True, capture_output=True, timeout=TIMEOUT)
+        wait_for(lambda: "Layer 1: Timeline 1 (animation, state 1)" in self.a.find_element(By.ID, "layers").text,
+                 "the layer's state after the first advance")
+        subprocess.run([RIVESYNC, "set", "lvm", "col", "#64000A0F", "--advance", *url], check=True, capture_output=True,
+                       timeout=TIMEOUT)
+        newest = wait_for(lambda: next((li for li in self.a.find_elements(By.CSS_SELECTOR, "#timeline li")
+                                        if li.get_attribute("data-seq") == "2"), None), "the batch of the write")
+        self.assertIn("set col = \"#64000A0F\";", newest.text)
+        self.assertIn("set num3 = 22 (state machine)", newest.text, "the listener's write, marked as the state machine's")
+        self.assertNotIn("set col = \"#64000A0F\" (state machine)", newest.text)
+        self.select(self.a, "ding")
+        subprocess.run([RIVESYNC, "script", "-", *url], input="advance ding\nfire ding go\nadvance ding\n", check=True,
+                       capture_output=True, text=True, timeout=TIMEOUT)
+        wait_for(lambda: "events: ding" in self.a.find_element(By.ID, "timeline").text, "the event in the timeline")
+        self.open_inspector(self.a)
         self.collect_logs()
 
     def test_10_no_console_errors(self):

@@ -39,6 +39,43 @@ export function formatColor(argb) {
   return '#' + (argb >>> 0).toString(16).toUpperCase().padStart(8, '0');
 }
 
+/**
+ * One name as a path segment (PROTOCOL.md §4): Rive allows `/` and `~` in names, so each name
+ * in a path is escaped as in a JSON Pointer: `~` → `~0`, then `/` → `~1` (`BG On/Off` →
+ * `BG On~1Off`). A name with neither is unchanged.
+ * @param {string} name
+ */
+export function escapeName(name) {
+  return name.replaceAll('~', '~0').replaceAll('/', '~1');
+}
+
+/**
+ * The name a path segment writes (the reverse of `escapeName`); null when a `~` is followed by
+ * anything but `0` or `1` (the daemon answers such a path `invalid_path`).
+ * @param {string} segment
+ */
+export function unescapeName(segment) {
+  if (!segment.includes('~')) return segment;
+  if (/~(?![01])/.test(segment)) return null;
+  return segment.replaceAll('~1', '/').replaceAll('~0', '~');
+}
+
+/**
+ * A path from names (escaped) and list indices (numbers): `joinPath('players', 0, 'x/y')` is
+ * `players/0/x~1y`. Start it at a global slot with `{slot: 'Theme'}` (`@Theme/…`) or an
+ * instance with `{instance: 17}` (`#17/…`) as the first argument.
+ * @param {...(string|number|{slot?: string, instance?: number})} parts
+ */
+export function joinPath(...parts) {
+  return parts
+    .map((part) => {
+      if (typeof part === 'number') return String(part);
+      if (typeof part === 'string') return escapeName(part);
+      return part.slot !== undefined ? '@' + escapeName(part.slot) : '#' + part.instance;
+    })
+    .join('/');
+}
+
 /** Compares strings by Unicode code point (the order of their UTF-8 bytes): the digest's key order (PROTOCOL.md §7). */
 function compareNames(a, b) {
   const x = Array.from(a, (c) => c.codePointAt(0));

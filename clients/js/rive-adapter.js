@@ -1,6 +1,7 @@
 // Puts Rive's web runtime (@rive-app/canvas, @rive-app/webgl2) behind a RiveSync target: the
-// values of a target's instance drive a Rive `ViewModelInstance`, and what the Rive side changes
-// (a user's input, a listener in the file) is written back to the daemon — with no echo loops.
+// values of a target's instance drive a Rive `ViewModelInstance`; where the daemon runs no state
+// machine for the target, what the Rive side changes is written back to the daemon — with no
+// echo loops.
 //
 //   import { Rive } from '@rive-app/canvas';
 //   import { RiveSync } from '/rivesync.js';
@@ -21,27 +22,53 @@
 //   Rive's property takes, e.g. a `decodeImage` result or `r.getBindableArtboard(name)`), nested
 //   view models (followed recursively; a replacement becomes `replaceViewModel` with an instance
 //   from `options.createInstance`), lists (rebuilt with instances from `options.createInstance`).
-// - Rive → daemon: number, string, boolean, enum, color and trigger changes reported by the
-//   properties' `on` callbacks become `set` / `fire`; failures go to `options.onError`.
+// - Rive → daemon, only with `forwardRiveChanges`: number, string, boolean, enum, color and
+//   trigger changes reported by the properties' `on` callbacks become `set` / `fire`; failures
+//   go to `options.onError`.
+//
+// One authority: when the daemon runs the target's state machine (a state machine target whose
+// file has a state machine graph, PROTOCOL.md §19), the daemon's state machine decides, and the
+// preview renders what it decided. The Rive instance's own state machine runs the same file and
+// makes the same listener, bind and converter writes locally; forwarding them would make one
+// authored change N writes (one per preview) and make two-way values fight. So by default the
+// adapter then sends nothing from Rive to the daemon (write through RiveSync instead:
+// `target.viewModelInstance.number('mood').value = 5`), and a fire the daemon's state machine
+// made (`by: 'stateMachine'`) is not replayed into Rive, whose own state machine makes it.
+// `forwardRiveChanges` defaults to true for a published instance and a file with no state
+// machine graph (a JSON schema), where nothing else runs the file's logic.
 //
 // No echo: a value the adapter wrote into Rive is not written back when Rive reports it, and a
 // fire the adapter sent is not replayed into Rive when the daemon's batch counts it.
 
+import { escapeName } from './replica.js';
+
 const valueTypes = ['number', 'string', 'boolean', 'enum', 'color'];
 
 /**
+ * Whether the daemon runs the state machine of `target` (a RiveSync `Target`): a state machine
+ * target with layers (a `.riv` state machine graph). Its previews then only render.
+ * @param {import('./rivesync.js').Target} target
+ */
+export function daemonRunsStateMachine(target) {
+  return target.info?.kind === 'stateMachine' && (target.info.layers?.length ?? 0) > 0;
+}
+
+/**
  * Mirrors a RiveSync `ViewModelInstance` (from rivesync.js) onto a Rive runtime
- * `ViewModelInstance`, both directions, until `stop()`.
+ * `ViewModelInstance` until `stop()`; Rive's changes go back to the daemon only with
+ * `forwardRiveChanges` (default: when the daemon runs no state machine for the target).
  * @param {import('./rivesync.js').ViewModelInstance} source the RiveSync instance (e.g. `target.viewModelInstance`)
  * @param {any} rive the Rive `ViewModelInstance` (e.g. `riveInstance.viewModelInstance`)
  * @param {{createInstance?: (viewModelName: string) => any, image?: (asset: any) => any,
- *          artboard?: (name: string|null) => any, onError?: (error: Error) => void}} [options]
+ *          artboard?: (name: string|null) => any, onError?: (error: Error) => void,
+ *          forwardRiveChanges?: boolean}} [options]
  * @returns {{stop: () => void}}
  */
 export function bindRiveViewModelInstance(source, rive, options = {}) {
   const stops = [];
   const onError = options.onError ?? (() => {});
-  bindInstance(source, rive, options, onError, stops);
+  const forward = options.forwardRiveChanges ?? !daemonRunsStateMachine(source.target);
+  bindInstance(source, rive, { ...options, forward }, onError, stops);
   return {
     stop() {
       for (const stop of stops.splice(0)) stop();
@@ -53,10 +80,11 @@ export function bindRiveViewModelInstance(source, rive, options = {}) {
 function bindInstance(source, rive, options, onError, stops) {
   for (const property of source.properties) {
     const name = property.name;
-    if (valueTypes.includes(property.type)) bindValue(source, rive, property, onError, stops);
-    else if (property.type === 'trigger') bindTrigger(source, rive, name, onError, stops);
-    else if (property.type === 'assetImage' && options.image) bindConverted(source, rive.image(name), source.image(name), options.image, stops);
-    else if (property.type === 'artboard' && options.artboard) bindConverted(source, rive.artboard(name), source.artboard(name), options.artboard, stops);
+    const path = escapeName(name);  // a RiveSync path; Rive's accessors take the name
+    if (valueTypes.includes(property.type)) bindValue(source, rive, property, options.forward, onError, stops);
+    else if (property.type === 'trigger') bindTrigger(source, rive, name, options.forward, onError, stops);
+    else if (property.type === 'assetImage' && options.image) bindConverted(source, rive.image(name), source.image(path), options.image, stops);
+    else if (property.type === 'artboard' && options.artboard) bindConverted(source, rive.artboard(name), source.artboard(path), options.artboard, stops);
     else if (property.type === 'viewModel') bindNested(source, rive, name, options, onError, stops);
     else if (property.type === 'list' && options.createInstance) bindList(source, rive, name, options, onError, stops);
   }
@@ -65,10 +93,10 @@ function bindInstance(source, rive, options, onError, stops) {
 /** The RiveSync property and the Rive property of one value. */
 function accessors(source, rive, property) {
   const name = property.name;
-  return { ours: source[property.type](name), theirs: rive[property.type](name) };
+  return { ours: source[property.type](escapeName(name)), theirs: rive[property.type](name) };
 }
 
-function bindValue(source, rive, property, onError, stops) {
+function bindValue(source, rive, property, forward, onError, stops) {
   const { ours, theirs } = accessors(source, rive, property);
   if (!theirs) return;
   let written;  // the last value the adapter put into Rive
@@ -79,6 +107,10 @@ function bindValue(source, rive, property, onError, stops) {
   };
   toRive();
   ours.on(toRive);
+  if (!forward) {
+    stops.push(() => ours.off(toRive));
+    return;
+  }
   const fromRive = () => {
     const value = theirs.value;
     if (value === written || value === ours.value) return;
@@ -92,25 +124,43 @@ function bindValue(source, rive, property, onError, stops) {
   });
 }
 
-function bindTrigger(source, rive, name, onError, stops) {
-  const ours = source.trigger(name);
+function bindTrigger(source, rive, name, forward, onError, stops) {
+  const ours = source.trigger(escapeName(name));
   const theirs = rive.trigger(name);
   if (!theirs) return;
   let count = ours.value;
   let sent = 0;  // fires the adapter sent that the daemon has not counted yet
   let replayed = 0;  // Rive triggers the adapter made that Rive has not reported yet
+  let madeByMachine = 0;  // fires the daemon's state machine made, counted before the value moves
+  const countMachineFires = (batch) => {
+    const id = source.id;
+    for (const effect of batch.effects) {
+      if (effect.op === 'fire' && effect.by === 'stateMachine' && effect.instance === id && effect.property === name) madeByMachine += 1;
+    }
+  };
+  source.target.on('batch', countMachineFires);
   const toRive = (value) => {
     let delta = value - count;
     count = value;
     const own = Math.min(delta, sent);
     sent -= own;
     delta -= own;
+    const machine = Math.min(delta, madeByMachine);  // Rive's own state machine makes these
+    madeByMachine = 0;
+    delta -= machine;
     for (let i = 0; i < delta; i++) {
       replayed += 1;
       theirs.trigger();
     }
   };
   ours.on(toRive);
+  if (!forward) {
+    stops.push(() => {
+      ours.off(toRive);
+      source.target.off('batch', countMachineFires);
+    });
+    return;
+  }
   const fromRive = () => {
     if (replayed > 0) {
       replayed -= 1;
@@ -126,6 +176,7 @@ function bindTrigger(source, rive, name, onError, stops) {
   stops.push(() => {
     ours.off(toRive);
     theirs.off(fromRive);
+    source.target.off('batch', countMachineFires);
   });
 }
 
@@ -143,7 +194,7 @@ function bindNested(source, rive, name, options, onError, stops) {
   let inner = [];
   let boundTo = null;
   const rebind = () => {
-    const nested = source.viewModel(name);
+    const nested = source.viewModel(escapeName(name));
     const id = nested?.id ?? null;
     if (id === boundTo) return;
     for (const stop of inner.splice(0)) stop();
@@ -156,11 +207,11 @@ function bindNested(source, rive, name, options, onError, stops) {
     }
     if (theirs) bindInstance(nested, theirs, options, onError, inner);
   };
-  const first = source.viewModel(name);
+  const first = source.viewModel(escapeName(name));
   boundTo = first?.id ?? null;
   const initial = rive.viewModel(name);
   if (first && initial) bindInstance(first, initial, options, onError, inner);
-  const watch = source.target.watch(() => source.pathTo(name), rebind);
+  const watch = source.target.watch(() => source.pathTo(escapeName(name)), rebind);
   stops.push(() => {
     watch();
     for (const stop of inner.splice(0)) stop();
@@ -174,7 +225,7 @@ function bindList(source, rive, name, options, onError, stops) {
   const rebuild = () => {
     for (const stop of inner.splice(0)) stop();
     while (theirs.length > 0) theirs.removeInstanceAt(theirs.length - 1);
-    const ours = source.list(name);
+    const ours = source.list(escapeName(name));
     for (let i = 0; i < ours.length; i++) {
       const item = ours.instanceAt(i);
       const instance = options.createInstance(item.viewModelName);
@@ -182,7 +233,7 @@ function bindList(source, rive, name, options, onError, stops) {
       bindInstance(item, instance, options, onError, inner);
     }
   };
-  const watch = source.target.watch(() => source.pathTo(name), rebuild);
+  const watch = source.target.watch(() => source.pathTo(escapeName(name)), rebuild);
   stops.push(() => {
     watch();
     for (const stop of inner.splice(0)) stop();

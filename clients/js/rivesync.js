@@ -3,16 +3,28 @@
 // /rivesync.js when its pages are on. Names follow Rive's web runtime data-binding API
 // (`viewModelInstance.number('mood').value`, `.on(callback)`, `.trigger()`).
 
-import { Replica, ReplicaError, parseColor, formatColor } from './replica.js';
+import { Replica, ReplicaError, parseColor, formatColor, escapeName, unescapeName, joinPath } from './replica.js';
 
-export { Replica, ReplicaError, parseColor, formatColor };
+export { Replica, ReplicaError, parseColor, formatColor, escapeName, unescapeName, joinPath };
+
+/**
+ * Who made an effect of a batch (PROTOCOL.md §7, §19): `'stateMachine'` for a change the
+ * target's state machine made (a listener, a data bind, a converter, a transition), `'command'`
+ * for a client's write.
+ * @param {{by?: string}} effect
+ * @returns {'stateMachine'|'command'}
+ */
+export function origin(effect) {
+  return effect.by === 'stateMachine' ? 'stateMachine' : 'command';
+}
 
 /**
  * A request the daemon refused, or a connection failure: `code` is the protocol's error code
  * (PROTOCOL.md §13), or one of the client's own: `connection_lost` (the connection closed
  * before the reply; a command may or may not have applied), `closed` (the client was closed),
  * `replica_diverged` (a batch did not fit the replica; the client resubscribes), `listener_failed` (a
- * callback given to `watch` or `on` threw; reported on the client's `error` listeners).
+ * callback given to `watch` or `on` threw; reported on the client's `error` listeners), `not_settled`
+ * (`advanceUntilSettled` ran out of advances).
  */
 export class RiveSyncError extends Error {
   /**
@@ -439,6 +451,13 @@ export class Target {
     this.presence = [];
     /** @private the join to send again after a reconnect (its key resumes the member) */
     this.presenceJoined = null;
+    /**
+     * A state machine's layers, each in its current state (`{layer, name, state, kind,
+     * animation?}`, PROTOCOL.md §19), from `listTargets` when subscribed and then from every
+     * batch's `layers`; empty for a published instance or a state machine with no graph.
+     * @type {Array<{layer: number, name: string, state: number, kind: string, animation?: string}>}
+     */
+    this.layers = [];
   }
 
   /** @private */
@@ -447,6 +466,7 @@ export class Target {
     if (!info) throw new RiveSyncError('unknown_target', `no target '${this.name}'`, { target: this.name });
     this.file = info.file;
     this.info = info;
+    this.layers = info.layers ?? [];
     this.schema = await this.client.describe(info.file);
     const reply = await this.client.request({ type: 'subscribe', target: this.name });
     this.reset(reply);
@@ -459,8 +479,10 @@ export class Target {
     try {
       const reply = await this.client.request({ type: 'subscribe', target: this.name, cursor });
       this.resumed = reply.type === 'subscribed' && reply.resumed === true;
-      if (!this.resumed) this.reset(reply);
-      else if (reply.presence) this.setPresence(reply.presence);
+      if (!this.resumed) {
+        this.reset(reply);
+        await this.refreshLayers();
+      } else if (reply.presence) this.setPresence(reply.presence);
       if (this.presenceJoined) await this.client.request({ type: 'presenceJoin', target: this.name, ...this.presenceJoined });
       for (const callback of this.listeners.snapshot) callback({ resumed: this.resumed, seq: this.replica.seq });
     } catch (error) {
@@ -473,6 +495,12 @@ export class Target {
     this.replica = new Replica({ ...snapshot, target: this.name }, this.schema);
     if (snapshot.presence) this.setPresence(snapshot.presence);
     this.notifyValues();
+  }
+
+  /** @private After a snapshot replaced the batches: the layers as the daemon lists them now. */
+  async refreshLayers() {
+    const info = (await this.client.listTargets()).find((t) => t.name === this.name);
+    if (info) this.layers = info.layers ?? [];
   }
 
   /** @private A batch or catch-up snapshot of this target. */
@@ -494,6 +522,7 @@ export class Target {
     }
     if (message.type === 'snapshot') {
       this.reset(message);
+      this.refreshLayers().catch((error) => this.client.emit('error', error));
       for (const callback of this.listeners.snapshot) callback({ resumed: false, seq: message.seq, reason: message.reason });
       return;
     }
@@ -504,6 +533,11 @@ export class Target {
       this.client.emit('error', new RiveSyncError('replica_diverged', error.message));
       this.resubscribe();
       return;
+    }
+    for (const layer of message.layers ?? []) {
+      const index = this.layers.findIndex((l) => l.layer === layer.layer);
+      if (index >= 0) this.layers[index] = layer;
+      else this.layers.push(layer);
     }
     for (const callback of this.listeners.batch) callback(message);
     this.notifyValues();
@@ -519,7 +553,10 @@ export class Target {
   /**
    * Adds a listener: `batch` (each applied batch message; its `commands` and, unless the
    * daemon has `"authors": false`, its `authors`: one `{client?, token?}` per command, who sent
-   * it, PROTOCOL.md §17), `snapshot` (`{resumed, seq}` after
+   * it, PROTOCOL.md §17; the state machine's part, §19: `elapsed`, `events` (`[{name, delay,
+   * properties?}]`), `layers` (those whose state changed) and `settled: false` while it needs
+   * further advances; each effect the state machine made has `by: 'stateMachine'`, see
+   * `origin(effect)`), `snapshot` (`{resumed, seq}` after
    * a reconnect or catch-up), `end` (the daemon's `unsubscribed`), `presence` (the member
    * list after each change, `[{member, state}]`).
    */
@@ -595,10 +632,12 @@ export class Target {
   resolve(path) {
     const replica = this.replica;
     const segments = path.split('/');
+    const invalid = () => new RiveSyncError('invalid_path', `invalid path '${path}'`, { path });
     let id;
     const first = segments[0];
     if (first.startsWith('@')) {
-      const slot = first.slice(1);
+      const slot = unescapeName(first.slice(1));
+      if (slot === null) throw invalid();
       if (!replica.bindings.some((b) => b.slot === slot)) throw new RiveSyncError('no_such_slot', `no slot '${slot}'`, { path });
       id = replica.instanceIn(slot);
       segments.shift();
@@ -613,7 +652,8 @@ export class Target {
       if (id === null || id === undefined) throw new RiveSyncError('null_instance', `no instance at '${path}'`, { path });
       const state = replica.instances.get(id);
       if (!state) throw new RiveSyncError('unknown_instance', `instance ${id} is not in the replica`, { instance: id });
-      const name = segments[i];
+      const name = unescapeName(segments[i]);
+      if (name === null) throw invalid();
       const property = replica.property(state.viewModel, name);
       if (!property) throw new RiveSyncError('no_such_property', `no property at '${path}'`, { path });
       if (i === segments.length - 1) return { instance: id, property: name, type: property.type, schema: property };
@@ -651,7 +691,7 @@ export class Target {
     const replica = this.replica;
     const queue = replica.bindings
       .filter((b) => b.instance !== null)
-      .map((b) => ({ id: b.instance, path: b.slot === 'main' ? '' : '@' + b.slot }));
+      .map((b) => ({ id: b.instance, path: b.slot === 'main' ? '' : '@' + escapeName(b.slot) }));
     const seen = new Set();
     while (queue.length > 0) {
       const { id: at, path } = queue.shift();
@@ -663,8 +703,9 @@ export class Target {
       for (const key of Object.keys(state.values).sort()) {
         const type = replica.property(state.viewModel, key)?.type;
         const join = (suffix) => (path === '' ? suffix : path + '/' + suffix);
-        if (type === 'viewModel' && state.values[key]) queue.push({ id: state.values[key].instance, path: join(key) });
-        if (type === 'list') state.values[key].forEach((item, i) => queue.push({ id: item, path: join(key + '/' + i) }));
+        const segment = escapeName(key);
+        if (type === 'viewModel' && state.values[key]) queue.push({ id: state.values[key].instance, path: join(segment) });
+        if (type === 'list') state.values[key].forEach((item, i) => queue.push({ id: item, path: join(segment + '/' + i) }));
       }
     }
     return null;
@@ -782,9 +823,30 @@ export class Target {
     return this.client.command({ type: 'bind', target: this.name, ...fields });
   }
 
-  /** `advance` of a manual target. */
-  advance() {
-    return this.client.request({ type: 'advance', target: this.name });
+  /**
+   * `advance` of a manual target, as Rive's `advance(by:)`: applies its queued commands, then
+   * runs its state machine for `elapsed` seconds (0 to 60; PROTOCOL.md §8, §19). Resolves with
+   * the reply, `{seq, settled}`: the target's seq after it, and whether the state machine needs
+   * no further advance.
+   * @param {number} [elapsed]
+   * @returns {Promise<{type: 'advanced', target: string, seq: number, settled: boolean}>}
+   */
+  advance(elapsed = 0) {
+    return this.client.request(elapsed > 0 ? { type: 'advance', target: this.name, elapsed } : { type: 'advance', target: this.name });
+  }
+
+  /**
+   * Advances a manual target by `step` seconds until its state machine is settled (a first
+   * advance of 0 s, as Rive's first `advance(by: 0)`); rejects with `not_settled` after `limit`
+   * advances. Resolves with the last reply.
+   * @param {number} [step]
+   * @param {number} [limit]
+   */
+  async advanceUntilSettled(step = 1 / 60, limit = 600) {
+    let reply = await this.advance(0);
+    for (let i = 0; i < limit && !reply.settled; i++) reply = await this.advance(step);
+    if (!reply.settled) throw new RiveSyncError('not_settled', `'${this.name}' did not settle in ${limit} advances`, { target: this.name });
+    return reply;
   }
 
   /** The instance bound in the main slot, as Rive's `ViewModelInstance`. */
@@ -832,10 +894,10 @@ export class ViewModelInstance {
     return this.target.schema.viewModels.find((v) => v.name === this.viewModelName)?.properties ?? [];
   }
 
-  /** The target path of a property of this instance. */
+  /** The target path of a property of this instance (`path` relative to it, its names escaped: `joinPath`). */
   pathTo(path) {
     if (this.anchor.slot !== undefined) {
-      const prefix = this.anchor.slot === 'main' ? '' : '@' + this.anchor.slot;
+      const prefix = this.anchor.slot === 'main' ? '' : '@' + escapeName(this.anchor.slot);
       return prefix === '' ? path : prefix + '/' + path;
     }
     const base = this.target.pathOf(this.anchor.id);

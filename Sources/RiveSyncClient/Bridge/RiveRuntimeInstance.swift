@@ -103,9 +103,10 @@
         /// Binds a shared instance to Rive's `local`; instances new to this app are made blank
         /// from `file` (Rive's `createViewModelInstance(.blank(from: .name(_)))`).
         public static func bind(
-            _ remote: ViewModelInstance, to local: RiveRuntime.ViewModelInstance, file: RiveRuntime.File
+            _ remote: ViewModelInstance, to local: RiveRuntime.ViewModelInstance, file: RiveRuntime.File,
+            forwardingLocalChanges: Bool? = nil
         ) async throws -> RiveSyncBridge {
-            try await bind(remote, to: RiveRuntimeInstance(local)) { viewModel in
+            try await bind(remote, to: RiveRuntimeInstance(local), forwardingLocalChanges: forwardingLocalChanges) { viewModel in
                 RiveRuntimeInstance(try await file.createViewModelInstance(.blank(from: .name(viewModel))))
             }
         }

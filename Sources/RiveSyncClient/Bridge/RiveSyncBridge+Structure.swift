@@ -1,8 +1,10 @@
 extension RiveSyncBridge {
     /// Fires both ways. A remote fire fires the local trigger once per batch that fired it
     /// (Rive merges fires processed together); the local stream's report of that fire is
-    /// then not sent back. A local fire is sent once.
+    /// then not sent back. A local fire is sent once. Without `forwardsLocalChanges`, only
+    /// clients' fires reach the local trigger (`bridgeClientFires`).
     func bridgeTrigger(_ mirror: Mirror, _ property: String) {
+        guard forwardsLocalChanges else { return bridgeClientFires(mirror, property) }
         var lastCount: UInt64?
         var ownUnseen = 0
         var echoes = 0
@@ -32,6 +34,22 @@ extension RiveSyncBridge {
                 ownUnseen += 1
                 try await target.fire(at: mirror.path(property))
                 self.countRemoteWrite()
+            }
+        }
+    }
+
+    /// The daemon's state machine decides: a batch in which a client fired the trigger fires
+    /// the local one once; a fire the daemon's state machine made is left to the local state
+    /// machine, which makes it too; local fires stay local.
+    private func bridgeClientFires(_ mirror: Mirror, _ property: String) {
+        let batches = target.batches()
+        follow(mirror) { [weak self] in
+            for try await batch in batches {
+                guard let self else { return }
+                let fired = batch.fires.contains { $0.instance == mirror.id && $0.property == property && $0.origin == .command }
+                guard fired else { continue }
+                mirror.local.fire(at: property)
+                self.countLocalWrite()
             }
         }
     }

@@ -13,13 +13,14 @@ extension RiveSyncBridge {
     func bridgeValue(_ mirror: Mirror, _ property: String, _ kind: LocalValue.Kind) {
         let slot = ValueSlot()
         let remoteValues = target.valueStream(at: mirror.path(property), includingCurrent: true)
-        let localChanges = mirror.local.valueStream(at: property, kind: kind)
         follow(mirror) { [weak self] in
             for try await value in remoteValues {
                 guard let self, let value = LocalValue(value) else { continue }
                 self.remoteValue(value, slot, mirror, property)
             }
         }
+        guard forwardsLocalChanges else { return }
+        let localChanges = mirror.local.valueStream(at: property, kind: kind)
         follow(mirror) { [weak self] in
             for try await _ in localChanges {
                 // The stream's element may be an echo or stale; the read comes after every

@@ -4,10 +4,20 @@ internal import RiveSyncModel
 /// instance) to a local Rive view model instance, so what the local Rive view shows is the
 /// shared state and what happens in it is shared.
 ///
-/// - Values (string, number, boolean, color, enum) go both ways: a remote batch becomes a
-///   local setter; a change on the local instance (its value stream: the app, the state
-///   machine, a script) becomes a remote write.
-/// - Triggers go both ways: a remote fire fires locally, a local fire is fired remotely.
+/// - Values (string, number, boolean, color, enum): a remote batch becomes a local setter;
+///   with `forwardsLocalChanges`, a change on the local instance (its value stream: the app,
+///   the state machine, a script) becomes a remote write.
+/// - Triggers: a remote fire fires locally; with `forwardsLocalChanges`, a local fire is
+///   fired remotely.
+/// - One authority: when the daemon runs the target's state machine (a `.riv` state machine
+///   graph, PROTOCOL.md §19), the daemon's state machine decides and the local view renders
+///   what it decided. The local Rive state machine runs the same file and makes the same
+///   listener, bind and converter writes itself; sending them would make one authored change
+///   one write per app and make two-way values fight. So by default the bridge then sends
+///   nothing back (write through RiveSync instead), and a fire the daemon's state machine
+///   made is not fired locally, where the local state machine makes it. For a published
+///   instance or a file with no state machine graph (a JSON schema) nothing else runs the
+///   file's logic, and local changes are sent by default.
 /// - Nested instances and lists follow the daemon: a remote replacement or list edit is
 ///   made locally, with local instances (from `makeInstance`) for instances new to this app,
 ///   each bridged in turn. Rive reports no local list or nested changes, so structure is
@@ -45,6 +55,8 @@ public final class RiveSyncBridge<Local: LocalViewModelInstance> {
     public private(set) var localWrites = 0
 
     let target: RemoteTarget
+    /// Whether local changes and fires are sent to the daemon (see the type's notes).
+    public let forwardsLocalChanges: Bool
     let makeInstance: @MainActor (_ viewModel: String) async throws -> Local
     let rootID: UInt64
     var mirrors: [UInt64: Mirror] = [:]
@@ -53,21 +65,37 @@ public final class RiveSyncBridge<Local: LocalViewModelInstance> {
 
     /// Binds `remote` to `local`: the daemon's values are set locally, then both follow each
     /// other until `unbind()`.
-    /// - Parameter makeInstance: makes a local instance of a view model (Rive:
-    ///   `file.createViewModelInstance(.blank(from: .name(viewModel)))`), for instances that
-    ///   reach the bridged one later (list items, replacements).
+    /// - Parameters:
+    ///   - makeInstance: makes a local instance of a view model (Rive:
+    ///     `file.createViewModelInstance(.blank(from: .name(viewModel)))`), for instances that
+    ///     reach the bridged one later (list items, replacements).
+    ///   - forwardingLocalChanges: whether local changes and fires go to the daemon; nil (the
+    ///     default) sends them unless the daemon runs the target's state machine.
     public static func bind(
-        _ remote: ViewModelInstance, to local: Local, makeInstance: @escaping @MainActor (_ viewModel: String) async throws -> Local
+        _ remote: ViewModelInstance, to local: Local, forwardingLocalChanges: Bool? = nil,
+        makeInstance: @escaping @MainActor (_ viewModel: String) async throws -> Local
     ) async throws -> RiveSyncBridge {
-        let target = RemoteTarget(worker: remote.worker, name: try await remote.anchor())
-        let bridge = RiveSyncBridge(target: target, rootID: try await remote.instanceID, makeInstance: makeInstance)
+        let name = try await remote.anchor()
+        let target = RemoteTarget(worker: remote.worker, name: name)
+        let forwards: Bool
+        if let forwardingLocalChanges {
+            forwards = forwardingLocalChanges
+        } else {
+            let info = try await remote.worker.getTargets().first { $0.name == name }
+            forwards = !(info?.kind == .stateMachine && info?.layers.isEmpty == false)
+        }
+        let bridge = RiveSyncBridge(
+            target: target, rootID: try await remote.instanceID, forwardsLocalChanges: forwards, makeInstance: makeInstance)
         try await bridge.mirror(bridge.rootID, local)
         return bridge
     }
 
-    private init(target: RemoteTarget, rootID: UInt64, makeInstance: @escaping @MainActor (String) async throws -> Local) {
+    private init(
+        target: RemoteTarget, rootID: UInt64, forwardsLocalChanges: Bool, makeInstance: @escaping @MainActor (String) async throws -> Local
+    ) {
         self.target = target
         self.rootID = rootID
+        self.forwardsLocalChanges = forwardsLocalChanges
         self.makeInstance = makeInstance
     }
 
@@ -187,7 +215,7 @@ extension RiveSyncBridge {
             self.local = local
         }
 
-        func path(_ property: String) -> String { "#\(id)/\(property)" }
+        func path(_ property: String) -> String { "#\(id)/" + PropertyPath.escape(property) }
 
         func stop() {
             for task in tasks { task.cancel() }

@@ -56,8 +56,9 @@ public struct RiveObject: Sendable, Hashable {
 /// belong to it (components, animations, state machines and what they own), as Rive's
 /// importer meets them. Which object owns which follows from the order (`RIV-FORMAT.md` §4);
 /// the state machine evaluator interprets it. An embedded asset's bytes
-/// (`FileAssetContents.bytes`) are not kept. Empty for a file described by a JSON schema that
-/// gives no graph.
+/// (`FileAssetContents.bytes`) are not kept. For a JSON schema file, the objects its described
+/// state machines read into (`protocol/SCHEMA.md`, "State machines"), or its raw `graph`;
+/// empty when it gives neither.
 public struct RiveGraph: Sendable, Hashable {
     public var objects: [RiveObject]
 

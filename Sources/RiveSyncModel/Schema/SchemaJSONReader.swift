@@ -4,6 +4,8 @@ import RiveSyncJSON
 /// `viewModels[1].instances[0].values.mood: expected a number`.
 struct SchemaJSONReader {
     private var schema = FileSchema()
+    /// The state machines artboards describe (objects in `stateMachines`), read into the graph last.
+    private var described: [StateMachineJSONReader.Described] = []
 
     mutating func read(_ json: JSONValue) throws(FileError) -> FileSchema {
         guard json.objectValue != nil else { throw fail("$", "expected an object") }
@@ -29,8 +31,8 @@ struct SchemaJSONReader {
         for (i, viewModel) in schema.viewModels.enumerated() {
             try checkReferences(of: viewModel, "viewModels[\(i)]")
         }
-        schema.artboards = try array(json["artboards"], "artboards", optional: true).enumerated().map { (i, item) throws(FileError) in
-            try readArtboard(item, "artboards[\(i)]")
+        for (i, item) in try array(json["artboards"], "artboards", optional: true).enumerated() {
+            schema.artboards.append(try readArtboard(item, "artboards[\(i)]"))
         }
         try checkUnique(schema.artboards.map(\.name), "artboards", what: "artboard")
         // Names first, so that values may refer to instances of any view model.
@@ -47,6 +49,15 @@ struct SchemaJSONReader {
                 item["artboardScopedInstances"], "\(here).artboardScopedInstances", viewModel: schema.viewModels[i])
         }
         if let graph = json["graph"], !graph.isNull { schema.graph = try RiveGraph(json: graph) }
+        do throws(StateMachineJSONError) {
+            let describedGraph = try StateMachineJSONReader(schema: schema).graph(described)
+            if !describedGraph.isEmpty {
+                guard schema.graph.isEmpty else { throw StateMachineJSONError.graphGivenTwice }
+                schema.graph = describedGraph
+            }
+        } catch {
+            throw .invalidData(error.description)
+        }
         return schema
     }
 
@@ -98,15 +109,26 @@ struct SchemaJSONReader {
         }
     }
 
-    private func readArtboard(_ item: JSONValue, _ here: String) throws(FileError) -> ArtboardSchema {
+    /// An artboard; its `stateMachines` are names, or state machines described in full
+    /// (`{"name": …, "layers": …}`, kept for the graph).
+    private mutating func readArtboard(_ item: JSONValue, _ here: String) throws(FileError) -> ArtboardSchema {
         let name = try string(item["name"], "\(here).name")
         let viewModel = try optionalString(item["viewModel"], "\(here).viewModel")
         if let viewModel, !schema.viewModels.contains(where: { $0.name == viewModel }) {
             throw fail("\(here).viewModel", "no view model named '\(viewModel)'")
         }
-        let machines = try array(item["stateMachines"], "\(here).stateMachines", optional: true).enumerated().map {
-            (j, value) throws(FileError) in try string(value, "\(here).stateMachines[\(j)]")
+        var machines: [String] = []
+        var described = StateMachineJSONReader.Described(artboard: schema.artboards.count, machines: [])
+        for (j, value) in try array(item["stateMachines"], "\(here).stateMachines", optional: true).enumerated() {
+            let at = "\(here).stateMachines[\(j)]"
+            if value.objectValue != nil {
+                machines.append(try string(value["name"], "\(at).name"))
+                described.machines.append((value, at))
+            } else {
+                machines.append(try string(value, at))
+            }
         }
+        if !described.machines.isEmpty { self.described.append(described) }
         try checkUnique(machines, "\(here).stateMachines", what: "state machine")
         let defaultMachine = try optionalString(item["defaultStateMachine"], "\(here).defaultStateMachine")
         if let defaultMachine, !machines.contains(defaultMachine) {

@@ -7,19 +7,20 @@ from .errors import (ArtboardError, Closed, ConnectionFailed, Disconnected, File
                      WorkerError)
 from .replica import Replica, ReplicaError
 from .mirror import Batch
+from . import paths
 from .testing import WaitTimeout, wait_for
 from .file import Artboard, File
 from .instance import ViewModelInstance
 from .presence import Presence, PresenceMember
-from .target import Receipt, RemoteTarget, StateMachine
+from .target import Advanced, Receipt, RemoteTarget, StateMachine
 from .worker import DEFAULT_URL, Worker
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "ArtboardError", "Artboard", "Batch", "Closed", "ConnectionFailed", "DEFAULT_URL", "Disconnected", "File",
+    "Advanced", "ArtboardError", "Artboard", "Batch", "Closed", "ConnectionFailed", "DEFAULT_URL", "Disconnected", "File",
     "FileError", "Forbidden", "LimitExceeded", "Presence", "PresenceMember", "Receipt", "RemoteTarget", "Replica",
     "ReplicaError", "RiveSyncError",
     "StateMachine", "StateMachineError", "TargetDeleted", "Unauthorized", "ViewModelInstance",
-    "ViewModelInstanceError", "WaitTimeout", "Worker", "WorkerError", "wait_for",
+    "ViewModelInstanceError", "WaitTimeout", "Worker", "WorkerError", "paths", "wait_for",
 ]

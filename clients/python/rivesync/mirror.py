@@ -8,16 +8,47 @@ from .replica import Replica
 
 class Batch:
     """One advance of a target as this client applied it: ``seq`` and the effects (PROTOCOL.md
-    §7), or, with ``resync`` set, a fresh snapshot that replaced the batches up to ``seq``."""
+    §7), or, with ``resync`` set, a fresh snapshot that replaced the batches up to ``seq``.
 
-    def __init__(self, target, seq, effects=(), commands=(), resync=False, authors=None):
+    The state machine's part of the advance (§19): ``elapsed`` (seconds it ran, 0 for none),
+    ``events`` (the Rive events it reported, ``{"name", "delay", "properties"?}`` in order),
+    ``layers`` (the layers whose state changed, ``{"layer", "name", "state", "kind",
+    "animation"?}``) and ``settled`` (False while it needs further advances). Each effect
+    made by the state machine has ``"by": "stateMachine"``; ``origins`` lists, per effect,
+    ``"stateMachine"`` or ``"command"`` (a client's write)."""
+
+    def __init__(self, target, seq, effects=(), commands=(), resync=False, authors=None, elapsed=0, events=(), layers=(),
+                 settled=True):
         self.target, self.seq, self.effects, self.commands, self.resync = target, seq, list(effects), list(commands), resync
         # Who sent each command, ``{"client"?, "token"?}`` (PROTOCOL.md §17); None when the
         # daemon records no authors.
         self.authors = authors
+        self.elapsed, self.events, self.layers, self.settled = elapsed, list(events), list(layers), settled
+
+    @classmethod
+    def of(cls, message):
+        """The ``Batch`` of a ``batch`` message."""
+        return cls(
+            message["target"], message["seq"], message["effects"], message.get("commands", ()),
+            authors=message.get("authors"), elapsed=message.get("elapsed", 0), events=message.get("events", ()),
+            layers=message.get("layers", ()), settled=message.get("settled", True))
+
+    @property
+    def origins(self):
+        """Who made each effect, in order: ``"stateMachine"`` or ``"command"``."""
+        return [origin(effect) for effect in self.effects]
+
+    def by_state_machine(self):
+        """The effects the state machine made (listeners, binds, converters, transitions)."""
+        return [effect for effect in self.effects if origin(effect) == "stateMachine"]
 
     def __repr__(self):
         return f"Batch({self.target!r}, seq={self.seq}, effects={len(self.effects)}, resync={self.resync})"
+
+
+def origin(effect):
+    """Who made an effect of a batch: ``"stateMachine"`` or ``"command"`` (PROTOCOL.md §7)."""
+    return effect.get("by", "command")
 
 
 class Mirror:
@@ -71,8 +102,7 @@ class Mirror:
         if self.replica is None or message["seq"] <= self.replica.seq:
             return
         self.replica.apply(message)
-        self._notify(
-            Batch(self.target, message["seq"], message["effects"], message.get("commands", ()), authors=message.get("authors")), True)
+        self._notify(Batch.of(message), True)
 
     def _notify(self, batch, tell):
         if tell:

@@ -4,6 +4,7 @@ what reads, value streams and the digest of this client come from."""
 import copy
 
 from . import digest as _digest
+from . import paths as _paths
 from .errors import RiveSyncError, ViewModelInstanceError
 
 
@@ -115,10 +116,14 @@ class Replica:
 
     def resolve(self, path):
         """``(instance id, property, type, value)`` at ``path`` (PROTOCOL.md §1), or a
-        ``ViewModelInstanceError`` with the daemon's code."""
-        segments = path.split("/")
-        if not path or any(not s for s in segments):
+        ``ViewModelInstanceError`` with the daemon's code. Names in ``path`` are escaped
+        (``~0``, ``~1``: ``rivesync.paths``)."""
+        if not path or any(not s for s in path.split("/")):
             raise ViewModelInstanceError("invalid_path", f"invalid path '{path}'", {"path": path})
+        try:
+            segments = _paths.split(path)
+        except ViewModelInstanceError:
+            raise ViewModelInstanceError("invalid_path", f"invalid path '{path}'", {"path": path}) from None
         first = segments[0]
         if first.startswith("@"):
             instance = self.instance(first[1:])
@@ -143,7 +148,7 @@ class Replica:
                 raise ViewModelInstanceError("null_instance", f"'{'/'.join(walked)}' is null", {"path": "/".join(walked)})
             state = self.instances[instance]
             prop = segments.pop(0)
-            walked.append(prop)
+            walked.append(_paths.escape(prop))
             kind = self.types[state["viewModel"]].get(prop)
             if kind is None:
                 raise ViewModelInstanceError("no_such_property", f"no property at '{path}'", {"path": path})

@@ -1,5 +1,6 @@
 """``RemoteTarget`` (path-based access to a state machine or published instance), its
-subclass ``StateMachine``, and ``Receipt``, the acknowledgement of a command."""
+subclass ``StateMachine``, ``Receipt``, the acknowledgement of a command, and ``Advanced``, the
+answer to an advance."""
 
 import dataclasses
 
@@ -20,6 +21,19 @@ class Receipt:
     @classmethod
     def of(cls, ack):
         return cls(ack["target"], ack["seq"], ack["command"], tuple(ack.get("commands", (ack["command"],))))
+
+
+@dataclasses.dataclass(frozen=True)
+class Advanced:
+    """A manual target's advance as the daemon answered it: the target's ``seq`` after it and
+    whether its state machine is ``settled`` (needs no further advance, PROTOCOL.md §19)."""
+    target: str
+    seq: int
+    settled: bool
+
+    @classmethod
+    def of(cls, reply):
+        return cls(reply["target"], reply["seq"], reply.get("settled", True))
 
 
 class RemoteTarget:
@@ -121,10 +135,27 @@ class RemoteTarget:
             message["globals"] = [{"name": key, "instance": _instance.instance_id(value)} for key, value in globals.items()]
         return await self._command(message)
 
-    async def advance(self):
-        """Advances a manual target now; returns its seq after the advance. Commands sent to
-        a manual target are acknowledged only by an advance: run the setter concurrently."""
-        return (await self.session.request({"type": "advance", "target": self.name}))["seq"]
+    async def advance(self, elapsed=0):
+        """Advances a manual target now, as Rive's ``advance(by:)``: applies its queued commands,
+        then runs its state machine for ``elapsed`` seconds (0 to 60). Returns ``Advanced``
+        (``seq`` after the advance, ``settled``). Commands sent to a manual target are
+        acknowledged only by an advance: run the setter concurrently."""
+        message = {"type": "advance", "target": self.name}
+        if elapsed:
+            message["elapsed"] = elapsed
+        return Advanced.of(await self.session.request(message))
+
+    async def advance_until_settled(self, step=1 / 60, limit=600):
+        """Advances by ``step`` seconds until the state machine is settled (at most ``limit``
+        advances, then ``StateMachineError`` ``not_settled``); returns the last ``Advanced``.
+        The first advance runs 0 s when the state machine has never run (Rive's first
+        ``advance(by: 0)``)."""
+        advanced = await self.advance(0)
+        for _ in range(limit):
+            if advanced.settled:
+                return advanced
+            advanced = await self.advance(step)
+        raise StateMachineError("not_settled", f"'{self.name}' did not settle in {limit} advances", {"target": self.name})
 
     async def value_stream(self, path, include_current=False):
         """An async iterator of the values at ``path`` from now on, one per batch that changes
@@ -152,7 +183,17 @@ class RemoteTarget:
 
 
 class StateMachine(RemoteTarget):
-    """A state machine target: bind instances to it, advance it, get its bound instances back."""
+    """A state machine target: bind instances to it, advance it, get its bound instances back,
+    read its layers' states."""
+
+    async def layers(self):
+        """Every layer's current state, ``{"layer", "name", "state", "kind", "animation"?}``,
+        as the daemon lists it now (PROTOCOL.md §19)."""
+        return (await self.info()).get("layers", [])
+
+    async def settled(self):
+        """Whether the state machine needs no further advance, as the daemon lists it now."""
+        return (await self.info()).get("settled", True)
 
     async def bind_view_model_instances(self, main=None, globals=None):
         return await self.bind(main, globals)

@@ -117,12 +117,13 @@ async def test_manual_state_machine_advance(rivesyncd, connect):
     setter = asyncio.ensure_future(machine.set_value("mood", 8))
     seq = 0
     while not setter.done():  # the set may reach the daemon after an advance: advance until acked
-        seq = await machine.advance() or seq
+        seq = (await machine.advance()).seq or seq
         await asyncio.sleep(0.01)
     receipt = await setter
     assert receipt.seq == seq == 1
     assert await machine.value("mood") == 8
-    assert await machine.advance() == 1  # nothing queued: no batch
+    # nothing queued, a schema's state machine is always settled: no batch, whatever the seconds
+    assert await machine.advance(elapsed=0.5) == rivesync.Advanced("manual-character", 1, True)
     with pytest.raises(StateMachineError) as auto:
         await (await worker.state_machine("character")).advance()
     assert auto.value.code == "not_manual" and auto.value.details == {"target": "character"}

@@ -1,0 +1,109 @@
+import RiveSyncJSON
+import RiveSyncModel
+
+/// The `inspect --graph` rendering of `FileSchema.stateMachineGraphJSON`: per artboard and
+/// state machine, its inputs, layers with their states (by index) and transitions with their
+/// conditions and actions, listeners with their actions, and the artboard's data binds,
+/// indented by two spaces per level.
+struct GraphTextTree {
+    let graph: JSONValue
+    private var lines: [String] = []
+
+    init(graph: JSONValue) {
+        self.graph = graph
+    }
+
+    func render() -> String {
+        var tree = self
+        for artboard in graph["artboards"]?.arrayValue ?? [] { tree.renderArtboard(artboard) }
+        return tree.lines.joined(separator: "\n") + "\n"
+    }
+
+    private mutating func renderArtboard(_ artboard: JSONValue) {
+        line(0, "artboard \(text(artboard["name"]))")
+        let machines = artboard["stateMachines"]?.arrayValue ?? []
+        if machines.isEmpty { line(1, "state machines: none") }
+        for machine in machines {
+            let described = machine.objectValue?.count ?? 0 > 1
+            line(1, "state machine \(text(machine["name"]))" + (described ? "" : ": no graph"))
+            for input in machine["inputs"]?.arrayValue ?? [] {
+                line(2, "input \(text(input["name"])): \(text(input["type"]))" + (input["value"].map { " = \($0.jsonText)" } ?? ""))
+            }
+            for layer in machine["layers"]?.arrayValue ?? [] { renderLayer(layer) }
+            for listener in machine["listeners"]?.arrayValue ?? [] { renderListener(listener) }
+            for bind in machine["dataBinds"]?.arrayValue ?? [] {
+                var parts = [
+                    "bind \(text(bind["property"]))", text(bind["direction"]), "\(text(bind["target"])).\(text(bind["targetProperty"]))",
+                ]
+                if bind["once"] == true { parts.append("once") }
+                if let converter = bind["converter"] { parts.append("converter \(converter.jsonText)") }
+                line(2, parts.joined(separator: " "))
+            }
+        }
+    }
+
+    private mutating func renderLayer(_ layer: JSONValue) {
+        line(2, "layer \(text(layer["name"]))")
+        for (index, state) in (layer["states"]?.arrayValue ?? []).enumerated() {
+            let type = state["type"]?.stringValue ?? "AnimationState"
+            line(3, "[\(index)] " + (state["animation"].map { "\(text($0)) (\(type))" } ?? type))
+            for action in state["actions"]?.arrayValue ?? [] { line(4, "action " + describe(action: action)) }
+            for transition in state["transitions"]?.arrayValue ?? [] {
+                let to = transition["to"].map { $0.stringValue ?? "[\($0.jsonText)]" } ?? "?"
+                let conditions = (transition["conditions"]?.arrayValue ?? []).map(describe(condition:))
+                var timing: [String] = []
+                for key in ["duration", "durationPercent", "exitTime", "exitTimePercent"] {
+                    if let value = transition[key] { timing.append("\(key) \(value.jsonText)") }
+                }
+                if transition["disabled"] == true { timing.append("disabled") }
+                let when = conditions.isEmpty ? "" : " when " + conditions.joined(separator: " and ")
+                line(4, "→ \(to)\(when)" + (timing.isEmpty ? "" : " (\(timing.joined(separator: ", ")))"))
+                for action in transition["actions"]?.arrayValue ?? [] { line(5, "action " + describe(action: action)) }
+            }
+        }
+    }
+
+    private mutating func renderListener(_ listener: JSONValue) {
+        let name = listener["name"].map { " \(text($0))" } ?? ""
+        let source =
+            listener["property"].map { "on change of \(text($0))" } ?? listener["event"].map { "on event \(text($0))" }
+            ?? listener["listenerType"].map { "listener type \($0.jsonText), not run" } ?? ""
+        line(2, "listener\(name) \(source)")
+        for action in listener["actions"]?.arrayValue ?? [] { line(3, describe(action: action)) }
+    }
+
+    private func describe(condition: JSONValue) -> String {
+        if let trigger = condition["trigger"] { return "trigger \(text(trigger)) fired" }
+        if let changed = condition["changed"] { return "\(text(changed)) changed" }
+        let subject = condition["property"] ?? condition["input"].map { .string("input " + text($0)) }
+        guard let subject else { return "\(text(condition["type"])) (not run)" }
+        let operation = condition["op"]?.stringValue ?? "equal"
+        if condition["input"] != nil, condition["value"] == nil { return "\(text(subject))" }
+        let other = condition["otherProperty"].map(text) ?? condition["value"]?.jsonText ?? "?"
+        return "\(text(subject)) \(operation) \(other)"
+    }
+
+    private func describe(action: JSONValue) -> String {
+        let at = action["at"] == "end" ? " at end" : ""
+        if let fire = action["fire"] { return "fire \(text(fire))\(at)" }
+        if let event = action["fireEvent"] { return "report event \(text(event))\(at)" }
+        if let set = action["set"] {
+            let from = action["otherProperty"].map(text) ?? action["value"]?.jsonText ?? "?"
+            let converter = action["converter"].map { " through converter \($0.jsonText)" } ?? ""
+            return "set \(text(set)) = \(from)\(converter)\(at)"
+        }
+        if let input = action["input"] {
+            return "set input \(text(input))" + (action["value"].map { " = \($0.jsonText)" } ?? " (fire)") + at
+        }
+        return "\(text(action["type"])) (not run)\(at)"
+    }
+
+    private func text(_ value: JSONValue?) -> String {
+        guard let value else { return "" }
+        return value.stringValue ?? value.jsonText
+    }
+
+    private mutating func line(_ depth: Int, _ text: String) {
+        lines.append(String(repeating: "  ", count: depth) + text)
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import RiveSyncJSON
+import RiveSyncTestSupport
+import Testing
+
+/// The demo's `Character` state machine, described in `demo.schema.json` (SCHEMA.md, "State
+/// machines"), run by a real `rivesyncd --demo` through the same evaluator as a `.riv` file's.
+@Suite(.serialized) struct DemoStateMachineTests {
+    /// The effects of a batch the state machine made, as `property: value`.
+    static func made(_ batch: JSONValue) -> [String] {
+        (batch["effects"]?.arrayValue ?? []).filter { $0["by"] == "stateMachine" }.map {
+            "\($0["op"]?.stringValue ?? ""): \($0["property"]?.stringValue ?? "")=\($0["value"]?.jsonText ?? "")"
+        }
+    }
+
+    static func layers(_ batch: JSONValue) -> [String] {
+        (batch["layers"]?.arrayValue ?? []).map { "\($0["name"]?.stringValue ?? "") \($0["animation"]?.stringValue ?? "-")" }
+    }
+
+    /// A manual target on the demo's `Character`: a fired trigger moves layer `mood` at the
+    /// advance that applies it, and its listener sets `face` and `color`, all in one batch with
+    /// the state machine's changes marked `by: stateMachine`; a listener's fire (`no` fires
+    /// `error`) runs the same way; a number condition picks `excited`.
+    @Test func aFiredTriggerMovesTheMoodLayerAndItsListenerWrites() async throws {
+        try await withDaemon(["--demo"]) { daemon in
+            let client = try await TestClient.connected(to: daemon)
+            let created = try await client.request([
+                "type": "createStateMachine", "file": "demo", "name": "stage", "artboard": "Character", "mode": "manual",
+            ])
+            #expect(created["type"] == "target", "\(created.jsonText)")
+            #expect(created["layers"]?.arrayValue?.map { $0["kind"] } == ["entry", "entry"], "\(created.jsonText)")
+            let watcher = try await TestClient.connected(to: daemon)
+            #expect(try await watcher.request(["type": "subscribe", "target": "stage"])["type"] == "snapshot")
+
+            client.send(["type": "fire", "id": 500, "target": "stage", "path": "success"])
+            let advanced = try await client.request(["type": "advance", "target": "stage", "elapsed": 0.016])
+            #expect(advanced["type"] == "advanced", "\(advanced.jsonText)")
+            let batch = try await watcher.nextBatch("stage")
+            #expect(batch["effects"]?.arrayValue?.first?["property"] == "success", "the client's fire first: \(batch.jsonText)")
+            #expect(batch["effects"]?.arrayValue?.first?["by"] == nil)
+            #expect(Self.made(batch) == [#"set: face="happy""#, ##"set: color="#FF2E9E44""##], "\(batch.jsonText)")
+            #expect(Self.layers(batch) == ["mood happy"], "\(batch.jsonText)")
+            let face = try await client.request(["type": "get", "target": "stage", "path": "face"])
+            #expect(face["value"] == "happy", "\(face.jsonText)")
+
+            client.send(["type": "set", "id": 501, "target": "stage", "path": "mood", "value": 6])
+            client.send(["type": "fire", "id": 502, "target": "stage", "path": "no"])
+            #expect(try await client.request(["type": "advance", "target": "stage", "elapsed": 0.016])["type"] == "advanced")
+            let shake = try await watcher.nextBatch("stage")
+            #expect(Self.made(shake) == ["fire: error=", #"set: face="sad""#, ##"set: color="#FFD64545""##], "\(shake.jsonText)")
+            #expect(Self.layers(shake) == ["mood sad"], "\(shake.jsonText)")
+
+            client.send(["type": "fire", "id": 503, "target": "stage", "path": "success"])
+            #expect(try await client.request(["type": "advance", "target": "stage", "elapsed": 0.016])["type"] == "advanced")
+            let cheer = try await watcher.nextBatch("stage")
+            #expect(Self.layers(cheer) == ["mood excited"], "mood ≥ 5 picks excited: \(cheer.jsonText)")
+
+            client.send(["type": "fire", "id": 504, "target": "stage", "path": "enter"])
+            #expect(try await client.request(["type": "advance", "target": "stage", "elapsed": 0.016])["type"] == "advanced")
+            #expect(Self.layers(try await watcher.nextBatch("stage")) == ["presence shown"])
+            let listed = try await client.request(["type": "listTargets"])
+            let stage = listed["targets"]?.arrayValue?.first { $0["name"] == "stage" }
+            #expect(stage?["layers"]?.arrayValue?.map { $0["animation"] ?? .null } == ["excited", "shown"], "\(listed.jsonText)")
+        }
+    }
+
+    /// The demo's own auto target `character` rests in its entry states (no advance, seq 0)
+    /// until a trigger fires; then the daemon advances it by itself.
+    @Test func theDemoCharacterReactsByItself() async throws {
+        try await withDaemon(["--demo"]) { daemon in
+            let client = try await TestClient.connected(to: daemon)
+            let snapshot = try await client.request(["type": "subscribe", "target": "character"])
+            #expect(snapshot["seq"] == 0, "\(snapshot.jsonText)")
+            #expect(try await client.request(["type": "fire", "target": "character", "path": "error"])["type"] == "ack")
+            let batch = try await client.nextBatch("character")
+            #expect(Self.layers(batch) == ["mood sad"], "\(batch.jsonText)")
+            let face = try await client.request(["type": "get", "target": "character", "path": "face"])
+            #expect(face["value"] == "sad", "\(face.jsonText)")
+        }
+    }
+}
