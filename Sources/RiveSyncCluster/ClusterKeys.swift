@@ -28,6 +28,8 @@ public struct ClusterKeys: Sendable {
     public var trims: String { "\(prefix):trims" }
     /// The fingerprint of the configured files, instances and state machines (set by the first node).
     public var configuration: String { "\(prefix):configuration" }
+    /// The last entry a node's reader read, written before its `WAIT` (CLUSTER.md §3.6).
+    public func readMark(of node: String) -> String { "\(prefix):read:\(node)" }
     /// A node's lease (its current fencing token).
     public func lease(of node: String) -> String { "\(prefix):lease:\(node)" }
 }

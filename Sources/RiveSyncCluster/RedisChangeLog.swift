@@ -28,14 +28,24 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
         /// Records between compactions: every node compacts at the same entries, those whose
         /// record count in the whole log is a multiple of it (so the cluster must agree on it).
         public var snapshotEvery: Int
+        /// Replicas that must hold an entry before any node applies it — so before it is
+        /// acked (`WAIT`, CLUSTER.md §3.6); 0: applied as soon as the primary has it.
+        public var waitForReplicas: Int
+        /// How long one `WAIT` may take; longer is a failed read of the log.
+        public var waitTimeout: Duration
 
-        public init(endpoint: RedisEndpoint, keys: ClusterKeys, node: String, lease: Duration, timeout: Duration, snapshotEvery: Int) {
+        public init(
+            endpoint: RedisEndpoint, keys: ClusterKeys, node: String, lease: Duration, timeout: Duration, snapshotEvery: Int,
+            waitForReplicas: Int = 0, waitTimeout: Duration = .seconds(1)
+        ) {
             self.endpoint = endpoint
             self.keys = keys
             self.node = node
             self.lease = lease
             self.timeout = timeout
             self.snapshotEvery = max(1, snapshotEvery)
+            self.waitForReplicas = max(0, waitForReplicas)
+            self.waitTimeout = waitTimeout
         }
     }
 
@@ -56,6 +66,9 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
     /// Every asset uploaded to the cluster, as read at join (`<prefix>:assets`).
     public let sharedAssets: [AssetReference]
     private let reachable = Atomic(true)
+    /// When (monotonic nanoseconds) the reader last went from reading to failing; meaningful
+    /// while `reachable` is false.
+    private let cutOffSince = Atomic<UInt64>(0)
 
     /// False while the stream cannot be read (from a failed read until the reader catches up
     /// again): the node's `/readyz` then answers 503.
@@ -278,6 +291,10 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
         readerSettings.timeout = settings.timeout
         readerSettings.block = .milliseconds(500)
         readerSettings.name = Self.readerName(settings.node)
+        if settings.waitForReplicas > 0 {
+            readerSettings.replication = RedisStreamReader.Replication(
+                replicas: settings.waitForReplicas, timeout: settings.waitTimeout, key: settings.keys.readMark(of: settings.node))
+        }
         let deliver = self.deliver!
         readerSettings.check = { [keys = settings.keys, epoch, metrics, newEpoch] connection, after, read throws(RedisError) in
             let verdict = try connection.command([
@@ -337,7 +354,12 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
         case .failed(let error):
             metrics.reachable.store(0, ordering: .relaxed)
             metrics.redisErrors.add(1, ordering: .relaxed)
-            if reachable.exchange(false, ordering: .relaxed) { onEvent?(.cutOff(error)) }
+            // Only this queue writes `reachable`: the time is stored before it turns false.
+            if reachable.load(ordering: .relaxed) {
+                cutOffSince.store(Self.now(), ordering: .relaxed)
+                reachable.store(false, ordering: .releasing)
+                onEvent?(.cutOff(error))
+            }
         }
     }
 
@@ -512,6 +534,13 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
         let sentAt = Self.now()
         // Woken after the lease ran out (the process was stopped, or Redis did not answer).
         if sentAt >= validUntil { lost(generation) }
+        // Cut off from the log for a whole lease while Redis still renews it (replicas missing
+        // under `waitForReplicas`): ended as if it had run out, so no write waits without bound
+        // (CLUSTER.md §3.6).
+        if !reachable.load(ordering: .acquiring) {
+            let since = cutOffSince.load(ordering: .relaxed)
+            if sentAt > since, sentAt - since >= Self.nanoseconds(settings.lease) { lost(generation) }
+        }
         do {
             if leaseConnection?.isBroken ?? true { leaseConnection = try RedisConnection(settings.endpoint, timeout: settings.timeout) }
             let renewed = try leaseConnection!.command([

@@ -13,14 +13,25 @@ public final class RedisConnection {
     public let endpoint: RedisEndpoint
     private let context: UnsafeMutablePointer<redisContext>
     private var broken: RedisError?
+    /// Set when the server answered that it is a replica now (`READONLY` to a write,
+    /// `UNBLOCKED` to a blocking read its demotion ended): after a failover the old primary's
+    /// connections must be replaced, and one found so while idle is broken.
+    private var demoted = false
     /// Shuts the socket down from another thread (wakes a blocking read).
     public let interrupter: Interrupter
 
     /// Connects, within `timeout`, and logs in (`AUTH`, `SELECT`) as the endpoint says. Each
     /// later command must be answered within `timeout` too (see `setTimeout`).
+    ///
+    /// For a Sentinel endpoint the Sentinels are asked in turn where the primary is
+    /// (`SENTINEL get-master-addr-by-name`; the first that answers is believed), and the server
+    /// named must say it is a primary (`ROLE`): during a failover, before a replica is promoted
+    /// or while the old primary is demoted, the connect fails and the caller tries again later.
     public init(_ endpoint: RedisEndpoint, timeout: Duration) throws(RedisError) {
         self.endpoint = endpoint
-        guard let context = redisConnectWithTimeout(endpoint.host, Int32(endpoint.port), Self.timeval(timeout)) else {
+        let server =
+            endpoint.usesSentinels ? try Self.primary(of: endpoint, timeout: timeout) : .init(host: endpoint.host, port: endpoint.port)
+        guard let context = redisConnectWithTimeout(server.host, Int32(server.port), Self.timeval(timeout)) else {
             throw .connectFailed("out of memory")
         }
         if context.pointee.err != 0 {
@@ -38,6 +49,9 @@ public final class RedisConnection {
                 try command(["AUTH"] + login).expectStatus("OK")
             }
             if endpoint.database != 0 { try command(["SELECT", RedisArgument(endpoint.database)]).expectStatus("OK") }
+            if endpoint.usesSentinels, try command(["ROLE"]).array()?.first?.string() != "master" {
+                throw RedisError.connectFailed("\(server.host):\(server.port) is not a primary (a failover is under way)")
+            }
         } catch {
             close()
             throw .connectFailed("\(error)")
@@ -45,6 +59,28 @@ public final class RedisConnection {
     }
 
     deinit { close() }
+
+    /// Where the Sentinels of `endpoint` say its primary is: the first Sentinel that names one.
+    private static func primary(of endpoint: RedisEndpoint, timeout: Duration) throws(RedisError) -> RedisEndpoint.Address {
+        var reasons: [String] = []
+        for sentinel in endpoint.sentinels {
+            do {
+                let connection = try RedisConnection(RedisEndpoint(host: sentinel.host, port: sentinel.port), timeout: timeout)
+                defer { connection.close() }
+                let reply = try connection.command(["SENTINEL", "get-master-addr-by-name", RedisArgument(endpoint.primaryName ?? "")])
+                guard let address = try reply.array(), address.count == 2, let host = try address[0].string(),
+                    let port = try address[1].string().flatMap({ Int($0) })
+                else {
+                    reasons.append("\(sentinel.host):\(sentinel.port) knows no primary of that name")
+                    continue
+                }
+                return .init(host: host, port: port)
+            } catch {
+                reasons.append("\(sentinel.host):\(sentinel.port): \(error)")
+            }
+        }
+        throw .connectFailed("no Sentinel named the primary '\(endpoint.primaryName ?? "")' (\(reasons.joined(separator: "; ")))")
+    }
 
     /// True once the connection is unusable (after an error that closes it, or `close()`).
     public var isBroken: Bool { broken != nil }
@@ -55,6 +91,10 @@ public final class RedisConnection {
     /// it, for instance when it stopped). Never waits. A connection found closed is broken.
     public func isOpenWhileIdle() -> Bool {
         guard broken == nil else { return false }
+        if demoted {
+            broken = .connectionLost("the server is a replica now")
+            return false
+        }
         var descriptor = pollfd(fd: context.pointee.fd, events: Int16(POLLIN), revents: 0)
         guard poll(&descriptor, 1, 0) > 0 else { return true }
         broken = .connectionLost("closed by Redis while idle")
@@ -75,7 +115,12 @@ public final class RedisConnection {
         guard let raw else { throw fail() }
         let reply = Self.convert(raw.assumingMemoryBound(to: redisReply.self))
         freeReplyObject(raw)
-        if case .error(let message) = reply { throw .server(message) }
+        if case .error(let message) = reply {
+            noteDemotion(message)
+            // Nothing else is awaited on this connection: replace it before the next command.
+            if demoted { broken = .connectionLost("the server is a replica now") }
+            throw .server(message)
+        }
         return reply
     }
 
@@ -114,7 +159,9 @@ public final class RedisConnection {
         var raw: UnsafeMutableRawPointer?
         guard redisGetReply(context, &raw) == REDIS_OK, let raw else { throw fail() }
         defer { freeReplyObject(raw) }
-        return Self.convert(raw.assumingMemoryBound(to: redisReply.self))
+        let reply = Self.convert(raw.assumingMemoryBound(to: redisReply.self))
+        if case .error(let message) = reply { noteDemotion(message) }
+        return reply
     }
 
     /// That reply if it has been read from the socket already, else nil: never waits.
@@ -154,6 +201,12 @@ public final class RedisConnection {
                 return fd != nil
             }
         }
+    }
+
+    /// Notes an error reply that says the server is no longer the primary (see `demoted`).
+    private func noteDemotion(_ message: String) {
+        guard message.hasPrefix("READONLY") || message.hasPrefix("UNBLOCKED") else { return }
+        demoted = true
     }
 
     private func checkUsable() throws(RedisError) {

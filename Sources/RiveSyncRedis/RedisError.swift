@@ -17,11 +17,13 @@ public enum RedisError: Error, Sendable, Equatable, CustomStringConvertible {
     case server(String)
     /// A reply of another shape than the command documents (a typed accessor's complaint).
     case unexpectedReply(String)
+    /// `WAIT` ran out of time with fewer replicas holding the writes than required.
+    case replicasBehind(acknowledged: Int, required: Int)
 
     /// True when the connection is unusable after this error.
     public var closesConnection: Bool {
         switch self {
-        case .server, .unexpectedReply, .invalidURL: false
+        case .server, .unexpectedReply, .invalidURL, .replicasBehind: false
         case .connectFailed, .timedOut, .connectionLost, .protocolError: true
         }
     }
@@ -35,6 +37,8 @@ public enum RedisError: Error, Sendable, Equatable, CustomStringConvertible {
         case .protocolError(let reason): "Redis protocol error: \(reason)"
         case .server(let message): "Redis error: \(message)"
         case .unexpectedReply(let reason): "unexpected Redis reply: \(reason)"
+        case .replicasBehind(let acknowledged, let required):
+            "only \(acknowledged) of the \(required) Redis replicas required acknowledged in time"
         }
     }
 }

@@ -37,8 +37,39 @@ public final class RedisStreamReader: Sendable {
         /// reader for good (nothing more is delivered). A thrown error counts as a failed read.
         public var check:
             (@Sendable (_ connection: RedisConnection, _ after: RedisStreamID, _ read: [RedisStreamEntry]) throws(RedisError) -> Bool)?
+        /// When set, entries are delivered only once that many replicas hold them (see
+        /// `Replication`); nil: as soon as they are read.
+        public var replication: Replication?
 
         public init() {}
+    }
+
+    /// Delivering only what replicas hold: after a read that returned entries, the reader writes
+    /// `key` on its own connection (`SET key <last id read> PX 3600000`) and sends
+    /// `WAIT replicas timeout`. Redis replicates in the order it runs commands, so a replica
+    /// that acknowledged that write holds every entry the read returned. Fewer replicas in time
+    /// is a failed read (`RedisError.replicasBehind`): nothing of it is delivered, and the
+    /// reader reads the same entries again after its retry delay. A primary that refuses the
+    /// write (`NOREPLICAS`, under `min-replicas-to-write`) fails the read the same way.
+    public struct Replication: Sendable {
+        public var replicas: Int
+        public var timeout: Duration
+        public var key: String
+
+        public init(replicas: Int, timeout: Duration, key: String) {
+            self.replicas = replicas
+            self.timeout = timeout
+            self.key = key
+        }
+
+        /// Waits until `replicas` replicas hold everything before `last` was read; throws
+        /// `replicasBehind` when they do not within `timeout`.
+        func wait(on connection: RedisConnection, last: RedisStreamID) throws(RedisError) {
+            try connection.command(["SET", RedisArgument(key), last.argument, "PX", 3_600_000]).expectStatus("OK")
+            let milliseconds = timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000
+            let acknowledged = try connection.command(["WAIT", RedisArgument(replicas), RedisArgument(Int(milliseconds))]).integer()
+            guard acknowledged >= replicas else { throw .replicasBehind(acknowledged: Int(acknowledged), required: replicas) }
+        }
     }
 
     /// Shared by the reader's thread and `stop()`.
@@ -111,7 +142,7 @@ public final class RedisStreamReader: Sendable {
                     current = connection
                 } else {
                     current = try RedisConnection(endpoint, timeout: settings.timeout)
-                    try current.setTimeout(settings.block + settings.timeout)
+                    try current.setTimeout(settings.block + settings.timeout + (settings.replication?.timeout ?? .zero))
                     if let name = settings.name {
                         do { try current.command(["CLIENT", "SETNAME", RedisArgument(name)]) } catch  where !error.closesConnection {}
                     }
@@ -129,6 +160,7 @@ public final class RedisStreamReader: Sendable {
                 let entries = try RedisStreamEntry.readReply(reply, key: key)
                 guard !control.stopping else { break }
                 if let check = settings.check, try !check(current, after, entries) { break }
+                if let replication = settings.replication, let last = entries.last { try replication.wait(on: current, last: last.id) }
                 if let last = entries.last {
                     after = last.id
                     handler(.entries(entries))

@@ -5,7 +5,9 @@ extension DaemonConfiguration {
     /// The `cluster` section (protocol/CLUSTER.md §4.1): this daemon is one node of a cluster
     /// whose shared log is a Redis stream. Absent: a single node, and Redis is never contacted.
     public struct Cluster: Sendable, Hashable {
-        /// `redis://[[user]:password@]host[:port][/database]` (`--redis` sets it).
+        /// `redis://[[user]:password@]host[:port][/database]`, or
+        /// `redis-sentinel://[[user]:password@]host[:port][,host[:port]…]/primary[/database]`
+        /// (`--redis` sets it).
         public var redis: String
         /// This node's name in the log and its lease key; unique in the cluster.
         public var node: String
@@ -15,6 +17,10 @@ extension DaemonConfiguration {
         public var leaseMilliseconds = 5000
         /// Connect and command timeout towards Redis.
         public var timeoutMilliseconds = 2000
+        /// Replicas that must hold an entry before it applies and is acked (`WAIT`); 0: none.
+        public var waitForReplicas = 0
+        /// How long one `WAIT` may take before the node counts the log unreachable.
+        public var waitTimeoutMilliseconds = 1000
 
         /// A cluster on `redis`, with the node named after the host and process.
         public init(redis: String, node: String = Cluster.defaultNodeName()) {
@@ -44,6 +50,12 @@ extension DaemonConfiguration {
             }
             if let timeout = json["timeoutMilliseconds"] {
                 timeoutMilliseconds = try DaemonConfiguration.integer(timeout, "cluster.timeoutMilliseconds", in: 100...30_000)
+            }
+            if let replicas = json["waitForReplicas"] {
+                waitForReplicas = try DaemonConfiguration.integer(replicas, "cluster.waitForReplicas", in: 0...16)
+            }
+            if let wait = json["waitTimeoutMilliseconds"] {
+                waitTimeoutMilliseconds = try DaemonConfiguration.integer(wait, "cluster.waitTimeoutMilliseconds", in: 10...30_000)
             }
         }
     }

@@ -19,7 +19,9 @@ public enum ConfigurationKeys {
         "auth.anonymousScopes[]": Scope.keys,
         "metrics": ["maxTargetLabels"],
         "inspector": ["enabled", "readOnly"],
-        "cluster": ["redis", "node", "prefix", "leaseMilliseconds", "timeoutMilliseconds"],
+        "cluster": [
+            "redis", "node", "prefix", "leaseMilliseconds", "timeoutMilliseconds", "waitForReplicas", "waitTimeoutMilliseconds",
+        ],
     ]
 
     /// Every key path (`listen.host`, `files[].name`, `limits.maxMessageBytes`, …), sorted.

@@ -29,7 +29,8 @@ extension Daemon {
         let settings = RedisChangeLog.Settings(
             endpoint: endpoint, keys: ClusterKeys(prefix: cluster.prefix), node: cluster.node,
             lease: .milliseconds(cluster.leaseMilliseconds), timeout: .milliseconds(cluster.timeoutMilliseconds),
-            snapshotEvery: configuration.snapshotEvery)
+            snapshotEvery: configuration.snapshotEvery, waitForReplicas: cluster.waitForReplicas,
+            waitTimeout: .milliseconds(cluster.waitTimeoutMilliseconds))
         let joined: RedisChangeLog
         let difference: String?
         do {

@@ -22,6 +22,26 @@ import Testing
         #expect(DaemonConfiguration.demo().inspector == DaemonConfiguration.Inspector(enabled: true, readOnly: false))
     }
 
+    /// The cluster's `WAIT` settings default to none and are read within their bounds.
+    @Test func clusterWaitSettings() throws {
+        let plain = try DaemonConfiguration(
+            json: ["auth": ["allowAnonymous": "loopback"], "cluster": ["redis": "redis://h"]], baseDirectory: "/")
+        #expect(plain.cluster?.waitForReplicas == 0 && plain.cluster?.waitTimeoutMilliseconds == 1000)
+        let waiting = try DaemonConfiguration(
+            json: [
+                "auth": ["allowAnonymous": "loopback"],
+                "cluster": ["redis": "redis-sentinel://s1,s2/main", "waitForReplicas": 2, "waitTimeoutMilliseconds": 250],
+            ], baseDirectory: "/")
+        #expect(waiting.cluster?.waitForReplicas == 2 && waiting.cluster?.waitTimeoutMilliseconds == 250)
+        for (key, value): (String, JSONValue) in [("waitForReplicas", -1), ("waitForReplicas", 17), ("waitTimeoutMilliseconds", 5)] {
+            #expect(throws: ConfigurationError.self, "\(key) \(value.jsonText)") {
+                try DaemonConfiguration(
+                    json: ["auth": ["allowAnonymous": "loopback"], "cluster": .object([("redis", "redis://h"), (key, value)])],
+                    baseDirectory: "/")
+            }
+        }
+    }
+
     @Test(arguments: [
         #"{"auth": {"allowAnonymous": true}, "nonsense": 1}"#,
         #"{"auth": {"allowAnonymous": true}, "workers": 0}"#,

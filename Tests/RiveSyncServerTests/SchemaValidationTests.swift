@@ -3,9 +3,10 @@ import RiveSyncTestSupport
 import Testing
 
 /// Runs `python/validate_messages.py`: every JSON Schema of `protocol/schemas/` is valid, every
-/// `send` of `protocol/conformance/` matches its request schema (and the malformed ones do
-/// not), and every message of the conformance cases and of a session covering every request
-/// type matches its server schema. Needs `python3` with `jsonschema` and `websockets`
+/// example of `protocol/examples/` and every JSON example of PROTOCOL.md matches its schema,
+/// every `send` of `protocol/conformance/` matches its request schema (and the malformed ones
+/// do not), and every message of the conformance cases and of a session covering every
+/// request type matches its server schema. Needs `python3` with `jsonschema` and `websockets`
 /// (`.ci/setup.sh`).
 @Suite struct SchemaValidationTests {
     @Test func everyMessageMatchesItsSchema() async throws {

@@ -10,6 +10,8 @@ public final class RedisServerProcess: @unchecked Sendable {
     public private(set) var port = 0
     public let directory: URL
     public let appendfsync: String
+    /// More `redis-server` options (`--replicaof`, `--min-replicas-to-write`), on every run.
+    public let extraArguments: [String]
     private var child: ChildProcess?
     /// What the earlier runs logged.
     private var earlierLog = ""
@@ -26,11 +28,13 @@ public final class RedisServerProcess: @unchecked Sendable {
         }
     }
 
-    /// Starts a server; `appendfsync` is Redis's AOF policy (`always`, `everysec`, `no`).
-    public init(appendfsync: String = "always") throws {
+    /// Starts a server; `appendfsync` is Redis's AOF policy (`always`, `everysec`, `no`),
+    /// `arguments` more options.
+    public init(appendfsync: String = "always", arguments: [String] = []) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("rivesync-redis-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         self.appendfsync = appendfsync
+        extraArguments = arguments
         var lastError: Error = RedisServerError.notInstalled
         // A port free a moment ago may be taken by the time Redis binds it: try a few.
         for _ in 0..<3 {
@@ -67,7 +71,7 @@ public final class RedisServerProcess: @unchecked Sendable {
             [
                 "--port", String(port), "--bind", "127.0.0.1", "--dir", directory.path, "--appendonly", "yes", "--appendfsync", appendfsync,
                 "--save", "", "--daemonize", "no", "--protected-mode", "yes", "--logfile", "",
-            ], output: .merged)
+            ] + extraArguments, output: .merged)
         self.child = child
         do {
             try waitUntilBlocking("redis-server to accept connections", seconds: 20) {

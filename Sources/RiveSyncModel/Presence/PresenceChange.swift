@@ -17,7 +17,7 @@ public enum PresenceOwner: Sendable, Hashable {
 }
 
 /// Why a member left.
-public enum LeaveReason: String, Sendable, Hashable {
+public enum LeaveReason: String, Sendable, Hashable, CaseIterable {
     /// It sent `presenceLeave`.
     case left
     /// Its connection closed and no resume came within the grace period.

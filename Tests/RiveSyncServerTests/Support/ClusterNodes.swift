@@ -14,9 +14,13 @@ final class ClusterNodes: @unchecked Sendable {
 
     /// Starts Redis (with its `appendfsync` policy) and the nodes; with `leaseMilliseconds` or
     /// `settings` (more top-level keys) the nodes read a configuration like `--demo` with a
-    /// `cluster` section instead of `--demo --redis`.
-    init(count: Int, leaseMilliseconds: Int? = nil, appendfsync: String = "always", settings: [(String, JSONValue)] = []) throws {
-        redis = try RedisServerProcess(appendfsync: appendfsync)
+    /// `cluster` section instead of `--demo --redis`. With `redis`, the nodes use that server
+    /// (stopped with them) instead of a new one (`settings` then name it in their `cluster`).
+    init(
+        count: Int, leaseMilliseconds: Int? = nil, appendfsync: String = "always", settings: [(String, JSONValue)] = [],
+        redis existing: RedisServerProcess? = nil
+    ) throws {
+        redis = try existing ?? RedisServerProcess(appendfsync: appendfsync)
         if leaseMilliseconds != nil || !settings.isEmpty {
             extraArguments = [
                 "--config", try Self.configuration(redis: redis.url, leaseMilliseconds: leaseMilliseconds ?? 5000, settings: settings),

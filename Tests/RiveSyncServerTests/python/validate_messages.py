@@ -15,6 +15,13 @@ Needs the PyPI packages `jsonschema` and `websockets` (.ci/setup.sh installs bot
 3. A session against `rivesyncd --demo` sends every request type (and every value type, on a
    file it loads itself) and validates every reply, batch and error it receives. At the end
    every server message type must have been seen at least once.
+
+Before them, without a daemon: every example of protocol/examples/ matches
+file-schema.schema.json, and every message in a ```json block of PROTOCOL.md matches its
+schema (a client request or a server message of its `type`; the `source` fragments of §6
+inside a `createInstance`). The document's elisions are understood: a member `"...": 0`
+stands for members left out (the object's missing required members are not errors), as does `, …}`;
+`, …]` stands for more items, and `{…}` / `[…]` for a value left out (anything goes there).
 """
 import argparse
 import asyncio
@@ -570,6 +577,92 @@ async def session(schemas, binary, root):
         daemon.stop()
 
 
+ELIDED = "\u2026elided"
+ELIDED_KEYS = ("...", "\u2026")
+
+
+def strip_elisions(value, path, elided):
+    """`value` without its `"...": 0` members; `elided` gets the paths of the objects that had one."""
+    if isinstance(value, dict):
+        if any(key in value for key in ELIDED_KEYS):
+            elided.add(tuple(path))
+        return {k: strip_elisions(v, path + [k], elided) for k, v in value.items() if k not in ELIDED_KEYS}
+    if isinstance(value, list):
+        return [strip_elisions(v, path + [i], elided) for i, v in enumerate(value)]
+    return value
+
+
+def document_errors(schemas, side, message, elided):
+    """The schema errors of a document's message, less those its elisions explain."""
+    validator = schemas.validators[side].get(message.get("type"))
+    if validator is None:
+        return [f"no {side} schema for type '{message.get('type')}'"]
+    result = []
+    for error in validator.iter_errors(message):
+        if error.instance == ELIDED or any(part == ELIDED for part in error.absolute_path):
+            continue
+        if error.validator == "required" and tuple(error.absolute_path) in elided:
+            continue
+        if error.validator in ("anyOf", "oneOf") and ELIDED in json.dumps(error.instance):
+            continue
+        where = "/".join(str(p) for p in error.absolute_path) or "(message)"
+        result.append(f"at {where}: {error.message}")
+    return result
+
+
+def check_documents(schemas, root):
+    """Part 0: protocol/examples/ and PROTOCOL.md's JSON examples against the schemas."""
+    examples = sorted(glob.glob(os.path.join(root, "protocol", "examples", "*.json")))
+    if not examples:
+        raise Invalid("no protocol/examples/*.json found")
+    with open(os.path.join(root, "protocol", "schemas", "file-schema.schema.json")) as handle:
+        file_schema = jsonschema.Draft202012Validator(json.load(handle), registry=schemas.registry)
+    for path in examples:
+        with open(path) as handle:
+            example = json.load(handle)
+        errors = [f"at {'/'.join(map(str, e.absolute_path)) or '(file)'}: {e.message}" for e in file_schema.iter_errors(example)]
+        if errors:
+            raise Invalid(f"{path} does not match file-schema.schema.json:\n  " + "\n  ".join(errors[:5]))
+    with open(os.path.join(root, "protocol", "PROTOCOL.md")) as handle:
+        document = handle.read()
+    decoder = json.JSONDecoder()
+    checked = 0
+    for block in re.findall(r"```json\n(.*?)```", document, re.S):
+        text = block.replace("{\u2026}", json.dumps(ELIDED)).replace("[\u2026]", json.dumps(ELIDED))
+        text = re.sub(r",\s*\u2026\s*\]", "]", text)
+        text = re.sub(r",\s*\u2026\s*\}", ', "...": 0}', text)
+        index = 0
+        while True:
+            while index < len(text) and text[index].isspace():
+                index += 1
+            if index >= len(text):
+                break
+            try:
+                value, index = decoder.raw_decode(text, index)
+            except ValueError as error:
+                raise Invalid(f"PROTOCOL.md: a ```json block is not JSON ({error}):\n{short(block)}")
+            elided = set()
+            message = strip_elisions(value, [], elided)
+            if isinstance(message, dict) and "type" not in message and message.keys() & {"blank", "default", "name", "index"}:
+                # §6's `source` forms, checked where they are used.
+                message = {"type": "createInstance", "id": 1, "file": "f", "source": message}
+                elided = {("source",) + path for path in elided}
+            if not isinstance(message, dict) or not isinstance(message.get("type"), str):
+                continue
+            sides = [side for side in ("client", "server") if message["type"] in schemas.validators[side]]
+            if not sides:
+                raise Invalid(f"PROTOCOL.md: an example of type '{message['type']}', which no schema has: {short(value)}")
+            errors = [document_errors(schemas, side, message, elided) for side in sides]
+            if all(errors):
+                raise Invalid(
+                    f"PROTOCOL.md: an example of type '{message['type']}' matches no schema of its type:\n  "
+                    + "\n  ".join(min(errors, key=len)[:5]) + f"\n  example: {short(value)}")
+            checked += 1
+    if checked < 10:
+        raise Invalid(f"PROTOCOL.md: only {checked} JSON examples found")
+    return len(examples), checked
+
+
 def main():
     # SIGTERM (a test's hang guard) unwinds normally, so every daemon started is stopped.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
@@ -582,6 +675,8 @@ def main():
     try:
         schemas = Schemas(args.root)
         print(f"schemas: {len(schemas.client)} client, {len(schemas.server)} server, all valid draft 2020-12")
+        examples, documented = check_documents(schemas, args.root)
+        print(f"documents: {examples} protocol/examples files and {documented} PROTOCOL.md examples match their schemas")
         for message in CLUSTER_ONLY_MESSAGES:
             schemas.check("server", message, "PROTOCOL.md §7.1 (cluster only)")
         if not schemas.errors("server", {"type": "freshness"}):
