@@ -87,7 +87,7 @@ _FAMILIES = {
     ArtboardError: ["invalid_artboard", "invalid_state_machine"],
     StateMachineError: [
         "invalid_global_view_model_name", "duplicate_global_view_model_instance", "unknown_target",
-        "target_exists", "unknown_instance", "wrong_worker", "not_manual", "not_joined",
+        "target_exists", "unknown_instance", "wrong_worker", "not_manual", "not_joined", "no_such_input",
     ],
     TargetDeleted: ["target_deleted"],
     ViewModelInstanceError: [
