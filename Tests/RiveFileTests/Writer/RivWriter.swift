@@ -1,5 +1,6 @@
-import RiveFile
 import RiveSyncModel
+
+@testable import RiveFile
 
 /// A tiny `.riv` writer, for tests only: writes a `FileSchema` as header, ToC and objects in
 /// the order real exports use (`RIV-FORMAT.md` §4), so round trips need no outside file.
@@ -161,69 +162,11 @@ struct RivWriter {
         RiveFileWriter.encode(objects) { $0 >= Self.firstTocKey && $0 != Self.unlistedKey }
     }
 
-    // MARK: Key tables (RIV-FORMAT.md §5)
+    // MARK: Key tables (RIV-FORMAT.md §5): the library writer's own
 
-    static func assetType(_ kind: FileAssetSchema.Kind) -> Int {
-        switch kind {
-        case .image: return 105
-        case .font: return 141
-        case .blob: return 649
-        case .audio: return 406
-        case .script: return 529
-        case .manifest, .unknown: return 970
-        }
-    }
-
-    static func propertyType(_ type: DataType) -> Int {
-        switch type {
-        case .number: return 431
-        case .string: return 443
-        case .boolean: return 448
-        case .color: return 440
-        case .enum: return 439
-        case .trigger: return 502
-        case .list: return 434
-        case .viewModel: return 436
-        case .assetImage: return 585
-        case .assetFont: return 1034
-        case .assetBlob: return 1043
-        case .artboard: return 598
-        case .symbolListIndex: return 564
-        }
-    }
-
-    static func valueType(_ type: DataType) -> Int {
-        switch type {
-        case .number: return 442
-        case .string: return 433
-        case .boolean: return 449
-        case .color: return 426
-        case .enum: return 432
-        case .trigger: return 501
-        case .list: return 441
-        case .viewModel: return 444
-        case .assetImage: return 587
-        case .assetFont: return 1035
-        case .assetBlob: return 1044
-        case .artboard: return 599
-        case .symbolListIndex: return 566
-        }
-    }
-
+    static func assetType(_ kind: FileAssetSchema.Kind) -> Int { Int(RiveFileWriter.Keys.assetType(kind)) }
+    static func propertyType(_ type: DataType) -> Int { Int(RiveFileWriter.Keys.propertyType(type)) }
+    static func valueType(_ type: DataType) -> Int { Int(RiveFileWriter.Keys.valueType(type)) }
     /// The `propertyValue` key of a value type; lists store items instead.
-    static func valueKey(_ type: DataType) -> Int? {
-        switch type {
-        case .number: return 575
-        case .string: return 561
-        case .boolean: return 593
-        case .color: return 555
-        case .enum: return 560
-        case .trigger: return 687
-        case .list: return nil
-        case .viewModel: return 577
-        case .assetImage, .assetFont, .assetBlob: return 824
-        case .artboard: return 846
-        case .symbolListIndex: return 814
-        }
-    }
+    static func valueKey(_ type: DataType) -> Int? { RiveFileWriter.Keys.valueKey(type).map(Int.init) }
 }
