@@ -53,6 +53,31 @@ final class InputCommandTests: XCTestCase {
         XCTAssertNotEqual(try layerLine(), before, "the fired trigger moved layer 0 on")
     }
 
+    /// A JSON schema's state machine with a number and a boolean input, on a daemon of its own.
+    func testInputSetsNumbersAndBooleansThatLsShows() throws {
+        let schema = """
+            {"rivesyncSchema": 1, "viewModels": [{"name": "V", "properties": [{"name": "n", "type": "number"}]}],
+             "artboards": [{"name": "A", "viewModel": "V", "stateMachines": [{"name": "sm",
+               "inputs": [{"name": "speed", "type": "number", "value": 1}, {"name": "armed", "type": "boolean"}],
+               "layers": [{"name": "L", "states": [{"type": "EntryState"}]}]}]}]}
+            """
+        let config = try DaemonProcess.writeConfiguration(
+            """
+            {"listen": {"host": "127.0.0.1"}, "files": [{"name": "inputs", "path": "inputs.json"}],
+             "stateMachines": [{"name": "sm", "file": "inputs", "artboard": "A"}], "auth": {"allowAnonymous": "loopback"}}
+            """, files: ["inputs.json": schema])
+        daemon.stop()
+        daemon = try DaemonProcess(["--config", config])
+        XCTAssertEqual(try rivesync("input", "sm", "speed", "2.5").status, 0)
+        XCTAssertEqual(try rivesync("input", "sm", "armed", "true").status, 0)
+        let lines = try rivesync("ls").stdout.split(separator: "\n").map(String.init)
+        XCTAssertTrue(lines.contains("  input speed (number): 2.5") && lines.contains("  input armed (boolean): true"), "\(lines)")
+        XCTAssertTrue(
+            try rivesync("ls", "--json").stdout.contains(
+                #""inputs":[{"name":"speed","type":"number","value":2.5},{"name":"armed","type":"boolean","value":true}]"#))
+        XCTAssertEqual(try rivesync("input", "sm", "armed").status, 7, "firing a boolean input is a type_mismatch")
+    }
+
     func testInputErrors() throws {
         XCTAssertEqual(
             try rivesync("input", "legacy", "Nope", "--advance"),

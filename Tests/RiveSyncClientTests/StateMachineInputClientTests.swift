@@ -54,6 +54,41 @@ final class StateMachineInputClientTests: ClientTestCase {
         XCTAssertEqual(consumed, inputs, "a fired trigger is consumed and still listed")
     }
 
+    /// A JSON schema's state machine with a number and a boolean input: set, listed with their
+    /// new values, and refused when the call is for another kind.
+    func testNumberAndBooleanInputsAreSet() async throws {
+        let schema = """
+            {"rivesyncSchema": 1, "viewModels": [{"name": "V", "properties": [{"name": "n", "type": "number"}]}],
+             "artboards": [{"name": "A", "viewModel": "V", "stateMachines": [{"name": "sm",
+               "inputs": [{"name": "speed", "type": "number", "value": 1}, {"name": "armed", "type": "boolean"}],
+               "layers": [{"name": "L", "states": [{"type": "EntryState"}]}]}]}]}
+            """
+        try startDaemon(
+            configuration: """
+                {"files": [{"name": "inputs", "path": "inputs.json"}],
+                 "stateMachines": [{"name": "sm", "file": "inputs", "artboard": "A"}],
+                 "auth": {"allowAnonymous": "loopback"}}
+                """,
+            files: ["inputs.json": schema])
+        let worker = try await connect()
+        let machine = try await worker.stateMachine(named: "sm")
+        let authored = try await machine.inputs()
+        XCTAssertEqual(authored.map(\.name), ["speed", "armed"])
+        XCTAssertEqual(authored.map(\.kind), [.number, .boolean])
+        XCTAssertEqual(authored.map(\.value), [.number(1), .boolean(false)])
+        let receipt = try await machine.setInput(named: "speed", to: 2.5)
+        XCTAssertEqual(receipt.target, "sm")
+        try await machine.setInput(named: "armed", to: true)
+        let set = try await machine.inputs()
+        XCTAssertEqual(set.map(\.value), [.number(2.5), .boolean(true)])
+        await assertThrowsAsync(StateMachineError.inputMismatch(name: "speed", expected: "number", actual: "boolean")) {
+            try await machine.setInput(named: "speed", to: false)
+        }
+        await assertThrowsAsync(StateMachineError.inputMismatch(name: "armed", expected: "boolean", actual: "trigger")) {
+            try await machine.fireInput(named: "armed")
+        }
+    }
+
     func testBindDefaultsFalseLeavesTheSlotsEmpty() async throws {
         try startTriggers()
         let worker = try await connect()
