@@ -100,17 +100,18 @@ import Testing
         #expect(refusal.error.code == .unknownType)
     }
 
-    /// Every error code PROTOCOL.md, CLUSTER.md and the README name anywhere (a backquoted
-    /// `snake_case` word: the protocol's fields and settings are camelCase; the README's and
-    /// CLUSTER.md's Prometheus metrics, `rivesync_…` and `process_…`, aside) is one the daemon
-    /// sends.
+    /// Every error code PROTOCOL.md, CLUSTER.md, the README and the user documents of `docs/`
+    /// name anywhere (a backquoted `snake_case` word: the protocol's fields and settings are
+    /// camelCase; the Prometheus metrics, `rivesync_…` and `process_…`, aside) is one the daemon
+    /// sends. The state machine documents name Rive's traces in `snake_case` and are left out.
     @Test func everyErrorCodeNamedInTheDocumentsIsAWireErrorCode() throws {
         let coded = Set(WireErrorCode.allCases.map(\.rawValue))
-        for document in ["protocol/PROTOCOL.md", "protocol/CLUSTER.md", "README.md"] {
+        let userDocuments = ["CLI", "CONFIGURATION", "HOW-IT-WORKS", "OPERATING", "RUNNING-A-CLUSTER"].map { "docs/\($0).md" }
+        for document in ["protocol/PROTOCOL.md", "protocol/CLUSTER.md", "README.md"] + userDocuments {
             let named = Set(try Self.matches("`[a-z]+(_[a-z]+)+`", in: try Self.text(document)).map { String($0.dropFirst().dropLast()) })
                 .filter { !$0.hasPrefix("rivesync_") && !$0.hasPrefix("process_") }
             #expect(named.subtracting(coded).isEmpty, "named in \(document) but not error codes: \(named.subtracting(coded).sorted())")
-            #expect(!named.isEmpty, "\(document) names no error code")
+            if document.hasPrefix("protocol/") { #expect(!named.isEmpty, "\(document) names no error code") }
         }
     }
 
