@@ -69,6 +69,8 @@ enum ErrorCodes {
         case .notManual: return (.rejected, "not_manual")
         case .targetDeleted: return (.rejected, "target_deleted")
         case .notJoined: return (.rejected, "not_joined")
+        case .noSuchInput: return (.notFound, "no_such_input")
+        case .inputMismatch: return (.invalidValue, "type_mismatch")
         case .error, .cancelled: return (.failure, "failure")
         }
     }

@@ -63,6 +63,8 @@ enum ErrorText {
         case .wrongWorker(let message), .error(let message): return message
         case .notManual(let name): return "'\(name)' advances by itself"
         case .notJoined(let name): return "not a member of the presence of '\(name)'"
+        case .noSuchInput(let target, let name): return "'\(target)' has no state machine input '\(name)' (see 'rivesync ls')"
+        case .inputMismatch(let name, let expected, let actual): return "input '\(name)' is a \(expected), not a \(actual)"
         case .targetDeleted(let name): return "target '\(name)' was deleted"
         case .cancelled: return "cancelled"
         }

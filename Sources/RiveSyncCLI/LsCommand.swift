@@ -3,8 +3,8 @@ import RiveSyncJSON
 
 /// `rivesync ls`: the daemon's files (view models with their instances, globals, artboards
 /// with their state machines) and targets (state machines and published instances), each
-/// state machine with its layers' current states and, while it needs further advances,
-/// "not settled".
+/// state machine with its layers' current states, its inputs' values and, while it needs
+/// further advances, "not settled".
 enum LsCommand {
     static let spec = CommandSpec(
         name: "ls", summary: "List the files, view models, instances, globals, state machines and targets of a daemon.",
@@ -46,6 +46,9 @@ enum LsCommand {
                     let state = "state \(layer.state) (\(layer.kind.rawValue)\(layer.animation.map { " " + $0 } ?? ""))"
                     lines.append("  layer \(layer.layer) \(layer.name): \(state)")
                 }
+                for input in target.inputs {
+                    lines.append("  input \(input.name) (\(input.kind.rawValue))\(input.value.map { ": " + $0.jsonText } ?? "")")
+                }
             }
             if output.json {
                 output.line(JSONValue.object([("files", .array(files)), ("targets", .array(targets))]).jsonText)
@@ -72,6 +75,18 @@ enum LsCommand {
             members.append(("layers", .array(target.layers.map(WatchCommand.json))))
         }
         if let settled = target.settled { members.append(("settled", .bool(settled))) }
+        if target.kind == .stateMachine { members.append(("inputs", .array(target.inputs.map(json)))) }
+        return .object(members)
+    }
+
+    /// An input as `listTargets` shows it: `{"name":…,"type":…,"value":…}`, no value for a trigger.
+    private static func json(_ input: StateMachineInput) -> JSONValue {
+        var members: [(String, JSONValue)] = [("name", .string(input.name)), ("type", .string(input.kind.rawValue))]
+        switch input.value {
+        case .number(let number)?: members.append(("value", .number(Double(number))))
+        case .boolean(let flag)?: members.append(("value", .bool(flag)))
+        default: break
+        }
         return .object(members)
     }
 }

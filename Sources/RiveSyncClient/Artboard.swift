@@ -27,12 +27,15 @@ public final class Artboard: Sendable {
     ///   - targetName: the name other clients find it by (`Worker.stateMachine(named:)`); nil
     ///     makes a name private to this client.
     ///   - manual: advance only on `StateMachine.advance()` instead of by itself.
+    ///   - bindDefaults: false leaves the slots not given empty (Rive lets a state machine
+    ///     advance before an instance is bound); bind them later with `bindViewModelInstances`.
     ///   - globals: `("Theme", instance)` pairs for the global view model slots.
     /// - Throws: `ArtboardError.invalidStateMachine`, `StateMachineError` (duplicate or
     ///   invalid global names, incompatible instances, a taken target name). Nothing is
     ///   created when it throws.
     public func createStateMachine(
         _ name: String? = nil, binding main: ViewModelInstance? = nil, targetName: String? = nil, manual: Bool = false,
+        bindDefaults: Bool = true,
         @GlobalViewModelInstanceBindingsBuilder globals: @Sendable () -> [(String, ViewModelInstance)] = { [] }
     ) async throws -> StateMachine {
         let session = file.worker.session
@@ -44,7 +47,9 @@ public final class Artboard: Sendable {
         var globalBindings: [GlobalBinding] = []
         for (slot, instance) in pairs { globalBindings.append(GlobalBinding(name: slot, instance: try await instance.resolvedID())) }
         let request = StateMachineRequest(
-            file: file.name, name: target, artboard: self.name, stateMachine: machine, main: mainID, globals: globalBindings, manual: manual
+            file: file.name, name: target, artboard: self.name, stateMachine: machine, main: mainID, globals: globalBindings,
+            manual: manual,
+            bindDefaults: bindDefaults
         )
         await file.worker.calls.barrier()
         _ = try await session.request(.createStateMachine(request), .stateMachine)

@@ -67,6 +67,8 @@ extension StateMachineError: CustomStringConvertible, LocalizedError {
         case .notManual(let name): "'\(name)' advances by itself; advance() is only for manual state machines"
         case .targetDeleted(let name): "the target '\(name)' was deleted"
         case .notJoined(let name): "this client has not joined the presence of '\(name)'"
+        case .noSuchInput(let target, let name): "the state machine of '\(target)' has no input '\(name)'"
+        case .inputMismatch(let name, let expected, let actual): "the input '\(name)' is a \(expected), not a \(actual)"
         }
     }
 

@@ -71,6 +71,12 @@ public enum StateMachineError: Error, Sendable, Hashable {
     case targetDeleted(String)
     /// A presence update or leave of a target this client has not joined (its name).
     case notJoined(String)
+    /// The target's state machine has no legacy input with this name, or the target is a
+    /// published instance (`no_such_input`).
+    case noSuchInput(target: String, name: String)
+    /// The input is of another kind than the call: a number or boolean for the other, a
+    /// trigger set, a number or boolean fired (`type_mismatch`; name, expected, actual).
+    case inputMismatch(name: String, expected: String, actual: String)
 }
 
 /// Errors of property reads, writes and streams, with the case names of Rive's

@@ -103,6 +103,8 @@ struct ServerFailure: Error, Sendable {
         case .wrongWorker: return .wrongWorker(message)
         case .notManual: return .notManual(text("target"))
         case .notJoined: return .notJoined(text("target"))
+        case .noSuchInput: return .noSuchInput(target: text("target"), name: text("name"))
+        case .typeMismatch: return .inputMismatch(name: text("name"), expected: text("expected"), actual: text("actual"))
         default: return nil
         }
     }

@@ -187,6 +187,9 @@ public struct TargetInfo: Sendable, Hashable {
     public let layers: [StateMachineLayer]
     /// Whether a state machine needs no further advance (nil for a published instance).
     public let settled: Bool?
+    /// A state machine's legacy inputs with their values, in file order (empty for a
+    /// published instance).
+    public let inputs: [StateMachineInput]
 
     init(_ info: ServerMessage.TargetInfo) {
         name = info.name
@@ -206,13 +209,14 @@ public struct TargetInfo: Sendable, Hashable {
         bindings = info.bindings.map { ($0.slot.description, $0.instance?.rawValue) }
         layers = (info.layers ?? []).map(StateMachineLayer.init)
         settled = info.settled
+        inputs = (info.inputs ?? []).map(StateMachineInput.init)
     }
 
     public static func == (lhs: TargetInfo, rhs: TargetInfo) -> Bool {
         lhs.name == rhs.name && lhs.file == rhs.file && lhs.kind == rhs.kind && lhs.artboard == rhs.artboard
             && lhs.stateMachine == rhs.stateMachine && lhs.mode == rhs.mode && lhs.seq == rhs.seq
             && lhs.bindings.elementsEqual(rhs.bindings) { $0.slot == $1.slot && $0.instance == $1.instance }
-            && lhs.layers == rhs.layers && lhs.settled == rhs.settled
+            && lhs.layers == rhs.layers && lhs.settled == rhs.settled && lhs.inputs == rhs.inputs
     }
 
     public func hash(into hasher: inout Hasher) {

@@ -16,6 +16,7 @@ final class UsageTests: XCTestCase {
               watch    Print JSON lines of a target's batches, or of the values at PATHs as they change.
               list     Edit a list: add/insert an INSTANCE (#ID, ViewModel or ViewModel/Name), remove by index or #ID, swap.
               bind     Bind instances to slots: main=INSTANCE, Theme=INSTANCE (#ID, ViewModel, ViewModel/Name or @TARGET).
+              input    Set a state machine input NAME to VALUE (true, false or a number), or fire it without one.
               advance  Advance a manual target now: apply its queued commands, run its state machine.
               dump     Print a target's whole state (or the tree at --path) as JSON.
               delete   Delete a target; instances only it held are freed.

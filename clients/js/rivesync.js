@@ -824,6 +824,38 @@ export class Target {
   }
 
   /**
+   * `setInput` (PROTOCOL.md §8): sets a state machine's number or boolean input, as Rive's
+   * `SMINumber.value` / `SMIBool.value`. Resolves with the ack after the advance that applied
+   * it; rejects with `no_such_input` or `type_mismatch`.
+   * @param {string} name
+   * @param {number|boolean} value
+   */
+  setInput(name, value) {
+    return this.client.command({ type: 'setInput', target: this.name, name, value });
+  }
+
+  /**
+   * `fireInput` (PROTOCOL.md §8): fires a state machine's trigger input, as Rive's
+   * `SMITrigger.fire()`; the advance that applies it consumes it. Resolves with the ack.
+   * @param {string} name
+   */
+  fireInput(name) {
+    return this.client.command({ type: 'fireInput', target: this.name, name });
+  }
+
+  /**
+   * The state machine's legacy inputs in file order, as the daemon lists them now
+   * (`listTargets`, PROTOCOL.md §19): `[{name, type: 'number'|'boolean'|'trigger', value?}]`,
+   * no value for a trigger; empty for a published instance.
+   * @returns {Promise<Array<{name: string, type: string, value?: number|boolean}>>}
+   */
+  async inputs() {
+    const info = (await this.client.listTargets()).find((t) => t.name === this.name);
+    if (!info) throw new RiveSyncError('unknown_target', `no target '${this.name}'`, { target: this.name });
+    return info.inputs ?? [];
+  }
+
+  /**
    * `advance` of a manual target, as Rive's `advance(by:)`: applies its queued commands, then
    * runs its state machine for `elapsed` seconds (0 to 60; PROTOCOL.md §8, §19). Resolves with
    * the reply, `{seq, settled}`: the target's seq after it, and whether the state machine needs

@@ -222,3 +222,31 @@ test('Rive adapter: a trigger the daemon’s state machine fired is not replayed
     await daemon.stop();
   }
 });
+
+// state_machine_triggers.riv: its trigger input `Trigger 1` takes layer 0 out of state 3, where
+// Rive's runtime stands after 0.1 s (the `legacy_input_triggers` trace).
+test('state machine inputs are listed, fired and refused', async () => {
+  const daemon = await daemonWith({ triggers: riv('state_machine_triggers.riv') }, [
+    { name: 'legacy', file: 'triggers', artboard: 'main', mode: 'manual' },
+  ]);
+  const client = await RiveSync.connect(daemon.url, { WebSocket });
+  try {
+    const target = await client.subscribe('legacy');
+    assert.deepEqual(await target.inputs(), [{ name: 'Trigger 1', type: 'trigger' }]);
+    await assert.rejects(target.fireInput('Nope'), (e) => e.code === 'no_such_input' && e.details.name === 'Nope');
+    await assert.rejects(
+      target.setInput('Trigger 1', 1),
+      (e) => e.code === 'type_mismatch' && e.details.expected === 'trigger' && e.details.actual === 'number',
+    );
+    await target.advance(0.1);
+    assert.equal(target.layers[0].state, 3, "Rive's runtime: layer 0 stands in state 3 after 0.1 s");
+    const ack = await applied(target, target.fireInput('Trigger 1'));
+    assert.equal(ack.type, 'ack');
+    await target.advance(0.1);
+    assert.notEqual(target.layers[0].state, 3, 'the fired trigger moved layer 0 on');
+    assert.deepEqual(await target.inputs(), [{ name: 'Trigger 1', type: 'trigger' }], 'consumed, still listed');
+  } finally {
+    client.close();
+    await daemon.stop();
+  }
+});

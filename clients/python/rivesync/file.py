@@ -89,10 +89,11 @@ class Artboard:
         return (await self.file._request(message))["names"]
 
     async def create_state_machine(self, state_machine=None, *, binding=None, globals=None, manual=False, rate=None,
-                                   target_name=None):
+                                   target_name=None, bind_defaults=True):
         """Creates a state machine target. ``binding``: the main instance; ``globals``:
-        ``{"Theme": instance}``; ``manual``: advance only on ``advance()``. Without a
-        ``target_name`` the target is private to this worker and deleted by ``close()``."""
+        ``{"Theme": instance}``; ``manual``: advance only on ``advance()``; ``bind_defaults``
+        False leaves the slots not given empty until a ``bind``. Without a ``target_name`` the
+        target is private to this worker and deleted by ``close()``."""
         session = self.file.worker.session
         name = target_name or f"~py{session.tag}.m{next(session.names)}"
         message = {"type": "createStateMachine", "name": name, "mode": "manual" if manual else "auto"}
@@ -106,6 +107,8 @@ class Artboard:
             message["globals"] = [{"name": key, "instance": value.id} for key, value in globals.items()]
         if rate is not None:
             message["rate"] = rate
+        if not bind_defaults:
+            message["bindDefaults"] = False
         await self.file._request(message)
         session.files[name] = self.file.name
         if target_name is None:

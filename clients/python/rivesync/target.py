@@ -195,6 +195,24 @@ class StateMachine(RemoteTarget):
         """Whether the state machine needs no further advance, as the daemon lists it now."""
         return (await self.info()).get("settled", True)
 
+    async def inputs(self):
+        """The state machine's legacy inputs in file order, ``{"name", "type": "number" |
+        "boolean" | "trigger", "value"?}`` (no value for a trigger), as the daemon lists them
+        now (PROTOCOL.md §19)."""
+        return (await self.info()).get("inputs", [])
+
+    async def set_input(self, name, value):
+        """Sets a number or boolean input, as Rive's ``SMINumber.value`` / ``SMIBool.value``;
+        returns the ``Receipt`` after the advance that applied it. An unknown input raises
+        ``StateMachineError`` ``no_such_input``, one of another kind
+        ``ViewModelInstanceError`` ``type_mismatch``."""
+        return await self._command({"type": "setInput", "name": name, "value": value})
+
+    async def fire_input(self, name):
+        """Fires a trigger input, as Rive's ``SMITrigger.fire()``: the advance that applies it
+        consumes it. Returns the ``Receipt`` after that advance."""
+        return await self._command({"type": "fireInput", "name": name})
+
     async def bind_view_model_instances(self, main=None, globals=None):
         return await self.bind(main, globals)
 

@@ -10,7 +10,7 @@ import os
 import pytest
 
 import rivesync
-from rivesync import ViewModelInstanceError, paths
+from rivesync import StateMachineError, ViewModelInstanceError, paths
 
 RIV = os.path.join(os.path.dirname(__file__), "..", "..", "..", "..", "shared", "fixtures", "riv")
 
@@ -165,3 +165,41 @@ async def test_names_with_a_slash_through_the_replica(rivesyncd_factory, connect
         await panel.value("a~b")
     assert stray.value.code == "invalid_path"
     assert await panel.digest() == (await panel.daemon_digest())[1]
+
+
+async def test_inputs_are_listed_fired_and_refused(rivesyncd_factory, connect):
+    """state_machine_triggers.riv: its trigger input ``Trigger 1`` takes layer 0 out of state 3,
+    where Rive's runtime stands after 0.1 s (the ``legacy_input_triggers`` trace)."""
+    daemon = rivesyncd_factory(riv("state_machine_triggers.riv"), file_name="triggers")
+    worker = await connect(daemon)
+    triggers = await worker.file("triggers")
+    machine = await (await triggers.create_artboard("main")).create_state_machine(manual=True, target_name="legacy")
+    assert await machine.inputs() == [{"name": "Trigger 1", "type": "trigger"}]
+
+    with pytest.raises(StateMachineError) as missing:
+        await machine.fire_input("Nope")
+    assert (missing.value.code, missing.value.details) == ("no_such_input", {"target": "legacy", "name": "Nope"})
+    with pytest.raises(ViewModelInstanceError) as mismatch:
+        await machine.set_input("Trigger 1", True)
+    assert mismatch.value.code == "type_mismatch"
+    assert mismatch.value.details == {"name": "Trigger 1", "expected": "trigger", "actual": "boolean"}
+
+    await machine.advance(0.1)
+    before = (await machine.layers())[0]["state"]
+    assert before == 3, "Rive's runtime: layer 0 stands in state 3 after 0.1 s"
+    receipt = await applied(machine, machine.fire_input("Trigger 1"))
+    assert receipt.target == "legacy"
+    await machine.advance(0.1)
+    assert (await machine.layers())[0]["state"] != before, "the fired trigger moved layer 0 on"
+    assert await machine.inputs() == [{"name": "Trigger 1", "type": "trigger"}], "consumed, still listed"
+
+
+async def test_bind_defaults_false_leaves_the_slots_empty(rivesyncd_factory, connect):
+    daemon = rivesyncd_factory(riv("listener_view_model.riv"), file_name="lvm")
+    worker = await connect(daemon)
+    artboard = await (await worker.file("lvm")).create_artboard("main")
+    bare = await artboard.create_state_machine(manual=True, target_name="bare", bind_defaults=False)
+    bound = await artboard.create_state_machine(manual=True, target_name="bound")
+    assert [binding["instance"] for binding in (await bare.info())["bindings"]] == [None]
+    assert [binding["instance"] is not None for binding in (await bound.info())["bindings"]] == [True]
+    assert (await bare.advance(0.1)).target == "bare", "a state machine advances before a bind"
