@@ -128,4 +128,7 @@ public struct KeyedCallback: Sendable, Hashable {
 
     /// `Event.trigger`: the keyed component is an event to report.
     public static let eventTriggerPropertyKey = 395
+    /// `CustomPropertyTrigger.fire`: the keyed component is a custom trigger property, whose
+    /// count goes up by one.
+    public static let customPropertyTriggerFirePropertyKey = 869
 }

@@ -41,7 +41,7 @@ extension StateMachineInstance {
     }
 
     /// Fires a view-model trigger and reports its listeners.
-    private mutating func fire(_ location: ValueLocation, access: inout some ViewModelAccess) {
+    mutating func fire(_ location: ValueLocation, access: inout some ViewModelAccess) {
         access.fire(at: location)
         markChanged(location)
     }

@@ -44,6 +44,10 @@ extension StateMachineInstance {
             let current = access.value(at: location)
         else { return }
         let converted = convert(value, slot: .artboard(index), towardSource: true, source: location, access: access)
+        if case .trigger = current {
+            if case .number(let count) = converted, count != 0 { fire(location, access: &access) }
+            return
+        }
         guard let written = Self.fitted(converted, to: current) else { return }
         if access.write(written, at: location) { markChanged(location) }
     }

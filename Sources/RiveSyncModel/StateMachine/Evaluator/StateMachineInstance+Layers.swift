@@ -20,12 +20,16 @@ extension StateMachineInstance {
     }
 
     /// Moves the current state's animation on, reporting the events keyed on its timeline
-    /// that it crosses.
+    /// that it crosses and firing the custom trigger properties it crosses.
     private mutating func advanceTimeline(_ index: Int, _ seconds: Float) {
         layers[index].clock?.advance(seconds)
         guard let advanced = layers[index].timeline?.advance(by: seconds) else { return }
-        for callback in advanced.callbacks where callback.propertyKey == KeyedCallback.eventTriggerPropertyKey {
-            report(Int(callback.objectId), delay: callback.delay)
+        for callback in advanced.callbacks {
+            switch callback.propertyKey {
+            case KeyedCallback.eventTriggerPropertyKey: report(Int(callback.objectId), delay: callback.delay)
+            case KeyedCallback.customPropertyTriggerFirePropertyKey: fireCustomPropertyTrigger(Int(callback.objectId))
+            default: break
+            }
         }
     }
 

@@ -171,6 +171,7 @@ public struct StateMachineInstance: Sendable, Hashable {
     private mutating func resetFrame() {
         changed = []
         used = []
+        resetCustomPropertyTriggers()
         for index in inputs.indices { inputs[index].fired = false }
         for index in nested.indices {
             nested[index].machine.resetFrame()
