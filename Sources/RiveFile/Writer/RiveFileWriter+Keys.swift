@@ -81,21 +81,10 @@ extension RiveFileWriter {
             }
         }
 
-        /// The `propertyValue` key of a value type; lists hold items instead.
+        /// The `propertyValue` key of a value type (the reader's own table); lists hold items
+        /// instead.
         static func valueKey(_ type: DataType) -> UInt64? {
-            switch type {
-            case .number: return 575
-            case .string: return 561
-            case .boolean: return 593
-            case .color: return 555
-            case .enum: return 560
-            case .trigger: return 687
-            case .list: return nil
-            case .viewModel: return 577
-            case .assetImage, .assetFont, .assetBlob: return 824
-            case .artboard: return 846
-            case .symbolListIndex: return 814
-            }
+            PropertyKey.propertyValue(of: .typed(type)).map(UInt64.init)
         }
     }
 }
