@@ -22,17 +22,6 @@ extension StateMachineInstance {
         return observed
     }
 
-    /// Writes the layer's current animation, at its time and the layer's mix, into the
-    /// observed component properties (Rive's layer `apply`).
-    mutating func applyAnimation(_ index: Int) {
-        guard !observedComponents.isEmpty, let timeline = layers[index].timeline else { return }
-        var store = ObservedComponents(values: componentValues, observed: observedComponents, definition: definition)
-        componentValues = [:]
-        timeline.apply(to: &store, mix: layers[index].mix)
-        componentValues = store.values
-        animatedComponents.formUnion(store.changed)
-    }
-
     /// Rive's update pass for binds from target to source: every to-source or two-way bind
     /// whose component an animation changed writes its value to the view model.
     mutating func pushAnimatedToSource(access: inout some ViewModelAccess) {

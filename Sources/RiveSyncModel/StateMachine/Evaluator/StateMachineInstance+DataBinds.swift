@@ -28,7 +28,9 @@ extension StateMachineInstance {
                 first || changed.contains(location) || moved.contains(slot) || converterInputsChanged(slot, access: access),
                 let value = access.value(at: location)
             {
-                componentValues[property] = convert(value, slot: slot, towardSource: false, source: location, access: access)
+                let converted = convert(value, slot: slot, towardSource: false, source: location, access: access)
+                componentValues[property] = converted
+                if !bind.twoWay { boundThisFrame[property] = converted }
                 if bindConverters[slot]?.isMoving == true { moving = true }
             }
         }

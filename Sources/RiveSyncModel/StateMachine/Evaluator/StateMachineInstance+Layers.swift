@@ -5,6 +5,10 @@ extension StateMachineInstance {
     mutating func advanceLayer(_ index: Int, _ seconds: Float, access: inout some ViewModelAccess) -> Bool {
         advanceTimeline(index, seconds)
         updateMix(index, seconds, access: &access)
+        if layers[index].mix < 1, layers[index].mixing?.holdsFrom == false {
+            // The state left plays on while it is mixed out.
+            if let advanced = layers[index].mixing?.timeline?.advance(by: seconds) { run(advanced.callbacks) }
+        }
         applyAnimation(index)
         var changedState = false
         var iterations = 0
@@ -24,7 +28,12 @@ extension StateMachineInstance {
     private mutating func advanceTimeline(_ index: Int, _ seconds: Float) {
         layers[index].clock?.advance(seconds)
         guard let advanced = layers[index].timeline?.advance(by: seconds) else { return }
-        for callback in advanced.callbacks {
+        run(advanced.callbacks)
+    }
+
+    /// Reports the events and fires the custom trigger properties a timeline crossed.
+    private mutating func run(_ callbacks: [KeyedCallback]) {
+        for callback in callbacks {
             switch callback.propertyKey {
             case KeyedCallback.eventTriggerPropertyKey: report(Int(callback.objectId), delay: callback.delay)
             case KeyedCallback.customPropertyTriggerFirePropertyKey: fireCustomPropertyTrigger(Int(callback.objectId))
@@ -39,17 +48,22 @@ extension StateMachineInstance {
             layers[index].mix = 1
             return
         }
-        let mixTime = self.mixTime(transition, from: layers[index])
+        let mixTime = self.mixTime(transition, layer: index)
         layers[index].mix = mixTime == 0 ? 1 : min(1, max(0, layers[index].mix + seconds / mixTime))
         if layers[index].mix == 1, !layers[index].transitionCompleted {
             layers[index].transitionCompleted = true
+            layers[index].mixing?.reset = nil
             perform(transition.actions, atEnd: true, access: &access)
         }
     }
 
-    private func mixTime(_ transition: TransitionDefinition, from layer: LayerInstance) -> Float {
+    /// The mix's length: milliseconds, or a percentage of the animation of the state left.
+    private func mixTime(_ transition: TransitionDefinition, layer index: Int) -> Float {
         guard transition.durationIsPercentage else { return Float(transition.duration) / 1000 }
-        return Float(transition.duration) / 100 * (layer.clock?.animation.durationSeconds ?? 0)
+        guard let from = layers[index].mixing?.from, let animation = definition.layers[index].states[from].animation,
+            definition.animations.indices.contains(animation)
+        else { return 0 }
+        return Float(transition.duration) / 100 * definition.animations[animation].durationSeconds
     }
 
     /// Rive's `updateState`: the any state's transitions first, then the current state's.
@@ -90,6 +104,7 @@ extension StateMachineInstance {
         // The time the state it leaves played past its end or loop point in the last advance:
         // Rive plays the new state's animation on by it.
         let spilled = layers[index].timeline?.spilledTime ?? 0
+        let leftTimeline = layers[index].timeline
         perform(states[old].actions, atEnd: true, access: &access)
         layers[index].state = transition.stateTo
         let next = states[transition.stateTo]
@@ -109,6 +124,7 @@ extension StateMachineInstance {
         } else {
             layers[index].transitionCompleted = false
         }
+        layers[index].mixing = mix(leaving: old, timeline: leftTimeline, by: transition, layer: index)
         advanceTimeline(index, spilled)
         layers[index].mix = 0
         updateMix(index, 0, access: &access)

@@ -9,12 +9,19 @@ extension StateMachineInstance {
     }
 
     /// Rive's update pass as the state machine sees it: to-source binds whose component an
-    /// animation changed write the view model; then, when a node's computed property is
+    /// animation changed write the view model; the to-target binds this frame's bind pass ran
+    /// write their values again over what the animations wrote (Rive runs a changed bind after
+    /// the state machine's advance; later frames, the animation wins); then, when a node's computed property is
     /// bound, the view-model values changed since the frame's binds reach the node
     /// properties they bind (so the transforms are this frame's), and every to-source bind on
     /// a computed property writes the settled value (Rive polls those binds each update).
     mutating func updatePass(access: inout some ViewModelAccess) {
         pushAnimatedToSource(access: &access)
+        if !boundThisFrame.isEmpty {
+            // A bind whose source changed this frame is applied after the animations.
+            for (property, value) in boundThisFrame { componentValues[property] = value }
+            boundThisFrame = [:]
+        }
         guard transforms.hierarchy != nil else { return }
         let fresh = changedSinceBinds
         changedSinceBinds = []

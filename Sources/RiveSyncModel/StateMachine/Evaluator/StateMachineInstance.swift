@@ -44,6 +44,9 @@ public struct StateMachineInstance: Sendable, Hashable {
     let observedComponents: Set<BoundComponentProperty>
     /// Observed component properties an animation changed and no bind has pushed yet.
     var animatedComponents: Set<BoundComponentProperty> = []
+    /// The values the artboard's to-target binds wrote at the start of this frame: Rive
+    /// applies a bind whose source changed after the animations, so it beats them once.
+    var boundThisFrame: [BoundComponentProperty: PropertyValue] = [:]
     /// The nodes' computed properties the state machine reads, and what they read.
     let transforms: ComputedTransforms
     /// View-model values changed since the artboard's binds last ran (tracked only when a
@@ -178,6 +181,7 @@ public struct StateMachineInstance: Sendable, Hashable {
     private mutating func resetFrame() {
         changed = []
         changedSinceBinds = []
+        boundThisFrame = [:]
         used = []
         resetCustomPropertyTriggers()
         for index in inputs.indices { inputs[index].fired = false }
@@ -313,6 +317,8 @@ struct LayerInstance: Sendable, Hashable {
     /// Where `transition` is in the layer (the state it leaves and its index there).
     var transitionOrigin: TransitionOrigin?
     var mix: Float = 1
+    /// The state left by the latest transition, mixed out while its mix runs.
+    var mixing: LayerMix?
     var transitionCompleted = true
     var waitingForExit = false
     var changedOnAdvance = false

@@ -32,6 +32,14 @@ extension StateMachineDefinition {
         var definition = self
         let artboard = artboards[index]
         definition.timelines = LinearAnimation.animations(in: artboard)
+        for layer in definition.layers.indices {
+            for state in definition.layers[layer].states.indices {
+                for (index, transition) in definition.layers[layer].states[state].transitions.enumerated() {
+                    guard let id = transition.interpolatorId, let object = artboard.component(id) else { continue }
+                    definition.layers[layer].states[state].transitions[index].interpolator = KeyFrameInterpolator(object)
+                }
+            }
+        }
         definition.events = [:]
         for (id, graphIndex) in artboard.components.enumerated() {
             guard let graphIndex, RiveDefinitions.type(artboard.objects[graphIndex].typeKey, isA: Keys.event) else { continue }
@@ -197,7 +205,8 @@ struct StateMachineGraphReader {
         guard let (layer, state, _) = latestLayerComponent else { return }
         let transition = TransitionDefinition(
             stateTo: Int(clamping: object.uint(151) ?? UInt64(UInt32.max)), flags: object.uint(152) ?? 0,
-            duration: object.uint(158) ?? 0, exitTime: object.uint(160) ?? 0, conditions: [], actions: [])
+            duration: object.uint(158) ?? 0, exitTime: object.uint(160) ?? 0, conditions: [], actions: [],
+            interpolatorId: object.uint(350).flatMap { $0 >= UInt64(UInt32.max) ? nil : UInt32($0) })
         let index = machine.layers[layer].states[state].transitions.count
         machine.layers[layer].states[state].transitions.append(transition)
         latestLayerComponent = (layer, state, index)

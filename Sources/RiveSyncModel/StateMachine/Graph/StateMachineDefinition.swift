@@ -81,11 +81,16 @@ public struct TransitionDefinition: Sendable, Hashable {
     public var exitTime: UInt64
     public var conditions: [ConditionDefinition]
     public var actions: [FireActionDefinition]
+    /// The artboard object `interpolatorId` (key 350) names, when it is set.
+    public var interpolatorId: UInt32?
+    /// That object as an interpolator easing the mix (nil: linear).
+    public var interpolator: KeyFrameInterpolator?
 
     public var isDisabled: Bool { flags & 1 != 0 }
     public var enableExitTime: Bool { flags & 4 != 0 }
     public var exitTimeIsPercentage: Bool { flags & 8 != 0 }
     public var durationIsPercentage: Bool { flags & 2 != 0 }
+    public var pauseOnExit: Bool { flags & 16 != 0 }
 }
 
 /// Rive's `TransitionConditionOp`.
