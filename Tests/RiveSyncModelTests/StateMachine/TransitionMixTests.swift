@@ -72,4 +72,16 @@ import Testing
         _ = try runtime.advance("sm", elapsed: 0.25)
         #expect(abs(try #require(try x(runtime)) - 100) < 1e-3, "walk is no longer applied")
     }
+
+    @Test func aRestartDuringTheMixGoesOnExactly() throws {
+        var runtime = try runtime()
+        _ = try runtime.advance("sm", elapsed: 0)
+        _ = try runtime.advance("sm", elapsed: 0.25)
+        var restored = FileRuntime(schema: runtime.schema, restoring: runtime.persistentState)
+        #expect(restored.persistentState == runtime.persistentState)
+        _ = try runtime.advance("sm", elapsed: 0.25)
+        _ = try restored.advance("sm", elapsed: 0.25)
+        #expect(abs(try #require(try x(restored)) - 60) < 1e-3, "walk played on and mixed out after the restart")
+        #expect(restored.persistentState == runtime.persistentState)
+    }
 }

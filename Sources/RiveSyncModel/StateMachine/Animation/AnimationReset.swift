@@ -46,6 +46,11 @@ public struct AnimationReset: Sendable, Hashable {
         values = objectOrder.flatMap { byObject[$0] ?? [] }.map { (property: $0.0, value: $0.1) }
     }
 
+    /// The reset values as persisted (`StateMachineInstance.persistentJSON`).
+    init(values: [(property: AnimatedProperty, value: AnimatedValue)]) {
+        self.values = values
+    }
+
     /// Writes every reset value into `store`.
     public func apply<Store: ComponentPropertyStore>(to store: inout Store) {
         for (property, value) in values { store.set(value, of: property) }

@@ -137,6 +137,7 @@ extension StateMachineInstance {
         if let origin = layer.transitionOrigin {
             members.append(("transition", .object([("state", .number(Double(origin.state))), ("index", .number(Double(origin.index)))])))
         }
+        if let mixing = layer.mixing { members.append(("mixing", json(mixing))) }
         return .object(members)
     }
 
@@ -173,6 +174,7 @@ extension StateMachineInstance {
             layer.transition = states[origin.state].transitions[origin.index]
             layer.transitionOrigin = origin
         }
+        if let mixing = json["mixing"] { layer.mixing = try mix(mixing, layer: index) }
         return layer
     }
 
@@ -194,22 +196,22 @@ extension StateMachineInstance {
         throw .invalidMember("components.value")
     }
 
-    private static func array(_ json: JSONValue?, _ name: String) throws(StateMachinePersistenceError) -> [JSONValue] {
+    static func array(_ json: JSONValue?, _ name: String) throws(StateMachinePersistenceError) -> [JSONValue] {
         guard let array = json?.arrayValue else { throw .invalidMember(name) }
         return array
     }
 
-    private static func number(_ json: JSONValue?, _ name: String) throws(StateMachinePersistenceError) -> Double {
+    static func number(_ json: JSONValue?, _ name: String) throws(StateMachinePersistenceError) -> Double {
         guard let number = json?.numberValue, number.isFinite else { throw .invalidMember(name) }
         return number
     }
 
-    private static func int(_ json: JSONValue?, _ name: String) throws(StateMachinePersistenceError) -> Int {
+    static func int(_ json: JSONValue?, _ name: String) throws(StateMachinePersistenceError) -> Int {
         guard let number = json?.intValue, number >= 0 else { throw .invalidMember(name) }
         return number
     }
 
-    private static func bool(_ json: JSONValue?, _ name: String) throws(StateMachinePersistenceError) -> Bool {
+    static func bool(_ json: JSONValue?, _ name: String) throws(StateMachinePersistenceError) -> Bool {
         guard let flag = json?.boolValue else { throw .invalidMember(name) }
         return flag
     }
