@@ -113,8 +113,9 @@ def wait_for() -> Callable[..., Any]:
     return _wait_for
 
 
-@pytest.hookimpl(wrapper=True)
-def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None, pytest.TestReport, pytest.TestReport]:
-    report = yield
+# An old-style wrapper: new-style ones (wrapper=True) need pluggy 1.2, newer than some pytests.
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None, Any, None]:
+    outcome = yield
+    report = outcome.get_result()
     setattr(item, "rep_" + report.when, report)
-    return report
