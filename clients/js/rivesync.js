@@ -83,20 +83,28 @@ export class RiveSync {
 
   /** @private */
   constructor(url, options) {
+    /** @type {string} the daemon's URL */
     this.url = url;
+    /** @private */
     this.options = { reconnect: true, maxBackoffMs: 5000, ...options };
+    /** @private */
     this.WebSocket = options.WebSocket ?? globalThis.WebSocket;
     if (!this.WebSocket) throw new RiveSyncError('bad_message', 'no WebSocket: pass options.WebSocket');
     /** @type {ConnectionState} */
     this.state = 'connecting';
     /** @type {any} the daemon's `welcome` */
     this.welcome = null;
+    /** @private */
     this.nextId = 1;
+    /** @private */
     this.pending = new Map();
     /** @type {Map<string, Target>} */
     this.targets = new Map();
+    /** @private */
     this.schemas = new Map();
+    /** @private */
     this.listeners = { state: new Set(), message: new Set(), error: new Set() };
+    /** @private */
     this.closedByUser = false;
   }
 
@@ -532,12 +540,17 @@ function presenceKey() {
 export class Target {
   /** @private */
   constructor(client, name) {
+    /** @type {RiveSync} */
     this.client = client;
+    /** @type {string} the target's name */
     this.name = name;
     /** @type {Replica|null} */
     this.replica = null;
+    /** @private */
     this.listeners = { batch: new Set(), snapshot: new Set(), end: new Set(), presence: new Set() };
+    /** @private */
     this.valueListeners = new Set();
+    /** @private */
     this.ended_ = false;
     /** @type {Array<{member: string, state: Object}>} the target's presence members (§15) */
     this.presence = [];

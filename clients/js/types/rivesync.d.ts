@@ -64,24 +64,28 @@ export class RiveSync {
     static connect(url: string, options?: ConnectOptions): Promise<RiveSync>;
     /** @private */
     private constructor();
-    url: any;
-    options: any;
-    WebSocket: any;
+    /** @type {string} the daemon's URL */
+    url: string;
+    /** @private */
+    private options;
+    /** @private */
+    private WebSocket;
     /** @type {ConnectionState} */
     state: ConnectionState;
     /** @type {any} the daemon's `welcome` */
     welcome: any;
-    nextId: number;
-    pending: Map<any, any>;
+    /** @private */
+    private nextId;
+    /** @private */
+    private pending;
     /** @type {Map<string, Target>} */
     targets: Map<string, Target>;
-    schemas: Map<any, any>;
-    listeners: {
-        state: Set<any>;
-        message: Set<any>;
-        error: Set<any>;
-    };
-    closedByUser: boolean;
+    /** @private */
+    private schemas;
+    /** @private */
+    private listeners;
+    /** @private */
+    private closedByUser;
     /**
      * Adds a listener: `state` (ConnectionState), `message` (every message received), `error`
      * (a RiveSyncError no caller awaited, e.g. of a `value =` setter).
@@ -311,18 +315,18 @@ export class RiveSync {
 export class Target {
     /** @private */
     private constructor();
-    client: any;
-    name: any;
+    /** @type {RiveSync} */
+    client: RiveSync;
+    /** @type {string} the target's name */
+    name: string;
     /** @type {Replica|null} */
     replica: Replica | null;
-    listeners: {
-        batch: Set<any>;
-        snapshot: Set<any>;
-        end: Set<any>;
-        presence: Set<any>;
-    };
-    valueListeners: Set<any>;
-    ended_: boolean;
+    /** @private */
+    private listeners;
+    /** @private */
+    private valueListeners;
+    /** @private */
+    private ended_;
     /** @type {Array<{member: string, state: Object}>} the target's presence members (§15) */
     presence: {
         member: string;
