@@ -43,6 +43,8 @@ let package = Package(
     targets: [
         // The release number shared by rivesyncd and rivesync (`--version`). No I/O.
         .target(name: "RiveSyncVersion"),
+        // Whole-file reads that say why a file cannot be read (ENOENT, EACCES), for rivesyncd and rivesync.
+        .target(name: "RiveSyncFiles"),
         // Pure view-model core: schema, instances, paths, binding, advance, replica. No I/O.
         .target(name: "RiveSyncModel", dependencies: ["RiveSyncJSON"]),
         // Strict JSON parser with limits, and a deterministic serializer. No I/O.
@@ -62,7 +64,7 @@ let package = Package(
             name: "RiveSyncServer",
             dependencies: [
                 "RiveSyncCore", "RiveSyncModel", "RiveSyncProtocol", "RiveSyncJSON", "RiveSyncTransport", "RiveFile", "CCrypto",
-                "RiveSyncVersion", "RiveSyncCluster", "RiveSyncRedis",
+                "RiveSyncVersion", "RiveSyncCluster", "RiveSyncRedis", "RiveSyncFiles",
             ],
             // Web/ links the pages (web/) and the JavaScript client (clients/js/) served by --demo or
             // the inspector section.
@@ -106,7 +108,9 @@ let package = Package(
         // The rivesync command line: a small subcommand parser and the subcommands.
         .target(
             name: "RiveSyncCLI",
-            dependencies: ["RiveFile", "RiveSyncModel", "RiveSyncJSON", "RiveSyncClient", "RiveSyncWebSocket", "RiveSyncVersion"]),
+            dependencies: [
+                "RiveFile", "RiveSyncModel", "RiveSyncJSON", "RiveSyncClient", "RiveSyncWebSocket", "RiveSyncVersion", "RiveSyncFiles",
+            ]),
         .executableTarget(name: "rivesync", dependencies: ["RiveSyncCLI"]),
         .testTarget(name: "RiveSyncCLITests", dependencies: ["rivesync", "rivesyncd", "RiveSyncTestSupport"]),
         // Headless client: Rive's data-binding API over the wire, with a local replica per target.

@@ -189,13 +189,7 @@ public struct DaemonCommandLine: Sendable {
     static func read(_ path: String, environment: ConfigurationEnvironment, _ problems: inout ConfigurationProblems)
         throws(ConfigurationError) -> DaemonConfiguration
     {
-        guard let data = FileManager.default.contents(atPath: path) else { throw .unreadable(path: path, reason: "cannot read the file") }
-        let json: JSONValue
-        do {
-            json = try JSONParser().parse(ConfigurationComments.blanked([UInt8](data)))
-        } catch {
-            throw .unreadable(path: path, reason: "not JSON: \(error)")
-        }
+        let json = try ConfigurationError.readJSON(path, comments: true)
         let base = (path as NSString).deletingLastPathComponent
         var configuration = DaemonConfiguration()
         var found = ConfigurationProblems()

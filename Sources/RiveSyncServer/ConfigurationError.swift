@@ -1,3 +1,4 @@
+import RiveSyncFiles
 import RiveSyncJSON
 
 /// A configuration file or flag that cannot be used. Each reason starts with the key path it
@@ -19,6 +20,28 @@ public enum ConfigurationError: Error, Sendable, Hashable, CustomStringConvertib
         case .invalid(let reason): return [reason]
         case .unreadable(let path, let reason): return ["\(path): \(reason)"]
         case .several(let all): return all.flatMap(\.lines)
+        }
+    }
+}
+
+extension ConfigurationError {
+    /// Reads the JSON file at `path` (or its `bytes`, already read) with `parser`, comment
+    /// lines blanked first when `comments` (ConfigurationComments): a file that cannot be read
+    /// is `path: no such file (ENOENT)`, one that is not JSON `path:3:42: not JSON: unexpected
+    /// character`.
+    static func readJSON(
+        _ path: String, bytes: [UInt8]? = nil, parser: JSONParser = JSONParser(), comments: Bool = false
+    ) throws(ConfigurationError) -> JSONValue {
+        let content: [UInt8]
+        if let bytes {
+            content = bytes
+        } else {
+            do { content = try FileContents.bytes(atPath: path) } catch { throw .unreadable(path: path, reason: "\(error)") }
+        }
+        do { return try parser.parse(comments ? ConfigurationComments.blanked(content) : content) } catch {
+            guard let (line, column) = error.location(in: content) else { throw .unreadable(path: path, reason: "not JSON: \(error)") }
+            guard case .syntax(_, let reason) = error else { throw .unreadable(path: path, reason: "not JSON: \(error)") }
+            throw .unreadable(path: "\(path):\(line):\(column)", reason: "not JSON: \(reason)")
         }
     }
 }

@@ -42,8 +42,9 @@ case .checkConfiguration:
     for setting in environment.settings { print("\(setting.variable) sets \(setting.keyPath)") }
     for name in environment.unknown { Log.writeStandardError("rivesyncd: warning: \(name) is no setting of rivesyncd (ignored)\n") }
     let problems = Daemon.check(configurationPath: path, environment: environment)
-    // A problem of the file itself (cannot be read, not JSON) already starts with its path.
-    guard problems.isEmpty else { fail(problems.map { $0.hasPrefix("\(path): ") ? $0 : "\(path): \($0)" }, status: 1) }
+    // A problem of the file itself (cannot be read, not JSON) already starts with its path
+    // (`FILE: …` or `FILE:LINE:COLUMN: …`).
+    guard problems.isEmpty else { fail(problems.map { $0.hasPrefix("\(path):") ? $0 : "\(path): \($0)" }, status: 1) }
     print("\(path): valid")
     exit(0)
 case .serve:

@@ -30,7 +30,7 @@ final class UsageTests: XCTestCase {
               --url URL            daemon address (default $RIVESYNC_URL, else ws://127.0.0.1:7420)
               --token TOKEN        access token (default $RIVESYNC_TOKEN; visible in ps: prefer --token-file)
               --token-file FILE    read the access token from FILE
-              --timeout SECONDS    longest wait for connecting and for the command (default 5)
+              --timeout SECONDS    longest wait for connecting and for the command (default 5; watch: see its help)
               --cacert FILE        trust the CA certificates in FILE (PEM) for wss://
               --insecure           check no certificate for wss:// (self-signed, any name): for tests only
               --json               print JSON instead of text, errors included
@@ -104,6 +104,6 @@ final class UsageTests: XCTestCase {
     func testDoubleDashEndsOptions() throws {
         XCTAssertEqual(
             try RivesyncProcess.run(["inspect", "--", "--text"]),
-            .init(status: 1, stdout: "", stderr: "rivesync: --text: no such file\n"))
+            .init(status: 1, stdout: "", stderr: "rivesync: --text: no such file (ENOENT)\n"))
     }
 }
