@@ -71,7 +71,8 @@ let package = Package(
             resources: [
                 .embedInCode("demo.schema.json"), .embedInCode("Web/rivesync.js"), .embedInCode("Web/replica.js"),
                 .embedInCode("Web/rive-adapter.js"), .embedInCode("Web/index.html"), .embedInCode("Web/inspector.js"),
-                .embedInCode("Web/inspector-editors.js"), .embedInCode("Web/inspector.css"), .embedInCode("Web/preview.html"),
+                .embedInCode("Web/inspector-editors.js"), .embedInCode("Web/inspector-history.js"), .embedInCode("Web/inspector.css"),
+                .embedInCode("Web/preview.html"),
                 .embedInCode("Web/preview.js"), .embedInCode("Web/preview.css"),
             ]),
         // The daemon; also the rivesync command line when started under that name (MultiCall.swift).
