@@ -43,8 +43,9 @@ let package = Package(
     targets: [
         // The release number shared by rivesyncd and rivesync (`--version`). No I/O.
         .target(name: "RiveSyncVersion"),
-        // Whole-file reads that say why a file cannot be read (ENOENT, EACCES), for rivesyncd and rivesync.
-        .target(name: "RiveSyncFiles"),
+        // What the command lines of rivesyncd and rivesync share: whole-file reads that say why a file cannot be
+        // read (ENOENT, EACCES), nearest-name suggestions for a mistyped flag, command, key or variable.
+        .target(name: "RiveSyncToolSupport"),
         // Pure view-model core: schema, instances, paths, binding, advance, replica. No I/O.
         .target(name: "RiveSyncModel", dependencies: ["RiveSyncJSON"]),
         // Strict JSON parser with limits, and a deterministic serializer. No I/O.
@@ -64,7 +65,7 @@ let package = Package(
             name: "RiveSyncServer",
             dependencies: [
                 "RiveSyncCore", "RiveSyncModel", "RiveSyncProtocol", "RiveSyncJSON", "RiveSyncTransport", "RiveFile", "CCrypto",
-                "RiveSyncVersion", "RiveSyncCluster", "RiveSyncRedis", "RiveSyncFiles",
+                "RiveSyncVersion", "RiveSyncCluster", "RiveSyncRedis", "RiveSyncToolSupport",
             ],
             // Web/ links the pages (web/) and the JavaScript client (clients/js/) served by --demo or
             // the inspector section.
@@ -110,7 +111,8 @@ let package = Package(
         .target(
             name: "RiveSyncCLI",
             dependencies: [
-                "RiveFile", "RiveSyncModel", "RiveSyncJSON", "RiveSyncClient", "RiveSyncWebSocket", "RiveSyncVersion", "RiveSyncFiles",
+                "RiveFile", "RiveSyncModel", "RiveSyncJSON", "RiveSyncClient", "RiveSyncWebSocket", "RiveSyncVersion",
+                "RiveSyncToolSupport",
             ]),
         .executableTarget(name: "rivesync", dependencies: ["RiveSyncCLI"]),
         .testTarget(name: "RiveSyncCLITests", dependencies: ["rivesync", "rivesyncd", "RiveSyncTestSupport"]),

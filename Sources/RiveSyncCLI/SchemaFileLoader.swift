@@ -1,7 +1,7 @@
 import RiveFile
-import RiveSyncFiles
 import RiveSyncJSON
 import RiveSyncModel
+import RiveSyncToolSupport
 
 /// Loads a `FileSchema` from a file: a `.riv` when it starts with the magic `RIVE`, otherwise
 /// the RiveSync JSON schema format.

@@ -57,10 +57,10 @@ enum TargetCommands {
         }
     }
 
-    /// `rivesync load NAME PATH`: loads a `.riv` or JSON schema file into the daemon
+    /// `rivesync load NAME FILE`: loads a `.riv` or JSON schema file into the daemon
     /// (PROTOCOL.md §6 `loadFile`; the daemon must allow file uploads).
     static let load = CommandSpec(
-        name: "load", summary: "Load a .riv or JSON schema file into the daemon as file NAME.", positionals: ["NAME", "PATH"],
+        name: "load", summary: "Load a .riv or JSON schema file into the daemon as file NAME.", positionals: ["NAME", "FILE"],
         options: RemoteCommand.options
     ) { (arguments, console) throws(CommandError) in
         let (name, path) = (arguments.positionals[0], arguments.positionals[1])

@@ -1,5 +1,5 @@
-import RiveSyncFiles
 import RiveSyncJSON
+import RiveSyncToolSupport
 
 /// A configuration file or flag that cannot be used. Each reason starts with the key path it
 /// is about (`stateMachines[0].artboard: no artboard 'Charactr'`), or with the flag.
@@ -66,7 +66,8 @@ struct ConfigurationProblems {
         guard let known = ConfigurationKeys.sections[section] else { return }
         guard let members = json.objectValue else { return add(.invalid("\(here.isEmpty ? "configuration" : here): expected an object")) }
         for (key, _) in members where !known.contains(key) {
-            add(.invalid("\(here.isEmpty ? key : "\(here).\(key)"): unknown key (one of \(known.joined(separator: ", ")))"))
+            let guess = NearestName.suggestion(for: key, among: known).map { "; did you mean '\($0)'?" } ?? ""
+            add(.invalid("\(here.isEmpty ? key : "\(here).\(key)"): unknown key\(guess) (one of \(known.joined(separator: ", ")))"))
         }
     }
 

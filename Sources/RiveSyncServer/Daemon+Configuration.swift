@@ -1,8 +1,8 @@
 import Foundation
 import RiveSyncCore
-import RiveSyncFiles
 import RiveSyncModel
 import RiveSyncProtocol
+import RiveSyncToolSupport
 import RiveSyncTransport
 
 extension Daemon {

@@ -2,10 +2,10 @@ import Dispatch
 import Foundation
 import RiveFile
 import RiveSyncCore
-import RiveSyncFiles
 import RiveSyncJSON
 import RiveSyncModel
 import RiveSyncProtocol
+import RiveSyncToolSupport
 import RiveSyncTransport
 
 /// The daemon: loads the configured files onto workers, creates the shared instances and

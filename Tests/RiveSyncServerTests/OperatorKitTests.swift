@@ -140,9 +140,10 @@ import Testing
         #expect(
             lines == [
                 "listen.port: expected an integer in 0...65535",
-                "files[1].paht: unknown key (one of name, path, schema, worker)",
+                "files[1].paht: unknown key; did you mean 'path'? (one of name, path, schema, worker)",
                 "files[1]: give exactly one of 'path' and 'schema'",
-                "instances[0].viewmodel: unknown key (one of name, file, viewModel, instance)", "instances[0].viewModel: required",
+                "instances[0].viewmodel: unknown key; did you mean 'viewModel'? (one of name, file, viewModel, instance)",
+                "instances[0].viewModel: required",
                 "instances[1].note: unknown key (one of name, file, viewModel, instance)",
                 "stateMachines[0]: expected an object",
                 "stateMachines[4].note: unknown key (one of name, file, artboard, stateMachine, globals, mode, rate)",

@@ -137,6 +137,8 @@ import Testing
         (["--check-config", "a.json", "--demo"], "rivesyncd: --check-config and --demo exclude each other"),
         (["--demo", "--log-level", "loud"], "rivesyncd: --log-level: expected one of debug, info, warning, error"),
         ([], "rivesyncd: give --demo or --config FILE"),
+        (["--demo", "--prot", "1"], "rivesyncd: unknown argument '--prot' (did you mean '--port'?)"),
+        (["--demo", "--frobnicate"], "rivesyncd: unknown argument '--frobnicate'"),
     ])
     func contradictoryFlagsAreRefused(arguments: [String], message: String) throws {
         let result = try Self.rivesyncd(arguments)
