@@ -202,9 +202,9 @@ async function loadHistory(target) {
   }
   const first = batches[0]?.seq;
   note.dataset.from = String(first ?? cursor.seq + 1);
-  note.textContent = first === undefined
-    ? `live from seq ${cursor.seq + 1} (the daemon keeps no earlier batch)`
-    : `from seq ${first}: seq ${first}–${cursor.seq} from the daemon's history, then live`;
+  if (first !== undefined) note.textContent = `from seq ${first}: seq ${first}–${cursor.seq} from the daemon's history, then live`;
+  else if (cursor.seq === 0) note.textContent = 'live from seq 1 (no batch before the page loaded)';
+  else note.textContent = `live from seq ${cursor.seq + 1} (the daemon keeps no earlier batch)`;
 }
 
 /**

@@ -40,7 +40,7 @@ enum RemoteCommand {
     static func token(_ arguments: ParsedArguments) throws(CommandError) -> String? {
         if arguments.has("token"), arguments.has("token-file") { throw .usage("give --token or --token-file, not both") }
         if let path = arguments.value("token-file") {
-            let token = String(decoding: try SchemaFileLoader.readBytes(path), as: UTF8.self).trimmingCharacters(
+            let token = String(decoding: try LocalFile.bytes(path), as: UTF8.self).trimmingCharacters(
                 in: .whitespacesAndNewlines)
             guard !token.isEmpty else { throw .failure("\(path): no token in the file") }
             return token
@@ -52,7 +52,7 @@ enum RemoteCommand {
     /// (OpenSSL's `SSL_CERT_FILE`, read when the first connection's TLS context is made).
     static func trustCertificates(_ arguments: ParsedArguments) throws(CommandError) {
         guard let path = arguments.value("cacert") else { return }
-        _ = try SchemaFileLoader.readBytes(path)
+        _ = try LocalFile.bytes(path)
         setenv("SSL_CERT_FILE", path, 1)
     }
 

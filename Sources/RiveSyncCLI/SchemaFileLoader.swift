@@ -1,16 +1,12 @@
 import RiveFile
 import RiveSyncJSON
 import RiveSyncModel
-import RiveSyncToolSupport
 
 /// Loads a `FileSchema` from a file: a `.riv` when it starts with the magic `RIVE`, otherwise
 /// the RiveSync JSON schema format.
 enum SchemaFileLoader {
-    /// Files larger than this are refused before reading (no real `.riv` comes close).
-    static let maxFileBytes = 256 << 20
-
     static func load(path: String) throws(CommandError) -> FileSchema {
-        let bytes = try readBytes(path)
+        let bytes = try LocalFile.bytes(path)
         if RiveFileReader.hasRivMagic(bytes) {
             do {
                 return try RiveFileReader.read(bytes)
@@ -40,12 +36,6 @@ enum SchemaFileLoader {
             return "\(path): not JSON: \(error)"
         }
         return "\(path):\(line):\(column): not JSON: \(reason)"
-    }
-
-    /// The bytes of the file at `path`, refused when it cannot be read (with the OS's reason:
-    /// `no such file (ENOENT)`), is a directory or is too large.
-    static func readBytes(_ path: String) throws(CommandError) -> [UInt8] {
-        do { return try FileContents.bytes(atPath: path, maxBytes: maxFileBytes) } catch { throw .failure("\(path): \(error)") }
     }
 
     private static func describe(_ error: FileError) -> String {

@@ -18,7 +18,7 @@ enum ScriptCommand {
         ]
     ) { (arguments, console) throws(CommandError) in
         let path = arguments.positionals[0]
-        let data = path == "-" ? FileHandle.standardInput.readDataToEndOfFile() : Data(try SchemaFileLoader.readBytes(path))
+        let data = path == "-" ? FileHandle.standardInput.readDataToEndOfFile() : Data(try LocalFile.bytes(path))
         let name = path == "-" ? "stdin" : path
         let script = try Script(text: String(decoding: data, as: UTF8.self), name: name)
         let format = arguments.value("format") ?? (arguments.has("json") ? "json" : "text")

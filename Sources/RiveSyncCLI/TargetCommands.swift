@@ -64,7 +64,7 @@ enum TargetCommands {
         options: RemoteCommand.options
     ) { (arguments, console) throws(CommandError) in
         let (name, path) = (arguments.positionals[0], arguments.positionals[1])
-        let bytes = try SchemaFileLoader.readBytes(path)
+        let bytes = try LocalFile.bytes(path)
         // The request carries a .riv in base64: a daemon closes a connection whose message
         // passes its maxMessageBytes, which the client sees only as a lost connection.
         let isRiv = RiveFileReader.hasRivMagic(bytes)

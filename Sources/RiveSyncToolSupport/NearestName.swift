@@ -22,7 +22,7 @@ public enum NearestName {
         return tied ? nil : best?.name
     }
 
-    /// ` (did you mean 'ls'?)`, or "" without a suggestion; `quote` wraps the suggestion.
+    /// ` (did you mean 'ls'?)`, or "" without a suggestion.
     public static func hint(for name: String, among candidates: [String]) -> String {
         suggestion(for: name, among: candidates).map { " (did you mean '\($0)'?)" } ?? ""
     }
