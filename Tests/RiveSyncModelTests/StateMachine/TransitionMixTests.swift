@@ -26,26 +26,31 @@ import Testing
         ] + frames.map { RiveObject(typeKey: 30, properties: [67: .uint($0.0), 68: .uint(1), 70: .float($0.1)]) }
     }
 
-    static let objects: [RiveObject] =
-        [
+    /// With `eased`, the mix goes through a cubic ease (artboard object 2) with control points
+    /// (1/3, 0) and (2/3, 1): x(t) = t, so the eased mix is 3m² − 2m³.
+    static func objects(eased: Bool = false) -> [RiveObject] {
+        let mixing: [Int: RiveFieldValue] = eased ? [151: .uint(2), 158: .uint(1000), 350: .uint(2)] : [151: .uint(2), 158: .uint(1000)]
+        return [
             RiveObject(typeKey: 1, properties: [4: .bytes(Array("A".utf8))]),
             RiveObject(typeKey: 2, properties: [5: .uint(0), 13: .float(50)]),
             RiveObject(typeKey: 447, properties: [586: .uint(13), 587: .uint(1), 588: .bytes([0, 0])]),
+            RiveObject(typeKey: 28, properties: [63: .float(1.0 / 3), 64: .float(0), 65: .float(2.0 / 3), 66: .float(1)]),
         ] + animation("walk", [(0, 0), (10, 40)]) + animation("stand", [(0, 100)])
-        + [
-            RiveObject(typeKey: 53, properties: [55: .bytes(Array("sm".utf8))]),
-            RiveObject(typeKey: 57, properties: [138: .bytes(Array("L".utf8))]),
-            RiveObject(typeKey: 63),
-            RiveObject(typeKey: 65, properties: [151: .uint(1)]),
-            RiveObject(typeKey: 61, properties: [149: .uint(0)]),
-            RiveObject(typeKey: 65, properties: [151: .uint(2), 158: .uint(1000)]),
-            RiveObject(typeKey: 61, properties: [149: .uint(1)]),
-            RiveObject(typeKey: 62),
-        ]
+            + [
+                RiveObject(typeKey: 53, properties: [55: .bytes(Array("sm".utf8))]),
+                RiveObject(typeKey: 57, properties: [138: .bytes(Array("L".utf8))]),
+                RiveObject(typeKey: 63),
+                RiveObject(typeKey: 65, properties: [151: .uint(1)]),
+                RiveObject(typeKey: 61, properties: [149: .uint(0)]),
+                RiveObject(typeKey: 65, properties: mixing),
+                RiveObject(typeKey: 61, properties: [149: .uint(1)]),
+                RiveObject(typeKey: 62),
+            ]
+    }
 
-    private func runtime() throws -> FileRuntime {
+    private func runtime(eased: Bool = false) throws -> FileRuntime {
         var schema = try FileSchema(jsonText: Self.schemaJSON)
-        schema.graph = RiveGraph(objects: Self.objects)
+        schema.graph = RiveGraph(objects: Self.objects(eased: eased))
         var runtime = FileRuntime(schema: schema)
         try runtime.createStateMachine(artboard: "A", stateMachine: "sm")
         return runtime
@@ -83,5 +88,16 @@ import Testing
         _ = try restored.advance("sm", elapsed: 0.25)
         #expect(abs(try #require(try x(restored)) - 60) < 1e-3, "walk played on and mixed out after the restart")
         #expect(restored.persistentState == runtime.persistentState)
+    }
+
+    @Test func theTransitionsInterpolatorEasesTheMix() throws {
+        var runtime = try runtime(eased: true)
+        _ = try runtime.advance("sm", elapsed: 0)
+        _ = try runtime.advance("sm", elapsed: 0.25)
+        // A mix of 0.25 eases to 3/16 − 2/64 = 0.15625: 10 + 90 × 0.15625.
+        #expect(abs(try #require(try x(runtime)) - 24.0625) < 1e-3)
+        _ = try runtime.advance("sm", elapsed: 0.25)
+        // A mix of 0.5 eases to 0.5: 20 + 80 × 0.5.
+        #expect(abs(try #require(try x(runtime)) - 60) < 1e-3)
     }
 }
