@@ -78,9 +78,15 @@ let package = Package(
             name: "RiveSyncServerTests",
             dependencies: [
                 "rivesyncd", "RiveSyncServer", "RiveSyncTransport", "RiveSyncProtocol", "RiveSyncModel", "RiveSyncJSON",
-                "RiveSyncTestSupport", "RiveSyncRedis", "StateMachineTraceSupport",
+                "RiveSyncTestSupport", "RiveSyncRedis", "StateMachineTraceSupport", "RiveSyncInProcess",
             ],
             exclude: ["python", "journal-v1", "journal-v4"]),
+        // Test-only: the whole daemon in the test process on a manual clock (InProcessDaemon), and
+        // the client's transport onto it, for the tests whose behaviour is logic, not sockets.
+        .target(
+            name: "RiveSyncInProcess",
+            dependencies: ["RiveSyncServer", "RiveSyncTransport", "RiveSyncCore", "RiveSyncProtocol", "RiveSyncJSON", "RiveSyncWebSocket"],
+            path: "Tests/RiveSyncInProcess"),
         // Test-only: the tests' one process runner (and a real rivesyncd on it), polling helper and raw
         // WebSocket client.
         .target(name: "RiveSyncTestSupport", path: "Tests/RiveSyncTestSupport"),
@@ -116,7 +122,10 @@ let package = Package(
             exclude: ["README.md"], swiftSettings: clientTransportSettings),
         .testTarget(
             name: "RiveSyncClientTests",
-            dependencies: ["RiveSyncClient", "RiveSyncLibWebSockets", "RiveSyncFoundationWebSocket", "rivesyncd", "RiveSyncTestSupport"],
+            dependencies: [
+                "RiveSyncClient", "RiveSyncLibWebSockets", "RiveSyncFoundationWebSocket", "rivesyncd", "RiveSyncTestSupport",
+                "RiveSyncInProcess",
+            ],
             exclude: ["Packages"]),
         // Rive's documentation snippets, unchanged, compiled and run against the daemon.
         .testTarget(name: "RiveDocSnippetTests", dependencies: ["RiveSyncClient", "rivesyncd", "RiveSyncTestSupport"]),
