@@ -16,7 +16,9 @@
 # /usr/bin/python3, on which clients/python/tests/test_documented.py runs the README's examples
 # too; redis-server (with redis-cli) for the Redis and cluster
 # tests (Tests/RiveSyncRedisTests, ClusterTests), which start their own servers; redis-sentinel for
-# ClusterSentinelTests, which starts a primary, a replica and three Sentinels. Safe to run again.
+# ClusterSentinelTests, which starts a primary, a replica and three Sentinels; zsh and fish for
+# CompletionTests (they parse the completion scripts `rivesync completion` generates). Safe to
+# run again.
 set -eu
 as_root=""
 [ "$(id -u)" -eq 0 ] || as_root="sudo"
@@ -36,7 +38,7 @@ install() {
     updated=yes
     DEBIAN_FRONTEND=noninteractive $as_root apt-get install -y -qq $options $missing >/dev/null
 }
-install "" nodejs node-ws node-typescript chromium chromium-driver python3-selenium python3-pytest python3-pytest-asyncio libcurl4 redis-server redis-sentinel
+install "" nodejs node-ws node-typescript chromium chromium-driver python3-selenium python3-pytest python3-pytest-asyncio libcurl4 redis-server redis-sentinel zsh fish
 # Only the tools: prometheus recommends the node exporter, which the tests do not need.
 install --no-install-recommends prometheus dpkg-dev lintian man-db
 python3 -c "import pytest" 2>/dev/null || python3 -m pip install -q --disable-pip-version-check pytest

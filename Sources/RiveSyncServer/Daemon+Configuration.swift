@@ -2,6 +2,7 @@ import Foundation
 import RiveSyncCore
 import RiveSyncModel
 import RiveSyncProtocol
+import RiveSyncToolSupport
 import RiveSyncTransport
 
 extension Daemon {
@@ -23,8 +24,9 @@ extension Daemon {
         configuration.stateDirectory = nil
         var readable = true
         for (key, file) in [("tls.certificate", configuration.tlsCertificate), ("tls.key", configuration.tlsKey)] {
-            if let file, !FileManager.default.isReadableFile(atPath: file) {
-                problems.append("\(key): cannot read '\(file)'")
+            guard let file else { continue }
+            do { _ = try FileContents.bytes(atPath: file) } catch {
+                problems.append("\(key): \(file): \(error)")
                 readable = false
             }
         }

@@ -32,6 +32,7 @@ final class StateDirectory: Sendable {
     init(path: String, policy: DurabilityPolicy) throws(PersistenceError) {
         self.path = path
         self.policy = policy
+        try DurableFile.makeStateDirectory(path)
         try DurableFile.makeDirectory(path + "/files")
         try DurableFile.makeDirectory(path + "/assets")
         let daemonPath = path + "/daemon.json"
