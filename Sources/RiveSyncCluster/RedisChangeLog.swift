@@ -291,10 +291,7 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
         readerSettings.timeout = settings.timeout
         readerSettings.block = .milliseconds(500)
         readerSettings.name = Self.readerName(settings.node)
-        if settings.waitForReplicas > 0 {
-            readerSettings.replication = RedisStreamReader.Replication(
-                replicas: settings.waitForReplicas, timeout: settings.waitTimeout, key: settings.keys.readMark(of: settings.node))
-        }
+        readerSettings.replication = replication()
         let deliver = self.deliver!
         readerSettings.check = { [keys = settings.keys, epoch, metrics, newEpoch] connection, after, read throws(RedisError) in
             let verdict = try connection.command([

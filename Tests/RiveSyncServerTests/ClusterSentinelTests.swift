@@ -198,11 +198,12 @@ import Testing
         }
     }
 
-    /// `waitForReplicas` 1 with the only replica frozen: a write sent then is not acked while
-    /// `WAIT` times out, the node says its state may be stale, a write meanwhile is refused
-    /// `storage_failed` at once, and once the replica is thawed the pending write is acked
-    /// (its entry was in the log all along) and the next one too.
-    @Test func withTheReplicaFrozenNothingIsAckedAndNewWritesAreRefused() async throws {
+    /// `waitForReplicas` 1 with the only replica frozen: a write whose `WAIT` times out is
+    /// answered `storage_failed` (its entry voided: it applies on no node, CLUSTER.md §3.6), the
+    /// node says its state may be stale, a write meanwhile is refused `storage_failed` at once,
+    /// and once the replica is thawed the node is fresh, the voided write is still not applied,
+    /// and the next write acks.
+    @Test func withTheReplicaFrozenAWriteWhoseWAITTimesOutIsRefusedAndNeverApplies() async throws {
         let group = try await offThePool { try RedisSentinelGroup(replicas: 1, sentinels: false) }
         try await stopping(group) { group in
             let primary = group.servers[0]
@@ -222,16 +223,17 @@ import Testing
                 #expect(try await client.request(Self.probeWrite(1))["type"] == "ack")
                 replica.freeze()
                 client.send(["type": "set", "target": "character", "path": "mood", "value": 2, "id": 100])
+                let pending = try await client.next(where: { $0["id"] == 100 }, what: "the pending write's answer", seconds: 30)
+                #expect(pending["code"] == "storage_failed", "\(pending.jsonText)\n\(cluster.logs)")
                 let stale = try await client.next(where: { $0["type"] == "freshness" }, what: "freshness false", seconds: 30)
                 #expect(stale["fresh"] == false)
-                #expect(client.takeAll(where: { $0["id"] == 100 }).isEmpty, "no answer to the pending write while WAIT fails")
                 let refused = try await client.request(Self.probeWrite(3))
                 #expect(refused["code"] == "storage_failed", "\(refused.jsonText)")
                 replica.thaw()
-                let pending = try await client.next(where: { $0["id"] == 100 }, what: "the pending write's answer", seconds: 30)
-                #expect(pending["type"] == "ack", "\(pending.jsonText)\n\(cluster.logs)")
                 let fresh = try await client.next(where: { $0["type"] == "freshness" }, what: "freshness true", seconds: 30)
                 #expect(fresh["fresh"] == true)
+                let unchanged = try await client.request(["type": "get", "target": "character", "path": "mood"])
+                #expect(unchanged["value"] == 1, "the voided write applied nowhere: \(unchanged.jsonText)")
                 #expect(try await client.request(Self.probeWrite(4))["type"] == "ack")
                 let mood = try await client.request(["type": "get", "target": "character", "path": "mood"])
                 #expect(mood["value"] == 4, "\(mood.jsonText)")
@@ -239,11 +241,12 @@ import Testing
         }
     }
 
-    /// `waitForReplicas` 1 with the only replica frozen for longer than the lease: the node
-    /// ends its lease as if Redis had not renewed it and closes its connections (1001), so the
-    /// pending write is not left waiting without bound; its entry was in the log and applies
-    /// once the replica is back, and the node rejoins and acks again.
-    @Test func aWritePendingOnWAITIsClosedAfterTheLease() async throws {
+    /// `waitForReplicas` 1 with the only replica frozen for longer than the lease: the write
+    /// pending on `WAIT` is answered `storage_failed` when its `WAIT` times out, the node ends
+    /// its lease a lease later as if Redis had not renewed it and closes its connections
+    /// (1001); once the replica is back the voided write has applied nowhere, and the node
+    /// rejoins and acks again.
+    @Test func aWritePendingOnWAITIsRefusedAndTheNodeClosesAfterTheLease() async throws {
         let group = try await offThePool { try RedisSentinelGroup(replicas: 1, sentinels: false) }
         try await stopping(group) { group in
             let primary = group.servers[0]
@@ -271,22 +274,25 @@ import Testing
                     return false
                 }
                 #expect(closed == .some(1001), "\(String(describing: closed))")
-                #expect(client.takeAll(where: { $0["id"] == 100 }).isEmpty, "no answer to the pending write, only the close")
+                let pending = client.takeAll(where: { $0["id"] == 100 })
+                #expect(pending.count == 1 && pending.first?["code"] == "storage_failed", "refused before the close: \(pending)")
                 replica.thaw()
                 var mood: JSONValue = .null
-                try await waitUntil("the pending write applied once the replica is back", seconds: 60) {
+                try await waitUntil("a write acked once the replica is back", seconds: 60) {
+                    mood = .null
                     do {
                         let probe = try await TestClient.connected(to: cluster.node(0))
                         defer { probe.close() }
                         mood = try await probe.request(["type": "get", "target": "character", "path": "mood"])
-                        if mood["value"] == 2, try await probe.request(Self.probeWrite(3))["type"] == "ack" { return true }
+                        #expect(mood["value"] != 2, "the voided write applied nowhere: \(mood.jsonText)")
+                        if try await probe.request(Self.probeWrite(3))["type"] == "ack" { return true }
                     } catch let error as TestClient.Closed {
                         _ = error  // closed again while the node rejoins: asked again
                     }
                     try await Task.sleep(for: .milliseconds(100))
                     return false
                 }
-                #expect(mood["value"] == 2, "\(mood.jsonText)\n\(cluster.logs)")
+                #expect(mood["value"] != nil && mood["value"] != 2, "\(mood.jsonText)\n\(cluster.logs)")
             }
         }
     }
