@@ -47,7 +47,7 @@ extension RedisChangeLog {
     /// is answered `storage_failed` (its change applies on no node).
     private func answerVoided(_ entries: [ClusterEntry]) {
         let failure = LogFailure(AppendFailure.replicasBehind.description)
-        for entry in entries where fencing.withLock({ $0.generations[entry.token] != nil }) {
+        for entry in entries where fencing.withLock({ $0.lease.generations[entry.token] != nil }) {
             fencing.withLock { fencing in
                 fencing.sent[entry.ticket] = nil
                 fencing.sentAt[entry.ticket] = nil

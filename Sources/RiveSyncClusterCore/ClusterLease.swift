@@ -47,11 +47,11 @@ public struct ClusterLease: Sendable {
     public func quarantined(at now: ClusterInstant) -> Bool { now < quarantineUntil }
 
     /// A renewal of the current token goes out at `now`.
-    mutating func renewing(at now: ClusterInstant) { renewalSentAt = now }
+    public mutating func renewing(at now: ClusterInstant) { renewalSentAt = now }
 
     /// Redis answered the renewal sent at `sentAt` for `generation`: `held` false when the key
     /// no longer holds the token. Returns false when that ends the lease.
-    mutating func renewed(generation renewedGeneration: Int, sentAt: ClusterInstant, held: Bool) -> Bool {
+    public mutating func renewed(generation renewedGeneration: Int, sentAt: ClusterInstant, held: Bool) -> Bool {
         guard renewedGeneration == generation else { return true }
         renewalSentAt = nil
         if held, sentAt < validUntil { validUntil = Self.validUntil(sentAt, duration) }
@@ -59,10 +59,10 @@ public struct ClusterLease: Sendable {
     }
 
     /// A renewal that got no answer (the next one is tried at its time).
-    mutating func renewalFailed() { renewalSentAt = nil }
+    public mutating func renewalFailed() { renewalSentAt = nil }
 
     /// A new token (its `SET` sent at `sentAt`): the next generation.
-    mutating func took(_ newToken: String, sentAt: ClusterInstant) {
+    public mutating func took(_ newToken: String, sentAt: ClusterInstant) {
         generation += 1
         token = newToken
         generations[newToken] = generation
@@ -73,7 +73,7 @@ public struct ClusterLease: Sendable {
 
     /// Ends the current generation's lease at `now`, with a quarantine; false when it was
     /// ended already.
-    mutating func end(at now: ClusterInstant, quarantine: Duration) -> Bool {
+    public mutating func end(at now: ClusterInstant, quarantine: Duration) -> Bool {
         guard lostGeneration != generation else { return false }
         lostGeneration = generation
         needsJoin = true
