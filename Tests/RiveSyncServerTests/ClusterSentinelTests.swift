@@ -198,6 +198,58 @@ import Testing
         }
     }
 
+    /// The length of the log stream on the server at `url`.
+    static func logLength(_ url: String) throws -> Int64 {
+        let connection = try RedisConnection(RedisEndpoint(url: url), timeout: .seconds(2))
+        defer { connection.close() }
+        return try connection.command(["XLEN", "rivesync:log"]).integer()
+    }
+
+    /// `waitForReplicas` 0 (the default): an entry is acked as soon as the primary has it, so
+    /// a failover to a replica that had not received it loses an acked write (CLUSTER.md §3.6).
+    /// The replica is frozen and cut off while a write is acked, the primary killed, the
+    /// replica promoted: a node started on it does not have the write.
+    @Test func withoutWAITAFailoverLosesAnAckedWrite() async throws {
+        let group = try await offThePool { try RedisSentinelGroup(replicas: 1, sentinels: false) }
+        try await stopping(group) { group in
+            let primary = group.servers[0]
+            let replica = group.servers[1]
+            let settings: [(String, JSONValue)] = [("cluster", ["redis": .string(primary.url), "leaseMilliseconds": 30000])]
+            let cluster = try await offThePool { try ClusterNodes(count: 1, settings: settings, redis: primary) }
+            try await stopping(cluster) { cluster in
+                let client = try await TestClient.connected(to: cluster.node(0))
+                #expect(try await client.request(Self.probeWrite(1))["type"] == "ack")
+                try await waitUntil("the replica holds the first write", seconds: 30) {
+                    if try await offThePool({ try Self.logLength(replica.url) >= Self.logLength(primary.url) }) { return true }
+                    try await Task.sleep(for: .milliseconds(50))
+                    return false
+                }
+                // Frozen, and cut from the primary (so nothing after this waits in its socket).
+                replica.freeze()
+                try await offThePool {
+                    let connection = try RedisConnection(RedisEndpoint(url: primary.url), timeout: .seconds(2))
+                    defer { connection.close() }
+                    #expect(try connection.command(["CLIENT", "KILL", "TYPE", "replica"]).integer() == 1)
+                }
+                #expect(try await client.request(Self.probeWrite(2))["type"] == "ack", "acked without the replica")
+                await primary.crashed()
+                replica.thaw()
+                try await offThePool {
+                    let connection = try RedisConnection(RedisEndpoint(url: replica.url), timeout: .seconds(2))
+                    defer { connection.close() }
+                    try connection.command(["REPLICAOF", "NO", "ONE"]).expectStatus("OK")
+                }
+                let promoted: [(String, JSONValue)] = [("cluster", ["redis": .string(replica.url), "leaseMilliseconds": 30000])]
+                let after = try await offThePool { try ClusterNodes(count: 1, settings: promoted, redis: replica) }
+                try await stopping(after) { after in
+                    let probe = try await TestClient.connected(to: after.node(0))
+                    let mood = try await probe.request(["type": "get", "target": "character", "path": "mood"])
+                    #expect(mood["value"] == 1, "the acked write 2 is lost, 1 was replicated: \(mood.jsonText)")
+                }
+            }
+        }
+    }
+
     /// `waitForReplicas` 1 with the only replica frozen: a write whose `WAIT` times out is
     /// answered `storage_failed` (its entry voided: it applies on no node, CLUSTER.md §3.6), the
     /// node says its state may be stale, a write meanwhile is refused `storage_failed` at once,
