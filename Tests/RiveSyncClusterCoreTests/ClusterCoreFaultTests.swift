@@ -57,6 +57,22 @@ import Testing
         #expect(node.core.lease.generation == 2 && node.core.lease.state(at: node.now) == .held)
     }
 
+    /// §2.8: an entry read back once the lease is no longer surely held (four fifths of it
+    /// after the last confirmed renewal, before any timer noticed) applies without an ack, and
+    /// ends the lease there.
+    @Test func anEntryReadBackPastTheLeasesValidityIsAppliedWithoutAnAck() {
+        let node = MemoryNode("a", on: MemoryRedis(clock: MockClock()))
+        node.connectReader()
+        node.propose(1)
+        node.propose(2)
+        node.runAppends()
+        node.redis.clock.advance(.milliseconds(4500))
+        node.read()
+        #expect(node.committed.map(\.ticket) == [1, 2], "both in the log: applied")
+        #expect(node.acked.isEmpty, "valid 4 s after the lease was taken: no ack at 4.5 s")
+        #expect(node.leaseLosses == 1 && node.dropped == [2])
+    }
+
     /// §2.8: a renewal that finds the key no longer holds the token ends the lease, once.
     @Test func aRenewalThatFindsTheTokenGoneEndsTheLeaseOnceAndDropsEveryProposal() {
         let node = MemoryNode("a", on: MemoryRedis(clock: MockClock()))
