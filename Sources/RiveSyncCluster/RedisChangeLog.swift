@@ -66,14 +66,13 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
     public let restored: [ClusterFileSnapshot]
     /// Every asset uploaded to the cluster, as read at join (`<prefix>:assets`).
     public let sharedAssets: [AssetReference]
-    private let reachable = Atomic(true)
-    /// When (monotonic nanoseconds) the reader last went from reading to failing; meaningful
-    /// while `reachable` is false.
-    private let cutOffSince = Atomic<UInt64>(0)
+    /// Whether the reader is fresh, and since when it is cut off (`RiveSyncClusterCore`'s
+    /// `ReaderPosition`; the reader's own catch-up tells when it is fresh again).
+    private let freshness = Mutex(ReaderPosition(after: .start))
 
     /// False while the stream cannot be read (from a failed read until the reader catches up
     /// again): the node's `/readyz` then answers 503.
-    public var isReachable: Bool { reachable.load(ordering: .relaxed) }
+    public var isReachable: Bool { freshness.withLock { $0.reachable } }
 
     /// The lease (`RiveSyncClusterCore`'s `ClusterLease`: token, generations, until when it
     /// is held, quarantine) and the appends sent under it.
@@ -335,19 +334,18 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
         case .caughtUp:
             signalCaughtUp()
             metrics.reachable.store(1, ordering: .relaxed)
-            if !reachable.exchange(true, ordering: .relaxed) {
+            let wasCutOff = freshness.withLock { freshness in
+                defer { _ = freshness.caughtUp() }
+                return freshness.cutOffSince != nil
+            }
+            if wasCutOff {
                 logReachable()
                 onEvent?(.caughtUp)
             }
         case .failed(let error):
             metrics.reachable.store(0, ordering: .relaxed)
             metrics.redisErrors.add(1, ordering: .relaxed)
-            // Only this queue writes `reachable`: the time is stored before it turns false.
-            if reachable.load(ordering: .relaxed) {
-                cutOffSince.store(Self.now(), ordering: .relaxed)
-                reachable.store(false, ordering: .releasing)
-                onEvent?(.cutOff(error))
-            }
+            if freshness.withLock({ $0.failed(at: Self.clock()) }) { onEvent?(.cutOff(error)) }
         }
     }
 
@@ -530,9 +528,8 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
         // Cut off from the log for a whole lease while Redis still renews it (replicas missing
         // under `waitForReplicas`): ended as if it had run out, so no write waits without bound
         // (CLUSTER.md §3.6).
-        if !reachable.load(ordering: .acquiring) {
-            let since = cutOffSince.load(ordering: .relaxed)
-            if sentAt > since, sentAt - since >= Self.nanoseconds(settings.lease) { lost(generation) }
+        if let since = freshness.withLock({ $0.cutOffSince }), ClusterInstant(nanoseconds: sentAt).since(since) >= settings.lease {
+            lost(generation)
         }
         do {
             if leaseConnection?.isBroken ?? true { leaseConnection = try RedisConnection(settings.endpoint, timeout: settings.timeout) }

@@ -44,7 +44,7 @@ public struct ReaderPosition: Sendable {
 
     /// A read ended with nothing new (a `BLOCK` that timed out): caught up. True when that made
     /// the reader fresh.
-    mutating func caughtUp() -> Bool {
+    public mutating func caughtUp() -> Bool {
         caughtUpOnce = true
         guard !fresh else { return false }
         fresh = true
@@ -53,7 +53,7 @@ public struct ReaderPosition: Sendable {
     }
 
     /// A read failed at `now`: true when that made the reader stale.
-    mutating func failed(at now: ClusterInstant) -> Bool {
+    public mutating func failed(at now: ClusterInstant) -> Bool {
         target = nil
         guard fresh || cutOffSince == nil else { return false }
         fresh = false
