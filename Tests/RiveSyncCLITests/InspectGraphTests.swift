@@ -89,17 +89,19 @@ final class InspectGraphTests: XCTestCase {
     }
 
     /// The demo's `Character/reactions`, described in its JSON schema, printed with its
-    /// conditions and listeners; `character` and `lobby` are named only.
+    /// converter, conditions and listeners; `character` and `lobby` are named only.
     func testGraphOfTheDemoSchema() throws {
         let result = try RivesyncProcess.run(["inspect", Self.demo, "--graph"])
         XCTAssertEqual(result.status, 0, result.stderr)
         let lines = result.stdout.split(separator: "\n").map(String.init)
         XCTAssertEqual(
-            lines.prefix(7),
+            lines.prefix(9),
             [
-                "artboard Character", "  state machine character: no graph", "  state machine reactions", "    layer mood",
+                "converters", "  [0] DataConverterToString 'mood text', flags 3", "artboard Character",
+                "  state machine character: no graph", "  state machine reactions", "    layer mood",
                 "      [0] EntryState", "      [1] AnyState", "        → excited when trigger success fired and mood greaterThanOrEqual 5",
             ])
+        XCTAssertTrue(lines.contains("      set face = mood through converter 'mood text'"), result.stdout)
         XCTAssertTrue(lines.contains("    listener smile on change of success"), result.stdout)
         XCTAssertTrue(lines.contains(##"      set color = "#FF2E9E44""##), result.stdout)
         XCTAssertTrue(lines.contains("      fire error"), result.stdout)
@@ -137,5 +139,6 @@ final class InspectGraphTests: XCTestCase {
         let describedMachine = try XCTUnwrap((schemaArtboards[0]["stateMachines"] as? [Any])?.last as? NSDictionary)
         XCTAssertEqual(printedMachine["name"] as? String, "reactions")
         XCTAssertEqual(printedMachine, describedMachine)
+        XCTAssertEqual(printed["converters"] as? NSArray, schema["converters"] as? NSArray)
     }
 }
