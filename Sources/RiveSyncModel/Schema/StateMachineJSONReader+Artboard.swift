@@ -56,6 +56,28 @@ extension MachineReader {
         return events
     }
 
+    /// The `binds` of a converter or formula token (of type `typeKey`): `{"property": P,
+    /// "targetProperty": NAME, …}` with a bind's other members, P from another view model
+    /// (`@Name/…`, converters belonging to the file).
+    func converterBinds(_ json: JSONValue?, on typeKey: Int, at here: String) throws(StateMachineJSONError) -> [RiveObject] {
+        var objects: [RiveObject] = []
+        for (index, bind) in try array(json, here).enumerated() {
+            let at = "\(here)[\(index)]"
+            try known(bind, ["property", "targetProperty", "direction", "once", "sourceToTargetFirst", "converter"], at: at)
+            let path = try string(bind["property"], "\(at).property")
+            guard path.hasPrefix("@") else { throw .badValue(at: "\(at).property", expected: "a path from a view model, @Name/…") }
+            let (ids, _) = try resolve(path, at: "\(at).property")
+            let propertyName = try string(bind["targetProperty"], "\(at).targetProperty")
+            guard let property = RiveDefinitions.property(named: propertyName, on: typeKey) else {
+                throw .noSuchTargetProperty(
+                    at: "\(at).targetProperty", property: propertyName, type: RiveDefinitions.type(typeKey)?.name ?? "")
+            }
+            let converter = try converterIndex(bind["converter"], at: "\(at).converter")
+            objects.append(Self.bind(ids: ids, key: property.key, flags: try Self.bindFlags(bind, at: at), converter: converter))
+        }
+        return objects
+    }
+
     /// `DataBindFlags` from `direction` (`toTarget`, the default; `toSource`; `twoWay`), `once`
     /// and `sourceToTargetFirst`.
     private static func bindFlags(_ bind: JSONValue, at here: String) throws(StateMachineJSONError) -> UInt64 {

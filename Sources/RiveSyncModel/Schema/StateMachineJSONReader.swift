@@ -23,7 +23,7 @@ struct StateMachineJSONReader {
         let converterItems = try MachineReader.array(converters, "converters")
         guard described.contains(where: { !$0.machines.isEmpty }) || !converterItems.isEmpty else { return RiveGraph() }
         var objects = [RiveObject(typeKey: ObjectType.backboard)]
-        let fileConverters = try ConverterJSONReader().read(converterItems, at: "converters")
+        let fileConverters = try ConverterJSONReader(schema: schema).read(converterItems, at: "converters")
         objects += fileConverters.interpolators + fileConverters.objects
         for (index, artboard) in schema.artboards.enumerated() {
             objects.append(RiveObject(typeKey: ObjectType.artboard, properties: [4: .text(artboard.name)]))

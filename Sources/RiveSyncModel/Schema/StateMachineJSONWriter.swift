@@ -12,7 +12,7 @@ extension FileSchema {
     /// machine the file does not describe is `{"name": …}` alone. The artboard's events and
     /// data binds are written on its first described state machine.
     public var stateMachineGraphJSON: JSONValue {
-        let converters = ConverterJSONWriter(graph: graph)
+        let converters = ConverterJSONWriter(schema: self)
         let names = converters.names
         var described: [JSONValue] = []
         for artboard in artboards {

@@ -61,9 +61,11 @@ import Testing
               {"name": "b", "type": "boolean"}]}],
              "converters": [
                {"type": "DataConverterFormula", "name": "twice", "tokens": [{"type": "FormulaTokenInput"},
-                 {"type": "FormulaTokenOperation", "operationType": 2}, {"type": "FormulaTokenValue", "operationValue": 2}]},
+                 {"type": "FormulaTokenOperation", "operationType": 2}, {"type": "FormulaTokenValue", "operationValue": 2,
+                 "binds": [{"property": "@V/n", "targetProperty": "operationValue"}]}]},
                {"type": "DataConverterInterpolator", "name": "ease", "duration": 0.5,
-                 "interpolator": {"type": "CubicEaseInterpolator", "x1": 0.25, "y1": 0, "x2": 0.5, "y2": 1}},
+                 "interpolator": {"type": "CubicEaseInterpolator", "x1": 0.25, "y1": 0, "x2": 0.5, "y2": 1},
+                 "binds": [{"property": "@V/n", "targetProperty": "duration", "direction": "toSource", "converter": "twice"}]},
                {"type": "DataConverterBooleanNegate"}],
              "artboards": [{"name": "A", "viewModel": "V", "stateMachines": [{"name": "m",
                "dataBinds": [
@@ -79,6 +81,9 @@ import Testing
         let definition = try #require(StateMachineDefinition.build(from: schema.graph, artboard: "A", stateMachine: "m"))
         #expect(definition.artboardBinds.map(\.flags) == [2 | 8, 0, 1 | 4])
         #expect(definition.artboardBinds.map(\.converter) == [0, 1, 2])
+        let converters = DataConverters(graph: schema.graph).converters
+        #expect(converters[0].binds == [DataConverterBind(propertyKey: 777, sourcePathIds: [0, 0], formulaToken: 2)])
+        #expect(converters[1].binds == [DataConverterBind(propertyKey: 756, flags: 1, converterId: 0, sourcePathIds: [0, 0])])
         let written = schema.stateMachineGraphJSON
         #expect(written["converters"] == described["converters"])
         let binds = try #require(written["artboards"]?.arrayValue?.first?["stateMachines"]?.arrayValue?.first?["dataBinds"]?.arrayValue)
@@ -131,6 +136,14 @@ import Testing
         #expect(
             failure(converters: #"[{"type": "DataConverterInterpolator", "interpolatorId": 0}]"#, plain)
                 == StateMachineJSONError.unknownMember(at: "converters[0].interpolatorId").description)
+        #expect(
+            failure(converters: #"[{"type": "DataConverterRounder", "binds": [{"property": "n", "targetProperty": "decimals"}]}]"#, plain)
+                == "converters[0].binds[0].property: expected a path from a view model, @Name/…")
+        #expect(
+            failure(converters: #"[{"type": "DataConverterRounder", "binds": [{"property": "@V/n", "targetProperty": "x"}]}]"#, plain)
+                == StateMachineJSONError.noSuchTargetProperty(
+                    at: "converters[0].binds[0].targetProperty", property: "x", type: "DataConverterRounder"
+                ).description)
         // Converter references.
         #expect(
             failure(#"{"name": "m", "listeners": [{"property": "n", "actions": [{"set": "s", "otherProperty": "n", "converter": "x"}]}]}"#)
