@@ -54,6 +54,14 @@ import Testing
         #expect(written["artboards"]?.arrayValue?.first?["stateMachines"] == described["artboards"]?.arrayValue?.first?["stateMachines"])
     }
 
+    /// What a journal keeps (the schema with its graph, converters included) loads back to the
+    /// same schema.
+    @Test func theExampleSurvivesTheJournalForm() throws {
+        let schema = try FileSchema(jsonText: try Self.example())
+        #expect(try FileSchema(json: schema.jsonValue) == schema)
+        #expect(DataConverters(graph: try FileSchema(json: schema.jsonValue).graph).converters.count == 5)
+    }
+
     /// Binds' directions and flags, formulas' tokens and interpolators read and write back.
     @Test func flagsTokensAndInterpolatorsRoundTrip() throws {
         let text = """
