@@ -44,13 +44,21 @@ final class InspectGraphTests: XCTestCase {
                     """, stderr: ""))
     }
 
-    /// Rive's `vm_listener_fire_event.riv`: the artboard's event, reported by a listener.
+    /// Rive's `vm_listener_fire_event.riv`: the artboard's event, reported by a listener; and
+    /// an event keyed on a timeline.
     func testEventsOfARivFile() throws {
         let result = try RivesyncProcess.run(["inspect", try RivesyncProcess.fixture("vm_listener_fire_event"), "--graph"])
         XCTAssertEqual(result.status, 0, result.stderr)
         let lines = result.stdout.split(separator: "\n").map(String.init)
         XCTAssertEqual(lines.prefix(3), ["artboard Artboard", "  state machine State Machine 1", "    event ding"])
         XCTAssertEqual(lines.suffix(2), ["    listener VM Listener on change of go", "      report event ding"])
+        // data_binding_test_triggers.riv's child artboard keys its event on a timeline.
+        let keyed = try RivesyncProcess.run(["inspect", try RivesyncProcess.fixture("data_binding_test_triggers"), "--graph"])
+        XCTAssertEqual(keyed.status, 0, keyed.stderr)
+        XCTAssertTrue(
+            keyed.stdout.contains(
+                "    event child_event\n    timeline Timeline 1: 60 frames at 60 fps\n      event child_event at frame 30\n"),
+            keyed.stdout)
     }
 
     /// SCHEMA.md's example of converters, events and binds: printed with all three, and as

@@ -32,10 +32,14 @@ struct StateMachineJSONReader {
             var base = MachineReader(schema: schema, viewModel: viewModel, animations: [], converters: fileConverters.names)
             let parts = try base.readArtboardParts(machines)
             objects += base.objects
-            let animations = Self.animationNames(machines.map(\.json))
+            let timelines = try base.readAnimations(machines, events: parts)
+            var animations = Self.animationNames(machines.map(\.json))
+            animations += timelines.map(\.name).filter { !animations.contains($0) }
             for name in animations {
-                // An empty one-shot animation: the state it plays settles at once.
-                objects.append(RiveObject(typeKey: ObjectType.linearAnimation, properties: [55: .text(name), 57: .uint(0)]))
+                // Described, or an empty one-shot animation: the state it plays settles at once.
+                objects +=
+                    timelines.first { $0.name == name }?.objects
+                    ?? [RiveObject(typeKey: ObjectType.linearAnimation, properties: [55: .text(name), 57: .uint(0)])]
             }
             for machine in machines {
                 var reader = MachineReader(
@@ -136,7 +140,7 @@ struct MachineReader {
 
     mutating func read(_ json: JSONValue, at here: String) throws(StateMachineJSONError) {
         // `events` and `dataBinds` belong to the artboard: read before its animations.
-        try known(json, ["name", "inputs", "layers", "listeners", "events", "dataBinds"], at: here)
+        try known(json, ["name", "inputs", "layers", "listeners", "events", "dataBinds", "animations"], at: here)
         let name = try string(json["name"], "\(here).name")
         objects.append(RiveObject(typeKey: ObjectType.stateMachine, properties: [55: .text(name)]))
         for (index, input) in try array(json["inputs"], "\(here).inputs").enumerated() {

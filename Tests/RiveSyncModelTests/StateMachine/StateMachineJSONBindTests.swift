@@ -62,6 +62,30 @@ import Testing
         #expect(DataConverters(graph: try FileSchema(json: schema.jsonValue).graph).converters.count == 5)
     }
 
+    /// An event keyed on a looping timeline is reported each time the state's animation passes
+    /// its frame, and its listener runs; the timeline writes back as described.
+    @Test func eventsKeyedOnATimelineAreReported() throws {
+        let text = """
+            {"viewModels": [{"name": "V", "properties": [{"name": "ticks", "type": "number"}]}],
+             "converters": [{"type": "DataConverterOperationValue", "name": "plus one"}],
+             "artboards": [{"name": "A", "viewModel": "V", "stateMachines": [{"name": "m",
+               "layers": [{"name": "L", "states": [{"type": "EntryState", "transitions": [{"to": "clock"}]}, {"animation": "clock"}]}],
+               "listeners": [{"event": "tick", "actions": [{"set": "ticks", "otherProperty": "ticks", "converter": "plus one"}]}],
+               "events": [{"name": "tick"}],
+               "animations": [{"name": "clock", "fps": 10, "duration": 10, "loop": "loop", "events": [{"event": "tick", "frame": 5}]}]}]}]}
+            """
+        let schema = try FileSchema(jsonText: text)
+        let described = try JSONParser().parse(text)
+        let machine = schema.stateMachineGraphJSON["artboards"]?.arrayValue?.first?["stateMachines"]?.arrayValue?.first
+        #expect(machine?["animations"] == described["artboards"]?.arrayValue?.first?["stateMachines"]?.arrayValue?.first?["animations"])
+        var runtime = FileRuntime(schema: schema)
+        try runtime.createStateMachine(artboard: "A", stateMachine: "m")
+        var reported: [String] = []
+        for _ in 0..<25 { reported += try runtime.advance("m", elapsed: 0.1).flatMap(\.events).map(\.name) }
+        #expect(reported == ["tick", "tick"], "frame 5 of a 1 s loop, passed twice in 2.5 s")
+        #expect(try runtime.value(at: "ticks", in: "m") == .number(2))
+    }
+
     /// Binds' directions and flags, formulas' tokens and interpolators read and write back.
     @Test func flagsTokensAndInterpolatorsRoundTrip() throws {
         let text = """
@@ -175,6 +199,19 @@ import Testing
         #expect(
             failure(#"{"name": "m", "events": [{"name": "e"}], "listeners": [{"property": "n", "actions": [{"fireEvent": "e", "x": 1}]}]}"#)
                 == StateMachineJSONError.unknownMember(at: "\(here).listeners[0].actions[0].x").description)
+        // Timelines.
+        #expect(
+            failure(#"{"name": "m", "animations": [{"name": "a", "events": [{"event": "ding", "frame": 1}]}]}"#)
+                == StateMachineJSONError.unknownEvent(at: "\(here).animations[0].events[0].event", name: "ding").description)
+        #expect(
+            failure(#"{"name": "m", "animations": [{"name": "a", "loop": "bounce"}]}"#)
+                .hasPrefix("\(here).animations[0].loop: unknown type 'bounce'"))
+        #expect(
+            failure(#"{"name": "m", "animations": [{"name": "a", "fps": 0}]}"#)
+                == "\(here).animations[0].fps: expected a whole number above 0")
+        #expect(
+            failure(#"{"name": "m", "animations": [{"name": "a"}, {"name": "a"}]}"#)
+                == StateMachineJSONError.duplicateName(at: "\(here).animations[1].name", name: "a").description)
         // Data binds.
         let bind = #"{"name": "m", "dataBinds": [{"property": "n", "target": TARGET, "targetProperty": PROPERTY DIRECTION}]}"#
         func bound(_ target: String, _ property: String = "propertyValue", direction: String = "") -> String {
