@@ -87,4 +87,24 @@ import Testing
             #expect(face["value"] == "sad", "\(face.jsonText)")
         }
     }
+
+    /// The listener `say mood` writes `mood` into `face` through the converter `mood text` (a
+    /// to-string rounding to whole numbers): a data bind with a converter, from a JSON schema.
+    @Test func aMoodWriteSaysTheMoodThroughAConverter() async throws {
+        try await withDaemon(["--demo"]) { daemon in
+            let client = try await TestClient.connected(to: daemon)
+            let created = try await client.request([
+                "type": "createStateMachine", "file": "demo", "name": "talk", "artboard": "Character", "stateMachine": "reactions",
+                "mode": "manual",
+            ])
+            #expect(created["type"] == "target", "\(created.jsonText)")
+            let watcher = try await TestClient.connected(to: daemon)
+            #expect(try await watcher.request(["type": "subscribe", "target": "talk"])["type"] == "snapshot")
+            client.send(["type": "set", "id": 700, "target": "talk", "path": "mood", "value": 6.4])
+            #expect(try await client.request(["type": "advance", "target": "talk", "elapsed": 0.016])["type"] == "advanced")
+            let batch = try await watcher.nextBatch("talk")
+            #expect(batch["effects"]?.arrayValue?.first?["property"] == "mood", "the client's write first: \(batch.jsonText)")
+            #expect(Self.made(batch) == [#"set: face="6""#], "\(batch.jsonText)")
+        }
+    }
 }
