@@ -123,6 +123,7 @@ extension Daemon {
         guard let location = context.directory.file(entry.file) else { throw .invalid("\(here).file: no file '\(entry.file)'") }
         let worker = workers[location.worker]
         if context.directory.target(entry.name) != nil {
+            // A name held by another kind of target resolves to nil: reported below as a change of kind.
             let kept = worker.queue.sync { () -> String? in
                 guard let runtime = worker.files[entry.file], let id = try? runtime.target(entry.name).instance(in: .main) else {
                     return nil
@@ -155,6 +156,7 @@ extension Daemon {
         guard let location = context.directory.file(entry.file) else { throw .invalid("\(here).file: no file '\(entry.file)'") }
         let worker = workers[location.worker]
         if context.directory.target(entry.name) != nil {
+            // A target this worker does not hold resolves to nil: reported below.
             let kept = worker.queue.sync { () -> (record: Worker.TargetRecord, kind: TargetKind)? in
                 guard let record = worker.targets[entry.name], let target = try? worker.files[entry.file]?.target(entry.name) else {
                     return nil
@@ -180,6 +182,7 @@ extension Daemon {
         var problem: ConfigurationError?
         worker.queue.sync {
             var globals: [GlobalBinding] = []
+            // An instance that does not resolve is the typed problem below.
             for (name, published) in entry.globals.sorted(by: { $0.key < $1.key }) where !failedInstances.contains(published) {
                 guard let target = worker.targets[published], target.file == entry.file,
                     let instance = try? worker.files[entry.file]!.target(published).instance(in: .main)

@@ -65,7 +65,7 @@ final class UsageTests: XCTestCase {
 
                     options:
                       --text               print a human-readable tree instead of JSON
-                      --graph              print the state machines: layers, states, transitions, listeners, data binds
+                      --graph              print the state machines: converters, events, layers, states, transitions, listeners, data binds
                       --json               print JSON (the default without --graph; with it, SCHEMA.md's state machine format)
 
                     """, stderr: ""))
