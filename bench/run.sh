@@ -14,6 +14,7 @@ if [ "${1:-}" = "--first-write" ]; then
     SCRIPT=first_write.py
 else
     swift build -c release --scratch-path "$SCRATCH" --product bench-load
+    swift build -c release --scratch-path "$SCRATCH" --product bench-rooms-floor
 fi
 if [ -n "${BENCH_REV:-}" ]; then
     for rev in $(echo "$BENCH_REV" | tr ',' ' '); do
