@@ -203,10 +203,17 @@ private struct Reader {
         }
     }
 
-    /// Validates a run of raw UTF-8 bytes and appends it.
+    /// Validates a run of raw UTF-8 bytes and appends it. An ASCII run, the usual case, needs
+    /// no validation (the generic validating initialiser cost more than the rest of the parse).
     func appendRun(from start: Int, to end: Int, into text: inout String) throws(JSONParseError) {
         guard start < end else { return }
-        guard let run = String(validating: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self) else {
+        let bytes = UnsafeBufferPointer(rebasing: bytes[start..<end])
+        let run: String
+        if !bytes.contains(where: { $0 >= 0x80 }) {
+            run = String(decoding: bytes, as: UTF8.self)
+        } else if let valid = String(validating: bytes, as: UTF8.self) {
+            run = valid
+        } else {
             throw JSONParseError.syntax(offset: start, reason: "invalid UTF-8")
         }
         if text.isEmpty { text = run } else { text += run }
