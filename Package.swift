@@ -43,6 +43,9 @@ let package = Package(
     targets: [
         // The release number shared by rivesyncd and rivesync (`--version`). No I/O.
         .target(name: "RiveSyncVersion"),
+        // What the command lines of rivesyncd and rivesync share: whole-file reads that say why a file cannot be
+        // read (ENOENT, EACCES), nearest-name suggestions for a mistyped flag, command, key or variable.
+        .target(name: "RiveSyncToolSupport"),
         // Pure view-model core: schema, instances, paths, binding, advance, replica. No I/O.
         .target(name: "RiveSyncModel", dependencies: ["RiveSyncJSON"]),
         // Strict JSON parser with limits, and a deterministic serializer. No I/O.
@@ -62,14 +65,15 @@ let package = Package(
             name: "RiveSyncServer",
             dependencies: [
                 "RiveSyncCore", "RiveSyncModel", "RiveSyncProtocol", "RiveSyncJSON", "RiveSyncTransport", "RiveFile", "CCrypto",
-                "RiveSyncVersion", "RiveSyncCluster", "RiveSyncRedis",
+                "RiveSyncVersion", "RiveSyncCluster", "RiveSyncRedis", "RiveSyncToolSupport",
             ],
             // Web/ links the pages (web/) and the JavaScript client (clients/js/) served by --demo or
             // the inspector section.
             resources: [
                 .embedInCode("demo.schema.json"), .embedInCode("Web/rivesync.js"), .embedInCode("Web/replica.js"),
                 .embedInCode("Web/rive-adapter.js"), .embedInCode("Web/index.html"), .embedInCode("Web/inspector.js"),
-                .embedInCode("Web/inspector-editors.js"), .embedInCode("Web/inspector.css"), .embedInCode("Web/preview.html"),
+                .embedInCode("Web/inspector-editors.js"), .embedInCode("Web/inspector-history.js"), .embedInCode("Web/inspector.css"),
+                .embedInCode("Web/preview.html"),
                 .embedInCode("Web/preview.js"), .embedInCode("Web/preview.css"),
             ]),
         // The daemon; also the rivesync command line when started under that name (MultiCall.swift).
@@ -106,7 +110,10 @@ let package = Package(
         // The rivesync command line: a small subcommand parser and the subcommands.
         .target(
             name: "RiveSyncCLI",
-            dependencies: ["RiveFile", "RiveSyncModel", "RiveSyncJSON", "RiveSyncClient", "RiveSyncWebSocket", "RiveSyncVersion"]),
+            dependencies: [
+                "RiveFile", "RiveSyncModel", "RiveSyncJSON", "RiveSyncClient", "RiveSyncWebSocket", "RiveSyncVersion",
+                "RiveSyncToolSupport",
+            ]),
         .executableTarget(name: "rivesync", dependencies: ["RiveSyncCLI"]),
         .testTarget(name: "RiveSyncCLITests", dependencies: ["rivesync", "rivesyncd", "RiveSyncTestSupport"]),
         // Headless client: Rive's data-binding API over the wire, with a local replica per target.

@@ -4,14 +4,15 @@
 # BENCH_REV=<commit> builds rivesyncd from that commit (git archive into /tmp) instead of the
 # working tree (sources unpacked in $BENCH_SRC-<rev>), so the figures name exactly what was measured. Several commits
 # (BENCH_REV="fc7e991 HEAD") build one daemon each; every rivesync run is made on each of them.
-# --first-write (first argument) runs bench/first_write.py on those daemons instead (issue 14).
+# --first-write (first argument) runs bench/first_write.py on those daemons instead (issue 14);
+# --idle-memory runs bench/idle_memory.py (resident memory per idle connection, issue 23).
 set -eu
 cd "$(dirname "$0")/.."
 SCRATCH=${BENCH_SCRATCH:-/tmp/build-bench}
 SCRIPT=run.py
-if [ "${1:-}" = "--first-write" ]; then
+if [ "${1:-}" = "--first-write" ] || [ "${1:-}" = "--idle-memory" ]; then
+    [ "$1" = "--first-write" ] && SCRIPT=first_write.py || SCRIPT=idle_memory.py
     shift
-    SCRIPT=first_write.py
 else
     swift build -c release --scratch-path "$SCRATCH" --product bench-load
     swift build -c release --scratch-path "$SCRATCH" --product bench-rooms-floor
@@ -26,11 +27,11 @@ if [ -n "${BENCH_REV:-}" ]; then
     done
 else
     swift build -c release --scratch-path "$SCRATCH" --product rivesyncd
-    if [ "$SCRIPT" = first_write.py ]; then
+    if [ "$SCRIPT" != run.py ]; then
         set -- "$@" --daemon "$(git describe --always --dirty)=$SCRATCH/release"
     else
         set -- "$@" --daemon-dir "$SCRATCH/release"
     fi
 fi
-if [ "$SCRIPT" = first_write.py ]; then exec /usr/bin/python3 bench/first_write.py "$@"; fi
+if [ "$SCRIPT" != run.py ]; then exec /usr/bin/python3 "bench/$SCRIPT" "$@"; fi
 exec /usr/bin/python3 bench/run.py --build-dir "$SCRATCH/release" "$@"

@@ -1,11 +1,13 @@
 // The RiveSync inspector: files and their view models, live targets as trees of bound
-// instances with type-aware editors, a state machine's layers and whether it is settled, a batch
-// timeline (with what the state machine changed and the events it reported), connection state and
-// a path filter.
+// instances with type-aware editors, a state machine's layers and whether it is settled, the
+// target's presence members with their states, a batch timeline from the daemon's history on
+// (with what the state machine changed and the events it reported), connection state and a path
+// filter.
 // Served by rivesyncd at `/`; talks to the same daemon with rivesync.js.
 
 import { RiveSync, escapeName, origin } from '/rivesync.js';
 import { controls, editor, element, update } from '/inspector-editors.js';
+import { fetchHistory } from '/inspector-history.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -155,16 +157,54 @@ async function selectTarget(name) {
     if (page.target === target) renderPresence(target);
   });
   renderPresence(target);
+  loadHistory(target);
   page.writable = !page.readOnly && (await probeWritable(target));
   $('access').textContent = page.readOnly ? 'read-only page' : page.writable ? 'editable' : 'read-only token';
   $('access').dataset.writable = String(page.writable);
   refresh();
 }
 
-/** The target's presence members (PROTOCOL.md §15), as text; empty without any (or without seePresence). */
+/**
+ * The target's presence members (PROTOCOL.md §15), one item each with its state; "(no
+ * members)" without any (a token without seePresence sees none).
+ */
 function renderPresence(target) {
-  const members = target.presence.map((m) => `${m.member} ${JSON.stringify(m.state)}`);
-  $('presence').textContent = members.length ? `presence: ${members.join(', ')}` : '';
+  $('presence-target').textContent = target.name;
+  const items = target.presence.map((m) => element('li', { 'data-member': m.member }, [
+    element('strong', { className: 'mono', text: m.member }),
+    element('pre', { className: 'mono state', text: JSON.stringify(m.state, null, 1) }),
+  ]));
+  $('presence').replaceChildren(...(items.length ? items : [element('li', { className: 'muted', text: '(no members)' })]));
+}
+
+/**
+ * The batches the daemon still keeps of the target from before the page subscribed, below the
+ * live ones in the timeline (newest first), and a line saying where the timeline starts.
+ */
+async function loadHistory(target) {
+  const cursor = { epoch: target.replica.epoch, seq: target.replica.seq };
+  const note = $('history');
+  note.textContent = 'loading the daemon\'s history…';
+  let batches;
+  try {
+    batches = await fetchHistory(daemonURL(), $('token').value || undefined, target.name, cursor);
+  } catch (error) {
+    if (page.target === target) note.textContent = `history: ${error.code ?? 'error'} — ${error.message}`;
+    return;
+  }
+  if (page.target !== target) return;
+  const timeline = $('timeline');
+  for (const batch of batches.slice(-timelineLength).reverse()) {
+    if (timeline.children.length >= timelineLength) break;
+    const item = timelineItem(batch, 'history');
+    item.classList.add('history');
+    timeline.append(item);
+  }
+  const first = batches[0]?.seq;
+  note.dataset.from = String(first ?? cursor.seq + 1);
+  if (first !== undefined) note.textContent = `from seq ${first}: seq ${first}–${cursor.seq} from the daemon's history, then live`;
+  else if (cursor.seq === 0) note.textContent = 'live from seq 1 (no batch before the page loaded)';
+  else note.textContent = `live from seq ${cursor.seq + 1} (the daemon keeps no earlier batch)`;
 }
 
 /**
@@ -267,9 +307,13 @@ function renderTree(target) {
     for (const instance of vm.instances ?? []) choices.push({ viewModel: vm.name, name: instance.name });
     choices.push({ viewModel: vm.name, blank: true });
   }
-  const choiceSelect = (viewModel) => element('select', { className: 'structure', 'data-part': 'choice' },
-    choices.filter((c) => viewModel === undefined || c.viewModel === viewModel).map((c, i) =>
-      element('option', { value: String(choices.indexOf(c)), text: `${c.viewModel}/${c.blank ? '(blank)' : c.name}`, selected: i === 0 })));
+  // The choices of view model `viewModel` (all without one), the first of `preferred` selected.
+  const choiceSelect = (viewModel, preferred) => {
+    const shown = choices.filter((c) => viewModel === undefined || c.viewModel === viewModel);
+    const selected = Math.max(0, shown.findIndex((c) => c.viewModel === preferred));
+    return element('select', { className: 'structure', 'data-part': 'choice' }, shown.map((c, i) =>
+      element('option', { value: String(choices.indexOf(c)), text: `${c.viewModel}/${c.blank ? '(blank)' : c.name}`, selected: i === selected })));
+  };
   const create = (select) => target.client.createInstance(target.file, choices[Number(select.value)]);
 
   const node = (id, prefix, seen) => {
@@ -294,7 +338,7 @@ function renderTree(target) {
         box.append(element('div', { className: 'row', 'data-path': path }, [...label, element('span', { className: 'editor-group' }, [select, replace])]));
         if (value) box.append(node(value.instance, path, seen));
       } else if (property.type === 'list') {
-        const select = choiceSelect();
+        const select = choiceSelect(undefined, itemViewModel(target, property.name, value));
         const add = element('button', { type: 'button', text: 'add', className: 'structure', 'data-action': 'add', 'data-path': path });
         add.addEventListener('click', () => write(`add to ${path}`, create(select).then((i) => target.listAppend(path, i.instance))));
         box.append(element('div', { className: 'row', 'data-path': path }, [
@@ -335,6 +379,17 @@ function renderTree(target) {
   if (!page.writable) for (const control of controls(root)) control.disabled = true;
   root.dataset.editable = String(page.writable);
   applyFilter();
+}
+
+/**
+ * The view model a list's new items most likely have (a list may hold any, SCHEMA.md): its last
+ * item's, else the one named like the list (`players` → `Player`), else none.
+ */
+function itemViewModel(target, name, items) {
+  const last = items.length ? target.replica.instances.get(items[items.length - 1]) : undefined;
+  if (last) return last.viewModel;
+  const names = [name, name.replace(/e?s$/, '')].map((n) => n.toLowerCase());
+  return target.schema.viewModels.find((vm) => names.includes(vm.name.toLowerCase()))?.name;
 }
 
 function matchesFilter(path) {
@@ -378,8 +433,18 @@ function authorsText(authors) {
   return [...new Set(names)].join(', ');
 }
 
+/** The most batches the timeline shows. */
+const timelineLength = 200;
+
+/** A new batch, on top of the timeline. */
 function addToTimeline(batch) {
-  const time = new Date().toISOString().slice(11, 23);
+  const timeline = $('timeline');
+  timeline.prepend(timelineItem(batch));
+  while (timeline.children.length > timelineLength) timeline.lastElementChild.remove();
+}
+
+/** A batch as a timeline item (a history batch has no arrival time). */
+function timelineItem(batch, time = new Date().toISOString().slice(11, 23)) {
   const paths = batch.effects.flatMap((e) => e.paths);
   const by = authorsText(batch.authors);
   const ran = batch.elapsed ? ` · ${batch.elapsed} s` : '';
@@ -393,13 +458,11 @@ function addToTimeline(batch) {
   }
   const item = element('li', { 'data-seq': String(batch.seq), 'data-paths': JSON.stringify(paths.length ? paths : ['']) }, [
     element('strong', { text: `seq ${batch.seq}` }),
-    ` · ${batch.effects.length} effect${batch.effects.length === 1 ? '' : 's'}${ran} · ${time}${by ? ` · by ${by}` : ''}`,
+    ` · ${batch.effects.length} effect${batch.effects.length === 1 ? '' : 's'}${ran}${time ? ` · ${time}` : ''}${by ? ` · by ${by}` : ''}`,
     ...details,
   ]);
-  const timeline = $('timeline');
-  timeline.prepend(item);
-  while (timeline.children.length > 200) timeline.lastElementChild.remove();
   item.hidden = !JSON.parse(item.dataset.paths).some(matchesFilter);
+  return item;
 }
 
 main().catch((error) => status(`inspector: ${error.message}`, true));

@@ -27,7 +27,7 @@ enum AdvanceCommand {
     /// A number of seconds: finite and not negative (the daemon checks the upper bound).
     static func seconds(_ text: String, _ what: String) throws(CommandError) -> Double {
         guard let value = Double(text), value.isFinite, value >= 0 else {
-            throw .usage("\(what) needs a number of seconds ≥ 0, not '\(text)'")
+            throw .invalidValue("\(what) needs a number of seconds ≥ 0, not '\(text)'")
         }
         return value
     }

@@ -35,8 +35,28 @@ enum ErrorCodes {
         case .forbidden: return (.forbidden, "forbidden")
         case .unsupportedVersion: return (.rejected, "unsupported_version")
         case .limitExceeded: return (.rejected, "limit_exceeded")
-        case .server(let code, _): return (.failure, code)
+        case .server(let code, _): return (status(ofCode: code), code)
         case .protocolViolation: return (.failure, "protocol_violation")
+        }
+    }
+
+    /// The exit status of a protocol error code the client library passes on as it is.
+    static func status(ofCode code: String) -> ExitCode {
+        switch code {
+        case "unknown_file", "unknown_target", "unknown_instance", "no_such_property", "no_such_slot", "no_such_input",
+            "invalid_artboard", "invalid_view_model", "invalid_view_model_instance", "invalid_asset", "invalid_state_machine",
+            "invalid_global_view_model_name":
+            return .notFound
+        case "type_mismatch", "invalid_enum_value", "index_out_of_range", "null_instance", "instance_not_in_list", "invalid_value",
+            "invalid_path", "invalid_asset_data", "incompatible_instance", "duplicate_global_view_model_instance", "invalid_file",
+            "invalid_data":
+            return .invalidValue
+        case "target_exists", "file_exists", "not_manual", "not_joined", "wrong_worker", "target_deleted", "limit_exceeded",
+            "rate_limited", "unsupported_version":
+            return .rejected
+        case "unauthorized": return .unauthorized
+        case "forbidden": return .forbidden
+        default: return .failure
         }
     }
 

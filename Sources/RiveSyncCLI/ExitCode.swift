@@ -14,13 +14,14 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
     case forbidden = 5
     /// No such target, file, view model, artboard, property, slot or instance.
     case notFound = 6
-    /// The daemon refused a value or path (`type_mismatch`, `invalid_enum_value`, `index_out_of_range`…).
+    /// A value cannot be used: one the command line gives (a VALUE, INDEX, INSTANCE or option value)
+    /// or one the daemon refused (`type_mismatch`, `invalid_enum_value`, `index_out_of_range`…).
     case invalidValue = 7
     /// The daemon refused the request for another reason (`not_manual`, `target_exists`, a limit…).
     case rejected = 8
     /// `--timeout` ran out (connecting, waiting for an acknowledgement, `watch`, a script step).
     case timeout = 9
-    /// The command line itself is wrong.
+    /// The command line's shape is wrong (unknown command or option, missing or extra argument).
     case usage = 64
 
     /// The word used for the status in `--json` errors and the help table.

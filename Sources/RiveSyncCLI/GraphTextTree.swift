@@ -1,10 +1,11 @@
 import RiveSyncJSON
 import RiveSyncModel
 
-/// The `inspect --graph` rendering of `FileSchema.stateMachineGraphJSON`: per artboard and
-/// state machine, its inputs, layers with their states (by index) and transitions with their
-/// conditions and actions, listeners with their actions, and the artboard's data binds,
-/// indented by two spaces per level.
+/// The `inspect --graph` rendering of `FileSchema.stateMachineGraphJSON`: the file's data
+/// converters (by index), then per artboard and state machine, its inputs, the artboard's
+/// events, layers with their states (by index) and transitions with their conditions and
+/// actions, listeners with their actions, and the artboard's data binds, indented by two
+/// spaces per level.
 struct GraphTextTree {
     let graph: JSONValue
     private var lines: [String] = []
@@ -15,6 +16,9 @@ struct GraphTextTree {
 
     func render() -> String {
         var tree = self
+        let converters = graph["converters"]?.arrayValue ?? []
+        if !converters.isEmpty { tree.line(0, "converters") }
+        for (index, converter) in converters.enumerated() { tree.line(1, "[\(index)] " + tree.describe(converter: converter)) }
         for artboard in graph["artboards"]?.arrayValue ?? [] { tree.renderArtboard(artboard) }
         return tree.lines.joined(separator: "\n") + "\n"
     }
@@ -29,14 +33,17 @@ struct GraphTextTree {
             for input in machine["inputs"]?.arrayValue ?? [] {
                 line(2, "input \(text(input["name"])): \(text(input["type"]))" + (input["value"].map { " = \($0.jsonText)" } ?? ""))
             }
+            for event in machine["events"]?.arrayValue ?? [] { line(2, "event \(text(event["name"]))") }
             for layer in machine["layers"]?.arrayValue ?? [] { renderLayer(layer) }
             for listener in machine["listeners"]?.arrayValue ?? [] { renderListener(listener) }
             for bind in machine["dataBinds"]?.arrayValue ?? [] {
                 var parts = [
                     "bind \(text(bind["property"]))", text(bind["direction"]), "\(text(bind["target"])).\(text(bind["targetProperty"]))",
                 ]
+                if let value = bind["targetValue"] { parts.append("(starts \(value.jsonText))") }
                 if bind["once"] == true { parts.append("once") }
-                if let converter = bind["converter"] { parts.append("converter \(converter.jsonText)") }
+                if bind["sourceToTargetFirst"] == true { parts.append("source first") }
+                if let converter = bind["converter"] { parts.append("converter \(reference(converter))") }
                 line(2, parts.joined(separator: " "))
             }
         }
@@ -81,7 +88,8 @@ struct GraphTextTree {
         if condition["input"] != nil, condition["value"] == nil { return "\(text(subject))" }
         let otherComponent = condition["property"] != nil ? condition["component"] : condition["otherComponent"]
         let other = (condition["otherProperty"] ?? otherComponent).map(text) ?? condition["value"]?.jsonText ?? "?"
-        return "\(text(subject)) \(operation) \(other)"
+        let converter = condition["converter"].map { " (through converter \(reference($0)))" } ?? ""
+        return "\(text(subject))\(converter) \(operation) \(other)"
     }
 
     private func describe(action: JSONValue) -> String {
@@ -90,13 +98,39 @@ struct GraphTextTree {
         if let event = action["fireEvent"] { return "report event \(text(event))\(at)" }
         if let set = action["set"] {
             let from = action["otherProperty"].map(text) ?? action["value"]?.jsonText ?? "?"
-            let converter = action["converter"].map { " through converter \($0.jsonText)" } ?? ""
+            let converter = action["converter"].map { " through converter \(reference($0))" } ?? ""
             return "set \(text(set)) = \(from)\(converter)\(at)"
         }
         if let input = action["input"] {
             return "set input \(text(input))" + (action["value"].map { " = \($0.jsonText)" } ?? " (fire)") + at
         }
         return "\(text(action["type"])) (not run)\(at)"
+    }
+
+    /// A converter as `Type 'name'` with its other members (`key value`), its items, tokens
+    /// and interpolator.
+    private func describe(converter: JSONValue) -> String {
+        var parts = [text(converter["type"]) + (converter["name"].map { " '\(text($0))'" } ?? "")]
+        for (key, value) in converter.objectValue ?? [] where !["type", "name", "items", "tokens", "interpolator"].contains(key) {
+            parts.append("\(key) \(value.jsonText)")
+        }
+        if let items = converter["items"]?.arrayValue { parts.append("items " + items.map(reference).joined(separator: ", ")) }
+        if let tokens = converter["tokens"]?.arrayValue {
+            parts.append("tokens " + tokens.map { token in describe(object: token) }.joined(separator: ", "))
+        }
+        if let interpolator = converter["interpolator"] { parts.append("interpolator " + describe(object: interpolator)) }
+        return parts.joined(separator: ", ")
+    }
+
+    /// A graph object as its type and its members (`key value`).
+    private func describe(object: JSONValue) -> String {
+        ([text(object["type"])] + (object.objectValue ?? []).filter { $0.0 != "type" }.map { "\($0.0) \($0.1.jsonText)" })
+            .joined(separator: " ")
+    }
+
+    /// A converter reference: `'name'`, or `[index]` as the converters are listed.
+    private func reference(_ value: JSONValue) -> String {
+        value.stringValue.map { "'\($0)'" } ?? "[\(value.jsonText)]"
     }
 
     private func text(_ value: JSONValue?) -> String {

@@ -41,7 +41,7 @@ enum InputCommand {
         case "false": return .boolean(false)
         default:
             guard let number = Double(text), number.isFinite else {
-                throw .usage("input: VALUE is true, false or a number, not '\(text)'")
+                throw .invalidValue("input: VALUE is true, false or a number, not '\(text)'")
             }
             return .number(number)
         }

@@ -12,7 +12,7 @@ enum InspectCommand {
         positionals: ["FILE"],
         options: [
             .init("text", help: "print a human-readable tree instead of JSON"),
-            .init("graph", help: "print the state machines: layers, states, transitions, listeners, data binds"),
+            .init("graph", help: "print the state machines: converters, events, layers, states, transitions, listeners, data binds"),
             .init("json", help: "print JSON (the default without --graph; with it, SCHEMA.md's state machine format)"),
         ]
     ) { (arguments, console) throws(CommandError) in

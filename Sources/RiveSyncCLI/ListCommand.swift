@@ -43,7 +43,7 @@ extension ListCommand {
     /// The edit `words` (`add TARGET PATH INSTANCE`, …, as counted by the caller) ask for.
     static func edit(_ words: [String], path: String) throws(CommandError) -> Edit {
         func index(_ text: String) throws(CommandError) -> Int {
-            guard let index = Int(text), index >= 0 else { throw .usage("list \(words[0]): '\(text)' is not an index") }
+            guard let index = Int(text), index >= 0 else { throw .invalidValue("list \(words[0]): '\(text)' is not an index") }
             return index
         }
         switch words[0] {
@@ -54,7 +54,7 @@ extension ListCommand {
             return Edit(item: words[4]) { target, item in try await target.insertInstance(item!, to: path, at: at) }
         case "remove":
             if words[3].hasPrefix("#") {
-                guard let id = InstanceText.id(words[3]) else { throw .usage("list remove: '\(words[3])' is not an instance id") }
+                guard let id = InstanceText.id(words[3]) else { throw .invalidValue("list remove: '\(words[3])' is not an instance id") }
                 return Edit(item: nil) { target, _ in try await target.removeInstance(id, from: path) }
             }
             let at = try index(words[3])

@@ -4,12 +4,17 @@ import RiveSyncJSON
 /// `rivesync ls`: the daemon's files (view models with their instances, globals, artboards
 /// with their state machines) and targets (state machines and published instances), each
 /// state machine with its layers' current states, its inputs' values and, while it needs
-/// further advances, "not settled".
+/// further advances, "not settled". In text, each file's line counts what it has and a long
+/// list of names shows its first `shownNames` and how many more (`--all`: every one).
 enum LsCommand {
+    /// The names a text line shows of a longer list without `--all`.
+    static let shownNames = 8
+
     static let spec = CommandSpec(
         name: "ls", summary: "List the files, view models, instances, globals, state machines and targets of a daemon.",
-        options: RemoteCommand.options
+        options: RemoteCommand.options + [.init("all", help: "list every instance and state machine name (text shows \(shownNames))")]
     ) { (arguments, console) throws(CommandError) in
+        let all = arguments.has("all")
         try RemoteCommand.oneShot(arguments, &console) { worker, output in
             var files: [JSONValue] = []
             var lines: [String] = []
@@ -17,21 +22,31 @@ enum LsCommand {
                 let file = try await File(source: .name(name), worker: worker)
                 let globals = Set(try await file.getGlobalViewModelNames())
                 var viewModels: [JSONValue] = []
+                let fileLine = lines.count
                 lines.append("file \(name)")
-                for viewModel in try await file.getViewModelNames() {
+                let viewModelNames = try await file.getViewModelNames()
+                var instanceCount = 0
+                for viewModel in viewModelNames {
                     let instances = try await file.getInstanceNames(of: viewModel)
                     let global = globals.contains(viewModel)
                     viewModels.append([
                         "name": .string(viewModel), "global": .bool(global), "instances": .array(instances.map(JSONValue.string)),
                     ])
-                    lines.append("  view model \(viewModel)\(global ? " (global)" : ""): \(instances.joined(separator: ", "))")
+                    instanceCount += instances.count
+                    lines.append("  view model \(viewModel)\(global ? " (global)" : ""): \(names(instances, all: all))")
                 }
                 var artboards: [JSONValue] = []
-                for artboardName in try await file.getArtboardNames() {
+                let artboardNames = try await file.getArtboardNames()
+                var machineCount = 0
+                for artboardName in artboardNames {
                     let machines = try await file.createArtboard(artboardName).getStateMachineNames()
+                    machineCount += machines.count
                     artboards.append(["name": .string(artboardName), "stateMachines": .array(machines.map(JSONValue.string))])
-                    lines.append("  artboard \(artboardName): \(machines.joined(separator: ", "))")
+                    lines.append("  artboard \(artboardName): \(names(machines, all: all))")
                 }
+                lines[fileLine] =
+                    "file \(name): \(counted(viewModelNames.count, "view model")), \(counted(instanceCount, "instance")), "
+                    + "\(counted(artboardNames.count, "artboard")), \(counted(machineCount, "state machine"))"
                 files.append(["name": .string(name), "viewModels": .array(viewModels), "artboards": .array(artboards)])
             }
             var targets: [JSONValue] = []
@@ -57,6 +72,15 @@ enum LsCommand {
             }
         }
     }
+
+    /// `a, b, c` for a short list; `(12) a, b, …, h, and 4 more` for a long one without `all`.
+    static func names(_ names: [String], all: Bool) -> String {
+        guard names.count > shownNames, !all else { return names.joined(separator: ", ") }
+        return "(\(names.count)) \(names.prefix(shownNames).joined(separator: ", ")), and \(names.count - shownNames) more (--all)"
+    }
+
+    /// `1 artboard`, `3 artboards`.
+    static func counted(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
 
     private static func json(_ target: TargetInfo) -> JSONValue {
         var members: [(String, JSONValue)] = [

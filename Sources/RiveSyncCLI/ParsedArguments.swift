@@ -1,3 +1,5 @@
+import RiveSyncToolSupport
+
 /// A command's arguments after parsing against its `CommandSpec`.
 ///
 /// Accepts `--name`, `--name VALUE` and `--name=VALUE`, positionals anywhere, and `--` to end
@@ -32,7 +34,8 @@ public struct ParsedArguments: Sendable, Hashable {
             let name = String(body.prefix { $0 != "=" })
             let inlineValue = body.contains("=") ? String(body.drop { $0 != "=" }.dropFirst()) : nil
             guard let option = spec.options.first(where: { $0.name == name }) else {
-                throw Self.usage(spec, "unknown option '--\(name)'")
+                let hint = NearestName.hint(for: "--\(name)", among: spec.options.map { "--\($0.name)" } + ["--help"])
+                throw Self.usage(spec, "unknown option '--\(name)'\(hint)")
             }
             guard !has(name) else { throw Self.usage(spec, "option '--\(name)' given twice") }
             if option.valueName == nil {

@@ -12,11 +12,17 @@ enum RemoteCommand {
         .init("url", valueName: "URL", help: "daemon address (default $RIVESYNC_URL, else \(Worker.defaultURL))"),
         .init("token", valueName: "TOKEN", help: "access token (default $RIVESYNC_TOKEN; visible in ps: prefer --token-file)"),
         .init("token-file", valueName: "FILE", help: "read the access token from FILE"),
-        .init("timeout", valueName: "SECONDS", help: "longest wait for connecting and for the command (default 5)"),
+        .init("timeout", valueName: "SECONDS", help: "longest wait for connecting and for the command (default 5; watch: see its help)"),
         .init("cacert", valueName: "FILE", help: "trust the CA certificates in FILE (PEM) for wss://"),
         .init("insecure", help: "check no certificate for wss:// (self-signed, any name): for tests only"),
         .init("json", help: "print JSON instead of text, errors included"),
     ]
+
+    /// The global options with another help line for `--timeout`, for the commands whose
+    /// `--timeout` means something else (how long `watch` watches).
+    static func options(timeoutHelp: String) -> [CommandSpec.Option] {
+        options.map { $0.name == "timeout" ? .init("timeout", valueName: "SECONDS", help: timeoutHelp) : $0 }
+    }
 
     /// The default of `--timeout`.
     static let defaultTimeout = 5.0
@@ -25,7 +31,7 @@ enum RemoteCommand {
     static func timeout(_ arguments: ParsedArguments) throws(CommandError) -> Double? {
         guard let text = arguments.value("timeout") else { return nil }
         guard let seconds = Double(text), seconds > 0, seconds.isFinite else {
-            throw .usage("--timeout needs a positive number of seconds, not '\(text)'")
+            throw .invalidValue("--timeout needs a positive number of seconds, not '\(text)'")
         }
         return seconds
     }
@@ -34,8 +40,8 @@ enum RemoteCommand {
     static func token(_ arguments: ParsedArguments) throws(CommandError) -> String? {
         if arguments.has("token"), arguments.has("token-file") { throw .usage("give --token or --token-file, not both") }
         if let path = arguments.value("token-file") {
-            guard let data = FileManager.default.contents(atPath: path) else { throw .failure("\(path): cannot be read") }
-            let token = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            let token = String(decoding: try LocalFile.bytes(path), as: UTF8.self).trimmingCharacters(
+                in: .whitespacesAndNewlines)
             guard !token.isEmpty else { throw .failure("\(path): no token in the file") }
             return token
         }
@@ -46,7 +52,7 @@ enum RemoteCommand {
     /// (OpenSSL's `SSL_CERT_FILE`, read when the first connection's TLS context is made).
     static func trustCertificates(_ arguments: ParsedArguments) throws(CommandError) {
         guard let path = arguments.value("cacert") else { return }
-        guard FileManager.default.isReadableFile(atPath: path) else { throw .failure("\(path): cannot be read") }
+        _ = try LocalFile.bytes(path)
         setenv("SSL_CERT_FILE", path, 1)
     }
 

@@ -1,4 +1,5 @@
 import RiveSyncJSON
+import RiveSyncToolSupport
 import RiveSyncVersion
 
 /// The `rivesync` command line: finds the subcommand, parses its arguments, runs it and turns
@@ -9,7 +10,7 @@ public enum RiveSyncCommandLine {
     public static let commands: [CommandSpec] = [
         InspectCommand.spec, LsCommand.spec, ValueCommands.get, ValueCommands.set, ValueCommands.fire, WatchCommand.spec,
         ListCommand.spec, BindCommand.spec, InputCommand.spec, AdvanceCommand.spec, DumpCommand.spec, DeleteCommand.spec,
-        TargetCommands.create, TargetCommands.publish, TargetCommands.load, WhoCommand.spec, ScriptCommand.spec,
+        TargetCommands.create, TargetCommands.publish, TargetCommands.load, WhoCommand.spec, ScriptCommand.spec, CompletionCommand.spec,
     ]
 
     /// Runs the command line `arguments` (without the program name).
@@ -28,7 +29,14 @@ public enum RiveSyncCommandLine {
             return .success
         }
         guard let spec = commands.first(where: { $0.name == first }) else {
-            return fail(.usage("unknown command '\(first)' (see 'rivesync --help')"), json: json, &console)
+            if first.hasPrefix("-") {
+                let options = RemoteCommand.options.map { "--\($0.name)" } + ["--help", "--version"]
+                let name = String(first.prefix { $0 != "=" })
+                let hint = NearestName.hint(for: name, among: options)
+                return fail(.usage("unknown option '\(name)'\(hint) (see 'rivesync --help')"), json: json, &console)
+            }
+            let hint = NearestName.hint(for: first, among: commands.map(\.name) + ["help"])
+            return fail(.usage("unknown command '\(first)'\(hint) (see 'rivesync --help')"), json: json, &console)
         }
         let commandArguments = global + rest.dropFirst()
         if commandArguments.prefix(while: { $0 != "--" }).contains(where: { $0 == "--help" || $0 == "-h" }) {

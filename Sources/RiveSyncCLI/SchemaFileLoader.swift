@@ -1,15 +1,12 @@
-import Foundation
 import RiveFile
+import RiveSyncJSON
 import RiveSyncModel
 
 /// Loads a `FileSchema` from a file: a `.riv` when it starts with the magic `RIVE`, otherwise
 /// the RiveSync JSON schema format.
 enum SchemaFileLoader {
-    /// Files larger than this are refused before reading (no real `.riv` comes close).
-    static let maxFileBytes = 256 << 20
-
     static func load(path: String) throws(CommandError) -> FileSchema {
-        let bytes = try readBytes(path)
+        let bytes = try LocalFile.bytes(path)
         if RiveFileReader.hasRivMagic(bytes) {
             do {
                 return try RiveFileReader.read(bytes)
@@ -17,30 +14,28 @@ enum SchemaFileLoader {
                 throw .failure("\(path): \(error)")
             }
         }
-        guard let text = String(validating: bytes, as: UTF8.self) else {
+        guard String(validating: bytes, as: UTF8.self) != nil else {
             throw .failure("\(path): neither a .riv file nor UTF-8 JSON")
         }
+        let json: JSONValue
         do {
-            return try FileSchema(jsonText: text)
+            json = try JSONParser(maxDepth: 64).parse(bytes)
+        } catch {
+            throw .failure(notJSON(path, error, bytes))
+        }
+        do {
+            return try FileSchema(json: json)
         } catch {
             throw .failure("\(path): \(Self.describe(error))")
         }
     }
 
-    /// The bytes of the file at `path`, refused when it is missing, a directory or too large.
-    static func readBytes(_ path: String) throws(CommandError) -> [UInt8] {
-        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
-        guard let attributes else { throw .failure("\(path): no such file") }
-        if attributes[.type] as? FileAttributeType == .typeDirectory {
-            throw .failure("\(path): is a directory")
+    /// `FILE:3:42: not JSON: unexpected character` (the line and column of a syntax error).
+    static func notJSON(_ path: String, _ error: JSONParseError, _ bytes: [UInt8]) -> String {
+        guard case .syntax(_, let reason) = error, let (line, column) = error.location(in: bytes) else {
+            return "\(path): not JSON: \(error)"
         }
-        if let size = attributes[.size] as? Int, size > maxFileBytes {
-            throw .failure("\(path): larger than \(maxFileBytes) bytes")
-        }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw .failure("\(path): cannot be read")
-        }
-        return [UInt8](data)
+        return "\(path):\(line):\(column): not JSON: \(reason)"
     }
 
     private static func describe(_ error: FileError) -> String {

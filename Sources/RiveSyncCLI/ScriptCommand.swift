@@ -18,13 +18,12 @@ enum ScriptCommand {
         ]
     ) { (arguments, console) throws(CommandError) in
         let path = arguments.positionals[0]
-        let data = path == "-" ? FileHandle.standardInput.readDataToEndOfFile() : FileManager.default.contents(atPath: path)
-        guard let data else { throw .failure("\(path): cannot be read") }
+        let data = path == "-" ? FileHandle.standardInput.readDataToEndOfFile() : Data(try LocalFile.bytes(path))
         let name = path == "-" ? "stdin" : path
         let script = try Script(text: String(decoding: data, as: UTF8.self), name: name)
         let format = arguments.value("format") ?? (arguments.has("json") ? "json" : "text")
         guard let report = ScriptReport.Format(rawValue: format) else {
-            throw .usage("script: --format is text, json, tap or junit, not '\(format)'")
+            throw .invalidValue("script: --format is text, json, tap or junit, not '\(format)'")
         }
         let timeout = try RemoteCommand.timeout(arguments) ?? 10
         let url = RemoteCommand.url(arguments)

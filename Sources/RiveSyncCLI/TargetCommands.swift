@@ -57,14 +57,14 @@ enum TargetCommands {
         }
     }
 
-    /// `rivesync load NAME PATH`: loads a `.riv` or JSON schema file into the daemon
+    /// `rivesync load NAME FILE`: loads a `.riv` or JSON schema file into the daemon
     /// (PROTOCOL.md §6 `loadFile`; the daemon must allow file uploads).
     static let load = CommandSpec(
-        name: "load", summary: "Load a .riv or JSON schema file into the daemon as file NAME.", positionals: ["NAME", "PATH"],
+        name: "load", summary: "Load a .riv or JSON schema file into the daemon as file NAME.", positionals: ["NAME", "FILE"],
         options: RemoteCommand.options
     ) { (arguments, console) throws(CommandError) in
         let (name, path) = (arguments.positionals[0], arguments.positionals[1])
-        let bytes = try SchemaFileLoader.readBytes(path)
+        let bytes = try LocalFile.bytes(path)
         // The request carries a .riv in base64: a daemon closes a connection whose message
         // passes its maxMessageBytes, which the client sees only as a lost connection.
         let isRiv = RiveFileReader.hasRivMagic(bytes)

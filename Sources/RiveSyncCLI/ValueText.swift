@@ -7,7 +7,7 @@ import RiveSyncJSON
 /// instance, an artboard name, a file path to upload for images, fonts and blobs, `null` to clear.
 enum ValueText {
     static func parse(_ text: String, as type: ViewModelProperty.DataType, path: String, worker: Worker) async throws -> DynamicValue {
-        func bad(_ expected: String) -> CommandError { .usage("'\(text)' is not \(expected) (property '\(path)' is \(type))") }
+        func bad(_ expected: String) -> CommandError { .invalidValue("'\(text)' is not \(expected) (property '\(path)' is \(type))") }
         switch type {
         case .number:
             guard let number = Float(text), number.isFinite else { throw bad("a number") }
@@ -36,9 +36,9 @@ enum ValueText {
             case .assetFont: return .asset(try await worker.decodeFont(from: data).reference)
             default: return .asset(try await worker.decodeBlob(from: data).reference)
             }
-        case .trigger: throw CommandError.usage("'\(path)' is a trigger: use 'rivesync fire'")
-        case .list: throw CommandError.usage("'\(path)' is a list: use 'rivesync list'")
-        case .none, .integer, .input, .any: throw CommandError.usage("'\(path)' has type \(type), which cannot be set")
+        case .trigger: throw CommandError.invalidValue("'\(path)' is a trigger: use 'rivesync fire'")
+        case .list: throw CommandError.invalidValue("'\(path)' is a list: use 'rivesync list'")
+        case .none, .integer, .input, .any: throw CommandError.invalidValue("'\(path)' has type \(type), which cannot be set")
         }
     }
 
@@ -70,7 +70,7 @@ enum InstanceText {
         if text.hasPrefix("@") { return try await worker.publishedInstance(named: String(text.dropFirst())).instanceID }
         let remote = try await File(source: .name(file), worker: worker)
         let parts = text.split(separator: "/", maxSplits: 1).map(String.init)
-        guard let viewModel = parts.first, !viewModel.isEmpty else { throw CommandError.usage("'\(text)' is not an instance") }
+        guard let viewModel = parts.first, !viewModel.isEmpty else { throw CommandError.invalidValue("'\(text)' is not an instance") }
         let source: ViewModelInstanceSource =
             parts.count == 2 ? .name(parts[1], from: .name(viewModel)) : .viewModelDefault(from: .name(viewModel))
         return try await remote.createViewModelInstance(source).instanceID

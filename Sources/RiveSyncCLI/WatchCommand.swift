@@ -13,8 +13,13 @@ import RiveSyncJSON
 enum WatchCommand {
     static let spec = CommandSpec(
         name: "watch", summary: "Print JSON lines of a target's batches, or of the values at PATHs as they change.",
+        details: """
+            Without --count or --timeout it watches until interrupted. --timeout S stops it after S
+            seconds with status 0, or 9 when --count N was given and fewer than N lines came; S also
+            bounds connecting (5 seconds without it).
+            """,
         positionals: ["TARGET", "PATH"], variadic: true,
-        options: RemoteCommand.options + [
+        options: RemoteCommand.options(timeoutHelp: "stop watching after SECONDS (default: never; see above)") + [
             .init("count", valueName: "N", help: "stop after N lines"),
             .init("current", help: "start with each PATH's current value (no PATH: the current seq)"),
         ]
@@ -23,7 +28,7 @@ enum WatchCommand {
         let paths = Array(arguments.positionals.dropFirst())
         var limit: Int?
         if let text = arguments.value("count") {
-            guard let count = Int(text), count > 0 else { throw .usage("watch: --count needs a positive integer, not '\(text)'") }
+            guard let count = Int(text), count > 0 else { throw .invalidValue("watch: --count needs a positive integer, not '\(text)'") }
             limit = count
         }
         let current = arguments.has("current")

@@ -8,7 +8,9 @@ import RiveSyncJSON
 enum WhoCommand {
     static let spec = CommandSpec(
         name: "who", summary: "Print the members of a target's presence and their states.", positionals: ["TARGET"],
-        options: RemoteCommand.options + [
+        options: RemoteCommand.options(
+            timeoutHelp: "longest wait for connecting and for the list (default 5); with --watch, stop watching after SECONDS"
+        ) + [
             .init("watch", help: "print the member list now and after every change, as JSON lines"),
             .init("count", valueName: "N", help: "with --watch, stop after N lines"),
         ]
@@ -20,6 +22,7 @@ enum WhoCommand {
                 if output.json {
                     output.line(JSONValue.object([("target", .string(targetName)), ("members", json(members))]).jsonText)
                 } else {
+                    if members.isEmpty { output.line("(no members)") }
                     for member in members { output.line("\(member.member) \(member.stateJSON)") }
                 }
             }
@@ -27,7 +30,7 @@ enum WhoCommand {
         }
         var limit: Int?
         if let text = arguments.value("count") {
-            guard let count = Int(text), count > 0 else { throw .usage("who: --count needs a positive integer, not '\(text)'") }
+            guard let count = Int(text), count > 0 else { throw .invalidValue("who: --count needs a positive integer, not '\(text)'") }
             limit = count
         }
         let expiry: Result<Void, CommandError>? = limit == nil ? .success(()) : nil

@@ -36,6 +36,7 @@ struct Listener: Sendable {
     /// a new value, or one `.fired` per fire counted since (a trigger whose path now leads to
     /// another instance starts counting afresh). A path that no longer resolves reports nothing.
     mutating func update(in replica: Replica, schema: FileSchema) {
+        // A path that no longer resolves (a list item removed) reports nothing, as documented.
         guard let resolved = try? ReplicaPath.resolve(path, from: root, in: replica, schema: schema) else { return }
         defer {
             lastInstance = resolved.instance

@@ -178,7 +178,7 @@ extension Session {
         var pause: Duration = .milliseconds(50)
         while phase == .reconnecting {
             while reconnectHeld, phase == .reconnecting { await withCheckedContinuation { holdWaiter = $0 } }
-            try? await Task.sleep(for: pause)
+            try? await Task.sleep(for: pause)  // cancelled at close: the loop's phase check ends it
             guard phase == .reconnecting else { return }
             do {
                 try await openLink()

@@ -146,7 +146,7 @@ final class FoundationWebSocketConnection: WebSocketConnection, @unchecked Senda
         guard let pingInterval else { return }
         let pinger = Task { [weak self] in
             while !Task.isCancelled {
-                try? await Task.sleep(for: pingInterval)
+                try? await Task.sleep(for: pingInterval)  // cancelled at close: the loop ends
                 guard let self, !Task.isCancelled else { return }
                 self.ping(every: pingInterval)
             }

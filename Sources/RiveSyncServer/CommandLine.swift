@@ -1,5 +1,6 @@
 import Foundation
 import RiveSyncJSON
+import RiveSyncToolSupport
 
 /// What `rivesyncd`'s flags ask for.
 public struct DaemonCommandLine: Sendable {
@@ -73,6 +74,12 @@ public struct DaemonCommandLine: Sendable {
 
         """
 
+    /// Every flag `usage` lists, for suggestions and shell completion.
+    public static let flags = [
+        "--demo", "--config", "--check-config", "--generate-config", "--generate-token", "--host", "--port", "--workers",
+        "--state-dir", "--redis", "--log-level", "--log-format", "--version", "--help",
+    ]
+
     /// Parses the arguments (without the program name); files are read by `configuration()`.
     /// Contradictory flags (`--demo` with `--config`, a flag given twice) are refused.
     /// `environment`'s `RIVESYNC_*` variables set configuration keys (`ConfigurationEnvironment`).
@@ -136,7 +143,7 @@ public struct DaemonCommandLine: Sendable {
             case "--test-echo":  // test only, deliberately not in `usage` (see `EchoHandler`)
                 testEcho = true
             default:
-                throw .invalid("unknown argument '\(argument)'")
+                throw .invalid("unknown argument '\(argument)'\(NearestName.hint(for: argument, among: Self.flags))")
             }
         }
         let overrides =
@@ -189,13 +196,7 @@ public struct DaemonCommandLine: Sendable {
     static func read(_ path: String, environment: ConfigurationEnvironment, _ problems: inout ConfigurationProblems)
         throws(ConfigurationError) -> DaemonConfiguration
     {
-        guard let data = FileManager.default.contents(atPath: path) else { throw .unreadable(path: path, reason: "cannot read the file") }
-        let json: JSONValue
-        do {
-            json = try JSONParser().parse(ConfigurationComments.blanked([UInt8](data)))
-        } catch {
-            throw .unreadable(path: path, reason: "not JSON: \(error)")
-        }
+        let json = try ConfigurationError.readJSON(path, comments: true)
         let base = (path as NSString).deletingLastPathComponent
         var configuration = DaemonConfiguration()
         var found = ConfigurationProblems()

@@ -1,4 +1,5 @@
 import RiveSyncJSON
+import RiveSyncToolSupport
 
 /// The daemon's settings from `RIVESYNC_*` environment variables: one variable per key of a
 /// configuration file that is not inside a list, named after its key path in upper snake case
@@ -46,6 +47,12 @@ public struct ConfigurationEnvironment: Sendable {
         "RIVESYNC_URL", "RIVESYNC_TOKEN", "RIVESYNC_DAEMON", "RIVESYNC_CLIENT_TRANSPORT", "RIVESYNC_RIVE_RUNTIME",
         "RIVESYNC_RIVE_RUNTIME_PATH", "RIVESYNC_FUZZ", "RIVESYNC_STORM_SEED", "RIVESYNC_SCREENSHOTS",
     ]
+
+    /// The variable an unknown one most likely meant (`RIVESYNC_LISTEN_PROT` →
+    /// `RIVESYNC_LISTEN_PORT`).
+    public static func suggestion(for unknown: String) -> String? {
+        NearestName.suggestion(for: unknown, among: variables.map(\.variable))
+    }
 
     /// The settings among `environment`'s variables.
     public init(_ environment: [String: String]) {

@@ -1,4 +1,5 @@
 import RiveSyncJSON
+import RiveSyncToolSupport
 
 /// A configuration file or flag that cannot be used. Each reason starts with the key path it
 /// is about (`stateMachines[0].artboard: no artboard 'Charactr'`), or with the flag.
@@ -23,6 +24,28 @@ public enum ConfigurationError: Error, Sendable, Hashable, CustomStringConvertib
     }
 }
 
+extension ConfigurationError {
+    /// Reads the JSON file at `path` (or its `bytes`, already read) with `parser`, comment
+    /// lines blanked first when `comments` (ConfigurationComments): a file that cannot be read
+    /// is `path: no such file (ENOENT)`, one that is not JSON `path:3:42: not JSON: unexpected
+    /// character`.
+    static func readJSON(
+        _ path: String, bytes: [UInt8]? = nil, parser: JSONParser = JSONParser(), comments: Bool = false
+    ) throws(ConfigurationError) -> JSONValue {
+        let content: [UInt8]
+        if let bytes {
+            content = bytes
+        } else {
+            do { content = try FileContents.bytes(atPath: path) } catch { throw .unreadable(path: path, reason: "\(error)") }
+        }
+        do { return try parser.parse(comments ? ConfigurationComments.blanked(content) : content) } catch {
+            guard let (line, column) = error.location(in: content) else { throw .unreadable(path: path, reason: "not JSON: \(error)") }
+            guard case .syntax(_, let reason) = error else { throw .unreadable(path: path, reason: "not JSON: \(error)") }
+            throw .unreadable(path: "\(path):\(line):\(column)", reason: "not JSON: \(reason)")
+        }
+    }
+}
+
 /// Collects the problems of a configuration instead of stopping at the first, so one run of
 /// `--check-config` names every key that is wrong.
 struct ConfigurationProblems {
@@ -43,7 +66,8 @@ struct ConfigurationProblems {
         guard let known = ConfigurationKeys.sections[section] else { return }
         guard let members = json.objectValue else { return add(.invalid("\(here.isEmpty ? "configuration" : here): expected an object")) }
         for (key, _) in members where !known.contains(key) {
-            add(.invalid("\(here.isEmpty ? key : "\(here).\(key)"): unknown key (one of \(known.joined(separator: ", ")))"))
+            let guess = NearestName.suggestion(for: key, among: known).map { "; did you mean '\($0)'?" } ?? ""
+            add(.invalid("\(here.isEmpty ? key : "\(here).\(key)"): unknown key\(guess) (one of \(known.joined(separator: ", ")))"))
         }
     }
 

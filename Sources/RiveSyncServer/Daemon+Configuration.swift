@@ -2,6 +2,7 @@ import Foundation
 import RiveSyncCore
 import RiveSyncModel
 import RiveSyncProtocol
+import RiveSyncToolSupport
 import RiveSyncTransport
 
 extension Daemon {
@@ -23,8 +24,9 @@ extension Daemon {
         configuration.stateDirectory = nil
         var readable = true
         for (key, file) in [("tls.certificate", configuration.tlsCertificate), ("tls.key", configuration.tlsKey)] {
-            if let file, !FileManager.default.isReadableFile(atPath: file) {
-                problems.append("\(key): cannot read '\(file)'")
+            guard let file else { continue }
+            do { _ = try FileContents.bytes(atPath: file) } catch {
+                problems.append("\(key): \(file): \(error)")
                 readable = false
             }
         }
@@ -121,6 +123,7 @@ extension Daemon {
         guard let location = context.directory.file(entry.file) else { throw .invalid("\(here).file: no file '\(entry.file)'") }
         let worker = workers[location.worker]
         if context.directory.target(entry.name) != nil {
+            // A name held by another kind of target resolves to nil: reported below as a change of kind.
             let kept = worker.queue.sync { () -> String? in
                 guard let runtime = worker.files[entry.file], let id = try? runtime.target(entry.name).instance(in: .main) else {
                     return nil
@@ -153,6 +156,7 @@ extension Daemon {
         guard let location = context.directory.file(entry.file) else { throw .invalid("\(here).file: no file '\(entry.file)'") }
         let worker = workers[location.worker]
         if context.directory.target(entry.name) != nil {
+            // A target this worker does not hold resolves to nil: reported below.
             let kept = worker.queue.sync { () -> (record: Worker.TargetRecord, kind: TargetKind)? in
                 guard let record = worker.targets[entry.name], let target = try? worker.files[entry.file]?.target(entry.name) else {
                     return nil
@@ -178,6 +182,7 @@ extension Daemon {
         var problem: ConfigurationError?
         worker.queue.sync {
             var globals: [GlobalBinding] = []
+            // An instance that does not resolve is the typed problem below.
             for (name, published) in entry.globals.sorted(by: { $0.key < $1.key }) where !failedInstances.contains(published) {
                 guard let target = worker.targets[published], target.file == entry.file,
                     let instance = try? worker.files[entry.file]!.target(published).instance(in: .main)

@@ -5,6 +5,7 @@ import RiveSyncCore
 import RiveSyncJSON
 import RiveSyncModel
 import RiveSyncProtocol
+import RiveSyncToolSupport
 import RiveSyncTransport
 
 /// The daemon: loads the configured files onto workers, creates the shared instances and
@@ -115,16 +116,15 @@ public final class Daemon: Sendable {
     static func readSchema(_ entry: DaemonConfiguration.FileEntry) throws -> FileSchema {
         if let schema = entry.schema { return try FileSchema(json: schema) }
         let path = entry.path!
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ConfigurationError.unreadable(path: path, reason: "cannot read the file")
-        }
-        let bytes = [UInt8](data)
+        let bytes: [UInt8]
+        do { bytes = try FileContents.bytes(atPath: path) } catch { throw ConfigurationError.unreadable(path: path, reason: "\(error)") }
         if RiveFileReader.hasRivMagic(bytes) {
             do { return try RiveFileReader.read(bytes) } catch {
                 throw ConfigurationError.unreadable(path: path, reason: error.description)
             }
         }
-        do { return try FileSchema(jsonText: String(decoding: bytes, as: UTF8.self)) } catch {
+        let json = try ConfigurationError.readJSON(path, bytes: bytes, parser: JSONParser(maxDepth: 64))
+        do { return try FileSchema(json: json) } catch {
             throw ConfigurationError.unreadable(path: path, reason: "\(WireError(error).message)")
         }
     }

@@ -12,6 +12,8 @@ extension DaemonConfiguration {
     public static func demo() -> DaemonConfiguration {
         var configuration = DaemonConfiguration()
         let text = String(decoding: PackageResources.demo_schema_json, as: UTF8.self)
+        // The embedded demo is the repository's protocol/examples/demo.schema.json, which the
+        // schema tests parse; were it unparsable the empty file would fail at load, typed.
         let schema = (try? JSONParser().parse(text)) ?? .object([])
         configuration.files = [FileEntry(name: "demo", path: nil, schema: schema, worker: 0)]
         configuration.instances = [

@@ -21,6 +21,7 @@ enum ProcessMetrics {
         metric(
             "resident_memory_bytes", "gauge", "Resident memory size, in bytes.",
             statm.flatMap { $0.count > 1 ? $0[1] : nil }.map { $0 * pageSize })
+        // Best effort: a gauge without /proc is left out, never an error of the scrape.
         let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")).map { Double($0.count) }
         metric("open_fds", "gauge", "Open file descriptors.", fds)
         var limit = rlimit()
@@ -54,7 +55,7 @@ enum ProcessMetrics {
     /// interrupts is longer, with `btime` after them.
     static func procText(_ path: String) -> String? {
         guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
+        defer { try? handle.close() }  // read-only: nothing to lose at close
         return (try? handle.readToEnd()).map { String(decoding: $0, as: UTF8.self) }
     }
 }

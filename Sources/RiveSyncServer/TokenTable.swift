@@ -58,15 +58,7 @@ struct TokenTable: Sendable {
 
     /// Reads and validates a tokens file.
     static func read(_ path: String) throws(ConfigurationError) -> TokenTable {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw .unreadable(path: path, reason: "cannot read the tokens file")
-        }
-        let json: JSONValue
-        do {
-            json = try JSONParser().parse([UInt8](data))
-        } catch {
-            throw .unreadable(path: path, reason: "not JSON: \(error)")
-        }
+        let json = try ConfigurationError.readJSON(path)
         return try TokenTable(json: json, here: path)
     }
 

@@ -22,6 +22,7 @@ enum WebPages {
             ("/index.html", html, PackageResources.index_html),
             ("/inspector.js", script, PackageResources.inspector_js),
             ("/inspector-editors.js", script, PackageResources.inspector_editors_js),
+            ("/inspector-history.js", script, PackageResources.inspector_history_js),
             ("/inspector.css", css, PackageResources.inspector_css),
             ("/preview.html", html, PackageResources.preview_html),
             ("/preview.js", script, PackageResources.preview_js),

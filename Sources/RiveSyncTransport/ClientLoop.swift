@@ -40,7 +40,7 @@ final class ClientLoop: @unchecked Sendable {
         self.inbox = inbox
         self.metrics = metrics
         allocations = LoopAllocations(
-            protocolName: ClientLoop.protocolName, callback: clientCallback, rxBufferSize: 64 * 1024,
+            protocolName: ClientLoop.protocolName, callback: clientCallback, rxBufferSize: 64 * 1024, txPacketSize: 64 * 1024,
             pingIntervalSeconds: configuration.pingIntervalSeconds,
             idleTimeoutSeconds: configuration.idleTimeoutSeconds)
     }

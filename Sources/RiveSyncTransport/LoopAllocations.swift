@@ -15,7 +15,7 @@ final class LoopAllocations {
         @convention(c) (OpaquePointer?, lws_callback_reasons, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, Int) -> Int32
 
     init(
-        protocolName: String, callback: Callback, rxBufferSize: Int,
+        protocolName: String, callback: Callback, rxBufferSize: Int, txPacketSize: Int,
         pingIntervalSeconds: Int, idleTimeoutSeconds: Int
     ) {
         protocols = .allocate(capacity: 2)
@@ -23,6 +23,7 @@ final class LoopAllocations {
         protocols[0].name = UnsafePointer(arena.dup(protocolName))
         protocols[0].callback = callback
         protocols[0].rx_buffer_size = rxBufferSize
+        protocols[0].tx_packet_size = txPacketSize
         retryPolicy = .allocate(capacity: 1)
         retryPolicy.initialize(to: lws_retry_bo_t())
         retryPolicy.pointee.secs_since_valid_ping = UInt16(pingIntervalSeconds)

@@ -40,10 +40,14 @@ case .checkConfiguration:
     let path = commandLine.configurationPath!
     let environment = commandLine.environment
     for setting in environment.settings { print("\(setting.variable) sets \(setting.keyPath)") }
-    for name in environment.unknown { Log.writeStandardError("rivesyncd: warning: \(name) is no setting of rivesyncd (ignored)\n") }
+    for name in environment.unknown {
+        let guess = ConfigurationEnvironment.suggestion(for: name).map { " (did you mean \($0)?)" } ?? ""
+        Log.writeStandardError("rivesyncd: warning: \(name) is no setting of rivesyncd (ignored)\(guess)\n")
+    }
     let problems = Daemon.check(configurationPath: path, environment: environment)
-    // A problem of the file itself (cannot be read, not JSON) already starts with its path.
-    guard problems.isEmpty else { fail(problems.map { $0.hasPrefix("\(path): ") ? $0 : "\(path): \($0)" }, status: 1) }
+    // A problem of the file itself (cannot be read, not JSON) already starts with its path
+    // (`FILE: …` or `FILE:LINE:COLUMN: …`).
+    guard problems.isEmpty else { fail(problems.map { $0.hasPrefix("\(path):") ? $0 : "\(path): \($0)" }, status: 1) }
     print("\(path): valid")
     exit(0)
 case .serve:
@@ -61,7 +65,10 @@ let configuration: DaemonConfiguration
 do { configuration = try commandLine.configuration() } catch { refuseToStart(error.lines, log: Log()) }
 let log = Log(minimum: configuration.logLevel, format: configuration.logFormat)
 log.routeTransportLines()
-for name in commandLine.environment.unknown { log(.warning, "environment variable is no setting of rivesyncd (ignored)", [("name", name)]) }
+for name in commandLine.environment.unknown {
+    let guess = ConfigurationEnvironment.suggestion(for: name).map { [("meant", $0)] } ?? []
+    log(.warning, "environment variable is no setting of rivesyncd (ignored)", [("name", name)] + guess)
+}
 
 var signals = sigset_t()
 sigemptyset(&signals)

@@ -11,7 +11,7 @@ final class DaemonCommandTests: DaemonCLITestCase {
             .init(
                 status: 0,
                 stdout: """
-                    file demo
+                    file demo: 4 view models, 6 instances, 2 artboards, 3 state machines
                       view model Theme (global): Light, Dark
                       view model Character: Default, Loading
                       view model Player: Guest
@@ -70,17 +70,17 @@ final class DaemonCommandTests: DaemonCLITestCase {
         let cases: [([String], RivesyncProcess.Result)] = [
             (
                 ["set", "character", "mood", "abc"],
-                .init(status: 64, stdout: "", stderr: "rivesync: 'abc' is not a number (property 'mood' is number)\n")
+                .init(status: 7, stdout: "", stderr: "rivesync: 'abc' is not a number (property 'mood' is number)\n")
             ),
             (
                 ["set", "theme", "background", "blue"],
                 .init(
-                    status: 64, stdout: "",
+                    status: 7, stdout: "",
                     stderr: "rivesync: 'blue' is not a color #RRGGBB or #AARRGGBB (property 'background' is color)\n")
             ),
             (
                 ["set", "character", "success", "1"],
-                .init(status: 64, stdout: "", stderr: "rivesync: 'success' is a trigger: use 'rivesync fire'\n")
+                .init(status: 7, stdout: "", stderr: "rivesync: 'success' is a trigger: use 'rivesync fire'\n")
             ),
             (["get", "character", "mod"], .init(status: 6, stdout: "", stderr: "rivesync: no property at 'mod'\n")),
             (
@@ -98,8 +98,16 @@ final class DaemonCommandTests: DaemonCLITestCase {
             ),
             (["bind", "character", "Theme"], .init(status: 64, stdout: "", stderr: "rivesync: bind: 'Theme' is not SLOT=INSTANCE\n")),
             (
+                ["list", "remove", "lobby", "players", "first"],
+                .init(status: 7, stdout: "", stderr: "rivesync: list remove: 'first' is not an index\n")
+            ),
+            (
+                ["get", "character", "mood", "--timeout", "soon"],
+                .init(status: 7, stdout: "", stderr: "rivesync: --timeout needs a positive number of seconds, not 'soon'\n")
+            ),
+            (
                 ["watch", "character", "--count", "0"],
-                .init(status: 64, stdout: "", stderr: "rivesync: watch: --count needs a positive integer, not '0'\n")
+                .init(status: 7, stdout: "", stderr: "rivesync: watch: --count needs a positive integer, not '0'\n")
             ),
         ]
         for (arguments, expected) in cases {

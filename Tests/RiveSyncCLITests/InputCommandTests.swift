@@ -86,7 +86,7 @@ final class InputCommandTests: XCTestCase {
         XCTAssertTrue(mismatch.stderr.contains(#""code":"type_mismatch""#), mismatch.stderr)
         XCTAssertEqual(
             try rivesync("input", "legacy", "Trigger 1", "soon"),
-            .init(status: 64, stdout: "", stderr: "rivesync: input: VALUE is true, false or a number, not 'soon'\n"))
+            .init(status: 7, stdout: "", stderr: "rivesync: input: VALUE is true, false or a number, not 'soon'\n"))
         XCTAssertEqual(try rivesync("input", "legacy", "Trigger 1", "1", "2").status, 64)
     }
 }

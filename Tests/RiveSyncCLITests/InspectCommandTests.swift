@@ -127,6 +127,6 @@ final class InspectCommandTests: XCTestCase {
             .init(status: 1, stdout: "", stderr: "rivesync: \(json): viewModels: expected an array\n"))
         XCTAssertEqual(
             try RivesyncProcess.run(["inspect", "/nonexistent/file.riv"]),
-            .init(status: 1, stdout: "", stderr: "rivesync: /nonexistent/file.riv: no such file\n"))
+            .init(status: 1, stdout: "", stderr: "rivesync: /nonexistent/file.riv: no such file (ENOENT)\n"))
     }
 }

@@ -4,11 +4,13 @@ import XCTest
 /// `rivesync inspect FILE --graph [--json]`: a file's state machines as the evaluator runs
 /// them, for a real `.riv` file and for the demo's JSON schema.
 final class InspectGraphTests: XCTestCase {
-    static let demo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("protocol/examples/demo.schema.json").path
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    static let demo = root.appendingPathComponent("protocol/examples/demo.schema.json").path
 
-    /// Rive's `listener_view_model.riv`: one layer, four view-model listeners (one through a
-    /// converter), and the artboard's binds of three numbers to text runs.
+    /// Rive's `listener_view_model.riv`: its two converters, one layer, four view-model
+    /// listeners (one through a converter), and the artboard's binds of three numbers to text
+    /// runs (which start as "-") through the to-string converter.
     func testGraphOfARivFile() throws {
         let result = try RivesyncProcess.run(["inspect", try RivesyncProcess.fixture("listener_view_model"), "--graph"])
         XCTAssertEqual(
@@ -16,6 +18,9 @@ final class InspectGraphTests: XCTestCase {
             .init(
                 status: 0,
                 stdout: """
+                    converters
+                      [0] DataConverterToString 'Convert to String 1', flags 3
+                      [1] DataConverterOperationValue 'add-10', operationValue 10
                     artboard main
                       state machine State Machine 1
                         layer Layer 1
@@ -25,18 +30,62 @@ final class InspectGraphTests: XCTestCase {
                           [2] ExitState
                           [3] AnyState
                         listener tri_change on change of tri
-                          set num1 = num1 through converter 1
+                          set num1 = num1 through converter 'add-10'
                         listener col_change on change of col
                           set num1 = 22
                         listener num_2_change on change of num2
                           set num3 = num2
                         listener num_1_change on change of num1
                           set num2 = num1
-                        bind num3 toTarget TextValueRun #7.text converter 0
-                        bind num2 toTarget TextValueRun #14.text converter 0
-                        bind num1 toTarget TextValueRun #21.text converter 0
+                        bind num3 toTarget TextValueRun #7.text (starts "-") converter 'Convert to String 1'
+                        bind num2 toTarget TextValueRun #14.text (starts "-") converter 'Convert to String 1'
+                        bind num1 toTarget TextValueRun #21.text (starts "-") converter 'Convert to String 1'
 
                     """, stderr: ""))
+    }
+
+    /// Rive's `vm_listener_fire_event.riv`: the artboard's event, reported by a listener.
+    func testEventsOfARivFile() throws {
+        let result = try RivesyncProcess.run(["inspect", try RivesyncProcess.fixture("vm_listener_fire_event"), "--graph"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.prefix(3), ["artboard Artboard", "  state machine State Machine 1", "    event ding"])
+        XCTAssertEqual(lines.suffix(2), ["    listener VM Listener on change of go", "      report event ding"])
+    }
+
+    /// SCHEMA.md's example of converters, events and binds: printed with all three, and as
+    /// JSON exactly as described.
+    func testConvertersEventsAndBindsOfAJSONSchema() throws {
+        let document = try String(contentsOf: Self.root.appendingPathComponent("protocol/SCHEMA.md"), encoding: .utf8)
+        let section = try XCTUnwrap(document.components(separatedBy: "### Data converters, events and data binds\n").dropFirst().first)
+        let example = try XCTUnwrap(section.components(separatedBy: "```json\n").dropFirst().first?.components(separatedBy: "```").first)
+        let path = try RivesyncProcess.temporaryFile("meter.schema.json", Array(example.utf8))
+        let result = try RivesyncProcess.run(["inspect", path, "--graph"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        XCTAssertEqual(
+            lines.prefix(6),
+            [
+                "converters", "  [0] DataConverterRounder 'whole'", "  [1] DataConverterToString 'text', flags 2",
+                "  [2] DataConverterGroup 'label text', items 'whole', 'text'", "  [3] DataConverterOperationValue 'plus one'",
+                "  [4] DataConverterRangeMapper 'percent', flags 3, minInput 0, maxInput 10, minOutput 0, maxOutput 100",
+            ])
+        for expected in [
+            "    event overload", "        → loud when level (through converter 'percent') greaterThan 80",
+            "        action report event overload",
+            "      set label = level through converter 'label text'", "    listener count on event overload",
+            "    bind level toTarget CustomPropertyNumber 'gauge'.propertyValue converter 'percent'",
+        ] {
+            XCTAssertTrue(lines.contains(expected), "no line '\(expected)' in:\n\(result.stdout)")
+        }
+        let json = try RivesyncProcess.run(["inspect", path, "--graph", "--json"])
+        XCTAssertEqual(json.status, 0, json.stderr)
+        let printed = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? NSDictionary)
+        let described = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(example.utf8)) as? NSDictionary)
+        XCTAssertEqual(printed["converters"] as? NSArray, described["converters"] as? NSArray)
+        XCTAssertEqual(
+            (printed["artboards"] as? [NSDictionary])?.first?["stateMachines"] as? NSArray,
+            (described["artboards"] as? [NSDictionary])?.first?["stateMachines"] as? NSArray)
     }
 
     /// The demo's `Character/reactions`, described in its JSON schema, printed with its

@@ -42,7 +42,7 @@ final class StateMachineCommandTests: XCTestCase {
             "a running animation that changes no value makes no batch")
         XCTAssertEqual(
             try rivesync("advance", "lvm", "--elapsed", "soon"),
-            .init(status: 64, stdout: "", stderr: "rivesync: advance: --elapsed needs a number of seconds ≥ 0, not 'soon'\n"))
+            .init(status: 7, stdout: "", stderr: "rivesync: advance: --elapsed needs a number of seconds ≥ 0, not 'soon'\n"))
         let refused = try rivesync("advance", "lvm", "--elapsed", "61", "--json")
         XCTAssertEqual(refused.status, 1, "more than 60 s is refused by the daemon")
         XCTAssertTrue(refused.stderr.contains(#""code":"bad_message""#), refused.stderr)

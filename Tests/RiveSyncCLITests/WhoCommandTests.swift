@@ -17,7 +17,10 @@ final class WhoCommandTests: DaemonCLITestCase {
     }
 
     func testWhoListsTheMembersAndTheirStates() throws {
-        XCTAssertEqual(try rivesync("who", "character"), .init(status: 0, stdout: "", stderr: ""))
+        XCTAssertEqual(try rivesync("who", "character"), .init(status: 0, stdout: "(no members)\n", stderr: ""))
+        XCTAssertEqual(
+            try rivesync("who", "character", "--json"), .init(status: 0, stdout: #"{"target":"character","members":[]}"# + "\n", stderr: "")
+        )
         let ana = try member(of: "character", key: "ana-key-0123456789", state: #"{"name":"Ana"}"#)
         let bo = try member(of: "character", key: "bo-key-0123456789ab", state: #"{"name":"Bo","cursor":[1,2]}"#)
         defer {

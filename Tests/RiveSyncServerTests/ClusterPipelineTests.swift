@@ -153,7 +153,7 @@ import Testing
     static func expectJoined(_ cluster: ClusterNodes, _ name: String) async throws {
         // Every set may be answered before the join: those in flight that reached the log are
         // acked from it; the join follows once the node reads the log again.
-        try await waitUntil("the node joined after the broken connection") {
+        try await waitUntil("the node joined after the broken connection\n\(cluster.logs)") {
             let joins = try await offThePool {
                 try ClusterFaultTests.log(cluster.redis.url).filter { entry in
                     entry.value("k") == Array("join".utf8) && entry.value("n") == Array(name.utf8)

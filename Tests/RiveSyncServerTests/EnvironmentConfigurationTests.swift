@@ -64,7 +64,9 @@ import Testing
                 \(path): valid
 
                 """)
-        #expect(valid.stderr == "rivesyncd: warning: RIVESYNC_LISTEN_PROT is no setting of rivesyncd (ignored)\n")
+        #expect(
+            valid.stderr
+                == "rivesyncd: warning: RIVESYNC_LISTEN_PROT is no setting of rivesyncd (ignored) (did you mean RIVESYNC_LISTEN_PORT?)\n")
 
         let wrong = try Self.rivesyncd(
             ["--check-config", path], environment: ["RIVESYNC_LISTEN_PORT": "seventy", "RIVESYNC_LIMITS_MAX_SUBSCRIPTIONS": "0"])

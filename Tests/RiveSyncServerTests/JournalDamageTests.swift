@@ -82,6 +82,17 @@ import Testing
         #expect(stderr.contains("corrupt at line 3"), "\(stderr)")
     }
 
+    /// A `daemon.json` that is not JSON names the file and the parser's reason, not only "no epoch".
+    @Test func anUnparsableDaemonFileNamesTheParsersReason() async throws {
+        let state = try PersistenceTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: state) }
+        _ = try await Self.populated(state)
+        try Data(#"{"epoch": "e1", "files": [}"#.utf8).write(to: URL(fileURLWithPath: state + "/daemon.json"))
+        let stderr = await Self.refusal(state)
+        #expect(stderr.contains("daemon.json") && stderr.contains("corrupt at line 1"), "\(stderr)")
+        #expect(!stderr.contains("no epoch"), "the parser's reason, not a missing epoch: \(stderr)")
+    }
+
     @Test func aMissingSnapshotIsNamed() async throws {
         let state = try PersistenceTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: state) }

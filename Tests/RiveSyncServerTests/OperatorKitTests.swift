@@ -40,9 +40,9 @@ import Testing
         let path = try DaemonProcess.writeConfiguration(text)
         let checked = try Self.rivesyncd(["--check-config", path])
         #expect(checked.status == 1)
-        // The closing brace where a value should be, counted from the file's first byte.
-        #expect(
-            checked.stderr == "rivesyncd: \(path): not JSON: at byte \(text.utf8.count - 2): unexpected character\n", "\(checked.stderr)")
+        // The closing brace where a value should be: line 3 of the file, its last character.
+        let column = #"{"auth": {"allowAnonymous": "loopback"}, "workers": }"#.count
+        #expect(checked.stderr == "rivesyncd: \(path):3:\(column): not JSON: unexpected character\n", "\(checked.stderr)")
         let valid = try DaemonProcess.writeConfiguration(
             "// one\n{\"auth\": {\"allowAnonymous\": \"loopback\"},\n  // \"workers\": 3,\n \"workers\": 2}\n")
         let accepted = try Self.rivesyncd(["--check-config", valid])
@@ -140,9 +140,10 @@ import Testing
         #expect(
             lines == [
                 "listen.port: expected an integer in 0...65535",
-                "files[1].paht: unknown key (one of name, path, schema, worker)",
+                "files[1].paht: unknown key; did you mean 'path'? (one of name, path, schema, worker)",
                 "files[1]: give exactly one of 'path' and 'schema'",
-                "instances[0].viewmodel: unknown key (one of name, file, viewModel, instance)", "instances[0].viewModel: required",
+                "instances[0].viewmodel: unknown key; did you mean 'viewModel'? (one of name, file, viewModel, instance)",
+                "instances[0].viewModel: required",
                 "instances[1].note: unknown key (one of name, file, viewModel, instance)",
                 "stateMachines[0]: expected an object",
                 "stateMachines[4].note: unknown key (one of name, file, artboard, stateMachine, globals, mode, rate)",

@@ -68,7 +68,7 @@ import Testing
         let missing = try Self.rivesyncd(["--check-config", "/nonexistent/config.json"])
         #expect(
             missing.status == 1
-                && missing.output == "rivesyncd: /nonexistent/config.json: cannot read the file\n",
+                && missing.output == "rivesyncd: /nonexistent/config.json: no such file (ENOENT)\n",
             "\(missing.output)")
     }
 
@@ -87,12 +87,12 @@ import Testing
         let lines = result.output.split(separator: "\n").map { $0.replacingOccurrences(of: "rivesyncd: \(path): ", with: "") }
         #expect(
             lines == [
-                "tls.certificate: cannot read '\(directory)/missing.pem'",
-                "tls.key: cannot read '\(directory)/missing.key'",
+                "tls.certificate: \(directory)/missing.pem: no such file (ENOENT)",
+                "tls.key: \(directory)/missing.key: no such file (ENOENT)",
                 "auth.tokensFile: \(directory)/tokens.json: tokens[0].token: expected a string of at least 16 bytes",
-                "files[0].path: \(directory)/missing.riv: cannot read the file",
+                "files[0].path: \(directory)/missing.riv: no such file (ENOENT)",
                 "files[1].schema: viewModels[0].name: expected a string",
-                "files[2].path: \(directory)/bad.json: not JSON: at byte 1: expected a string key",
+                "files[2].path: \(directory)/bad.json:1:2: not JSON: expected a string key",
             ], "\(result.output)")
     }
 
@@ -115,6 +115,19 @@ import Testing
         #expect(result.output == logged + "\n", "\(result.output)")
     }
 
+    /// `--state-dir` makes a missing state directory, but not a whole missing path: a typo in a
+    /// parent is refused.
+    @Test func aStateDirectoryWithAMissingParentIsRefused() throws {
+        let base = NSTemporaryDirectory() + "rivesyncd-state-parent-\(getpid())"
+        defer { try? FileManager.default.removeItem(atPath: base) }
+        let deep = base + "/typo/state"
+        let result = try Self.rivesyncd(["--demo", "--port", "0", "--state-dir", deep])
+        #expect(result.status == 1)
+        let logged = #"level=error msg="not started" error="\#(deep): its parent directory \#(base)/typo does not exist (create it first)""#
+        #expect(result.output == logged + "\n", "\(result.output)")
+        #expect(!FileManager.default.fileExists(atPath: base), "nothing of the path was created")
+    }
+
     @Test(arguments: [
         (["--demo", "--config", "x.json"], "rivesyncd: --demo and --config exclude each other"),
         (["--config", "x.json", "--demo"], "rivesyncd: --config and --demo exclude each other"),
@@ -124,6 +137,8 @@ import Testing
         (["--check-config", "a.json", "--demo"], "rivesyncd: --check-config and --demo exclude each other"),
         (["--demo", "--log-level", "loud"], "rivesyncd: --log-level: expected one of debug, info, warning, error"),
         ([], "rivesyncd: give --demo or --config FILE"),
+        (["--demo", "--prot", "1"], "rivesyncd: unknown argument '--prot' (did you mean '--port'?)"),
+        (["--demo", "--frobnicate"], "rivesyncd: unknown argument '--frobnicate'"),
     ])
     func contradictoryFlagsAreRefused(arguments: [String], message: String) throws {
         let result = try Self.rivesyncd(arguments)

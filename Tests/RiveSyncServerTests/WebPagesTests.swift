@@ -23,7 +23,8 @@ import Testing
             let policy = try #require(page.headers["Content-Security-Policy"] as? String)
             #expect(policy.contains("script-src 'self'") && policy.contains("connect-src 'self'") && !policy.contains("unsafe"))
             let paths = [
-                "/inspector.js", "/inspector-editors.js", "/inspector.css", "/preview.html", "/preview.js", "/preview.css",
+                "/inspector.js", "/inspector-editors.js", "/inspector-history.js", "/inspector.css", "/preview.html", "/preview.js",
+                "/preview.css",
                 "/rivesync.js", "/replica.js", "/rive-adapter.js",
             ]
             for path in paths {

@@ -21,10 +21,20 @@ struct TraceRunner {
     private(set) var mismatches: [String] = []
     private var nextCommand: UInt64 = 1
 
+    /// The value on every data bind's target after each advance (`dataBindTargetValues`).
+    private(set) var bindTargets: [[PropertyValue?]] = []
+
     init(trace: StateMachineTrace) throws {
         self.trace = trace
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: trace.rivPath)))
         runtime = FileRuntime(schema: try RiveFileReader.read(bytes))
+    }
+
+    /// Replays the trace on another schema (the `.riv` file's state machine described in the
+    /// JSON schema format).
+    init(trace: StateMachineTrace, schema: FileSchema) {
+        self.trace = trace
+        runtime = FileRuntime(schema: schema)
     }
 
     // MARK: Running
@@ -79,6 +89,7 @@ struct TraceRunner {
 
     private mutating func advance(_ seconds: Double) throws -> [ChangeBatch] {
         let batches = try runtime.advance(Self.target, elapsed: seconds).filter { $0.target == Self.target }
+        bindTargets.append(try runtime.dataBindTargetValues(Self.target))
         for batch in batches { try replica!.apply(batch) }
         for batch in batches {
             for rejected in batch.rejected where !isIgnorable(rejected.error) {

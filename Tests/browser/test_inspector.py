@@ -303,12 +303,15 @@ class InspectorInBrowsers(unittest.TestCase):
         joined = self.daemon.request({"type": "presenceJoin", "target": "gadget", "key": "browser-" + os.urandom(8).hex(),
                                       "state": {"name": "browser-test"}})
         self.assertEqual(joined["type"], "presenceJoined", joined)
-        shown = f'{joined["member"]} {{"name":"browser-test"}}'
+        member = f'#presence li[data-member="{joined["member"]}"]'
         for driver in (self.a, self.b):
-            wait_for(lambda: shown in driver.find_element(By.ID, "presence").text, "the member in a page")
+            shown = wait_for(lambda: driver.find_elements(By.CSS_SELECTOR, member), "the member in a page")[0].text
+            self.assertIn(joined["member"], shown)
+            self.assertIn('"name": "browser-test"', shown, "the member's state is shown with it")
+            self.assertEqual(driver.find_element(By.ID, "presence-target").text, "gadget")
         # Its connection closed with the request: it leaves once the grace period (10 s) ends.
         for driver in (self.a, self.b):
-            wait_for(lambda: driver.find_element(By.ID, "presence").text == "", "the member's leave in a page")
+            wait_for(lambda: driver.find_element(By.ID, "presence").text == "(no members)", "the member's leave in a page")
         self.collect_logs()
 
     def test_04_each_editor_type_round_trips(self):
@@ -563,6 +566,52 @@ class InspectorInBrowsers(unittest.TestCase):
         subprocess.run([RIVESYNC, "script", "-", *url], input="advance ding\nfire ding go\nadvance ding\n", check=True,
                        capture_output=True, text=True, timeout=TIMEOUT)
         wait_for(lambda: "events: ding" in self.a.find_element(By.ID, "timeline").text, "the event in the timeline")
+        self.open_inspector(self.a)
+        self.collect_logs()
+
+    def test_09b_the_timeline_starts_with_the_daemons_history_and_a_list_adds_its_item_view_model(self):
+        url = ["--url", f"ws://127.0.0.1:{self.port}"]
+        run = lambda *arguments: subprocess.run([RIVESYNC, *arguments, *url], check=True, capture_output=True, timeout=TIMEOUT)
+        run("create", "history", "--file", "demo", "--artboard", "Lobby")
+        try:
+            for title in ("one", "two", "three"):
+                run("set", "history", "title", title)
+            seq = self.daemon.request({"type": "digest", "target": "history"})["seq"]
+            self.assertGreaterEqual(seq, 3)
+            joined = self.daemon.request({"type": "presenceJoin", "target": "history", "key": "history-" + os.urandom(8).hex(),
+                                          "state": {"name": "historian", "cursor": [3, 4]}})
+            self.assertEqual(joined["type"], "presenceJoined", joined)
+            # The page opens after the batches: they come from the daemon's history.
+            self.open_inspector(self.a, "history")
+            note = wait_for(lambda: self.a.find_element(By.ID, "history").get_attribute("data-from"), "the history to load")
+            self.assertEqual(note, "1", self.a.find_element(By.ID, "history").text)
+            self.assertIn(f"seq 1–{seq} from the daemon's history", self.a.find_element(By.ID, "history").text)
+            items = self.a.find_elements(By.CSS_SELECTOR, "#timeline li.history")
+            self.assertEqual([li.get_attribute("data-seq") for li in items], [str(s) for s in range(seq, 0, -1)])
+            self.assertIn('set title = "three"', items[0].text)
+            self.assertIn('set title = "one"', items[-1].text)
+            self.assertIn("by rivesync", items[0].text, "a history batch says who sent it")
+            # A batch after the page loaded goes on top, live.
+            run("set", "history", "title", "four")
+            newest = wait_for(lambda: self.a.find_element(By.CSS_SELECTOR, f'#timeline li[data-seq="{seq + 1}"]'), "the live batch")
+            self.assertEqual(self.a.find_element(By.CSS_SELECTOR, "#timeline li").get_attribute("data-seq"), str(seq + 1))
+            self.assertNotIn("history", newest.get_attribute("class") or "")
+            # The presence pane: the member and its state.
+            shown = wait_for(lambda: self.a.find_elements(By.CSS_SELECTOR, f'#presence li[data-member="{joined["member"]}"]'),
+                             "the member")[0].text
+            self.assertIn('"name": "historian"', shown)
+            self.assertIn('"cursor"', shown)
+            # The list editor offers the list's item view model first (players → Player).
+            row = self.a.find_element(By.CSS_SELECTOR, '#tree .row[data-path="players"]')
+            chosen = Select(row.find_element(By.CSS_SELECTOR, '[data-part="choice"]')).first_selected_option.text
+            self.assertTrue(chosen.startswith("Player/"), chosen)
+            self.click(self.a, '#tree button[data-action="add"][data-path="players"]')
+            self.wait_ok(self.a, "add to players")
+            item = self.daemon.get("history", "players")[0]
+            self.assertEqual(self.daemon.request({"type": "get", "target": "history", "path": "players/0/name"})["type"], "value",
+                             f"item #{item} is a Player")
+        finally:
+            run("delete", "history")
         self.open_inspector(self.a)
         self.collect_logs()
 

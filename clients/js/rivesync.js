@@ -45,6 +45,16 @@ export class RiveSyncError extends Error {
 /** @typedef {'connecting'|'open'|'reconnecting'|'closed'} ConnectionState */
 
 /**
+ * The daemon's acknowledgement of a command (PROTOCOL.md §8): the batch `seq` that applied it
+ * and the command's number; a transaction's lists every number in `commands`.
+ * @typedef {{type: 'ack', id?: number, target: string, seq: number, command: number, commands?: number[]}} Ack
+ */
+
+/** An instance: a `ViewModelInstance` handle, its id, or a `createInstance` reply.
+ * @typedef {ViewModelInstance|number|{instance?: number, id?: number}} InstanceReference
+ */
+
+/**
  * @typedef {Object} ConnectOptions
  * @property {string} [token] access token, sent in `hello` (never in the URL)
  * @property {any} [WebSocket] a WebSocket constructor (default: the global one; in Node 20 pass
@@ -73,20 +83,28 @@ export class RiveSync {
 
   /** @private */
   constructor(url, options) {
+    /** @type {string} the daemon's URL */
     this.url = url;
+    /** @private */
     this.options = { reconnect: true, maxBackoffMs: 5000, ...options };
+    /** @private */
     this.WebSocket = options.WebSocket ?? globalThis.WebSocket;
     if (!this.WebSocket) throw new RiveSyncError('bad_message', 'no WebSocket: pass options.WebSocket');
     /** @type {ConnectionState} */
     this.state = 'connecting';
     /** @type {any} the daemon's `welcome` */
     this.welcome = null;
+    /** @private */
     this.nextId = 1;
+    /** @private */
     this.pending = new Map();
     /** @type {Map<string, Target>} */
     this.targets = new Map();
+    /** @private */
     this.schemas = new Map();
+    /** @private */
     this.listeners = { state: new Set(), message: new Set(), error: new Set() };
+    /** @private */
     this.closedByUser = false;
   }
 
@@ -101,7 +119,12 @@ export class RiveSync {
     return this;
   }
 
-  /** Removes a listener added with `on`. */
+  /**
+   * Removes a listener added with `on`.
+   * @param {'state'|'message'|'error'} event
+   * @param {Function} callback
+   * @returns {RiveSync}
+   */
   off(event, callback) {
     this.listeners[event].delete(callback);
     return this;
@@ -261,7 +284,11 @@ export class RiveSync {
     return (await this.request({ type: 'listFiles' })).files;
   }
 
-  /** The file's schema (SCHEMA.md shape), fetched once per connection lineage. */
+  /**
+   * The file's schema (SCHEMA.md shape), fetched once per connection lineage.
+   * @param {string} file
+   * @returns {Promise<Object>}
+   */
   async describe(file) {
     if (!this.schemas.has(file)) {
       const reply = this.request({ type: 'describe', file }).then((r) => r.schema);
@@ -287,37 +314,79 @@ export class RiveSync {
     }
   }
 
+  /**
+   * The names of the file's view models.
+   * @param {string} file
+   * @returns {Promise<string[]>}
+   */
   async viewModelNames(file) {
     return (await this.request({ type: 'viewModelNames', file })).names;
   }
 
+  /**
+   * The names of the view models bound as globals (`Theme`).
+   * @param {string} file
+   * @returns {Promise<string[]>}
+   */
   async globalViewModelNames(file) {
     return (await this.request({ type: 'globalViewModelNames', file })).names;
   }
 
+  /**
+   * The names of the instances authored for `viewModel`.
+   * @param {string} file
+   * @param {string} viewModel
+   * @returns {Promise<string[]>}
+   */
   async instanceNames(file, viewModel) {
     return (await this.request({ type: 'instanceNames', file, viewModel })).names;
   }
 
-  /** @returns {Promise<Array<{name: string, type: string, metaData: string}>>} */
+  /**
+   * The properties of `viewModel`, in order.
+   * @param {string} file
+   * @param {string} viewModel
+   * @returns {Promise<Array<{name: string, type: string, metaData: string}>>}
+   */
   async properties(file, viewModel) {
     return (await this.request({ type: 'properties', file, viewModel })).properties;
   }
 
-  /** @returns {Promise<{viewModel: string, instance: string}>} */
+  /**
+   * The default view model and instance of `artboard` (default: the default artboard).
+   * @param {string} file
+   * @param {string} [artboard]
+   * @returns {Promise<{viewModel: string, instance: string}>}
+   */
   async defaultViewModelInfo(file, artboard) {
     const reply = await this.request({ type: 'defaultViewModelInfo', file, artboard });
     return { viewModel: reply.viewModel, instance: reply.instance };
   }
 
+  /**
+   * The file's enums.
+   * @param {string} file
+   * @returns {Promise<Array<{name: string, values: string[]}>>}
+   */
   async enums(file) {
     return (await this.request({ type: 'enums', file })).enums;
   }
 
+  /**
+   * The names of the file's artboards.
+   * @param {string} file
+   * @returns {Promise<string[]>}
+   */
   async artboardNames(file) {
     return (await this.request({ type: 'artboardNames', file })).names;
   }
 
+  /**
+   * The names of the state machines of `artboard` (default: the default artboard).
+   * @param {string} file
+   * @param {string} [artboard]
+   * @returns {Promise<string[]>}
+   */
   async stateMachineNames(file, artboard) {
     return (await this.request({ type: 'stateMachineNames', file, artboard })).names;
   }
@@ -326,7 +395,11 @@ export class RiveSync {
 
   /**
    * Creates an instance. `source`: `{viewModel, name}` (authored by name), `{viewModel, index}`,
-   * `{viewModel, blank: true}` or `{viewModel}` (the default).
+   * `{viewModel, blank: true}` or `{viewModel}` (the default). `publish`: also share it as a
+   * target of that name.
+   * @param {string} file
+   * @param {{viewModel: string, name?: string, index?: number, blank?: boolean}} source
+   * @param {string} [publish]
    * @returns {Promise<{instance: number, viewModel: string, name: string}>}
    */
   async createInstance(file, source, publish) {
@@ -339,15 +412,30 @@ export class RiveSync {
     return this.request({ type: 'createInstance', file, source: wire, publish });
   }
 
-  /** Creates a state machine target (fields of PROTOCOL.md §6 `createStateMachine`). */
+  /**
+   * Creates a state machine target (fields of PROTOCOL.md §6 `createStateMachine`).
+   * @param {Object} fields
+   * @returns {Promise<Object>}
+   */
   async createStateMachine(fields) {
     return this.request({ type: 'createStateMachine', ...fields });
   }
 
+  /**
+   * Publishes the instance `instance` (an id) as the target `name`.
+   * @param {number} instance
+   * @param {string} name
+   * @returns {Promise<Object>}
+   */
   async publish(instance, name) {
     return this.request({ type: 'publish', instance, name });
   }
 
+  /**
+   * Deletes a target; the reply lists the instances freed with it (`freed`).
+   * @param {string} target
+   * @returns {Promise<Object>}
+   */
   async deleteTarget(target) {
     return this.request({ type: 'deleteTarget', target });
   }
@@ -368,6 +456,7 @@ export class RiveSync {
    * Resolves with the new file list.
    * @param {string} name
    * @param {{schema?: Object, riv?: Uint8Array}} content
+   * @returns {Promise<Array<{name: string, worker: number, source: string}>>}
    */
   async loadFile(name, content) {
     const message = { type: 'loadFile', name };
@@ -398,13 +487,22 @@ export class RiveSync {
     return target.ready;
   }
 
-  /** The daemon's state digest of a target: `{seq, digest}`. */
+  /**
+   * The daemon's state digest of a target: `{seq, digest}`.
+   * @param {string} target
+   * @returns {Promise<{seq: number, digest: string}>}
+   */
   async digest(target) {
     const reply = await this.request({ type: 'digest', target });
     return { seq: reply.seq, digest: reply.digest };
   }
 
-  /** Reads one value from the daemon (`get`): `{seq, valueType, value}`. */
+  /**
+   * Reads one value from the daemon (`get`): `{seq, valueType, value}`.
+   * @param {string} target
+   * @param {string} path
+   * @returns {Promise<{seq: number, valueType: string, value: any}>}
+   */
   async get(target, path) {
     return this.request({ type: 'get', target, path });
   }
@@ -412,6 +510,8 @@ export class RiveSync {
   /**
    * Queues a command (set, fire, list edits, bind, transaction) and resolves with its ack
    * `{seq, command}` (a transaction's also has `commands`).
+   * @param {Object} message a command of PROTOCOL.md §8 without `id`
+   * @returns {Promise<Ack>}
    */
   async command(message) {
     return this.request(message);
@@ -440,12 +540,17 @@ function presenceKey() {
 export class Target {
   /** @private */
   constructor(client, name) {
+    /** @type {RiveSync} */
     this.client = client;
+    /** @type {string} the target's name */
     this.name = name;
     /** @type {Replica|null} */
     this.replica = null;
+    /** @private */
     this.listeners = { batch: new Set(), snapshot: new Set(), end: new Set(), presence: new Set() };
+    /** @private */
     this.valueListeners = new Set();
+    /** @private */
     this.ended_ = false;
     /** @type {Array<{member: string, state: Object}>} the target's presence members (§15) */
     this.presence = [];
@@ -778,31 +883,73 @@ export class Target {
 
   // MARK: Writes: each resolves with the ack, or rejects with the error.
 
-  /** `set` (PROTOCOL.md §8): a value in its JSON form, `{instance: id}` for a nested replacement. */
+  /**
+   * `set` (PROTOCOL.md §8): a value in its JSON form, `{instance: id}` for a nested replacement.
+   * @param {string} path
+   * @param {any} value
+   * @returns {Promise<Ack>}
+   */
   set(path, value) {
     return this.client.command({ type: 'set', target: this.name, path, value });
   }
 
+  /**
+   * `fire`: fires the trigger at `path`.
+   * @param {string} path
+   * @returns {Promise<Ack>}
+   */
   fire(path) {
     return this.client.command({ type: 'fire', target: this.name, path });
   }
 
+  /**
+   * Appends the instance `instance` (an id) to the list at `path`.
+   * @param {string} path
+   * @param {number} instance
+   * @returns {Promise<Ack>}
+   */
   listAppend(path, instance) {
     return this.client.command({ type: 'listAppend', target: this.name, path, instance });
   }
 
+  /**
+   * Inserts the instance `instance` (an id) at `index` of the list at `path`.
+   * @param {string} path
+   * @param {number} index
+   * @param {number} instance
+   * @returns {Promise<Ack>}
+   */
   listInsert(path, index, instance) {
     return this.client.command({ type: 'listInsert', target: this.name, path, index, instance });
   }
 
+  /**
+   * Removes the item at `index` of the list at `path`.
+   * @param {string} path
+   * @param {number} index
+   * @returns {Promise<Ack>}
+   */
   listRemoveAt(path, index) {
     return this.client.command({ type: 'listRemoveAt', target: this.name, path, index });
   }
 
+  /**
+   * Removes every occurrence of the instance `instance` (an id) from the list at `path`.
+   * @param {string} path
+   * @param {number} instance
+   * @returns {Promise<Ack>}
+   */
   listRemove(path, instance) {
     return this.client.command({ type: 'listRemove', target: this.name, path, instance });
   }
 
+  /**
+   * Swaps the items at `index` and `other` of the list at `path`.
+   * @param {string} path
+   * @param {number} index
+   * @param {number} other
+   * @returns {Promise<Ack>}
+   */
   listSwap(path, index, other) {
     return this.client.command({ type: 'listSwap', target: this.name, path, index, with: other });
   }
@@ -813,12 +960,17 @@ export class Target {
    * 'fire', path}`, list edits, `bind`). Resolves with the ack (`commands`: every number, in
    * order); rejects with the failing command's error, whose `details.commandIndex` names it.
    * @param {Array<Object>} commands
+   * @returns {Promise<Ack>}
    */
   transaction(commands) {
     return this.client.command({ type: 'transaction', target: this.name, commands });
   }
 
-  /** `bind`: `{main?: id, globals?: [{name, instance}]}`. */
+  /**
+   * `bind`: `{main?: id, globals?: [{name, instance}]}`.
+   * @param {{main?: number, globals?: Array<{name: string, instance: number}>}} fields
+   * @returns {Promise<Ack>}
+   */
   bind(fields) {
     return this.client.command({ type: 'bind', target: this.name, ...fields });
   }
@@ -829,6 +981,7 @@ export class Target {
    * it; rejects with `no_such_input` or `type_mismatch`.
    * @param {string} name
    * @param {number|boolean} value
+   * @returns {Promise<Ack>}
    */
   setInput(name, value) {
     return this.client.command({ type: 'setInput', target: this.name, name, value });
@@ -838,6 +991,7 @@ export class Target {
    * `fireInput` (PROTOCOL.md §8): fires a state machine's trigger input, as Rive's
    * `SMITrigger.fire()`; the advance that applies it consumes it. Resolves with the ack.
    * @param {string} name
+   * @returns {Promise<Ack>}
    */
   fireInput(name) {
     return this.client.command({ type: 'fireInput', target: this.name, name });
@@ -873,6 +1027,7 @@ export class Target {
    * advances. Resolves with the last reply.
    * @param {number} [step]
    * @param {number} [limit]
+   * @returns {Promise<{type: 'advanced', target: string, seq: number, settled: boolean}>}
    */
   async advanceUntilSettled(step = 1 / 60, limit = 600) {
     let reply = await this.advance(0);
@@ -881,12 +1036,19 @@ export class Target {
     return reply;
   }
 
-  /** The instance bound in the main slot, as Rive's `ViewModelInstance`. */
+  /**
+   * The instance bound in the main slot, as Rive's `ViewModelInstance`.
+   * @returns {ViewModelInstance}
+   */
   get viewModelInstance() {
     return new ViewModelInstance(this, { slot: 'main' });
   }
 
-  /** The instance bound in a global slot (`Theme`). */
+  /**
+   * The instance bound in a global slot (`Theme`).
+   * @param {string} name
+   * @returns {ViewModelInstance}
+   */
   globalInstance(name) {
     return new ViewModelInstance(this, { slot: name });
   }
@@ -905,18 +1067,27 @@ export class ViewModelInstance {
     this.anchor = anchor;
   }
 
-  /** The instance id now (null if the slot is empty). */
+  /**
+   * The instance id now (null if the slot is empty).
+   * @returns {number|null}
+   */
   get id() {
     if (this.anchor.id !== undefined) return this.anchor.id;
     return this.target.replica.instanceIn(this.anchor.slot);
   }
 
-  /** The view model's name. */
+  /**
+   * The view model's name.
+   * @returns {string|null}
+   */
   get viewModelName() {
     return this.target.replica.instances.get(this.id)?.viewModel ?? null;
   }
 
-  /** The authored instance's name ("" for blank instances). */
+  /**
+   * The authored instance's name ("" for blank instances).
+   * @returns {string|null}
+   */
   get name() {
     return this.target.replica.instances.get(this.id)?.name ?? null;
   }
@@ -926,7 +1097,11 @@ export class ViewModelInstance {
     return this.target.schema.viewModels.find((v) => v.name === this.viewModelName)?.properties ?? [];
   }
 
-  /** The target path of a property of this instance (`path` relative to it, its names escaped: `joinPath`). */
+  /**
+   * The target path of a property of this instance (`path` relative to it, its names escaped: `joinPath`).
+   * @param {string} path
+   * @returns {string}
+   */
   pathTo(path) {
     if (this.anchor.slot !== undefined) {
       const prefix = this.anchor.slot === 'main' ? '' : '@' + escapeName(this.anchor.slot);
@@ -947,54 +1122,103 @@ export class ViewModelInstance {
     return new Kind(this, path, place.schema);
   }
 
-  /** @returns {NumberProperty} */
+  /**
+   * The number property at `path` (`type_mismatch` if it is of another type).
+   * @param {string} path
+   * @returns {NumberProperty}
+   */
   number(path) {
     return this.property(NumberProperty, path, ['number']);
   }
 
+  /**
+   * The string property at `path` (`type_mismatch` if it is of another type).
+   * @param {string} path
+   * @returns {ValueProperty}
+   */
   string(path) {
     return this.property(ValueProperty, path, ['string']);
   }
 
+  /**
+   * The boolean property at `path` (`type_mismatch` if it is of another type).
+   * @param {string} path
+   * @returns {ValueProperty}
+   */
   boolean(path) {
     return this.property(ValueProperty, path, ['boolean']);
   }
 
-  /** @returns {ColorProperty} */
+  /**
+   * The color property at `path` (`type_mismatch` if it is of another type).
+   * @param {string} path
+   * @returns {ColorProperty}
+   */
   color(path) {
     return this.property(ColorProperty, path, ['color']);
   }
 
-  /** @returns {EnumProperty} */
+  /**
+   * The enum property at `path` (`type_mismatch` if it is of another type).
+   * @param {string} path
+   * @returns {EnumProperty}
+   */
   enum(path) {
     return this.property(EnumProperty, path, ['enum']);
   }
 
-  /** @returns {TriggerProperty} */
+  /**
+   * The trigger property at `path` (`type_mismatch` if it is of another type).
+   * @param {string} path
+   * @returns {TriggerProperty}
+   */
   trigger(path) {
     return this.property(TriggerProperty, path, ['trigger']);
   }
 
-  /** @returns {ListProperty} */
+  /**
+   * The list property at `path` (`type_mismatch` if it is of another type).
+   * @param {string} path
+   * @returns {ListProperty}
+   */
   list(path) {
     return this.property(ListProperty, path, ['list']);
   }
 
+  /**
+   * The image property at `path` (`type_mismatch` if it is of another type).
+   * @param {string} path
+   * @returns {ValueProperty}
+   */
   image(path) {
     return this.property(ValueProperty, path, ['assetImage']);
   }
 
+  /**
+   * The artboard property at `path` (`type_mismatch` if it is of another type).
+   * @param {string} path
+   * @returns {ValueProperty}
+   */
   artboard(path) {
     return this.property(ValueProperty, path, ['artboard']);
   }
 
-  /** The nested instance at `path`, or null. */
+  /**
+   * The nested instance at `path`, or null.
+   * @param {string} path
+   * @returns {ViewModelInstance|null}
+   */
   viewModel(path) {
     const value = this.target.value(this.pathTo(path));
     return value ? new ViewModelInstance(this.target, { id: value.instance }) : null;
   }
 
-  /** Replaces the nested instance at `path` (Rive's `replaceViewModel`); resolves with the ack. */
+  /**
+   * Replaces the nested instance at `path` (Rive's `replaceViewModel`); resolves with the ack.
+   * @param {string} path
+   * @param {InstanceReference} instance
+   * @returns {Promise<Ack>}
+   */
   replaceViewModel(path, instance) {
     return this.target.set(this.pathTo(path), { instance: instanceId(instance) });
   }
@@ -1009,6 +1233,11 @@ function instanceId(instance) {
 
 /** A property of an instance: `.value` (read from the replica; assigning writes), `.on`, `.set`. */
 export class ValueProperty {
+  /**
+   * @param {ViewModelInstance} owner
+   * @param {string} path relative to `owner`
+   * @param {{name: string, type: string, enum?: string}} schema the property's schema
+   */
   constructor(owner, path, schema) {
     this.owner = owner;
     this.path = path;
@@ -1016,7 +1245,10 @@ export class ValueProperty {
     this.callbacks = new Map();
   }
 
-  /** The property's name. */
+  /**
+   * The property's name.
+   * @returns {string}
+   */
   get name() {
     return this.schema.name;
   }
@@ -1031,12 +1263,20 @@ export class ValueProperty {
     this.set(value).catch((error) => this.owner.target.client.emit('error', error));
   }
 
-  /** Writes the value and resolves with the ack, or rejects with the `RiveSyncError`. */
+  /**
+   * Writes the value and resolves with the ack, or rejects with the `RiveSyncError`.
+   * @param {any} value
+   * @returns {Promise<Ack>}
+   */
   set(value) {
     return this.owner.target.set(this.owner.pathTo(this.path), value);
   }
 
-  /** Calls `callback(value)` after each batch that changes the value. */
+  /**
+   * Calls `callback(value)` after each batch that changes the value.
+   * @param {(value: any) => void} callback
+   * @returns {this}
+   */
   on(callback) {
     let first = true;
     const stop = this.owner.target.watch(() => this.owner.pathTo(this.path), (value) => {
@@ -1047,7 +1287,11 @@ export class ValueProperty {
     return this;
   }
 
-  /** Removes a callback added with `on` (or all of them without an argument). */
+  /**
+   * Removes a callback added with `on` (or all of them without an argument).
+   * @param {(value: any) => void} [callback]
+   * @returns {this}
+   */
   off(callback) {
     for (const [added, stop] of this.callbacks) {
       if (callback === undefined || added === callback) {
@@ -1072,21 +1316,43 @@ export class ColorProperty extends ValueProperty {
     this.set(argb).catch((error) => this.owner.target.client.emit('error', error));
   }
 
+  /**
+   * Writes the colour: ARGB as an integer, or a `#AARRGGBB` string.
+   * @param {number|string} value
+   * @returns {Promise<Ack>}
+   */
   set(value) {
     return super.set(typeof value === 'number' ? formatColor(value) : value);
   }
 
-  /** Sets red, green and blue (0–255), keeping alpha. */
+  /**
+   * Sets red, green and blue (0–255), keeping alpha.
+   * @param {number} r
+   * @param {number} g
+   * @param {number} b
+   * @returns {Promise<Ack>}
+   */
   rgb(r, g, b) {
     return this.argb((this.value >>> 24) & 0xff, r, g, b);
   }
 
-  /** Sets alpha, red, green and blue (0–255). */
+  /**
+   * Sets alpha, red, green and blue (0–255).
+   * @param {number} a
+   * @param {number} r
+   * @param {number} g
+   * @param {number} b
+   * @returns {Promise<Ack>}
+   */
   argb(a, r, g, b) {
     return this.set((((a & 0xff) << 24) | ((r & 0xff) << 16) | ((g & 0xff) << 8) | (b & 0xff)) >>> 0);
   }
 
-  /** Sets alpha (0–255), keeping the colour. */
+  /**
+   * Sets alpha (0–255), keeping the colour.
+   * @param {number} a
+   * @returns {Promise<Ack>}
+   */
   alpha(a) {
     return this.set((((a & 0xff) << 24) | (this.value & 0xffffff)) >>> 0);
   }
@@ -1094,6 +1360,7 @@ export class ColorProperty extends ValueProperty {
 
 /** An enum property: `.values` lists the allowed names. */
 export class EnumProperty extends ValueProperty {
+  /** @returns {string[]} */
   get values() {
     return this.owner.target.replica.enumValues(this.schema.enum);
   }
@@ -1101,7 +1368,10 @@ export class EnumProperty extends ValueProperty {
 
 /** A trigger: `.trigger()` fires it; `.value` is its fire count; `.on` is called per batch that fires it. */
 export class TriggerProperty extends ValueProperty {
-  /** Fires; resolves with the ack. */
+  /**
+   * Fires; resolves with the ack.
+   * @returns {Promise<Ack>}
+   */
   trigger() {
     return this.owner.target.fire(this.owner.pathTo(this.path));
   }
@@ -1109,32 +1379,64 @@ export class TriggerProperty extends ValueProperty {
 
 /** A list of instances, with Rive's list calls. Each edit resolves with the ack. */
 export class ListProperty extends ValueProperty {
+  /** @returns {number} the number of items */
   get length() {
     return this.value.length;
   }
 
-  /** The item at `index` as a `ViewModelInstance`, or null. */
+  /**
+   * The item at `index` as a `ViewModelInstance`, or null.
+   * @param {number} index
+   * @returns {ViewModelInstance|null}
+   */
   instanceAt(index) {
     const id = this.value[index];
     return id === undefined ? null : new ViewModelInstance(this.owner.target, { id });
   }
 
+  /**
+   * Appends `instance` (Rive's `addInstance`).
+   * @param {InstanceReference} instance
+   * @returns {Promise<Ack>}
+   */
   addInstance(instance) {
     return this.owner.target.listAppend(this.owner.pathTo(this.path), instanceId(instance));
   }
 
+  /**
+   * Inserts `instance` at `index`.
+   * @param {InstanceReference} instance
+   * @param {number} index
+   * @returns {Promise<Ack>}
+   */
   addInstanceAt(instance, index) {
     return this.owner.target.listInsert(this.owner.pathTo(this.path), index, instanceId(instance));
   }
 
+  /**
+   * Removes every occurrence of `instance`.
+   * @param {InstanceReference} instance
+   * @returns {Promise<Ack>}
+   */
   removeInstance(instance) {
     return this.owner.target.listRemove(this.owner.pathTo(this.path), instanceId(instance));
   }
 
+  /**
+   * Removes the item at `index`.
+   * @param {number} index
+   * @returns {Promise<Ack>}
+   */
   removeInstanceAt(index) {
     return this.owner.target.listRemoveAt(this.owner.pathTo(this.path), index);
   }
 
+  /**
+   * Swaps the items at `a` and `b`.
+   * @param {number} a
+   * @param {number} b
+   * @returns {Promise<Ack>}
+   */
   swap(a, b) {
     return this.owner.target.listSwap(this.owner.pathTo(this.path), a, b);
   }

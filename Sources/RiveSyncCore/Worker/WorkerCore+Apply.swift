@@ -47,7 +47,7 @@ extension WorkerCore {
             for command in commands { try model { try $0.enqueue(command, on: target) } }
             let batches: [ChangeBatch]
             do { batches = try model { try $0.advance(target, elapsed: elapsed) } } catch {
-                _ = try? files[file]!.discardQueue(of: target)
+                _ = try? files[file]!.discardQueue(of: target)  // the advance's own error is the answer
                 throw error
             }
             publish(batches, advanced: target)
@@ -146,6 +146,7 @@ extension WorkerCore {
 
     /// Answers an `advance` request with the target's seq.
     func sendAdvanced(_ target: String, to manual: ManualAdvance) {
+        // A target gone before the answer (deleted meanwhile) answers seq 0.
         let seq = (try? files[targets[target]?.file ?? ""]?.target(target).seq) ?? 0
         send(.advanced(target: target, seq: seq, settled: settled(target), id: manual.id), to: manual.connection)
     }

@@ -6,6 +6,7 @@ extension WorkerCore {
     /// The epoch a target's cursors belong to: the daemon's, with the generation appended for
     /// a target whose name was used by deleted targets before (its seqs start again at 1).
     func epoch(of target: String) -> String {
+        // An unknown target has no epoch of its own: the else below.
         guard let record = targets[target], let generation = try? files[record.file]?.target(target).generation,
             generation > 0
         else { return environment.epoch }

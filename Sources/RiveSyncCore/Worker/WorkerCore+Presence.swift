@@ -120,6 +120,6 @@ extension WorkerCore {
     /// The seq of the target's last batch (every batch applied is sent in the same step).
     func currentSeq(of target: String) -> UInt64 {
         guard let record = targets[target] else { return 0 }
-        return (try? files[record.file]?.target(target).seq) ?? 0
+        return (try? files[record.file]?.target(target).seq) ?? 0  // held by `targets`: cannot fail
     }
 }

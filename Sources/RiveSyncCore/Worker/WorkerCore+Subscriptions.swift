@@ -16,7 +16,7 @@ extension WorkerCore {
         for path in paths ?? [] {
             values.append((path, try Self.subscriptionValue(at: path, in: target, runtime: runtime)))
         }
-        let seq = (try? runtime.target(target).seq) ?? 0
+        let seq = (try? runtime.target(target).seq) ?? 0  // resolved just above: cannot fail
         var out: [WorkerAction] = []
         if let cursor, let missing = missingBatches(record, after: cursor, currentSeq: seq, epoch: epoch(of: target)) {
             let reply = ServerMessage.subscribed(
@@ -88,6 +88,7 @@ extension WorkerCore {
         let runtime = files[targets[target]!.file]!
         let seq: UInt64
         let content: ServerMessage.SnapshotContent
+        // The target is known (the caller resolved it), so the `try?`s here cannot fail.
         if paths == nil, let snapshot = try? runtime.snapshot(of: target) {
             seq = snapshot.seq
             content = .target(bindings: snapshot.bindings, instances: snapshot.instances)
@@ -126,6 +127,7 @@ extension WorkerCore {
                 }
                 let runtime = files[targets[name]!.file]!
                 let values = (subscription.paths ?? []).compactMap { path in
+                    // A path that no longer resolves (its list item removed) is left out of the refresh.
                     (try? Self.subscriptionValue(at: path, in: name, runtime: runtime)).map { (path, $0) }
                 }
                 let message = snapshot(

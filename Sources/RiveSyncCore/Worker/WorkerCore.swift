@@ -224,7 +224,7 @@ public final class WorkerCore {
 
     /// The listing entry of a target.
     public func targetInfo(_ name: String) -> ServerMessage.TargetInfo? {
-        guard let record = targets[name], let target = try? files[record.file]?.target(name) else { return nil }
+        guard let record = targets[name], let target = try? files[record.file]?.target(name) else { return nil }  // unknown: not listed
         let kind: ServerMessage.TargetKind
         var layers: [LayerState]?
         var settled: Bool?

@@ -113,7 +113,7 @@ extension RiveGraph {
 
     // MARK: Reading
 
-    private static func object(_ item: JSONValue, at here: String) throws(FileError) -> RiveObject {
+    static func object(_ item: JSONValue, at here: String) throws(FileError) -> RiveObject {
         guard let members = item.objectValue else { throw .invalidData("\(here): expected an object") }
         guard let typeValue = item["type"] else { throw .invalidData("\(here).type: missing") }
         let typeKey: Int
@@ -148,7 +148,7 @@ extension RiveGraph {
         return object
     }
 
-    private static func fieldValue(_ value: JSONValue, kind: RiveDefinitions.Kind?, at: String) throws(FileError) -> RiveFieldValue {
+    static func fieldValue(_ value: JSONValue, kind: RiveDefinitions.Kind?, at: String) throws(FileError) -> RiveFieldValue {
         if let members = value.objectValue {
             guard members.count == 1 else { throw .invalidData("\(at): expected one of uint, float, color, bytes") }
             return try taggedValue(members[0].0, members[0].1, at: at)

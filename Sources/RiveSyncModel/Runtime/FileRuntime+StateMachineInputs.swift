@@ -86,6 +86,17 @@ extension FileRuntime {
         try machine.writeTarget(bind: bind, value: value)
         targets[targetName]!.stateMachine = machine
     }
+
+    /// The value on the target of each of the artboard's data binds (file order), as its
+    /// binds left it: what Rive's traces record as `binds[].value`. nil for a bind whose target
+    /// is not a component property the file stores or Rive gives an initial value.
+    public func dataBindTargetValues(_ targetName: String) throws -> [PropertyValue?] {
+        guard let machine = try target(targetName).stateMachine else { throw StateMachineDriveError.noStateMachine(target: targetName) }
+        return machine.definition.artboardBinds.map { bind in
+            guard case .component(let component) = bind.target else { return nil }
+            return machine.componentValue(BoundComponentProperty(component: component, key: bind.propertyKey))
+        }
+    }
 }
 
 extension StateMachineInstance {

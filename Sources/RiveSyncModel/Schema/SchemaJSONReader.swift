@@ -50,7 +50,7 @@ struct SchemaJSONReader {
         }
         if let graph = json["graph"], !graph.isNull { schema.graph = try RiveGraph(json: graph) }
         do throws(StateMachineJSONError) {
-            let describedGraph = try StateMachineJSONReader(schema: schema).graph(described)
+            let describedGraph = try StateMachineJSONReader(schema: schema).graph(described, converters: json["converters"])
             if !describedGraph.isEmpty {
                 guard schema.graph.isEmpty else { throw StateMachineJSONError.graphGivenTwice }
                 schema.graph = describedGraph

@@ -6,7 +6,7 @@ public enum StateMachineJSONError: Error, Sendable, Hashable {
     /// A member is missing or has the wrong JSON type (path, what was expected).
     case invalidMember(at: String, expected: String)
     /// A member the format does not have (a typo, or what only a `.riv` file holds, such as a
-    /// converter).
+    /// blend state).
     case unknownMember(at: String)
     /// A type name that is not one this format describes (path, name, allowed).
     case unknownType(at: String, name: String, allowed: [String])
@@ -29,6 +29,17 @@ public enum StateMachineJSONError: Error, Sendable, Hashable {
     case duplicateName(at: String, name: String)
     /// The file gives both a raw `graph` and state machines described in its artboards.
     case graphGivenTwice
+    /// A converter reference names none of the file's converters, or several (path, name or index).
+    case unknownConverter(at: String, name: String)
+    /// An event name the artboard's `events` do not have (path, name).
+    case unknownEvent(at: String, name: String)
+    /// A data bind's target is not `Type 'name'` or `Type #n` of a Rive component type (path, target).
+    case badTarget(at: String, target: String)
+    /// A data bind's target property is not a property of the target's type (path, property, type).
+    case noSuchTargetProperty(at: String, property: String, type: String)
+    /// A converter, formula token or interpolator is not a graph object the format reads (path,
+    /// the graph reader's reason, which names the member).
+    case badObject(at: String, reason: String)
 
     /// Where the problem is and what it is, on one line.
     public var description: String {
@@ -47,6 +58,12 @@ public enum StateMachineJSONError: Error, Sendable, Hashable {
         case .noViewModel(let at): return "\(at): the artboard has no view model for property paths to start at"
         case .duplicateName(let at, let name): return "\(at): duplicate name '\(name)'"
         case .graphGivenTwice: return "graph: give either a graph or state machines described in artboards, not both"
+        case .unknownConverter(let at, let name): return "\(at): no converter '\(name)' (or several with that name)"
+        case .unknownEvent(let at, let name): return "\(at): the artboard has no event '\(name)'"
+        case .badTarget(let at, let target):
+            return "\(at): '\(target)' is not a component as \"Type 'name'\" or \"Type #n\" with a Rive component type"
+        case .noSuchTargetProperty(let at, let property, let type): return "\(at): \(type) has no property '\(property)'"
+        case .badObject(let at, let reason): return reason.hasPrefix(at) ? reason : "\(at): \(reason)"
         }
     }
 

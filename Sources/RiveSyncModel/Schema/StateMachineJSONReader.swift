@@ -14,15 +14,24 @@ struct StateMachineJSONReader {
         var machines: [(json: JSONValue, at: String)]
     }
 
-    /// The graph: a `Backboard`, then every artboard in file order, each followed by the
-    /// animations its states name and its described state machines. Empty when no artboard
-    /// describes a state machine.
-    func graph(_ described: [Described]) throws(StateMachineJSONError) -> RiveGraph {
-        guard described.contains(where: { !$0.machines.isEmpty }) else { return RiveGraph() }
+    /// The graph: a `Backboard`, the file's interpolators and converters (`converters`), then
+    /// every artboard in file order, each followed by its events and the components its data
+    /// binds target (each with its binds), the animations its states name and its described
+    /// state machines. Empty when no artboard describes a state machine and no converter is
+    /// given.
+    func graph(_ described: [Described], converters: JSONValue? = nil) throws(StateMachineJSONError) -> RiveGraph {
+        let converterItems = try MachineReader.array(converters, "converters")
+        guard described.contains(where: { !$0.machines.isEmpty }) || !converterItems.isEmpty else { return RiveGraph() }
         var objects = [RiveObject(typeKey: ObjectType.backboard)]
+        let fileConverters = try ConverterJSONReader().read(converterItems, at: "converters")
+        objects += fileConverters.interpolators + fileConverters.objects
         for (index, artboard) in schema.artboards.enumerated() {
             objects.append(RiveObject(typeKey: ObjectType.artboard, properties: [4: .text(artboard.name)]))
             let machines = described.filter { $0.artboard == index }.flatMap(\.machines)
+            let viewModel = artboard.viewModelName.flatMap { name in schema.viewModels.first { $0.name == name } }
+            var base = MachineReader(schema: schema, viewModel: viewModel, animations: [], converters: fileConverters.names)
+            let parts = try base.readArtboardParts(machines)
+            objects += base.objects
             let animations = Self.animationNames(machines.map(\.json))
             for name in animations {
                 // An empty one-shot animation: the state it plays settles at once.
@@ -30,8 +39,7 @@ struct StateMachineJSONReader {
             }
             for machine in machines {
                 var reader = MachineReader(
-                    schema: schema, viewModel: artboard.viewModelName.flatMap { name in schema.viewModels.first { $0.name == name } },
-                    animations: animations)
+                    schema: schema, viewModel: viewModel, animations: animations, converters: fileConverters.names, events: parts)
                 try reader.read(machine.json, at: machine.at)
                 objects += reader.objects
             }
@@ -54,7 +62,7 @@ struct StateMachineJSONReader {
 }
 
 /// Type keys of the objects this format writes (rive-runtime's `dev/defs`).
-private enum ObjectType {
+enum ObjectType {
     static let backboard = 23
     static let artboard = 1
     static let linearAnimation = 31
@@ -79,13 +87,17 @@ private enum ObjectType {
     static let dataBindContext = 447
     static let triggerComparator = 505
     static let selfComparator = 593
+    static let event = 128
+    static let listenerFireEvent = 168
+    static let fireEvent = 169
+    static let dataConverterGroupItem = 498
 }
 
 extension RiveFieldValue {
-    fileprivate static func text(_ string: String) -> RiveFieldValue { .bytes(Array(string.utf8)) }
+    static func text(_ string: String) -> RiveFieldValue { .bytes(Array(string.utf8)) }
 
     /// Varuints back to back, as an id list stores them.
-    fileprivate static func ids(_ ids: [Int]) -> RiveFieldValue {
+    static func ids(_ ids: [Int]) -> RiveFieldValue {
         var bytes: [UInt8] = []
         for id in ids {
             var rest = UInt64(id)
@@ -100,23 +112,30 @@ extension RiveFieldValue {
 }
 
 /// Reads one state machine description.
-private struct MachineReader {
+struct MachineReader {
     let schema: FileSchema
     /// The artboard's view model, where property paths start.
     let viewModel: ViewModelSchema?
     /// The artboard's animations, by the index states use.
     let animations: [String]
+    /// The file's converters' names, by index (references name one, or give its index).
+    let converters: [String]
+    /// The artboard's events by name, with their component ids.
+    let events: [String: Int]
     var objects: [RiveObject] = []
     private var inputs: [(name: String, type: Int)] = []
 
-    init(schema: FileSchema, viewModel: ViewModelSchema?, animations: [String]) {
+    init(schema: FileSchema, viewModel: ViewModelSchema?, animations: [String], converters: [String], events: [String: Int] = [:]) {
         self.schema = schema
         self.viewModel = viewModel
         self.animations = animations
+        self.converters = converters
+        self.events = events
     }
 
     mutating func read(_ json: JSONValue, at here: String) throws(StateMachineJSONError) {
-        try known(json, ["name", "inputs", "layers", "listeners"], at: here)
+        // `events` and `dataBinds` belong to the artboard: read before its animations.
+        try known(json, ["name", "inputs", "layers", "listeners", "events", "dataBinds"], at: here)
         let name = try string(json["name"], "\(here).name")
         objects.append(RiveObject(typeKey: ObjectType.stateMachine, properties: [55: .text(name)]))
         for (index, input) in try array(json["inputs"], "\(here).inputs").enumerated() {
@@ -243,22 +262,36 @@ private struct MachineReader {
         try readFireActions(json["actions"], at: "\(here).actions")
     }
 
-    /// `{"fire": "path", "at": "start" | "end"}`: a `StateMachineFireTrigger`.
+    /// `{"fire": "path", "at": "start" | "end"}`: a `StateMachineFireTrigger`;
+    /// `{"fireEvent": "name", "at": …}`: a `StateMachineFireEvent`.
     private mutating func readFireActions(_ json: JSONValue?, at here: String) throws(StateMachineJSONError) {
         for (index, action) in try array(json, here).enumerated() {
             let at = "\(here)[\(index)]"
+            if action["fireEvent"] != nil {
+                try known(action, ["fireEvent", "at"], at: at)
+                var object = RiveObject(
+                    typeKey: ObjectType.fireEvent, properties: [392: .uint(UInt64(try event(action["fireEvent"], at: "\(at).fireEvent")))])
+                if try occursAtEnd(action["at"], at: "\(at).at") { object.properties[393] = .uint(1) }
+                objects.append(object)
+                continue
+            }
             try known(action, ["fire", "at"], at: at)
             let (ids, property) = try resolve(try string(action["fire"], "\(at).fire"), at: "\(at).fire")
             guard property.type == .trigger else {
                 throw .unusableProperty(at: "\(at).fire", path: action["fire"]?.stringValue ?? "", type: property.type.rawValue)
             }
             var object = RiveObject(typeKey: ObjectType.fireTrigger, properties: [871: .ids(ids)])
-            switch try optionalString(action["at"], "\(at).at") ?? "start" {
-            case "start": break
-            case "end": object.properties[393] = .uint(1)
-            default: throw .badValue(at: "\(at).at", expected: "\"start\" or \"end\"")
-            }
+            if try occursAtEnd(action["at"], at: "\(at).at") { object.properties[393] = .uint(1) }
             objects.append(object)
+        }
+    }
+
+    /// `"start"` (the default) or `"end"`: whether a fire action occurs at the end.
+    private func occursAtEnd(_ json: JSONValue?, at here: String) throws(StateMachineJSONError) -> Bool {
+        switch try optionalString(json, here) ?? "start" {
+        case "start": return false
+        case "end": return true
+        default: throw .badValue(at: here, expected: "\"start\" or \"end\"")
         }
     }
 
@@ -268,7 +301,8 @@ private struct MachineReader {
         let form: Set<String> =
             json["input"] != nil
             ? ["input", "op", "value"]
-            : json["trigger"] != nil ? ["trigger"] : json["changed"] != nil ? ["changed"] : ["property", "op", "value", "otherProperty"]
+            : json["trigger"] != nil
+                ? ["trigger"] : json["changed"] != nil ? ["changed"] : ["property", "op", "value", "otherProperty", "converter"]
         try known(json, form, at: here)
         if let input = json["input"] {
             try readInputCondition(json, input: try string(input, "\(here).input"), at: here)
@@ -301,7 +335,8 @@ private struct MachineReader {
         var condition = RiveObject(typeKey: ObjectType.viewModelCondition)
         if operation != .equal { condition.properties[650] = .uint(operation.rawValue) }
         objects.append(condition)
-        try appendBindable(property, ids: ids, flags: 0, at: "\(here).property")
+        let converter = try converterIndex(json["converter"], at: "\(here).converter")
+        try appendBindable(property, ids: ids, flags: 0, at: "\(here).property", converter: converter)
         objects.append(RiveObject(typeKey: ObjectType.propertyComparator))
         if let other = json["otherProperty"] {
             let otherPath = try string(other, "\(here).otherProperty")
@@ -370,8 +405,17 @@ private struct MachineReader {
     // MARK: Listeners
 
     private mutating func readListener(_ json: JSONValue, at here: String) throws(StateMachineJSONError) {
-        try known(json, ["name", "property", "actions"], at: here)
+        try known(json, json["event"] != nil ? ["name", "event", "actions"] : ["name", "property", "actions"], at: here)
         let name = try optionalString(json["name"], "\(here).name") ?? ""
+        if json["event"] != nil {
+            // `listenerType` 5: an event the artboard reported.
+            let id = try event(json["event"], at: "\(here).event")
+            objects.append(RiveObject(typeKey: ObjectType.listener, properties: [138: .text(name), 225: .uint(5), 399: .uint(UInt64(id))]))
+            for (index, action) in try array(json["actions"], "\(here).actions").enumerated() {
+                try readListenerAction(action, at: "\(here).actions[\(index)]")
+            }
+            return
+        }
         let path = try string(json["property"], "\(here).property")
         let (ids, _) = try resolve(path, at: "\(here).property")
         // `listenerType` 11: a view-model value changed.
@@ -386,8 +430,16 @@ private struct MachineReader {
     /// `ListenerNumberChange` or `ListenerBoolChange` (a trigger input, without a value, fires).
     private mutating func readListenerAction(_ json: JSONValue, at here: String) throws(StateMachineJSONError) {
         let form: Set<String> =
-            json["input"] != nil ? ["input", "value"] : json["fire"] != nil ? ["fire"] : ["set", "value", "otherProperty"]
+            json["input"] != nil
+            ? ["input", "value"]
+            : json["fire"] != nil
+                ? ["fire"] : json["fireEvent"] != nil ? ["fireEvent"] : ["set", "value", "otherProperty", "converter"]
         try known(json, form, at: here)
+        if json["fireEvent"] != nil {
+            let id = try event(json["fireEvent"], at: "\(here).fireEvent")
+            objects.append(RiveObject(typeKey: ObjectType.listenerFireEvent, properties: [389: .uint(UInt64(id))]))
+            return
+        }
         if let input = json["input"] {
             let name = try string(input, "\(here).input")
             guard let index = inputs.firstIndex(where: { $0.name == name }) else { throw .noSuchProperty(at: "\(here).input", path: name) }
@@ -423,8 +475,12 @@ private struct MachineReader {
             let fits = otherProperty.type == property.type || (otherProperty.type == .number && property.type == .string)
             guard fits else { throw .unusableProperty(at: "\(here).otherProperty", path: otherPath, type: otherProperty.type.rawValue) }
             objects.append(RiveObject(typeKey: typeKey))
-            objects.append(Self.bind(ids: otherIDs, key: key, flags: 0))
+            let converter = try converterIndex(json["converter"], at: "\(here).converter")
+            objects.append(Self.bind(ids: otherIDs, key: key, flags: 0, converter: converter))
         } else {
+            if json["converter"] != nil {
+                throw .invalidMember(at: "\(here).converter", expected: "otherProperty for a converter to convert")
+            }
             guard let value = json["value"] else { throw .invalidMember(at: "\(here).value", expected: "a value (or otherProperty)") }
             objects.append(RiveObject(typeKey: typeKey, properties: [key: try fieldValue(value, property, at: "\(here).value")]))
         }
@@ -435,27 +491,49 @@ private struct MachineReader {
     // MARK: Binds and paths
 
     /// A bindable property of the property's type and its data bind to the property.
-    private mutating func appendBindable(_ property: PropertySchema, ids: [Int], flags: UInt64, at here: String)
-        throws(StateMachineJSONError)
-    {
+    private mutating func appendBindable(
+        _ property: PropertySchema, ids: [Int], flags: UInt64, at here: String, converter: Int? = nil
+    ) throws(StateMachineJSONError) {
         guard let (typeKey, key) = Self.bindable[property.type] else {
             throw .unusableProperty(at: here, path: property.name, type: property.type.rawValue)
         }
         objects.append(RiveObject(typeKey: typeKey))
-        objects.append(Self.bind(ids: ids, key: key, flags: flags))
+        objects.append(Self.bind(ids: ids, key: key, flags: flags, converter: converter))
     }
 
-    /// A `DataBindContext`: flags 0 binds to the target, 1 to the source.
-    private static func bind(ids: [Int], key: Int, flags: UInt64) -> RiveObject {
+    /// A `DataBindContext` (`DataBindFlags`: 0 binds to the target, 1 to the source, 2 both
+    /// ways, 4 once, 8 source to target first), with its converter's index.
+    static func bind(ids: [Int], key: Int, flags: UInt64, converter: Int? = nil) -> RiveObject {
         var object = RiveObject(typeKey: ObjectType.dataBindContext, properties: [586: .uint(UInt64(key)), 588: .ids(ids)])
         if flags != 0 { object.properties[587] = .uint(flags) }
+        if let converter { object.properties[660] = .uint(UInt64(converter)) }
         return object
+    }
+
+    /// A converter reference: the name of one of the file's converters (unique), or its index.
+    func converterIndex(_ json: JSONValue?, at here: String) throws(StateMachineJSONError) -> Int? {
+        guard let json, !json.isNull else { return nil }
+        if let index = json.intValue {
+            guard converters.indices.contains(index) else { throw .unknownConverter(at: here, name: String(index)) }
+            return index
+        }
+        let name = try string(json, here)
+        let matches = converters.indices.filter { converters[$0] == name }
+        guard matches.count == 1 else { throw .unknownConverter(at: here, name: name) }
+        return matches[0]
+    }
+
+    /// An event of the artboard, by name: its component id.
+    func event(_ json: JSONValue?, at here: String) throws(StateMachineJSONError) -> Int {
+        let name = try string(json, here)
+        guard let id = events[name] else { throw .unknownEvent(at: here, name: name) }
+        return id
     }
 
     /// A property path (`mood`, `child/x`; `@Theme/accent` from another view model: a global, or
     /// a nested artboard's data context) as a data bind's source path: the view model's index,
     /// then property indices.
-    private func resolve(_ path: String, at here: String) throws(StateMachineJSONError) -> ([Int], PropertySchema) {
+    func resolve(_ path: String, at here: String) throws(StateMachineJSONError) -> ([Int], PropertySchema) {
         let names: [String]
         do {
             names = try PropertyPath.names(of: path)
@@ -520,46 +598,58 @@ private struct MachineReader {
         }
     }
 
-    private func whole(_ json: JSONValue, _ here: String) throws(StateMachineJSONError) -> UInt64 {
+    func whole(_ json: JSONValue, _ here: String) throws(StateMachineJSONError) -> UInt64 {
         guard let n = json.intValue, n >= 0, n <= Int(UInt32.max) else {
             throw .badValue(at: here, expected: "a whole number")
         }
         return UInt64(n)
     }
 
-    private func number(_ json: JSONValue?, _ here: String) throws(StateMachineJSONError) -> Float {
+    func number(_ json: JSONValue?, _ here: String) throws(StateMachineJSONError) -> Float {
         guard let n = json?.numberValue, Float(n).isFinite else { throw .badValue(at: here, expected: "a number") }
         return Float(n)
     }
 
-    private func bool(_ json: JSONValue, _ here: String) throws(StateMachineJSONError) -> Bool {
+    func bool(_ json: JSONValue, _ here: String) throws(StateMachineJSONError) -> Bool {
         guard let b = json.boolValue else { throw .badValue(at: here, expected: "true or false") }
         return b
     }
 
-    private func optionalBool(_ json: JSONValue?, _ here: String) throws(StateMachineJSONError) -> Bool? {
+    func optionalBool(_ json: JSONValue?, _ here: String) throws(StateMachineJSONError) -> Bool? {
         guard let json, !json.isNull else { return nil }
         return try bool(json, here)
     }
 
     /// Refuses a member this format does not know (a typo, or what only a `.riv` file holds).
-    private func known(_ json: JSONValue, _ names: Set<String>, at here: String) throws(StateMachineJSONError) {
+    func known(_ json: JSONValue, _ names: Set<String>, at here: String) throws(StateMachineJSONError) {
         guard let members = json.objectValue else { throw .invalidMember(at: here, expected: "an object") }
         for (name, _) in members where !names.contains(name) { throw .unknownMember(at: "\(here).\(name)") }
     }
 
-    private func array(_ json: JSONValue?, _ here: String) throws(StateMachineJSONError) -> [JSONValue] {
+    func array(_ json: JSONValue?, _ here: String) throws(StateMachineJSONError) -> [JSONValue] {
+        try Self.array(json, here)
+    }
+
+    static func array(_ json: JSONValue?, _ here: String) throws(StateMachineJSONError) -> [JSONValue] {
         guard let json, !json.isNull else { return [] }
         guard let items = json.arrayValue else { throw .invalidMember(at: here, expected: "an array") }
         return items
     }
 
-    private func string(_ json: JSONValue?, _ here: String) throws(StateMachineJSONError) -> String {
+    func string(_ json: JSONValue?, _ here: String) throws(StateMachineJSONError) -> String {
+        try Self.string(json, here)
+    }
+
+    static func string(_ json: JSONValue?, _ here: String) throws(StateMachineJSONError) -> String {
         guard let text = json?.stringValue else { throw .invalidMember(at: here, expected: "a string") }
         return text
     }
 
-    private func optionalString(_ json: JSONValue?, _ here: String) throws(StateMachineJSONError) -> String? {
+    func optionalString(_ json: JSONValue?, _ here: String) throws(StateMachineJSONError) -> String? {
+        try Self.optionalText(json, here)
+    }
+
+    static func optionalText(_ json: JSONValue?, _ here: String) throws(StateMachineJSONError) -> String? {
         guard let json, !json.isNull else { return nil }
         return try string(json, here)
     }

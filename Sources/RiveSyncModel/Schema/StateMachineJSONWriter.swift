@@ -7,23 +7,32 @@ import RiveSyncJSON
 /// in Rive's names too (blend states, event listeners and actions, converters, the artboard's
 /// data binds), for reading only.
 extension FileSchema {
-    /// Every artboard with its state machines: `{"artboards": [{"name", "stateMachines": […]}]}`;
-    /// a state machine the file does not describe is `{"name": …}` alone.
+    /// The file's data converters (when it has any) and every artboard with its state
+    /// machines: `{"converters": […], "artboards": [{"name", "stateMachines": […]}]}`; a state
+    /// machine the file does not describe is `{"name": …}` alone. The artboard's events and
+    /// data binds are written on its first described state machine.
     public var stateMachineGraphJSON: JSONValue {
-        .object([
-            (
-                "artboards",
-                .array(
-                    artboards.map { artboard in
-                        let machines = artboard.stateMachines.map { name in
-                            StateMachineDefinition.build(from: graph, artboard: artboard.name, stateMachine: name).map {
-                                StateMachineJSONWriter(schema: self, artboard: artboard, definition: $0).json
-                            } ?? .object([("name", .string(name))])
-                        }
-                        return .object([("name", .string(artboard.name)), ("stateMachines", .array(machines))])
-                    })
-            )
-        ])
+        let converters = ConverterJSONWriter(graph: graph)
+        let names = converters.names
+        var described: [JSONValue] = []
+        for artboard in artboards {
+            var first = true
+            var machines: [JSONValue] = []
+            for name in artboard.stateMachines {
+                guard let definition = StateMachineDefinition.build(from: graph, artboard: artboard.name, stateMachine: name) else {
+                    machines.append(.object([("name", .string(name))]))
+                    continue
+                }
+                let writer = StateMachineJSONWriter(
+                    schema: self, artboard: artboard, definition: definition, converterNames: names, writesArtboardParts: first)
+                machines.append(writer.json)
+                first = false
+            }
+            described.append(.object([("name", .string(artboard.name)), ("stateMachines", .array(machines))]))
+        }
+        let written = converters.json
+        let members: [(String, JSONValue)] = written.isEmpty ? [] : [("converters", .array(written))]
+        return .object(members + [("artboards", .array(described))])
     }
 }
 
@@ -32,6 +41,10 @@ struct StateMachineJSONWriter {
     let schema: FileSchema
     let artboard: ArtboardSchema
     let definition: StateMachineDefinition
+    /// The file's converters' names by index (references use a unique name, else the index).
+    var converterNames: [String] = []
+    /// Whether to write the artboard's events and data binds (on its first state machine).
+    var writesArtboardParts = true
 
     var json: JSONValue {
         var members: [(String, JSONValue)] = [("name", .string(definition.name))]
@@ -49,7 +62,11 @@ struct StateMachineJSONWriter {
         Self.add("inputs", inputs, to: &members)
         Self.add("layers", definition.layers.map(layer), to: &members)
         Self.add("listeners", definition.listeners.map(listener), to: &members)
-        Self.add("dataBinds", definition.artboardBinds.map(artboardBind), to: &members)
+        if writesArtboardParts {
+            let events = definition.events.sorted { $0.key < $1.key }.map { JSONValue.object([("name", .string($0.value))]) }
+            Self.add("events", events, to: &members)
+            Self.add("dataBinds", definition.artboardBinds.map(artboardBind), to: &members)
+        }
         return .object(members)
     }
 
@@ -153,7 +170,7 @@ struct StateMachineJSONWriter {
             default:
                 members = withOperation([("property", .string(path)), ("value", value(of: right, bindable: bindable))], operation)
             }
-            if let converter = toTargetBind(bindable)?.converter { members.append(("converter", .number(Double(converter)))) }
+            if let converter = toTargetBind(bindable)?.converter { members.append(("converter", converterReference(converter))) }
             return .object(members)
         case .viewModel(.component(let id, let key), let right, let operation):
             // `TransitionPropertyComponentComparator` on the left: a component's property.
@@ -219,7 +236,7 @@ struct StateMachineJSONWriter {
             var members: [(String, JSONValue)] = [("set", .string(destination))]
             if let source = toTargetBind(bindable) {
                 members.append(("otherProperty", .string(path(source.sourcePath))))
-                if let converter = source.converter { members.append(("converter", .number(Double(converter)))) }
+                if let converter = source.converter { members.append(("converter", converterReference(converter))) }
             } else if definition.bindables.indices.contains(bindable) {
                 members.append(("value", storedValue(definition.bindables[bindable], at: target?.sourcePath)))
             }
@@ -279,10 +296,24 @@ struct StateMachineJSONWriter {
             members.append(("target", .string(componentName(id))))
         }
         members.append(("targetProperty", .string(RiveDefinitions.property(bind.propertyKey)?.name ?? String(bind.propertyKey))))
+        if case .component(let id) = bind.target, definition.components.indices.contains(id),
+            let stored = definition.components[id].properties[bind.propertyKey],
+            let value = RiveGraph.jsonValue(
+                of: RiveObject(typeKey: definition.components[id].typeKey, properties: [bind.propertyKey: stored])
+            )
+            .objectValue?.first(where: { $0.0 != "type" })?.1
+        {
+            members.append(("targetValue", value))
+        }
         members.append(("direction", .string(bind.twoWay ? "twoWay" : bind.toSource ? "toSource" : "toTarget")))
         if bind.once { members.append(("once", true)) }
-        if let converter = bind.converter { members.append(("converter", .number(Double(converter)))) }
+        if bind.sourceToTargetFirst { members.append(("sourceToTargetFirst", true)) }
+        if let converter = bind.converter { members.append(("converter", converterReference(converter))) }
         return .object(members)
+    }
+
+    private func converterReference(_ index: Int) -> JSONValue {
+        ConverterJSONWriter.reference(index, names: converterNames)
     }
 
     /// A component as `Type 'name'`, or `Type #id` when it has no name.

@@ -49,6 +49,22 @@ enum DurableFile {
         }
     }
 
+    /// Makes the state directory itself when it is missing (mode 0700), but not a missing
+    /// parent: a mistyped `--state-dir /var/lib/rivesyncd/typo/state` is refused instead of
+    /// silently creating a whole path.
+    static func makeStateDirectory(_ path: String) throws(PersistenceError) {
+        guard mkdir(path, 0o700) != 0 else { return }
+        let code = errno
+        switch code {
+        case EEXIST: return
+        case ENOENT:
+            let parent = (path as NSString).deletingLastPathComponent
+            throw .unusable(path: path, reason: "its parent directory \(parent.isEmpty ? "." : parent) does not exist (create it first)")
+        default:
+            throw .unusable(path: path, reason: "cannot create directory: \(String(cString: strerror(code)))")
+        }
+    }
+
     static func read(_ path: String) -> [UInt8]? {
         FileManager.default.contents(atPath: path).map { [UInt8]($0) }
     }

@@ -46,6 +46,8 @@ final class FileJournal {
     /// name and renamed into place, so a crash never leaves a half-made journal behind.
     static func create(directory: String, header: JournalHeader, policy: DurabilityPolicy) throws(PersistenceError) -> FileJournal {
         let building = directory + ".new"
+        // A leftover of a crash mid-create, usually absent; one that cannot be removed makes the
+        // next line fail with its reason.
         try? FileManager.default.removeItem(atPath: building)
         try DurableFile.makeDirectory(building)
         try DurableFile.replace(building + "/file.json", with: header.json.serialized())
@@ -208,6 +210,8 @@ final class FileJournal {
             if policy == .always, fdatasync(fd) != 0 { throw PersistenceError.writeFailed(path: logPath, errno: errno) }
         } catch {
             damaged = true
+            // The write's own error is the one to report; a failed cut-back leaves the journal
+            // marked damaged, which refuses every later append.
             try? cutBack()
             throw error
         }

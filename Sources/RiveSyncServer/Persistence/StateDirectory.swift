@@ -32,13 +32,14 @@ final class StateDirectory: Sendable {
     init(path: String, policy: DurabilityPolicy) throws(PersistenceError) {
         self.path = path
         self.policy = policy
+        try DurableFile.makeStateDirectory(path)
         try DurableFile.makeDirectory(path + "/files")
         try DurableFile.makeDirectory(path + "/assets")
         let daemonPath = path + "/daemon.json"
         if let bytes = DurableFile.read(daemonPath) {
-            guard let json = try? JSONParser().parse(bytes), let epoch = json["epoch"]?.stringValue else {
-                throw .corrupt(path: daemonPath, line: 1, reason: "no epoch")
-            }
+            let json: JSONValue
+            do { json = try JSONParser().parse(bytes) } catch { throw .corrupt(path: daemonPath, line: 1, reason: "\(error)") }
+            guard let epoch = json["epoch"]?.stringValue else { throw .corrupt(path: daemonPath, line: 1, reason: "no epoch") }
             let files = try json["files"]?.arrayValue.map { (list) throws(PersistenceError) in
                 try list.map { (item) throws(PersistenceError) in
                     guard let number = item.intValue, number > 0 else {

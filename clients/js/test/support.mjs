@@ -20,7 +20,7 @@ export class Daemon {
    * @param {{port?: number}} [options] a fixed port (for restarts), default 0
    */
   static async start(args, options = {}) {
-    const binary = process.env.RIVESYNCD ?? join(root, '.build/debug/rivesyncd');
+    const binary = process.env.RIVESYNC_DAEMON ?? process.env.RIVESYNCD ?? join(root, '.build/debug/rivesyncd');
     const daemon = new Daemon();
     daemon.process = spawn(binary, [...args, '--port', String(options.port ?? 0)], { stdio: ['ignore', 'ignore', 'pipe'] });
     daemon.stderr = '';

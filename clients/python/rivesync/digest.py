@@ -3,8 +3,19 @@
 instance reachable from the bindings in id order, with its view model, name and values
 sorted by property name, each value in a fixed binary form; SHA-256, lower-case hex."""
 
+from __future__ import annotations
+
 import hashlib
 import struct
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any, Optional
+
+#: ``[(slot, instance id or None)]``, in order.
+Bindings = Sequence[tuple[str, Optional[int]]]
+#: instance id → ``{"viewModel", "name", "values"}``.
+Instances = Mapping[int, Mapping[str, Any]]
+#: view model → property → type name.
+Types = Mapping[str, Mapping[str, str]]
 
 _TAGS = {
     "number": 1, "string": 2, "color": 5, "enum": 6, "trigger": 7, "viewModel": 8, "list": 9,
@@ -12,17 +23,17 @@ _TAGS = {
 }
 
 
-def _u64(value, out):
+def _u64(value: int, out: bytearray) -> None:
     out += struct.pack(">Q", value & 0xFFFF_FFFF_FFFF_FFFF)
 
 
-def _text(text, out):
+def _text(text: str, out: bytearray) -> None:
     data = text.encode("utf-8")
     _u64(len(data), out)
     out += data
 
 
-def color_argb(value):
+def color_argb(value: int | str) -> int:
     """A color's 32-bit ARGB from its wire forms: ``"#AARRGGBB"``, ``"#RRGGBB"`` or an integer."""
     if isinstance(value, int):
         return value & 0xFFFF_FFFF
@@ -31,7 +42,7 @@ def color_argb(value):
     return argb | 0xFF00_0000 if len(digits) == 6 else argb
 
 
-def _value(kind, value, out):
+def _value(kind: str, value: Any, out: bytearray) -> None:
     if kind == "boolean":
         out.append(4 if value else 3)
         return
@@ -62,7 +73,7 @@ def _value(kind, value, out):
         out.append(0 if value is None else 1)
 
 
-def canonical_bytes(bindings, instances, types):
+def canonical_bytes(bindings: Bindings, instances: Instances, types: Types) -> bytes:
     """``bindings``: ``[(slot, id or None)]`` in order; ``instances``: id → ``{"viewModel",
     "name", "values"}``; ``types``: view model → property → type name."""
     out = bytearray()
@@ -81,13 +92,13 @@ def canonical_bytes(bindings, instances, types):
     return bytes(out)
 
 
-def digest(bindings, instances, types):
+def digest(bindings: Bindings, instances: Instances, types: Types) -> str:
     """SHA-256 of the canonical bytes, lower-case hex: equal to the daemon's ``digest`` reply
     for the same state."""
     return hashlib.sha256(canonical_bytes(bindings, instances, types)).hexdigest()
 
 
-def children(values):
+def children(values: Mapping[str, Any]) -> Iterator[int]:
     """The instance ids a state's values refer to: nested view models and list items."""
     for value in values.values():
         if isinstance(value, dict) and isinstance(value.get("instance"), int):
@@ -96,10 +107,10 @@ def children(values):
             yield from (item for item in value if isinstance(item, int))
 
 
-def reachable(bindings, instances):
+def reachable(bindings: Bindings, instances: Instances) -> set[int]:
     """Every instance reachable from the bound ones that the store holds."""
-    seen = set()
-    stack = [instance for _, instance in bindings if instance is not None]
+    seen: set[int] = set()
+    stack: list[int] = [instance for _, instance in bindings if instance is not None]
     while stack:
         instance = stack.pop()
         if instance in seen or instance not in instances:

@@ -2,15 +2,19 @@
 in ``code``, its human text in ``message`` and its fields in ``details``; the class says which
 family it belongs to, with the family names of the Swift client (and of Rive's runtime)."""
 
+from __future__ import annotations
+
+from typing import Any
+
 
 class RiveSyncError(Exception):
     """Base of every error of this package."""
 
-    def __init__(self, code, message="", details=None):
+    def __init__(self, code: str, message: str = "", details: dict[str, Any] | None = None) -> None:
         super().__init__(f"{code}: {message}" if message else code)
         self.code = code
         self.message = message
-        self.details = details or {}
+        self.details: dict[str, Any] = details or {}
 
 
 class WorkerError(RiveSyncError):
@@ -20,7 +24,7 @@ class WorkerError(RiveSyncError):
 class ConnectionFailed(WorkerError):
     """The WebSocket connection could not be opened (or the hello timed out)."""
 
-    def __init__(self, message):
+    def __init__(self, message: str) -> None:
         super().__init__("connection_failed", message)
 
 
@@ -28,14 +32,14 @@ class Disconnected(WorkerError):
     """The connection dropped before the reply came. For a command the outcome is unknown:
     the replica shows whether it applied once the worker has resumed."""
 
-    def __init__(self, message="the connection dropped"):
+    def __init__(self, message: str = "the connection dropped") -> None:
         super().__init__("disconnected", message)
 
 
 class Closed(WorkerError):
     """The worker was closed with ``close()``."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__("closed", "the worker was closed")
 
 
@@ -72,7 +76,7 @@ class ViewModelInstanceError(RiveSyncError):
     """Paths and values: no such property, type mismatch, bad enum value, index out of range, …"""
 
 
-_FAMILIES = {
+_FAMILIES: dict[type[RiveSyncError], list[str]] = {
     WorkerError: [
         "bad_json", "too_deep", "bad_message", "unknown_type", "hello_required", "internal", "storage_failed",
         "unsupported_version",
@@ -98,7 +102,7 @@ _FAMILIES = {
 _CLASS_BY_CODE = {code: family for family, codes in _FAMILIES.items() for code in codes}
 
 
-def from_reply(reply):
+def from_reply(reply: dict[str, Any]) -> RiveSyncError:
     """The typed error for an ``error`` message. Unknown codes (a newer daemon) are a plain
     ``RiveSyncError`` with their code, as PROTOCOL.md §14 asks."""
     code = reply.get("code") or "internal"

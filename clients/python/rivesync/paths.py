@@ -3,21 +3,24 @@ so every name in a path is escaped as in a JSON Pointer (RFC 6901): ``~`` is ``~
 ``~1``. ``join("BG On/Off")`` is ``"BG On~1Off"``; names without either character are
 unchanged, so plain paths still read as written."""
 
+from __future__ import annotations
+
 from .errors import ViewModelInstanceError
 
 
-def escape(name):
+def escape(name: str) -> str:
     """One name as a path segment: ``~`` → ``~0``, then ``/`` → ``~1``."""
     return name.replace("~", "~0").replace("/", "~1")
 
 
-def unescape(segment):
+def unescape(segment: str) -> str:
     """The name a path segment writes (the reverse of ``escape``). A ``~`` followed by
     anything but ``0`` or ``1`` raises ``ViewModelInstanceError`` ``invalid_path``, as the
     daemon answers."""
     if "~" not in segment:
         return segment
-    name, index = [], 0
+    name: list[str] = []
+    index = 0
     while index < len(segment):
         character = segment[index]
         if character != "~":
@@ -32,7 +35,7 @@ def unescape(segment):
     return "".join(name)
 
 
-def join(*parts, slot=None, instance=None):
+def join(*parts: str | int, slot: str | None = None, instance: int | None = None) -> str:
     """A path from names (escaped) and list indices (ints), from the main instance, a global
     ``slot`` (``@Theme``) or an ``instance`` id (``#17``): ``join("players", 0, "x/y")`` is
     ``"players/0/x~1y"``, ``join("background", slot="Look/Feel")`` is
@@ -45,7 +48,7 @@ def join(*parts, slot=None, instance=None):
     return "/".join(segments)
 
 
-def split(path):
+def split(path: str) -> list[str]:
     """The names and indices (as strings) of a path, unescaped; the slot or instance segment
     (``@Theme``, ``#17``) is kept as it is written but with its name unescaped."""
     segments = path.split("/")

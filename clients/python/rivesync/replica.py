@@ -1,9 +1,16 @@
 """A copy of one target's state kept by applying its batches in seq order (PROTOCOL.md §7):
 what reads, value streams and the digest of this client come from."""
 
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+
 import copy
 
 from . import digest as _digest
+from .digest import Types
 from . import paths as _paths
 from .errors import RiveSyncError, ViewModelInstanceError
 
@@ -12,7 +19,7 @@ class ReplicaError(RiveSyncError):
     """A batch does not follow or does not fit: the replica diverged and must start again."""
 
 
-def schema_types(schema):
+def schema_types(schema: Mapping[str, Any]) -> Types:
     """view model → property → type name, from a file's schema (``describe``)."""
     return {vm["name"]: {p["name"]: p["type"] for p in vm.get("properties", [])} for vm in schema.get("viewModels", [])}
 
@@ -20,29 +27,30 @@ def schema_types(schema):
 class Replica:
     """Starts from a whole-target ``snapshot`` message; ``apply`` takes every later batch."""
 
-    def __init__(self, snapshot, types):
-        self.target = snapshot["target"]
-        self.epoch = snapshot.get("epoch", "")
-        self.seq = snapshot["seq"]
+    def __init__(self, snapshot: Mapping[str, Any], types: Types) -> None:
+        self.target: str = snapshot["target"]
+        self.epoch: str = snapshot.get("epoch", "")
+        self.seq: int = snapshot["seq"]
         self.types = types
-        self.bindings = [(b["slot"], b["instance"]) for b in snapshot["bindings"]]
-        self.instances = {}
+        self.bindings: list[tuple[str, int | None]] = [(b["slot"], b["instance"]) for b in snapshot["bindings"]]
+        self.instances: dict[int, dict[str, Any]] = {}
         for state in snapshot["instances"]:
             self._upsert(state)
 
-    def _upsert(self, state):
+    def _upsert(self, state: Mapping[str, Any]) -> None:
         self.instances[state["id"]] = {
             "viewModel": state["viewModel"], "name": state["name"], "values": copy.deepcopy(state["values"])}
 
-    def _values(self, instance, prop):
+    def _values(self, instance: int, prop: str) -> dict[str, Any]:
         state = self.instances.get(instance)
         if state is None:
             raise ReplicaError("unknown_instance", f"a change names instance {instance}, which the replica does not hold")
         if prop not in state["values"]:
             raise ReplicaError("invalid_change", f"instance {instance} has no property '{prop}'")
-        return state["values"]
+        values: dict[str, Any] = state["values"]
+        return values
 
-    def apply(self, batch):
+    def apply(self, batch: Mapping[str, Any]) -> None:
         """Applies the next batch (seq one past the replica's) or raises ``ReplicaError`` and
         leaves the replica unchanged."""
         if batch["target"] != self.target:
@@ -64,7 +72,7 @@ class Replica:
         self.seq = batch["seq"]
         self.epoch = batch.get("epoch", self.epoch)
 
-    def _apply(self, effect):
+    def _apply(self, effect: Mapping[str, Any]) -> None:
         for state in effect.get("introduced", []):
             self._upsert(state)
         op = effect["op"]
@@ -97,15 +105,15 @@ class Replica:
             raise ReplicaError("invalid_change", f"unknown effect op {op!r}")
 
     @property
-    def digest(self):
+    def digest(self) -> str:
         """The state digest; equal to the daemon's ``digest`` at the same seq."""
         return _digest.digest(self.bindings, self.instances, self.types)
 
-    def instance(self, slot="main"):
+    def instance(self, slot: str = "main") -> int | None:
         """The id bound in ``slot`` (``main`` or a global's name), or None."""
         return next((instance for name, instance in self.bindings if name == slot), None)
 
-    def state(self):
+    def state(self) -> dict[str, Any]:
         """The whole state in the shape of a snapshot: bindings and reachable instances."""
         return {
             "target": self.target, "epoch": self.epoch, "seq": self.seq,
@@ -114,7 +122,7 @@ class Replica:
                           for i in sorted(_digest.reachable(self.bindings, self.instances))],
         }
 
-    def resolve(self, path):
+    def resolve(self, path: str) -> tuple[int, str, str, Any]:
         """``(instance id, property, type, value)`` at ``path`` (PROTOCOL.md §1), or a
         ``ViewModelInstanceError`` with the daemon's code. Names in ``path`` are escaped
         (``~0``, ``~1``: ``rivesync.paths``)."""
@@ -126,7 +134,7 @@ class Replica:
             raise ViewModelInstanceError("invalid_path", f"invalid path '{path}'", {"path": path}) from None
         first = segments[0]
         if first.startswith("@"):
-            instance = self.instance(first[1:])
+            instance: int | None = self.instance(first[1:])
             if not any(slot == first[1:] for slot, _ in self.bindings):
                 raise ViewModelInstanceError("no_such_slot", f"no slot '{first[1:]}'", {"path": path})
             segments = segments[1:]
@@ -142,7 +150,7 @@ class Replica:
             instance = self.instance("main")
         if not segments:
             raise ViewModelInstanceError("invalid_path", f"'{path}' does not end at a property", {"path": path})
-        walked = []
+        walked: list[str] = []
         while True:
             if instance is None or instance not in self.instances:
                 raise ViewModelInstanceError("null_instance", f"'{'/'.join(walked)}' is null", {"path": "/".join(walked)})

@@ -5,11 +5,17 @@ style. Writes return
 after the daemon's acknowledgement (a ``Receipt``) or raise the typed error; reads come from
 the local replica, consistent with the last batch applied."""
 
+from __future__ import annotations
+
 import base64
+import ssl as _ssl
+from types import TracebackType
+from typing import Any
 
 from .file import File
 from .presence import Presence
 from .session import Session
+from .instance import ViewModelInstance
 from .target import RemoteTarget, StateMachine
 
 DEFAULT_URL = "ws://127.0.0.1:7420"
@@ -21,61 +27,68 @@ class Worker:
     It reconnects by itself when the connection drops and resumes each subscription from its
     last batch, so replicas and streams go on without losing or repeating a change."""
 
-    def __init__(self, session):
+    def __init__(self, session: Session) -> None:
+        #: The connection (requests, mirrors, reconnecting); its counters are for tests.
         self.session = session
 
     @classmethod
-    async def connect(cls, url=DEFAULT_URL, token=None, *, client_name="rivesync-python", reconnect=True,
-                      connect_timeout=5.0, request_timeout=None, ssl=None):
+    async def connect(cls, url: str = DEFAULT_URL, token: str | None = None, *, client_name: str = "rivesync-python",
+                      reconnect: bool = True, connect_timeout: float = 5.0, request_timeout: float | None = None,
+                      ssl: _ssl.SSLContext | None = None) -> Worker:
         """Connects and says hello. ``ssl``: an ``ssl.SSLContext`` for ``wss://`` with a
         private CA. Raises ``ConnectionFailed``, ``Unauthorized`` or ``WorkerError``."""
         session = Session(url, token, client_name, reconnect, connect_timeout, request_timeout, ssl)
         await session.start()
         return cls(session)
 
-    async def __aenter__(self):
+    async def __aenter__(self) -> Worker:
         return self
 
-    async def __aexit__(self, *_):
+    async def __aexit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                        traceback: TracebackType | None) -> None:
         await self.close()
 
     @property
-    def epoch(self):
+    def epoch(self) -> str:
+        """The daemon's epoch (from its ``welcome``)."""
         return self.session.epoch
 
     @property
-    def limits(self):
-        return dict(self.session.welcome.get("limits", {}))
+    def limits(self) -> dict[str, Any]:
+        """The daemon's limits (from its ``welcome``)."""
+        return dict((self.session.welcome or {}).get("limits", {}))
 
-    async def close(self):
+    async def close(self) -> None:
         """Closes the connection; targets only this worker knows (anchors of its instances)
         are deleted first. Pending calls and streams end with ``Closed``."""
         await self.session.close()
 
-    async def request(self, message, timeout=None):
+    async def request(self, message: dict[str, Any], timeout: float | None = None) -> dict[str, Any]:
         """Any protocol request as a dict (without ``id``); returns the reply dict. Prefer the
         typed methods; a subscribe sent this way must not be for a target this worker mirrors."""
         return await self.session.request(message, timeout)
 
-    async def ping(self):
+    async def ping(self) -> None:
+        """A round trip to the daemon."""
         await self.session.request({"type": "ping"})
 
-    async def get_file_names(self):
+    async def get_file_names(self) -> list[str]:
+        """The names of the files the daemon has loaded."""
         return [f["name"] for f in (await self.session.request({"type": "listFiles"}))["files"]]
 
-    async def get_targets(self, page_size=None):
+    async def get_targets(self, page_size: int | None = None) -> list[dict[str, Any]]:
         """Every target as ``listTargets`` gives it (dicts with name, file, kind, mode, seq,
         bindings…), page by page (``page_size`` targets a request; default the daemon's)."""
         return await self.session.target_list(page_size)
 
-    async def file(self, name):
+    async def file(self, name: str) -> File:
         """The loaded file ``name`` (Rive: ``File(source:worker:)``)."""
         reply = await self.session.request({"type": "describe", "file": name})
         return File(self, name, reply["schema"])
 
-    async def load_file(self, name, *, riv=None, schema=None):
+    async def load_file(self, name: str, *, riv: bytes | None = None, schema: dict[str, Any] | None = None) -> File:
         """Loads a ``.riv`` (bytes) or a JSON schema (dict) under ``name``; returns the ``File``."""
-        message = {"type": "loadFile", "name": name}
+        message: dict[str, Any] = {"type": "loadFile", "name": name}
         if riv is not None:
             message["riv"] = base64.b64encode(riv).decode()
         else:
@@ -83,53 +96,57 @@ class Worker:
         await self.session.request(message)
         return await self.file(name)
 
-    async def target(self, name):
+    async def target(self, name: str) -> RemoteTarget:
         """Path-based access to any target."""
         await self.session.file_of_target(name)
         return RemoteTarget(self, name)
 
-    async def state_machine(self, name):
+    async def state_machine(self, name: str) -> StateMachine:
         """A state machine that exists in the daemon (made by its configuration or another client)."""
         await self.session.file_of_target(name)
         return StateMachine(self, name)
 
-    async def published_instance(self, name):
+    async def published_instance(self, name: str) -> ViewModelInstance:
         """The instance published under ``name`` (e.g. a shared ``theme``)."""
         return await RemoteTarget(self, name).bound_instance()
 
-    def presence(self, target):
+    def presence(self, target: str) -> Presence:
         """The presence of ``target`` (PROTOCOL.md §15): ``join`` on it to become a member,
         ``members()`` to observe who is there."""
         return Presence(self, target)
 
-    async def delete_target(self, name):
+    async def delete_target(self, name: str) -> list[int]:
         """Deletes a target; returns the ids of the instances freed with it."""
         reply = await self.session.request({"type": "deleteTarget", "target": name})
-        return reply["freed"]
+        freed: list[int] = reply["freed"]
+        return freed
 
-    async def synchronize(self):
+    async def synchronize(self) -> None:
         """Returns once every target this worker mirrors has applied each batch the daemon had
         made when the call began (to see other clients' latest writes)."""
         for info in await self.session.target_list():
             if info["name"] in self.session.mirrors:
                 await self.session.wait_for_seq(info["name"], info["seq"])
 
-    async def decode_image(self, data, media_type=None):
+    async def decode_image(self, data: bytes, media_type: str | None = None) -> dict[str, Any]:
         """Uploads PNG, JPEG or WebP bytes; returns the asset reference to set."""
         return await self._upload("image", data, media_type)
 
-    async def decode_font(self, data, media_type=None):
+    async def decode_font(self, data: bytes, media_type: str | None = None) -> dict[str, Any]:
+        """Uploads font bytes; returns the asset reference to set."""
         return await self._upload("font", data, media_type)
 
-    async def decode_blob(self, data, media_type=None):
+    async def decode_blob(self, data: bytes, media_type: str | None = None) -> dict[str, Any]:
+        """Uploads any bytes; returns the asset reference to set."""
         return await self._upload("blob", data, media_type)
 
-    async def _upload(self, kind, data, media_type):
+    async def _upload(self, kind: str, data: bytes, media_type: str | None) -> dict[str, Any]:
         message = {"type": "upload", "kind": kind, "data": base64.b64encode(data).decode()}
         if media_type:
             message["mediaType"] = media_type
-        return (await self.session.request(message))["asset"]
+        asset: dict[str, Any] = (await self.session.request(message))["asset"]
+        return asset
 
-    async def drop_connection(self):
+    async def drop_connection(self) -> None:
         """Test hook: drops the connection as a network failure would."""
         await self.session.drop_connection()

@@ -122,3 +122,37 @@ async def test_wss_with_a_private_ca(rivesyncd_factory, connect, tmp_path):
         await rivesync.Worker.connect(url)
     worker = await connect(url, ssl=ssl.create_default_context(cafile=str(certificate)))
     assert await (await worker.target("theme")).value("name") == "Light"
+
+
+def test_the_daemon_binary_is_found_where_a_user_has_it(tmp_path, monkeypatch):
+    """``--rivesyncd``, then $RIVESYNC_DAEMON ($RIVESYNCD), then PATH, then the repository's
+    build around the working directory, release before debug — also for an installed package."""
+    from rivesync.testing import find_rivesyncd
+
+    def executable(path):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("#!/bin/sh\n")
+        path.chmod(0o755)
+        return str(path)
+
+    repository = tmp_path / "repo"
+    (repository / "Package.swift").parent.mkdir()
+    (repository / "Package.swift").write_text("// swift-tools-version:6.0\n")
+    debug = executable(repository / ".build" / "debug" / "rivesyncd")
+    nested = repository / "clients" / "python"
+    nested.mkdir(parents=True)
+    for name in ("RIVESYNC_DAEMON", "RIVESYNCD"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    monkeypatch.chdir(nested)
+    assert find_rivesyncd() == debug
+    release = executable(repository / ".build" / "release" / "rivesyncd")
+    assert find_rivesyncd() == release
+    on_path = executable(tmp_path / "bin" / "rivesyncd")
+    monkeypatch.setenv("PATH", str(tmp_path / "bin"))
+    assert find_rivesyncd() == on_path
+    monkeypatch.setenv("RIVESYNCD", "/older/variable")
+    assert find_rivesyncd() == "/older/variable"
+    monkeypatch.setenv("RIVESYNC_DAEMON", "/from/the/environment")
+    assert find_rivesyncd() == "/from/the/environment"
+    assert find_rivesyncd("/given") == "/given"

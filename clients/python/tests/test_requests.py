@@ -72,7 +72,10 @@ async def test_lists_nested_and_bind(rivesyncd, connect):
     worker = await connect(rivesyncd)
     demo = await worker.file("demo")
     lobby = await worker.state_machine("lobby")
-    guest = await demo.create_view_model_instance("Player", name="Guest")
+    guest = await demo.create_view_model_instance("Player", instance_name="Guest")
+    with pytest.warns(DeprecationWarning, match="instance_name"):  # the former spelling still works
+        former = await demo.create_view_model_instance("Player", name="Guest")
+    assert (former.view_model, former.name) == ("Player", "Guest") and former != guest
     blank = await demo.create_view_model_instance("Player", blank=True)
     default = await demo.create_view_model_instance("Player")
     await lobby.append_instance(guest, "players")
@@ -178,9 +181,9 @@ async def test_publish_delete_upload_and_load_file(rivesyncd_factory, connect):
     daemon = rivesyncd_factory(DEMO, file_name="demo", config={"allowFileUploads": True})
     worker = await connect(daemon)
     demo = await worker.file("demo")
-    light = await demo.create_view_model_instance("Theme", name="Light", publish="light-theme")
+    light = await demo.create_view_model_instance("Theme", instance_name="Light", publish="light-theme")
     assert await (await worker.target("light-theme")).value("name") == "Light"
-    copy = await demo.create_view_model_instance("Theme", name="Dark")
+    copy = await demo.create_view_model_instance("Theme", instance_name="Dark")
     dark = await demo.publish(copy, "dark-theme")
     assert await dark.value("mode") == "dark"
     published = await worker.published_instance("dark-theme")

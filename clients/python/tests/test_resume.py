@@ -6,6 +6,8 @@ import asyncio
 import os
 import socket
 
+import rivesync
+
 
 DEMO = os.path.join(os.path.dirname(__file__), "..", "..", "..", "protocol", "examples", "demo.schema.json")
 
@@ -79,3 +81,19 @@ async def test_a_slow_reader_gets_a_catch_up_and_converges(rivesyncd_factory, co
     while not titles.queue.empty():
         seen.append((await titles.__anext__())[:3])
     assert seen[-1] == "299" and len(seen) < 300, f"{len(seen)} values, the last {seen[-1:]}"
+
+
+async def test_close_while_reconnecting_leaves_no_task(rivesyncd):
+    """A worker closed while it is reconnecting (its daemon gone, its reconnect loop waiting)
+    ends every task it started: nothing is left for the event loop to destroy."""
+    worker = await rivesync.Worker.connect(rivesyncd.url)
+    character = await worker.state_machine("character")
+    await character.value("mood")  # subscribed: a reconnect would resubscribe it
+    before = asyncio.all_tasks() - {asyncio.current_task()}
+    assert worker.session.reader in before
+    rivesyncd.stop()
+    await asyncio.gather(worker.session.reader, return_exceptions=True)
+    assert worker.session.phase == "reconnecting" and not worker.session.reconnect_task.done()
+    await worker.close()
+    assert worker.session.reconnect_task.done() and not worker.session.background
+    assert asyncio.all_tasks() - {asyncio.current_task()} == set()

@@ -20,7 +20,7 @@ async def writer(worker, rng, players):
     lobby = await worker.target("lobby")
     character = await worker.target("character")
     theme = await worker.target("theme")
-    themes = [await demo.create_view_model_instance("Theme", name=name) for name in ("Light", "Dark")]
+    themes = [await demo.create_view_model_instance("Theme", instance_name=name) for name in ("Light", "Dark")]
     for _ in range(OPERATIONS):
         size = len(await lobby.value("players"))
         choice = rng.randrange(11)

@@ -33,6 +33,7 @@ extension StateMachineInstance {
             }
         }
         writtenTargets = []
+        changedSinceBinds = []
         return moving
     }
 
@@ -62,10 +63,11 @@ extension StateMachineInstance {
         isSettled = false
     }
 
-    /// A component property's current value: written by a bind, else stored in the file,
-    /// else Rive's initial value for the property.
+    /// A component property's current value: a node's computed property as the transform
+    /// pass gives it, else written by a bind or an animation, else stored in the file, else
+    /// Rive's initial value for the property.
     func componentValue(_ property: BoundComponentProperty) -> PropertyValue? {
-        componentValues[property] ?? Self.storedValue(property, in: definition)
+        computedValue(property) ?? componentValues[property] ?? Self.storedValue(property, in: definition)
     }
 
     /// A component property's value as the file stores it, else Rive's initial value for it.

@@ -44,6 +44,12 @@ public struct StateMachineInstance: Sendable, Hashable {
     let observedComponents: Set<BoundComponentProperty>
     /// Observed component properties an animation changed and no bind has pushed yet.
     var animatedComponents: Set<BoundComponentProperty> = []
+    /// The nodes' computed properties the state machine reads, and what they read.
+    let transforms: ComputedTransforms
+    /// View-model values changed since the artboard's binds last ran (tracked only when a
+    /// node's computed property is read): the update pass carries them to the node properties
+    /// the computed transforms read.
+    var changedSinceBinds: Set<ValueLocation> = []
 
     /// The state machines of the artboard's nested artboards, with their data context paths.
     var nested: [NestedStateMachine] = []
@@ -57,7 +63,8 @@ public struct StateMachineInstance: Sendable, Hashable {
     private init(definition: StateMachineDefinition, graph: RiveGraph, converters: DataConverters, depth: Int) {
         self.definition = definition
         bindConverters = Self.bindConverters(of: definition, in: converters)
-        observedComponents = Self.observedComponents(of: definition)
+        transforms = ComputedTransforms(definition: definition)
+        observedComponents = Self.observedComponents(of: definition).union(transforms.inputs)
         layers = definition.layers.map { LayerInstance(layer: $0) }
         inputs = definition.inputs.map { InputValue($0.kind) }
         guard depth > 0 else { return }
@@ -111,13 +118,13 @@ public struct StateMachineInstance: Sendable, Hashable {
         let moving = updateArtboardBinds(moved: converters.moved, access: &access) || timed
         var keepGoing = advanceLayers(seconds, newFrame: true, access: &access) || seconds == 0 || converters.running || moving
         if advanceNested(seconds, newFrame: true, access: &access) { keepGoing = true }
-        pushAnimatedToSource(access: &access)
+        updatePass(access: &access)
         if tryChangeState(access: &access) {
             _ = advanceLayers(0, newFrame: false, access: &access)
             keepGoing = true
         }
         if advanceNested(0, newFrame: false, access: &access) { keepGoing = true }
-        pushAnimatedToSource(access: &access)
+        updatePass(access: &access)
         resetFrame()
         let changedLayers = layers.indices.filter { layers[$0].changedOnAdvance }
         let settled = !(keepGoing || !pendingEvents.isEmpty || !reportedListeners.isEmpty)
@@ -170,6 +177,7 @@ public struct StateMachineInstance: Sendable, Hashable {
     /// The end of a frame: fired triggers are consumed, "changed" flags and layer uses clear.
     private mutating func resetFrame() {
         changed = []
+        changedSinceBinds = []
         used = []
         resetCustomPropertyTriggers()
         for index in inputs.indices { inputs[index].fired = false }
@@ -210,10 +218,10 @@ public struct StateMachineInstance: Sendable, Hashable {
             let heardBefore = nested[index].machine.delivered.count
             if nested[index].machine.advanceLayers(seconds, newFrame: newFrame, access: &access) { keepGoing = true }
             if nested[index].machine.advanceNested(seconds, newFrame: newFrame, access: &access) { keepGoing = true }
-            nested[index].machine.pushAnimatedToSource(access: &access)
+            nested[index].machine.updatePass(access: &access)
             if newFrame, nested[index].machine.tryChangeState(access: &access) {
                 _ = nested[index].machine.advanceLayers(0, newFrame: false, access: &access)
-                nested[index].machine.pushAnimatedToSource(access: &access)
+                nested[index].machine.updatePass(access: &access)
                 keepGoing = true
             }
             if pushed { access.contexts.removeLast() }
@@ -237,6 +245,7 @@ public struct StateMachineInstance: Sendable, Hashable {
     /// Records that a value changed and reports the listeners that watch it.
     mutating func markChanged(_ location: ValueLocation) {
         changed.insert(location)
+        if transforms.hierarchy != nil { changedSinceBinds.insert(location) }
         for (index, listener) in definition.listeners.enumerated() where watches(listener, location) {
             reportedListeners.append(index)
         }
