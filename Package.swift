@@ -155,7 +155,13 @@ let package = Package(
         .target(name: "RiveSyncRedis", dependencies: ["CHiredis"]),
         .testTarget(name: "RiveSyncRedisTests", dependencies: ["RiveSyncRedis", "RiveSyncTestSupport"]),
         // The cluster's change log on a Redis stream (protocol/CLUSTER.md): fencing, leases, numbers.
-        .target(name: "RiveSyncCluster", dependencies: ["RiveSyncCore", "RiveSyncModel", "RiveSyncRedis", "RiveSyncJSON"]),
+        .target(
+            name: "RiveSyncCluster",
+            dependencies: ["RiveSyncCore", "RiveSyncModel", "RiveSyncRedis", "RiveSyncJSON", "RiveSyncClusterCore"]),
+        // The cluster's pure core: leases, fencing tokens, the append window, joins, freshness,
+        // trims and the WAIT timeout as events -> actions with the clock passed in. No I/O.
+        .target(name: "RiveSyncClusterCore", exclude: ["README.md"]),
+        .testTarget(name: "RiveSyncClusterCoreTests", dependencies: ["RiveSyncClusterCore"]),
     ],
     swiftLanguageModes: [.v6]
 )
