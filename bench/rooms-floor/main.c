@@ -112,7 +112,10 @@ static void receive(struct connection *c) {
             return;
         }
     }
-    if (!c->upgraded && websocket_upgrade(c) < 0) return close_connection(c);
+    if (!c->upgraded && websocket_upgrade(c) < 0) {
+        close_connection(c);
+        return;
+    }
     if (c->upgraded && websocket_read(c, rooms_message) < 0) close_connection(c);
 }
 

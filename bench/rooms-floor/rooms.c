@@ -95,9 +95,15 @@ static void hello(struct connection *c, struct token id, struct token client) {
 
 static void create(struct connection *c, const char *message, size_t length, struct token id) {
     struct token name = inner(field(message, length, "name"));
-    if (!name.start || name.length >= sizeof table[0]->name) return error(c, id, "invalid_request", "no name");
+    if (!name.start || name.length >= sizeof table[0]->name) {
+        error(c, id, "invalid_request", "no name");
+        return;
+    }
     struct room **at = slot(name);
-    if (*at) return error(c, id, "target_exists", "a target of that name exists");
+    if (*at) {
+        error(c, id, "target_exists", "a target of that name exists");
+        return;
+    }
     struct room *room = calloc(1, sizeof *room);
     memcpy(room->name, name.start, name.length);
     *at = room;
@@ -116,7 +122,10 @@ static void create(struct connection *c, const char *message, size_t length, str
 
 static void subscribe(struct connection *c, struct token id, struct token target) {
     struct room *room = target.start ? *slot(target) : NULL;
-    if (!room) return error(c, id, "no_such_target", "no such target");
+    if (!room) {
+        error(c, id, "no_such_target", "no such target");
+        return;
+    }
     if (room->member_count == room->member_capacity) {
         room->member_capacity = room->member_capacity ? room->member_capacity * 2 : 8;
         room->members = realloc(room->members, room->member_capacity * sizeof *room->members);
@@ -139,15 +148,23 @@ static void subscribe(struct connection *c, struct token id, struct token target
 
 static void set(struct connection *c, const char *message, size_t length, struct token id, struct token target) {
     struct room *room = target.start ? *slot(target) : NULL;
-    if (!room) return error(c, id, "no_such_target", "no such target");
+    if (!room) {
+        error(c, id, "no_such_target", "no such target");
+        return;
+    }
     struct token path = inner(field(message, length, "path")), value = field(message, length, "value");
-    if (!path.start || !value.start || path.length >= sizeof room->values[0].path)
-        return error(c, id, "invalid_request", "set needs a path and a value");
+    if (!path.start || !value.start || path.length >= sizeof room->values[0].path) {
+        error(c, id, "invalid_request", "set needs a path and a value");
+        return;
+    }
     size_t i = 0;
     while (i < room->value_count && !(strlen(room->values[i].path) == path.length &&
                                       memcmp(room->values[i].path, path.start, path.length) == 0))
         i++;
-    if (i == max_values) return error(c, id, "no_such_property", "the floor keeps 16 values per room");
+    if (i == max_values) {
+        error(c, id, "no_such_property", "the floor keeps 16 values per room");
+        return;
+    }
     if (i == room->value_count) {
         memcpy(room->values[i].path, path.start, path.length);
         room->value_count++;
