@@ -150,8 +150,14 @@ let package = Package(
         // glibc's epoll and eventfd headers (not in the Swift Glibc module), for bench-load's raw engine.
         .systemLibrary(name: "CEpoll", path: "bench/load-epoll"),
         .executableTarget(name: "bench-load", dependencies: ["BenchLoadKit", "CEpoll", "RiveSyncTransport"], path: "bench/load"),
-        // BenchHarnessTests run bench/run.py on the built bench-load and rivesyncd.
-        .testTarget(name: "BenchLoadTests", dependencies: ["BenchLoadKit", "bench-load", "rivesyncd", "RiveSyncTestSupport"]),
+        // Benchmark (not a test): the rooms workload's floor, a minimal C epoll server speaking the
+        // rooms subset of the protocol (bench/rooms-floor/floor.h); SHA-1 of the upgrade from libcrypto.
+        .executableTarget(
+            name: "bench-rooms-floor", dependencies: ["CCrypto"], path: "bench/rooms-floor",
+            linkerSettings: [.linkedLibrary("crypto")]),
+        // BenchHarnessTests run bench/run.py on the built bench-load, bench-rooms-floor and rivesyncd.
+        .testTarget(
+            name: "BenchLoadTests", dependencies: ["BenchLoadKit", "bench-load", "bench-rooms-floor", "rivesyncd", "RiveSyncTestSupport"]),
         // hiredis 0.14 (Debian) behind a header-only shim: the Redis protocol, for the cluster.
         .systemLibrary(name: "CHiredis", pkgConfig: "hiredis", providers: [.apt(["libhiredis-dev"])]),
         // Redis through hiredis: connections, argv commands, typed replies, stream reader thread.
