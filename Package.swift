@@ -82,9 +82,15 @@ let package = Package(
             name: "RiveSyncServerTests",
             dependencies: [
                 "rivesyncd", "RiveSyncServer", "RiveSyncTransport", "RiveSyncProtocol", "RiveSyncModel", "RiveSyncJSON",
-                "RiveSyncTestSupport", "RiveSyncRedis", "StateMachineTraceSupport",
+                "RiveSyncTestSupport", "RiveSyncRedis", "StateMachineTraceSupport", "RiveSyncInProcess",
             ],
             exclude: ["python", "journal-v1", "journal-v4"]),
+        // Test-only: the whole daemon in the test process on a manual clock (InProcessDaemon), and
+        // the client's transport onto it, for the tests whose behaviour is logic, not sockets.
+        .target(
+            name: "RiveSyncInProcess",
+            dependencies: ["RiveSyncServer", "RiveSyncTransport", "RiveSyncCore", "RiveSyncProtocol", "RiveSyncJSON", "RiveSyncWebSocket"],
+            path: "Tests/RiveSyncInProcess"),
         // Test-only: the tests' one process runner (and a real rivesyncd on it), polling helper and raw
         // WebSocket client.
         .target(name: "RiveSyncTestSupport", path: "Tests/RiveSyncTestSupport"),
@@ -123,7 +129,10 @@ let package = Package(
             exclude: ["README.md"], swiftSettings: clientTransportSettings),
         .testTarget(
             name: "RiveSyncClientTests",
-            dependencies: ["RiveSyncClient", "RiveSyncLibWebSockets", "RiveSyncFoundationWebSocket", "rivesyncd", "RiveSyncTestSupport"],
+            dependencies: [
+                "RiveSyncClient", "RiveSyncLibWebSockets", "RiveSyncFoundationWebSocket", "rivesyncd", "RiveSyncTestSupport",
+                "RiveSyncInProcess",
+            ],
             exclude: ["Packages"]),
         // Rive's documentation snippets, unchanged, compiled and run against the daemon.
         .testTarget(name: "RiveDocSnippetTests", dependencies: ["RiveSyncClient", "rivesyncd", "RiveSyncTestSupport"]),
@@ -141,15 +150,27 @@ let package = Package(
         // glibc's epoll and eventfd headers (not in the Swift Glibc module), for bench-load's raw engine.
         .systemLibrary(name: "CEpoll", path: "bench/load-epoll"),
         .executableTarget(name: "bench-load", dependencies: ["BenchLoadKit", "CEpoll", "RiveSyncTransport"], path: "bench/load"),
-        // BenchHarnessTests run bench/run.py on the built bench-load and rivesyncd.
-        .testTarget(name: "BenchLoadTests", dependencies: ["BenchLoadKit", "bench-load", "rivesyncd", "RiveSyncTestSupport"]),
+        // Benchmark (not a test): the rooms workload's floor, a minimal C epoll server speaking the
+        // rooms subset of the protocol (bench/rooms-floor/floor.h); SHA-1 of the upgrade from libcrypto.
+        .executableTarget(
+            name: "bench-rooms-floor", dependencies: ["CCrypto"], path: "bench/rooms-floor",
+            linkerSettings: [.linkedLibrary("crypto")]),
+        // BenchHarnessTests run bench/run.py on the built bench-load, bench-rooms-floor and rivesyncd.
+        .testTarget(
+            name: "BenchLoadTests", dependencies: ["BenchLoadKit", "bench-load", "bench-rooms-floor", "rivesyncd", "RiveSyncTestSupport"]),
         // hiredis 0.14 (Debian) behind a header-only shim: the Redis protocol, for the cluster.
         .systemLibrary(name: "CHiredis", pkgConfig: "hiredis", providers: [.apt(["libhiredis-dev"])]),
         // Redis through hiredis: connections, argv commands, typed replies, stream reader thread.
         .target(name: "RiveSyncRedis", dependencies: ["CHiredis"]),
         .testTarget(name: "RiveSyncRedisTests", dependencies: ["RiveSyncRedis", "RiveSyncTestSupport"]),
         // The cluster's change log on a Redis stream (protocol/CLUSTER.md): fencing, leases, numbers.
-        .target(name: "RiveSyncCluster", dependencies: ["RiveSyncCore", "RiveSyncModel", "RiveSyncRedis", "RiveSyncJSON"]),
+        .target(
+            name: "RiveSyncCluster",
+            dependencies: ["RiveSyncCore", "RiveSyncModel", "RiveSyncRedis", "RiveSyncJSON", "RiveSyncClusterCore"]),
+        // The cluster's pure core: leases, fencing tokens, the append window, joins, freshness,
+        // trims and the WAIT timeout as events -> actions with the clock passed in. No I/O.
+        .target(name: "RiveSyncClusterCore", exclude: ["README.md"]),
+        .testTarget(name: "RiveSyncClusterCoreTests", dependencies: ["RiveSyncClusterCore"]),
     ],
     swiftLanguageModes: [.v6]
 )

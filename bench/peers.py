@@ -117,15 +117,16 @@ class Server:
     """One running server process with /proc readings."""
 
     def __init__(self, kind, build_dir, work_dir, core, rate, workers=2, room_files=0, port=None, cluster=None,
-                 share_port=False):
+                 share_port=False, room_file="rooms.schema.json"):
         """rivesyncd gets `workers` worker threads and either the fan-out's one state machine
         (advancing at most `rate`/s) or, with `room_files` > 0, that many copies of the rooms
-        schema (`rooms-<i>` on worker i) and no targets: the rooms workload creates them.
+        schema (`rooms-<i>` on worker i; `room_file`, in peers/, names another file with the same
+        artboard and state machine) and no targets: the rooms workload creates them.
         A cluster node (bench/cluster.py) also gets a `cluster` section (`cluster`: its dict)
         and, with `share_port`, `listen.sharePort` on the given `port`."""
         self.kind = kind
         self.port = port or free_port()
-        self.cluster, self.share_port = cluster, share_port
+        self.cluster, self.share_port, self.room_file = cluster, share_port, room_file
         cmd, env = self._command(build_dir, work_dir, rate, workers, room_files)
         self.log_path = os.path.join(work_dir, f"{kind}.log")
         self.log = open(self.log_path, "w")
@@ -140,7 +141,7 @@ class Server:
         if self.kind == "rivesync":
             here = os.path.dirname(os.path.abspath(__file__))
             if room_files:
-                schema = os.path.join(here, "peers", "rooms.schema.json")
+                schema = os.path.join(here, "peers", self.room_file)
                 files = [{"name": f"rooms-{i}", "path": schema, "worker": i} for i in range(room_files)]
                 machines = []
             else:
@@ -173,6 +174,8 @@ class Server:
             return ["/usr/bin/y-websocket-server"], env
         if self.kind == "mirror":
             return ["/usr/bin/libwebsockets-test-server", f"--port={self.port}"], env
+        if self.kind == "rooms-floor":  # built beside bench-load (bench/rooms-floor)
+            return [os.path.join(build_dir, "bench-rooms-floor"), "--port", str(self.port)], env
         raise ValueError(self.kind)
 
     def url(self, peer):

@@ -4,8 +4,10 @@ ROOMS state machines of the rooms schema (peers/rooms.schema.json), created over
 at the start of each run; CLIENTS connections per room, each subscribed to its room (whole
 target) and writing CLIENT_RATE sets/s to its own property `client<k>`, so nothing coalesces.
 Every set reaches the CLIENTS subscribers of its room (its writer too). Runs on a fresh daemon
-per run, once per daemon (BENCH_REV list) and worker count, alternating daemons; or, with
-cluster systems in --systems (bench/cluster.py), once per daemon and cluster system.
+per run, once per daemon (BENCH_REV list) and worker count, alternating daemons, and once on
+the rooms floor (FLOOR: bench/rooms-floor, a minimal C epoll server speaking the same subset of
+the protocol to the same generator); or, with cluster systems in --systems (bench/cluster.py),
+once per daemon and cluster system.
 """
 
 import os
@@ -16,6 +18,11 @@ import time
 import cluster
 import generator
 import peers
+
+# The rooms floor's system label: bench-rooms-floor, built beside bench-load.
+FLOOR = "rooms-floor"
+# --room-files: the daemon's system label and room file for each kind of room.
+ROOM_FILES = {"schema": ("rivesync-rooms", "rooms.schema.json"), "riv": ("rivesync-rooms-riv", "rooms.riv")}
 
 
 def add_arguments(p):
@@ -30,19 +37,27 @@ def add_arguments(p):
                    help="taskset CPU list of rivesyncd in the rooms workload, and of every node and redis-server "
                         "of the cluster systems (bench-load stays on core 1)")
     p.add_argument("--rooms-per-process", type=int, default=125, help="rooms per bench-load process")
+    p.add_argument("--room-files", default="schema",
+                   help="what each room's state machine comes from, a comma list runs each: schema (peers/"
+                        "rooms.schema.json: the view model, a state machine it only names: a set changes the value) "
+                        "or riv (peers/rooms.riv, a real .riv: its state machine's listener on the client's property "
+                        "fires the event `wrote` in the set's advance)")
 
 
 def plan(args, daemons, rep, cluster_systems=()):
     """The rooms jobs of one repetition: (workload, system, N, R, rep, daemon, workers,
-    room rate) for every room count, room rate and worker count, daemons alternating; with
-    `cluster_systems`, for each of them instead of each worker count (a node has 1 worker)."""
+    room rate) for every room count, room rate and worker count, daemons alternating, after
+    the floor's run of the same cell; with `cluster_systems`, for each of them instead of each
+    worker count (a node has 1 worker) and no floor."""
     if cluster_systems:
         return [("rooms", system, int(n), int(args.client_rate), rep, label, 1, int(rate))
                 for n in args.rooms.split(",") for rate in args.room_rates.split(",")
                 for system in cluster_systems for label, _ in daemons]
-    return [("rooms", "rivesync-rooms", int(n), int(args.client_rate), rep, label, int(workers), int(rate))
-            for n in args.rooms.split(",") for rate in args.room_rates.split(",")
-            for workers in args.room_workers.split(",") for label, _ in daemons]
+    return [job for n in args.rooms.split(",") for rate in args.room_rates.split(",")
+            for job in [("rooms", FLOOR, int(n), int(args.client_rate), rep, "", 1, int(rate))]
+            + [("rooms", ROOM_FILES[kind][0], int(n), int(args.client_rate), rep, label, int(workers), int(rate))
+               for kind in args.room_files.split(",") for workers in args.room_workers.split(",")
+               for label, _ in daemons]]
 
 
 def create_rooms(args, url, count, room_rate):
@@ -65,9 +80,12 @@ def run(args, daemon_dir, count, workers, room_rate, system="rivesync-rooms"):
     with tempfile.TemporaryDirectory(prefix="rivesync-bench-") as work:
         if system in cluster.SYSTEMS:
             server = cluster.Cluster(system, daemon_dir, work, args.server_cores, rate=None, room_files=2)
+        elif system == FLOOR:
+            server = peers.Server(FLOOR, args.build_dir, work, core=args.server_cores, rate=None)
         else:
+            room_file = next(file for label, file in ROOM_FILES.values() if label == system)
             server = peers.Server("rivesync", daemon_dir, work, core=args.server_cores, rate=None, workers=workers,
-                                  room_files=2)
+                                  room_files=2, room_file=room_file)
         gen = None
         try:
             time.sleep(0.5)
@@ -109,7 +127,8 @@ def run(args, daemon_dir, count, workers, room_rate, system="rivesync-rooms"):
                                            args.duration))
             try:  # an overloaded daemon answers /metrics late (its HTTP shares the lws thread)
                 batches1 = server.batches(timeout=30)
-                row["batches_per_s"] = round((batches1 - batches0) / args.duration, 1)
+                if batches1 is not None:  # the floor has no /metrics
+                    row["batches_per_s"] = round((batches1 - batches0) / args.duration, 1)
             except OSError as error:
                 row["errors"] = (row["errors"] + "; " if row["errors"] else "") + f"/metrics after the run: {error}"
             return row
@@ -136,15 +155,25 @@ def markdown(median_rows, fmt):
              "growth with the rooms created (`rooms MB`), then with the clients connected and subscribed "
              "(`clients MB`), and the peak. `create s`: creating all rooms over one connection. `wait s`: "
              "time the server's threads were runnable but waiting for a CPU (`/proc/PID/task/*/schedstat`, "
-             "over the same span as server CPU): other load on its core, near 0 on a quiet machine.", "",
+             "over the same span as server CPU): other load on its core, near 0 on a quiet machine. "
+             "`.riv`: the rooms are state machines of peers/rooms.riv (`--room-files riv`), whose listener on "
+             "each client's property fires an event in the set's advance. "
+             f"`{FLOOR}`: the rooms floor (bench/rooms-floor), a minimal C epoll server speaking the same "
+             "requests in the same wire format, a batch per set (no advances, no coalescing), on the same core.", "",
              "| daemon | workers | adv/s | rooms | R/s | sent/s | delivered/s | p50 ms | p99 ms | max ms | lost | "
              "gaps | server CPU s | wait s | µs/update | µs/delivery | batches/s | rooms MB | clients MB | peak RSS MB | "
              "gen CPU % | create s |",
              "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     order = {label: i for i, label in enumerate(dict.fromkeys(r.get("daemon", "") for r in rows))}
-    for r in sorted(rows, key=lambda r: (r.get("room_rate") or 0, r["N"], r.get("workers") or 0, order[r.get("daemon", "")])):
+    def place(r):  # the floor first in each cell, then the schema's rooms, then the .riv's
+        floor = r["system"] == FLOOR
+        return (r.get("room_rate") or 0, r["N"], not floor, r["system"], r.get("workers") or 0, order[r.get("daemon", "")])
+
+    for r in sorted(rows, key=place):
         lines.append("| " + " | ".join([
-            f"`{r.get('daemon', '')}`", fmt(r.get("workers")), fmt(r.get("room_rate")), fmt(r["N"]), fmt(r["R"]),
+            FLOOR if r["system"] == FLOOR else f"`{r.get('daemon', '')}`" + (" .riv" if r["system"] == ROOM_FILES["riv"][0] else ""),
+            "–" if r["system"] == FLOOR else fmt(r.get("workers")),
+            "–" if r["system"] == FLOOR else fmt(r.get("room_rate")), fmt(r["N"]), fmt(r["R"]),
             fmt(int(r.get("sent_per_s", 0))), fmt(int(r.get("delivered_per_s", 0))), fmt(r.get("p50_ms")),
             fmt(r.get("p99_ms")), fmt(r.get("max_ms")), fmt(int(r.get("lost", 0))), fmt(int(r.get("gaps", 0))),
             fmt(r.get("server_cpu_s")), fmt(r.get("server_wait_s")), fmt(r.get("server_us_per_update")), fmt(r.get("server_us_per_delivery")),

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Side-by-side WebSocket fan-out benchmark: rivesyncd vs Mosquitto, y-websocket and the
 libwebsockets mirror floor, on loopback, server pinned to core 0 and bench-load to core 1;
-the rooms workload (rivesyncd only, bench/rooms.py); and rivesyncd's cluster systems on Redis
+the rooms workload (rivesyncd beside the rooms floor, bench/rooms.py); and rivesyncd's cluster systems on Redis
 for both (bench/cluster.py: rivesync-1, rivesync-1r, rivesync-3r).
 
 Usage: bench/run.sh [--quick] [options]  (bench/run.sh builds, then runs this; --help lists options)
@@ -236,7 +236,7 @@ def main():
             row.update(workers=workers, room_rate=room_rate)
         try:
             if workload == "rooms":
-                row.update(rooms.run(args, directories[daemon], n, workers, room_rate, system))
+                row.update(rooms.run(args, directories.get(daemon), n, workers, room_rate, system))
             elif workload == "connections":
                 row.update(run_connections(args, directories.get(daemon), system, n, rep))
             else:
@@ -259,7 +259,8 @@ def main():
     if "rooms" in args.workloads.split(","):
         conditions += (f" Rooms: {args.rooms} rooms × {args.clients_per_room} clients at {args.client_rate:g} sets/s, "
                        f"rooms advance at most {args.room_rates}/s, rivesyncd workers {args.room_workers}, "
-                       f"{args.rooms_per_process} rooms per bench-load process.")
+                       f"{args.rooms_per_process} rooms per bench-load process, room files {args.room_files}; "
+                       f"every rooms cell on one daemon also runs on the rooms floor (bench-rooms-floor, same core).")
     cluster_systems = sorted({job[1] for job in jobs if job[1] in cluster.SYSTEMS}, key=list(cluster.SYSTEMS).index)
     if cluster_systems:
         conditions += (f" Cluster systems {', '.join(cluster_systems)}: every node with 1 worker, nodes and "

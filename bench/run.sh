@@ -15,6 +15,7 @@ if [ "${1:-}" = "--first-write" ] || [ "${1:-}" = "--idle-memory" ]; then
     shift
 else
     swift build -c release --scratch-path "$SCRATCH" --product bench-load
+    swift build -c release --scratch-path "$SCRATCH" --product bench-rooms-floor
 fi
 if [ -n "${BENCH_REV:-}" ]; then
     for rev in $(echo "$BENCH_REV" | tr ',' ' '); do

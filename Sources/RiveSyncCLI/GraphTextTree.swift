@@ -34,6 +34,14 @@ struct GraphTextTree {
                 line(2, "input \(text(input["name"])): \(text(input["type"]))" + (input["value"].map { " = \($0.jsonText)" } ?? ""))
             }
             for event in machine["events"]?.arrayValue ?? [] { line(2, "event \(text(event["name"]))") }
+            for animation in machine["animations"]?.arrayValue ?? [] {
+                let loop = animation["loop"].map { ", \(text($0))" } ?? ""
+                line(
+                    2, "timeline \(text(animation["name"])): \(text(animation["duration"])) frames at \(text(animation["fps"])) fps\(loop)")
+                for keyed in animation["events"]?.arrayValue ?? [] {
+                    line(3, "event \(text(keyed["event"])) at frame \(text(keyed["frame"]))")
+                }
+            }
             for layer in machine["layers"]?.arrayValue ?? [] { renderLayer(layer) }
             for listener in machine["listeners"]?.arrayValue ?? [] { renderListener(listener) }
             for bind in machine["dataBinds"]?.arrayValue ?? [] {

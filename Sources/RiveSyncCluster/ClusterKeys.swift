@@ -28,6 +28,10 @@ public struct ClusterKeys: Sendable {
     public var trims: String { "\(prefix):trims" }
     /// The fingerprint of the configured files, instances and state machines (set by the first node).
     public var configuration: String { "\(prefix):configuration" }
+    /// The highest entry any node's reader read with the replicas holding it (CLUSTER.md §3.6).
+    public var confirmed: String { "\(prefix):confirmed" }
+    /// Entries voided after their node's `WAIT` timed out: no node applies them (§3.6).
+    public var voided: String { "\(prefix):voided" }
     /// The last entry a node's reader read, written before its `WAIT` (CLUSTER.md §3.6).
     public func readMark(of node: String) -> String { "\(prefix):read:\(node)" }
     /// A node's lease (its current fencing token).

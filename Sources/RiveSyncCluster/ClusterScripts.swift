@@ -120,6 +120,37 @@ enum ClusterScripts {
             return 'ok'
             """
 
+    /// After a read the replicas hold (`WAIT` succeeded): raises the highest confirmed entry
+    /// to the read's last and returns which of the read's entries are voided (protocol/CLUSTER.md
+    /// §3.6). KEYS: confirmed, voided. ARGV: the read's last id, then every id of the read.
+    static let confirm =
+        ids + "\n" + """
+            local current = redis.call('GET', KEYS[1])
+            if not current or less(current, ARGV[1]) then redis.call('SET', KEYS[1], ARGV[1]) end
+            local voided = {}
+            if redis.call('SCARD', KEYS[2]) == 0 then return voided end
+            for i = 2, #ARGV do
+              if redis.call('SISMEMBER', KEYS[2], ARGV[i]) == 1 then voided[#voided + 1] = ARGV[i] end
+            end
+            return voided
+            """
+
+    /// Voids entries whose `WAIT` timed out, each only if no node confirmed it yet (so every
+    /// node applies it, or none). KEYS: confirmed, voided. ARGV: the entries' ids. Returns the
+    /// ids it voided.
+    static let void =
+        ids + "\n" + """
+            local current = redis.call('GET', KEYS[1])
+            local voided = {}
+            for i = 1, #ARGV do
+              if not current or less(current, ARGV[i]) then
+                redis.call('SADD', KEYS[2], ARGV[i])
+                voided[#voided + 1] = ARGV[i]
+              end
+            end
+            return voided
+            """
+
     /// Replaces the epoch only while it is still `ARGV[1]` (the first node to see the log go
     /// back renews it; the others find it renewed). KEYS: epoch. ARGV: old epoch, new epoch.
     static let renewEpoch = """

@@ -1,4 +1,5 @@
 import Dispatch
+import RiveSyncClusterCore
 import RiveSyncCore
 import RiveSyncRedis
 import Synchronization
@@ -61,7 +62,7 @@ extension RedisChangeLog {
             joinForUnknown = false
             // A node whose lease ended takes no new token before its quarantine is over; one
             // cut off from the log tries again once its reader reaches Redis.
-            if Self.now() < fencing.withLock({ $0.quarantineUntil }) || !isReachable {
+            if fencing.withLock({ $0.lease.quarantined(at: Self.clock()) }) || !isReachable {
                 retryJoin()
             } else {
                 do { try join(connected()) } catch {
@@ -82,7 +83,7 @@ extension RedisChangeLog {
                 append.failed(LogFailure("the cluster log is unreachable"))
                 continue
             }
-            if Self.now() < fencing.withLock({ $0.quarantineUntil }) {
+            if fencing.withLock({ $0.lease.quarantined(at: Self.clock()) }) {
                 taken += 1
                 metrics.appendFailures.add(1, ordering: .relaxed)
                 append.failed(LogFailure("this node's cluster lease ended; it rejoins in a moment"))
@@ -91,7 +92,7 @@ extension RedisChangeLog {
             let connection: RedisConnection
             do {
                 connection = try connected()
-                if fencing.withLock({ $0.needsJoin }) {
+                if fencing.withLock({ $0.lease.needsJoin }) {
                     // The join waits for its replies: only once every append in flight is answered.
                     guard inFlight.isEmpty else { break }
                     try join(connection)
@@ -104,9 +105,9 @@ extension RedisChangeLog {
             }
             var sending = append
             sending.entry.token = fencing.withLock { fencing in
-                fencing.sent[append.entry.ticket] = fencing.generation
+                fencing.sent[append.entry.ticket] = fencing.lease.generation
                 fencing.sentAt[append.entry.ticket] = Self.now()
-                return fencing.token
+                return fencing.lease.token
             }
             taken += 1
             do {
@@ -128,7 +129,7 @@ extension RedisChangeLog {
             return
         }
         metrics.redisErrors.add(1, ordering: .relaxed)
-        if message.hasPrefix("FENCED") { fencing.withLock { $0.needsJoin = true } }
+        if message.hasPrefix("FENCED") { fencing.withLock { $0.lease.needsJoin = true } }
         refuse(append, .server(message))
     }
 
@@ -147,7 +148,7 @@ extension RedisChangeLog {
     private func connectionBroke(_ error: RedisError) {
         metrics.redisErrors.add(1, ordering: .relaxed)
         appender = nil
-        fencing.withLock { $0.needsJoin = true }
+        fencing.withLock { $0.lease.needsJoin = true }
         if !inFlight.abandon().isEmpty { joinForUnknown = true }
     }
 
@@ -156,7 +157,7 @@ extension RedisChangeLog {
     /// that may never come.
     private func retryJoin() {
         appendQueue.asyncAfter(deadline: .now() + .milliseconds(Self.joinRetryMilliseconds)) { [self] in
-            guard fencing.withLock({ $0.needsJoin }) else { return }
+            guard fencing.withLock({ $0.lease.needsJoin }) else { return }
             joinForUnknown = true
             schedulePump()
         }
@@ -172,7 +173,7 @@ extension RedisChangeLog {
         metrics.redisErrors.add(1, ordering: .relaxed)
         if error.closesConnection {
             appender = nil
-            fencing.withLock { $0.needsJoin = true }
+            fencing.withLock { $0.lease.needsJoin = true }
         }
     }
 
@@ -185,7 +186,7 @@ extension RedisChangeLog {
         if appender != nil {
             // As after any broken append connection, a new token first (§2.4).
             appender = nil
-            fencing.withLock { $0.needsJoin = true }
+            fencing.withLock { $0.lease.needsJoin = true }
         }
         if Self.now() < unreachableUntil { throw .connectFailed("Redis did not answer a moment ago") }
         do throws(RedisError) {
@@ -230,13 +231,12 @@ extension RedisChangeLog {
         ])
         .expectStatus("OK")
         fencing.withLock { fencing in
-            fencing.generation += 1
-            fencing.token = token
-            fencing.generations[token] = fencing.generation
-            fencing.validUntil = Self.validUntil(sentAt, settings.lease)
+            fencing.lease.took(token, sentAt: ClusterInstant(nanoseconds: sentAt))
+            // Until the join is in the log too.
+            fencing.lease.needsJoin = true
         }
         try connection.command(appendCommand(ClusterEntry(kind: .join, node: settings.node, token: token, ticket: 0)))
-        fencing.withLock { $0.needsJoin = false }
+        fencing.withLock { $0.lease.needsJoin = false }
         // Its read-back answers every append left unknown before it.
         joinForUnknown = false
     }

@@ -1,4 +1,5 @@
 import Dispatch
+import RiveSyncClusterCore
 import RiveSyncCore
 import RiveSyncJSON
 import RiveSyncModel
@@ -65,29 +66,18 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
     public let restored: [ClusterFileSnapshot]
     /// Every asset uploaded to the cluster, as read at join (`<prefix>:assets`).
     public let sharedAssets: [AssetReference]
-    private let reachable = Atomic(true)
-    /// When (monotonic nanoseconds) the reader last went from reading to failing; meaningful
-    /// while `reachable` is false.
-    private let cutOffSince = Atomic<UInt64>(0)
+    /// Whether the reader is fresh, and since when it is cut off (`RiveSyncClusterCore`'s
+    /// `ReaderPosition`; the reader's own catch-up tells when it is fresh again).
+    private let freshness = Mutex(ReaderPosition(after: .start))
 
     /// False while the stream cannot be read (from a failed read until the reader catches up
     /// again): the node's `/readyz` then answers 503.
-    public var isReachable: Bool { reachable.load(ordering: .relaxed) }
+    public var isReachable: Bool { freshness.withLock { $0.reachable } }
 
+    /// The lease (`RiveSyncClusterCore`'s `ClusterLease`: token, generations, until when it
+    /// is held, quarantine) and the appends sent under it.
     struct Fencing {
-        var token: String
-        var generation: Int
-        /// Tokens of this process, by generation.
-        var generations: [String: Int]
-        /// Until when (monotonic nanoseconds) the lease is surely still held.
-        var validUntil: UInt64
-        /// Set when the lease is found gone: the next append takes a new token first.
-        var needsJoin = false
-        /// After the lease ended, the node appends nothing until then (monotonic nanoseconds):
-        /// its connections are closed first (CLUSTER.md §3.2).
-        var quarantineUntil: UInt64 = 0
-        /// The last generation whose lease was found lost.
-        var lostGeneration = 0
+        var lease: ClusterLease
         /// Tickets whose append was sent, with the generation they were sent in.
         var sent: [UInt64: Int] = [:]
         /// When each ticket's append was sent (for the log lag).
@@ -169,7 +159,7 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
             "SET", RedisArgument(settings.keys.lease(of: settings.node)), RedisArgument(token), "PX", Self.milliseconds(settings.lease),
         ])
         .expectStatus("OK")
-        fencing = Mutex(Fencing(token: token, generation: 1, generations: [token: 1], validUntil: Self.validUntil(sentAt, settings.lease)))
+        fencing = Mutex(Fencing(lease: ClusterLease(token: token, sentAt: ClusterInstant(nanoseconds: sentAt), duration: settings.lease)))
         // Pinned first: no trim cuts above where this node will read from until it caught up.
         try connection.command([
             "EVAL", RedisArgument(ClusterScripts.pin), 2, RedisArgument(settings.keys.snapshotIDs), RedisArgument(settings.keys.pins),
@@ -291,10 +281,7 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
         readerSettings.timeout = settings.timeout
         readerSettings.block = .milliseconds(500)
         readerSettings.name = Self.readerName(settings.node)
-        if settings.waitForReplicas > 0 {
-            readerSettings.replication = RedisStreamReader.Replication(
-                replicas: settings.waitForReplicas, timeout: settings.waitTimeout, key: settings.keys.readMark(of: settings.node))
-        }
+        readerSettings.replication = replication()
         let deliver = self.deliver!
         readerSettings.check = { [keys = settings.keys, epoch, metrics, newEpoch] connection, after, read throws(RedisError) in
             let verdict = try connection.command([
@@ -347,19 +334,18 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
         case .caughtUp:
             signalCaughtUp()
             metrics.reachable.store(1, ordering: .relaxed)
-            if !reachable.exchange(true, ordering: .relaxed) {
+            let wasCutOff = freshness.withLock { freshness in
+                defer { _ = freshness.caughtUp() }
+                return freshness.cutOffSince != nil
+            }
+            if wasCutOff {
                 logReachable()
                 onEvent?(.caughtUp)
             }
         case .failed(let error):
             metrics.reachable.store(0, ordering: .relaxed)
             metrics.redisErrors.add(1, ordering: .relaxed)
-            // Only this queue writes `reachable`: the time is stored before it turns false.
-            if reachable.load(ordering: .relaxed) {
-                cutOffSince.store(Self.now(), ordering: .relaxed)
-                reachable.store(false, ordering: .releasing)
-                onEvent?(.cutOff(error))
-            }
+            if freshness.withLock({ $0.failed(at: Self.clock()) }) { onEvent?(.cutOff(error)) }
         }
     }
 
@@ -400,7 +386,7 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
             // In the file's restored snapshot already.
             if let upTo = skipUpTo[file], raw.id <= upTo { return }
             var ticket: LogTicket?
-            if own, waiting.contains(entry.ticket), fencing.withLock({ $0.generations[entry.token] != nil }) {
+            if own, waiting.contains(entry.ticket), fencing.withLock({ $0.lease.generations[entry.token] != nil }) {
                 waiting.remove(entry.ticket)
                 let sentAt = fencing.withLock { fencing in
                     fencing.sent[entry.ticket] = nil
@@ -419,7 +405,8 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
         case .file(let name, let header):
             if let upTo = skipUpTo[name], raw.id <= upTo { return }
             let loaded = loadFile?(name, header) ?? false
-            if own, fencing.withLock({ $0.generations[entry.token] != nil }), let answer = waitingEntries.removeValue(forKey: entry.ticket)
+            if own, fencing.withLock({ $0.lease.generations[entry.token] != nil }),
+                let answer = waitingEntries.removeValue(forKey: entry.ticket)
             {
                 fencing.withLock { fencing in
                     fencing.sent[entry.ticket] = nil
@@ -429,7 +416,8 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
             }
         case .asset(let asset):
             addAsset?(asset)
-            if own, fencing.withLock({ $0.generations[entry.token] != nil }), let answer = waitingEntries.removeValue(forKey: entry.ticket)
+            if own, fencing.withLock({ $0.lease.generations[entry.token] != nil }),
+                let answer = waitingEntries.removeValue(forKey: entry.ticket)
             {
                 fencing.withLock { fencing in
                     fencing.sent[entry.ticket] = nil
@@ -438,7 +426,7 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
                 answer(.committed(applied: true))
             }
         case .join:
-            guard own, let generation = fencing.withLock({ $0.generations[entry.token] }) else { return }
+            guard own, let generation = fencing.withLock({ $0.lease.generations[entry.token] }) else { return }
             leaseReported = false
             // Proposals sent with an earlier token that did not come before this join never will.
             let lost = fencing.withLock { fencing in
@@ -458,8 +446,8 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
     /// renewal timer finds it (quarantine first, so no later proposal goes out with the old
     /// token and none is left unanswered), once per generation.
     private func leaseHeld() -> Bool {
-        let (validUntil, generation) = fencing.withLock { ($0.validUntil, $0.generation) }
-        let held = Self.now() < validUntil
+        let (state, generation) = fencing.withLock { ($0.lease.state(at: Self.clock()), $0.lease.generation) }
+        let held = state != .lost
         if !held { lost(generation) }
         return held
     }
@@ -530,16 +518,18 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
     }
 
     private func renewLease() {
-        let (token, generation, validUntil) = fencing.withLock { ($0.token, $0.generation, $0.validUntil) }
         let sentAt = Self.now()
+        let (token, generation, validUntil) = fencing.withLock { fencing in
+            fencing.lease.renewing(at: ClusterInstant(nanoseconds: sentAt))
+            return (fencing.lease.token, fencing.lease.generation, fencing.lease.validUntil.nanoseconds)
+        }
         // Woken after the lease ran out (the process was stopped, or Redis did not answer).
         if sentAt >= validUntil { lost(generation) }
         // Cut off from the log for a whole lease while Redis still renews it (replicas missing
         // under `waitForReplicas`): ended as if it had run out, so no write waits without bound
         // (CLUSTER.md §3.6).
-        if !reachable.load(ordering: .acquiring) {
-            let since = cutOffSince.load(ordering: .relaxed)
-            if sentAt > since, sentAt - since >= Self.nanoseconds(settings.lease) { lost(generation) }
+        if let since = freshness.withLock({ $0.cutOffSince }), ClusterInstant(nanoseconds: sentAt).since(since) >= settings.lease {
+            lost(generation)
         }
         do {
             if leaseConnection?.isBroken ?? true { leaseConnection = try RedisConnection(settings.endpoint, timeout: settings.timeout) }
@@ -547,14 +537,14 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
                 "EVAL", RedisArgument(ClusterScripts.renew), 1, RedisArgument(settings.keys.lease(of: settings.node)), RedisArgument(token),
                 Self.milliseconds(settings.lease),
             ]).integer()
-            fencing.withLock { fencing in
-                guard fencing.generation == generation else { return }
-                if renewed == 1, sentAt < validUntil { fencing.validUntil = Self.validUntil(sentAt, settings.lease) }
+            let held = fencing.withLock { fencing in
+                fencing.lease.renewed(generation: generation, sentAt: ClusterInstant(nanoseconds: sentAt), held: renewed == 1)
             }
-            if renewed != 1 { lost(generation) }
+            if !held { lost(generation) }
             let length = try leaseConnection!.command(["XLEN", RedisArgument(settings.keys.log)]).integer()
             metrics.streamEntries.store(Int(length), ordering: .relaxed)
         } catch {
+            fencing.withLock { $0.lease.renewalFailed() }
             metrics.redisErrors.add(1, ordering: .relaxed)
             if error.closesConnection { leaseConnection = nil }
         }
@@ -564,12 +554,7 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
     /// the worker told.
     private func lost(_ generation: Int) {
         let first = fencing.withLock { fencing in
-            guard fencing.generation == generation, fencing.lostGeneration != generation else { return false }
-            fencing.lostGeneration = generation
-            fencing.needsJoin = true
-            fencing.validUntil = 0
-            fencing.quarantineUntil = Self.now() + Self.quarantine
-            return true
+            fencing.lease.generation == generation && fencing.lease.end(at: Self.clock(), quarantine: Self.quarantine)
         }
         if first { deliver? { [self] in leaseEnded() } }
     }
@@ -587,17 +572,14 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
     }
 
     /// How long a node whose lease ended appends nothing (its connections close meanwhile).
-    static let quarantine: UInt64 = 1_000_000_000
+    static let quarantine = Duration.seconds(1)
 
     static func newToken() -> String { String(UInt64.random(in: 1...UInt64.max), radix: 16) }
     static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+    /// The monotonic clock's reading, as the cluster core takes it.
+    static func clock() -> ClusterInstant { ClusterInstant(nanoseconds: now()) }
     private static func nanoseconds(_ duration: Duration) -> UInt64 {
         UInt64(duration.components.seconds) * 1_000_000_000 + UInt64(duration.components.attoseconds / 1_000_000_000)
     }
     static func milliseconds(_ duration: Duration) -> RedisArgument { RedisArgument(nanoseconds(duration) / 1_000_000) }
-    /// The lease surely holds until a fifth of it before Redis would let it expire, counted
-    /// from when its renewal was sent.
-    static func validUntil(_ sentAt: UInt64, _ lease: Duration) -> UInt64 {
-        sentAt + nanoseconds(lease) - nanoseconds(lease) / 5
-    }
 }

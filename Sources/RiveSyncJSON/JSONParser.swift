@@ -177,21 +177,24 @@ private struct Reader {
         return index - start
     }
 
+    /// A string, the index on its opening quote. Runs of raw bytes become text in one
+    /// validating step (a string without escapes, the usual case, in exactly one); escapes are
+    /// appended between runs.
     mutating func parseString() throws(JSONParseError) -> String {
         index += 1
-        var scalars = String.UnicodeScalarView()
+        var text = ""
         var runStart = index
         while true {
             guard let byte = current else { throw error("unterminated string") }
             if byte == UInt8(ascii: "\"") {
-                try appendRun(from: runStart, to: index, into: &scalars)
+                try appendRun(from: runStart, to: index, into: &text)
                 index += 1
-                return String(scalars)
+                return text
             }
             if byte == UInt8(ascii: "\\") {
-                try appendRun(from: runStart, to: index, into: &scalars)
+                try appendRun(from: runStart, to: index, into: &text)
                 index += 1
-                scalars.append(try parseEscape())
+                text.unicodeScalars.append(try parseEscape())
                 runStart = index
                 continue
             }
@@ -200,18 +203,20 @@ private struct Reader {
         }
     }
 
-    /// Validates and appends a run of raw UTF-8 bytes.
-    func appendRun(from start: Int, to end: Int, into scalars: inout String.UnicodeScalarView) throws(JSONParseError) {
+    /// Validates a run of raw UTF-8 bytes and appends it. An ASCII run, the usual case, needs
+    /// no validation (the generic validating initialiser cost more than the rest of the parse).
+    func appendRun(from start: Int, to end: Int, into text: inout String) throws(JSONParseError) {
         guard start < end else { return }
-        var iterator = UnsafeBufferPointer(rebasing: bytes[start..<end]).makeIterator()
-        var decoder = UTF8()
-        while true {
-            switch decoder.decode(&iterator) {
-            case .scalarValue(let scalar): scalars.append(scalar)
-            case .emptyInput: return
-            case .error: throw JSONParseError.syntax(offset: start, reason: "invalid UTF-8")
-            }
+        let bytes = UnsafeBufferPointer(rebasing: bytes[start..<end])
+        let run: String
+        if !bytes.contains(where: { $0 >= 0x80 }) {
+            run = String(decoding: bytes, as: UTF8.self)
+        } else if let valid = String(validating: bytes, as: UTF8.self) {
+            run = valid
+        } else {
+            throw JSONParseError.syntax(offset: start, reason: "invalid UTF-8")
         }
+        if text.isEmpty { text = run } else { text += run }
     }
 
     mutating func parseEscape() throws(JSONParseError) -> Unicode.Scalar {

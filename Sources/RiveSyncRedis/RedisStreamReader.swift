@@ -55,6 +55,13 @@ public final class RedisStreamReader: Sendable {
         public var replicas: Int
         public var timeout: Duration
         public var key: String
+        /// Runs on the reader's connection once the replicas hold a read, and returns what of
+        /// it to deliver (nil: all of it).
+        public var confirmed:
+            (@Sendable (_ connection: RedisConnection, _ read: [RedisStreamEntry]) throws(RedisError) -> [RedisStreamEntry])?
+        /// Runs on the reader's connection when `WAIT` timed out for a read, before the read
+        /// counts as failed.
+        public var timedOut: (@Sendable (_ connection: RedisConnection, _ read: [RedisStreamEntry]) throws(RedisError) -> Void)?
 
         public init(replicas: Int, timeout: Duration, key: String) {
             self.replicas = replicas
@@ -62,13 +69,18 @@ public final class RedisStreamReader: Sendable {
             self.key = key
         }
 
-        /// Waits until `replicas` replicas hold everything before `last` was read; throws
-        /// `replicasBehind` when they do not within `timeout`.
-        func wait(on connection: RedisConnection, last: RedisStreamID) throws(RedisError) {
-            try connection.command(["SET", RedisArgument(key), last.argument, "PX", 3_600_000]).expectStatus("OK")
+        /// Waits until `replicas` replicas hold everything `read` returned, and returns what of
+        /// it to deliver; throws `replicasBehind` when they do not within `timeout`.
+        func wait(on connection: RedisConnection, read: [RedisStreamEntry]) throws(RedisError) -> [RedisStreamEntry] {
+            guard let last = read.last else { return read }
+            try connection.command(["SET", RedisArgument(key), last.id.argument, "PX", 3_600_000]).expectStatus("OK")
             let milliseconds = timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000
             let acknowledged = try connection.command(["WAIT", RedisArgument(replicas), RedisArgument(Int(milliseconds))]).integer()
-            guard acknowledged >= replicas else { throw .replicasBehind(acknowledged: Int(acknowledged), required: replicas) }
+            guard acknowledged >= replicas else {
+                try timedOut?(connection, read)
+                throw .replicasBehind(acknowledged: Int(acknowledged), required: replicas)
+            }
+            return try confirmed?(connection, read) ?? read
         }
     }
 
@@ -160,10 +172,11 @@ public final class RedisStreamReader: Sendable {
                 let entries = try RedisStreamEntry.readReply(reply, key: key)
                 guard !control.stopping else { break }
                 if let check = settings.check, try !check(current, after, entries) { break }
-                if let replication = settings.replication, let last = entries.last { try replication.wait(on: current, last: last.id) }
+                let delivered = try settings.replication?.wait(on: current, read: entries) ?? entries
                 if let last = entries.last {
+                    // Past every entry read, also those the replication step kept back.
                     after = last.id
-                    handler(.entries(entries))
+                    if !delivered.isEmpty { handler(.entries(delivered)) }
                 }
                 let reached = catchingUp && (target.flatMap { $0 }.map { after >= $0 } ?? true)
                 if entries.isEmpty || reached {

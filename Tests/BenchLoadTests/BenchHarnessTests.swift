@@ -4,7 +4,8 @@ import Testing
 
 /// bench/run.py still plans and runs the cluster systems (issue 12's benchmark): a dry run
 /// lists the matrix, and a one-second run through the test build's rivesyncd and bench-load
-/// starts redis-server and the nodes, measures every system and writes the cluster table.
+/// starts redis-server and the nodes, measures every system and writes the cluster table. The
+/// rooms workload runs on one daemon beside the rooms floor (bench-rooms-floor, issue 23).
 struct BenchHarnessTests {
     static let runPy = DaemonProcess.packageRoot + "/bench/run.py"
     static let systems = ["rivesync-1", "rivesync-1r", "rivesync-3r"]
@@ -84,9 +85,13 @@ struct BenchHarnessTests {
     }
     /// The rooms workload on a single rivesyncd (no cluster system named): `rooms.py` names
     /// its system `rivesync-rooms`, which `run.py` once looked up in its table and crashed on.
-    @Test func runsTheRoomsWorkloadOnOneDaemon() async throws {
+    /// Every cell runs on the rooms floor (bench-rooms-floor) first, then on each daemon, with
+    /// rooms of the JSON schema and (`--room-files riv`) of `bench/peers/rooms.riv`.
+    @Test func runsTheRoomsWorkloadOnOneDaemonBesideTheFloor() async throws {
         let daemon = DaemonProcess.binary()
         let load = DaemonProcess.binary("bench-load")
+        let floor = DaemonProcess.binary("bench-rooms-floor")
+        #expect(FileManager.default.isExecutableFile(atPath: floor), "the floor is built beside bench-load: \(floor)")
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("bench-rooms-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: out) }  // cleanup only
         let build = URL(fileURLWithPath: load).deletingLastPathComponent().path
@@ -96,17 +101,67 @@ struct BenchHarnessTests {
                 "/usr/bin/python3",
                 [
                     Self.runPy, "--workloads", "rooms", "--systems", "rivesync-every", "--duration", "1", "--reps", "1",
-                    "--rooms", "3", "--client-rate", "5", "--room-workers", "1", "--build-dir", build,
-                    "--daemon", "test=\(daemonDirectory)", "--out", out.path,
+                    "--rooms", "3", "--client-rate", "5", "--room-workers", "1", "--room-files", "schema,riv",
+                    "--build-dir", build, "--daemon", "test=\(daemonDirectory)", "--out", out.path,
                 ], seconds: 300)
         }
         #expect(result.status == 0, "\(result.output)")
         let (csv, rows) = try Self.runs(in: out)
-        #expect(rows.count == 1, "\(csv)")
+        #expect(rows.map { $0["system"] } == ["rooms-floor", "rivesync-rooms", "rivesync-rooms-riv"], "\(csv)")
         for row in rows {
-            #expect(row["system"] == "rivesync-rooms", "\(row)")
             #expect(row["errors", default: "?"].isEmpty, "\(row)")
+            #expect(row["ready"] == row["connections"] && row["ready"] == "24", "\(row)")
             #expect(Int(row["delivered_per_s"] ?? "") ?? 0 > 0, "\(row)")
+            #expect(Int(row["order_violations"] ?? "") == 0, "\(row)")
+        }
+        let markdown = try String(contentsOf: out.appendingPathComponent("results.md"), encoding: .utf8)
+        #expect(markdown.contains("| rooms-floor | – | – | 3 | 5 |"), "\(markdown)")
+        #expect(markdown.contains("| `test` | 1 | 60 | 3 | 5 |"), "\(markdown)")
+        #expect(markdown.contains("| `test` .riv | 1 | 60 | 3 | 5 |"), "\(markdown)")
+    }
+
+    /// The floor speaks the rooms subset in the daemon's wire format: a set reaches every
+    /// subscriber of its room as a `batch` (the room's next seq, the writer's value and name)
+    /// and its writer as an `ack`; another room hears nothing; other requests get an error.
+    @Test func theRoomsFloorAnswersInTheDaemonsFormat() async throws {
+        let port = try DaemonProcess.freePort()
+        let floor = try ChildProcess(DaemonProcess.binary("bench-rooms-floor"), ["--port", String(port)])
+        defer { _ = floor.stop() }
+        #expect(try floor.nextLine().contains("listening on 127.0.0.1:\(port)"))
+        try await offThePool {
+            let (writer, listener, outsider) = try (
+                RawSocket.webSocket(port: port), RawSocket.webSocket(port: port), RawSocket.webSocket(port: port)
+            )
+            func reply(_ socket: RawSocket) throws -> String { String(decoding: try socket.readMessage(), as: UTF8.self) }
+            try writer.send(text: #"{"type":"hello","id":1,"protocol":[1],"client":"w"}"#)
+            #expect(try reply(writer).hasPrefix(#"{"type":"welcome","id":1,"protocol":1,"#))
+            for (id, room) in [(100, "room-0"), (101, "room-1")] {
+                try writer.send(
+                    text: #"{"type":"createStateMachine","id":\#(id),"file":"rooms-0","name":"\#(room)","artboard":"Room","#
+                        + #""stateMachine":"room","mode":"auto","rate":60}"#)
+                #expect(try reply(writer).hasPrefix(#"{"type":"target","id":\#(id),"target":"\#(room)","#))
+            }
+            for (client, room) in [(writer, "room-0"), (listener, "room-0"), (outsider, "room-1")] {
+                try client.send(text: #"{"type":"subscribe","id":2,"target":"\#(room)"}"#)
+                #expect(try reply(client).hasPrefix(#"{"type":"snapshot","id":2,"target":"\#(room)","epoch":"e-floor","seq":0,"#))
+            }
+            try writer.send(text: #"{"type":"set","id":11,"target":"room-0","path":"client0","value":"~R0:0:5;"}"#)
+            let batch =
+                #"{"type":"batch","target":"room-0","epoch":"e-floor","seq":1,"effects":[{"op":"set","paths":["client0"],"#
+                + #""instance":1,"property":"client0","value":"~R0:0:5;"}],"commands":[1],"authors":[{"client":"w"}]}"#
+            #expect(try reply(writer) == batch)
+            #expect(try reply(writer) == #"{"type":"ack","id":11,"target":"room-0","seq":1,"command":1}"#)
+            #expect(try reply(listener) == batch)
+            // The outsider's first message after its snapshot is the answer to its own request.
+            try outsider.send(text: #"{"type":"ping","id":3}"#)
+            #expect(try reply(outsider).hasPrefix(#"{"type":"error","id":3,"code":"unsupported","#))
+            try listener.send(text: #"{"type":"subscribe","id":4,"target":"room-9"}"#)
+            #expect(try reply(listener).hasPrefix(#"{"type":"error","id":4,"code":"no_such_target","#))
+            // A later subscriber's snapshot holds the room's values at its seq.
+            try outsider.send(text: #"{"type":"subscribe","id":5,"target":"room-0"}"#)
+            let snapshot = try reply(outsider)
+            #expect(snapshot.hasPrefix(#"{"type":"snapshot","id":5,"target":"room-0","epoch":"e-floor","seq":1,"#), "\(snapshot)")
+            #expect(snapshot.contains(#""values":{"client0":"~R0:0:5;"}"#), "\(snapshot)")
         }
     }
 }

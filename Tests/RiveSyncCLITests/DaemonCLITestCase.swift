@@ -2,12 +2,19 @@ import Foundation
 import RiveSyncTestSupport
 import XCTest
 
-/// A CLI test with its own demo daemon.
+/// A CLI test with its own daemon: the demo, or the configuration the test case gives.
 class DaemonCLITestCase: XCTestCase {
     var daemon: DaemonProcess!
 
+    /// The daemon's configuration document (nil: `--demo`).
+    class var configuration: String? { nil }
+
     override func setUpWithError() throws {
-        daemon = try DaemonProcess(["--demo"])
+        if let configuration = Self.configuration {
+            daemon = try DaemonProcess(["--config", try DaemonProcess.writeConfiguration(configuration)])
+        } else {
+            daemon = try DaemonProcess(["--demo"])
+        }
     }
 
     override func tearDown() {
@@ -16,8 +23,8 @@ class DaemonCLITestCase: XCTestCase {
         daemon = nil
     }
 
-    /// Runs `rivesync arguments… --url <daemon>`.
-    func rivesync(_ arguments: String...) throws -> RivesyncProcess.Result {
-        try RivesyncProcess.run(arguments + ["--url", daemon.url])
+    /// Runs `rivesync arguments… --url <daemon>` (with `stdin`).
+    func rivesync(_ arguments: String..., stdin: String? = nil) throws -> RivesyncProcess.Result {
+        try RivesyncProcess.run(arguments + ["--url", daemon.url], stdin: stdin)
     }
 }

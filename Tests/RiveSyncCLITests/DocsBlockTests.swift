@@ -2,15 +2,16 @@ import Foundation
 import RiveSyncTestSupport
 import XCTest
 
-/// Every shell block of README.md and docs/*.md runs as written, twice (docs/DOCS-TESTS.md):
-/// at the repository's root, with the built `rivesync` and `rivesyncd` first on `PATH`, after
-/// starting the daemon its marker asks for on port 7420 (the port the documents name).
+/// Every shell block of README.md, docs/*.md and the clients' READMEs runs as written, twice
+/// (docs/DOCS-TESTS.md): at the repository's root, with the built `rivesync` and `rivesyncd`
+/// first on `PATH`, after starting the daemon its marker asks for on port 7420 (the port the
+/// documents name).
 final class DocsBlockTests: XCTestCase {
     /// The documents whose blocks run, relative to the repository's root.
     static func documents() throws -> [String] {
         let docs = try FileManager.default.contentsOfDirectory(atPath: DaemonProcess.packageRoot + "/docs")
             .filter { $0.hasSuffix(".md") }.sorted().map { "docs/" + $0 }
-        return ["README.md"] + docs
+        return ["README.md"] + docs + ["clients/js/README.md", "clients/python/README.md"]
     }
 
     func testEveryShellBlockRunsTwice() throws {

@@ -6,29 +6,15 @@ import XCTest
 /// state_machine_triggers.riv from `../shared/fixtures/riv` (a missing file fails the daemon's
 /// start, so the test): its trigger input `Trigger 1` takes layer 0 out of state 3, where
 /// Rive's runtime stands after 0.1 s.
-final class InputCommandTests: XCTestCase {
-    var daemon: DaemonProcess!
-
-    override func setUpWithError() throws {
+final class InputCommandTests: DaemonCLITestCase {
+    override class var configuration: String? {
         let riv = DaemonProcess.packageRoot + "/../shared/fixtures/riv/"
-        let config = try DaemonProcess.writeConfiguration(
-            """
+        return """
             {"listen": {"host": "127.0.0.1"},
              "files": [{"name": "triggers", "path": "\(riv)state_machine_triggers.riv"}],
              "stateMachines": [{"name": "legacy", "file": "triggers", "artboard": "main", "mode": "manual"}],
              "auth": {"allowAnonymous": "loopback"}}
-            """)
-        daemon = try DaemonProcess(["--config", config])
-    }
-
-    override func tearDown() {
-        daemon?.stop()
-        if let run = testRun, run.totalFailureCount > 0, let daemon { print("rivesyncd stderr:\n\(daemon.stderr)") }
-        daemon = nil
-    }
-
-    func rivesync(_ arguments: String...) throws -> RivesyncProcess.Result {
-        try RivesyncProcess.run(arguments, environment: ["RIVESYNC_URL": daemon.url])
+            """
     }
 
     /// Layer 0's line under the target in `ls`.

@@ -44,13 +44,21 @@ final class InspectGraphTests: XCTestCase {
                     """, stderr: ""))
     }
 
-    /// Rive's `vm_listener_fire_event.riv`: the artboard's event, reported by a listener.
+    /// Rive's `vm_listener_fire_event.riv`: the artboard's event, reported by a listener; and
+    /// an event keyed on a timeline.
     func testEventsOfARivFile() throws {
         let result = try RivesyncProcess.run(["inspect", try RivesyncProcess.fixture("vm_listener_fire_event"), "--graph"])
         XCTAssertEqual(result.status, 0, result.stderr)
         let lines = result.stdout.split(separator: "\n").map(String.init)
         XCTAssertEqual(lines.prefix(3), ["artboard Artboard", "  state machine State Machine 1", "    event ding"])
         XCTAssertEqual(lines.suffix(2), ["    listener VM Listener on change of go", "      report event ding"])
+        // data_binding_test_triggers.riv's child artboard keys its event on a timeline.
+        let keyed = try RivesyncProcess.run(["inspect", try RivesyncProcess.fixture("data_binding_test_triggers"), "--graph"])
+        XCTAssertEqual(keyed.status, 0, keyed.stderr)
+        XCTAssertTrue(
+            keyed.stdout.contains(
+                "    event child_event\n    timeline Timeline 1: 60 frames at 60 fps\n      event child_event at frame 30\n"),
+            keyed.stdout)
     }
 
     /// SCHEMA.md's example of converters, events and binds: printed with all three, and as
@@ -89,17 +97,19 @@ final class InspectGraphTests: XCTestCase {
     }
 
     /// The demo's `Character/reactions`, described in its JSON schema, printed with its
-    /// conditions and listeners; `character` and `lobby` are named only.
+    /// converter, conditions and listeners; `character` and `lobby` are named only.
     func testGraphOfTheDemoSchema() throws {
         let result = try RivesyncProcess.run(["inspect", Self.demo, "--graph"])
         XCTAssertEqual(result.status, 0, result.stderr)
         let lines = result.stdout.split(separator: "\n").map(String.init)
         XCTAssertEqual(
-            lines.prefix(7),
+            lines.prefix(9),
             [
-                "artboard Character", "  state machine character: no graph", "  state machine reactions", "    layer mood",
+                "converters", "  [0] DataConverterToString 'mood text', flags 3", "artboard Character",
+                "  state machine character: no graph", "  state machine reactions", "    layer mood",
                 "      [0] EntryState", "      [1] AnyState", "        → excited when trigger success fired and mood greaterThanOrEqual 5",
             ])
+        XCTAssertTrue(lines.contains("      set face = mood through converter 'mood text'"), result.stdout)
         XCTAssertTrue(lines.contains("    listener smile on change of success"), result.stdout)
         XCTAssertTrue(lines.contains(##"      set color = "#FF2E9E44""##), result.stdout)
         XCTAssertTrue(lines.contains("      fire error"), result.stdout)
@@ -137,5 +147,6 @@ final class InspectGraphTests: XCTestCase {
         let describedMachine = try XCTUnwrap((schemaArtboards[0]["stateMachines"] as? [Any])?.last as? NSDictionary)
         XCTAssertEqual(printedMachine["name"] as? String, "reactions")
         XCTAssertEqual(printedMachine, describedMachine)
+        XCTAssertEqual(printed["converters"] as? NSArray, schema["converters"] as? NSArray)
     }
 }

@@ -6,31 +6,18 @@ import XCTest
 /// from `../shared/fixtures/riv` (a missing file fails the daemon's start, so the test):
 /// `advance --elapsed` and its `settled`, `ls` with the layers' states, `watch` lines with the
 /// state machine's changes, events and layers, and the script step `advance TARGET SECONDS`.
-final class StateMachineCommandTests: XCTestCase {
+final class StateMachineCommandTests: DaemonCLITestCase {
     static let riv = DaemonProcess.packageRoot + "/../shared/fixtures/riv/"
-    var daemon: DaemonProcess!
 
-    override func setUpWithError() throws {
-        let config = try DaemonProcess.writeConfiguration(
-            """
-            {"listen": {"host": "127.0.0.1"},
-             "files": [{"name": "lvm", "path": "\(Self.riv)listener_view_model.riv"},
-                       {"name": "events", "path": "\(Self.riv)vm_listener_fire_event.riv"}],
-             "stateMachines": [{"name": "lvm", "file": "lvm", "artboard": "main", "mode": "manual"},
-                               {"name": "ding", "file": "events", "artboard": "Artboard", "mode": "manual"}],
-             "auth": {"allowAnonymous": "loopback"}}
-            """)
-        daemon = try DaemonProcess(["--config", config])
-    }
-
-    override func tearDown() {
-        daemon?.stop()
-        if let run = testRun, run.totalFailureCount > 0, let daemon { print("rivesyncd stderr:\n\(daemon.stderr)") }
-        daemon = nil
-    }
-
-    func rivesync(_ arguments: String..., stdin: String? = nil) throws -> RivesyncProcess.Result {
-        try RivesyncProcess.run(arguments, environment: ["RIVESYNC_URL": daemon.url], stdin: stdin)
+    override class var configuration: String? {
+        """
+        {"listen": {"host": "127.0.0.1"},
+         "files": [{"name": "lvm", "path": "\(riv)listener_view_model.riv"},
+                   {"name": "events", "path": "\(riv)vm_listener_fire_event.riv"}],
+         "stateMachines": [{"name": "lvm", "file": "lvm", "artboard": "main", "mode": "manual"},
+                           {"name": "ding", "file": "events", "artboard": "Artboard", "mode": "manual"}],
+         "auth": {"allowAnonymous": "loopback"}}
+        """
     }
 
     func testAdvanceWithElapsedSaysWhetherTheStateMachineSettled() throws {

@@ -14,7 +14,7 @@ final class ClientPackageTests: ClientTestCase {
     private static let scratch = DaemonProcess.packageRoot + "/.build/client-package"
 
     func testAPackageOnTheClientProductBuildsWithEitherTransport() async throws {
-        try startDemo()
+        try startDemoProcess()
         let probe = try Self.writeProbe()
 
         let onLibWebSockets = try Self.build(environment: ["PKG_CONFIG_PATH": probe])
@@ -23,7 +23,7 @@ final class ClientPackageTests: ClientTestCase {
         )
         XCTAssertTrue(onLibWebSockets.modules.contains("RiveSyncLibWebSockets"))
         XCTAssertTrue(try Self.libraries().contains("libwebsockets"), "the default client links libwebsockets on Linux")
-        let run = try Self.run(daemon.url)
+        let run = try Self.run(process.url)
         XCTAssertEqual(run.status, 0, run.output)
         XCTAssertEqual(run.output, "mood 7\n")
 
@@ -37,7 +37,7 @@ final class ClientPackageTests: ClientTestCase {
         XCTAssertFalse(libraries.contains("libwebsockets"), libraries)
         XCTAssertTrue(libraries.contains("libFoundationNetworking"), libraries)
         // Debian's libcurl has no WebSocket support: the Foundation client fails, typed and at once.
-        let refused = try Self.run(daemon.url)
+        let refused = try Self.run(process.url)
         XCTAssertEqual(refused.status, 1, refused.output)
         XCTAssertTrue(refused.output.hasPrefix("error: cannot connect to the daemon: "), refused.output)
     }

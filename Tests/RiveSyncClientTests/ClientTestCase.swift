@@ -1,26 +1,43 @@
 import Foundation
+import RiveSyncInProcess
 import RiveSyncTestSupport
 import XCTest
 
 @testable import RiveSyncClient
 
-/// A test against a real daemon of its own: `startDaemon` runs `rivesyncd`, `connect` opens
-/// client connections; teardown closes them, stops the daemon and prints its stderr if the
-/// test failed.
+/// A test against a daemon of its own. `startDemo` and `startDaemon` run it in this process
+/// (`InProcessDaemon`, its clock following the wall clock) and `connect` opens client
+/// connections onto it through `InProcessTransport`; a test that needs the real process or
+/// its sockets sets `process` (a `rivesyncd`) instead and `connect` goes to its port. Teardown
+/// closes the connections, stops the daemon (the in-process one's timers with its clock) and
+/// prints a process's stderr if the test failed.
 class ClientTestCase: XCTestCase {
-    var daemon: DaemonProcess!
+    var daemon: InProcessDaemon!
+    var process: DaemonProcess!
+    private var clock: Task<Void, Never>?
     private var workers: [Worker] = []
 
     func startDemo() throws {
-        daemon = try DaemonProcess(["--demo"])
+        try start(["--demo"])
     }
 
     func startDaemon(configuration json: String, files: [String: String] = [:]) throws {
-        daemon = try DaemonProcess(["--config", try DaemonProcess.writeConfiguration(json, files: files)])
+        try start(["--config", try DaemonProcess.writeConfiguration(json, files: files)])
+    }
+
+    private func start(_ arguments: [String]) throws {
+        daemon = try InProcessDaemon(arguments: arguments)
+        clock = daemon.clock.followingWallTime()
+    }
+
+    /// A real `rivesyncd --demo`.
+    func startDemoProcess() throws {
+        process = try DaemonProcess(["--demo"])
     }
 
     nonisolated(nonsending) func connect() async throws -> Worker {
-        let worker = try await Worker(url: daemon.url, clientName: name)
+        let transport = daemon.map { InProcessTransport($0) }
+        let worker = try await Worker(url: transport == nil ? process.url : "ws://in-process", clientName: name, transport: transport)
         workers.append(worker)
         return worker
     }
@@ -28,11 +45,15 @@ class ClientTestCase: XCTestCase {
     override func tearDown() async throws {
         for worker in workers { await worker.close() }
         workers = []
-        daemon?.stop()
-        if let run = testRun, run.totalFailureCount > 0, let daemon {
-            print("rivesyncd stderr:\n\(daemon.stderr)")
-        }
+        daemon?.drain()
+        clock?.cancel()
+        clock = nil
         daemon = nil
+        process?.stop()
+        if let run = testRun, run.totalFailureCount > 0, let process {
+            print("rivesyncd stderr:\n\(process.stderr)")
+        }
+        process = nil
     }
 }
 

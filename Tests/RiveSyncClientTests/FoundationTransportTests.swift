@@ -7,8 +7,8 @@ import XCTest
 /// WebSocket support, which Debian 12's lacks, so connecting fails — typed, and without a hang.
 final class FoundationTransportTests: ClientTestCase {
     func testConnectingThroughURLSessionFailsWithATypedErrorHere() async throws {
-        try startDemo()
-        let url = daemon.url
+        try startDemoProcess()
+        let url = process.url
         do {
             _ = try await within { try await Worker(url: url, reconnect: false, transport: FoundationWebSocketTransport()) }
             XCTFail("URLSessionWebSocketTask connected: this libcurl has WebSocket support, update the client README")

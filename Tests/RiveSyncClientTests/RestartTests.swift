@@ -11,7 +11,7 @@ final class RestartTests: ClientTestCase {
         let state = FileManager.default.temporaryDirectory.appendingPathComponent("rivesync-restart-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: state) }
         let port = try DaemonProcess.freePort()
-        daemon = try DaemonProcess(["--demo", "--state-dir", state], port: port)
+        process = try DaemonProcess(["--demo", "--state-dir", state], port: port)
         let watcher = try await connect()
         let writer = try await connect()
         let mood = NumberProperty(path: "mood")
@@ -21,8 +21,8 @@ final class RestartTests: ClientTestCase {
         for value in 1...4 { try await written.confirmed.setValue(of: mood, to: Float(value)) }
         try await assertEqualAsync(try await values.first(5), [0, 1, 2, 3, 4])
 
-        daemon.crash()
-        daemon = try DaemonProcess(["--demo", "--state-dir", state], port: port)
+        process.crash()
+        process = try DaemonProcess(["--demo", "--state-dir", state], port: port)
         for value in 5...8 { try await Self.retrying { try await written.confirmed.setValue(of: mood, to: Float(value)) } }
 
         let seen = try await values.first(9)

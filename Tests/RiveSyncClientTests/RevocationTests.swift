@@ -25,8 +25,8 @@ final class RevocationTests: ClientTestCase {
              "auth": {"tokensFile": "tokens.json"}}
             """
         let path = try DaemonProcess.writeConfiguration(configuration, files: ["tokens.json": Self.tokens(paths: nil)])
-        daemon = try DaemonProcess(["--config", path])
-        let worker = try await Worker(url: daemon.url, token: Self.token, clientName: name)
+        process = try DaemonProcess(["--config", path])
+        let worker = try await Worker(url: process.url, token: Self.token, clientName: name)
         let main = try await worker.stateMachine(named: "character").mainInstance()
         let moods = main.valueStream(of: NumberProperty(path: "mood"), includingCurrent: true)
         let (seen, sink) = AsyncStream.makeStream(of: Float.self)
@@ -42,7 +42,7 @@ final class RevocationTests: ClientTestCase {
 
         let tokensPath = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("tokens.json")
         try Data(Self.tokens(paths: ["mood"]).utf8).write(to: tokensPath)
-        kill(daemon.pid, SIGHUP)
+        kill(process.pid, SIGHUP)
         do {
             try await within { try await reader.value }
             XCTFail("the stream went on after the reload narrowed the token")

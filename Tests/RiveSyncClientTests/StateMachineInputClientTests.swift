@@ -45,7 +45,7 @@ final class StateMachineInputClientTests: ClientTestCase {
         try await machine.advance(elapsed: 0.1)
         let before = try await machine.layers().first?.state
         XCTAssertEqual(before, 3, "Rive's runtime: layer 0 stands in state 3 after 0.1 s")
-        let receipt = try await firedWhileAdvancing(machine)
+        let receipt = try await applied(machine) { try await machine.fireInput(named: "Trigger 1") }
         XCTAssertEqual(receipt.target, "legacy")
         try await machine.advance(elapsed: 0.1)
         let after = try await machine.layers().first?.state
@@ -103,20 +103,5 @@ final class StateMachineInputClientTests: ClientTestCase {
         XCTAssertTrue(bare.bindings.allSatisfy { $0.instance == nil }, "bindDefaults false leaves every slot empty")
         let advanced = try await worker.stateMachine(named: "bare").advance(elapsed: 0.1)
         XCTAssertEqual(advanced.target, "bare", "a state machine advances before a bind")
-    }
-
-    /// Fires `Trigger 1` on the manual `machine`, advancing it by 0 s until the daemon acks the
-    /// fire (it may reach the daemon after an advance).
-    func firedWhileAdvancing(_ machine: StateMachine) async throws -> Receipt {
-        let outcome = StateMachineClientTests.Outcome()
-        let pending = Task { try await machine.fireInput(named: "Trigger 1") }
-        Task { await outcome.set(await pending.result) }
-        return try await within {
-            while await outcome.result == nil {
-                try await machine.advance()
-                try await Task.sleep(for: .milliseconds(10))
-            }
-            return try await outcome.result!.get()
-        }
     }
 }

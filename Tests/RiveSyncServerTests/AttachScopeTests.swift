@@ -1,4 +1,5 @@
 import Foundation
+import RiveSyncInProcess
 import RiveSyncJSON
 import RiveSyncTestSupport
 import Testing

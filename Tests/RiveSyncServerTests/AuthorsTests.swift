@@ -1,11 +1,12 @@
 import Foundation
+import RiveSyncInProcess
 import RiveSyncJSON
 import RiveSyncTestSupport
 import Testing
 
-/// Authors (PROTOCOL.md §17) through a real daemon: each batch says who sent each command it
-/// applied (the `hello` `client` and the token's name), the journal keeps them across a
-/// restart, and `"authors": false` records and sends none.
+/// Authors (PROTOCOL.md §17): each batch says who sent each command it applied (the `hello`
+/// `client` and the token's name), the journal keeps them across a restart of a real daemon,
+/// and `"authors": false` records and sends none.
 @Suite struct AuthorsTests {
     @Test func batchesSayWhoSentEachCommandAndSurviveARestart() async throws {
         try await withMultiplayerDaemon() { daemon in
@@ -39,8 +40,11 @@ import Testing
         }
     }
 
+    /// In-process, its journal files in a state directory of the test's.
     @Test func authorsOffRecordsAndSendsNone() async throws {
-        try await withMultiplayerDaemon(extra: [("authors", false)]) { daemon in
+        let state = try PersistenceTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: state) }
+        try await withInProcessMultiplayerDaemon(extra: [("authors", false), ("stateDirectory", .string(state))]) { daemon in
             let qa = try await daemon.connect(client: "qa-suite/1")
             #expect(try await qa.request(["type": "subscribe", "target": "theme"])["type"] == "snapshot")
             let ack = try await qa.request([
@@ -51,7 +55,9 @@ import Testing
             #expect(try await qa.request(["type": "set", "target": "theme", "path": "name", "value": "Off"])["type"] == "ack")
             let batch = try await qa.nextBatch("theme")
             #expect(batch["commands"]?.arrayValue?.count == 1 && batch["authors"] == nil, "\(batch.jsonText)")
-            #expect(try !daemon.journalText().contains("qa-suite/1"), "the journal keeps no authors")
+            let journal = try MultiplayerDaemon.journalText(in: state)
+            #expect(journal.contains("Off"), "the journal has the set")
+            #expect(!journal.contains("qa-suite/1"), "the journal keeps no authors")
         }
     }
 }

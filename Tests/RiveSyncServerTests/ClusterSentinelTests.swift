@@ -198,11 +198,64 @@ import Testing
         }
     }
 
-    /// `waitForReplicas` 1 with the only replica frozen: a write sent then is not acked while
-    /// `WAIT` times out, the node says its state may be stale, a write meanwhile is refused
-    /// `storage_failed` at once, and once the replica is thawed the pending write is acked
-    /// (its entry was in the log all along) and the next one too.
-    @Test func withTheReplicaFrozenNothingIsAckedAndNewWritesAreRefused() async throws {
+    /// The length of the log stream on the server at `url`.
+    static func logLength(_ url: String) throws -> Int64 {
+        let connection = try RedisConnection(RedisEndpoint(url: url), timeout: .seconds(2))
+        defer { connection.close() }
+        return try connection.command(["XLEN", "rivesync:log"]).integer()
+    }
+
+    /// `waitForReplicas` 0 (the default): an entry is acked as soon as the primary has it, so
+    /// a failover to a replica that had not received it loses an acked write (CLUSTER.md §3.6).
+    /// The replica is frozen and cut off while a write is acked, the primary killed, the
+    /// replica promoted: a node started on it does not have the write.
+    @Test func withoutWAITAFailoverLosesAnAckedWrite() async throws {
+        let group = try await offThePool { try RedisSentinelGroup(replicas: 1, sentinels: false) }
+        try await stopping(group) { group in
+            let primary = group.servers[0]
+            let replica = group.servers[1]
+            let settings: [(String, JSONValue)] = [("cluster", ["redis": .string(primary.url), "leaseMilliseconds": 30000])]
+            let cluster = try await offThePool { try ClusterNodes(count: 1, settings: settings, redis: primary) }
+            try await stopping(cluster) { cluster in
+                let client = try await TestClient.connected(to: cluster.node(0))
+                #expect(try await client.request(Self.probeWrite(1))["type"] == "ack")
+                try await waitUntil("the replica holds the first write", seconds: 30) {
+                    if try await offThePool({ try Self.logLength(replica.url) >= Self.logLength(primary.url) }) { return true }
+                    try await Task.sleep(for: .milliseconds(50))
+                    return false
+                }
+                // Frozen, and cut from the primary (so nothing after this waits in its socket).
+                replica.freeze()
+                try await offThePool {
+                    let connection = try RedisConnection(RedisEndpoint(url: primary.url), timeout: .seconds(2))
+                    defer { connection.close() }
+                    #expect(try connection.command(["CLIENT", "KILL", "TYPE", "replica"]).integer() == 1)
+                }
+                #expect(try await client.request(Self.probeWrite(2))["type"] == "ack", "acked without the replica")
+                await primary.crashed()
+                replica.thaw()
+                try await offThePool {
+                    let connection = try RedisConnection(RedisEndpoint(url: replica.url), timeout: .seconds(2))
+                    defer { connection.close() }
+                    try connection.command(["REPLICAOF", "NO", "ONE"]).expectStatus("OK")
+                }
+                let promoted: [(String, JSONValue)] = [("cluster", ["redis": .string(replica.url), "leaseMilliseconds": 30000])]
+                let after = try await offThePool { try ClusterNodes(count: 1, settings: promoted, redis: replica) }
+                try await stopping(after) { after in
+                    let probe = try await TestClient.connected(to: after.node(0))
+                    let mood = try await probe.request(["type": "get", "target": "character", "path": "mood"])
+                    #expect(mood["value"] == 1, "the acked write 2 is lost, 1 was replicated: \(mood.jsonText)")
+                }
+            }
+        }
+    }
+
+    /// `waitForReplicas` 1 with the only replica frozen: a write whose `WAIT` times out is
+    /// answered `storage_failed` (its entry voided: it applies on no node, CLUSTER.md §3.6), the
+    /// node says its state may be stale, a write meanwhile is refused `storage_failed` at once,
+    /// and once the replica is thawed the node is fresh, the voided write is still not applied,
+    /// and the next write acks.
+    @Test func withTheReplicaFrozenAWriteWhoseWAITTimesOutIsRefusedAndNeverApplies() async throws {
         let group = try await offThePool { try RedisSentinelGroup(replicas: 1, sentinels: false) }
         try await stopping(group) { group in
             let primary = group.servers[0]
@@ -222,16 +275,17 @@ import Testing
                 #expect(try await client.request(Self.probeWrite(1))["type"] == "ack")
                 replica.freeze()
                 client.send(["type": "set", "target": "character", "path": "mood", "value": 2, "id": 100])
+                let pending = try await client.next(where: { $0["id"] == 100 }, what: "the pending write's answer", seconds: 30)
+                #expect(pending["code"] == "storage_failed", "\(pending.jsonText)\n\(cluster.logs)")
                 let stale = try await client.next(where: { $0["type"] == "freshness" }, what: "freshness false", seconds: 30)
                 #expect(stale["fresh"] == false)
-                #expect(client.takeAll(where: { $0["id"] == 100 }).isEmpty, "no answer to the pending write while WAIT fails")
                 let refused = try await client.request(Self.probeWrite(3))
                 #expect(refused["code"] == "storage_failed", "\(refused.jsonText)")
                 replica.thaw()
-                let pending = try await client.next(where: { $0["id"] == 100 }, what: "the pending write's answer", seconds: 30)
-                #expect(pending["type"] == "ack", "\(pending.jsonText)\n\(cluster.logs)")
                 let fresh = try await client.next(where: { $0["type"] == "freshness" }, what: "freshness true", seconds: 30)
                 #expect(fresh["fresh"] == true)
+                let unchanged = try await client.request(["type": "get", "target": "character", "path": "mood"])
+                #expect(unchanged["value"] == 1, "the voided write applied nowhere: \(unchanged.jsonText)")
                 #expect(try await client.request(Self.probeWrite(4))["type"] == "ack")
                 let mood = try await client.request(["type": "get", "target": "character", "path": "mood"])
                 #expect(mood["value"] == 4, "\(mood.jsonText)")
@@ -239,11 +293,12 @@ import Testing
         }
     }
 
-    /// `waitForReplicas` 1 with the only replica frozen for longer than the lease: the node
-    /// ends its lease as if Redis had not renewed it and closes its connections (1001), so the
-    /// pending write is not left waiting without bound; its entry was in the log and applies
-    /// once the replica is back, and the node rejoins and acks again.
-    @Test func aWritePendingOnWAITIsClosedAfterTheLease() async throws {
+    /// `waitForReplicas` 1 with the only replica frozen for longer than the lease: the write
+    /// pending on `WAIT` is answered `storage_failed` when its `WAIT` times out, the node ends
+    /// its lease a lease later as if Redis had not renewed it and closes its connections
+    /// (1001); once the replica is back the voided write has applied nowhere, and the node
+    /// rejoins and acks again.
+    @Test func aWritePendingOnWAITIsRefusedAndTheNodeClosesAfterTheLease() async throws {
         let group = try await offThePool { try RedisSentinelGroup(replicas: 1, sentinels: false) }
         try await stopping(group) { group in
             let primary = group.servers[0]
@@ -271,22 +326,25 @@ import Testing
                     return false
                 }
                 #expect(closed == .some(1001), "\(String(describing: closed))")
-                #expect(client.takeAll(where: { $0["id"] == 100 }).isEmpty, "no answer to the pending write, only the close")
+                let pending = client.takeAll(where: { $0["id"] == 100 })
+                #expect(pending.count == 1 && pending.first?["code"] == "storage_failed", "refused before the close: \(pending)")
                 replica.thaw()
                 var mood: JSONValue = .null
-                try await waitUntil("the pending write applied once the replica is back", seconds: 60) {
+                try await waitUntil("a write acked once the replica is back", seconds: 60) {
+                    mood = .null
                     do {
                         let probe = try await TestClient.connected(to: cluster.node(0))
                         defer { probe.close() }
                         mood = try await probe.request(["type": "get", "target": "character", "path": "mood"])
-                        if mood["value"] == 2, try await probe.request(Self.probeWrite(3))["type"] == "ack" { return true }
+                        #expect(mood["value"] != 2, "the voided write applied nowhere: \(mood.jsonText)")
+                        if try await probe.request(Self.probeWrite(3))["type"] == "ack" { return true }
                     } catch let error as TestClient.Closed {
                         _ = error  // closed again while the node rejoins: asked again
                     }
                     try await Task.sleep(for: .milliseconds(100))
                     return false
                 }
-                #expect(mood["value"] == 2, "\(mood.jsonText)\n\(cluster.logs)")
+                #expect(mood["value"] != nil && mood["value"] != 2, "\(mood.jsonText)\n\(cluster.logs)")
             }
         }
     }

@@ -1,12 +1,12 @@
 import Foundation
+import RiveSyncInProcess
 import RiveSyncJSON
-import RiveSyncTestSupport
 import Testing
 
 /// The demo's `Character/reactions` state machine, described in `demo.schema.json` (SCHEMA.md,
-/// "State machines"), run by a real `rivesyncd --demo` through the same evaluator as a `.riv`
-/// file's.
-@Suite(.serialized) struct DemoStateMachineTests {
+/// "State machines"), run by the daemon of `rivesyncd --demo` (in-process) through the same
+/// evaluator as a `.riv` file's.
+@Suite struct DemoStateMachineTests {
     /// The effects of a batch the state machine made, as `property: value`.
     static func made(_ batch: JSONValue) -> [String] {
         (batch["effects"]?.arrayValue ?? []).filter { $0["by"] == "stateMachine" }.map {
@@ -23,15 +23,15 @@ import Testing
     /// the state machine's changes marked `by: stateMachine`; a listener's fire (`no` fires
     /// `error`) runs the same way; a number condition picks `excited`.
     @Test func aFiredTriggerMovesTheMoodLayerAndItsListenerWrites() async throws {
-        try await withDaemon(["--demo"]) { daemon in
-            let client = try await TestClient.connected(to: daemon)
+        try await withInProcessDaemon(["--demo"]) { daemon in
+            let client = try await daemon.connected()
             let created = try await client.request([
                 "type": "createStateMachine", "file": "demo", "name": "stage", "artboard": "Character", "stateMachine": "reactions",
                 "mode": "manual",
             ])
             #expect(created["type"] == "target", "\(created.jsonText)")
             #expect(created["layers"]?.arrayValue?.map { $0["kind"] } == ["entry", "entry"], "\(created.jsonText)")
-            let watcher = try await TestClient.connected(to: daemon)
+            let watcher = try await daemon.connected()
             #expect(try await watcher.request(["type": "subscribe", "target": "stage"])["type"] == "snapshot")
 
             client.send(["type": "fire", "id": 500, "target": "stage", "path": "success"])
@@ -67,23 +67,44 @@ import Testing
     }
 
     /// An auto target of `Character/reactions` leaves nothing to do at creation (its layers rest
-    /// in their entry states) and reacts by itself to a fired trigger.
+    /// in their entry states) and reacts by itself to a fired trigger: the daemon's own advance
+    /// (on its clock, moved only while the client waits) moves the mood layer.
     @Test func anAutoReactionsTargetReactsByItself() async throws {
-        try await withDaemon(["--demo"]) { daemon in
-            let client = try await TestClient.connected(to: daemon)
+        try await withInProcessDaemon(["--demo"]) { daemon in
+            let client = try await daemon.connected()
             let created = try await client.request([
                 "type": "createStateMachine", "file": "demo", "name": "moody", "artboard": "Character", "stateMachine": "reactions",
             ])
             #expect(created["type"] == "target", "\(created.jsonText)")
             #expect(try await client.request(["type": "subscribe", "target": "moody"])["type"] == "snapshot")
             #expect(try await client.request(["type": "fire", "target": "moody", "path": "error"])["type"] == "ack")
-            try await waitUntil("the fire's advance to move the mood layer") {
-                let listed = try await client.request(["type": "listTargets"])
-                let moody = listed["targets"]?.arrayValue?.first { $0["name"] == "moody" }
-                return moody?["layers"]?.arrayValue?.first?["animation"] == "sad"
-            }
+            var layers: [String] = []
+            while !layers.contains("mood sad") { layers = Self.layers(try await client.nextBatch("moody")) }
+            let listed = try await client.request(["type": "listTargets"])
+            let moody = listed["targets"]?.arrayValue?.first { $0["name"] == "moody" }
+            #expect(moody?["layers"]?.arrayValue?.first?["animation"] == "sad", "\(listed.jsonText)")
             let face = try await client.request(["type": "get", "target": "moody", "path": "face"])
             #expect(face["value"] == "sad", "\(face.jsonText)")
+        }
+    }
+
+    /// The listener `say mood` writes `mood` into `face` through the converter `mood text` (a
+    /// to-string rounding to whole numbers): a data bind with a converter, from a JSON schema.
+    @Test func aMoodWriteSaysTheMoodThroughAConverter() async throws {
+        try await withDaemon(["--demo"]) { daemon in
+            let client = try await TestClient.connected(to: daemon)
+            let created = try await client.request([
+                "type": "createStateMachine", "file": "demo", "name": "talk", "artboard": "Character", "stateMachine": "reactions",
+                "mode": "manual",
+            ])
+            #expect(created["type"] == "target", "\(created.jsonText)")
+            let watcher = try await TestClient.connected(to: daemon)
+            #expect(try await watcher.request(["type": "subscribe", "target": "talk"])["type"] == "snapshot")
+            client.send(["type": "set", "id": 700, "target": "talk", "path": "mood", "value": 6.4])
+            #expect(try await client.request(["type": "advance", "target": "talk", "elapsed": 0.016])["type"] == "advanced")
+            let batch = try await watcher.nextBatch("talk")
+            #expect(batch["effects"]?.arrayValue?.first?["property"] == "mood", "the client's write first: \(batch.jsonText)")
+            #expect(Self.made(batch) == [#"set: face="6""#], "\(batch.jsonText)")
         }
     }
 }

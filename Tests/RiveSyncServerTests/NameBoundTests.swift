@@ -1,5 +1,6 @@
 import Foundation
 import RiveSyncCore
+import RiveSyncInProcess
 import RiveSyncJSON
 import RiveSyncTestSupport
 import Testing

@@ -1,13 +1,14 @@
 import Foundation
+import RiveSyncInProcess
 import RiveSyncJSON
 import RiveSyncTestSupport
 import Testing
 
 /// Presence (PROTOCOL.md §15): members in a subscriber's snapshot and changes in order among
-/// the batches, every limit's typed error, a reader without `seePresence` and coalescing under
-/// a burst (the whole daemon in-process, on its clock); through the real daemon and real
-/// sockets, a killed client's member leaving after the grace period and a resume within it,
-/// and nothing of it in the journal.
+/// the batches, every limit's typed error, a reader without `seePresence`, coalescing under a
+/// burst, and a dropped client's member leaving after the grace period and a resume within it
+/// (the whole daemon in-process, on its clock); through the real daemon, nothing of it in the
+/// journal across a restart.
 @Suite(.serialized) struct PresenceDaemonTests {
     static let memberToken = "presence-member-token-0001"
     static let readerToken = "presence-reader-token-0001"
@@ -134,47 +135,40 @@ import Testing
         }
     }
 
+    /// Two members whose connections end without a leave (the session closes under them, as a
+    /// dropped socket's does): the one that joins again with its key within the grace period
+    /// resumes; the other leaves once the grace period has passed on the daemon's clock.
     @Test func aKilledClientLeavesAfterTheGracePeriodAndOneThatResumesDoesNot() async throws {
-        let (started, directory) = try await Self.start(limits: ["presenceGraceSeconds": 2])
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        try await stopping(started) { daemon in
-            let watcher = try await Self.connect(daemon)
-            _ = try await watcher.request(["type": "subscribe", "target": "character"])
-            let port = daemon.port
-            /// A client that joins with `key` on a raw socket and is then dropped (no close frame).
-            @Sendable func joinAndDrop(key: String) throws -> JSONValue {
-                let socket = try RawSocket.webSocket(port: port)
-                try socket.send(text: AuthDaemon.hello(Self.memberToken).jsonText)
-                _ = try socket.readMessage()
-                try socket.send(text: Self.join("character", key: key, ["name": "raw"]).jsonText)
-                let joined = try JSONParser().parse(try socket.readMessage())
-                socket.close()
-                return joined
-            }
-            // No closure inside a `#require` here: within a closure, Swift 6.3.1 compiles a closure
-            // written in a macro's argument under the same name as the next closure, so when both
-            // have one type the second runs the first's body (the second join sent the first key).
-            let killedJoin = try await offThePool { try joinAndDrop(key: "killed-key-0123456789") }
-            let resumingJoin = try await offThePool { try joinAndDrop(key: "resuming-key-01234567") }
-            let killed = try #require(killedJoin["member"])
-            let resumingMember = try #require(resumingJoin["member"])
-            #expect(killedJoin["resumed"] == false && resumingJoin["resumed"] == false, "two new members: \(resumingJoin.jsonText)")
-            #expect(killed != resumingMember)
-            let again = try await Self.connect(daemon)
-            let resumed = try await again.request(Self.join("character", key: "resuming-key-01234567", ["name": "back"]))
-            #expect(resumed["member"] == resumingMember && resumed["resumed"] == true, "\(resumed.jsonText)")
-
-            let leave = try await watcher.next(
-                where: { $0["changes"]?.arrayValue?.contains { $0["member"] == killed && $0["op"] == "leave" } == true },
-                what: "the killed client's leave")
-            #expect(leave["changes"]?.arrayValue?.contains(["op": "leave", "member": killed, "reason": "disconnected"]) == true)
-            let members = try await watcher.request(["type": "presenceList", "target": "character"])["members"]
-            #expect(members == [["member": resumingMember, "state": ["name": "back"]]], "\(members?.jsonText ?? "")")
-            let presence = [leave] + watcher.buffered.filter { $0["type"] == "presence" }
-            let resumedChanges = presence.compactMap { $0["changes"]?.arrayValue }.joined().filter { $0["member"] == resumingMember }
-            #expect(!resumedChanges.contains { $0["op"] == "leave" }, "a resumed member never leaves: \(resumedChanges.map(\.jsonText))")
-            #expect(resumedChanges.filter { $0["op"] == "join" }.count <= 1, "nor joins again: \(resumedChanges.map(\.jsonText))")
+        let daemon = try Self.startInProcess(limits: ["presenceGraceSeconds": 2])
+        let watcher = try await Self.connect(daemon)
+        _ = try await watcher.request(["type": "subscribe", "target": "character"])
+        /// A client that joins with `key` and whose connection then ends.
+        func joinAndDrop(key: String) async throws -> JSONValue {
+            let client = try await Self.connect(daemon)
+            let joined = try await client.request(Self.join("character", key: key, ["name": "raw"]))
+            client.close()
+            return joined
         }
+        let killedJoin = try await joinAndDrop(key: "killed-key-0123456789")
+        let resumingJoin = try await joinAndDrop(key: "resuming-key-01234567")
+        let killed = try #require(killedJoin["member"])
+        let resumingMember = try #require(resumingJoin["member"])
+        #expect(killedJoin["resumed"] == false && resumingJoin["resumed"] == false, "two new members: \(resumingJoin.jsonText)")
+        #expect(killed != resumingMember)
+        let again = try await Self.connect(daemon)
+        let resumed = try await again.request(Self.join("character", key: "resuming-key-01234567", ["name": "back"]))
+        #expect(resumed["member"] == resumingMember && resumed["resumed"] == true, "\(resumed.jsonText)")
+
+        let leave = try await watcher.next(
+            where: { $0["changes"]?.arrayValue?.contains { $0["member"] == killed && $0["op"] == "leave" } == true },
+            what: "the killed client's leave")
+        #expect(leave["changes"]?.arrayValue?.contains(["op": "leave", "member": killed, "reason": "disconnected"]) == true)
+        let members = try await watcher.request(["type": "presenceList", "target": "character"])["members"]
+        #expect(members == [["member": resumingMember, "state": ["name": "back"]]], "\(members?.jsonText ?? "")")
+        let presence = [leave] + watcher.buffered.filter { $0["type"] == "presence" }
+        let resumedChanges = presence.compactMap { $0["changes"]?.arrayValue }.joined().filter { $0["member"] == resumingMember }
+        #expect(!resumedChanges.contains { $0["op"] == "leave" }, "a resumed member never leaves: \(resumedChanges.map(\.jsonText))")
+        #expect(resumedChanges.filter { $0["op"] == "join" }.count <= 1, "nor joins again: \(resumedChanges.map(\.jsonText))")
     }
 
     @Test func presenceIsNeverJournaledAndARestartStartsWithNoMembers() async throws {

@@ -1,14 +1,15 @@
+import RiveSyncInProcess
 import RiveSyncJSON
 import RiveSyncTestSupport
 import Testing
 
 /// `examples/quickstart.json` serves `examples/quickstart.riv` (written by `RiveFileWriter`),
-/// and the daemon runs its state machine: firing `celebrate` makes the listener fire the
+/// and the daemon (in-process) runs its state machine: firing `celebrate` makes the listener fire the
 /// artboard's event `celebrated` in the same batch.
 @Suite struct QuickstartTests {
     @Test func theQuickstartStateMachineFiresItsEventWhenCelebrateFires() async throws {
-        try await withDaemon(["--config", DaemonProcess.packageRoot + "/examples/quickstart.json"]) { daemon in
-            let client = try await TestClient.connected(to: daemon)
+        try await withInProcessDaemon(["--config", DaemonProcess.packageRoot + "/examples/quickstart.json"]) { daemon in
+            let client = try await daemon.connected()
             let targets = try await client.request(["type": "listTargets"])
             #expect(targets["targets"]?.arrayValue?.first?["layers"]?.arrayValue?.first?["name"] == "Layer 1", "\(targets.jsonText)")
             let snapshot = try await client.request(["type": "subscribe", "target": "main"])

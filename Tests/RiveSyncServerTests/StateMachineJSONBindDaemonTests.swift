@@ -18,7 +18,7 @@ import Testing
     @Test func convertedWritesLayersAndEventsReachTheBatch() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rivesync-smjson-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        defer { try? FileManager.default.removeItem(atPath: directory) }  // a leftover temporary directory is harmless
         try Data(try Self.example().utf8).write(to: URL(fileURLWithPath: directory + "/meter.schema.json"))
         let config: JSONValue = [
             "files": [["name": "meter", "path": .string(directory + "/meter.schema.json")]], "auth": ["allowAnonymous": "loopback"],

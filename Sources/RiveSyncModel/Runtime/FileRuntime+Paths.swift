@@ -33,7 +33,7 @@ public enum PropertyPath {
     /// The name a segment writes (the reverse of `escape`); nil when a `~` is not followed by
     /// `0` or `1`.
     public static func unescape(_ segment: String) -> String? {
-        guard segment.contains("~") else { return segment }
+        guard segment.utf8.contains(UInt8(ascii: "~")) else { return segment }
         var name = ""
         var iterator = segment.makeIterator()
         while let character = iterator.next() {
@@ -53,6 +53,8 @@ public enum PropertyPath {
     /// A path's segments, each unescaped; `invalidPath` for an empty path or segment, or a
     /// `~` that escapes nothing.
     public static func names(of path: String) throws(PropertyError) -> [String] {
+        // A property of the main slot, the usual path: one segment, nothing to unescape.
+        if !path.isEmpty, !path.utf8.contains(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "~") }) { return [path] }
         var names: [String] = []
         for segment in path.split(separator: "/", omittingEmptySubsequences: false) {
             guard !segment.isEmpty, let name = unescape(String(segment)) else { throw .invalidPath(path) }

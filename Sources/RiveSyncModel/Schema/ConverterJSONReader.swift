@@ -6,9 +6,13 @@ import RiveSyncJSON
 /// names), with what follows it in a `.riv` file given as members: a group's `items`
 /// (converters by name or index), a formula's `tokens` (graph objects) and a range mapper's or
 /// interpolator converter's `interpolator` (a graph object, stored with the file's
-/// interpolators). The result is what a `.riv` file stores before its first artboard, in
-/// Rive's import order, so `DataConverters` collects the same converters from it.
+/// interpolators), and the `binds` that feed a converter's (or a token's) properties from
+/// view-model properties. The result is what a `.riv` file stores before its first artboard,
+/// in Rive's import order, so `DataConverters` collects the same converters from it.
 struct ConverterJSONReader {
+    /// The file's view models and enums (bind paths resolve against them).
+    var schema = FileSchema()
+
     /// The converter types the evaluator runs (rive-runtime's `dev/defs` names).
     static let types = [
         "DataConverterOperationValue", "DataConverterOperationViewModel", "DataConverterSystemDegsToRads",
@@ -37,13 +41,14 @@ struct ConverterJSONReader {
             guard Self.types.contains(typeName), let type = RiveDefinitions.type(named: typeName) else {
                 throw .unknownType(at: "\(at).type", name: typeName, allowed: Self.types)
             }
-            let special: Set<String> = ["items", "tokens", "interpolator"]
+            let special: Set<String> = ["items", "tokens", "interpolator", "binds"]
             for (name, _) in members where special.contains(name) || name == "interpolatorId" {
                 let allowed =
                     switch name {
                     case "items": type.key == 499
                     case "tokens": type.key == 536
                     case "interpolator": type.key == 519 || type.key == 534
+                    case "binds": true
                     default: false
                     }
                 if !allowed { throw .unknownMember(at: "\(at).\(name)") }
@@ -60,7 +65,8 @@ struct ConverterJSONReader {
                 result.interpolators.append(read)
             }
             result.objects.append(object)
-            let reader = MachineReader(schema: FileSchema(), viewModel: nil, animations: [], converters: names)
+            let reader = MachineReader(schema: schema, viewModel: nil, animations: [], converters: names)
+            result.objects += try reader.converterBinds(item["binds"], on: object.typeKey, at: "\(at).binds")
             for (position, entry) in try MachineReader.array(item["items"], "\(at).items").enumerated() {
                 guard let converter = try reader.converterIndex(entry, at: "\(at).items[\(position)]") else {
                     throw .unknownConverter(at: "\(at).items[\(position)]", name: "null")
@@ -68,13 +74,15 @@ struct ConverterJSONReader {
                 result.objects.append(RiveObject(typeKey: ObjectType.dataConverterGroupItem, properties: [679: .uint(UInt64(converter))]))
             }
             for (position, entry) in try MachineReader.array(item["tokens"], "\(at).tokens").enumerated() {
-                let token = try Self.object(entry, at: "\(at).tokens[\(position)]")
+                let tokenAt = "\(at).tokens[\(position)]"
+                let token = try Self.object(.object((entry.objectValue ?? []).filter { $0.0 != "binds" }), at: tokenAt)
                 guard RiveDefinitions.type(token.typeKey, isA: 537) else {
                     throw .unknownType(
                         at: "\(at).tokens[\(position)].type", name: RiveDefinitions.type(token.typeKey)?.name ?? String(token.typeKey),
                         allowed: ["FormulaTokenValue", "FormulaTokenInput", "FormulaTokenOperation", "FormulaTokenFunction", "…"])
                 }
                 result.objects.append(token)
+                result.objects += try reader.converterBinds(entry["binds"], on: token.typeKey, at: "\(tokenAt).binds")
             }
         }
         return result

@@ -3,26 +3,40 @@ import RiveSyncJSON
 /// Writes a file's data converters in the JSON schema format (`protocol/SCHEMA.md`, "Data
 /// converters"), from its graph: every converter object in file order (the index space binds
 /// use) in the graph's form, with a group's `items`, a formula's `tokens` and the
-/// `interpolator` a range mapper or interpolator converter names inlined. What
-/// `ConverterJSONReader` reads back into the same objects.
+/// `interpolator` a range mapper or interpolator converter names inlined, and the `binds` that
+/// feed a converter's or token's properties. What `ConverterJSONReader` reads back into the
+/// same objects.
 struct ConverterJSONWriter {
     private struct Record {
         var object: RiveObject
+        var binds: [RiveObject] = []
         var items: [UInt64?] = []
-        var tokens: [RiveObject] = []
+        var tokens: [(object: RiveObject, binds: [RiveObject])] = []
     }
 
+    /// The view models bind paths name.
+    private let schema: FileSchema
     private var records: [Record] = []
     private var interpolators: [RiveObject] = []
 
-    /// Walks the graph as `DataConverters` does.
-    init(graph: RiveGraph) {
+    /// Walks the schema's graph as `DataConverters` does.
+    init(schema: FileSchema) {
+        self.schema = schema
         var sawBackboard = false
         var sawArtboard = false
         var latestGroup: Int?
         var latestFormula: Int?
-        for object in graph.objects where RiveDefinitions.type(object.typeKey) != nil {
+        /// The converter (and token) a data bind that follows now targets.
+        var bindable: (converter: Int, token: Int?)?
+        for object in schema.graph.objects where RiveDefinitions.type(object.typeKey) != nil {
             let type = object.typeKey
+            if RiveDefinitions.type(type, isA: 446) {
+                if let (converter, token) = bindable {
+                    if let token { records[converter].tokens[token].binds.append(object) } else { records[converter].binds.append(object) }
+                }
+                continue
+            }
+            bindable = nil
             if type == 23 { sawBackboard = true }
             if type == 1 { sawArtboard = true }
             guard sawBackboard else { continue }
@@ -30,10 +44,12 @@ struct ConverterJSONWriter {
                 records.append(Record(object: object))
                 if type == 499 { latestGroup = records.count - 1 }
                 if type == 536 { latestFormula = records.count - 1 }
+                bindable = (records.count - 1, nil)
             } else if type == 498, let latestGroup {
                 records[latestGroup].items.append(object.uint(679))
             } else if RiveDefinitions.type(type, isA: 537), let latestFormula {
-                records[latestFormula].tokens.append(object)
+                records[latestFormula].tokens.append((object, []))
+                bindable = (latestFormula, records[latestFormula].tokens.count - 1)
             } else if RiveDefinitions.type(type, isA: 175), !sawArtboard {
                 interpolators.append(object)
             }
@@ -66,14 +82,57 @@ struct ConverterJSONWriter {
             }
             var members = RiveGraph.jsonValue(of: object).objectValue ?? []
             if let interpolator { members.append(("interpolator", RiveGraph.jsonValue(of: interpolator))) }
+            if !record.binds.isEmpty { members.append(("binds", .array(record.binds.map { bind($0, names: names) }))) }
             if object.typeKey == 499 {
                 let items = record.items.map { item in
                     item.map { $0 < UInt64(Int.max) ? Self.reference(Int($0), names: names) : .number(Double($0)) } ?? .null
                 }
                 members.append(("items", .array(items)))
             }
-            if object.typeKey == 536 { members.append(("tokens", .array(record.tokens.map(RiveGraph.jsonValue(of:))))) }
+            if object.typeKey == 536 {
+                let tokens = record.tokens.map { token -> JSONValue in
+                    var members = RiveGraph.jsonValue(of: token.object).objectValue ?? []
+                    if !token.binds.isEmpty { members.append(("binds", .array(token.binds.map { bind($0, names: names) }))) }
+                    return .object(members)
+                }
+                members.append(("tokens", .array(tokens)))
+            }
             return .object(members)
         }
+    }
+
+    /// A converter's (or token's) bind: its source as `@Name/…`, the bound property by name,
+    /// direction, flags and converter.
+    private func bind(_ object: RiveObject, names: [String]) -> JSONValue {
+        let key = Int(clamping: object.uint(586) ?? 0)
+        var members: [(String, JSONValue)] = [
+            ("property", .string(path(StateMachineGraphReader.ids(object.bytes(588))))),
+            ("targetProperty", .string(RiveDefinitions.property(key)?.name ?? String(key))),
+        ]
+        let flags = object.uint(587) ?? 0
+        if flags & 3 != 0 { members.append(("direction", .string(flags & 2 != 0 ? "twoWay" : "toSource"))) }
+        if flags & 4 != 0 { members.append(("once", true)) }
+        if flags & 8 != 0 { members.append(("sourceToTargetFirst", true)) }
+        if let converter = object.uint(660), converter < UInt64(UInt32.max) {
+            members.append(("converter", Self.reference(Int(converter), names: names)))
+        }
+        return .object(members)
+    }
+
+    /// A source path from its view model: `@Name/property/…` (`#n` where an id leads nowhere).
+    private func path(_ ids: [Int]) -> String {
+        guard let first = ids.first, schema.viewModels.indices.contains(first) else { return ids.map { "#\($0)" }.joined(separator: "/") }
+        var viewModel = schema.viewModels[first]
+        var segments = ["@" + PropertyPath.escape(viewModel.name)]
+        for id in ids.dropFirst() {
+            guard viewModel.properties.indices.contains(id) else {
+                segments.append("#\(id)")
+                continue
+            }
+            let property = viewModel.properties[id]
+            segments.append(PropertyPath.escape(property.name))
+            if let next = property.viewModelName, let nested = schema.viewModels.first(where: { $0.name == next }) { viewModel = nested }
+        }
+        return segments.joined(separator: "/")
     }
 }

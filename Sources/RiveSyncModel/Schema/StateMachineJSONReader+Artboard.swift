@@ -56,6 +56,80 @@ extension MachineReader {
         return events
     }
 
+    /// The `animations` of the artboard's described state machines: each a `LinearAnimation`
+    /// with its timing (`fps`, `duration` in frames, `speed`, `loop`), followed, for each
+    /// event keyed on it, by a `KeyedObject` on the event, its `trigger` `KeyedProperty` and a
+    /// `KeyFrameCallback` per `frame` the event is reported at.
+    func readAnimations(_ machines: [(json: JSONValue, at: String)], events: [String: Int]) throws(StateMachineJSONError)
+        -> [(name: String, objects: [RiveObject])]
+    {
+        var animations: [(name: String, objects: [RiveObject])] = []
+        for machine in machines {
+            for (index, animation) in try array(machine.json["animations"], "\(machine.at).animations").enumerated() {
+                let at = "\(machine.at).animations[\(index)]"
+                try known(animation, ["name", "fps", "duration", "speed", "loop", "events"], at: at)
+                let name = try string(animation["name"], "\(at).name")
+                guard !animations.contains(where: { $0.name == name }) else { throw .duplicateName(at: "\(at).name", name: name) }
+                var timeline = RiveObject(typeKey: ObjectType.linearAnimation, properties: [55: .text(name), 57: .uint(0)])
+                if let fps = animation["fps"] {
+                    let value = try whole(fps, "\(at).fps")
+                    guard value > 0 else { throw .badValue(at: "\(at).fps", expected: "a whole number above 0") }
+                    timeline.properties[56] = .uint(value)
+                }
+                if let duration = animation["duration"] { timeline.properties[57] = .uint(try whole(duration, "\(at).duration")) }
+                if let speed = animation["speed"] { timeline.properties[58] = .float(try number(speed, "\(at).speed")) }
+                let loops = ["oneShot", "loop", "pingPong"]
+                if let loop = try optionalString(animation["loop"], "\(at).loop") {
+                    guard let value = loops.firstIndex(of: loop) else { throw .unknownType(at: "\(at).loop", name: loop, allowed: loops) }
+                    timeline.properties[59] = .uint(UInt64(value))
+                }
+                var keyed: [(event: Int, frames: [UInt64])] = []
+                for (position, entry) in try array(animation["events"], "\(at).events").enumerated() {
+                    let here = "\(at).events[\(position)]"
+                    try known(entry, ["event", "frame"], at: here)
+                    let eventName = try string(entry["event"], "\(here).event")
+                    guard let id = events[eventName] else { throw .unknownEvent(at: "\(here).event", name: eventName) }
+                    let frame = try whole(entry["frame"] ?? .null, "\(here).frame")
+                    if let found = keyed.firstIndex(where: { $0.event == id }) {
+                        keyed[found].frames.append(frame)
+                    } else {
+                        keyed.append((id, [frame]))
+                    }
+                }
+                var objects = [timeline]
+                for (id, frames) in keyed {
+                    objects.append(RiveObject(typeKey: 25, properties: [51: .uint(UInt64(id))]))
+                    objects.append(RiveObject(typeKey: 26, properties: [53: .uint(UInt64(KeyedCallback.eventTriggerPropertyKey))]))
+                    objects += frames.sorted().map { RiveObject(typeKey: KeyFrame.TypeKey.callback, properties: [67: .uint($0)]) }
+                }
+                animations.append((name, objects))
+            }
+        }
+        return animations
+    }
+
+    /// The `binds` of a converter or formula token (of type `typeKey`): `{"property": P,
+    /// "targetProperty": NAME, …}` with a bind's other members, P from another view model
+    /// (`@Name/…`, converters belonging to the file).
+    func converterBinds(_ json: JSONValue?, on typeKey: Int, at here: String) throws(StateMachineJSONError) -> [RiveObject] {
+        var objects: [RiveObject] = []
+        for (index, bind) in try array(json, here).enumerated() {
+            let at = "\(here)[\(index)]"
+            try known(bind, ["property", "targetProperty", "direction", "once", "sourceToTargetFirst", "converter"], at: at)
+            let path = try string(bind["property"], "\(at).property")
+            guard path.hasPrefix("@") else { throw .badValue(at: "\(at).property", expected: "a path from a view model, @Name/…") }
+            let (ids, _) = try resolve(path, at: "\(at).property")
+            let propertyName = try string(bind["targetProperty"], "\(at).targetProperty")
+            guard let property = RiveDefinitions.property(named: propertyName, on: typeKey) else {
+                throw .noSuchTargetProperty(
+                    at: "\(at).targetProperty", property: propertyName, type: RiveDefinitions.type(typeKey)?.name ?? "")
+            }
+            let converter = try converterIndex(bind["converter"], at: "\(at).converter")
+            objects.append(Self.bind(ids: ids, key: property.key, flags: try Self.bindFlags(bind, at: at), converter: converter))
+        }
+        return objects
+    }
+
     /// `DataBindFlags` from `direction` (`toTarget`, the default; `toSource`; `twoWay`), `once`
     /// and `sourceToTargetFirst`.
     private static func bindFlags(_ bind: JSONValue, at here: String) throws(StateMachineJSONError) -> UInt64 {

@@ -12,7 +12,7 @@ extension FileSchema {
     /// machine the file does not describe is `{"name": …}` alone. The artboard's events and
     /// data binds are written on its first described state machine.
     public var stateMachineGraphJSON: JSONValue {
-        let converters = ConverterJSONWriter(graph: graph)
+        let converters = ConverterJSONWriter(schema: self)
         let names = converters.names
         var described: [JSONValue] = []
         for artboard in artboards {
@@ -66,7 +66,32 @@ struct StateMachineJSONWriter {
             let events = definition.events.sorted { $0.key < $1.key }.map { JSONValue.object([("name", .string($0.value))]) }
             Self.add("events", events, to: &members)
             Self.add("dataBinds", definition.artboardBinds.map(artboardBind), to: &members)
+            Self.add("animations", definition.timelines.compactMap(timeline), to: &members)
         }
+        return .object(members)
+    }
+
+    /// A timeline with events keyed on it: its timing and each event's frames (others are
+    /// written as the states that play them name them).
+    private func timeline(_ animation: LinearAnimation) -> JSONValue? {
+        var events: [JSONValue] = []
+        for object in animation.keyedObjects {
+            guard let name = definition.events[Int(object.objectId)] else { continue }
+            for property in object.keyedProperties where property.propertyKey == KeyedCallback.eventTriggerPropertyKey {
+                events += property.keyFrames.map { .object([("event", .string(name)), ("frame", .number(Double($0.frame)))]) }
+            }
+        }
+        guard !events.isEmpty else { return nil }
+        var members: [(String, JSONValue)] = [
+            ("name", .string(animation.name)), ("fps", .number(Double(animation.fps))), ("duration", .number(Double(animation.duration))),
+        ]
+        if animation.speed != 1 { members.append(("speed", .number(Double(animation.speed)))) }
+        switch animation.loop {
+        case .oneShot: break
+        case .loop: members.append(("loop", "loop"))
+        case .pingPong: members.append(("loop", "pingPong"))
+        }
+        members.append(("events", .array(events)))
         return .object(members)
     }
 

@@ -54,6 +54,38 @@ import Testing
         #expect(written["artboards"]?.arrayValue?.first?["stateMachines"] == described["artboards"]?.arrayValue?.first?["stateMachines"])
     }
 
+    /// What a journal keeps (the schema with its graph, converters included) loads back to the
+    /// same schema.
+    @Test func theExampleSurvivesTheJournalForm() throws {
+        let schema = try FileSchema(jsonText: try Self.example())
+        #expect(try FileSchema(json: schema.jsonValue) == schema)
+        #expect(DataConverters(graph: try FileSchema(json: schema.jsonValue).graph).converters.count == 5)
+    }
+
+    /// An event keyed on a looping timeline is reported each time the state's animation passes
+    /// its frame, and its listener runs; the timeline writes back as described.
+    @Test func eventsKeyedOnATimelineAreReported() throws {
+        let text = """
+            {"viewModels": [{"name": "V", "properties": [{"name": "ticks", "type": "number"}]}],
+             "converters": [{"type": "DataConverterOperationValue", "name": "plus one"}],
+             "artboards": [{"name": "A", "viewModel": "V", "stateMachines": [{"name": "m",
+               "layers": [{"name": "L", "states": [{"type": "EntryState", "transitions": [{"to": "clock"}]}, {"animation": "clock"}]}],
+               "listeners": [{"event": "tick", "actions": [{"set": "ticks", "otherProperty": "ticks", "converter": "plus one"}]}],
+               "events": [{"name": "tick"}],
+               "animations": [{"name": "clock", "fps": 10, "duration": 10, "loop": "loop", "events": [{"event": "tick", "frame": 5}]}]}]}]}
+            """
+        let schema = try FileSchema(jsonText: text)
+        let described = try JSONParser().parse(text)
+        let machine = schema.stateMachineGraphJSON["artboards"]?.arrayValue?.first?["stateMachines"]?.arrayValue?.first
+        #expect(machine?["animations"] == described["artboards"]?.arrayValue?.first?["stateMachines"]?.arrayValue?.first?["animations"])
+        var runtime = FileRuntime(schema: schema)
+        try runtime.createStateMachine(artboard: "A", stateMachine: "m")
+        var reported: [String] = []
+        for _ in 0..<25 { reported += try runtime.advance("m", elapsed: 0.1).flatMap(\.events).map(\.name) }
+        #expect(reported == ["tick", "tick"], "frame 5 of a 1 s loop, passed twice in 2.5 s")
+        #expect(try runtime.value(at: "ticks", in: "m") == .number(2))
+    }
+
     /// Binds' directions and flags, formulas' tokens and interpolators read and write back.
     @Test func flagsTokensAndInterpolatorsRoundTrip() throws {
         let text = """
@@ -61,9 +93,11 @@ import Testing
               {"name": "b", "type": "boolean"}]}],
              "converters": [
                {"type": "DataConverterFormula", "name": "twice", "tokens": [{"type": "FormulaTokenInput"},
-                 {"type": "FormulaTokenOperation", "operationType": 2}, {"type": "FormulaTokenValue", "operationValue": 2}]},
+                 {"type": "FormulaTokenOperation", "operationType": 2}, {"type": "FormulaTokenValue", "operationValue": 2,
+                 "binds": [{"property": "@V/n", "targetProperty": "operationValue"}]}]},
                {"type": "DataConverterInterpolator", "name": "ease", "duration": 0.5,
-                 "interpolator": {"type": "CubicEaseInterpolator", "x1": 0.25, "y1": 0, "x2": 0.5, "y2": 1}},
+                 "interpolator": {"type": "CubicEaseInterpolator", "x1": 0.25, "y1": 0, "x2": 0.5, "y2": 1},
+                 "binds": [{"property": "@V/n", "targetProperty": "duration", "direction": "toSource", "converter": "twice"}]},
                {"type": "DataConverterBooleanNegate"}],
              "artboards": [{"name": "A", "viewModel": "V", "stateMachines": [{"name": "m",
                "dataBinds": [
@@ -79,6 +113,9 @@ import Testing
         let definition = try #require(StateMachineDefinition.build(from: schema.graph, artboard: "A", stateMachine: "m"))
         #expect(definition.artboardBinds.map(\.flags) == [2 | 8, 0, 1 | 4])
         #expect(definition.artboardBinds.map(\.converter) == [0, 1, 2])
+        let converters = DataConverters(graph: schema.graph).converters
+        #expect(converters[0].binds == [DataConverterBind(propertyKey: 777, sourcePathIds: [0, 0], formulaToken: 2)])
+        #expect(converters[1].binds == [DataConverterBind(propertyKey: 756, flags: 1, converterId: 0, sourcePathIds: [0, 0])])
         let written = schema.stateMachineGraphJSON
         #expect(written["converters"] == described["converters"])
         let binds = try #require(written["artboards"]?.arrayValue?.first?["stateMachines"]?.arrayValue?.first?["dataBinds"]?.arrayValue)
@@ -131,6 +168,14 @@ import Testing
         #expect(
             failure(converters: #"[{"type": "DataConverterInterpolator", "interpolatorId": 0}]"#, plain)
                 == StateMachineJSONError.unknownMember(at: "converters[0].interpolatorId").description)
+        #expect(
+            failure(converters: #"[{"type": "DataConverterRounder", "binds": [{"property": "n", "targetProperty": "decimals"}]}]"#, plain)
+                == "converters[0].binds[0].property: expected a path from a view model, @Name/…")
+        #expect(
+            failure(converters: #"[{"type": "DataConverterRounder", "binds": [{"property": "@V/n", "targetProperty": "x"}]}]"#, plain)
+                == StateMachineJSONError.noSuchTargetProperty(
+                    at: "converters[0].binds[0].targetProperty", property: "x", type: "DataConverterRounder"
+                ).description)
         // Converter references.
         #expect(
             failure(#"{"name": "m", "listeners": [{"property": "n", "actions": [{"set": "s", "otherProperty": "n", "converter": "x"}]}]}"#)
@@ -154,6 +199,19 @@ import Testing
         #expect(
             failure(#"{"name": "m", "events": [{"name": "e"}], "listeners": [{"property": "n", "actions": [{"fireEvent": "e", "x": 1}]}]}"#)
                 == StateMachineJSONError.unknownMember(at: "\(here).listeners[0].actions[0].x").description)
+        // Timelines.
+        #expect(
+            failure(#"{"name": "m", "animations": [{"name": "a", "events": [{"event": "ding", "frame": 1}]}]}"#)
+                == StateMachineJSONError.unknownEvent(at: "\(here).animations[0].events[0].event", name: "ding").description)
+        #expect(
+            failure(#"{"name": "m", "animations": [{"name": "a", "loop": "bounce"}]}"#)
+                .hasPrefix("\(here).animations[0].loop: unknown type 'bounce'"))
+        #expect(
+            failure(#"{"name": "m", "animations": [{"name": "a", "fps": 0}]}"#)
+                == "\(here).animations[0].fps: expected a whole number above 0")
+        #expect(
+            failure(#"{"name": "m", "animations": [{"name": "a"}, {"name": "a"}]}"#)
+                == StateMachineJSONError.duplicateName(at: "\(here).animations[1].name", name: "a").description)
         // Data binds.
         let bind = #"{"name": "m", "dataBinds": [{"property": "n", "target": TARGET, "targetProperty": PROPERTY DIRECTION}]}"#
         func bound(_ target: String, _ property: String = "propertyValue", direction: String = "") -> String {

@@ -71,9 +71,12 @@ final class MultiplayerDaemon: @unchecked Sendable {
     }
 
     /// Every byte under the state directory, as text (to look for what the journal kept).
-    func journalText() throws -> String {
+    func journalText() throws -> String { try Self.journalText(in: stateDirectory) }
+
+    /// Every byte under `directory`, as text.
+    static func journalText(in directory: String) throws -> String {
         var text = ""
-        let root = URL(fileURLWithPath: stateDirectory)
+        let root = URL(fileURLWithPath: directory)
         guard let files = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil) else { return text }
         for case let file as URL in files where !file.hasDirectoryPath {
             text += String(decoding: try Data(contentsOf: file), as: UTF8.self)

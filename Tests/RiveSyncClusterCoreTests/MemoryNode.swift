@@ -1,0 +1,176 @@
+import RiveSyncClusterCore
+import Testing
+
+/// A cluster node of the tests: a `ClusterCore` whose actions this shell performs on a
+/// `MemoryRedis`, step by step as each test says (Redis runs the piped appends when the test
+/// says so; the reader reads when it says so). It checks, at every event, that the core made
+/// no call of its own: Redis's call log is the same before and after `handle`.
+final class MemoryNode {
+    let name: String
+    let redis: MemoryRedis
+    let lease: Duration
+    /// True when the cluster waits for the replica before applying (`waitForReplicas` 1).
+    let waitsForReplica: Bool
+    private(set) var core: ClusterCore
+    /// Appends sent on the append connection and not run by Redis yet.
+    private(set) var pipe: [(ticket: UInt64, token: String)] = []
+    private var events: [ClusterEvent] = []
+    /// After a failed read the reader looks the stream's last entry up again before reading.
+    private var lookUp = false
+
+    // What the node did, for the tests to check.
+    private(set) var acked: [UInt64] = []
+    private(set) var failed: [UInt64: AppendFailure] = [:]
+    private(set) var committed: [LogEntry] = []
+    private(set) var dropped: [UInt64] = []
+    private(set) var leaseLosses = 0
+    private(set) var freshness: [Bool] = []
+    private(set) var started = false
+    private(set) var compactions: [LogPosition] = []
+    private(set) var wakes: [ClusterInstant] = []
+    private(set) var loss: LogLoss?
+    private(set) var connects = 0
+    private(set) var joins = 0
+    /// Every append sent, with its token.
+    private(set) var sent: [(ticket: UInt64, token: String)] = []
+
+    init(
+        _ name: String, on redis: MemoryRedis, lease: Duration = .seconds(5), window: Int = 64, snapshotEvery: Int = 1000,
+        waitsForReplica: Bool = false
+    ) {
+        self.name = name
+        self.redis = redis
+        self.lease = lease
+        self.waitsForReplica = waitsForReplica
+        let token = redis.newToken()
+        redis.setLease(of: name, token, lease: lease)
+        core = ClusterCore(
+            ClusterCore.Settings(node: name, lease: lease, snapshotEvery: snapshotEvery, window: window), token: token,
+            sentAt: redis.clock.now)
+    }
+
+    var now: ClusterInstant { redis.clock.now }
+
+    /// Hands `event` to the core and performs its actions, and those of the events they give.
+    func handle(_ event: ClusterEvent) {
+        events.append(event)
+        while !events.isEmpty {
+            let next = events.removeFirst()
+            let calls = redis.calls.count
+            let actions = core.handle(next)
+            #expect(redis.calls.count == calls, "the core called Redis while deciding on \(next)")
+            for action in actions { perform(action) }
+        }
+    }
+
+    // MARK: The test's steps
+
+    func propose(_ ticket: UInt64) { handle(.proposed(ticket: ticket, now: now)) }
+
+    func tick() { handle(.tick(now: now)) }
+
+    /// Redis runs the first `count` piped appends and answers each.
+    func runAppends(_ count: Int = .max) {
+        let running = pipe.prefix(count)
+        pipe.removeFirst(running.count)
+        for append in running {
+            if redis.down {
+                pipe = []
+                handle(.appendConnectionBroke(now: now))
+                return
+            }
+            if redis.append(.record, node: name, token: append.token, ticket: append.ticket) != nil {
+                handle(.appendAccepted(now: now))
+            } else {
+                handle(.appendRefused(message: "FENCED the lease of this node has ended", fenced: true, now: now))
+            }
+        }
+    }
+
+    /// The append connection is killed after Redis ran `ran` of the piped appends (their
+    /// replies lost with it).
+    func killAppendConnection(afterRunning ran: Int) {
+        for append in pipe.prefix(ran) { _ = redis.append(.record, node: name, token: append.token, ticket: append.ticket) }
+        pipe = []
+        handle(.appendConnectionBroke(now: now))
+    }
+
+    /// The reader (re)connects: it looks up the stream's last entry.
+    func connectReader() {
+        lookUp = redis.down
+        guard !redis.down else { return handle(.readFailed(now: now)) }
+        handle(.readerConnected(last: redis.log.last?.position, now: now))
+    }
+
+    /// One read of at most `count` entries: checked, confirmed by the replica when the cluster
+    /// waits for it, then handed on.
+    func read(count: Int = 512) {
+        if lookUp { connectReader() }
+        guard !redis.down else {
+            lookUp = true
+            return handle(.readFailed(now: now))
+        }
+        let after = core.reader.position
+        let entries = redis.read(after: after, count: count)
+        if case .lost(let loss) = redis.check(epoch: "epoch-1", after: after, first: entries.first?.position) {
+            return handle(.checkFailed(loss))
+        }
+        guard let last = entries.last else { return handle(.readNothing(now: now)) }
+        if waitsForReplica {
+            guard redis.replicaHolds(last.position) else {
+                lookUp = true
+                return handle(.replicasBehind(entries, now: now))
+            }
+            return handle(.read(redis.confirm(entries), now: now))
+        }
+        handle(.read(entries, now: now))
+    }
+
+    // MARK: Performing actions
+
+    private func perform(_ action: ClusterAction) {
+        switch action {
+        case .connect:
+            connects += 1
+            events.append(redis.down ? .connectFailed(now: now) : .connected(now: now))
+        case .send(let ticket, let token):
+            sent.append((ticket, token))
+            pipe.append((ticket, token))
+        case .join:
+            joins += 1
+            guard !redis.down else { return events.append(.joinFailed(connectionClosed: true, now: now)) }
+            let token = redis.newToken()
+            let sentAt = now
+            redis.setLease(of: name, token, lease: lease)
+            _ = redis.append(.join, node: name, token: token, ticket: 0)
+            events.append(.joined(token: token, sentAt: sentAt, now: now))
+        case .renewLease(let token, let generation):
+            guard !redis.down else { return events.append(.leaseRenewalFailed(now: now)) }
+            let sentAt = now
+            let held = redis.renew(name, token, lease: lease)
+            events.append(.leaseRenewed(generation: generation, sentAt: sentAt, held: held, now: now))
+        case .wake(let at):
+            wakes.append(at)
+        case .commit(let entry, let ticket):
+            committed.append(entry)
+            if let ticket { acked.append(ticket) }
+        case .appendFailed(let ticket, let failure):
+            #expect(failed[ticket] == nil && !acked.contains(ticket), "ticket \(ticket) answered twice")
+            failed[ticket] = failure
+        case .leaseLost(let tickets):
+            leaseLosses += 1
+            dropped += tickets
+        case .freshness(let fresh):
+            freshness.append(fresh)
+        case .caughtUpAtStart:
+            started = true
+        case .compact(let position):
+            compactions.append(position)
+        case .void(let ticket, let position):
+            guard !redis.down else { return }
+            events.append(.voidAnswered(ticket: ticket, voided: redis.void(position), now: now))
+        case .logLost(let loss):
+            self.loss = loss
+        }
+    }
+}
