@@ -92,14 +92,14 @@ import Testing
     /// The listener `say mood` writes `mood` into `face` through the converter `mood text` (a
     /// to-string rounding to whole numbers): a data bind with a converter, from a JSON schema.
     @Test func aMoodWriteSaysTheMoodThroughAConverter() async throws {
-        try await withDaemon(["--demo"]) { daemon in
-            let client = try await TestClient.connected(to: daemon)
+        try await withInProcessDaemon(["--demo"]) { daemon in
+            let client = try await daemon.connected()
             let created = try await client.request([
                 "type": "createStateMachine", "file": "demo", "name": "talk", "artboard": "Character", "stateMachine": "reactions",
                 "mode": "manual",
             ])
             #expect(created["type"] == "target", "\(created.jsonText)")
-            let watcher = try await TestClient.connected(to: daemon)
+            let watcher = try await daemon.connected()
             #expect(try await watcher.request(["type": "subscribe", "target": "talk"])["type"] == "snapshot")
             client.send(["type": "set", "id": 700, "target": "talk", "path": "mood", "value": 6.4])
             #expect(try await client.request(["type": "advance", "target": "talk", "elapsed": 0.016])["type"] == "advanced")
