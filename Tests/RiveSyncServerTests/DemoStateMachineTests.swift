@@ -1,7 +1,6 @@
 import Foundation
 import RiveSyncInProcess
 import RiveSyncJSON
-import RiveSyncTestSupport
 import Testing
 
 /// The demo's `Character/reactions` state machine, described in `demo.schema.json` (SCHEMA.md,
