@@ -20,6 +20,18 @@ import Testing
         ["type": "set", "target": "character", "path": "mood", "value": .number(Double(value))]
     }
 
+    /// Sends probe writes until one is acked: until the replica has synced, a short `WAIT`
+    /// timeout refuses them (`storage_failed`), most of all on a busy machine.
+    static func firstWriteAcked(_ client: TestClient) async throws {
+        var last: JSONValue = .null
+        try await waitUntil("a first write acked (last answer \(last.jsonText))", seconds: 30) {
+            last = try await client.request(probeWrite(1))
+            if last["type"] == "ack" { return true }
+            try await Task.sleep(for: .milliseconds(100))
+            return false
+        }
+    }
+
     /// The time from `since` until a `set` sent to any node is acked (sent again and again,
     /// across refusals and closed connections), as a probe of the cluster's availability.
     static func firstAck(_ cluster: ClusterNodes, since: ContinuousClock.Instant) async throws -> Duration {
@@ -80,7 +92,7 @@ import Testing
                     let promoted = ContinuousClock.now - killed
                     if replicas == 1 { try await old.restarted() }
                     let port = newPort
-                    try await waitUntil("a replica of the new primary online", seconds: 120) {
+                    try await waitUntil("a replica of the new primary online\n\(group.sentinelLogs)", seconds: 120) {
                         if try await offThePool({ try RedisSentinelGroup.info(port: port) }).contains("state=online") { return true }
                         try await Task.sleep(for: .milliseconds(50))
                         return false
@@ -218,7 +230,7 @@ import Testing
             let cluster = try await offThePool { try ClusterNodes(count: 1, settings: settings, redis: primary) }
             try await stopping(cluster) { cluster in
                 let client = try await TestClient.connected(to: cluster.node(0))
-                #expect(try await client.request(Self.probeWrite(1))["type"] == "ack")
+                try await Self.firstWriteAcked(client)
                 try await waitUntil("the replica holds the first write", seconds: 30) {
                     if try await offThePool({ try Self.logLength(replica.url) >= Self.logLength(primary.url) }) { return true }
                     try await Task.sleep(for: .milliseconds(50))
@@ -272,7 +284,7 @@ import Testing
             let cluster = try await offThePool { try ClusterNodes(count: 1, settings: settings, redis: primary) }
             try await stopping(cluster) { cluster in
                 let client = try await TestClient.connected(to: cluster.node(0))
-                #expect(try await client.request(Self.probeWrite(1))["type"] == "ack")
+                try await Self.firstWriteAcked(client)
                 replica.freeze()
                 client.send(["type": "set", "target": "character", "path": "mood", "value": 2, "id": 100])
                 let pending = try await client.next(where: { $0["id"] == 100 }, what: "the pending write's answer", seconds: 30)
@@ -315,7 +327,7 @@ import Testing
             let cluster = try await offThePool { try ClusterNodes(count: 1, settings: settings, redis: primary) }
             try await stopping(cluster) { cluster in
                 let client = try await TestClient.connected(to: cluster.node(0))
-                #expect(try await client.request(Self.probeWrite(1))["type"] == "ack")
+                try await Self.firstWriteAcked(client)
                 replica.freeze()
                 client.send(["type": "set", "target": "character", "path": "mood", "value": 2, "id": 100])
                 var closed: UInt16?? = nil
