@@ -93,7 +93,7 @@ def find_rivesyncd(explicit: str | None = None, start: str | None = None) -> str
                 return path
     raise FileNotFoundError(
         "rivesyncd not found: pass --rivesyncd, set RIVESYNC_DAEMON, put it on PATH, or build it in the "
-        "repository (swift build -c release)")
+        "repository (swift build -c release --product rivesyncd)")
 
 
 def _repository_around(directory: str) -> str | None:
