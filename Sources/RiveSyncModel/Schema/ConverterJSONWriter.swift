@@ -120,19 +120,5 @@ struct ConverterJSONWriter {
     }
 
     /// A source path from its view model: `@Name/property/…` (`#n` where an id leads nowhere).
-    private func path(_ ids: [Int]) -> String {
-        guard let first = ids.first, schema.viewModels.indices.contains(first) else { return ids.map { "#\($0)" }.joined(separator: "/") }
-        var viewModel = schema.viewModels[first]
-        var segments = ["@" + PropertyPath.escape(viewModel.name)]
-        for id in ids.dropFirst() {
-            guard viewModel.properties.indices.contains(id) else {
-                segments.append("#\(id)")
-                continue
-            }
-            let property = viewModel.properties[id]
-            segments.append(PropertyPath.escape(property.name))
-            if let next = property.viewModelName, let nested = schema.viewModels.first(where: { $0.name == next }) { viewModel = nested }
-        }
-        return segments.joined(separator: "/")
-    }
+    private func path(_ ids: [Int]) -> String { schema.sourcePathText(ids) }
 }

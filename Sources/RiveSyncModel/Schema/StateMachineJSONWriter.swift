@@ -365,21 +365,7 @@ struct StateMachineJSONWriter {
     /// A source path as a property path: from the artboard's view model, or `@Name/…` from
     /// another view model (a global, or a nested artboard's context); `#n` where an id leads
     /// nowhere.
-    private func path(_ ids: [Int]) -> String {
-        guard let first = ids.first, schema.viewModels.indices.contains(first) else { return ids.map { "#\($0)" }.joined(separator: "/") }
-        var viewModel = schema.viewModels[first]
-        var segments: [String] = viewModel.name == artboard.viewModelName ? [] : ["@" + PropertyPath.escape(viewModel.name)]
-        for id in ids.dropFirst() {
-            guard viewModel.properties.indices.contains(id) else {
-                segments.append("#\(id)")
-                continue
-            }
-            let property = viewModel.properties[id]
-            segments.append(PropertyPath.escape(property.name))
-            if let next = property.viewModelName, let nested = schema.viewModels.first(where: { $0.name == next }) { viewModel = nested }
-        }
-        return segments.joined(separator: "/")
-    }
+    private func path(_ ids: [Int]) -> String { schema.sourcePathText(ids, home: artboard.viewModelName) }
 
     /// The property a source path leads to, if it leads to one.
     private func property(atPath ids: [Int]?) -> PropertySchema? {
