@@ -50,8 +50,9 @@ enum ClusterScripts {
     /// file's stored one, then trims the log below the lowest snapshot id of all files as it
     /// was at the previous store (one interval of slack for nodes that read the snapshots at
     /// their start, or lag: protocol/CLUSTER.md §2.7) and records the highest entry the trim
-    /// deleted, never above a live pin. Only a store that stored something trims. KEYS:
-    /// snapshots, snapshot ids, files, log, trims, trim point, pins. ARGV: the id, then per file
+    /// deleted, never above a live pin; voided entries below the cut leave the voided set (no
+    /// reader reads them again). Only a store that stored something trims. KEYS: snapshots,
+    /// snapshot ids, files, log, trims, trim point, pins, voided. ARGV: the id, then per file
     /// its name, its snapshot JSON and its header JSON. Returns how many it stored.
     static let storeSnapshots =
         ids + "\n" + """
@@ -88,6 +89,9 @@ enum ClusterScripts {
               local below = redis.call('XREVRANGE', KEYS[4], '(' .. point, '-', 'COUNT', 1)
               if #below > 0 then
                 redis.call('XTRIM', KEYS[4], 'MINID', point)
+                for _, id in ipairs(redis.call('SMEMBERS', KEYS[8])) do
+                  if less(id, point) then redis.call('SREM', KEYS[8], id) end
+                end
                 redis.call('LPUSH', KEYS[5], below[1][1])
                 redis.call('LTRIM', KEYS[5], 0, 63)
               end

@@ -481,9 +481,10 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
     /// failure keeps the longer log and is counted).
     private func storeSnapshots(upTo: RedisStreamID) {
         var arguments: [RedisArgument] = [
-            "EVAL", RedisArgument(ClusterScripts.storeSnapshots), 7, RedisArgument(settings.keys.snapshots),
+            "EVAL", RedisArgument(ClusterScripts.storeSnapshots), 8, RedisArgument(settings.keys.snapshots),
             RedisArgument(settings.keys.snapshotIDs), RedisArgument(settings.keys.files), RedisArgument(settings.keys.log),
-            RedisArgument(settings.keys.trims), RedisArgument(settings.keys.trimPoint), RedisArgument(settings.keys.pins), upTo.argument,
+            RedisArgument(settings.keys.trims), RedisArgument(settings.keys.trimPoint), RedisArgument(settings.keys.pins),
+            RedisArgument(settings.keys.voided), upTo.argument,
         ]
         for pending in pendingSnapshots {
             arguments += [
