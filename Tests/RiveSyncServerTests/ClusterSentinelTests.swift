@@ -262,46 +262,59 @@ import Testing
         }
     }
 
+    /// One node on a primary with one replica (no Sentinels), `waitForReplicas` 1: a first
+    /// write acked, the replica frozen (`SIGSTOP`), then mood 2 sent as `set` id 100; `body`
+    /// gets the cluster, the client and the replica (to thaw).
+    static func withAWritePendingOnAFrozenReplica(
+        leaseMilliseconds: Int, waitTimeoutMilliseconds: Int,
+        _ body: (ClusterNodes, TestClient, RedisServerProcess) async throws -> Void
+    ) async throws {
+        let group = try await offThePool { try RedisSentinelGroup(replicas: 1, sentinels: false) }
+        try await stopping(group) { group in
+            let primary = group.servers[0]
+            let replica = group.servers[1]
+            let cluster: [(String, JSONValue)] = [
+                (
+                    "cluster",
+                    [
+                        "redis": .string(primary.url), "leaseMilliseconds": .number(Double(leaseMilliseconds)), "waitForReplicas": 1,
+                        "waitTimeoutMilliseconds": .number(Double(waitTimeoutMilliseconds)),
+                    ]
+                )
+            ]
+            let nodes = try await offThePool { try ClusterNodes(count: 1, settings: cluster, redis: primary) }
+            try await stopping(nodes) { nodes in
+                let client = try await TestClient.connected(to: nodes.node(0))
+                try await firstWriteAcked(client)
+                replica.freeze()
+                client.send(["type": "set", "target": "character", "path": "mood", "value": 2, "id": 100])
+                try await body(nodes, client, replica)
+            }
+        }
+    }
+
     /// `waitForReplicas` 1 with the only replica frozen: a write whose `WAIT` times out is
     /// answered `storage_failed` (its entry voided: it applies on no node, CLUSTER.md §3.6), the
     /// node says its state may be stale, a write meanwhile is refused `storage_failed` at once,
     /// and once the replica is thawed the node is fresh, the voided write is still not applied,
     /// and the next write acks.
     @Test func withTheReplicaFrozenAWriteWhoseWAITTimesOutIsRefusedAndNeverApplies() async throws {
-        let group = try await offThePool { try RedisSentinelGroup(replicas: 1, sentinels: false) }
-        try await stopping(group) { group in
-            let primary = group.servers[0]
-            let replica = group.servers[1]
-            let settings: [(String, JSONValue)] = [
-                (
-                    "cluster",
-                    [
-                        "redis": .string(primary.url), "leaseMilliseconds": 30000, "waitForReplicas": 1,
-                        "waitTimeoutMilliseconds": 300,
-                    ]
-                )
-            ]
-            let cluster = try await offThePool { try ClusterNodes(count: 1, settings: settings, redis: primary) }
-            try await stopping(cluster) { cluster in
-                let client = try await TestClient.connected(to: cluster.node(0))
-                try await Self.firstWriteAcked(client)
-                replica.freeze()
-                client.send(["type": "set", "target": "character", "path": "mood", "value": 2, "id": 100])
-                let pending = try await client.next(where: { $0["id"] == 100 }, what: "the pending write's answer", seconds: 30)
-                #expect(pending["code"] == "storage_failed", "\(pending.jsonText)\n\(cluster.logs)")
-                let stale = try await client.next(where: { $0["type"] == "freshness" }, what: "freshness false", seconds: 30)
-                #expect(stale["fresh"] == false)
-                let refused = try await client.request(Self.probeWrite(3))
-                #expect(refused["code"] == "storage_failed", "\(refused.jsonText)")
-                replica.thaw()
-                let fresh = try await client.next(where: { $0["type"] == "freshness" }, what: "freshness true", seconds: 30)
-                #expect(fresh["fresh"] == true)
-                let unchanged = try await client.request(["type": "get", "target": "character", "path": "mood"])
-                #expect(unchanged["value"] == 1, "the voided write applied nowhere: \(unchanged.jsonText)")
-                #expect(try await client.request(Self.probeWrite(4))["type"] == "ack")
-                let mood = try await client.request(["type": "get", "target": "character", "path": "mood"])
-                #expect(mood["value"] == 4, "\(mood.jsonText)")
-            }
+        try await Self.withAWritePendingOnAFrozenReplica(leaseMilliseconds: 30000, waitTimeoutMilliseconds: 300) {
+            cluster, client, replica in
+            let pending = try await client.next(where: { $0["id"] == 100 }, what: "the pending write's answer", seconds: 30)
+            #expect(pending["code"] == "storage_failed", "\(pending.jsonText)\n\(cluster.logs)")
+            let stale = try await client.next(where: { $0["type"] == "freshness" }, what: "freshness false", seconds: 30)
+            #expect(stale["fresh"] == false)
+            let refused = try await client.request(Self.probeWrite(3))
+            #expect(refused["code"] == "storage_failed", "\(refused.jsonText)")
+            replica.thaw()
+            let fresh = try await client.next(where: { $0["type"] == "freshness" }, what: "freshness true", seconds: 30)
+            #expect(fresh["fresh"] == true)
+            let unchanged = try await client.request(["type": "get", "target": "character", "path": "mood"])
+            #expect(unchanged["value"] == 1, "the voided write applied nowhere: \(unchanged.jsonText)")
+            #expect(try await client.request(Self.probeWrite(4))["type"] == "ack")
+            let mood = try await client.request(["type": "get", "target": "character", "path": "mood"])
+            #expect(mood["value"] == 4, "\(mood.jsonText)")
         }
     }
 
@@ -311,53 +324,35 @@ import Testing
     /// (1001); once the replica is back the voided write has applied nowhere, and the node
     /// rejoins and acks again.
     @Test func aWritePendingOnWAITIsRefusedAndTheNodeClosesAfterTheLease() async throws {
-        let group = try await offThePool { try RedisSentinelGroup(replicas: 1, sentinels: false) }
-        try await stopping(group) { group in
-            let primary = group.servers[0]
-            let replica = group.servers[1]
-            let settings: [(String, JSONValue)] = [
-                (
-                    "cluster",
-                    [
-                        "redis": .string(primary.url), "leaseMilliseconds": 2000, "waitForReplicas": 1,
-                        "waitTimeoutMilliseconds": 200,
-                    ]
-                )
-            ]
-            let cluster = try await offThePool { try ClusterNodes(count: 1, settings: settings, redis: primary) }
-            try await stopping(cluster) { cluster in
-                let client = try await TestClient.connected(to: cluster.node(0))
-                try await Self.firstWriteAcked(client)
-                replica.freeze()
-                client.send(["type": "set", "target": "character", "path": "mood", "value": 2, "id": 100])
-                var closed: UInt16?? = nil
-                try await waitUntil("the connection closed after the lease", seconds: 60) {
-                    closed = client.closeCode
-                    if closed != nil { return true }
-                    try await Task.sleep(for: .milliseconds(50))
-                    return false
-                }
-                #expect(closed == .some(1001), "\(String(describing: closed))")
-                let pending = client.takeAll(where: { $0["id"] == 100 })
-                #expect(pending.count == 1 && pending.first?["code"] == "storage_failed", "refused before the close: \(pending)")
-                replica.thaw()
-                var mood: JSONValue = .null
-                try await waitUntil("a write acked once the replica is back", seconds: 60) {
-                    mood = .null
-                    do {
-                        let probe = try await TestClient.connected(to: cluster.node(0))
-                        defer { probe.close() }
-                        mood = try await probe.request(["type": "get", "target": "character", "path": "mood"])
-                        #expect(mood["value"] != 2, "the voided write applied nowhere: \(mood.jsonText)")
-                        if try await probe.request(Self.probeWrite(3))["type"] == "ack" { return true }
-                    } catch let error as TestClient.Closed {
-                        _ = error  // closed again while the node rejoins: asked again
-                    }
-                    try await Task.sleep(for: .milliseconds(100))
-                    return false
-                }
-                #expect(mood["value"] != nil && mood["value"] != 2, "\(mood.jsonText)\n\(cluster.logs)")
+        try await Self.withAWritePendingOnAFrozenReplica(leaseMilliseconds: 2000, waitTimeoutMilliseconds: 200) {
+            cluster, client, replica in
+            var closed: UInt16?? = nil
+            try await waitUntil("the connection closed after the lease", seconds: 60) {
+                closed = client.closeCode
+                if closed != nil { return true }
+                try await Task.sleep(for: .milliseconds(50))
+                return false
             }
+            #expect(closed == .some(1001), "\(String(describing: closed))")
+            let pending = client.takeAll(where: { $0["id"] == 100 })
+            #expect(pending.count == 1 && pending.first?["code"] == "storage_failed", "refused before the close: \(pending)")
+            replica.thaw()
+            var mood: JSONValue = .null
+            try await waitUntil("a write acked once the replica is back", seconds: 60) {
+                mood = .null
+                do {
+                    let probe = try await TestClient.connected(to: cluster.node(0))
+                    defer { probe.close() }
+                    mood = try await probe.request(["type": "get", "target": "character", "path": "mood"])
+                    #expect(mood["value"] != 2, "the voided write applied nowhere: \(mood.jsonText)")
+                    if try await probe.request(Self.probeWrite(3))["type"] == "ack" { return true }
+                } catch let error as TestClient.Closed {
+                    _ = error  // closed again while the node rejoins: asked again
+                }
+                try await Task.sleep(for: .milliseconds(100))
+                return false
+            }
+            #expect(mood["value"] != nil && mood["value"] != 2, "\(mood.jsonText)\n\(cluster.logs)")
         }
     }
 }
