@@ -61,12 +61,15 @@ extension FileRuntime {
         }
     }
 
-    /// Applies a checked input command to the target's state machine (on an advance).
+    /// Applies a checked input or bind-target command to the target's state machine (on an
+    /// advance).
     mutating func applyInput(_ command: Command, on targetName: String) throws {
         try checkInput(command, on: targetName)
+        try checkBindTarget(command, on: targetName)
         switch command {
         case .setInput(let name, let value): try setStateMachineInput(targetName, name: name, value: value)
         case .fireInput(let name): try setStateMachineInput(targetName, name: name, value: nil)
+        case .setBindTarget(let bind, let value): try writeDataBindTarget(targetName, bind: bind, value: value)
         default: return
         }
     }
@@ -76,14 +79,6 @@ extension FileRuntime {
     public mutating func setStateMachineInput(_ targetName: String, name: String, value: PropertyValue?) throws {
         guard var machine = try target(targetName).stateMachine else { throw StateMachineDriveError.noStateMachine(target: targetName) }
         try machine.setInput(named: name, to: value)
-        targets[targetName]!.stateMachine = machine
-    }
-
-    /// Test-only: writes the target of the artboard's data bind `bind` (file order) as an
-    /// animation would, the way Rive's traces drive two-way binds from the target side.
-    public mutating func writeDataBindTarget(_ targetName: String, bind: Int, value: PropertyValue) throws {
-        guard var machine = try target(targetName).stateMachine else { throw StateMachineDriveError.noStateMachine(target: targetName) }
-        try machine.writeTarget(bind: bind, value: value)
         targets[targetName]!.stateMachine = machine
     }
 
