@@ -44,9 +44,9 @@ struct GraphTextTree {
             }
             for layer in machine["layers"]?.arrayValue ?? [] { renderLayer(layer) }
             for listener in machine["listeners"]?.arrayValue ?? [] { renderListener(listener) }
-            for bind in machine["dataBinds"]?.arrayValue ?? [] {
+            for (index, bind) in (machine["dataBinds"]?.arrayValue ?? []).enumerated() {
                 var parts = [
-                    "bind \(text(bind["property"]))", text(bind["direction"]), "\(text(bind["target"])).\(text(bind["targetProperty"]))",
+                    "bind [\(index)] \(text(bind["property"]))", text(bind["direction"]), "\(text(bind["target"])).\(text(bind["targetProperty"]))",
                 ]
                 if let value = bind["targetValue"] { parts.append("(starts \(value.jsonText))") }
                 if bind["once"] == true { parts.append("once") }
