@@ -46,7 +46,8 @@ struct GraphTextTree {
             for listener in machine["listeners"]?.arrayValue ?? [] { renderListener(listener) }
             for (index, bind) in (machine["dataBinds"]?.arrayValue ?? []).enumerated() {
                 var parts = [
-                    "bind [\(index)] \(text(bind["property"]))", text(bind["direction"]), "\(text(bind["target"])).\(text(bind["targetProperty"]))",
+                    "bind [\(index)] \(text(bind["property"]))", text(bind["direction"]),
+                    "\(text(bind["target"])).\(text(bind["targetProperty"]))",
                 ]
                 if let value = bind["targetValue"] { parts.append("(starts \(value.jsonText))") }
                 if bind["once"] == true { parts.append("once") }
