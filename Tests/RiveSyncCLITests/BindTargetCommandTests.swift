@@ -8,13 +8,7 @@ import XCTest
 /// written target to the view model's `x` and `y`.
 final class BindTargetCommandTests: DaemonCLITestCase {
     override class var configuration: String? {
-        let riv = DaemonProcess.packageRoot + "/../shared/fixtures/riv/"
-        return """
-            {"listen": {"host": "127.0.0.1"},
-             "files": [{"name": "twoway", "path": "\(riv)bidirectional_precedence.riv"}],
-             "stateMachines": [{"name": "twoway", "file": "twoway", "artboard": "source_first", "mode": "manual"}],
-             "auth": {"allowAnonymous": "loopback"}}
-            """
+        configuration(riv: "bidirectional_precedence.riv", name: "twoway", target: "twoway", artboard: "source_first")
     }
 
     func testBindTargetReachesTheViewModel() throws {

@@ -10,11 +10,7 @@ import Testing
 @Suite(.serialized) struct ClusterBindTargetTests {
     @Test func threeClusterNodesApplyTheSameBindTargets() async throws {
         let files = StateMachineDaemonTests.files([("twoway", "bidirectional_precedence.riv")])
-        try await stopping(
-            try await ClusterNodes.start(count: 3, settings: [("files", files), ("instances", []), ("stateMachines", [])])
-        ) { cluster in
-            var clients: [TestClient] = []
-            for index in 0..<3 { clients.append(try await TestClient.connected(to: cluster.node(index))) }
+        try await withThreeClusterNodes(files: files) { cluster, clients in
             let created = try await clients[0].request([
                 "type": "createStateMachine", "file": "twoway", "name": "twoway", "artboard": "source_first", "mode": "manual",
             ])

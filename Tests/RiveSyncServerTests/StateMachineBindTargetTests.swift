@@ -12,12 +12,9 @@ import Testing
     static let files = StateMachineDaemonTests.files([("twoway", "bidirectional_precedence.riv")])
 
     @Test func aBindTargetReachesEverySubscriberOnceAndIsReplayedAfterARestart() async throws {
-        let state = try StateMachineDaemonTests.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: state) }
-        let config: JSONValue = ["files": Self.files, "stateDirectory": .string(state), "auth": ["allowAnonymous": "loopback"]]
-        let configPath = state + "/config.json"
-        try Data(config.serialized()).write(to: URL(fileURLWithPath: configPath))
-        let daemon = try await DaemonProcess.start(["--config", configPath])
+        let journaled = try JournaledConfiguration(files: Self.files)
+        defer { journaled.remove() }
+        let daemon = try await DaemonProcess.start(["--config", journaled.path])
         let writer = try await TestClient.connected(to: daemon)
         let watcher = try await TestClient.connected(to: daemon)
         let created = try await writer.request([
@@ -50,11 +47,8 @@ import Testing
 
         let before = try await StateMachineDaemonTests.observe(writer, "twoway")
         #expect(await daemon.stopped() == 0)
-        let journals = try FileManager.default.contentsOfDirectory(atPath: state + "/files").map { name in
-            try String(contentsOfFile: state + "/files/" + name + "/log", encoding: .utf8)
-        }
-        #expect(journals.contains { $0.contains(#""op":"setBindTarget""#) }, "the write is journaled")
-        try await withDaemon(["--config", configPath]) { daemon in
+        #expect(try journaled.journals().contains { $0.contains(#""op":"setBindTarget""#) }, "the write is journaled")
+        try await withDaemon(["--config", journaled.path]) { daemon in
             let again = try await TestClient.connected(to: daemon)
             #expect(try await StateMachineDaemonTests.observe(again, "twoway") == before, "\(daemon.stderr)")
             let replayed = try await again.request(["type": "get", "target": "twoway", "path": "x"])
