@@ -110,7 +110,7 @@ public enum ClientRequest: Sendable, Hashable {
     /// Fires a legacy trigger input (PROTOCOL.md §8).
     case fireInput(target: String, name: String)
     /// Writes the target side of one of the artboard's data binds (its index among them, as
-    /// `inspect --graph` lists them), as an interactive component would (PROTOCOL.md §8).
+    /// `inspect --graph` numbers them), as an interactive component would (PROTOCOL.md §8).
     /// `value` stays JSON until the daemon knows the bound property's type.
     case setBindTarget(target: String, bind: Int, value: JSONValue)
     /// Several commands for one target, applied in one advance in their order, all or none

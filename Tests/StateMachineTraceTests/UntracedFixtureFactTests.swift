@@ -26,10 +26,11 @@ import Testing
         let graph = runtime.schema.stateMachineGraphJSON
         let machine = graph["artboards"]?.arrayValue?.first { $0["name"]?.stringValue == artboard }?["stateMachines"]?.arrayValue?.first
         let binds = machine?["dataBinds"]?.arrayValue ?? []
-        let index = try #require(
+        let position = try #require(
             binds.firstIndex { $0["target"]?.stringValue == component && $0["targetProperty"]?.stringValue == property },
             "no bind of \(component).\(property) on \(artboard)")
-        return try runtime.dataBindTargetValues(target)[index]
+        let order = DataBindOrder.filePositions(toSource: binds.map { ["toSource", "twoWay"].contains($0["direction"]?.stringValue) })
+        return try runtime.dataBindTargetValues(target)[try #require(order.firstIndex(of: position))]
     }
 
     /// Rive's "File with DataEnum": the enum `mycolor` reaches the event's custom property

@@ -22,9 +22,9 @@ public enum Command: Sendable, Hashable {
     case setInput(name: String, value: PropertyValue)
     /// Fires a legacy trigger input (Rive's `SMITrigger.fire()`).
     case fireInput(name: String)
-    /// Writes the target side of one of the artboard's data binds (`bind`: its index among
-    /// the artboard's data binds, file order, as `inspect --graph` lists them), as an
-    /// interactive component would: to-source and two-way binds carry it to the view model.
+    /// Writes the target side of one of the artboard's data binds (`bind`: its number in
+    /// Rive's order, `DataBindOrder`, as `inspect --graph` numbers them), as an interactive
+    /// component would: to-source and two-way binds carry it to the view model.
     case setBindTarget(bind: Int, value: PropertyValue)
 
     /// The path the operation addresses ("" for a bind, an input or a bind target: the whole

@@ -10,20 +10,21 @@ public enum DataBindTargetError: Error, Sendable, Hashable {
 }
 
 extension FileRuntime {
-    /// The type of value the target of the artboard's data bind `bind` (file order) takes: a
-    /// component's number, boolean, string or color property.
+    /// The type of value the target of the artboard's data bind `bind` (Rive's number,
+    /// `DataBindOrder`) takes: a component's number, boolean, string or color property.
     /// - Throws: `StateMachineError.unknownTarget`, `DataBindTargetError.noSuchDataBind`.
     public func dataBindTargetType(_ targetName: String, bind: Int) throws -> DataType {
-        let binds = try target(targetName).stateMachine?.definition.artboardBinds ?? []
-        guard binds.indices.contains(bind), let property = RiveDefinitions.property(binds[bind].propertyKey) else {
-            throw DataBindTargetError.noSuchDataBind(target: targetName, bind: bind)
-        }
+        let definition = try target(targetName).stateMachine?.definition
+        let order = definition?.artboardBindsInRiveOrder ?? []
+        guard let definition, order.indices.contains(bind),
+            let property = RiveDefinitions.property(definition.artboardBinds[order[bind]].propertyKey)
+        else { throw DataBindTargetError.noSuchDataBind(target: targetName, bind: bind) }
         switch property.kind {
-        case .double, .uint, .int: return .number
+        case .double, .uint, .int, .id: return .number
         case .bool: return .boolean
         case .string: return .string
         case .color: return .color
-        case .id, .bytes, .idList: throw DataBindTargetError.noSuchDataBind(target: targetName, bind: bind)
+        case .bytes, .idList: throw DataBindTargetError.noSuchDataBind(target: targetName, bind: bind)
         }
     }
 
@@ -36,12 +37,14 @@ extension FileRuntime {
         guard value.fits(type) else { throw DataBindTargetError.typeMismatch(bind: bind, expected: type.rawValue, actual: value.kindName) }
     }
 
-    /// Writes the target of the artboard's data bind `bind` (file order) as an interactive
-    /// component or an animation would: on the target's next advance, to-source and two-way
-    /// binds carry it (through their converters, in reverse) to the view model.
+    /// Writes the target of the artboard's data bind `bind` (Rive's number, `DataBindOrder`) as
+    /// an interactive component or an animation would: on the target's next advance, to-source
+    /// and two-way binds carry it (through their converters, in reverse) to the view model.
     mutating func writeDataBindTarget(_ targetName: String, bind: Int, value: PropertyValue) throws {
         guard var machine = try target(targetName).stateMachine else { throw StateMachineDriveError.noStateMachine(target: targetName) }
-        try machine.writeTarget(bind: bind, value: value)
+        let order = machine.definition.artboardBindsInRiveOrder
+        guard order.indices.contains(bind) else { throw StateMachineDriveError.noSuchDataBind(bind) }
+        try machine.writeTarget(bind: order[bind], value: value)
         targets[targetName]!.stateMachine = machine
     }
 }

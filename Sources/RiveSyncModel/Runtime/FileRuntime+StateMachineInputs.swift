@@ -82,12 +82,14 @@ extension FileRuntime {
         targets[targetName]!.stateMachine = machine
     }
 
-    /// The value on the target of each of the artboard's data binds (file order), as its
-    /// binds left it: what Rive's traces record as `binds[].value`. nil for a bind whose target
-    /// is not a component property the file stores or Rive gives an initial value.
+    /// The value on the target of each of the artboard's data binds (in Rive's order,
+    /// `DataBindOrder`), as its binds left it: what Rive's traces record as `binds[].value`. nil
+    /// for a bind whose target is not a component property the file stores or Rive gives an
+    /// initial value.
     public func dataBindTargetValues(_ targetName: String) throws -> [PropertyValue?] {
         guard let machine = try target(targetName).stateMachine else { throw StateMachineDriveError.noStateMachine(target: targetName) }
-        return machine.definition.artboardBinds.map { bind in
+        let binds = machine.definition.artboardBinds
+        return machine.definition.artboardBindsInRiveOrder.map { binds[$0] }.map { bind in
             guard case .component(let component) = bind.target else { return nil }
             return machine.componentValue(BoundComponentProperty(component: component, key: bind.propertyKey))
         }
