@@ -49,11 +49,9 @@ final class Dispatcher: @unchecked Sendable {
 
     // The transport's events run on the caller's thread (a service thread), in the queue's
     // order: `sync` on an idle serial queue runs the block right there, so a routed request
-    // goes from the service thread to its worker with no thread hop in between, and runs there
-    // too when its worker's log answers at once (`Worker.takesRequestsInline`). Nothing run
-    // here waits for a disk or the network (background work, and workers whose log would,
-    // get `async`), and neither queue calls back into the transport's handler or syncs onto
-    // the dispatcher's queue, so the wait is short and cannot deadlock.
+    // goes from the service thread to its worker with no thread hop in between. Nothing run
+    // here blocks (background work and workers get `async`), and nothing on the queue calls
+    // back into the transport's handler, so the wait is short and cannot deadlock.
 
     func opened(_ session: SessionID, info: SessionInfo) {
         queue.sync { run(.opened(ConnectionID(session), remoteAddress: info.remoteAddress, origin: info.origin)) }
@@ -108,15 +106,8 @@ final class Dispatcher: @unchecked Sendable {
         flush()
     }
 
-    /// Hands a request to its worker: on this thread when the worker takes requests inline
-    /// (see `Worker.takesRequestsInline`), else queued for the worker's own thread.
     private func route(_ request: Request, from connection: ConnectionID, to worker: Worker, grants: Grants, author: Author) {
-        let event = WorkerEvent.request(connection, request, grants: grants, author: author)
-        if worker.takesRequestsInline {
-            worker.queue.sync { worker.run(event) }
-        } else {
-            worker.queue.async { worker.run(event) }
-        }
+        worker.queue.async { worker.run(.request(connection, request, grants: grants, author: author)) }
     }
 
     static func level(_ level: LogLevel) -> Log.Level {

@@ -23,12 +23,6 @@ final class Worker: @unchecked Sendable {
     /// (the core's log is this then).
     let fileLog: FileChangeLog?
     var syncScheduled = false
-    /// Whether a routed request runs on the thread that routes it (`queue.sync`: on an idle
-    /// queue, right there, with no thread hop) rather than being queued for a thread of its
-    /// own: when the log answers an append without waiting for a disk or a network — in
-    /// memory, or file journals with `everysec` — so a service thread never waits on an fsync
-    /// or on Redis.
-    let takesRequestsInline: Bool
     /// Tells the dispatcher a routed `subscribe` was answered (set once, before any request).
     var subscribeAnswered: ((ConnectionID, String, [String]?, Bool) -> Void)?
 
@@ -44,8 +38,6 @@ final class Worker: @unchecked Sendable {
         self.fileLog = fileLog
         let log = log ?? fileLog ?? MemoryChangeLog(retains: false)
         self.log = log
-        takesRequestsInline =
-            log is MemoryChangeLog || (fileLog != nil && context.configuration.durability == .everysec)
         core = WorkerCore(
             index: index, environment: WorkerShellEnvironment(context: context), compactsEveryFile: log.compactsEveryFile)
         fileLog?.unsynced = { [unowned self] in scheduleSync() }
