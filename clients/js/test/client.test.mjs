@@ -29,7 +29,7 @@ test('hello, listings and a subscription with a replica equal to the daemon', as
     assert.equal(client.welcome.protocol, 1);
     assert.deepEqual((await client.listFiles()).map((f) => f.name), ['demo']);
     const names = (await client.listTargets()).map((t) => t.name).sort();
-    assert.deepEqual(names, ['character', 'lobby', 'theme']);
+    assert.deepEqual(names, ['character', 'lobby', 'manual-target', 'theme']);
     assert.deepEqual(await client.viewModelNames('demo'), ['Theme', 'Character', 'Player', 'Lobby']);
     assert.deepEqual(await client.globalViewModelNames('demo'), ['Theme']);
     assert.deepEqual(await client.instanceNames('demo', 'Theme'), ['Light', 'Dark']);
