@@ -26,7 +26,8 @@ final class DispatcherEnvironment: ConnectionEnvironment, @unchecked Sendable {
         return ConnectionLimits(
             helloTimeoutSeconds: limits.helloTimeoutSeconds, maxCommandsPerSecond: limits.maxCommandsPerSecond,
             maxJSONDepth: limits.maxJSONDepth, maxMessageBytes: limits.maxMessageBytes, maxSubscriptions: limits.maxSubscriptions,
-            maxAssetBytes: limits.maxAssetBytes, maxTransactionCommands: limits.maxTransactionCommands)
+            maxAssetBytes: limits.maxAssetBytes, maxTransactionCommands: limits.maxTransactionCommands,
+            maxFileBytes: limits.maxFileBytes)
     }
 
     /// Whether a connection may stay open: an `Origin` header, when present, must be allowed
