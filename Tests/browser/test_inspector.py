@@ -154,7 +154,9 @@ class InspectorInBrowsers(unittest.TestCase):
                       {"name": "lvm", "path": os.path.join(ROOT, "..", "shared", "fixtures", "riv", "listener_view_model.riv"),
                        "worker": 0},
                       {"name": "events", "path": os.path.join(ROOT, "..", "shared", "fixtures", "riv", "vm_listener_fire_event.riv"),
-                       "worker": 1}],
+                       "worker": 1},
+                      # The README's "Your own .riv file" (written by the project's RiveFileWriter).
+                      {"name": "quickstart", "path": os.path.join(ROOT, "examples", "quickstart.riv"), "worker": 0}],
             "instances": [{"name": "theme", "file": "demo", "viewModel": "Theme", "instance": "Light"}],
             "stateMachines": [
                 {"name": "character", "file": "demo", "artboard": "Character", "globals": {"Theme": "theme"}},
@@ -162,7 +164,8 @@ class InspectorInBrowsers(unittest.TestCase):
                 {"name": "gadget", "file": "kitchen", "artboard": "Gadget"},
                 # Rive's own files (../shared/fixtures/riv): state machines the daemon runs.
                 {"name": "lvm", "file": "lvm", "artboard": "main", "mode": "manual"},
-                {"name": "ding", "file": "events", "artboard": "Artboard", "mode": "manual"}],
+                {"name": "ding", "file": "events", "artboard": "Artboard", "mode": "manual"},
+                {"name": "main", "file": "quickstart", "artboard": "Main"}],
             # The CLI sends no Origin, so the list names only the pages' origin.
             "auth": {"tokensFile": "tokens.json", "allowAnonymous": "loopback", "allowedOrigins": [cls.origin]},
             "inspector": {"enabled": True, "readOnly": False},
@@ -637,6 +640,16 @@ class InspectorInBrowsers(unittest.TestCase):
             self.assertIn(f'set title = "t{writes - 1}"', items[0].text)
         finally:
             run("delete", "long")
+        self.open_inspector(self.a)
+        self.collect_logs()
+
+    def test_09d_the_quickstart_riv_is_shown_and_its_event_reaches_the_timeline(self):
+        url = ["--url", f"ws://127.0.0.1:{self.port}"]
+        self.open_inspector(self.a, "main")
+        wait_for(lambda: self.editor(self.a, "title").get_attribute("value") == "Quickstart", "the authored title")
+        self.assertIn("Layer 1", self.a.find_element(By.ID, "layers").text)
+        subprocess.run([RIVESYNC, "fire", "main", "celebrate", *url], check=True, capture_output=True, timeout=TIMEOUT)
+        wait_for(lambda: "events: celebrated" in self.a.find_element(By.ID, "timeline").text, "the event in the timeline")
         self.open_inspector(self.a)
         self.collect_logs()
 
