@@ -70,6 +70,14 @@ final class DaemonCompletionTests: XCTestCase {
         XCTAssertEqual(try fishCompletes("rivesyncd --state-dir st", script: script, in: directory), ["state/"])
     }
 
+    /// The flags `rivesyncd --help` lists (the flag table's).
+    func helpFlags() throws -> [String] {
+        let help = try ChildProcess.run(DaemonProcess.binary(), ["--help"], seconds: 30)
+        let flags = help.stdout.split(separator: "\n").filter { $0.hasPrefix("  --") }.map { String($0.split(separator: " ")[0]) }
+        XCTAssertEqual(flags.count, 15, help.stdout)
+        return flags
+    }
+
     /// zsh parses its script, and every flag of `--help` is in it.
     func testZshScriptParsesAndNamesEveryFlag() throws {
         let path = try script("zsh")
@@ -77,10 +85,15 @@ final class DaemonCompletionTests: XCTestCase {
         let parsed = try ChildProcess.run("/usr/bin/zsh", ["-n", path], seconds: 30)
         XCTAssertEqual(parsed.status, 0, parsed.stderr)
         let text = try String(contentsOfFile: path, encoding: .utf8)
-        let help = try ChildProcess.run(DaemonProcess.binary(), ["--help"], seconds: 30)
-        let flags = help.stdout.split(separator: "\n").filter { $0.hasPrefix("  --") }.map { String($0.split(separator: " ")[0]) }
-        XCTAssertEqual(flags.count, 15, help.stdout)
-        for flag in flags { XCTAssertTrue(text.contains("'\(flag)["), "zsh: \(flag)") }
+        for flag in try helpFlags() { XCTAssertTrue(text.contains("'\(flag)["), "zsh: \(flag)") }
+    }
+
+    /// rivesyncd(8) documents every flag `--help` lists.
+    func testTheManPageNamesEveryFlag() throws {
+        let page = try String(contentsOfFile: DaemonProcess.packageRoot + "/man/rivesyncd.8", encoding: .utf8)
+        for flag in try helpFlags() {
+            XCTAssertTrue(page.contains(flag.replacing("-", with: #"\-"#)), "rivesyncd(8) does not name \(flag)")
+        }
     }
 
     func testAnotherShellIsAUsageError() throws {
