@@ -26,7 +26,8 @@ final class DispatcherEnvironment: ConnectionEnvironment, @unchecked Sendable {
         return ConnectionLimits(
             helloTimeoutSeconds: limits.helloTimeoutSeconds, maxCommandsPerSecond: limits.maxCommandsPerSecond,
             maxJSONDepth: limits.maxJSONDepth, maxMessageBytes: limits.maxMessageBytes, maxSubscriptions: limits.maxSubscriptions,
-            maxAssetBytes: limits.maxAssetBytes, maxTransactionCommands: limits.maxTransactionCommands)
+            maxAssetBytes: limits.maxAssetBytes, maxTransactionCommands: limits.maxTransactionCommands,
+            maxFileBytes: limits.maxFileBytes)
     }
 
     /// Whether a connection may stay open: an `Origin` header, when present, must be allowed
@@ -58,9 +59,14 @@ final class DispatcherEnvironment: ConnectionEnvironment, @unchecked Sendable {
         }
     }
 
+    /// A `loadFile` to a daemon that accepts no files is refused here, before its bytes (or
+    /// the parts of a `.riv` file) are kept.
     func authorize(_ request: ClientRequest, as identity: Identity) -> Authorization {
         guard let grants = grants(of: identity) else { return .revoked }
         if let denial = grants.denial(of: request) { return .denied(denial.error) }
+        if case .loadFile = request, !context.configuration.allowFileUploads {
+            return .denied(WireError(code: .forbidden, message: "this daemon does not accept files from clients"))
+        }
         return .allowed
     }
 
