@@ -226,6 +226,7 @@ struct TraceRunner {
             "\($0["layer"]?.stringValue ?? "?"): \($0["state"]?["index"]?.intValue ?? -1)"
         }
         if layers != rive { mismatches.append("\(here): layers \(layers), Rive \(rive)") }
+        mismatches += bindDifferences(state, here)
     }
 
     private mutating func compareValues(
