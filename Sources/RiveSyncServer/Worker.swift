@@ -46,8 +46,25 @@ final class Worker: @unchecked Sendable {
     var files: [String: FileRuntime] { core.files }
     var targets: [String: TargetRecord] { core.targets }
 
-    /// Feeds one event to the core and performs its actions (on the queue).
-    func run(_ event: WorkerEvent) { perform(core.handle(event)) }
+    /// Feeds one event to the core and performs its actions (on the queue), the transport's
+    /// send queues reported first when they changed (see `SendQueues`).
+    func run(_ event: WorkerEvent) {
+        reportSendQueues()
+        perform(core.handle(event))
+    }
+
+    /// Measures the send queues the core judges lag by and reports them when they changed:
+    /// read right before the event, after every submit so far, as the core would have read
+    /// them itself.
+    private func reportSendQueues() {
+        let total = context.totalQueuedBytes()
+        var report = SendQueues(total: total)
+        for connection in core.connectionsToMeasure(total: total) {
+            report.connections[connection] = context.queuedBytes(connection.rawValue)
+        }
+        guard report != core.sendQueues else { return }
+        perform(core.handle(.sendQueues(report)))
+    }
 
     /// Performs the core's actions in order; sends and credits go in one transport submit. A
     /// log that answers inside `append` has its answer's actions performed there, in order.

@@ -3,8 +3,8 @@ import RiveSyncCore
 import RiveSyncModel
 
 /// What a worker core asks of the daemon, answered from the context: the monotonic clock, the
-/// current limits, the directory, the asset store, libcrypto's SHA-256 and the transport's
-/// queue sizes.
+/// current limits, the directory, the asset store and libcrypto's SHA-256 (the transport's
+/// queue sizes are reported to the core as events: `Worker.run`).
 final class WorkerShellEnvironment: WorkerEnvironment {
     let context: ServerContext
 
@@ -37,6 +37,4 @@ final class WorkerShellEnvironment: WorkerEnvironment {
     var directory: any TargetDirectory { context.directory }
     func assetExists(_ id: String) -> Bool { context.assets.contains(id) }
     func sha256Hex(_ bytes: [UInt8]) -> String { SHA256Digest.hex(bytes) }
-    func queuedBytes(_ connection: ConnectionID) -> Int { context.queuedBytes(connection.rawValue) }
-    func totalQueuedBytes() -> Int { context.totalQueuedBytes() }
 }

@@ -16,10 +16,24 @@ final class CoreShell: LogSink {
         self.log = log
     }
 
+    /// Bytes each connection's send queue holds (what the transport would report): reported
+    /// to the core before each event, as the daemon's `Worker` does.
+    var queued: [ConnectionID: Int] = [:]
+
     /// Feeds one event; returns every action performed since the last call that returned them.
     func run(_ event: WorkerEvent) -> [WorkerAction] {
+        reportSendQueues()
         perform(core.handle(event))
         return takeActions()
+    }
+
+    /// Reports `queued` for the connections the core asks to measure, when it changed.
+    private func reportSendQueues() {
+        let total = queued.values.reduce(0, +)
+        var report = SendQueues(total: total)
+        for connection in core.connectionsToMeasure(total: total) { report.connections[connection] = queued[connection] ?? 0 }
+        guard report != core.sendQueues else { return }
+        perform(core.handle(.sendQueues(report)))
     }
 
     /// The actions performed since the last call (the core's own leftovers performed first).
@@ -61,12 +75,14 @@ final class CoreShell: LogSink {
     }
 
     func committed(file: String, record: JournalRecord, ticket: LogTicket?) {
+        reportSendQueues()
         perform(
             core.handle(
                 .committed(file: file, record: record, ticket: ticket, recordsSinceCompaction: log.recordsSinceCompaction(of: file))))
     }
 
     func appendFailed(file: String, ticket: LogTicket, failure: LogFailure) {
+        reportSendQueues()
         perform(core.handle(.appendFailed(file: file, ticket: ticket, failure: failure)))
     }
 }

@@ -5,7 +5,7 @@ import RiveSyncProtocol
 import Testing
 
 /// A daemon for one worker core: a clock the test moves, small limits, a directory of one
-/// file `demo` (file number 1, worker 0), send queues the test fills, and a stand-in digest.
+/// file `demo` (file number 1, worker 0) and a stand-in digest.
 final class MockWorkerEnvironment: WorkerEnvironment {
     var clock: UInt64 = 10_000_000_000
     var limits = WorkerLimits(
@@ -22,14 +22,10 @@ final class MockWorkerEnvironment: WorkerEnvironment {
     /// Configuration `authors`.
     var recordsAuthors = true
     let directory: any TargetDirectory = MockDirectory()
-    /// Bytes each connection's send queue holds (what the transport would report).
-    var queued: [ConnectionID: Int] = [:]
 
     func now() -> UInt64 { clock }
     func assetExists(_ id: String) -> Bool { false }
     func sha256Hex(_ bytes: [UInt8]) -> String { "bytes-\(bytes.count)" }
-    func queuedBytes(_ connection: ConnectionID) -> Int { queued[connection] ?? 0 }
-    func totalQueuedBytes() -> Int { queued.values.reduce(0, +) }
 
     /// Instance ids of file number 1.
     static let firstInstanceID: UInt64 = 1 << 40 | 1

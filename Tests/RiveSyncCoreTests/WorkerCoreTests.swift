@@ -62,7 +62,7 @@ import Testing
     @Test func aLaggingSubscriberGetsNoBatchesThenACatchUpSnapshotOnceDrained() throws {
         let driver = try WorkerDriver()
         driver.request(.subscribe(target: "room", paths: nil, cursor: nil), from: Self.bob)
-        driver.environment.queued[Self.bob] = driver.environment.limits.maxSendQueueBytes
+        driver.shell.queued[Self.bob] = driver.environment.limits.maxSendQueueBytes
         driver.request(Self.set(1), from: Self.alice)
         let advanced = driver.fire(.advance(target: "room"))
         #expect(try WorkerDriver.types(advanced, to: Self.bob).isEmpty, "a lagging subscriber gets no batch")
@@ -72,7 +72,7 @@ import Testing
         let stillFull = driver.fire(.catchUpCheck)
         #expect(try WorkerDriver.types(stillFull, to: Self.bob).isEmpty)
         #expect(WorkerDriver.timers(stillFull).map(\.0) == [.catchUpCheck], "checked again while it lags")
-        driver.environment.queued[Self.bob] = 0
+        driver.shell.queued[Self.bob] = 0
         let drained = try WorkerDriver.messages(driver.fire(.catchUpCheck), to: Self.bob)
         #expect(drained.map { $0["type"] } == ["snapshot"])
         #expect(drained.first?["reason"] == "catchUp")

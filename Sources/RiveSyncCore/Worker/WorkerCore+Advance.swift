@@ -83,7 +83,7 @@ extension WorkerCore {
         var replies: [WorkerAction] = []
         let limits = environment.limits
         // No connection can be lagging while the whole transport queue is under the soft limit.
-        let anyBacklog = Backlog.lags(queuedBytes: environment.totalQueuedBytes(), maxSendQueueBytes: limits.maxSendQueueBytes)
+        let anyBacklog = Backlog.lags(queuedBytes: sendQueues.total, maxSendQueueBytes: limits.maxSendQueueBytes)
         for batch in batches {
             guard targets[batch.target] != nil else { continue }
             count(.batches(target: batch.target))
@@ -101,7 +101,7 @@ extension WorkerCore {
             }
             let plan = Fanout.plan(
                 batch, epoch: targetEpoch, withAuthors: environment.recordsAuthors, to: subscribers, anyBacklog: anyBacklog,
-                maxSendQueueBytes: limits.maxSendQueueBytes, queuedBytes: { environment.queuedBytes($0) })
+                maxSendQueueBytes: limits.maxSendQueueBytes, queuedBytes: sendQueues.queuedBytes)
             for (frame, connections) in plan.filtered { outbox.append(.send(frame, to: connections)) }
             for connection in plan.lagging { targets[batch.target]!.subscribers[connection]!.lagging = true }
             if !plan.lagging.isEmpty { scheduleCatchUpCheck() }

@@ -16,6 +16,8 @@ public final class WorkerCore {
     public internal(set) var files: [String: FileRuntime] = [:]
     public internal(set) var targets: [String: TargetRecord] = [:]
     var catchUpCheckScheduled = false
+    /// The send queues as the shell last reported them (`WorkerEvent.sendQueues`).
+    public internal(set) var sendQueues = SendQueues()
     /// What each proposal in flight answers once the log has.
     var waiting: [LogTicket: Waiter] = [:]
     /// What the daemon's own proposals did, until `outcome(of:)`.
@@ -49,6 +51,8 @@ public final class WorkerCore {
             if case .subscribe(let target, let paths, _) = request.body {
                 outbox.append(.subscribeAnswered(connection, target: target, paths: paths, succeeded: succeeded))
             }
+        case .sendQueues(let report):
+            sendQueues = report
         case .timerFired(.advance(let target)):
             runAdvance(target)
         case .timerFired(.catchUpCheck):

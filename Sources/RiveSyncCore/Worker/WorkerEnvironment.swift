@@ -1,8 +1,8 @@
 import RiveSyncModel
 
 /// What the worker core may ask of the daemon around it. The shell answers from its
-/// configuration, directory, asset store and transport; tests answer with fixed values and a
-/// mock clock.
+/// configuration, directory and asset store; tests answer with fixed values and a mock clock.
+/// The transport's send queues are not asked: the shell reports them (`SendQueues`).
 public protocol WorkerEnvironment: AnyObject {
     /// Monotonic nanoseconds.
     func now() -> UInt64
@@ -31,10 +31,6 @@ public protocol WorkerEnvironment: AnyObject {
     func assetExists(_ id: String) -> Bool
     /// Lower-case hex SHA-256 of `bytes` (the state digest).
     func sha256Hex(_ bytes: [UInt8]) -> String
-    /// Bytes the transport still holds for a connection (a recent report).
-    func queuedBytes(_ connection: ConnectionID) -> Int
-    /// Bytes the transport holds for all connections together (a recent report).
-    func totalQueuedBytes() -> Int
 }
 
 extension WorkerEnvironment {

@@ -8,6 +8,9 @@ public enum WorkerEvent: Sendable {
     /// (its `hello` `client` and token name; recorded with its commands, PROTOCOL.md §17).
     case request(ConnectionID, Request, grants: any RequestGrants, author: Author? = nil)
     case timerFired(WorkerTimer)
+    /// What the transport holds now (see `SendQueues`): the shell reports it before an event
+    /// whenever it changed; the core's lag and catch-up decisions read the latest report.
+    case sendQueues(SendQueues)
     /// The connection is gone: its subscriptions and pending acks are forgotten (its commands
     /// still apply).
     case closed(ConnectionID)
