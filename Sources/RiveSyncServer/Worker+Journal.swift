@@ -19,7 +19,7 @@ extension Worker {
 
     /// Rebuilds a file from its journal (see `WorkerCore.restore`). Anything that does not
     /// check out throws `PersistenceError.corrupt` with the file (and line); nothing is
-    /// skipped. Returns the highest command number seen.
+    /// skipped. Returns the highest command counter seen (see `WorkerCore.restore`).
     func restore(_ recovered: FileJournal.Recovered, number: UInt64) throws -> UInt64 {
         defer { perform(core.takeActions()) }
         let name = recovered.header.name

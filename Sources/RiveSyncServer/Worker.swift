@@ -1,4 +1,5 @@
 import Dispatch
+import RiveSyncCluster
 import RiveSyncCore
 import RiveSyncModel
 import RiveSyncProtocol
@@ -28,9 +29,9 @@ final class Worker: @unchecked Sendable {
 
     typealias TargetRecord = WorkerCore.TargetRecord
 
-    /// `log`: the worker's change log; nil for the default (file journals with a state
-    /// directory, else memory).
-    init(index: Int, context: ServerContext, log: (any ChangeLog)? = nil) {
+    /// Worker `index` of `workers`. `log`: the worker's change log; nil for the default (file
+    /// journals with a state directory, else memory).
+    init(index: Int, of workers: Int, context: ServerContext, log: (any ChangeLog)? = nil) {
         self.index = index
         self.context = context
         self.queue = DispatchQueue(label: "rivesyncd.worker.\(index)")
@@ -38,8 +39,10 @@ final class Worker: @unchecked Sendable {
         self.fileLog = fileLog
         let log = log ?? fileLog ?? MemoryChangeLog(retains: false)
         self.log = log
+        let numbers = context.clusterLog.map { CommandNumbering.Space.cluster(slot: $0.numbers.slot, slots: ClusterCommandNumbers.slots) }
         core = WorkerCore(
-            index: index, environment: WorkerShellEnvironment(context: context), compactsEveryFile: log.compactsEveryFile)
+            index: index, of: workers, numbers: numbers ?? .daemon, environment: WorkerShellEnvironment(context: context),
+            compactsEveryFile: log.compactsEveryFile)
         fileLog?.unsynced = { [unowned self] in scheduleSync() }
     }
 

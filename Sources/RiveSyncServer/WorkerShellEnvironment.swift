@@ -25,7 +25,6 @@ final class WorkerShellEnvironment: WorkerEnvironment {
     var defaultRate: Double { context.configuration.defaultRate }
     var snapshotEvery: Int { context.configuration.snapshotEvery }
     var recordsAuthors: Bool { context.configuration.authors }
-    var commandNumbers: any CommandNumbers { context.commandNumbers }
     var sharesManualAdvances: Bool { context.clusterLog != nil }
     var presenceSharing: PresenceSharing? {
         guard let clusterLog = context.clusterLog else { return nil }

@@ -14,7 +14,6 @@ final class MockWorkerEnvironment: WorkerEnvironment {
     let epoch = "e-1"
     let defaultRate = 10.0
     let snapshotEvery = 1_000_000
-    let commandNumbers: any CommandNumbers = LocalCommandNumbers()
     /// A cluster node's behaviour (another node's manual advance takes this one's queue).
     var sharesManualAdvances = false
     /// A cluster node's presence sharing (nil: a single node).
@@ -93,7 +92,7 @@ final class WorkerDriver {
 
     init(log: MemoryChangeLog = MemoryChangeLog(retains: true), publish: Bool = true) throws {
         self.log = log
-        core = WorkerCore(index: 0, environment: environment)
+        core = WorkerCore(index: 0, of: 1, environment: environment)
         shell = CoreShell(core: core, log: log)
         core.load(Self.schema, as: "demo", firstInstanceID: MockWorkerEnvironment.firstInstanceID)
         guard publish else { return }

@@ -205,7 +205,7 @@ import Testing
     @Test func aLogOfEveryFileCompactsEveryFileWhenOneIsDue() throws {
         let log = OneSequenceLog()
         let driver = try WorkerDriver(log: MemoryChangeLog(retains: false), publish: false)
-        let core = WorkerCore(index: 0, environment: driver.environment, compactsEveryFile: log.compactsEveryFile)
+        let core = WorkerCore(index: 0, of: 1, environment: driver.environment, compactsEveryFile: log.compactsEveryFile)
         let shell = CoreShell(core: core, log: log)
         core.load(WorkerDriver.schema, as: "demo", firstInstanceID: MockWorkerEnvironment.firstInstanceID)
         core.load(WorkerDriver.schema, as: "other", firstInstanceID: 2 << 40 | 1)

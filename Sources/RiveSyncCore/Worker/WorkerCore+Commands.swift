@@ -19,7 +19,7 @@ extension WorkerCore {
         if checksAgainstAppliedState(target) {
             do { try files[file]!.validate(command, on: target) } catch { throw WireError(error) }
         }
-        let number = environment.commandNumbers.next()
+        let number = numbering.next()
         targets[target]!.queued.append(QueuedCommand(id: number, command: command, author: recorded(author)))
         let hidden: String?
         if case .bind = command { hidden = nil } else { hidden = grants.may(.read, on: target, at: command.path) ? nil : command.path }

@@ -86,8 +86,10 @@ extension WorkerCore {
         if let waiter, let ticket { answer(waiter, ticket: ticket, with: result) }
         guard case .success = result else { return }
         switch (record, result) {
-        case (.advance(let target, _, _), _):
+        case (.advance(let target, let commands, _), _):
             if ticket != nil { count(.advanceDuration(nanoseconds: environment.now() &- start)) }
+            // Another node's numbers: later ones of this worker go above them (CLUSTER.md §2.5).
+            if ticket == nil { numbering.ensure(counterAbove: highestCounter(commands.map(\.id))) }
             advanceApplied(target, own: ticket != nil)
             if ticket == nil { followAdvance(of: target) }
         case (.createStateMachine, .success(.target(let target))):

@@ -16,6 +16,8 @@ public final class WorkerCore {
     public internal(set) var files: [String: FileRuntime] = [:]
     public internal(set) var targets: [String: TargetRecord] = [:]
     var catchUpCheckScheduled = false
+    /// How this worker numbers the commands it queues (its own counter).
+    var numbering: CommandNumbering
     /// The send queues as the shell last reported them (`WorkerEvent.sendQueues`).
     public internal(set) var sendQueues = SendQueues()
     /// What each proposal in flight answers once the log has.
@@ -35,9 +37,15 @@ public final class WorkerCore {
     /// Actions produced since the shell last took them.
     var outbox: [WorkerAction] = []
 
-    /// `compactsEveryFile`: the shell's change log holds every file in one sequence.
-    public init(index: Int, environment: any WorkerEnvironment, compactsEveryFile: Bool = false) {
+    /// Worker `index` of the daemon's `workers`, numbering its commands in `numbers` (see
+    /// `CommandNumbering`). `compactsEveryFile`: the shell's change log holds every file in one
+    /// sequence.
+    public init(
+        index: Int, of workers: Int, numbers: CommandNumbering.Space = .daemon, environment: any WorkerEnvironment,
+        compactsEveryFile: Bool = false
+    ) {
         self.index = index
+        self.numbering = CommandNumbering(worker: index, of: workers, in: numbers)
         self.environment = environment
         self.compactsEveryFile = compactsEveryFile
     }

@@ -14,8 +14,6 @@ public protocol WorkerEnvironment: AnyObject {
     var defaultRate: Double { get }
     /// Records after which a file's log is compacted.
     var snapshotEvery: Int { get }
-    /// Where command numbers come from.
-    var commandNumbers: any CommandNumbers { get }
     /// Whether another node's advance of a manual target (a record committed without a
     /// ticket) advances what this worker queued on it at once, so one `advance` request
     /// applies what every node queued (a cluster node; protocol/CLUSTER.md §1.8).
