@@ -58,18 +58,6 @@ final class DispatcherEnvironment: ConnectionEnvironment, @unchecked Sendable {
         }
     }
 
-    func authorize(_ request: ClientRequest, as identity: Identity) -> Authorization {
-        guard let grants = grants(of: identity) else { return .revoked }
-        if let denial = grants.denial(of: request) { return .denied(denial.error) }
-        return .allowed
-    }
-
-    func isValid(_ identity: Identity) -> Bool { grants(of: identity) != nil }
-
-    func allowsSubscription(_ identity: Identity, to target: String, paths: [String]) -> Bool {
-        grants(of: identity)?.allowsSubscription(to: target, paths: paths) ?? false
-    }
-
     func worker(for request: ClientRequest) -> Result<Int, WireError> {
         let directory = context.directory
         func file(_ name: String) -> Result<Int, WireError> {

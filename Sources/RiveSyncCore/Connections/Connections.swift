@@ -153,15 +153,13 @@ public struct Connections {
         // A transaction's commands each need their own permission (PROTOCOL.md §16).
         var transaction: TransactionRequest?
         if case .transaction(let t) = request.body { transaction = t }
+        guard let grants = environment.grants(of: identity) else {
+            refuse(connection, id: request.id, reason: "token revoked", into: &out)
+            return .answered
+        }
         for (index, body) in (transaction?.commands ?? [request.body]).enumerated() {
-            switch environment.authorize(body, as: identity) {
-            case .allowed: continue
-            case .denied(let error):
-                return fail(connection, transaction == nil ? error : error.inCommand(index), id: request.id, into: &out)
-            case .revoked:
-                refuse(connection, id: request.id, reason: "token revoked", into: &out)
-                return .answered
-            }
+            guard let denial = grants.denial(of: body) else { continue }
+            return fail(connection, transaction == nil ? denial.error : denial.error.inCommand(index), id: request.id, into: &out)
         }
         return route(connection, request, identity: identity, into: &out)
     }
