@@ -8,8 +8,9 @@ import RiveSyncVersion
 /// What the connection core asks of the daemon (`ConnectionEnvironment`): the clock, limits,
 /// origins, `hello` authentication, each request's grants and owning worker, and the
 /// daemon-wide replies. Used on the dispatcher's queue, and for `/metrics` on the transport's
-/// service thread (which reads only the locked tokens and the configuration).
-final class DispatcherEnvironment: ConnectionEnvironment, @unchecked Sendable {
+/// service thread (which reads only the locked tokens and the configuration): its state is
+/// the context and the locked tokens, both `Sendable`.
+final class DispatcherEnvironment: ConnectionEnvironment, Sendable {
     let context: ServerContext
     /// The tokens file as last read (replaced by `reloadTokens`).
     let tokens: Locked<TokenTable>

@@ -10,7 +10,8 @@ import RiveSyncTransport
 /// answers) and performs the actions it returns — sends to the transport in one submit,
 /// timers through `asyncAfter`, appends and compactions on the change log, log lines,
 /// counters. Everything below `context` is touched only on `queue` (that is what makes
-/// `@unchecked Sendable` sound).
+/// `@unchecked Sendable` sound; debug builds check it where the core is reached:
+/// `queue.assertConfined()`).
 final class Worker: @unchecked Sendable {
     let index: Int
     let queue: DispatchQueue
@@ -46,12 +47,20 @@ final class Worker: @unchecked Sendable {
         fileLog?.unsynced = { [unowned self] in scheduleSync() }
     }
 
-    var files: [String: FileRuntime] { core.files }
-    var targets: [String: TargetRecord] { core.targets }
+    var files: [String: FileRuntime] {
+        queue.assertConfined()
+        return core.files
+    }
+
+    var targets: [String: TargetRecord] {
+        queue.assertConfined()
+        return core.targets
+    }
 
     /// Feeds one event to the core and performs its actions (on the queue), the transport's
     /// send queues reported first when they changed (see `SendQueues`).
     func run(_ event: WorkerEvent) {
+        queue.assertConfined()
         reportSendQueues()
         perform(core.handle(event))
     }
@@ -72,6 +81,7 @@ final class Worker: @unchecked Sendable {
     /// Performs the core's actions in order; sends and credits go in one transport submit. A
     /// log that answers inside `append` has its answer's actions performed there, in order.
     func perform(_ actions: [WorkerAction]) {
+        queue.assertConfined()
         var commands: [WebSocketServer.Command] = []
         for action in actions {
             switch action {
@@ -125,11 +135,15 @@ final class Worker: @unchecked Sendable {
 
     /// Loads a schema as a file of this worker.
     func load(_ schema: FileSchema, as name: String, number: UInt64) {
+        queue.assertConfined()
         core.load(schema, as: name, firstInstanceID: number << Directory.fileIDShift | 1)
     }
 
     /// Applies reloaded limits to the files already loaded.
-    func refreshLimits() { core.refreshLimits() }
+    func refreshLimits() {
+        queue.assertConfined()
+        core.refreshLimits()
+    }
 
     /// Proposes a record and returns what applying it did (configuration; see
     /// `WorkerCore.proposeOwn`): the log must answer inside `append`, as the file journal does.
@@ -158,7 +172,8 @@ final class Worker: @unchecked Sendable {
 
     /// Listing entries (see `WorkerCore.targetInfos`).
     func targetInfos(after: String?, limit: Int, shows: (String) -> Bool) -> [(name: String, info: ServerMessage.TargetInfo)] {
-        core.targetInfos(after: after, limit: limit, shows: shows)
+        queue.assertConfined()
+        return core.targetInfos(after: after, limit: limit, shows: shows)
     }
 }
 
