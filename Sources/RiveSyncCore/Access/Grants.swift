@@ -18,8 +18,16 @@ public struct Scope: Sendable, Hashable {
     /// (empty segments: the whole target).
     public func allows(_ permission: Permission, on target: String, segments: [Substring]) -> Bool {
         guard permissions.contains(permission), targets.matches(target) else { return false }
-        return prefixes.contains { prefix in prefix.count <= segments.count && zip(prefix, segments).allSatisfy { $0 == $1 } }
+        return covers(segments)
     }
+
+    /// Whether one of the prefixes covers a path split into `segments`.
+    func covers(_ segments: [Substring]) -> Bool {
+        prefixes.contains { prefix in prefix.count <= segments.count && zip(prefix, segments).allSatisfy { $0 == $1 } }
+    }
+
+    /// Whether the scope covers every path of the targets it names.
+    var coversWholeTargets: Bool { prefixes.contains(where: \.isEmpty) }
 }
 
 /// Everything one identity may do: the union of its scopes.
@@ -45,12 +53,18 @@ public struct Grants: Sendable, Hashable {
     /// `permission` on `target` at `path` ("" = the whole target). A path that starts at an
     /// instance id (`#17/x`) can reach any instance of the file, so it needs the permission on
     /// every target (`*`) as a whole.
+    /// The path is split only when a scope that could allow it has path prefixes.
     public func allows(_ permission: Permission, on target: String, at path: String) -> Bool {
-        let segments = Self.segments(path)
-        if segments.first?.hasPrefix("#") ?? false {
+        if path.hasPrefix("#") {
             return scopes.contains { $0.targets == .any && $0.allows(permission, on: target, segments: []) }
         }
-        return scopes.contains { $0.allows(permission, on: target, segments: segments) }
+        var segments: [Substring]?
+        return scopes.contains { scope in
+            guard scope.permissions.contains(permission), scope.targets.matches(target) else { return false }
+            if scope.coversWholeTargets { return true }
+            if segments == nil { segments = Self.segments(path) }
+            return scope.covers(segments!)
+        }
     }
 
     /// `permission` at `path` of `target` or somewhere under it.
