@@ -20,46 +20,76 @@ final class MockWorkerEnvironment: WorkerEnvironment {
     var presenceSharing: PresenceSharing?
     /// Configuration `authors`.
     var recordsAuthors = true
-    let directory: any TargetDirectory = MockDirectory()
+    /// The directory, which records every call the core makes on it.
+    let recordingDirectory = MockDirectory()
+    var directory: any TargetDirectory { recordingDirectory }
+    /// Every `assetExists` the core asked.
+    private(set) var assetQueries: [String] = []
 
     func now() -> UInt64 { clock }
-    func assetExists(_ id: String) -> Bool { false }
+    func assetExists(_ id: String) -> Bool {
+        assetQueries.append(id)
+        return false
+    }
     func sha256Hex(_ bytes: [UInt8]) -> String { "bytes-\(bytes.count)" }
 
     /// Instance ids of file number 1.
     static let firstInstanceID: UInt64 = 1 << 40 | 1
 }
 
-/// One file `demo` on worker 0; targets claimed by name (the test is its only thread).
+/// One file `demo` on worker 0; targets claimed by name; every call recorded (the test is its
+/// only thread: that is the `@unchecked Sendable` rule).
 final class MockDirectory: TargetDirectory, @unchecked Sendable {
     private var targets: [String: String] = [:]
     private var retired: [String: String] = [:]
+    /// Every call, in order (`"owner"`, `"target room"`, `"claim room"`, …).
+    private(set) var calls: [String] = []
 
-    func owner(of instance: InstanceID) -> (name: String, worker: Int)? { instance.rawValue >> 40 == 1 ? ("demo", 0) : nil }
-    func target(_ name: String) -> (file: String, worker: Int)? { targets[name].map { ($0, 0) } }
-    var targetCount: Int { targets.count }
+    func owner(of instance: InstanceID) -> (name: String, worker: Int)? {
+        calls.append("owner \(instance.rawValue)")
+        return instance.rawValue >> 40 == 1 ? ("demo", 0) : nil
+    }
+
+    func target(_ name: String) -> (file: String, worker: Int)? {
+        calls.append("target \(name)")
+        return targets[name].map { ($0, 0) }
+    }
+
+    var targetCount: Int {
+        calls.append("targetCount")
+        return targets.count
+    }
 
     func claimTarget(_ name: String, file: String) -> Bool {
+        calls.append("claim \(name)")
         guard targets[name] == nil, (retired[name] ?? file) == file else { return false }
         targets[name] = file
         return true
     }
 
     func claimTarget(_ name: String, file: String, limit: Int) -> TargetClaim {
+        calls.append("claim \(name) limit \(limit)")
         guard targets[name] == nil, (retired[name] ?? file) == file else { return .taken }
         guard targets.count < limit else { return .full }
         targets[name] = file
         return .claimed
     }
 
-    func rememberRetired(_ names: [String], file: String) { for name in names { retired[name] = file } }
+    func rememberRetired(_ names: [String], file: String) {
+        calls.append("rememberRetired \(names)")
+        for name in names { retired[name] = file }
+    }
 
     func retireTarget(_ name: String, file: String) {
+        calls.append("retire \(name)")
         targets[name] = nil
         retired[name] = file
     }
 
-    func releaseTarget(_ name: String) { targets[name] = nil }
+    func releaseTarget(_ name: String) {
+        calls.append("release \(name)")
+        targets[name] = nil
+    }
 }
 
 /// Every grant (the demo's anonymous connections).

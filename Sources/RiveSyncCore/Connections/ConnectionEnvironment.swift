@@ -20,14 +20,6 @@ public protocol ConnectionEnvironment: AnyObject {
     func welcome(id: JSONValue?) -> ServerMessage
     /// The `files` reply.
     func files(id: JSONValue?) -> ServerMessage
-    /// False while the daemon's state may be behind (a cluster node that cannot read the
-    /// cluster's log): a connection that says hello then gets `freshness` false after `welcome`.
-    var stateIsFresh: Bool { get }
-}
-
-extension ConnectionEnvironment {
-    /// A single daemon's state is never behind.
-    public var stateIsFresh: Bool { true }
 }
 
 /// The limits the connection core applies.

@@ -10,6 +10,9 @@ import RiveSyncProtocol
 public struct Connections {
     let environment: any ConnectionEnvironment
     var states: [ConnectionID: State] = [:]
+    /// False while the daemon's state may be behind (the last `freshness` event); a single
+    /// daemon's never is.
+    public private(set) var stateIsFresh = true
 
     struct State {
         var remoteAddress: String
@@ -94,6 +97,12 @@ public struct Connections {
             states[connection]!.answered(target, paths: paths, succeeded: succeeded)
         case .tokensReloaded:
             recheck(into: &out)
+        case .freshness(let fresh):
+            stateIsFresh = fresh
+            let greeted = greeted
+            if !greeted.isEmpty { out.append(.send(Self.frame(.freshness(fresh: fresh)), to: greeted)) }
+        case .closeAll(let code, let reason):
+            for connection in open { out.append(.close(connection, code: code, reason: reason)) }
         }
         return out
     }
@@ -183,7 +192,7 @@ public struct Connections {
         states[connection]!.identity = identity
         states[connection]!.client = client
         out.append(.send(Self.frame(environment.welcome(id: id)), to: [connection]))
-        if !environment.stateIsFresh { out.append(.send(Self.frame(.freshness(fresh: false)), to: [connection])) }
+        if !stateIsFresh { out.append(.send(Self.frame(.freshness(fresh: false)), to: [connection])) }
         return .answered
     }
 

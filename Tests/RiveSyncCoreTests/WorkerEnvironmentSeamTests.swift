@@ -1,0 +1,47 @@
+import RiveSyncCore
+import RiveSyncJSON
+import RiveSyncModel
+import RiveSyncProtocol
+import Testing
+
+/// What the worker core asks of the daemon around it, recorded (`MockWorkerEnvironment`,
+/// `MockDirectory`): on the path every command takes — subscribe, `set`, `fire`, `get`, the
+/// advance, its commit and fan-out, a lag and its catch-up — the core calls nothing effectful.
+/// Send queues come as `sendQueues` events and command numbers are its own
+/// (`CommandNumbering`), so the environment has nothing to ask for them; what is left is the
+/// directory, asked only when a target is created, deleted or restored, and when a request
+/// names an instance by id (Sources/RiveSyncCore/README.md, "Known limits").
+@Suite struct WorkerEnvironmentSeamTests {
+    static let alice = ConnectionID(1)
+    static let bob = ConnectionID(2)
+
+    @Test func theCommandPathAsksTheDirectoryNothing() throws {
+        let driver = try WorkerDriver()
+        let before = driver.environment.recordingDirectory.calls
+        driver.request(.subscribe(target: "room", paths: nil, cursor: nil), from: Self.bob)
+        driver.request(.set(target: "room", path: "count", value: .number(1)), from: Self.alice)
+        driver.request(.set(target: "room", path: "title", value: "Hi"), from: Self.alice)
+        #expect(try WorkerDriver.types(driver.fire(.advance(target: "room")), to: Self.bob) == ["batch"])
+        driver.request(.get(target: "room", path: "count"), from: Self.alice)
+        // Bob lags, then drains and catches up.
+        driver.shell.queued[Self.bob] = driver.environment.limits.maxSendQueueBytes
+        driver.request(.set(target: "room", path: "count", value: .number(2)), from: Self.alice)
+        driver.environment.clock += 200_000_000
+        #expect(try WorkerDriver.types(driver.fire(.advance(target: "room")), to: Self.bob).isEmpty)
+        driver.shell.queued[Self.bob] = 0
+        driver.environment.clock += 20_000_000
+        #expect(try WorkerDriver.types(driver.fire(.catchUpCheck), to: Self.bob) == ["snapshot"])
+        driver.run(.closed(Self.bob))
+        #expect(driver.environment.recordingDirectory.calls == before, "the directory was asked nothing")
+        #expect(driver.environment.assetQueries.isEmpty)
+    }
+
+    @Test func creatingATargetStillClaimsItsNameInTheDirectory() throws {
+        let driver = try WorkerDriver()
+        let before = driver.environment.recordingDirectory.calls.count
+        let request = StateMachineRequest(file: "demo", name: "stage", artboard: "Stage")
+        driver.request(.createStateMachine(request), from: Self.alice)
+        // The known limit: a name is unique across workers, so the shared directory decides.
+        #expect(Array(driver.environment.recordingDirectory.calls.dropFirst(before)) == ["claim stage limit 10"])
+    }
+}
