@@ -5,7 +5,9 @@ extension WorkerCore {
     /// connection subscribed to one of this worker's targets (the only ones whose lag the core
     /// judges), in order.
     public func connectionsToMeasure(total: Int) -> [ConnectionID] {
-        guard !Backlog.caughtUp(queuedBytes: total, maxSendQueueBytes: environment.limits.maxSendQueueBytes) else { return [] }
+        guard total > 0, !Backlog.caughtUp(queuedBytes: total, maxSendQueueBytes: environment.limits.maxSendQueueBytes) else {
+            return []
+        }
         var connections = Set<ConnectionID>()
         for target in targets.values { connections.formUnion(target.subscribers.keys) }
         return connections.sorted()
