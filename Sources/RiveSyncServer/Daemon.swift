@@ -42,6 +42,10 @@ public final class Daemon: Sendable {
         let workers = (0..<(clusterLog == nil ? configuration.workers : 1)).map {
             Worker(index: $0, of: clusterLog == nil ? configuration.workers : 1, context: context, log: clusterLog ?? changeLogs?($0))
         }
+        // Every worker hears where each file is placed, before the file's worker loads it.
+        context.directory.tellPlacements { event in
+            for worker in workers { worker.queue.async { worker.run(event) } }
+        }
         let dispatcher = try Dispatcher(context: context, workers: workers)
         self.context = context
         self.workers = workers

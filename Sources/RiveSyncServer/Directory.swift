@@ -11,17 +11,37 @@ final class Directory: TargetDirectory {
     typealias FileLocation = Placement.FileLocation
 
     private let state = Locked(Placement())
+    /// Tells every worker where a file was placed, or that its number was released, before the
+    /// file's worker loads it (set once by the daemon, before any file is placed).
+    private let placements = Locked<(@Sendable (WorkerEvent) -> Void)?>(nil)
+
+    /// Where placements go from now on (the daemon, to every worker's queue).
+    func tellPlacements(to deliver: @escaping @Sendable (WorkerEvent) -> Void) { placements.withLock { $0 = deliver } }
+
+    private func tell(_ event: WorkerEvent) { placements.withLock { $0 }?(event) }
 
     /// Reserves a file name on a worker; nil when the name is taken.
-    func reserveFile(_ name: String, worker: Int) -> FileLocation? { state.withLock { $0.reserveFile(name, worker: worker) } }
+    func reserveFile(_ name: String, worker: Int) -> FileLocation? {
+        let location = state.withLock { $0.reserveFile(name, worker: worker) }
+        if let location { tell(.filePlaced(name: name, location)) }
+        return location
+    }
 
     /// Registers a file restored from the state directory under its recorded number.
     func restoreFile(_ name: String, worker: Int, number: UInt64) -> Bool {
-        state.withLock { $0.restoreFile(name, worker: worker, number: number) }
+        guard state.withLock({ $0.restoreFile(name, worker: worker, number: number) }) else { return false }
+        tell(.filePlaced(name: name, FileLocation(worker: worker, number: number)))
+        return true
     }
 
     /// Forgets a reserved file whose load failed.
-    func releaseFile(_ name: String) { state.withLock { $0.releaseFile(name) } }
+    func releaseFile(_ name: String) {
+        let number = state.withLock { placement -> UInt64? in
+            defer { placement.releaseFile(name) }
+            return placement.file(name)?.number
+        }
+        if let number { tell(.fileReleased(number: number)) }
+    }
 
     func file(_ name: String) -> FileLocation? { state.withLock { $0.file(name) } }
 
@@ -30,11 +50,6 @@ final class Directory: TargetDirectory {
 
     /// The file an instance id belongs to.
     func file(of instance: InstanceID) -> (name: String, location: FileLocation)? { state.withLock { $0.file(of: instance) } }
-
-    /// The file an instance id belongs to, and its worker.
-    func owner(of instance: InstanceID) -> (name: String, worker: Int)? {
-        file(of: instance).map { ($0.name, $0.location.worker) }
-    }
 
     func claimTarget(_ name: String, file: String) -> Bool { state.withLock { $0.claimTarget(name, file: file) } }
 

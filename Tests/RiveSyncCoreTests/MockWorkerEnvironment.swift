@@ -42,13 +42,8 @@ final class MockWorkerEnvironment: WorkerEnvironment {
 final class MockDirectory: TargetDirectory, @unchecked Sendable {
     private var targets: [String: String] = [:]
     private var retired: [String: String] = [:]
-    /// Every call, in order (`"owner"`, `"target room"`, `"claim room"`, …).
+    /// Every call, in order (`"target room"`, `"claim room"`, …).
     private(set) var calls: [String] = []
-
-    func owner(of instance: InstanceID) -> (name: String, worker: Int)? {
-        calls.append("owner \(instance.rawValue)")
-        return instance.rawValue >> 40 == 1 ? ("demo", 0) : nil
-    }
 
     func target(_ name: String) -> (file: String, worker: Int)? {
         calls.append("target \(name)")

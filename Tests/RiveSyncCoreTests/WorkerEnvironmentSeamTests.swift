@@ -8,9 +8,9 @@ import Testing
 /// `MockDirectory`): on the path every command takes — subscribe, `set`, `fire`, `get`, the
 /// advance, its commit and fan-out, a lag and its catch-up — the core calls nothing effectful.
 /// Send queues come as `sendQueues` events and command numbers are its own
-/// (`CommandNumbering`), so the environment has nothing to ask for them; what is left is the
-/// directory, asked only when a target is created, deleted or restored, and when a request
-/// names an instance by id (Sources/RiveSyncCore/README.md, "Known limits").
+/// (`CommandNumbering`) and where files live is told (`filePlaced`), so the environment has
+/// nothing to ask for them; what is left is the directory of target names, asked only when a
+/// target is created, deleted or restored (Sources/RiveSyncCore/README.md, "Known limits").
 @Suite struct WorkerEnvironmentSeamTests {
     static let alice = ConnectionID(1)
     static let bob = ConnectionID(2)
@@ -43,5 +43,19 @@ import Testing
         driver.request(.createStateMachine(request), from: Self.alice)
         // The known limit: a name is unique across workers, so the shared directory decides.
         #expect(Array(driver.environment.recordingDirectory.calls.dropFirst(before)) == ["claim stage limit 10"])
+    }
+
+    @Test func whereAnInstanceLivesIsToldNotAsked() throws {
+        let driver = try WorkerDriver()
+        let before = driver.environment.recordingDirectory.calls
+        let other = InstanceID(2 << Placement.fileIDShift | 1)
+        let publish = ClientRequest.publish(instance: other, name: "elsewhere")
+        #expect(try WorkerDriver.messages(driver.request(publish, from: Self.alice), to: Self.alice).first?["code"] == "unknown_instance")
+        driver.run(.filePlaced(name: "other", Placement.FileLocation(worker: 1, number: 2)))
+        let wrong = try WorkerDriver.messages(driver.request(publish, from: Self.alice), to: Self.alice)
+        #expect(wrong.first?["code"] == "wrong_worker", "the file was placed on worker 1")
+        driver.run(.fileReleased(number: 2))
+        #expect(try WorkerDriver.messages(driver.request(publish, from: Self.alice), to: Self.alice).first?["code"] == "unknown_instance")
+        #expect(driver.environment.recordingDirectory.calls == before, "the directory was asked nothing")
     }
 }

@@ -71,7 +71,7 @@ extension WorkerCore {
             propose(record, file: request.file, waiter(.target, reserved: name))
             return nil
         case .publish(let instance, let name):
-            guard let owner = environment.directory.owner(of: instance) else {
+            guard let owner = owner(of: instance) else {
                 throw WireError(StateMachineError.unknownInstance(instance))
             }
             try checkAttach(instance, in: owner.name, to: name, at: "", grants: grants)

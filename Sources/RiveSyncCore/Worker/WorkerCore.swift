@@ -18,6 +18,9 @@ public final class WorkerCore {
     var catchUpCheckScheduled = false
     /// How this worker numbers the commands it queues (its own counter).
     var numbering: CommandNumbering
+    /// Every file of the daemon by number, with its worker (`WorkerEvent.filePlaced`; this
+    /// worker's own from `load`).
+    var placedFiles: [UInt64: (name: String, worker: Int)] = [:]
     /// The send queues as the shell last reported them (`WorkerEvent.sendQueues`).
     public internal(set) var sendQueues = SendQueues()
     /// What each proposal in flight answers once the log has.
@@ -61,6 +64,10 @@ public final class WorkerCore {
             }
         case .sendQueues(let report):
             sendQueues = report
+        case .filePlaced(let name, let location):
+            placedFiles[location.number] = (name, location.worker)
+        case .fileReleased(let number):
+            placedFiles[number] = nil
         case .timerFired(.advance(let target)):
             runAdvance(target)
         case .timerFired(.catchUpCheck):
@@ -180,6 +187,7 @@ public final class WorkerCore {
 
     /// Loads a schema as a file of this worker; its instance ids start at `firstInstanceID`.
     public func load(_ schema: FileSchema, as name: String, firstInstanceID: UInt64) {
+        placedFiles[firstInstanceID >> Placement.fileIDShift] = (name, index)
         files[name] = FileRuntime(schema: schema, limits: environment.limits.model, firstInstanceID: firstInstanceID)
     }
 
@@ -189,9 +197,12 @@ public final class WorkerCore {
         for name in files.keys { files[name]!.limits = limits }
     }
 
+    /// The file an instance id belongs to, and the file's worker (as placed).
+    func owner(of id: InstanceID) -> (name: String, worker: Int)? { placedFiles[id.rawValue >> Placement.fileIDShift] }
+
     /// Checks that an instance id belongs to `file` on this worker.
     func checkInstance(_ id: InstanceID, in file: String) throws(WireError) {
-        guard let owner = environment.directory.owner(of: id) else { throw WireError(StateMachineError.unknownInstance(id)) }
+        guard let owner = owner(of: id) else { throw WireError(StateMachineError.unknownInstance(id)) }
         guard owner.worker == index else {
             throw WireError(
                 code: .wrongWorker,

@@ -23,7 +23,7 @@ public protocol WorkerEnvironment: AnyObject {
     /// Whether commands are recorded with their authors and batches carry `authors`
     /// (configuration `authors`, PROTOCOL.md §17).
     var recordsAuthors: Bool { get }
-    /// Where files and targets live (shared by every worker and the dispatcher).
+    /// Which file each target belongs to (shared by every worker and the dispatcher).
     var directory: any TargetDirectory { get }
     /// Whether an uploaded asset with this id exists.
     func assetExists(_ id: String) -> Bool
@@ -69,11 +69,10 @@ public struct WorkerLimits: Sendable, Equatable {
     }
 }
 
-/// Where files and targets live: which worker owns each file, which file each target belongs
-/// to. Shared by the dispatcher and every worker, so the shell's is behind a lock.
+/// Which file each target belongs to, and the rules of target names (`Placement`). Shared by
+/// the dispatcher and every worker, so the shell's is behind a lock. (Which worker owns each
+/// file the workers are told: `WorkerEvent.filePlaced`.)
 public protocol TargetDirectory: AnyObject, Sendable {
-    /// The file an instance id belongs to, and its worker.
-    func owner(of instance: InstanceID) -> (name: String, worker: Int)?
     /// The file and worker of a target.
     func target(_ name: String) -> (file: String, worker: Int)?
     /// Number of targets in the daemon.

@@ -11,6 +11,12 @@ public enum WorkerEvent: Sendable {
     /// What the transport holds now (see `SendQueues`): the shell reports it before an event
     /// whenever it changed; the core's lag and catch-up decisions read the latest report.
     case sendQueues(SendQueues)
+    /// The daemon placed a file (on this worker or another; told to every worker before the
+    /// file's worker loads it, so before any of its instance ids can reach a request here):
+    /// an instance id names its file, and the file's worker (`wrong_worker`).
+    case filePlaced(name: String, Placement.FileLocation)
+    /// A placed file's load failed: its number names no file.
+    case fileReleased(number: UInt64)
     /// The connection is gone: its subscriptions and pending acks are forgotten (its commands
     /// still apply).
     case closed(ConnectionID)
