@@ -57,11 +57,17 @@ final class Directory: TargetDirectory {
         state.withLock { $0.claimTarget(name, file: file, limit: limit) }
     }
 
-    func rememberRetired(_ names: [String], file: String) { state.withLock { $0.rememberRetired(names, file: file) } }
-
     func retireTarget(_ name: String, file: String) { state.withLock { $0.retireTarget(name, file: file) } }
 
-    func releaseTarget(_ name: String) { state.withLock { $0.releaseTarget(name) } }
+    /// Makes a change a worker asked for (`WorkerAction.targetNames`).
+    func apply(_ change: TargetNameChange) {
+        state.withLock { placement in
+            switch change {
+            case .release(let name): placement.releaseTarget(name)
+            case .rememberRetired(let names, let file): placement.rememberRetired(names, file: file)
+            }
+        }
+    }
 
     var targetCount: Int { state.withLock { $0.targetCount } }
 

@@ -109,6 +109,8 @@ final class Worker: @unchecked Sendable {
                 context.log(Dispatcher.level(level), message, metadata)
             case .count(let counter):
                 count(counter)
+            case .targetNames(let change):
+                context.directory.apply(change)
             case .sharePresence(let announcement):
                 context.presenceRelay?.publish(announcement)
             }

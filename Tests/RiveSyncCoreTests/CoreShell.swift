@@ -3,17 +3,21 @@ import RiveSyncJSON
 import RiveSyncModel
 import RiveSyncProtocol
 
-/// A worker core's shell in tests: performs the core's log actions on a change log and hands
-/// the log's answers back to the core as events, as the daemon's `Worker` does; every action
-/// is kept, in the order a shell performs them, for the test to read.
+/// A worker core's shell in tests: performs the core's log actions on a change log (and its
+/// target-name changes on the mock directory) and hands the log's answers back to the core as
+/// events, as the daemon's `Worker` does; every action is kept, in the order a shell performs
+/// them, for the test to read.
 final class CoreShell: LogSink {
     let core: WorkerCore
     let log: any ChangeLog
+    /// Where `targetNames` actions are performed.
+    let directory: MockDirectory
     private var performed: [WorkerAction] = []
 
-    init(core: WorkerCore, log: any ChangeLog) {
+    init(core: WorkerCore, log: any ChangeLog, directory: MockDirectory) {
         self.core = core
         self.log = log
+        self.directory = directory
     }
 
     /// Bytes each connection's send queue holds (what the transport would report): reported
@@ -64,6 +68,8 @@ final class CoreShell: LogSink {
                 log.append(record, file: file, ticket: ticket, sink: self)
             case .retract(let file):
                 log.retract(file: file)
+            case .targetNames(let change):
+                directory.apply(change)
             case .compact(let file, let state, let targets):
                 do { try log.compact(file: file, state: state, targets: targets) } catch {
                     performed.append(.log(.error, "snapshot failed", [("file", file), ("error", "\(error)")]))

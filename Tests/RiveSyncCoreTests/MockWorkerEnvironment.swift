@@ -70,20 +70,18 @@ final class MockDirectory: TargetDirectory, @unchecked Sendable {
         return .claimed
     }
 
-    func rememberRetired(_ names: [String], file: String) {
-        calls.append("rememberRetired \(names)")
-        for name in names { retired[name] = file }
-    }
-
     func retireTarget(_ name: String, file: String) {
         calls.append("retire \(name)")
         targets[name] = nil
         retired[name] = file
     }
 
-    func releaseTarget(_ name: String) {
-        calls.append("release \(name)")
-        targets[name] = nil
+    /// What the shell does for `WorkerAction.targetNames` (not a call of the core's).
+    func apply(_ change: TargetNameChange) {
+        switch change {
+        case .release(let name): targets[name] = nil
+        case .rememberRetired(let names, let file): for name in names { retired[name] = file }
+        }
     }
 }
 
@@ -118,7 +116,7 @@ final class WorkerDriver {
     init(log: MemoryChangeLog = MemoryChangeLog(retains: true), publish: Bool = true) throws {
         self.log = log
         core = WorkerCore(index: 0, of: 1, environment: environment)
-        shell = CoreShell(core: core, log: log)
+        shell = CoreShell(core: core, log: log, directory: environment.recordingDirectory)
         core.load(Self.schema, as: "demo", firstInstanceID: MockWorkerEnvironment.firstInstanceID)
         guard publish else { return }
         guard case .instance(let instance, _) = try shell.commit(.createInstance(.blank(from: .name("Room"))), file: "demo") else {

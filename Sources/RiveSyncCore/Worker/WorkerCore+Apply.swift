@@ -25,7 +25,7 @@ extension WorkerCore {
                         globals: request.globals.map { ($0.name, $0.instance) }, bindDefaults: request.bindDefaults, nested: nested)
                 }
             } catch {
-                environment.directory.releaseTarget(resolved.name)
+                outbox.append(.targetNames(.release(resolved.name)))
                 throw error
             }
             targets[resolved.name] = TargetRecord(
@@ -34,7 +34,7 @@ extension WorkerCore {
         case .publish(let instance, let name):
             try claimCommitted(name, file: file)
             do { try model { try $0.publish(instance, as: name) } } catch {
-                environment.directory.releaseTarget(name)
+                outbox.append(.targetNames(.release(name)))
                 throw error
             }
             targets[name] = TargetRecord(file: file, manual: false, rate: environment.defaultRate)
@@ -109,7 +109,7 @@ extension WorkerCore {
         case .request(let waiter):
             switch result {
             case .failure(let error):
-                if let name = waiter.reserved, reservedTargets.remove(name) != nil { environment.directory.releaseTarget(name) }
+                if let name = waiter.reserved, reservedTargets.remove(name) != nil { outbox.append(.targetNames(.release(name))) }
                 sendError(waiter.grants.visible(error, for: waiter.body), id: waiter.id, to: waiter.connection)
             case .success(let applied):
                 answer(waiter, applied)

@@ -127,7 +127,7 @@ extension WorkerCore {
         for waiter in dropped.values {
             switch waiter {
             case .request(let request):
-                if let name = request.reserved, reservedTargets.remove(name) != nil { environment.directory.releaseTarget(name) }
+                if let name = request.reserved, reservedTargets.remove(name) != nil { outbox.append(.targetNames(.release(name))) }
             case .advance(let target, let commands, _):
                 if targets[target] != nil { count(.commandsQueued(delta: -commands.count)) }
                 targets[target]?.advancesInFlight -= 1

@@ -50,7 +50,7 @@ extension WorkerCore {
             }
             targets[target.name] = record
         }
-        environment.directory.rememberRetired(Array(files[name]!.retiredTargets.keys), file: name)
+        outbox.append(.targetNames(.rememberRetired(files[name]!.retiredTargets.keys.sorted(), file: name)))
         return highestCommand
     }
 

@@ -82,12 +82,8 @@ public protocol TargetDirectory: AnyObject, Sendable {
     /// Claims a target name for a client's request: like `claimTarget(_:file:)`, and only
     /// while fewer than `limit` targets exist.
     func claimTarget(_ name: String, file: String, limit: Int) -> TargetClaim
-    /// Records names a restored file's deleted targets had.
-    func rememberRetired(_ names: [String], file: String)
     /// Frees a deleted target's name for its file.
     func retireTarget(_ name: String, file: String)
-    /// Gives a claimed target name back (its creation failed).
-    func releaseTarget(_ name: String)
 }
 
 /// What `TargetDirectory.claimTarget(_:file:limit:)` found.

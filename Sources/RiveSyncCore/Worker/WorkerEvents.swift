@@ -71,6 +71,8 @@ public enum WorkerAction: Sendable {
     case retract(file: String)
     /// Compact `file`'s log: its state and targets after every record committed so far.
     case compact(file: String, state: JSONValue, targets: [JournalSnapshot.Target])
+    /// Change the daemon's target names (the shared directory's).
+    case targetNames(TargetNameChange)
 }
 
 /// A metric the core counts (the shell owns the counters).
