@@ -69,7 +69,5 @@ final class Directory: TargetDirectory {
         }
     }
 
-    var targetCount: Int { state.withLock { $0.targetCount } }
-
     func target(_ name: String) -> (file: String, worker: Int)? { state.withLock { $0.target(name) } }
 }

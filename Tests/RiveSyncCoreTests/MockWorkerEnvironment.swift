@@ -50,11 +50,6 @@ final class MockDirectory: TargetDirectory, @unchecked Sendable {
         return targets[name].map { ($0, 0) }
     }
 
-    var targetCount: Int {
-        calls.append("targetCount")
-        return targets.count
-    }
-
     func claimTarget(_ name: String, file: String) -> Bool {
         calls.append("claim \(name)")
         guard targets[name] == nil, (retired[name] ?? file) == file else { return false }

@@ -120,15 +120,11 @@ extension WorkerCore {
     private func answer(_ waiter: RequestWaiter, _ applied: Applied) {
         let id = waiter.id
         switch (waiter.reply, applied) {
-        case (.instance(let publish?, let maxTargets), .instance(let instance, let file)):
-            do { try reserveTarget(publish, file: file, maxTargets: maxTargets) } catch {
-                return sendError(waiter.grants.visible(error, for: waiter.body), id: id, to: waiter.connection)
-            }
+        case (.instance(let publish?), .instance(let instance, let file)):
             var next = waiter
             next.reply = .published(instance)
-            next.reserved = publish
             propose(.publish(instance: instance, name: publish), file: file, .request(next))
-        case (.instance(nil, _), .instance(let instance, let file)):
+        case (.instance(nil), .instance(let instance, let file)):
             send(instanceReply(instance, file: file, id: id), to: waiter.connection)
         case (.published(let instance), .target(let name)):
             send(instanceReply(instance, file: targets[name]!.file, id: id), to: waiter.connection)

@@ -24,8 +24,9 @@ struct RequestWaiter {
     var reserved: String?
 
     enum Reply {
-        /// `instance`, after publishing it first when `publish` is given.
-        case instance(publish: String?, maxTargets: Int)
+        /// `instance`, after publishing it first when `publish` is given (its name reserved
+        /// with the request).
+        case instance(publish: String?)
         /// `instance`, once the instance it names is published.
         case published(InstanceID)
         case target

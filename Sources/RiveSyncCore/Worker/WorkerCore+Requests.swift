@@ -59,11 +59,14 @@ extension WorkerCore {
             let info = try model { try s.defaultViewModelInfo(for: artboard) }
             return .defaultViewModelInfo(viewModel: info.viewModelName, instance: info.instanceName, id: id)
         case .createInstance(let file, let source, let publish):
-            if let publish, environment.directory.target(publish) != nil { throw WireError(StateMachineError.targetExists(publish)) }
-            let maxTargets = environment.limits.maxTargets
-            if publish != nil, environment.directory.targetCount >= maxTargets { throw WireError.limit("maxTargets", maxTargets) }
-            _ = try runtime(file)
-            propose(.createInstance(source), file: file, waiter(.instance(publish: publish, maxTargets: maxTargets)))
+            // The name is held from the request on: taken, or a full daemon, fails before the
+            // instance is made, and nothing can take it before the publish.
+            if let publish { try reserveTarget(publish, file: file, maxTargets: environment.limits.maxTargets) }
+            do { _ = try runtime(file) } catch {
+                if let publish, reservedTargets.remove(publish) != nil { outbox.append(.targetNames(.release(publish))) }
+                throw error
+            }
+            propose(.createInstance(source), file: file, waiter(.instance(publish: publish), reserved: publish))
             return nil
         case .createStateMachine(let request):
             let (record, name) = try stateMachineRecord(request, grants: grants)

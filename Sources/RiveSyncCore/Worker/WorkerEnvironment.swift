@@ -75,8 +75,6 @@ public struct WorkerLimits: Sendable, Equatable {
 public protocol TargetDirectory: AnyObject, Sendable {
     /// The file and worker of a target.
     func target(_ name: String) -> (file: String, worker: Int)?
-    /// Number of targets in the daemon.
-    var targetCount: Int { get }
     /// Claims a target name for a file; false when taken, or retired by another file.
     func claimTarget(_ name: String, file: String) -> Bool
     /// Claims a target name for a client's request: like `claimTarget(_:file:)`, and only
