@@ -111,6 +111,11 @@ final class Worker: @unchecked Sendable {
                 count(counter)
             case .targetNames(let change):
                 context.directory.apply(change)
+            case .claimTarget(let name, let file, let limit, let claim):
+                // The answer's actions go out after what came before the claim.
+                context.submit(commands)
+                commands = []
+                run(.targetClaimed(claim: claim, context.directory.claimTarget(name, file: file, limit: limit)))
             case .sharePresence(let announcement):
                 context.presenceRelay?.publish(announcement)
             }

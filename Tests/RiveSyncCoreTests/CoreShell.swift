@@ -70,6 +70,9 @@ final class CoreShell: LogSink {
                 log.retract(file: file)
             case .targetNames(let change):
                 directory.apply(change)
+            case .claimTarget(let name, let file, let limit, let claim):
+                reportSendQueues()
+                perform(core.handle(.targetClaimed(claim: claim, directory.claimTarget(name, file: file, limit: limit))))
             case .compact(let file, let state, let targets):
                 do { try log.compact(file: file, state: state, targets: targets) } catch {
                     performed.append(.log(.error, "snapshot failed", [("file", file), ("error", "\(error)")]))

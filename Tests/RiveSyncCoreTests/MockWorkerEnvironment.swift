@@ -57,8 +57,8 @@ final class MockDirectory: TargetDirectory, @unchecked Sendable {
         return true
     }
 
+    /// What the shell does for `WorkerAction.claimTarget` (not a call of the core's).
     func claimTarget(_ name: String, file: String, limit: Int) -> TargetClaim {
-        calls.append("claim \(name) limit \(limit)")
         guard targets[name] == nil, (retired[name] ?? file) == file else { return .taken }
         guard targets.count < limit else { return .full }
         targets[name] = file

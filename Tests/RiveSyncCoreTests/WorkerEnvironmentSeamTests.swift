@@ -36,13 +36,20 @@ import Testing
         #expect(driver.environment.assetQueries.isEmpty)
     }
 
-    @Test func creatingATargetStillClaimsItsNameInTheDirectory() throws {
+    @Test func aClientsNewTargetHasItsNameClaimedByTheShell() throws {
         let driver = try WorkerDriver()
-        let before = driver.environment.recordingDirectory.calls.count
+        let before = driver.environment.recordingDirectory.calls
         let request = StateMachineRequest(file: "demo", name: "stage", artboard: "Stage")
-        driver.request(.createStateMachine(request), from: Self.alice)
-        // The known limit: a name is unique across workers, so the shared directory decides.
-        #expect(Array(driver.environment.recordingDirectory.calls.dropFirst(before)) == ["claim stage limit 10"])
+        let created = driver.request(.createStateMachine(request), from: Self.alice)
+        let claims = created.compactMap { action -> String? in
+            guard case .claimTarget(let name, let file, let limit, _) = action else { return nil }
+            return "\(name) \(file) \(limit)"
+        }
+        #expect(claims == ["stage demo 10"], "a claim action, answered by the shell")
+        #expect(try WorkerDriver.types(created, to: Self.alice) == ["target"])
+        #expect(driver.environment.recordingDirectory.calls == before, "the directory was asked nothing")
+        let again = driver.request(.createStateMachine(request), from: Self.alice)
+        #expect(try WorkerDriver.messages(again, to: Self.alice).map { $0["code"] } == ["target_exists"])
     }
 
     @Test func whereAnInstanceLivesIsToldNotAsked() throws {

@@ -79,16 +79,6 @@ extension WorkerCore {
         guard environment.directory.claimTarget(name, file: file) else { throw WireError(StateMachineError.targetExists(name)) }
     }
 
-    /// Claims a target name for a proposal: `target_exists` when taken, `limit_exceeded` when
-    /// it would pass `maxTargets`. Held in `reservedTargets` until the record applies.
-    func reserveTarget(_ name: String, file: String, maxTargets: Int) throws(WireError) {
-        switch environment.directory.claimTarget(name, file: file, limit: maxTargets) {
-        case .claimed: reservedTargets.insert(name)
-        case .taken: throw WireError(StateMachineError.targetExists(name))
-        case .full: throw WireError.limit("maxTargets", maxTargets)
-        }
-    }
-
     /// Answers whoever waited for a record.
     func answer(_ waiter: Waiter, ticket: LogTicket, with result: Result<Applied, WireError>) {
         switch waiter {

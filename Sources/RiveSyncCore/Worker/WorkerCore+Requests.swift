@@ -23,9 +23,10 @@ extension WorkerCore {
     private func reply(
         to body: ClientRequest, id: JSONValue?, session: ConnectionID, grants: any RequestGrants, author: Author?
     ) throws(WireError) -> ServerMessage? {
-        func waiter(_ reply: RequestWaiter.Reply, reserved: String? = nil) -> Waiter {
-            .request(RequestWaiter(connection: session, id: id, body: body, grants: grants, reply: reply, reserved: reserved))
+        func request(_ reply: RequestWaiter.Reply, reserved: String? = nil) -> RequestWaiter {
+            RequestWaiter(connection: session, id: id, body: body, grants: grants, reply: reply, reserved: reserved)
         }
+        func waiter(_ reply: RequestWaiter.Reply, reserved: String? = nil) -> Waiter { .request(request(reply, reserved: reserved)) }
         func names(_ list: [String]) -> ServerMessage { .names(list, id: id) }
         func schema(_ file: String) throws(WireError) -> FileSchema { try runtime(file).schema }
         func model<T>(_ body: () throws -> T) throws(WireError) -> T {
@@ -59,27 +60,26 @@ extension WorkerCore {
             let info = try model { try s.defaultViewModelInfo(for: artboard) }
             return .defaultViewModelInfo(viewModel: info.viewModelName, instance: info.instanceName, id: id)
         case .createInstance(let file, let source, let publish):
+            _ = try runtime(file)
             // The name is held from the request on: taken, or a full daemon, fails before the
             // instance is made, and nothing can take it before the publish.
-            if let publish { try reserveTarget(publish, file: file, maxTargets: environment.limits.maxTargets) }
-            do { _ = try runtime(file) } catch {
-                if let publish, reservedTargets.remove(publish) != nil { outbox.append(.targetNames(.release(publish))) }
-                throw error
+            if let publish {
+                claim(
+                    publish, file: file, thenPropose: .createInstance(source), for: request(.instance(publish: publish), reserved: publish))
+            } else {
+                propose(.createInstance(source), file: file, waiter(.instance(publish: nil)))
             }
-            propose(.createInstance(source), file: file, waiter(.instance(publish: publish), reserved: publish))
             return nil
-        case .createStateMachine(let request):
-            let (record, name) = try stateMachineRecord(request, grants: grants)
-            try reserveTarget(name, file: request.file, maxTargets: environment.limits.maxTargets)
-            propose(record, file: request.file, waiter(.target, reserved: name))
+        case .createStateMachine(let stateMachine):
+            let (record, name) = try stateMachineRecord(stateMachine, grants: grants)
+            claim(name, file: stateMachine.file, thenPropose: record, for: request(.target, reserved: name))
             return nil
         case .publish(let instance, let name):
             guard let owner = owner(of: instance) else {
                 throw WireError(StateMachineError.unknownInstance(instance))
             }
             try checkAttach(instance, in: owner.name, to: name, at: "", grants: grants)
-            try reserveTarget(name, file: owner.name, maxTargets: environment.limits.maxTargets)
-            propose(.publish(instance: instance, name: name), file: owner.name, waiter(.target, reserved: name))
+            claim(name, file: owner.name, thenPropose: .publish(instance: instance, name: name), for: request(.target, reserved: name))
             return nil
         case .deleteTarget(let target):
             let file = try record(target).file

@@ -30,6 +30,9 @@ public final class WorkerCore {
     var lastTicket: UInt64 = 0
     /// Target names claimed for proposals in flight (their records claim nothing again).
     var reservedTargets: Set<String> = []
+    /// Requests waiting for their target name's claim (`targetClaimed`).
+    var pendingClaims: [UInt64: PendingClaim] = [:]
+    var lastClaim: UInt64 = 0
     /// True while a journal is being restored (no snapshot is written then).
     var replaying = false
     /// The other cluster nodes as presence knows them.
@@ -68,6 +71,8 @@ public final class WorkerCore {
             placedFiles[location.number] = (name, location.worker)
         case .fileReleased(let number):
             placedFiles[number] = nil
+        case .targetClaimed(let claim, let result):
+            targetClaimed(claim, result)
         case .timerFired(.advance(let target)):
             runAdvance(target)
         case .timerFired(.catchUpCheck):

@@ -77,14 +77,11 @@ public protocol TargetDirectory: AnyObject, Sendable {
     func target(_ name: String) -> (file: String, worker: Int)?
     /// Claims a target name for a file; false when taken, or retired by another file.
     func claimTarget(_ name: String, file: String) -> Bool
-    /// Claims a target name for a client's request: like `claimTarget(_:file:)`, and only
-    /// while fewer than `limit` targets exist.
-    func claimTarget(_ name: String, file: String, limit: Int) -> TargetClaim
     /// Frees a deleted target's name for its file.
     func retireTarget(_ name: String, file: String)
 }
 
-/// What `TargetDirectory.claimTarget(_:file:limit:)` found.
+/// The answer to a claim of a target name for a client's request (`WorkerAction.claimTarget`).
 public enum TargetClaim: Sendable, Equatable {
     case claimed
     /// The name is taken (or retired by another file).

@@ -17,6 +17,8 @@ public enum WorkerEvent: Sendable {
     case filePlaced(name: String, Placement.FileLocation)
     /// A placed file's load failed: its number names no file.
     case fileReleased(number: UInt64)
+    /// The shell's answer to `claimTarget(…, claim:)`.
+    case targetClaimed(claim: UInt64, TargetClaim)
     /// The connection is gone: its subscriptions and pending acks are forgotten (its commands
     /// still apply).
     case closed(ConnectionID)
@@ -73,6 +75,10 @@ public enum WorkerAction: Sendable {
     case compact(file: String, state: JSONValue, targets: [JournalSnapshot.Target])
     /// Change the daemon's target names (the shared directory's).
     case targetNames(TargetNameChange)
+    /// Claim a target name for `file` in the shared directory (unique in the daemon; refused
+    /// once `limit` targets exist) and answer `targetClaimed(claim:)`, before the actions
+    /// after this one.
+    case claimTarget(String, file: String, limit: Int, claim: UInt64)
 }
 
 /// A metric the core counts (the shell owns the counters).
