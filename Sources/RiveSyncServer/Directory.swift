@@ -3,8 +3,10 @@ import RiveSyncModel
 import RiveSyncTransport
 
 /// The daemon's one `Placement` (where files and targets live; the rules are the core's),
-/// shared by the dispatcher and the workers: every access takes one short lock.
-final class Directory: TargetDirectory {
+/// shared by the dispatcher and the workers' shells: every access takes one short lock. The
+/// workers' cores claim and change target names through actions (`claimTarget`,
+/// `targetNames`) that their shells perform here.
+final class Directory: Sendable {
     /// Instance ids of file number `n` start at `n << fileIDShift`, so an id names its file.
     static let fileIDShift = Placement.fileIDShift
 
@@ -51,21 +53,23 @@ final class Directory: TargetDirectory {
     /// The file an instance id belongs to.
     func file(of instance: InstanceID) -> (name: String, location: FileLocation)? { state.withLock { $0.file(of: instance) } }
 
-    func claimTarget(_ name: String, file: String) -> Bool { state.withLock { $0.claimTarget(name, file: file) } }
-
     func claimTarget(_ name: String, file: String, limit: Int) -> TargetClaim {
         state.withLock { $0.claimTarget(name, file: file, limit: limit) }
     }
 
-    func retireTarget(_ name: String, file: String) { state.withLock { $0.retireTarget(name, file: file) } }
-
-    /// Makes a change a worker asked for (`WorkerAction.targetNames`).
-    func apply(_ change: TargetNameChange) {
+    /// Makes a change a worker asked for (`WorkerAction.targetNames`); false when a name the
+    /// worker applied is held by a file of another worker (a restored state directory that
+    /// holds one name twice).
+    @discardableResult
+    func apply(_ change: TargetNameChange) -> Bool {
         state.withLock { placement in
             switch change {
+            case .claim(let name, let file): return placement.claimTarget(name, file: file)
             case .release(let name): placement.releaseTarget(name)
+            case .retire(let name, let file): placement.retireTarget(name, file: file)
             case .rememberRetired(let names, let file): placement.rememberRetired(names, file: file)
             }
+            return true
         }
     }
 

@@ -38,6 +38,11 @@ extension Worker {
         } catch .record(let line, let reason) {
             throw PersistenceError.corrupt(path: recovered.journal.logPath, line: line, reason: reason)
         }
+        perform(core.takeActions())
+        if let conflict = nameConflicts.first {
+            throw PersistenceError.corrupt(
+                path: recovered.journal.directory, line: 1, reason: "target '\(conflict.name)' is taken by another file")
+        }
         fileLog?.add(recovered.journal, for: name)
         if recovered.header.format != FileJournal.format {
             // A journal of the first format: compact it into a snapshot and a segmented log.

@@ -25,6 +25,9 @@ final class Worker: @unchecked Sendable {
     /// (the core's log is this then).
     let fileLog: FileChangeLog?
     var syncScheduled = false
+    /// Target names this worker applied that the directory found held by another worker's
+    /// file (`Directory.apply`): a restore that meets one refuses the start.
+    var nameConflicts: [(name: String, file: String)] = []
     /// Tells the dispatcher a routed `subscribe` was answered (set once, before any request).
     var subscribeAnswered: ((ConnectionID, String, [String]?, Bool) -> Void)?
 
@@ -110,7 +113,10 @@ final class Worker: @unchecked Sendable {
             case .count(let counter):
                 count(counter)
             case .targetNames(let change):
-                context.directory.apply(change)
+                if !context.directory.apply(change), case .claim(let name, let file) = change {
+                    nameConflicts.append((name, file))
+                    context.log(.error, "a target name is held by two files", [("target", name), ("file", file)])
+                }
             case .claimTarget(let name, let file, let limit, let claim):
                 // The answer's actions go out after what came before the claim.
                 context.submit(commands)

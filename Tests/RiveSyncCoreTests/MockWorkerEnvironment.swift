@@ -4,8 +4,8 @@ import RiveSyncModel
 import RiveSyncProtocol
 import Testing
 
-/// A daemon for one worker core: a clock the test moves, small limits, a directory of one
-/// file `demo` (file number 1, worker 0) and a stand-in digest.
+/// A daemon for one worker core: a clock the test moves, small limits and a stand-in digest
+/// (the file `demo` is number 1, on worker 0).
 final class MockWorkerEnvironment: WorkerEnvironment {
     var clock: UInt64 = 10_000_000_000
     var limits = WorkerLimits(
@@ -20,62 +20,44 @@ final class MockWorkerEnvironment: WorkerEnvironment {
     var presenceSharing: PresenceSharing?
     /// Configuration `authors`.
     var recordsAuthors = true
-    /// The directory, which records every call the core makes on it.
-    let recordingDirectory = MockDirectory()
-    var directory: any TargetDirectory { recordingDirectory }
-    /// Every `assetExists` the core asked.
-    private(set) var assetQueries: [String] = []
+    /// The environment's functions the core called (`now`, `assetExists`, `sha256Hex`).
+    private(set) var calls: Set<String> = []
 
-    func now() -> UInt64 { clock }
+    func now() -> UInt64 {
+        calls.insert("now")
+        return clock
+    }
+
     func assetExists(_ id: String) -> Bool {
-        assetQueries.append(id)
+        calls.insert("assetExists")
         return false
     }
-    func sha256Hex(_ bytes: [UInt8]) -> String { "bytes-\(bytes.count)" }
+
+    func sha256Hex(_ bytes: [UInt8]) -> String {
+        calls.insert("sha256Hex")
+        return "bytes-\(bytes.count)"
+    }
 
     /// Instance ids of file number 1.
     static let firstInstanceID: UInt64 = 1 << 40 | 1
 }
 
-/// One file `demo` on worker 0; targets claimed by name; every call recorded (the test is its
-/// only thread: that is the `@unchecked Sendable` rule).
-final class MockDirectory: TargetDirectory, @unchecked Sendable {
-    private var targets: [String: String] = [:]
-    private var retired: [String: String] = [:]
-    /// Every call, in order (`"target room"`, `"claim room"`, …).
-    private(set) var calls: [String] = []
+/// The daemon's directory as the test shell keeps it: the claims and name changes the core
+/// asks for through actions (`claimTarget`, `targetNames`), performed as the daemon's
+/// `Directory` does.
+final class MockDirectory {
+    private(set) var placement = Placement()
 
-    func target(_ name: String) -> (file: String, worker: Int)? {
-        calls.append("target \(name)")
-        return targets[name].map { ($0, 0) }
-    }
-
-    func claimTarget(_ name: String, file: String) -> Bool {
-        calls.append("claim \(name)")
-        guard targets[name] == nil, (retired[name] ?? file) == file else { return false }
-        targets[name] = file
-        return true
-    }
-
-    /// What the shell does for `WorkerAction.claimTarget` (not a call of the core's).
     func claimTarget(_ name: String, file: String, limit: Int) -> TargetClaim {
-        guard targets[name] == nil, (retired[name] ?? file) == file else { return .taken }
-        guard targets.count < limit else { return .full }
-        targets[name] = file
-        return .claimed
+        placement.claimTarget(name, file: file, limit: limit)
     }
 
-    func retireTarget(_ name: String, file: String) {
-        calls.append("retire \(name)")
-        targets[name] = nil
-        retired[name] = file
-    }
-
-    /// What the shell does for `WorkerAction.targetNames` (not a call of the core's).
     func apply(_ change: TargetNameChange) {
         switch change {
-        case .release(let name): targets[name] = nil
-        case .rememberRetired(let names, let file): for name in names { retired[name] = file }
+        case .claim(let name, let file): _ = placement.claimTarget(name, file: file)
+        case .release(let name): placement.releaseTarget(name)
+        case .retire(let name, let file): placement.retireTarget(name, file: file)
+        case .rememberRetired(let names, let file): placement.rememberRetired(names, file: file)
         }
     }
 }
@@ -102,6 +84,8 @@ final class WorkerDriver {
         artboards: [ArtboardSchema(name: "Stage", viewModelName: "Room", stateMachines: ["Main"])])
 
     let environment = MockWorkerEnvironment()
+    /// The daemon's directory of target names, as the shell keeps it.
+    let directory = MockDirectory()
     let log: MemoryChangeLog
     let core: WorkerCore
     /// Performs the core's log actions on `log` (see `CoreShell`).
@@ -111,7 +95,7 @@ final class WorkerDriver {
     init(log: MemoryChangeLog = MemoryChangeLog(retains: true), publish: Bool = true) throws {
         self.log = log
         core = WorkerCore(index: 0, of: 1, environment: environment)
-        shell = CoreShell(core: core, log: log, directory: environment.recordingDirectory)
+        shell = CoreShell(core: core, log: log, directory: directory)
         core.load(Self.schema, as: "demo", firstInstanceID: MockWorkerEnvironment.firstInstanceID)
         guard publish else { return }
         guard case .instance(let instance, _) = try shell.commit(.createInstance(.blank(from: .name("Room"))), file: "demo") else {

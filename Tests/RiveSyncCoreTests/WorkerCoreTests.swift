@@ -206,7 +206,7 @@ import Testing
         let log = OneSequenceLog()
         let driver = try WorkerDriver(log: MemoryChangeLog(retains: false), publish: false)
         let core = WorkerCore(index: 0, of: 1, environment: driver.environment, compactsEveryFile: log.compactsEveryFile)
-        let shell = CoreShell(core: core, log: log, directory: driver.environment.recordingDirectory)
+        let shell = CoreShell(core: core, log: log, directory: driver.directory)
         core.load(WorkerDriver.schema, as: "demo", firstInstanceID: MockWorkerEnvironment.firstInstanceID)
         core.load(WorkerDriver.schema, as: "other", firstInstanceID: 2 << 40 | 1)
         _ = try shell.commit(.createInstance(.blank(from: .name("Room"))), file: "demo")

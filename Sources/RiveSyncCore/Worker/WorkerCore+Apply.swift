@@ -25,7 +25,7 @@ extension WorkerCore {
                         globals: request.globals.map { ($0.name, $0.instance) }, bindDefaults: request.bindDefaults, nested: nested)
                 }
             } catch {
-                outbox.append(.targetNames(.release(resolved.name)))
+                releaseClaimed(resolved.name)
                 throw error
             }
             targets[resolved.name] = TargetRecord(
@@ -34,7 +34,7 @@ extension WorkerCore {
         case .publish(let instance, let name):
             try claimCommitted(name, file: file)
             do { try model { try $0.publish(instance, as: name) } } catch {
-                outbox.append(.targetNames(.release(name)))
+                releaseClaimed(name)
                 throw error
             }
             targets[name] = TargetRecord(file: file, manual: false, rate: environment.defaultRate)
@@ -72,18 +72,33 @@ extension WorkerCore {
         return (artboard.name, machine, request.name ?? machine)
     }
 
-    /// Claims a target name for a committed record: already claimed when this worker proposed
-    /// the record (`reservedTargets`), else claimed now (`target_exists` when taken).
+    /// Claims a target name for a committed record: already claimed in the directory when this
+    /// worker proposed the record (`reservedTargets`); else free among this worker's names or
+    /// `target_exists` — the directory follows (`targetNames(.claim)`).
     private func claimCommitted(_ name: String, file: String) throws(WireError) {
-        if reservedTargets.remove(name) != nil { return }
-        guard environment.directory.claimTarget(name, file: file) else { throw WireError(StateMachineError.targetExists(name)) }
+        if reservedTargets.remove(name) != nil {
+            // Claimed in the directory already (`claimTarget`); this worker's names follow.
+            _ = names.claimTarget(name, file: file)
+            return
+        }
+        guard names.claimTarget(name, file: file) else { throw WireError(StateMachineError.targetExists(name)) }
+        outbox.append(.targetNames(.claim(name, file: file)))
+    }
+
+    /// Gives back the name of a target whose record did not apply after all.
+    private func releaseClaimed(_ name: String) {
+        names.releaseTarget(name)
+        outbox.append(.targetNames(.release(name)))
     }
 
     /// Answers whoever waited for a record.
     func answer(_ waiter: Waiter, ticket: LogTicket, with result: Result<Applied, WireError>) {
         switch waiter {
-        case .own:
+        case .own(let reserved):
             ownOutcomes[ticket] = result
+            if case .failure = result, let name = reserved, reservedTargets.remove(name) != nil {
+                outbox.append(.targetNames(.release(name)))
+            }
         case .advance(let target, let commands, let manual):
             targets[target]?.advancesInFlight -= 1
             switch result {

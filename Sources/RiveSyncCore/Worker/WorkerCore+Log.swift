@@ -9,8 +9,9 @@ enum Waiter {
     /// An advance's commands (their senders wait in the target's `pending`); `manual`: the
     /// `advance` request that asked for it.
     case advance(target: String, commands: [QueuedCommand], manual: ManualAdvance?)
-    /// The daemon itself (configuration loading): the outcome is kept for `outcome(of:)`.
-    case own
+    /// The daemon itself (configuration loading): the outcome is kept for `outcome(of:)`;
+    /// `reserved`: the target name claimed for it, given back if the record does not apply.
+    case own(reserved: String?)
 }
 
 /// A request waiting for its record.
@@ -51,9 +52,8 @@ extension WorkerCore {
     /// Proposes a record for `file`: an `append` action; `waiter` is answered once the log's
     /// answer comes back as an event (`committed` or `appendFailed`).
     @discardableResult
-    func propose(_ record: JournalRecord, file: String, _ waiter: Waiter) -> LogTicket {
-        lastTicket += 1
-        let ticket = LogTicket(lastTicket)
+    func propose(_ record: JournalRecord, file: String, _ waiter: Waiter, ticket given: LogTicket? = nil) -> LogTicket {
+        let ticket = given ?? nextTicket()
         waiting[ticket] = waiter
         count(.proposalsWaiting(delta: 1))
         if case .advance(let target, _, _) = waiter { targets[target]?.advancesInFlight += 1 }
@@ -64,7 +64,13 @@ extension WorkerCore {
     /// The daemon's own change (configuration): proposes `record` like a client's; once the
     /// shell has performed the actions (`takeActions`) and the log has answered,
     /// `outcome(of:)` tells what applying it did.
-    public func proposeOwn(_ record: JournalRecord, file: String) -> LogTicket { propose(record, file: file, .own) }
+    public func proposeOwn(_ record: JournalRecord, file: String) -> LogTicket { propose(record, file: file, .own(reserved: nil)) }
+
+    /// A fresh ticket.
+    func nextTicket() -> LogTicket {
+        lastTicket += 1
+        return LogTicket(lastTicket)
+    }
 
     /// What applying the record of the daemon's own proposal `ticket` did (then forgotten):
     /// its error if it did not apply, `internal_error` if the log has not answered yet (a log
@@ -133,8 +139,8 @@ extension WorkerCore {
                 if targets[target] != nil { count(.commandsQueued(delta: -commands.count)) }
                 targets[target]?.advancesInFlight -= 1
                 for command in commands { targets[target]?.pending[command.id] = nil }
-            case .own:
-                break
+            case .own(let reserved):
+                if let name = reserved, reservedTargets.remove(name) != nil { outbox.append(.targetNames(.release(name))) }
             }
         }
     }

@@ -65,21 +65,26 @@ extension WorkerCore {
             // instance is made, and nothing can take it before the publish.
             if let publish {
                 claim(
-                    publish, file: file, thenPropose: .createInstance(source), for: request(.instance(publish: publish), reserved: publish))
+                    publish, file: file, limit: environment.limits.maxTargets, thenPropose: .createInstance(source),
+                    for: .request(request(.instance(publish: publish), reserved: publish)))
             } else {
                 propose(.createInstance(source), file: file, waiter(.instance(publish: nil)))
             }
             return nil
         case .createStateMachine(let stateMachine):
             let (record, name) = try stateMachineRecord(stateMachine, grants: grants)
-            claim(name, file: stateMachine.file, thenPropose: record, for: request(.target, reserved: name))
+            claim(
+                name, file: stateMachine.file, limit: environment.limits.maxTargets, thenPropose: record,
+                for: .request(request(.target, reserved: name)))
             return nil
         case .publish(let instance, let name):
             guard let owner = owner(of: instance) else {
                 throw WireError(StateMachineError.unknownInstance(instance))
             }
             try checkAttach(instance, in: owner.name, to: name, at: "", grants: grants)
-            claim(name, file: owner.name, thenPropose: .publish(instance: instance, name: name), for: request(.target, reserved: name))
+            claim(
+                name, file: owner.name, limit: environment.limits.maxTargets, thenPropose: .publish(instance: instance, name: name),
+                for: .request(request(.target, reserved: name)))
             return nil
         case .deleteTarget(let target):
             let file = try record(target).file
@@ -133,19 +138,20 @@ extension WorkerCore {
     }
 
     /// Proposes publishing an instance as a target (auto mode, default rate), for the
-    /// configuration; its outcome: `outcome(of:)` (see `proposeOwn`).
+    /// configuration, once its name is claimed (`claimTarget`, never refused for `maxTargets`);
+    /// its outcome: `outcome(of:)` after the shell performed the actions (see `proposeOwn`).
     public func publish(_ instance: InstanceID, as name: String, file: String) -> LogTicket {
-        proposeOwn(.publish(instance: instance, name: name), file: file)
+        claimOwn(name, file: file, thenPropose: .publish(instance: instance, name: name))
     }
 
-    /// Proposes a state machine target for the configuration (`grants`: `.everything`);
-    /// returns its name and the ticket of its outcome (see `proposeOwn`).
+    /// Proposes a state machine target for the configuration (`grants`: `.everything`) once its
+    /// name is claimed (as `publish(_:as:file:)`); returns its name and the ticket of its
+    /// outcome (see `proposeOwn`).
     public func createStateMachine(
         _ request: StateMachineRequest, grants: any RequestGrants
     ) throws(WireError) -> (name: String, ticket: LogTicket) {
         let (record, name) = try stateMachineRecord(request, grants: grants)
-        guard environment.directory.target(name) == nil else { throw WireError(StateMachineError.targetExists(name)) }
-        return (name, proposeOwn(record, file: request.file))
+        return (name, claimOwn(name, file: request.file, thenPropose: record))
     }
 
     /// The record of a new state machine, its name, state machine and rate resolved; `grants`

@@ -36,9 +36,10 @@ extension WorkerCore {
         files[name] = FileRuntime(schema: schema, limits: files[name]!.limits, restoring: state)
         var highestCommand: UInt64 = 0
         for target in snapshot.targets {
-            guard environment.directory.claimTarget(target.name, file: name) else {
+            guard names.claimTarget(target.name, file: name) else {
                 throw JournalCodec.Invalid(description: "target '\(target.name)' is taken")
             }
+            outbox.append(.targetNames(.claim(target.name, file: name)))
             var record = TargetRecord(file: name, manual: target.manual, rate: target.rate)
             record.drivesTime = !environment.sharesManualAdvances
             for batch in target.history {
@@ -50,7 +51,9 @@ extension WorkerCore {
             }
             targets[target.name] = record
         }
-        outbox.append(.targetNames(.rememberRetired(files[name]!.retiredTargets.keys.sorted(), file: name)))
+        let retired = files[name]!.retiredTargets.keys.sorted()
+        names.rememberRetired(retired, file: name)
+        outbox.append(.targetNames(.rememberRetired(retired, file: name)))
         return highestCommand
     }
 

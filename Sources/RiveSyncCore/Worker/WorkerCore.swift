@@ -30,6 +30,9 @@ public final class WorkerCore {
     var lastTicket: UInt64 = 0
     /// Target names claimed for proposals in flight (their records claim nothing again).
     var reservedTargets: Set<String> = []
+    /// The target names of this worker's files, as it applied them (the directory follows
+    /// through `targetNames` actions).
+    var names = Placement()
     /// Requests waiting for their target name's claim (`targetClaimed`).
     var pendingClaims: [UInt64: PendingClaim] = [:]
     var lastClaim: UInt64 = 0

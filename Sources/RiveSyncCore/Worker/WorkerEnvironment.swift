@@ -1,8 +1,11 @@
 import RiveSyncModel
 
-/// What the worker core may ask of the daemon around it. The shell answers from its
-/// configuration, directory and asset store; tests answer with fixed values and a mock clock.
-/// The transport's send queues are not asked: the shell reports them (`SendQueues`).
+/// What the worker core may ask of the daemon around it: the clock and values of its
+/// configuration, which assets exist, SHA-256. The shell answers from its configuration and
+/// asset store; tests answer with fixed values and a mock clock. Nothing else is asked: the
+/// transport's send queues are reported (`SendQueues`), where files live is told
+/// (`filePlaced`), target names are claimed through actions (`claimTarget`, `targetNames`)
+/// and command numbers are the core's own (`CommandNumbering`).
 public protocol WorkerEnvironment: AnyObject {
     /// Monotonic nanoseconds.
     func now() -> UInt64
@@ -23,8 +26,6 @@ public protocol WorkerEnvironment: AnyObject {
     /// Whether commands are recorded with their authors and batches carry `authors`
     /// (configuration `authors`, PROTOCOL.md §17).
     var recordsAuthors: Bool { get }
-    /// Which file each target belongs to (shared by every worker and the dispatcher).
-    var directory: any TargetDirectory { get }
     /// Whether an uploaded asset with this id exists.
     func assetExists(_ id: String) -> Bool
     /// Lower-case hex SHA-256 of `bytes` (the state digest).
@@ -67,18 +68,6 @@ public struct WorkerLimits: Sendable, Equatable {
         limits.maxInstances = maxInstancesPerFile
         return limits
     }
-}
-
-/// Which file each target belongs to, and the rules of target names (`Placement`). Shared by
-/// the dispatcher and every worker, so the shell's is behind a lock. (Which worker owns each
-/// file the workers are told: `WorkerEvent.filePlaced`.)
-public protocol TargetDirectory: AnyObject, Sendable {
-    /// The file and worker of a target.
-    func target(_ name: String) -> (file: String, worker: Int)?
-    /// Claims a target name for a file; false when taken, or retired by another file.
-    func claimTarget(_ name: String, file: String) -> Bool
-    /// Frees a deleted target's name for its file.
-    func retireTarget(_ name: String, file: String)
 }
 
 /// The answer to a claim of a target name for a client's request (`WorkerAction.claimTarget`).
