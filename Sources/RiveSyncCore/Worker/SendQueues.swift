@@ -2,11 +2,11 @@
 /// (`WorkerEvent.sendQueues`): the core judges lag and catch-up from this report and reads no
 /// transport itself.
 ///
-/// The shell measures before each event it feeds: the total, and, when the total is over
-/// `WorkerCore.measuredAbove` (an eighth of `maxSendQueueBytes`), each connection of
-/// `WorkerCore.connectionsToMeasure`. A connection not listed holds at most an eighth of
-/// `maxSendQueueBytes` (the total does, or the shell would have listed it): it neither lags
-/// nor needs to drain further, as `Backlog` decides.
+/// The shell measures before each event it feeds: the total, and each connection of
+/// `WorkerCore.connectionsToMeasure(total:)` — every subscriber while the total is over half
+/// of `maxSendQueueBytes`, the lagging ones while it is over an eighth, else none. A
+/// connection not listed holds nothing `Backlog` would decide on: it cannot lag (the total is
+/// at most half), or it does not lag, or it has drained (the total is at most an eighth).
 public struct SendQueues: Sendable, Equatable {
     /// Bytes the transport holds for all connections together, sends in transit included.
     public var total: Int
