@@ -68,16 +68,15 @@ final class Worker: @unchecked Sendable {
         perform(core.handle(event))
     }
 
-    /// Measures the send queues the core judges lag by and reports them when they changed:
-    /// read right before the event, after every submit so far, as the core would have read
-    /// them itself.
+    /// Measures the send queues the core asks for (`connectionsToMeasure`) and reports them
+    /// with the total, unless nothing is to be measured and the total is the one reported:
+    /// read right before the event, after every submit so far.
     private func reportSendQueues() {
         let total = context.totalQueuedBytes()
+        let measured = core.connectionsToMeasure(total: total)
+        guard total != core.sendQueues.total || !measured.isEmpty else { return }
         var report = SendQueues(total: total)
-        for connection in core.connectionsToMeasure(total: total) {
-            report.connections[connection] = context.queuedBytes(connection.rawValue)
-        }
-        guard report != core.sendQueues else { return }
+        for connection in measured { report.connections[connection] = context.queuedBytes(connection.rawValue) }
         perform(core.handle(.sendQueues(report)))
     }
 

@@ -31,12 +31,14 @@ final class CoreShell: LogSink {
         return takeActions()
     }
 
-    /// Reports `queued` for the connections the core asks to measure, when it changed.
+    /// Reports `queued` for the connections the core asks to measure, as the daemon's `Worker`
+    /// does.
     private func reportSendQueues() {
         let total = queued.values.reduce(0, +)
+        let measured = core.connectionsToMeasure(total: total)
+        guard total != core.sendQueues.total || !measured.isEmpty else { return }
         var report = SendQueues(total: total)
-        for connection in core.connectionsToMeasure(total: total) { report.connections[connection] = queued[connection] ?? 0 }
-        guard report != core.sendQueues else { return }
+        for connection in measured { report.connections[connection] = queued[connection] ?? 0 }
         perform(core.handle(.sendQueues(report)))
     }
 

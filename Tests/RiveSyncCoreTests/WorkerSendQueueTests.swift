@@ -16,11 +16,15 @@ import Testing
         driver.request(.subscribe(target: "room", paths: nil, cursor: nil), from: Self.alice)
         let max = driver.environment.limits.maxSendQueueBytes
         #expect(driver.core.connectionsToMeasure(total: max / 2).isEmpty, "no connection can lag")
-        #expect(driver.core.connectionsToMeasure(total: max / 2 + 1) == [Self.alice, Self.bob], "any may lag")
-        // Bob lags: while the total is over an eighth, only he is measured (has he drained?).
+        #expect(driver.core.connectionsToMeasure(total: max / 2 + 1) == [Self.alice, Self.bob], "just backed up: every subscriber")
+        // Bob lags at once (every subscriber was measured when the transport backed up).
         driver.shell.queued = [Self.bob: max]
         driver.request(.set(target: "room", path: "count", value: .number(1)), from: Self.alice)
-        #expect(try WorkerDriver.types(driver.fire(.advance(target: "room")), to: Self.bob).isEmpty)
+        #expect(try WorkerDriver.types(driver.fire(.advance(target: "room")), to: Self.alice) == ["batch", "ack"])
+        #expect(driver.core.sendQueues.connections == [Self.alice: 0, Self.bob: max])
+        // Still backed up: who was just sent to (Alice), and who lags (Bob).
+        #expect(driver.core.connectionsToMeasure(total: max) == [Self.alice, Self.bob])
+        // Over an eighth only: whether Bob has drained.
         #expect(driver.core.connectionsToMeasure(total: max / 8 + 1) == [Self.bob])
         #expect(driver.core.connectionsToMeasure(total: max / 8).isEmpty, "every connection has drained")
     }
@@ -34,7 +38,7 @@ import Testing
         driver.shell.queued = [Self.alice: full]
         driver.request(.set(target: "room", path: "count", value: .number(1)), from: Self.alice)
         #expect(try WorkerDriver.types(driver.fire(.advance(target: "room")), to: Self.bob) == ["batch"])
-        #expect(driver.core.sendQueues == SendQueues(total: full, connections: [Self.bob: 0]))
+        #expect(driver.core.sendQueues == SendQueues(total: full, connections: [Self.bob: 0]), "measured when it backed up")
         // The subscriber's own queue over half: it lags.
         driver.shell.queued = [Self.bob: full]
         driver.request(.set(target: "room", path: "count", value: .number(2)), from: Self.alice)

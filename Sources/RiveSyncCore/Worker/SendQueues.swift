@@ -1,12 +1,13 @@
-/// What the transport holds for the connections, as the shell last reported it
-/// (`WorkerEvent.sendQueues`): the core judges lag and catch-up from this report and reads no
-/// transport itself.
+/// What the transport holds for the connections, as the shell reported it
+/// (`WorkerEvent.sendQueues`): the core judges lag and catch-up from these reports and reads
+/// no transport itself.
 ///
-/// The shell measures before each event it feeds: the total, and each connection of
-/// `WorkerCore.connectionsToMeasure(total:)` — every subscriber while the total is over half
-/// of `maxSendQueueBytes`, the lagging ones while it is over an eighth, else none. A
-/// connection not listed holds nothing `Backlog` would decide on: it cannot lag (the total is
-/// at most half), or it does not lag, or it has drained (the total is at most an eighth).
+/// The shell measures before each event it feeds, when something changed: the total, and
+/// each connection of `WorkerCore.connectionsToMeasure(total:)` — while the transport is
+/// backed up (the total over half of `maxSendQueueBytes`), the connections the worker sent to
+/// since the last report; while it is over an eighth, the lagging ones. A connection is
+/// judged on its latest measure; one never measured holds nothing `Backlog` would decide on
+/// as far as the core knows (it is measured after the worker's next send to it).
 public struct SendQueues: Sendable, Equatable {
     /// Bytes the transport holds for all connections together, sends in transit included.
     public var total: Int

@@ -103,6 +103,10 @@ extension WorkerCore {
                 batch, epoch: targetEpoch, withAuthors: environment.recordsAuthors, to: subscribers, anyBacklog: anyBacklog,
                 maxSendQueueBytes: limits.maxSendQueueBytes, queuedBytes: sendQueues.queuedBytes)
             for (frame, connections) in plan.filtered { outbox.append(.send(frame, to: connections)) }
+            if anyBacklog {
+                for (_, connections) in plan.filtered { fannedOut.formUnion(connections) }
+                fannedOut.formUnion(plan.wholeTarget)
+            }
             for connection in plan.lagging { targets[batch.target]!.subscribers[connection]!.lagging = true }
             if !plan.lagging.isEmpty { scheduleCatchUpCheck() }
             if !plan.wholeTarget.isEmpty { outbox.append(.send(full, to: plan.wholeTarget)) }

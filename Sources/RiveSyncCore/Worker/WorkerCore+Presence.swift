@@ -89,6 +89,7 @@ extension WorkerCore {
             }
         }
         guard !receivers.isEmpty else { return }
+        if Backlog.lags(queuedBytes: sendQueues.total, maxSendQueueBytes: maxSendQueueBytes) { fannedOut.formUnion(receivers) }
         let message = PresenceMessage(target: target, epoch: epoch(of: target), seq: currentSeq(of: target), changes: changes)
         outbox.append(.send(Frame(bytes: ServerMessage.presence(message).serialized()), to: receivers))
     }

@@ -21,8 +21,14 @@ public final class WorkerCore {
     /// Every file of the daemon by number, with its worker (`WorkerEvent.filePlaced`; this
     /// worker's own from `load`).
     var placedFiles: [UInt64: (name: String, worker: Int)] = [:]
-    /// The send queues as the shell last reported them (`WorkerEvent.sendQueues`).
+    /// The send queues as the shell reported them (`WorkerEvent.sendQueues`): the latest total,
+    /// and each connection's size as last measured.
     public internal(set) var sendQueues = SendQueues()
+    /// Connections sent batches or presence while the transport was backed up, since the last
+    /// report: measured for the next one (`connectionsToMeasure`).
+    var fannedOut: Set<ConnectionID> = []
+    /// When the shell last measured every subscriber (the transport had just backed up).
+    var lastQueueSweep: UInt64?
     /// What each proposal in flight answers once the log has.
     var waiting: [LogTicket: Waiter] = [:]
     /// What the daemon's own proposals did, until `outcome(of:)`.
@@ -69,7 +75,7 @@ public final class WorkerCore {
                 outbox.append(.subscribeAnswered(connection, target: target, paths: paths, succeeded: succeeded))
             }
         case .sendQueues(let report):
-            sendQueues = report
+            received(report)
         case .filePlaced(let name, let location):
             placedFiles[location.number] = (name, location.worker)
         case .fileReleased(let number):
@@ -85,6 +91,7 @@ public final class WorkerCore {
         case .timerFired(.presenceGrace(let target)):
             presenceGraceEnded(target)
         case .closed(let connection):
+            sendQueues.connections[connection] = nil
             connectionClosed(connection)
             presenceDisconnected(connection)
         case .proposalsDropped:
