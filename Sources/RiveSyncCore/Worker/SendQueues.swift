@@ -3,11 +3,11 @@
 /// no transport itself.
 ///
 /// The shell measures before each event it feeds, when something changed: the total, and
-/// each connection of `WorkerCore.connectionsToMeasure(total:)` — while the transport is
-/// backed up (the total over half of `maxSendQueueBytes`), the connections the worker sent to
-/// since the last report; while it is over an eighth, the lagging ones. A connection is
-/// judged on its latest measure; one never measured holds nothing `Backlog` would decide on
-/// as far as the core knows (it is measured after the worker's next send to it).
+/// each connection of `WorkerCore.connectionsToMeasure(total:)` — once the transport backs up
+/// (the total passes half of `maxSendQueueBytes`), every subscriber, then the connections the
+/// worker sent to since the last report; while it is over an eighth, the lagging ones. A
+/// connection is judged on its latest measure; one never measured counts as empty until it is
+/// (after the worker's next send to it).
 public struct SendQueues: Sendable, Equatable {
     /// Bytes the transport holds for all connections together, sends in transit included.
     public var total: Int
