@@ -111,9 +111,12 @@ extension ClientRequest {
         case .upload(let kind, let data, let mediaType):
             return [("kind", .string(kind)), ("data", .string(Data(data).base64EncodedString()))]
                 + (mediaType.map { [("mediaType", .string($0))] } ?? [])
-        case .loadFile(let name, let content):
+        case .loadFile(let name, let content, let part):
             switch content {
-            case .riv(let bytes): return [("name", .string(name)), ("riv", .string(Data(bytes).base64EncodedString()))]
+            case .riv(let bytes):
+                let place: [(String, JSONValue)] =
+                    part.map { [("offset", .number(Double($0.offset))), ("size", .number(Double($0.size)))] } ?? []
+                return [("name", .string(name)), ("riv", .string(Data(bytes).base64EncodedString()))] + place
             case .schema(let schema): return [("name", .string(name)), ("schema", schema)]
             }
         case .presence(let request):

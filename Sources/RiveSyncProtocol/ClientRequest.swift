@@ -56,6 +56,18 @@ public enum FileContent: Sendable, Hashable {
     case schema(JSONValue)
 }
 
+/// Where a `loadFile`'s `riv` bytes go in a `.riv` file sent in parts (PROTOCOL.md §9): at
+/// `offset` of a file of `size` bytes. The daemon loads the file when it has all `size` bytes.
+public struct FilePart: Sendable, Hashable {
+    public var offset: Int
+    public var size: Int
+
+    public init(offset: Int, size: Int) {
+        self.offset = offset
+        self.size = size
+    }
+}
+
 /// Which page of `listTargets` to send (PROTOCOL.md §5): at most `limit` targets (the daemon
 /// caps it at `maxPageSize`), by name, starting after the name `after`.
 public struct TargetPage: Sendable, Hashable {
@@ -119,7 +131,8 @@ public enum ClientRequest: Sendable, Hashable {
     case digest(target: String)
     case ping
     case upload(kind: String, data: [UInt8], mediaType: String?)
-    case loadFile(name: String, content: FileContent)
+    /// Loads a file; `part` when the request carries one part of a bigger `.riv` file.
+    case loadFile(name: String, content: FileContent, part: FilePart? = nil)
     /// A presence request of a target (§15).
     case presence(PresenceRequest)
 

@@ -27,7 +27,8 @@ final class DispatcherEnvironment: ConnectionEnvironment, Sendable {
         return ConnectionLimits(
             helloTimeoutSeconds: limits.helloTimeoutSeconds, maxCommandsPerSecond: limits.maxCommandsPerSecond,
             maxJSONDepth: limits.maxJSONDepth, maxMessageBytes: limits.maxMessageBytes, maxSubscriptions: limits.maxSubscriptions,
-            maxAssetBytes: limits.maxAssetBytes, maxTransactionCommands: limits.maxTransactionCommands)
+            maxAssetBytes: limits.maxAssetBytes, maxTransactionCommands: limits.maxTransactionCommands,
+            maxFileBytes: limits.maxFileBytes)
     }
 
     /// Whether a connection may stay open: an `Origin` header, when present, must be allowed
@@ -58,6 +59,9 @@ final class DispatcherEnvironment: ConnectionEnvironment, Sendable {
             return tokens.withLock { $0.entry(forDigest: digest)?.grants }.map { $0.owned(by: .token(name)) }
         }
     }
+
+    /// Whether clients may load files (`allowFileUploads`).
+    var acceptsFiles: Bool { context.configuration.allowFileUploads }
 
     func worker(for request: ClientRequest) -> Result<Int, WireError> {
         let directory = context.directory

@@ -12,6 +12,8 @@ final class MockConnectionEnvironment: ConnectionEnvironment {
         maxAssetBytes: 1024, maxTransactionCommands: 2)
     var targets: Set<String> = ["room", "lobby", "theme"]
     var revoked = false
+    /// Configuration `allowFileUploads`.
+    var acceptsFiles = true
 
     func now() -> UInt64 { clock }
     func admits(origin: String?) -> Bool { origin != "https://evil.example" }

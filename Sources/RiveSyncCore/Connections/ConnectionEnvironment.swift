@@ -14,6 +14,8 @@ public protocol ConnectionEnvironment: AnyObject {
     /// What `identity` may do now (its token's scopes as last read); nil once its token is
     /// revoked. The rules that apply them are the core's (`Grants.denial(of:)`).
     func grants(of identity: Identity) -> Grants?
+    /// Whether clients may load files (configuration `allowFileUploads`).
+    var acceptsFiles: Bool { get }
     /// The worker that owns a request's file or target, or the error for one that does not exist.
     func worker(for request: ClientRequest) -> Result<Int, WireError>
     /// The `welcome` reply.
@@ -32,10 +34,12 @@ public struct ConnectionLimits: Sendable {
     public var maxAssetBytes: Int
     /// Commands in one `transaction` (PROTOCOL.md §16).
     public var maxTransactionCommands: Int
+    /// Bytes of a `.riv` file a client loads, whole or in parts (PROTOCOL.md §9).
+    public var maxFileBytes: Int
 
     public init(
         helloTimeoutSeconds: Int, maxCommandsPerSecond: Int, maxJSONDepth: Int, maxMessageBytes: Int, maxSubscriptions: Int,
-        maxAssetBytes: Int, maxTransactionCommands: Int = 256
+        maxAssetBytes: Int, maxTransactionCommands: Int = 256, maxFileBytes: Int = 64 << 20
     ) {
         self.helloTimeoutSeconds = helloTimeoutSeconds
         self.maxCommandsPerSecond = maxCommandsPerSecond
@@ -44,5 +48,6 @@ public struct ConnectionLimits: Sendable {
         self.maxSubscriptions = maxSubscriptions
         self.maxAssetBytes = maxAssetBytes
         self.maxTransactionCommands = maxTransactionCommands
+        self.maxFileBytes = maxFileBytes
     }
 }

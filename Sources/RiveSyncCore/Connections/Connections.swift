@@ -33,6 +33,8 @@ public struct Connections {
         var busy = false
         /// Messages that arrived while `busy`, oldest first.
         var waiting: [(bytes: [UInt8], isText: Bool)] = []
+        /// The `.riv` file this connection is sending in parts (`loadFile` with `offset`).
+        var fileInParts: FileInParts?
     }
 
     public init(environment: any ConnectionEnvironment) { self.environment = environment }
@@ -169,6 +171,13 @@ public struct Connections {
         for (index, body) in (transaction?.commands ?? [request.body]).enumerated() {
             guard let denial = grants.denial(of: body) else { continue }
             return fail(connection, transaction == nil ? denial.error : denial.error.inCommand(index), id: request.id, into: &out)
+        }
+        // A daemon that accepts no files refuses them here, before their bytes (or a `.riv`
+        // file's parts) are kept.
+        if case .loadFile = request.body, !environment.acceptsFiles {
+            return fail(
+                connection, WireError(code: .forbidden, message: "this daemon does not accept files from clients"), id: request.id,
+                into: &out)
         }
         return route(connection, request, identity: identity, into: &out)
     }

@@ -51,7 +51,7 @@ CLIENT_TYPES = [
     "deleteTarget", "presenceJoin", "presenceUpdate", "presenceLeave", "presenceList", "transaction",
 ]
 SERVER_TYPES = [
-    "welcome", "error", "names", "properties", "enums", "files", "targets", "target", "schema", "defaultViewModelInfo",
+    "welcome", "error", "names", "properties", "enums", "files", "filePart", "targets", "target", "schema", "defaultViewModelInfo",
     "instance", "snapshot", "subscribed", "unsubscribed", "batch", "ack", "value", "advanced", "digest", "pong", "asset",
     "targetDeleted", "freshness", "presence", "presenceJoined", "presenceUpdated", "presenceLeft", "presenceMembers",
 ]
@@ -499,7 +499,12 @@ async def session(schemas, binary, root):
             if not os.path.isfile(riv_path):
                 raise Invalid(f"session: the fixture {riv_path} is missing")
             with open(riv_path, "rb") as riv:
-                await s.request({"type": "loadFile", "name": "triggers", "riv": base64.b64encode(riv.read()).decode()}, "files")
+                riv_bytes = riv.read()
+            # In two parts (§9): the first answered filePart, the second loads the file.
+            half = len(riv_bytes) // 2
+            for offset, part, reply in ((0, riv_bytes[:half], "filePart"), (half, riv_bytes[half:], "files")):
+                await s.request({"type": "loadFile", "name": "triggers", "riv": base64.b64encode(part).decode(),
+                                 "offset": offset, "size": len(riv_bytes)}, reply)
             legacy = await s.request({"type": "createStateMachine", "file": "triggers", "name": "legacy", "artboard": "main",
                                       "mode": "manual"}, "target")
             if legacy.get("inputs") != [{"name": "Trigger 1", "type": "trigger"}]:

@@ -259,7 +259,8 @@ export class RiveSync {
     }>;
     /**
      * Loads a file at run time: `{schema}` (a SCHEMA.md object) or `{riv}` (the `.riv` bytes).
-     * Resolves with the new file list.
+     * A `.riv` file whose base64 would not fit in the daemon's `maxMessageBytes` goes in parts
+     * (PROTOCOL.md §9). Resolves with the new file list.
      * @param {string} name
      * @param {{schema?: Object, riv?: Uint8Array}} content
      * @returns {Promise<Array<{name: string, worker: number, source: string}>>}
@@ -411,8 +412,8 @@ export class Target {
     } | {
         instance: any;
         property: string;
-        type: any;
-        schema: any;
+        type: string;
+        schema: import("./replica.js").PropertySchema;
         slot?: undefined;
     };
     /** The current value at `path` in its JSON form (PROTOCOL.md §4). */
