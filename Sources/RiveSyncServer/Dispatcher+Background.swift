@@ -24,9 +24,7 @@ extension Dispatcher {
                 guard let clusterLog = self.context.clusterLog, case .asset(let reference, _) = reply else { return finish(reply) }
                 self.share(reference, through: clusterLog, reply: reply, then: finish)
             }
-        case .loadFile(let name, let content):
-            let index = nextWorker % workers.count
-            nextWorker += 1
+        case .loadFile(let name, let content, let index):
             let loaded: @Sendable () -> Void = { self.queue.async { self.run(.fileLoaded(connection, id: id)) } }
             background.async { self.loadFile(name: name, content: content, onto: index, id: id, loaded: loaded, else: finish) }
         }

@@ -20,7 +20,6 @@ final class Dispatcher: @unchecked Sendable {
     let workers: [Worker]
     let environment: DispatcherEnvironment
     var connections: Connections
-    var nextWorker = 0
 
     /// Reads the tokens file of the configuration, if any.
     init(context: ServerContext, workers: [Worker]) throws(ConfigurationError) {
@@ -45,7 +44,8 @@ final class Dispatcher: @unchecked Sendable {
                 guard let dispatcher else { return }
                 dispatcher.queue.async { dispatcher.run(.placed(change)) }
             }
-            dispatcher.connections = Connections(environment: dispatcher.environment, placement: placement)
+            dispatcher.connections = Connections(
+                environment: dispatcher.environment, placement: placement, workers: dispatcher.workers.count)
         }
     }
 

@@ -61,6 +61,19 @@ import Testing
         #expect(loaded.handledCount == 1)
     }
 
+    @Test func clientsFilesArePlacedOnEachWorkerInTurn() {
+        var driver = ConnectionDriver()
+        driver.greeted()
+        driver.greeted(2)
+        var placed: [Int] = []
+        for (index, connection) in [1, 2, 1].enumerated() {
+            let load: JSONValue = ["type": "loadFile", "name": .string("f\(index)"), "schema": ["viewModels": []]]
+            for case .loadFile(_, _, let worker) in driver.send(load, from: UInt64(connection)).background { placed.append(worker) }
+            _ = driver.core.handle(.backgroundFinished(ConnectionID(UInt64(connection)), reply: Frame(bytes: [])))
+        }
+        #expect(placed == [0, 1, 0])
+    }
+
     /// The recording double: through creation, routing, listing, loading and deletion the core
     /// asks its environment only for the clock and values of the configuration and tokens.
     @Test func theCoreAsksItsEnvironmentOnlyForClockConfigurationAndTokens() {

@@ -17,7 +17,7 @@ import Testing
 
     /// The `.riv` bytes of the background work's `loadFile`, if that is what `out` starts.
     static func loaded(_ out: [ConnectionAction]) -> [UInt8]? {
-        guard case .loadFile(_, .riv(let bytes)) = out.background.first else { return nil }
+        guard case .loadFile(_, .riv(let bytes), _) = out.background.first else { return nil }
         return bytes
     }
 

@@ -71,7 +71,7 @@ final class MockConnectionEnvironment: ConnectionEnvironment {
 }
 
 /// Drives a `Connections` with events and reads what it answers. Its placement: file `demo`
-/// (number 1) on worker 0 with targets `room`, `lobby` and `theme`.
+/// (number 1) on worker 0 with targets `room`, `lobby` and `theme`; two workers.
 struct ConnectionDriver {
     let environment = MockConnectionEnvironment()
     var core: Connections
@@ -80,7 +80,7 @@ struct ConnectionDriver {
         var placement = Placement()
         _ = placement.reserveFile("demo", worker: 0)
         for target in ["room", "lobby", "theme"] { _ = placement.claimTarget(target, file: "demo") }
-        core = Connections(environment: environment, placement: placement)
+        core = Connections(environment: environment, placement: placement, workers: 2)
     }
 
     mutating func open(_ id: UInt64 = 1, origin: String? = nil) -> [ConnectionAction] {

@@ -65,8 +65,8 @@ public enum BackgroundWork: Sendable {
     case listTargets(TargetPage, identity: Identity)
     /// Hashes and stores an asset.
     case upload(kind: String, data: [UInt8], mediaType: String?)
-    /// Parses a `.riv` or schema and loads it onto a worker (durably, with a state directory).
-    case loadFile(name: String, content: FileContent)
+    /// Parses a `.riv` or schema and loads it onto `worker` (durably, with a state directory).
+    case loadFile(name: String, content: FileContent, worker: Int)
 }
 
 /// A log line's level.

@@ -40,6 +40,12 @@ extension Connections {
         }
     }
 
+    /// The worker a client's next file goes to: each in turn.
+    mutating func nextFileWorker() -> Int {
+        defer { lastFileWorker = (lastFileWorker + 1) % workers }
+        return lastFileWorker
+    }
+
     /// The `files` reply: the files in load order, with their workers and where they came from.
     func files(id: JSONValue?) -> ServerMessage {
         let configured = environment.configuredFiles

@@ -26,7 +26,7 @@ extension Connections {
         case .loadFile(let name, let content, let part):
             if part == nil { states[connection]!.fileInParts = nil }
             guard case .riv(let bytes) = content else {
-                out.append(.startBackground(connection, .loadFile(name: name, content: content), id: request.id))
+                out.append(.startBackground(connection, .loadFile(name: name, content: content, worker: nextFileWorker()), id: request.id))
                 return .background
             }
             return loadRiv(connection, name: name, bytes: bytes, part: part, id: request.id, into: &out)

@@ -13,6 +13,10 @@ public struct Connections {
     var states: [ConnectionID: State] = [:]
     /// Where files and targets live, as the directory's changes told it (`placed`).
     public private(set) var placement: Placement
+    /// How many workers the daemon has (a client's files go to each in turn).
+    let workers: Int
+    /// The worker the next client's file goes to.
+    var lastFileWorker = 0
     /// False while the daemon's state may be behind (the last `freshness` event); a single
     /// daemon's never is.
     public private(set) var stateIsFresh = true
@@ -41,10 +45,11 @@ public struct Connections {
     }
 
     /// A core that routes by `placement` (the directory's as it is now) and the changes that
-    /// follow it.
-    public init(environment: any ConnectionEnvironment, placement: Placement = Placement()) {
+    /// follow it, and places clients' files on `workers` workers in turn.
+    public init(environment: any ConnectionEnvironment, placement: Placement = Placement(), workers: Int = 1) {
         self.environment = environment
         self.placement = placement
+        self.workers = max(workers, 1)
     }
 
     /// Open connections.
