@@ -1,5 +1,4 @@
 import RiveSyncCore
-import RiveSyncModel
 import RiveSyncTransport
 
 /// The daemon's one `Placement` (where files and targets live; the rules are the core's),
@@ -76,12 +75,6 @@ final class Directory: Sendable {
     }
 
     func file(_ name: String) -> FileLocation? { state.withLock { $0.file(name) } }
-
-    /// File names in load order with their workers.
-    func files() -> [(name: String, worker: Int)] { state.withLock { $0.fileList() } }
-
-    /// The file an instance id belongs to.
-    func file(of instance: InstanceID) -> (name: String, location: FileLocation)? { state.withLock { $0.file(of: instance) } }
 
     func claimTarget(_ name: String, file: String, limit: Int) -> TargetClaim {
         change { placement in
