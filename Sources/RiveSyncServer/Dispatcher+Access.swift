@@ -26,7 +26,8 @@ final class DispatcherEnvironment: ConnectionEnvironment, @unchecked Sendable {
         return ConnectionLimits(
             helloTimeoutSeconds: limits.helloTimeoutSeconds, maxCommandsPerSecond: limits.maxCommandsPerSecond,
             maxJSONDepth: limits.maxJSONDepth, maxMessageBytes: limits.maxMessageBytes, maxSubscriptions: limits.maxSubscriptions,
-            maxAssetBytes: limits.maxAssetBytes, maxTransactionCommands: limits.maxTransactionCommands)
+            maxAssetBytes: limits.maxAssetBytes, maxTransactionCommands: limits.maxTransactionCommands,
+            maxFileBytes: limits.maxFileBytes)
     }
 
     /// Whether a connection may stay open: an `Origin` header, when present, must be allowed
@@ -58,9 +59,14 @@ final class DispatcherEnvironment: ConnectionEnvironment, @unchecked Sendable {
         }
     }
 
+    /// A `loadFile` to a daemon that accepts no files is refused here, before its bytes (or
+    /// the parts of a `.riv` file) are kept.
     func authorize(_ request: ClientRequest, as identity: Identity) -> Authorization {
         guard let grants = grants(of: identity) else { return .revoked }
         if let denial = grants.denial(of: request) { return .denied(denial.error) }
+        if case .loadFile = request, !context.configuration.allowFileUploads {
+            return .denied(WireError(code: .forbidden, message: "this daemon does not accept files from clients"))
+        }
         return .allowed
     }
 
@@ -95,7 +101,7 @@ final class DispatcherEnvironment: ConnectionEnvironment, @unchecked Sendable {
         case .subscribe(let name, _, _), .unsubscribe(let name), .deleteTarget(let name), .bind(let name, _, _), .get(let name, _),
             .set(let name, _, _), .fire(let name, _), .listAppend(let name, _, _), .listInsert(let name, _, _, _),
             .listRemoveAt(let name, _, _), .listRemove(let name, _, _), .listSwap(let name, _, _, _), .advance(let name, _),
-            .digest(let name), .setInput(let name, _, _), .fireInput(let name, _):
+            .digest(let name), .setInput(let name, _, _), .fireInput(let name, _), .setBindTarget(let name, _, _):
             return target(name)
         case .transaction(let transaction):
             return target(transaction.target)

@@ -51,10 +51,12 @@ public struct ConnectionLimits: Sendable {
     public var maxAssetBytes: Int
     /// Commands in one `transaction` (PROTOCOL.md §16).
     public var maxTransactionCommands: Int
+    /// Bytes of a `.riv` file a client loads, whole or in parts (PROTOCOL.md §9).
+    public var maxFileBytes: Int
 
     public init(
         helloTimeoutSeconds: Int, maxCommandsPerSecond: Int, maxJSONDepth: Int, maxMessageBytes: Int, maxSubscriptions: Int,
-        maxAssetBytes: Int, maxTransactionCommands: Int = 256
+        maxAssetBytes: Int, maxTransactionCommands: Int = 256, maxFileBytes: Int = 64 << 20
     ) {
         self.helloTimeoutSeconds = helloTimeoutSeconds
         self.maxCommandsPerSecond = maxCommandsPerSecond
@@ -63,5 +65,6 @@ public struct ConnectionLimits: Sendable {
         self.maxSubscriptions = maxSubscriptions
         self.maxAssetBytes = maxAssetBytes
         self.maxTransactionCommands = maxTransactionCommands
+        self.maxFileBytes = maxFileBytes
     }
 }

@@ -23,9 +23,13 @@ extension Connections {
             }
             out.append(.startBackground(connection, .upload(kind: kind, data: data, mediaType: mediaType), id: request.id))
             return .background
-        case .loadFile(let name, let content):
-            out.append(.startBackground(connection, .loadFile(name: name, content: content), id: request.id))
-            return .background
+        case .loadFile(let name, let content, let part):
+            if part == nil { states[connection]!.fileInParts = nil }
+            guard case .riv(let bytes) = content else {
+                out.append(.startBackground(connection, .loadFile(name: name, content: content), id: request.id))
+                return .background
+            }
+            return loadRiv(connection, name: name, bytes: bytes, part: part, id: request.id, into: &out)
         case .hello:
             return .answered
         default:

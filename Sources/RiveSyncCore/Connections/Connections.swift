@@ -30,6 +30,8 @@ public struct Connections {
         var busy = false
         /// Messages that arrived while `busy`, oldest first.
         var waiting: [(bytes: [UInt8], isText: Bool)] = []
+        /// The `.riv` file this connection is sending in parts (`loadFile` with `offset`).
+        var fileInParts: FileInParts?
     }
 
     public init(environment: any ConnectionEnvironment) { self.environment = environment }
