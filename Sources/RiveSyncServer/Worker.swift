@@ -7,9 +7,9 @@ import RiveSyncTransport
 /// The shell around a worker core (`WorkerCore`): one serial queue that carries events into
 /// the core (requests the dispatcher routes, timers, closed connections, the change log's
 /// answers) and performs the actions it returns — sends to the transport in one submit,
-/// timers (kept in a `TimerSchedule`: the clock wakes the queue once for all that are due),
-/// appends and compactions on the change log, log lines, counters. Everything below
-/// `context` is touched only on `queue` (that is what makes `@unchecked Sendable` sound).
+/// timers through `asyncAfter`, appends and compactions on the change log, log lines,
+/// counters. Everything below `context` is touched only on `queue` (that is what makes
+/// `@unchecked Sendable` sound).
 final class Worker: @unchecked Sendable {
     let index: Int
     let queue: DispatchQueue
@@ -23,8 +23,6 @@ final class Worker: @unchecked Sendable {
     /// (the core's log is this then).
     let fileLog: FileChangeLog?
     var syncScheduled = false
-    /// The core's timers: the clock is asked only for the wake-ups they need.
-    var timers = TimerSchedule<WorkerTimer>()
     /// Tells the dispatcher a routed `subscribe` was answered (set once, before any request).
     var subscribeAnswered: ((ConnectionID, String, [String]?, Bool) -> Void)?
 
@@ -76,7 +74,7 @@ final class Worker: @unchecked Sendable {
                 commands = []
                 subscribeAnswered?(connection, target, paths, succeeded)
             case .schedule(let timer, let at):
-                if let wake = timers.add(timer, at: at) { wakeUp(at: wake) }
+                context.clock.schedule(at: at, on: queue) { [self] in run(.timerFired(timer)) }
             case .log(let level, let message, let metadata):
                 context.log(Dispatcher.level(level), message, metadata)
             case .count(let counter):
@@ -86,15 +84,6 @@ final class Worker: @unchecked Sendable {
             }
         }
         context.submit(commands)
-    }
-
-    /// Asks the clock to wake the queue at `at`, when the timers due by then fire in order.
-    private func wakeUp(at: UInt64) {
-        context.clock.schedule(at: at, on: queue) { [self] in
-            let (due, next) = timers.wakeUp(for: at, now: context.clock.now())
-            if let next { wakeUp(at: next) }
-            for timer in due { run(.timerFired(timer)) }
-        }
     }
 
     private func count(_ counter: WorkerCounter) {
