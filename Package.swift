@@ -50,10 +50,10 @@ let package = Package(
         .target(name: "RiveSyncModel", dependencies: ["RiveSyncJSON"]),
         // Strict JSON parser with limits, and a deterministic serializer. No I/O.
         .target(name: "RiveSyncJSON"),
-        .testTarget(name: "RiveSyncModelTests", dependencies: ["RiveSyncModel", "RiveFile"]),
+        .testTarget(name: "RiveSyncModelTests", dependencies: ["RiveSyncModel", "RiveFile", "RiveSyncJSON"]),
         // Wire protocol v1: requests, replies, values, batches, error codes. No I/O.
         .target(name: "RiveSyncProtocol", dependencies: ["RiveSyncModel", "RiveSyncJSON"]),
-        .testTarget(name: "RiveSyncProtocolTests", dependencies: ["RiveSyncProtocol"]),
+        .testTarget(name: "RiveSyncProtocolTests", dependencies: ["RiveSyncProtocol", "RiveSyncModel", "RiveSyncJSON"]),
         // The daemon's pure core: the change log's records and seam (JournalRecord, JournalCodec,
         // ChangeLog), the dispatcher's and the workers' logic as state machines (Connections,
         // WorkerCore). No Foundation, Dispatch, Glibc or transport (RiveSyncCoreTests checks).
@@ -82,7 +82,8 @@ let package = Package(
             name: "RiveSyncServerTests",
             dependencies: [
                 "rivesyncd", "RiveSyncServer", "RiveSyncTransport", "RiveSyncProtocol", "RiveSyncModel", "RiveSyncJSON",
-                "RiveSyncTestSupport", "RiveSyncRedis", "StateMachineTraceSupport", "RiveSyncInProcess",
+                "RiveSyncTestSupport", "RiveSyncRedis", "StateMachineTraceSupport", "RiveSyncInProcess", "RiveSyncCore",
+                "RiveSyncCluster", "RiveSyncVersion",
             ],
             exclude: ["python", "journal-v1", "journal-v4"]),
         // Test-only: the whole daemon in the test process on a manual clock (InProcessDaemon), and
@@ -131,7 +132,7 @@ let package = Package(
             name: "RiveSyncClientTests",
             dependencies: [
                 "RiveSyncClient", "RiveSyncLibWebSockets", "RiveSyncFoundationWebSocket", "rivesyncd", "RiveSyncTestSupport",
-                "RiveSyncInProcess",
+                "RiveSyncInProcess", "RiveSyncWebSocket", "RiveSyncProtocol", "RiveSyncModel",
             ],
             exclude: ["Packages"]),
         // Rive's documentation snippets, unchanged, compiled and run against the daemon.
@@ -142,7 +143,9 @@ let package = Package(
         .target(name: "RiveSyncLibWebSockets", dependencies: ["RiveSyncWebSocket", "RiveSyncTransport"]),
         // The seam on Foundation's URLSessionWebSocketTask: the default on Apple platforms.
         .target(name: "RiveSyncFoundationWebSocket", dependencies: ["RiveSyncWebSocket"]),
-        .testTarget(name: "RiveSyncFoundationWebSocketTests", dependencies: ["RiveSyncFoundationWebSocket", "RiveSyncTestSupport"]),
+        .testTarget(
+            name: "RiveSyncFoundationWebSocketTests",
+            dependencies: ["RiveSyncFoundationWebSocket", "RiveSyncWebSocket", "RiveSyncTestSupport"]),
         // Benchmark (not a test): .riv load time against byte-scan baselines.
         .executableTarget(name: "bench-riv-load", dependencies: ["RiveFile"], path: "bench/riv-load"),
         // Benchmark (not a test): WebSocket load generator for bench/run.py (rivesyncd vs peers).
