@@ -101,6 +101,7 @@ extension ClientRequest {
             self = .listSwap(target: try f.string("target"), path: try f.string("path"), index: try f.int("index"), with: try f.int("with"))
         case "setInput": self = .setInput(target: try f.string("target"), name: try f.string("name"), value: try f.inputValue("value"))
         case "fireInput": self = .fireInput(target: try f.string("target"), name: try f.string("name"))
+        case "setBindTarget": self = .setBindTarget(target: try f.string("target"), bind: try f.int("bind"), value: try f.value("value"))
         case "transaction": self = .transaction(try TransactionRequest(json, maxCommands: maxTransactionCommands))
         case "advance": self = .advance(target: try f.string("target"), elapsed: try f.elapsed("elapsed"))
         case "digest": self = .digest(target: try f.string("target"))

@@ -106,6 +106,8 @@ extension ClientRequest {
             return [("target", .string(target)), ("name", .string(name)), ("value", json)]
         case .fireInput(let target, let name):
             return [("target", .string(target)), ("name", .string(name))]
+        case .setBindTarget(let target, let bind, let value):
+            return [("target", .string(target)), ("bind", .number(Double(bind))), ("value", value)]
         case .transaction(let transaction):
             return transaction.fields
         case .upload(let kind, let data, let mediaType):

@@ -121,6 +121,10 @@ public enum ClientRequest: Sendable, Hashable {
     case setInput(target: String, name: String, value: PropertyValue)
     /// Fires a legacy trigger input (PROTOCOL.md §8).
     case fireInput(target: String, name: String)
+    /// Writes the target side of one of the artboard's data binds (its index among them, as
+    /// `inspect --graph` numbers them), as an interactive component would (PROTOCOL.md §8).
+    /// `value` stays JSON until the daemon knows the bound property's type.
+    case setBindTarget(target: String, bind: Int, value: JSONValue)
     /// Several commands for one target, applied in one advance in their order, all or none
     /// (PROTOCOL.md §16).
     case transaction(TransactionRequest)
@@ -168,6 +172,7 @@ public enum ClientRequest: Sendable, Hashable {
         case .listSwap: return "listSwap"
         case .setInput: return "setInput"
         case .fireInput: return "fireInput"
+        case .setBindTarget: return "setBindTarget"
         case .transaction: return "transaction"
         case .advance: return "advance"
         case .digest: return "digest"

@@ -57,6 +57,8 @@ extension Grants {
             return need(.write, target, "")
         case .fireInput(let target, _):
             return need(.fire, target, "")
+        case .setBindTarget(let target, _, _):
+            return need(.write, target, "")
         case .listAppend(let target, let path, _), .listInsert(let target, let path, _, _):
             return need(.write, target, path) ?? need(.create)
         case .listRemoveAt(let target, let path, _), .listRemove(let target, let path, _), .listSwap(let target, let path, _, _):

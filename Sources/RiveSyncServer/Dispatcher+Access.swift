@@ -101,7 +101,7 @@ final class DispatcherEnvironment: ConnectionEnvironment, @unchecked Sendable {
         case .subscribe(let name, _, _), .unsubscribe(let name), .deleteTarget(let name), .bind(let name, _, _), .get(let name, _),
             .set(let name, _, _), .fire(let name, _), .listAppend(let name, _, _), .listInsert(let name, _, _, _),
             .listRemoveAt(let name, _, _), .listRemove(let name, _, _), .listSwap(let name, _, _, _), .advance(let name, _),
-            .digest(let name), .setInput(let name, _, _), .fireInput(let name, _):
+            .digest(let name), .setInput(let name, _, _), .fireInput(let name, _), .setBindTarget(let name, _, _):
             return target(name)
         case .transaction(let transaction):
             return target(transaction.target)

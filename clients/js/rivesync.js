@@ -1011,6 +1011,20 @@ export class Target {
   }
 
   /**
+   * `setBindTarget` (PROTOCOL.md §8): writes the target side of the artboard's data bind number
+   * `bind` (as `rivesync inspect --graph` numbers them), as an interactive component would: a
+   * number, a boolean, a string or a color `'#AARRGGBB'`, of the bound property's type. Two-way
+   * and to-source binds carry it to the view model. Resolves with the ack after the advance that
+   * applied it; rejects with `no_such_data_bind` or `type_mismatch`.
+   * @param {number} bind
+   * @param {number|boolean|string} value
+   * @returns {Promise<Ack>}
+   */
+  setBindTarget(bind, value) {
+    return this.client.command({ type: 'setBindTarget', target: this.name, bind, value });
+  }
+
+  /**
    * The state machine's legacy inputs in file order, as the daemon lists them now
    * (`listTargets`, PROTOCOL.md §19): `[{name, type: 'number'|'boolean'|'trigger', value?}]`,
    * no value for a trigger; empty for a published instance.

@@ -70,6 +70,16 @@ extension WorkerCore {
             (target, command) = (t, bind)
         case .setInput(let t, let name, let value): (target, command) = (t, .setInput(name: name, value: value))
         case .fireInput(let t, let name): (target, command) = (t, .fireInput(name: name))
+        case .setBindTarget(let t, let bind, let json):
+            let file = try record(t).file
+            let type: DataType
+            do { type = try files[file]!.dataBindTargetType(t, bind: bind) } catch { throw WireError(error) }
+            let value: PropertyValue
+            do { value = try ValueCodec.decode(json, as: type, path: "") } catch {
+                guard case .typeMismatch(_, let expected, let actual) = error else { throw WireError(error) }
+                throw WireError(DataBindTargetError.typeMismatch(bind: bind, expected: expected, actual: actual))
+            }
+            (target, command) = (t, .setBindTarget(bind: bind, value: value))
         default:
             throw WireError.internalError("not a command: \(body.type)")
         }
@@ -79,9 +89,10 @@ extension WorkerCore {
             try checkAttach(instance, in: file, to: target, at: path, grants: grants)
         case .listRemove(_, let instance):
             try checkInstance(instance, in: file)
-        case .setInput, .fireInput:
-            // A state machine's inputs never change: checked now, whatever is queued before it.
-            do { try files[file]!.checkInput(command, on: target) } catch { throw WireError(error) }
+        case .setInput, .fireInput, .setBindTarget:
+            // A state machine's inputs and data binds never change: checked now, whatever is
+            // queued before it.
+            do { try files[file]!.validate(command, on: target) } catch { throw WireError(error) }
         default:
             break
         }

@@ -98,7 +98,8 @@ extension WorkerCore {
             let value = try model { try runtime.value(at: path, in: target) }
             let seq = try model { try runtime.target(target).seq }
             return .value(ServerMessage.ValueReply(target: target, seq: seq, path: path, valueType: property.type, value: value), id: id)
-        case .set, .fire, .listAppend, .listInsert, .listRemoveAt, .listRemove, .listSwap, .bind, .setInput, .fireInput:
+        case .set, .fire, .listAppend, .listInsert, .listRemoveAt, .listRemove, .listSwap, .bind, .setInput, .fireInput,
+            .setBindTarget:
             try enqueueCommand(body, session: session, requestID: id, grants: grants, author: author)
             return nil
         case .transaction(let transaction):

@@ -53,7 +53,7 @@ extension FileRuntime {
                 changes.append(.bind(slot: binding.slot, instance: instance, introduced: closureStates(of: instance)))
             }
             return changes
-        case .setInput, .fireInput:
+        case .setInput, .fireInput, .setBindTarget:
             // No view-model change: the state machine takes it (`applyInput`).
             return []
         }
