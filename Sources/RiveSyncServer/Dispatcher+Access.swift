@@ -8,8 +8,9 @@ import RiveSyncVersion
 /// What the connection core asks of the daemon (`ConnectionEnvironment`): the clock, limits,
 /// origins, `hello` authentication, each request's grants and owning worker, and the
 /// daemon-wide replies. Used on the dispatcher's queue, and for `/metrics` on the transport's
-/// service thread (which reads only the locked tokens and the configuration).
-final class DispatcherEnvironment: ConnectionEnvironment, @unchecked Sendable {
+/// service thread (which reads only the locked tokens and the configuration): its state is
+/// the context and the locked tokens, both `Sendable`.
+final class DispatcherEnvironment: ConnectionEnvironment, Sendable {
     let context: ServerContext
     /// The tokens file as last read (replaced by `reloadTokens`).
     let tokens: Locked<TokenTable>
@@ -59,22 +60,8 @@ final class DispatcherEnvironment: ConnectionEnvironment, @unchecked Sendable {
         }
     }
 
-    /// A `loadFile` to a daemon that accepts no files is refused here, before its bytes (or
-    /// the parts of a `.riv` file) are kept.
-    func authorize(_ request: ClientRequest, as identity: Identity) -> Authorization {
-        guard let grants = grants(of: identity) else { return .revoked }
-        if let denial = grants.denial(of: request) { return .denied(denial.error) }
-        if case .loadFile = request, !context.configuration.allowFileUploads {
-            return .denied(WireError(code: .forbidden, message: "this daemon does not accept files from clients"))
-        }
-        return .allowed
-    }
-
-    func isValid(_ identity: Identity) -> Bool { grants(of: identity) != nil }
-
-    func allowsSubscription(_ identity: Identity, to target: String, paths: [String]) -> Bool {
-        grants(of: identity)?.allowsSubscription(to: target, paths: paths) ?? false
-    }
+    /// Whether clients may load files (`allowFileUploads`).
+    var acceptsFiles: Bool { context.configuration.allowFileUploads }
 
     func worker(for request: ClientRequest) -> Result<Int, WireError> {
         let directory = context.directory

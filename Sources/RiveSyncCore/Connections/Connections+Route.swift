@@ -66,12 +66,12 @@ extension Connections {
     mutating func recheck(into out: inout [ConnectionAction]) {
         for connection in states.keys.sorted() {
             guard let identity = states[connection]?.identity else { continue }
-            guard environment.isValid(identity) else {
+            guard let grants = environment.grants(of: identity) else {
                 refuse(connection, id: nil, reason: "token revoked", into: &out)
                 continue
             }
             for (target, paths) in states[connection]!.subscriptions.sorted(by: { $0.key < $1.key })
-            where !environment.allowsSubscription(identity, to: target, paths: paths) {
+            where !grants.allowsSubscription(to: target, paths: paths) {
                 states[connection]!.unsubscribe(target)
                 let unsubscribe = ClientRequest.unsubscribe(target: target)
                 if case .success(let worker) = environment.worker(for: unsubscribe) {

@@ -91,6 +91,12 @@ extension FileRuntime {
         }
     }
 
+    /// Checks a `set` of `value` at `path`, resolved already in the current state (what
+    /// `validate` does for it, without resolving the path again).
+    public func validateSet(_ value: PropertyValue, at resolved: ResolvedProperty, path: String) throws(PropertyError) {
+        try check(value, for: resolved, path: path)
+    }
+
     private func check(_ value: PropertyValue, for resolved: ResolvedProperty, path: String) throws(PropertyError) {
         let property = resolved.property
         guard property.type.isSettableScalar || property.type == .viewModel, value.fits(property.type) else {
