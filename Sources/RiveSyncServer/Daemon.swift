@@ -101,7 +101,7 @@ public final class Daemon: Sendable {
         }
         let port = server.port ?? context.configuration.port
         let listening = context.configuration.listenDescriptor.flatMap(OriginPolicy.port(ofListeningSocket:)) ?? port
-        context.listeningPort.withLock { $0 = listening }
+        dispatcher.reconfigure { $0.origins.port = listening }
         ready.withLock { $0 = true }
         return port
     }

@@ -74,25 +74,33 @@ import Testing
         #expect(placed == [0, 1, 0])
     }
 
-    /// The recording double: through creation, routing, listing, loading and deletion the core
-    /// asks its environment only for the clock and values of the configuration and tokens.
-    @Test func theCoreAsksItsEnvironmentOnlyForClockConfigurationAndTokens() {
+    /// The recording double: through opening, hello with and without a token, creation,
+    /// routing, listing, loading, deletion, a refused origin and a reload of the tokens and
+    /// limits, the core asks its environment for the clock and nothing else: the configuration
+    /// and tokens are its own state (`configured`).
+    @Test func theCoreAsksItsEnvironmentOnlyForTheClock() {
         var driver = ConnectionDriver()
         driver.greeted()
+        driver.greeted(2, token: "good")
+        driver.greeted(3, token: "unknown")
+        _ = driver.open(4, origin: "https://evil.example")
         _ = driver.send(["type": "createStateMachine", "file": "demo", "name": "stage", "artboard": "Stage"])
         _ = driver.core.handle(.placed(.targetNames(.claim("stage", file: "demo"))))
         _ = driver.send(["type": "subscribe", "target": "stage"])
-        _ = driver.send(["type": "set", "target": "stage", "path": "count", "value": 1])
+        _ = driver.send(["type": "set", "target": "stage", "path": "count", "value": 1], from: 2)
         _ = driver.send(["type": "listFiles"])
         _ = driver.send(["type": "loadFile", "id": 2, "name": "scene", "schema": ["viewModels": []]])
         _ = driver.core.handle(.placed(.filePlaced(name: "scene", Placement.FileLocation(worker: 1, number: 2))))
         _ = driver.core.handle(.fileLoaded(ConnectionID(1), id: 2))
         _ = driver.send(["type": "deleteTarget", "target": "stage"])
         _ = driver.core.handle(.placed(.targetNames(.retire("stage", file: "demo"))))
-        _ = driver.core.handle(.tokensReloaded)
-        let asked = Set(driver.environment.calls)
-        let allowed: Set = ["now", "limits", "admits", "authenticate", "grants", "acceptsFiles", "configuredFiles", "welcome"]
-        #expect(asked.isSubset(of: allowed), "\(asked.subtracting(allowed))")
-        #expect(asked.contains("configuredFiles") && asked.contains("grants"), "the double records the calls")
+        let reload = driver.configure { settings in
+            settings.access.tokens = []
+            settings.limits.maxSubscriptions = 1
+        }
+        #expect(reload.closes == [.policyViolation], "the revoked token's connection")
+        _ = driver.core.handle(.timerFired(.hello(ConnectionID(4))))
+        #expect(driver.environment.calls.count > 3, "the double records the calls")
+        #expect(Set(driver.environment.calls) == ["now"], "\(driver.environment.calls)")
     }
 }

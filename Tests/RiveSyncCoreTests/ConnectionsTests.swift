@@ -29,6 +29,8 @@ import Testing
         var driver = ConnectionDriver()
         #expect(driver.open(origin: "https://evil.example").closes == [.policyViolation])
         #expect(driver.core.count == 0)
+        #expect(driver.open(origin: "https://app.example").closes.isEmpty, "a listed origin")
+        #expect(driver.core.count == 1)
     }
 
     @Test func beforeHelloEverythingIsHelloRequired() {
@@ -43,7 +45,7 @@ import Testing
 
     @Test func theRateWindowAdmitsTheLimitPerSecondAndStartsAgain() {
         var driver = ConnectionDriver()
-        driver.environment.configuredLimits.maxCommandsPerSecond = 5
+        driver.configure { $0.limits.maxCommandsPerSecond = 5 }
         driver.greeted()  // the hello is the first request of the window
         var codes: [String] = []
         for _ in 0..<6 { codes.append(driver.send(["type": "ping"]).sent.first?["type"]?.stringValue ?? "?") }
@@ -145,16 +147,20 @@ import Testing
         #expect(out.sent.first?["code"] == "limit_exceeded", "\(out.sent)")
     }
 
-    @Test func aRevokedTokenIsRefusedOnItsNextRequestAndOnReload() {
+    @Test func aRevokedTokensConnectionsAreClosedOnReloadAndANewTokenIsKnown() {
         var driver = ConnectionDriver()
         driver.greeted(1, token: "good")
         driver.greeted(2, token: "good")
-        driver.environment.revoked = true
-        let next = driver.send(["type": "ping"], from: 1)
-        #expect(next.sent.first?["code"] == "unauthorized" && next.closes == [.policyViolation])
-        let reload = driver.core.handle(.tokensReloaded)
-        #expect(reload.closes == [.policyViolation], "the other connection of the token is closed on reload")
+        #expect(driver.core.count == 2, "both said hello with the token")
+        let reload = driver.configure { $0.access.tokens = [] }
+        #expect(reload.closes == [.policyViolation, .policyViolation], "the token's connections are closed on reload")
+        #expect(reload.sent.allSatisfy { $0["code"] == "unauthorized" })
         #expect(driver.core.count == 0)
+        driver.greeted(3, token: "good")
+        #expect(driver.core.count == 0, "a revoked token gets no welcome")
+        driver.configure { $0.access.tokens = [ConnectionAccess.Token(name: "new", digest: Array("wen".utf8), grants: Grants.everything)] }
+        driver.greeted(4, token: "new")
+        #expect(driver.core.count == 1, "a token added by the reload says hello")
     }
 
     @Test func binaryFramesAreClosed() {

@@ -58,7 +58,7 @@ import Testing
 
     @Test func aFileOverMaxFileBytesIsRefusedAtItsFirstPart() {
         var driver = ConnectionDriver()
-        driver.environment.configuredLimits.maxFileBytes = 8
+        driver.configure { $0.limits.maxFileBytes = 8 }
         driver.greeted()
         let refused = driver.send(Self.part([1], offset: 0, size: 9))
         #expect(refused.sent.first?["code"] == "limit_exceeded" && refused.sent.first?["details"]?["limit"] == "maxFileBytes")

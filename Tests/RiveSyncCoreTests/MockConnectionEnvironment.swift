@@ -2,19 +2,10 @@ import RiveSyncCore
 import RiveSyncJSON
 import RiveSyncProtocol
 
-/// A daemon for the connection core: a clock the test moves, fixed limits, anonymous access,
-/// and a token `good` that a test can revoke. It records every call the core makes (`calls`,
-/// by name), so a test can show what the core asks and what it never does.
+/// The connection core's clock: one the test moves. It records every call the core makes
+/// (`calls`, by name), so a test can show that the clock is all the core asks.
 final class MockConnectionEnvironment: ConnectionEnvironment {
     var clock: UInt64 = 1_000_000_000
-    var configuredLimits = ConnectionLimits(
-        helloTimeoutSeconds: 10, maxCommandsPerSecond: 100, maxJSONDepth: 16, maxMessageBytes: 1 << 16, maxSubscriptions: 2,
-        maxAssetBytes: 1024, maxTransactionCommands: 2)
-    var revoked = false
-    /// Configuration `allowFileUploads`.
-    var allowFileUploads = true
-    /// The configuration's files.
-    var configured: Set<String> = ["demo"]
     /// The names of the calls the core made, in order.
     private(set) var calls: [String] = []
 
@@ -22,65 +13,47 @@ final class MockConnectionEnvironment: ConnectionEnvironment {
         calls.append("now")
         return clock
     }
-
-    var limits: ConnectionLimits {
-        calls.append("limits")
-        return configuredLimits
-    }
-
-    var acceptsFiles: Bool {
-        calls.append("acceptsFiles")
-        return allowFileUploads
-    }
-
-    var configuredFiles: Set<String> {
-        calls.append("configuredFiles")
-        return configured
-    }
-
-    func admits(origin: String?) -> Bool {
-        calls.append("admits")
-        return origin != "https://evil.example"
-    }
-
-    func authenticate(token: String?, remoteAddress: String) -> Identity? {
-        calls.append("authenticate")
-        return switch token {
-        case nil: .anonymous
-        case "good": .token(name: "good", digest: [1])
-        default: nil
-        }
-    }
-
-    /// Everything, except firing anywhere but under the path `go`; nil for the token once
-    /// revoked.
-    func grants(of identity: Identity) -> Grants? {
-        calls.append("grants")
-        guard identity == .anonymous || !revoked else { return nil }
-        return Grants(scopes: [
-            Scope(permissions: [.read, .write, .seePresence, .publishPresence], targets: .any, prefixes: [[]]),
-            Scope(permissions: [.fire], targets: .any, prefixes: [["go"]]),
-            Scope(permissions: [.create, .load, .metrics], targets: .any, prefixes: [[]]),
-        ])
-    }
-
-    func welcome(id: JSONValue?) -> ServerMessage {
-        calls.append("welcome")
-        return .welcome(ServerMessage.Welcome(protocolVersion: 1, server: "mock", epoch: "e-1", limits: []), id: id)
-    }
 }
 
 /// Drives a `Connections` with events and reads what it answers. Its placement: file `demo`
-/// (number 1) on worker 0 with targets `room`, `lobby` and `theme`; two workers.
+/// (number 1) on worker 0 with targets `room`, `lobby` and `theme`; two workers. Its settings
+/// (`settings`): fixed limits, anonymous access, a token `good` (that `revoke` takes away),
+/// file uploads allowed, configured file `demo`, origins `https://app.example` only.
 struct ConnectionDriver {
     let environment = MockConnectionEnvironment()
     var core: Connections
+
+    /// Everything, except firing anywhere but under the path `go`.
+    static let grants = Grants(scopes: [
+        Scope(permissions: [.read, .write, .seePresence, .publishPresence], targets: .any, prefixes: [[]]),
+        Scope(permissions: [.fire], targets: .any, prefixes: [["go"]]),
+        Scope(permissions: [.create, .load, .metrics], targets: .any, prefixes: [[]]),
+    ])
+
+    /// The token `good`, known by a digest that is the token's bytes reversed.
+    static let good = ConnectionAccess.Token(name: "good", digest: Array("doog".utf8), grants: grants)
+
+    static let settings = ConnectionSettings(
+        limits: ConnectionLimits(
+            helloTimeoutSeconds: 10, maxCommandsPerSecond: 100, maxJSONDepth: 16, maxMessageBytes: 1 << 16, maxSubscriptions: 2,
+            maxAssetBytes: 1024, maxTransactionCommands: 2),
+        access: ConnectionAccess(tokens: [good], anonymous: .allowed, anonymousGrants: grants, digest: { Array($0.utf8.reversed()) }),
+        origins: OriginPolicy(allowed: ["https://app.example"], listenHost: "127.0.0.1"), acceptsFiles: true,
+        configuredFiles: ["demo"], welcome: ServerMessage.Welcome(protocolVersion: 1, server: "mock", epoch: "e-1", limits: []))
 
     init() {
         var placement = Placement()
         _ = placement.reserveFile("demo", worker: 0)
         for target in ["room", "lobby", "theme"] { _ = placement.claimTarget(target, file: "demo") }
-        core = Connections(environment: environment, placement: placement, workers: 2)
+        core = Connections(environment: environment, settings: Self.settings, placement: placement, workers: 2)
+    }
+
+    /// Sends the core its settings with `change` made (a reload).
+    @discardableResult
+    mutating func configure(_ change: (inout ConnectionSettings) -> Void) -> [ConnectionAction] {
+        var settings = core.settings
+        change(&settings)
+        return core.handle(.configured(settings))
     }
 
     mutating func open(_ id: UInt64 = 1, origin: String? = nil) -> [ConnectionAction] {

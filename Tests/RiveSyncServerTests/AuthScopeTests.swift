@@ -96,10 +96,17 @@ import Testing
                 ]
             ],
             here: "tokens.json")
-        #expect(tokens.entry(forToken: "long-enough-token-123")?.name == "plain")
-        #expect(tokens.entry(forToken: "abc")?.name == "hashed", "SHA-256 of 'abc', given in upper case")
-        #expect(tokens.entry(forToken: "long-enough-token-12") == nil)
-        #expect(tokens.entry(forDigest: TokenTable.digest(of: "abc"))?.name == "hashed")
+        let access = ConnectionAccess(
+            tokens: tokens.entries, anonymous: .denied, anonymousGrants: Grants(scopes: []), digest: TokenTable.digest(of:))
+        #expect(
+            access.identity(token: "long-enough-token-123", remoteAddress: "127.0.0.1")
+                == .token(name: "plain", digest: TokenTable.digest(of: "long-enough-token-123")))
+        #expect(
+            access.identity(token: "abc", remoteAddress: "127.0.0.1") == .token(name: "hashed", digest: TokenTable.digest(of: "abc")),
+            "SHA-256 of 'abc', given in upper case")
+        #expect(access.identity(token: "long-enough-token-12", remoteAddress: "127.0.0.1") == nil)
+        #expect(access.identity(token: nil, remoteAddress: "127.0.0.1") == nil, "anonymous access denied")
+        #expect(access.grants(of: .token(name: "hashed", digest: TokenTable.digest(of: "abc"))) != nil)
     }
 
     @Test func authSectionDefaults() throws {

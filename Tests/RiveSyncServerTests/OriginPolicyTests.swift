@@ -1,4 +1,5 @@
 import Foundation
+import RiveSyncCore
 import RiveSyncJSON
 import RiveSyncTestSupport
 import Testing
@@ -23,28 +24,33 @@ import Testing
     }
 
     @Test func withoutAListOnlyTheDaemonsOwnOriginsAreAdmitted() {
-        let policy = OriginPolicy(allowed: nil, listenHost: "127.0.0.1")
+        let policy = OriginPolicy(allowed: nil, listenHost: "127.0.0.1", port: 7420)
         for own in [
             "http://127.0.0.1:7420", "http://localhost:7420", "https://127.0.0.1:7420", "http://[::1]:7420", "http://127.0.0.2:7420",
         ] {
-            #expect(policy.admits(own, port: 7420), "\(own)")
+            #expect(policy.admits(own), "\(own)")
         }
         for other in [
             "http://127.0.0.1:8000", "https://evil.example", "http://evil.example:7420", "null", "", "http://localhost",
             "http://10.0.0.1.nip.io:7420",
         ] {
-            #expect(!policy.admits(other, port: 7420), "\(other)")
+            #expect(!policy.admits(other), "\(other)")
         }
-        #expect(policy.admits(nil, port: 7420), "no Origin: not a browser")
-        #expect(!policy.admits("http://127.0.0.1:7420", port: nil), "nothing before the port is known")
+        #expect(policy.admits(nil), "no Origin: not a browser")
+        for loopback in ["127.0.0.1", "127.255.0.9", "localhost", "::1"] { #expect(OriginPolicy.isLoopback(loopback), "\(loopback)") }
+        for other in ["127.1", "0127.0.0.1", "127.0.0.256", "127.0.0.1.nip.io", "128.0.0.1", "127.0.0."] {
+            #expect(!OriginPolicy.isLoopback(other), "\(other)")
+        }
+        #expect(!OriginPolicy(allowed: nil, listenHost: "127.0.0.1").admits("http://127.0.0.1:7420"), "nothing before the port is known")
         // An address of this machine written as a literal is its own; the wildcard listen address names none.
         let machine = OriginPolicy.interfaceAddresses().first { !OriginPolicy.isLoopback($0) && !$0.contains(":") } ?? "127.0.0.1"
-        #expect(OriginPolicy(allowed: nil, listenHost: "0.0.0.0").admits("http://\(machine):7420", port: 7420))
-        #expect(!OriginPolicy(allowed: nil, listenHost: "0.0.0.0").admits("http://0.0.0.0:7420", port: 7420))
+        let wildcard = OriginPolicy(allowed: nil, listenHost: "0.0.0.0", port: 7420, interfaceAddresses: OriginPolicy.interfaceAddresses())
+        #expect(wildcard.admits("http://\(machine):7420"))
+        #expect(!wildcard.admits("http://0.0.0.0:7420"))
         // A configured list is exactly what it says.
-        let listed = OriginPolicy(allowed: ["https://app.example"], listenHost: "127.0.0.1")
-        #expect(listed.admits("https://app.example", port: 7420))
-        #expect(!listed.admits("http://127.0.0.1:7420", port: 7420))
+        let listed = OriginPolicy(allowed: ["https://app.example"], listenHost: "127.0.0.1", port: 7420)
+        #expect(listed.admits("https://app.example"))
+        #expect(!listed.admits("http://127.0.0.1:7420"))
     }
 
     /// Through a `--demo` daemon: what a browser page of another site gets, and what the

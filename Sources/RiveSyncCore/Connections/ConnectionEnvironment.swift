@@ -1,27 +1,10 @@
-import RiveSyncJSON
-import RiveSyncProtocol
-
-/// What the connection core may ask of the daemon around it: the clock and values of the
-/// configuration and tokens. Where files and targets live is not asked: the core keeps its own
-/// copy (`ConnectionEvent.placed`). The shell answers from its configuration and tokens; tests
-/// answer with fixed values and a mock clock.
+/// What the connection core may ask of the daemon around it: the clock, nothing else. The
+/// configuration and tokens are its own state (`ConnectionSettings`, kept by `configured`);
+/// where files and targets live is its own copy (`ConnectionEvent.placed`). The shell answers
+/// from its clock; tests answer with a mock clock.
 public protocol ConnectionEnvironment: AnyObject {
     /// Monotonic nanoseconds.
     func now() -> UInt64
-    var limits: ConnectionLimits { get }
-    /// Whether a connection with this `Origin` header (nil: none) may stay open.
-    func admits(origin: String?) -> Bool
-    /// The identity a `hello` with `token` gets, or nil (unauthorized).
-    func authenticate(token: String?, remoteAddress: String) -> Identity?
-    /// What `identity` may do now (its token's scopes as last read); nil once its token is
-    /// revoked. The rules that apply them are the core's (`Grants.denial(of:)`).
-    func grants(of identity: Identity) -> Grants?
-    /// Whether clients may load files (configuration `allowFileUploads`).
-    var acceptsFiles: Bool { get }
-    /// The files of the configuration (the `files` reply tells them from clients' files).
-    var configuredFiles: Set<String> { get }
-    /// The `welcome` reply.
-    func welcome(id: JSONValue?) -> ServerMessage
 }
 
 /// The limits the connection core applies.

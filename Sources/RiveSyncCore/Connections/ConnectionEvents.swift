@@ -20,8 +20,9 @@ public enum ConnectionEvent: Sendable {
     /// released or retired): the core's copy of the placement follows, so routing asks
     /// nothing. The shell delivers each change before any reply that follows it.
     case placed(PlacementChange)
-    /// The tokens were read again: every connection is checked against them.
-    case tokensReloaded
+    /// The configuration or tokens changed (a reload, or the port once the daemon listens):
+    /// the core keeps the new settings, and every connection is checked against their tokens.
+    case configured(ConnectionSettings)
     /// Whether the daemon's state may be behind (false: a cluster node that cannot read the
     /// cluster's log) or is fresh again (PROTOCOL.md §7.1): every connection that said hello
     /// is told, and while not fresh a later `hello` gets `freshness` false after `welcome`.

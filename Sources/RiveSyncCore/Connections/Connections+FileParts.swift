@@ -16,7 +16,7 @@ extension Connections {
     mutating func loadRiv(
         _ connection: ConnectionID, name: String, bytes: [UInt8], part: FilePart?, id: JSONValue?, into out: inout [ConnectionAction]
     ) -> Outcome {
-        let maxFileBytes = environment.limits.maxFileBytes
+        let maxFileBytes = settings.limits.maxFileBytes
         guard let part else {
             guard bytes.count <= maxFileBytes else { return fail(connection, .limit("maxFileBytes", maxFileBytes), id: id, into: &out) }
             out.append(.startBackground(connection, .loadFile(name: name, content: .riv(bytes), worker: nextFileWorker()), id: id))

@@ -48,7 +48,7 @@ extension Connections {
 
     /// The `files` reply: the files in load order, with their workers and where they came from.
     func files(id: JSONValue?) -> ServerMessage {
-        let configured = environment.configuredFiles
+        let configured = settings.configuredFiles
         let files = placement.fileList().map { file in
             ServerMessage.FileInfo(name: file.name, worker: file.worker, source: configured.contains(file.name) ? .config : .upload)
         }

@@ -6,7 +6,7 @@ extension Connections {
     mutating func route(
         _ connection: ConnectionID, _ request: Request, identity: Identity, into out: inout [ConnectionAction]
     ) -> Outcome {
-        let limits = environment.limits
+        let limits = settings.limits
         switch request.body {
         case .ping:
             out.append(.send(Self.frame(.pong(id: request.id)), to: [connection]))
@@ -66,7 +66,7 @@ extension Connections {
     mutating func recheck(into out: inout [ConnectionAction]) {
         for connection in states.keys.sorted() {
             guard let identity = states[connection]?.identity else { continue }
-            guard let grants = environment.grants(of: identity) else {
+            guard let grants = settings.access.grants(of: identity) else {
                 refuse(connection, id: nil, reason: "token revoked", into: &out)
                 continue
             }

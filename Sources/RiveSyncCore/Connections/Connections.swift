@@ -6,10 +6,13 @@ import RiveSyncProtocol
 /// subscriptions, request order), fed events and answering actions. It decodes, authorises
 /// and routes; work that would block runs in the background while the connection's later
 /// messages wait here, so a connection's replies and effects stay in request order and no
-/// other connection waits. Pure: the clock and the configuration come from `environment`;
-/// where files and targets live is its own copy of the daemon's placement, kept by events.
+/// other connection waits. Pure: the clock comes from `environment`; the configuration and
+/// tokens (`settings`) and where files and targets live (`placement`) are its own copies, kept
+/// by events.
 public struct Connections {
     let environment: any ConnectionEnvironment
+    /// The configuration and tokens as the shell last sent them (`configured`).
+    public private(set) var settings: ConnectionSettings
     var states: [ConnectionID: State] = [:]
     /// Where files and targets live, as the directory's changes told it (`placed`).
     public private(set) var placement: Placement
@@ -44,10 +47,14 @@ public struct Connections {
         var fileInParts: FileInParts?
     }
 
-    /// A core that routes by `placement` (the directory's as it is now) and the changes that
-    /// follow it, and places clients' files on `workers` workers in turn.
-    public init(environment: any ConnectionEnvironment, placement: Placement = Placement(), workers: Int = 1) {
+    /// A core with the daemon's `settings` at start, that routes by `placement` (the
+    /// directory's as it is now) and the changes that follow it, and places clients' files on
+    /// `workers` workers in turn.
+    public init(
+        environment: any ConnectionEnvironment, settings: ConnectionSettings, placement: Placement = Placement(), workers: Int = 1
+    ) {
         self.environment = environment
+        self.settings = settings
         self.placement = placement
         self.workers = max(workers, 1)
     }
@@ -70,14 +77,14 @@ public struct Connections {
         var out: [ConnectionAction] = []
         switch event {
         case .opened(let connection, let remote, let origin):
-            guard environment.admits(origin: origin) else {
+            guard settings.origins.admits(origin) else {
                 out.append(.log(.warning, "origin refused", [("origin", origin ?? ""), ("remote", remote)]))
                 out.append(.close(connection, code: .policyViolation, reason: "origin not allowed"))
                 break
             }
             states[connection] = State(remoteAddress: remote)
             out.append(.log(.debug, "connection opened", [("session", "\(connection)"), ("remote", remote), ("origin", origin ?? "")]))
-            let seconds = environment.limits.helloTimeoutSeconds
+            let seconds = settings.limits.helloTimeoutSeconds
             out.append(.schedule(.hello(connection), at: environment.now() &+ UInt64(seconds) * 1_000_000_000))
         case .received(let connection, let bytes, let isText):
             guard states[connection] != nil else {
@@ -97,7 +104,7 @@ public struct Connections {
         case .timerFired(.hello(let connection)):
             guard let state = states[connection], state.identity == nil else { break }
             out.append(.log(.info, "hello timeout", [("remote", state.remoteAddress)]))
-            out.append(.close(connection, code: .policyViolation, reason: "no hello within \(environment.limits.helloTimeoutSeconds) s"))
+            out.append(.close(connection, code: .policyViolation, reason: "no hello within \(settings.limits.helloTimeoutSeconds) s"))
         case .backgroundFinished(let connection, let reply):
             finished(connection, reply: reply, into: &out)
         case .fileLoaded(let connection, let id):
@@ -107,7 +114,8 @@ public struct Connections {
             states[connection]!.answered(target, paths: paths, succeeded: succeeded)
         case .placed(let change):
             placement.apply(change)
-        case .tokensReloaded:
+        case .configured(let new):
+            settings = new
             recheck(into: &out)
         case .freshness(let fresh):
             stateIsFresh = fresh
@@ -150,7 +158,7 @@ public struct Connections {
             out.append(.close(connection, code: .protocolError, reason: "binary frames are not part of the protocol"))
             return .answered
         }
-        let limits = environment.limits
+        let limits = settings.limits
         let json: JSONValue
         do {
             json = try JSONParser(maxDepth: limits.maxJSONDepth, maxBytes: limits.maxMessageBytes).parse(bytes)
@@ -186,7 +194,7 @@ public struct Connections {
         // A transaction's commands each need their own permission (PROTOCOL.md §16).
         var transaction: TransactionRequest?
         if case .transaction(let t) = request.body { transaction = t }
-        guard let grants = environment.grants(of: identity) else {
+        guard let grants = settings.access.grants(of: identity) else {
             refuse(connection, id: request.id, reason: "token revoked", into: &out)
             return .answered
         }
@@ -196,7 +204,7 @@ public struct Connections {
         }
         // A daemon that accepts no files refuses them here, before their bytes (or a `.riv`
         // file's parts) are kept.
-        if case .loadFile = request.body, !environment.acceptsFiles {
+        if case .loadFile = request.body, !settings.acceptsFiles {
             return fail(
                 connection, WireError(code: .forbidden, message: "this daemon does not accept files from clients"), id: request.id,
                 into: &out)
@@ -216,13 +224,13 @@ public struct Connections {
             out.append(.close(connection, code: .protocolError, reason: "unsupported protocol version"))
             return .answered
         }
-        guard let identity = environment.authenticate(token: token, remoteAddress: states[connection]!.remoteAddress) else {
+        guard let identity = settings.access.identity(token: token, remoteAddress: states[connection]!.remoteAddress) else {
             refuse(connection, id: id, reason: token == nil ? "a token is required" : "unknown token", into: &out)
             return .answered
         }
         states[connection]!.identity = identity
         states[connection]!.client = client
-        out.append(.send(Self.frame(environment.welcome(id: id)), to: [connection]))
+        out.append(.send(Self.frame(.welcome(settings.welcome, id: id)), to: [connection]))
         if !stateIsFresh { out.append(.send(Self.frame(.freshness(fresh: false)), to: [connection])) }
         return .answered
     }

@@ -4,21 +4,13 @@ import RiveSyncJSON
 import RiveSyncModel
 
 /// The tokens of a tokens file. Only SHA-256 digests are kept: a token given in plain text
-/// is hashed as the file is read. A presented token is hashed and compared with every
-/// digest in constant time, so neither timing nor an early match tells which entry was close.
+/// is hashed as the file is read. The connection core compares presented tokens with them
+/// (`ConnectionAccess`, whose digest is `digest(of:)`).
 struct TokenTable: Sendable {
-    /// One token: a name for logs (the token itself is never logged) and what it may do.
-    struct Entry: Sendable {
-        var name: String
-        /// Lower-case hex SHA-256 of the token, as UTF-8 bytes.
-        var digest: [UInt8]
-        var grants: Grants
-    }
-
     /// Plain-text tokens shorter than this are refused (guessable).
     static let minimumTokenLength = 16
 
-    private(set) var entries: [Entry] = []
+    private(set) var entries: [ConnectionAccess.Token] = []
 
     init() {}
 
@@ -53,7 +45,7 @@ struct TokenTable: Sendable {
             }
             guard !entries.contains(where: { $0.digest == digest }) else { throw .invalid("\(at): same token as another entry") }
             guard let scopes = item["scopes"] else { throw .invalid("\(at).scopes: expected an array of scopes") }
-            entries.append(Entry(name: name, digest: digest, grants: try Grants(json: scopes, here: "\(at).scopes")))
+            entries.append(ConnectionAccess.Token(name: name, digest: digest, grants: try Grants(json: scopes, here: "\(at).scopes")))
         }
     }
 
@@ -63,30 +55,9 @@ struct TokenTable: Sendable {
         return try TokenTable(json: json, here: path)
     }
 
-    /// The entry of a presented token, or nil. Every entry is compared, without early exit.
-    func entry(forToken token: String) -> Entry? {
-        let digest = Self.digest(of: token)
-        var found: Entry?
-        for entry in entries where Self.constantTimeEqual(entry.digest, digest) && found == nil {
-            found = entry
-        }
-        return found
-    }
-
-    /// The current entry of a token known by its digest (nil once it is revoked).
-    func entry(forDigest digest: [UInt8]) -> Entry? {
-        entries.first { $0.digest == digest }
-    }
-
+    /// Lower-case hex SHA-256 of a token, as UTF-8 bytes.
     static func digest(of token: String) -> [UInt8] {
         Array(SHA256Digest.hex(Array(token.utf8)).utf8)
-    }
-
-    static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-        guard a.count == b.count else { return false }
-        var difference: UInt8 = 0
-        for i in a.indices { difference |= a[i] ^ b[i] }
-        return difference == 0
     }
 
     private static let hexDigits = Set("0123456789abcdef".utf8)

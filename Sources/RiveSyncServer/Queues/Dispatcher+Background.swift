@@ -16,7 +16,7 @@ extension Dispatcher {
         }
         switch work {
         case .listTargets(let page, let identity):
-            let grants = environment.grants(of: identity) ?? Grants(scopes: [])
+            let grants = connections.settings.access.grants(of: identity) ?? Grants(scopes: [])
             gatherTargets(page, grants: grants, id: id, then: finish)
         case .upload(let kind, let data, let mediaType):
             background.async {

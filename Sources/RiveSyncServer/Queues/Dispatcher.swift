@@ -20,6 +20,9 @@ final class Dispatcher: @unchecked Sendable {
     let workers: [Worker]
     let environment: DispatcherEnvironment
     var connections: Connections
+    /// The tokens and anonymous access the core was last sent, for `/metrics` on the
+    /// transport's service thread.
+    let access: Locked<ConnectionAccess>
 
     /// Reads the tokens file of the configuration, if any.
     init(context: ServerContext, workers: [Worker]) throws(ConfigurationError) {
@@ -28,8 +31,10 @@ final class Dispatcher: @unchecked Sendable {
         let table = try context.configuration.auth.tokensFile.map { (path) throws(ConfigurationError) in
             do { return try TokenTable.read(path) } catch { throw .invalid("auth.tokensFile: \(error)") }
         }
-        environment = DispatcherEnvironment(context: context, tokens: Locked(table ?? TokenTable()))
-        connections = Connections(environment: environment)
+        environment = DispatcherEnvironment(clock: context.clock)
+        let settings = context.connectionSettings(tokens: table ?? TokenTable())
+        access = Locked(settings.access)
+        connections = Connections(environment: environment, settings: settings)
         Self.hear(workers, in: self)
         Self.follow(context.directory, in: self)
     }
@@ -45,7 +50,8 @@ final class Dispatcher: @unchecked Sendable {
                 dispatcher.queue.async { dispatcher.run(.placed(change)) }
             }
             dispatcher.connections = Connections(
-                environment: dispatcher.environment, placement: placement, workers: dispatcher.workers.count)
+                environment: dispatcher.environment, settings: dispatcher.connections.settings, placement: placement,
+                workers: dispatcher.workers.count)
         }
     }
 
@@ -108,7 +114,7 @@ final class Dispatcher: @unchecked Sendable {
                 context.clock.schedule(at: at, on: queue) { self.run(.timerFired(timer)) }
             case .route(let connection, let request, let index, let identity, let author):
                 flush()
-                let grants = environment.grants(of: identity) ?? Grants(scopes: [])
+                let grants = connections.settings.access.grants(of: identity) ?? Grants(scopes: [])
                 route(request, from: connection, to: workers[index], grants: grants, author: author)
             case .startBackground(let connection, let work, let id):
                 flush()

@@ -24,8 +24,6 @@ final class ServerContext: Sendable {
     /// How a cluster node shares presence with the other nodes (protocol/CLUSTER.md §2.9).
     let presenceRelay: PresenceRelay?
     private let server = Locked<(any TransportOutlet)?>(nil)
-    /// The port the daemon listens on, once it does (the default `Origin` policy needs it).
-    let listeningPort = Locked<Int?>(nil)
     /// Where the workers and the dispatcher read the time and set their timers.
     let clock: any DaemonClock
 

@@ -56,7 +56,14 @@ extension Daemon {
     /// Applies the reloadable limits of `new` (the others need a restart and are kept).
     /// - Returns: every setting that differs, with whether it was applied.
     func reloadLimits(_ new: Limits) -> [(name: String, old: Int, new: Int, applied: Bool)] {
-        defer { for worker in workers { worker.queue.async { worker.refreshLimits() } } }
+        defer {
+            let limits = context.limits.withLock { $0 }
+            dispatcher.reconfigure { settings in
+                settings.limits = limits.connectionLimits
+                settings.welcome = limits.welcome(epoch: context.epoch)
+            }
+            for worker in workers { worker.queue.async { worker.refreshLimits() } }
+        }
         return context.limits.withLock { current in
             var changes: [(name: String, old: Int, new: Int, applied: Bool)] = []
             for setting in Limits.settings {

@@ -1,5 +1,3 @@
-import Glibc
-
 /// Which `Origin` header values may open a connection (docs/CONFIGURATION.md "Origins", rivesyncd.conf(5)
 /// `auth.allowedOrigins`). With `allowedOrigins`, exactly those. Without, only the pages this
 /// daemon serves itself: an `http` or `https` origin on the daemon's own port whose host is a
@@ -7,24 +5,37 @@ import Glibc
 /// one of this machine's interfaces written as a literal. A host name other than `localhost`
 /// is never the daemon's own by default (DNS rebinding can point any name at it), so a page on
 /// a site must be listed. A request without `Origin` (not a browser) is never refused here.
-struct OriginPolicy: Sendable {
+/// A value: the shell reads the port and the interfaces' addresses (at start, once it listens,
+/// and at each reload) and the connection core decides with it (`ConnectionSettings`).
+public struct OriginPolicy: Sendable {
     /// `auth.allowedOrigins`, when configured.
-    let allowed: [String]?
+    public var allowed: [String]?
     /// The listen address (`listen.host`).
-    let listenHost: String
+    public var listenHost: String
+    /// The port the daemon listens on (nil: not known yet, so only a configured list admits
+    /// anything).
+    public var port: Int?
+    /// The numeric addresses of this machine's interfaces (lowercase, IPv6 without a zone).
+    public var interfaceAddresses: Set<String>
 
-    /// Whether a connection with `origin` may stay open, on a daemon listening on `port` (nil:
-    /// not known yet, so only a configured list admits anything).
-    func admits(_ origin: String?, port: Int?) -> Bool {
+    public init(allowed: [String]?, listenHost: String, port: Int? = nil, interfaceAddresses: Set<String> = []) {
+        self.allowed = allowed
+        self.listenHost = listenHost
+        self.port = port
+        self.interfaceAddresses = interfaceAddresses
+    }
+
+    /// Whether a connection with `origin` (nil: no header) may stay open.
+    public func admits(_ origin: String?) -> Bool {
         guard let origin else { return true }
         if let allowed { return allowed.contains(origin) }
         guard let port, let (host, originPort) = Self.hostAndPort(of: origin), originPort == port else { return false }
-        return Self.isLoopback(host) || host == Self.normalized(listenHost) || Self.interfaceAddresses().contains(host)
+        return Self.isLoopback(host) || host == Self.normalized(listenHost) || interfaceAddresses.contains(host)
     }
 
     /// The host (lowercase, an IPv6 literal without brackets) and port of a serialized origin
     /// (`scheme://host[:port]`, nothing after it); nil for anything else (`null` too).
-    static func hostAndPort(of origin: String) -> (host: String, port: Int)? {
+    public static func hostAndPort(of origin: String) -> (host: String, port: Int)? {
         let lowered = origin.lowercased()
         let defaultPort: Int
         let rest: Substring
@@ -55,11 +66,16 @@ struct OriginPolicy: Sendable {
         return (String(host), port)
     }
 
-    /// `localhost`, an IPv4 literal in 127.0.0.0/8, or `::1`.
-    static func isLoopback(_ host: String) -> Bool {
+    /// `localhost`, an IPv4 literal in 127.0.0.0/8 (four decimal parts of 0 to 255, no
+    /// leading zeros), or `::1`.
+    public static func isLoopback(_ host: String) -> Bool {
         if host == "localhost" || host == "::1" { return true }
-        var address = in_addr()
-        return inet_pton(AF_INET, host, &address) == 1 && UInt32(bigEndian: address.s_addr) >> 24 == 127
+        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
+        let valid = parts.allSatisfy { part in
+            guard (1...3).contains(part.count), part.allSatisfy(\.isASCII), part.allSatisfy(\.isNumber) else { return false }
+            return (part == "0" || !part.hasPrefix("0")) && Int(part)! <= 255
+        }
+        return parts.count == 4 && valid && parts[0] == "127"
     }
 
     /// A listen address as an origin's host would be written (lowercase, no brackets); the
@@ -67,41 +83,5 @@ struct OriginPolicy: Sendable {
     static func normalized(_ host: String) -> String {
         let bare = String(host.lowercased().filter { $0 != "[" && $0 != "]" })
         return bare == "0.0.0.0" || bare == "::" ? "\u{0}" : bare
-    }
-
-    /// The port a listening socket is bound to (a socket-activated daemon's), or nil.
-    static func port(ofListeningSocket fd: Int32) -> Int? {
-        var storage = sockaddr_storage()
-        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
-        let bound = withUnsafeMutablePointer(to: &storage) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) == 0 }
-        }
-        guard bound else { return nil }
-        switch Int32(storage.ss_family) {
-        case AF_INET: return withUnsafeBytes(of: storage) { Int(UInt16(bigEndian: $0.load(fromByteOffset: 2, as: UInt16.self))) }
-        case AF_INET6: return withUnsafeBytes(of: storage) { Int(UInt16(bigEndian: $0.load(fromByteOffset: 2, as: UInt16.self))) }
-        default: return nil
-        }
-    }
-
-    /// The numeric addresses of this machine's interfaces (IPv6 without a zone).
-    static func interfaceAddresses() -> Set<String> {
-        var first: UnsafeMutablePointer<ifaddrs>?
-        guard getifaddrs(&first) == 0 else { return [] }
-        defer { freeifaddrs(first) }
-        var addresses: Set<String> = []
-        var cursor = first
-        while let entry = cursor {
-            defer { cursor = entry.pointee.ifa_next }
-            guard let address = entry.pointee.ifa_addr else { continue }
-            let family = Int32(address.pointee.sa_family)
-            guard family == AF_INET || family == AF_INET6 else { continue }
-            let length = socklen_t(family == AF_INET ? MemoryLayout<sockaddr_in>.size : MemoryLayout<sockaddr_in6>.size)
-            var host = [CChar](repeating: 0, count: Int(NI_MAXHOST))
-            guard getnameinfo(address, length, &host, socklen_t(host.count), nil, 0, NI_NUMERICHOST) == 0 else { continue }
-            let text = String(decoding: host.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            addresses.insert(String(text.prefix { $0 != "%" }).lowercased())
-        }
-        return addresses
     }
 }

@@ -1,0 +1,31 @@
+import RiveSyncProtocol
+
+/// What the connection core knows of the daemon's configuration and tokens, as its own state:
+/// the shell gives it at start and sends it again (`configured`) when a reload changes it
+/// (SIGHUP: the tokens file, the reloadable limits) and once the daemon listens (its port), in
+/// order with every other event. Nothing of it is asked while a message is handled.
+public struct ConnectionSettings: Sendable {
+    public var limits: ConnectionLimits
+    /// The tokens and anonymous access.
+    public var access: ConnectionAccess
+    /// Which `Origin` headers may open a connection.
+    public var origins: OriginPolicy
+    /// Whether clients may load files (configuration `allowFileUploads`).
+    public var acceptsFiles: Bool
+    /// The files of the configuration (the `files` reply tells them from clients' files).
+    public var configuredFiles: Set<String>
+    /// The `welcome` reply (its `id` is the `hello`'s).
+    public var welcome: ServerMessage.Welcome
+
+    public init(
+        limits: ConnectionLimits, access: ConnectionAccess, origins: OriginPolicy, acceptsFiles: Bool, configuredFiles: Set<String>,
+        welcome: ServerMessage.Welcome
+    ) {
+        self.limits = limits
+        self.access = access
+        self.origins = origins
+        self.acceptsFiles = acceptsFiles
+        self.configuredFiles = configuredFiles
+        self.welcome = welcome
+    }
+}
