@@ -4,22 +4,10 @@ import RiveSyncModel
 import RiveSyncProtocol
 import Testing
 
-/// A daemon for one worker core: a clock the test moves, small limits and a stand-in digest
-/// (the file `demo` is number 1, on worker 0).
+/// A daemon for one worker core: a clock the test moves, no assets and a stand-in digest (the
+/// file `demo` is number 1, on worker 0). Its settings, small limits: `settings`.
 final class MockWorkerEnvironment: WorkerEnvironment {
     var clock: UInt64 = 10_000_000_000
-    var limits = WorkerLimits(
-        maxListLength: 100, maxStringBytes: 1024, maxInstancesPerFile: 1000, maxTargets: 10, maxSendQueueBytes: 64 << 10,
-        historyBatches: 16)
-    let epoch = "e-1"
-    let defaultRate = 10.0
-    let snapshotEvery = 1_000_000
-    /// A cluster node's behaviour (another node's manual advance takes this one's queue).
-    var sharesManualAdvances = false
-    /// A cluster node's presence sharing (nil: a single node).
-    var presenceSharing: PresenceSharing?
-    /// Configuration `authors`.
-    var recordsAuthors = true
     /// The environment's functions the core called (`now`, `assetExists`, `sha256Hex`).
     private(set) var calls: Set<String> = []
 
@@ -40,6 +28,13 @@ final class MockWorkerEnvironment: WorkerEnvironment {
 
     /// Instance ids of file number 1.
     static let firstInstanceID: UInt64 = 1 << 40 | 1
+
+    /// Small limits, a single node, authors recorded.
+    static let settings = WorkerSettings(
+        limits: WorkerLimits(
+            maxListLength: 100, maxStringBytes: 1024, maxInstancesPerFile: 1000, maxTargets: 10, maxSendQueueBytes: 64 << 10,
+            historyBatches: 16),
+        epoch: "e-1", defaultRate: 10.0, snapshotEvery: 1_000_000, recordsAuthors: true)
 }
 
 /// The daemon's directory as the test shell keeps it: the claims and name changes the core
@@ -94,7 +89,7 @@ final class WorkerDriver {
 
     init(log: MemoryChangeLog = MemoryChangeLog(retains: true), publish: Bool = true) throws {
         self.log = log
-        core = WorkerCore(index: 0, of: 1, environment: environment)
+        core = WorkerCore(index: 0, of: 1, environment: environment, settings: MockWorkerEnvironment.settings)
         shell = CoreShell(core: core, log: log, directory: directory)
         core.load(Self.schema, as: "demo", firstInstanceID: MockWorkerEnvironment.firstInstanceID)
         guard publish else { return }
@@ -120,6 +115,14 @@ final class WorkerDriver {
     }
 
     func fire(_ timer: WorkerTimer) -> [WorkerAction] { run(.timerFired(timer)) }
+
+    /// Sends the core its settings with `change` made (a reload).
+    @discardableResult
+    func configure(_ change: (inout WorkerSettings) -> Void) -> [WorkerAction] {
+        var settings = core.settings
+        change(&settings)
+        return run(.configured(settings))
+    }
 
     /// Another node's record, committed without a ticket; returns the actions.
     func commitOthers(_ record: JournalRecord) -> [WorkerAction] {

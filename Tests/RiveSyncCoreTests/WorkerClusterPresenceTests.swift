@@ -15,7 +15,7 @@ import Testing
 
     static func node(slot: UInt64) throws -> WorkerDriver {
         let driver = try WorkerDriver()
-        driver.environment.presenceSharing = PresenceSharing(slot: slot, slots: 4096, leaseNanoseconds: lease)
+        driver.configure { $0.presenceSharing = PresenceSharing(slot: slot, slots: 4096, leaseNanoseconds: lease) }
         return driver
     }
 

@@ -62,7 +62,7 @@ import Testing
     @Test func aLaggingSubscriberGetsNoBatchesThenACatchUpSnapshotOnceDrained() throws {
         let driver = try WorkerDriver()
         driver.request(.subscribe(target: "room", paths: nil, cursor: nil), from: Self.bob)
-        driver.shell.queued[Self.bob] = driver.environment.limits.maxSendQueueBytes
+        driver.shell.queued[Self.bob] = driver.core.settings.limits.maxSendQueueBytes
         driver.request(Self.set(1), from: Self.alice)
         let advanced = driver.fire(.advance(target: "room"))
         #expect(try WorkerDriver.types(advanced, to: Self.bob).isEmpty, "a lagging subscriber gets no batch")
@@ -162,7 +162,7 @@ import Testing
 
     @Test(arguments: [true, false]) func anotherNodesManualAdvanceTakesThisNodesQueueWhenShared(shared: Bool) throws {
         let driver = try WorkerDriver()
-        driver.environment.sharesManualAdvances = shared
+        driver.configure { $0.sharesManualAdvances = shared }
         let created = try driver.shell.commit(.createInstance(.blank(from: .name("Room"))), file: "demo")
         guard case .instance(let main, _) = created else { throw WireError.internalError("created \(created)") }
         _ = try driver.shell.settle(
@@ -205,7 +205,8 @@ import Testing
     @Test func aLogOfEveryFileCompactsEveryFileWhenOneIsDue() throws {
         let log = OneSequenceLog()
         let driver = try WorkerDriver(log: MemoryChangeLog(retains: false), publish: false)
-        let core = WorkerCore(index: 0, of: 1, environment: driver.environment, compactsEveryFile: log.compactsEveryFile)
+        let core = WorkerCore(
+            index: 0, of: 1, environment: driver.environment, settings: driver.core.settings, compactsEveryFile: log.compactsEveryFile)
         let shell = CoreShell(core: core, log: log, directory: driver.directory)
         core.load(WorkerDriver.schema, as: "demo", firstInstanceID: MockWorkerEnvironment.firstInstanceID)
         core.load(WorkerDriver.schema, as: "other", firstInstanceID: 2 << 40 | 1)

@@ -4,24 +4,25 @@ import RiveSyncModel
 import RiveSyncProtocol
 import Testing
 
-/// What the worker core asks of the daemon around it: its environment is the clock, values of
-/// the configuration, which assets exist and SHA-256 (`WorkerEnvironment`; the double records
-/// the calls). Everything else comes and goes as events and actions: send queues
+/// What the worker core asks of the daemon around it: its environment is the clock, which
+/// assets exist and SHA-256 (`WorkerEnvironment`; the double records every call). Everything
+/// else comes and goes as events and actions: the configuration (`configured`), send queues
 /// (`sendQueues`), where files live (`filePlaced`), target names (`claimTarget` answered by
 /// `targetClaimed`, `targetNames`); command numbers are its own (`CommandNumbering`).
 @Suite struct WorkerEnvironmentSeamTests {
     static let alice = ConnectionID(1)
     static let bob = ConnectionID(2)
 
-    @Test func theCommandPathAsksOnlyTheClock() throws {
+    @Test func theCommandPathAndAReloadAskOnlyTheClock() throws {
         let driver = try WorkerDriver()
+        driver.configure { $0.limits.maxStringBytes = 2048 }
         driver.request(.subscribe(target: "room", paths: nil, cursor: nil), from: Self.bob)
         driver.request(.set(target: "room", path: "count", value: .number(1)), from: Self.alice)
         driver.request(.set(target: "room", path: "title", value: "Hi"), from: Self.alice)
         #expect(try WorkerDriver.types(driver.fire(.advance(target: "room")), to: Self.bob) == ["batch"])
         driver.request(.get(target: "room", path: "count"), from: Self.alice)
         // Bob lags, then drains and catches up.
-        driver.shell.queued[Self.bob] = driver.environment.limits.maxSendQueueBytes
+        driver.shell.queued[Self.bob] = driver.core.settings.limits.maxSendQueueBytes
         driver.request(.set(target: "room", path: "count", value: .number(2)), from: Self.alice)
         driver.environment.clock += 200_000_000
         #expect(try WorkerDriver.types(driver.fire(.advance(target: "room")), to: Self.bob).isEmpty)
@@ -29,7 +30,8 @@ import Testing
         driver.environment.clock += 20_000_000
         #expect(try WorkerDriver.types(driver.fire(.catchUpCheck), to: Self.bob) == ["snapshot"])
         driver.run(.closed(Self.bob))
-        #expect(driver.environment.calls == ["now"], "no asset store, no digest: \(driver.environment.calls)")
+        #expect(driver.environment.calls == ["now"], "no asset store, no digest, no configuration: \(driver.environment.calls)")
+        #expect(driver.core.files["demo"]?.limits.maxStringBytes == 2048, "the reload reached the loaded file")
     }
 
     @Test func aClientsNewTargetHasItsNameClaimedByTheShell() throws {

@@ -91,7 +91,7 @@ import Testing
         let due = driver.core.handle(
             .committed(
                 file: "demo", record: .createInstance(.blank(from: .name("Room"))), ticket: nil,
-                recordsSinceCompaction: driver.environment.snapshotEvery))
+                recordsSinceCompaction: driver.core.settings.snapshotEvery))
         let compactions = due.compactMap { action -> String? in if case .compact(let file, _, _) = action { file } else { nil } }
         #expect(compactions == ["demo"])
         #expect(log.calls.isEmpty)

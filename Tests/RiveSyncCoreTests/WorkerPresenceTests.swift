@@ -57,7 +57,7 @@ import Testing
 
     @Test func manyUpdatesInOneIntervalBecomeOneMessageWithTheLatestState() throws {
         let driver = try WorkerDriver()
-        driver.environment.limits.presence.maxUpdatesPerSecond = 1_000
+        driver.configure { $0.limits.presence.maxUpdatesPerSecond = 1_000 }
         driver.request(Self.subscribe, from: Self.carol)
         var actions = driver.request(Self.join(Self.aliceKey, ["x": 0]), from: Self.alice)
         #expect(try Self.presence(actions, to: Self.carol).count == 1, "the first change goes at once")
@@ -99,7 +99,7 @@ import Testing
         driver.environment.clock += Self.interval
         _ = driver.fire(.presenceMessage(target: "room"))
         let closed = driver.run(.closed(Self.alice)) + driver.run(.closed(Self.bob))
-        let grace = driver.environment.limits.presence.graceNanoseconds
+        let grace = driver.core.settings.limits.presence.graceNanoseconds
         #expect(WorkerDriver.timers(closed).map(\.1) == [driver.environment.clock + grace], "one timer for both deadlines")
         #expect(try Self.presence(closed, to: Self.carol).isEmpty, "a closed connection's member stays meanwhile")
         driver.environment.clock += grace / 2
@@ -116,7 +116,7 @@ import Testing
     @Test func aCatchUpSnapshotCarriesTheMembersInsteadOfTheMessagesMissed() throws {
         let driver = try WorkerDriver()
         driver.request(Self.subscribe, from: Self.carol)
-        driver.shell.queued[Self.carol] = driver.environment.limits.maxSendQueueBytes
+        driver.shell.queued[Self.carol] = driver.core.settings.limits.maxSendQueueBytes
         let joined = driver.request(Self.join(Self.aliceKey, ["name": "Ana"]), from: Self.alice)
         #expect(try Self.presence(joined, to: Self.carol).isEmpty, "a lagging subscriber gets no presence message")
         driver.shell.queued[Self.carol] = 0

@@ -14,7 +14,7 @@ import Testing
         let driver = try WorkerDriver()
         driver.request(.subscribe(target: "room", paths: nil, cursor: nil), from: Self.bob)
         driver.request(.subscribe(target: "room", paths: nil, cursor: nil), from: Self.alice)
-        let max = driver.environment.limits.maxSendQueueBytes
+        let max = driver.core.settings.limits.maxSendQueueBytes
         #expect(driver.core.connectionsToMeasure(total: max / 2).isEmpty, "no connection can lag")
         #expect(driver.core.connectionsToMeasure(total: max / 2 + 1) == [Self.alice, Self.bob], "just backed up: every subscriber")
         // Bob lags at once (every subscriber was measured when the transport backed up).
@@ -32,7 +32,7 @@ import Testing
     @Test func aSubscriberLagsOnTheReportedSizesAndOnNothingElse() throws {
         let driver = try WorkerDriver()
         driver.request(.subscribe(target: "room", paths: nil, cursor: nil), from: Self.bob)
-        let full = driver.environment.limits.maxSendQueueBytes
+        let full = driver.core.settings.limits.maxSendQueueBytes
         // The transport is full of another connection's bytes (not a subscriber here, so not
         // measured): the subscriber is judged by its own queue, empty.
         driver.shell.queued = [Self.alice: full]

@@ -31,11 +31,11 @@ import Testing
 
     @Test func aFullDaemonFailsBeforeTheInstanceIsMadeAndTheNameIsNotKept() throws {
         let driver = try WorkerDriver()
-        driver.environment.limits.maxTargets = 1
+        driver.configure { $0.limits.maxTargets = 1 }
         let full = driver.request(Self.create(publishing: "hall"), from: Self.alice)
         #expect(try WorkerDriver.messages(full, to: Self.alice).map { $0["code"] } == ["limit_exceeded"])
         #expect(Self.appends(full) == 0)
-        driver.environment.limits.maxTargets = 2
+        driver.configure { $0.limits.maxTargets = 2 }
         #expect(try WorkerDriver.types(driver.request(Self.create(publishing: "hall"), from: Self.alice), to: Self.alice) == ["instance"])
     }
 }

@@ -74,7 +74,7 @@ import Testing
 
     @Test func authorsOffRecordsNone() throws {
         let driver = try WorkerDriver()
-        driver.environment.recordsAuthors = false
+        driver.configure { $0.recordsAuthors = false }
         _ = driver.request(.subscribe(target: "room", paths: nil, cursor: nil), from: Self.alice)
         _ = Self.request(driver, .set(target: "room", path: "count", value: 1), id: 4)
         #expect(driver.core.targets["room"]?.queued.first?.author == nil)

@@ -59,7 +59,7 @@ extension WorkerCore {
     /// settled daemon has no timer.
     func advanceApplied(_ target: String, own: Bool) {
         guard let record = targets[target], !record.manual else { return }
-        let drives = own || !environment.sharesManualAdvances
+        let drives = own || !settings.sharesManualAdvances
         targets[target]!.drivesTime = drives
         if !own || targets[target]!.lastStep == nil { targets[target]!.lastStep = environment.now() }
         if drives, !replaying, !settled(target) { scheduleAdvance(target) }
@@ -68,7 +68,7 @@ extension WorkerCore {
     /// After a restore: every running auto target ticks again (on a single daemon; a cluster
     /// node drives only the targets whose advances it proposes from then on).
     func resumeTicking(file: String) {
-        guard !environment.sharesManualAdvances else { return }
+        guard !settings.sharesManualAdvances else { return }
         for name in targets.keys.sorted() where targets[name]!.file == file && targets[name]!.drivesTime {
             targets[name]!.lastStep = environment.now()
             if !targets[name]!.manual, !settled(name) { scheduleAdvance(name) }
@@ -81,7 +81,7 @@ extension WorkerCore {
     /// advance's batch before the ack.
     func publish(_ batches: [ChangeBatch], advanced: String) {
         var replies: [WorkerAction] = []
-        let limits = environment.limits
+        let limits = settings.limits
         // No connection can be lagging while the whole transport queue is under the soft limit.
         let anyBacklog = Backlog.lags(queuedBytes: sendQueues.total, maxSendQueueBytes: limits.maxSendQueueBytes)
         for batch in batches {
@@ -90,7 +90,7 @@ extension WorkerCore {
             let targetEpoch = epoch(of: batch.target)
             let full = Frame(
                 bytes: ServerMessage.batch(
-                    ServerMessage.Batch(batch, epoch: targetEpoch, effects: batch.effects, withAuthors: environment.recordsAuthors)
+                    ServerMessage.Batch(batch, epoch: targetEpoch, effects: batch.effects, withAuthors: settings.recordsAuthors)
                 ).serialized())
             targets[batch.target]!.history.append(HistoryEntry(batch: batch, frame: full))
             if targets[batch.target]!.history.count > limits.historyBatches {
@@ -100,7 +100,7 @@ extension WorkerCore {
                 subscription.lagging ? nil : Fanout.Subscriber(connection: connection, paths: subscription.paths)
             }
             let plan = Fanout.plan(
-                batch, epoch: targetEpoch, withAuthors: environment.recordsAuthors, to: subscribers, anyBacklog: anyBacklog,
+                batch, epoch: targetEpoch, withAuthors: settings.recordsAuthors, to: subscribers, anyBacklog: anyBacklog,
                 maxSendQueueBytes: limits.maxSendQueueBytes, queuedBytes: sendQueues.queuedBytes)
             for (frame, connections) in plan.filtered { outbox.append(.send(frame, to: connections)) }
             if anyBacklog {

@@ -29,7 +29,7 @@ extension WorkerCore {
                 throw error
             }
             targets[resolved.name] = TargetRecord(
-                file: file, manual: request.manual, rate: request.rate ?? environment.defaultRate)
+                file: file, manual: request.manual, rate: request.rate ?? settings.defaultRate)
             return .target(resolved.name)
         case .publish(let instance, let name):
             try claimCommitted(name, file: file)
@@ -37,7 +37,7 @@ extension WorkerCore {
                 releaseClaimed(name)
                 throw error
             }
-            targets[name] = TargetRecord(file: file, manual: false, rate: environment.defaultRate)
+            targets[name] = TargetRecord(file: file, manual: false, rate: settings.defaultRate)
             return .target(name)
         case .deleteTarget(let target):
             guard targets[target]?.file == file else { throw WireError(StateMachineError.unknownTarget(target)) }

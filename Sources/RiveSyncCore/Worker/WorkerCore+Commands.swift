@@ -40,7 +40,7 @@ extension WorkerCore {
 
     /// The author to record with a command: nil when the daemon records none (`authors`
     /// false).
-    func recorded(_ author: Author?) -> Author? { environment.recordsAuthors ? author : nil }
+    func recorded(_ author: Author?) -> Author? { settings.recordsAuthors ? author : nil }
 
     /// A command request as the model's command, with what the model cannot check checked:
     /// the value's type at its path (in the state as it is now), assets, and that instances

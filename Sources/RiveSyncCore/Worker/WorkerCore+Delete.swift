@@ -9,8 +9,8 @@ extension WorkerCore {
         // An unknown target has no epoch of its own: the else below.
         guard let record = targets[target], let generation = try? files[record.file]?.target(target).generation,
             generation > 0
-        else { return environment.epoch }
-        return "\(environment.epoch)~\(generation)"
+        else { return settings.epoch }
+        return "\(settings.epoch)~\(generation)"
     }
 
     /// Applies a committed `deleteTarget`: the model frees what only it held; its subscribers

@@ -111,7 +111,7 @@ extension WorkerCore {
     /// Another node's advance of a manual target was just applied: what this worker queued on
     /// it follows at once (see `WorkerEnvironment.sharesManualAdvances`).
     func followAdvance(of target: String) {
-        guard environment.sharesManualAdvances, let record = targets[target], record.manual, !record.queued.isEmpty else { return }
+        guard settings.sharesManualAdvances, let record = targets[target], record.manual, !record.queued.isEmpty else { return }
         runAdvance(target)
     }
 
@@ -147,7 +147,7 @@ extension WorkerCore {
 
     /// Compacts the log once it has enough records (after the change they describe).
     func snapshotIfDue(_ file: String, recordsSinceCompaction: Int) {
-        guard !replaying, recordsSinceCompaction >= environment.snapshotEvery else { return }
+        guard !replaying, recordsSinceCompaction >= settings.snapshotEvery else { return }
         guard compactsEveryFile else { return writeSnapshot(file) }
         for name in files.keys.sorted() { writeSnapshot(name) }
     }
@@ -164,7 +164,7 @@ extension WorkerCore {
                 history: record.history.map { entry in
                     ServerMessage.batch(
                         ServerMessage.Batch(
-                            entry.batch, epoch: epoch(of: name), effects: entry.batch.effects, withAuthors: environment.recordsAuthors)
+                            entry.batch, epoch: epoch(of: name), effects: entry.batch.effects, withAuthors: settings.recordsAuthors)
                     ).jsonValue
                 })
         }

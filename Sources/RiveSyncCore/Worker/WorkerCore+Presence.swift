@@ -77,7 +77,7 @@ extension WorkerCore {
         announcePresence(target, now: now)
         let changes = targets[target]!.presence.members.takeChanges(now: now)
         guard !changes.isEmpty else { return }
-        let maxSendQueueBytes = environment.limits.maxSendQueueBytes
+        let maxSendQueueBytes = settings.limits.maxSendQueueBytes
         var receivers: [ConnectionID] = []
         for (connection, subscription) in targets[target]!.subscribers.sorted(by: { $0.key < $1.key })
         where subscription.presence && !subscription.lagging {

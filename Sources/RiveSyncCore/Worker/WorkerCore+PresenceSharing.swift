@@ -4,7 +4,7 @@ extension WorkerCore {
     /// A cluster node starts sharing presence: it asks the others for their members and
     /// announces itself every third of its lease from now on.
     func presenceSharingStarted() {
-        guard let sharing = environment.presenceSharing else { return }
+        guard let sharing = settings.presenceSharing else { return }
         outbox.append(.sharePresence(.hello))
         outbox.append(.schedule(.presencePeers, at: environment.now() &+ sharing.leaseNanoseconds / 3))
     }
@@ -13,7 +13,7 @@ extension WorkerCore {
     /// of a lease (two announcements missed) are given up — so at most a lease after their last
     /// word — and their members start their grace periods here.
     func presencePeersDue() {
-        guard let sharing = environment.presenceSharing else { return }
+        guard let sharing = settings.presenceSharing else { return }
         let now = environment.now()
         outbox.append(.sharePresence(.alive))
         applyAwaitingPresence(now: now, lease: sharing.leaseNanoseconds)
@@ -29,7 +29,7 @@ extension WorkerCore {
 
     /// Another node's announcement (never this node's own).
     func presenceAnnounced(by node: String, _ announcement: PresenceAnnouncement) {
-        guard environment.presenceSharing != nil else { return }
+        guard settings.presenceSharing != nil else { return }
         let now = environment.now()
         if presencePeers.heard(node, now: now) { outbox.append(.sharePresence(.hello)) }
         switch announcement {
@@ -70,8 +70,8 @@ extension WorkerCore {
     /// Sets a target's presence limits (a reload may change them) and, on a cluster node, the
     /// numbering of its members by the node's slot.
     func preparePresence(_ target: String) {
-        targets[target]!.presence.members.limits = environment.limits.presence
-        if let sharing = environment.presenceSharing {
+        targets[target]!.presence.members.limits = settings.limits.presence
+        if let sharing = settings.presenceSharing {
             targets[target]!.presence.members.numbering = (sharing.slots, sharing.slot)
         }
     }
@@ -79,7 +79,7 @@ extension WorkerCore {
     /// The digest a cluster node announces a member's key by (its identity and key; the key
     /// itself never leaves this node); empty on a single node.
     func presenceKeyDigest(owner: PresenceOwner, key: String) -> String {
-        guard environment.presenceSharing != nil else { return "" }
+        guard settings.presenceSharing != nil else { return "" }
         let identity: String
         switch owner {
         case .anonymous: identity = "anonymous"
@@ -90,7 +90,7 @@ extension WorkerCore {
 
     /// What the other nodes should learn of this node's members of `target`, when they changed.
     func announcePresence(_ target: String, now: UInt64) {
-        guard environment.presenceSharing != nil,
+        guard settings.presenceSharing != nil,
             let (members, left) = targets[target]!.presence.members.takeAnnouncement(now: now)
         else { return }
         outbox.append(.sharePresence(.members(target: target, members: members, left: left)))

@@ -65,7 +65,7 @@ extension WorkerCore {
             // instance is made, and nothing can take it before the publish.
             if let publish {
                 claim(
-                    publish, file: file, limit: environment.limits.maxTargets, thenPropose: .createInstance(source),
+                    publish, file: file, limit: settings.limits.maxTargets, thenPropose: .createInstance(source),
                     for: .request(request(.instance(publish: publish), reserved: publish)))
             } else {
                 propose(.createInstance(source), file: file, waiter(.instance(publish: nil)))
@@ -74,7 +74,7 @@ extension WorkerCore {
         case .createStateMachine(let stateMachine):
             let (record, name) = try stateMachineRecord(stateMachine, grants: grants)
             claim(
-                name, file: stateMachine.file, limit: environment.limits.maxTargets, thenPropose: record,
+                name, file: stateMachine.file, limit: settings.limits.maxTargets, thenPropose: record,
                 for: .request(request(.target, reserved: name)))
             return nil
         case .publish(let instance, let name):
@@ -83,7 +83,7 @@ extension WorkerCore {
             }
             try checkAttach(instance, in: owner.name, to: name, at: "", grants: grants)
             claim(
-                name, file: owner.name, limit: environment.limits.maxTargets, thenPropose: .publish(instance: instance, name: name),
+                name, file: owner.name, limit: settings.limits.maxTargets, thenPropose: .publish(instance: instance, name: name),
                 for: .request(request(.target, reserved: name)))
             return nil
         case .deleteTarget(let target):
@@ -167,7 +167,7 @@ extension WorkerCore {
         var record = request
         record.name = resolved.name
         record.stateMachine = resolved.machine
-        record.rate = request.rate ?? environment.defaultRate
+        record.rate = request.rate ?? settings.defaultRate
         return (.createStateMachine(record), resolved.name)
     }
 }

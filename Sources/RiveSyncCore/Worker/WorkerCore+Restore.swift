@@ -41,12 +41,12 @@ extension WorkerCore {
             }
             outbox.append(.targetNames(.claim(target.name, file: name)))
             var record = TargetRecord(file: name, manual: target.manual, rate: target.rate)
-            record.drivesTime = !environment.sharesManualAdvances
+            record.drivesTime = !settings.sharesManualAdvances
             for batch in target.history {
                 let decoded = try decodeHistoryBatch(batch, target: target.name, file: name)
                 highestCommand = max(highestCommand, highestCounter(decoded.applied))
                 // Authors recorded before `authors` was turned off are not sent.
-                let sent = environment.recordsAuthors ? batch : .object((batch.objectValue ?? []).filter { $0.0 != "authors" })
+                let sent = settings.recordsAuthors ? batch : .object((batch.objectValue ?? []).filter { $0.0 != "authors" })
                 record.history.append(HistoryEntry(batch: decoded, frame: Frame(bytes: sent.serialized())))
             }
             targets[target.name] = record

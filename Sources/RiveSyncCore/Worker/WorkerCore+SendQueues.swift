@@ -15,7 +15,7 @@ extension WorkerCore {
     /// the fan-out costs.
     public func connectionsToMeasure(total: Int) -> [ConnectionID] {
         guard total > 0 else { return [] }
-        let maxSendQueueBytes = environment.limits.maxSendQueueBytes
+        let maxSendQueueBytes = settings.limits.maxSendQueueBytes
         var connections = Set<ConnectionID>()
         if Backlog.lags(queuedBytes: total, maxSendQueueBytes: maxSendQueueBytes) {
             connections = fannedOut
@@ -34,7 +34,7 @@ extension WorkerCore {
     /// Whether a report of `total` measures every subscriber: the total has just passed half
     /// of `maxSendQueueBytes`, and the last such sweep is a catch-up interval old.
     private func sweepsSubscribers(total: Int) -> Bool {
-        let maxSendQueueBytes = environment.limits.maxSendQueueBytes
+        let maxSendQueueBytes = settings.limits.maxSendQueueBytes
         guard Backlog.lags(queuedBytes: total, maxSendQueueBytes: maxSendQueueBytes),
             !Backlog.lags(queuedBytes: sendQueues.total, maxSendQueueBytes: maxSendQueueBytes)
         else { return false }
@@ -48,7 +48,7 @@ extension WorkerCore {
     func received(_ report: SendQueues) {
         if sweepsSubscribers(total: report.total) { lastQueueSweep = environment.now() }
         fannedOut = []
-        if Backlog.lags(queuedBytes: report.total, maxSendQueueBytes: environment.limits.maxSendQueueBytes) {
+        if Backlog.lags(queuedBytes: report.total, maxSendQueueBytes: settings.limits.maxSendQueueBytes) {
             sendQueues.total = report.total
             sendQueues.connections.merge(report.connections) { _, new in new }
         } else {

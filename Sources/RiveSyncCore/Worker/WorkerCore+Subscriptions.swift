@@ -31,7 +31,7 @@ extension WorkerCore {
                     guard !effects.isEmpty else { continue }
                     let message = ServerMessage.batch(
                         ServerMessage.Batch(
-                            entry.batch, epoch: epoch(of: target), effects: effects, withAuthors: environment.recordsAuthors))
+                            entry.batch, epoch: epoch(of: target), effects: effects, withAuthors: settings.recordsAuthors))
                     out.append(.send(Frame(bytes: message.serialized()), to: [session]))
                 } else {
                     out.append(.send(entry.frame, to: [session]))
@@ -74,7 +74,7 @@ extension WorkerCore {
         if cursor.seq == currentSeq { return [] }
         guard let first = record.history.first, first.batch.seq <= cursor.seq + 1 else { return nil }
         let missing = record.history.filter { $0.batch.seq > cursor.seq }
-        let budget = environment.limits.maxSendQueueBytes / 2
+        let budget = settings.limits.maxSendQueueBytes / 2
         guard missing.reduce(0, { $0 + $1.frame.bytes.count }) <= budget else { return nil }
         return missing
     }
@@ -117,7 +117,7 @@ extension WorkerCore {
     /// lagging subscription and its batches resume.
     func checkCatchUp() {
         catchUpCheckScheduled = false
-        let maxSendQueueBytes = environment.limits.maxSendQueueBytes
+        let maxSendQueueBytes = settings.limits.maxSendQueueBytes
         var stillLagging = false
         for name in targets.keys.sorted() {
             for (connection, subscription) in targets[name]!.subscribers.sorted(by: { $0.key < $1.key }) where subscription.lagging {

@@ -11,6 +11,8 @@ public final class WorkerCore {
     /// The worker's index among the daemon's workers.
     public let index: Int
     let environment: any WorkerEnvironment
+    /// The configuration as the shell last sent it (`configured`).
+    public private(set) var settings: WorkerSettings
     /// The change log holds every file in one sequence (`ChangeLog.compactsEveryFile`).
     let compactsEveryFile: Bool
     public internal(set) var files: [String: FileRuntime] = [:]
@@ -57,11 +59,12 @@ public final class WorkerCore {
     /// sequence.
     public init(
         index: Int, of workers: Int, numbers: CommandNumbering.Space = .daemon, environment: any WorkerEnvironment,
-        compactsEveryFile: Bool = false
+        settings: WorkerSettings, compactsEveryFile: Bool = false
     ) {
         self.index = index
         self.numbering = CommandNumbering(worker: index, of: workers, in: numbers)
         self.environment = environment
+        self.settings = settings
         self.compactsEveryFile = compactsEveryFile
     }
 
@@ -76,6 +79,8 @@ public final class WorkerCore {
             }
         case .sendQueues(let report):
             received(report)
+        case .configured(let settings):
+            configured(settings)
         case .filePlaced(let name, let location):
             placedFiles[location.number] = (name, location.worker)
         case .fileReleased(let number):
@@ -203,12 +208,13 @@ public final class WorkerCore {
     /// Loads a schema as a file of this worker; its instance ids start at `firstInstanceID`.
     public func load(_ schema: FileSchema, as name: String, firstInstanceID: UInt64) {
         placedFiles[firstInstanceID >> Placement.fileIDShift] = (name, index)
-        files[name] = FileRuntime(schema: schema, limits: environment.limits.model, firstInstanceID: firstInstanceID)
+        files[name] = FileRuntime(schema: schema, limits: settings.limits.model, firstInstanceID: firstInstanceID)
     }
 
-    /// Applies reloaded limits to the files already loaded.
-    public func refreshLimits() {
-        let limits = environment.limits.model
+    /// Keeps reloaded settings, and applies their limits to the files already loaded.
+    func configured(_ new: WorkerSettings) {
+        settings = new
+        let limits = settings.limits.model
         for name in files.keys { files[name]!.limits = limits }
     }
 

@@ -1,40 +1,53 @@
 import RiveSyncModel
 
-/// What the worker core may ask of the daemon around it: the clock and values of its
-/// configuration, which assets exist, SHA-256. The shell answers from its configuration and
-/// asset store; tests answer with fixed values and a mock clock. Nothing else is asked: the
+/// What the worker core may ask of the daemon around it: the clock, which assets exist, SHA-256.
+/// The shell answers from its clock and asset store; tests answer with a mock clock. The
+/// configuration is the core's own state (`WorkerSettings`, kept by `configured`); the
 /// transport's send queues are reported (`SendQueues`), where files live is told
 /// (`filePlaced`), target names are claimed through actions (`claimTarget`, `targetNames`)
 /// and command numbers are the core's own (`CommandNumbering`).
 public protocol WorkerEnvironment: AnyObject {
     /// Monotonic nanoseconds.
     func now() -> UInt64
-    /// The limits the worker applies now (a reload can change them).
-    var limits: WorkerLimits { get }
-    /// The daemon's epoch: cursors of another epoch get a snapshot.
-    var epoch: String { get }
-    /// The rate of an auto target whose record names none.
-    var defaultRate: Double { get }
-    /// Records after which a file's log is compacted.
-    var snapshotEvery: Int { get }
-    /// Whether another node's advance of a manual target (a record committed without a
-    /// ticket) advances what this worker queued on it at once, so one `advance` request
-    /// applies what every node queued (a cluster node; protocol/CLUSTER.md §1.8).
-    var sharesManualAdvances: Bool { get }
-    /// How a cluster node shares presence with the other nodes (nil: a single node; protocol/CLUSTER.md §2.9).
-    var presenceSharing: PresenceSharing? { get }
-    /// Whether commands are recorded with their authors and batches carry `authors`
-    /// (configuration `authors`, PROTOCOL.md §17).
-    var recordsAuthors: Bool { get }
     /// Whether an uploaded asset with this id exists.
     func assetExists(_ id: String) -> Bool
     /// Lower-case hex SHA-256 of `bytes` (the state digest).
     func sha256Hex(_ bytes: [UInt8]) -> String
 }
 
-extension WorkerEnvironment {
-    /// A single node by default.
-    public var presenceSharing: PresenceSharing? { nil }
+/// What the worker core knows of the daemon's configuration, as its own state: the shell gives
+/// it at start and sends it again (`WorkerEvent.configured`) when a reload changes the limits.
+public struct WorkerSettings: Sendable {
+    /// The limits the worker applies.
+    public var limits: WorkerLimits
+    /// The daemon's epoch: cursors of another epoch get a snapshot.
+    public var epoch: String
+    /// The rate of an auto target whose record names none.
+    public var defaultRate: Double
+    /// Records after which a file's log is compacted.
+    public var snapshotEvery: Int
+    /// Whether another node's advance of a manual target (a record committed without a
+    /// ticket) advances what this worker queued on it at once, so one `advance` request
+    /// applies what every node queued (a cluster node; protocol/CLUSTER.md §1.8).
+    public var sharesManualAdvances: Bool
+    /// How a cluster node shares presence with the other nodes (nil: a single node; protocol/CLUSTER.md §2.9).
+    public var presenceSharing: PresenceSharing?
+    /// Whether commands are recorded with their authors and batches carry `authors`
+    /// (configuration `authors`, PROTOCOL.md §17).
+    public var recordsAuthors: Bool
+
+    public init(
+        limits: WorkerLimits, epoch: String, defaultRate: Double, snapshotEvery: Int, sharesManualAdvances: Bool = false,
+        presenceSharing: PresenceSharing? = nil, recordsAuthors: Bool
+    ) {
+        self.limits = limits
+        self.epoch = epoch
+        self.defaultRate = defaultRate
+        self.snapshotEvery = snapshotEvery
+        self.sharesManualAdvances = sharesManualAdvances
+        self.presenceSharing = presenceSharing
+        self.recordsAuthors = recordsAuthors
+    }
 }
 
 /// The limits the worker core applies.

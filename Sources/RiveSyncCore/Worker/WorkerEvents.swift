@@ -11,6 +11,9 @@ public enum WorkerEvent: Sendable {
     /// What the transport holds now (see `SendQueues`): the shell reports it before an event
     /// whenever it changed; the core's lag and catch-up decisions read the latest report.
     case sendQueues(SendQueues)
+    /// A reload changed the configuration: the core keeps it (the files already loaded take
+    /// its limits).
+    case configured(WorkerSettings)
     /// The daemon placed a file (on this worker or another; told to every worker before the
     /// file's worker loads it, so before any of its instance ids can reach a request here):
     /// an instance id names its file, and the file's worker (`wrong_worker`).

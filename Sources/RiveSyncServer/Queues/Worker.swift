@@ -12,9 +12,9 @@ import RiveSyncTransport
 /// counters. Everything below `context` is touched only on `queue` (that is what makes
 /// `@unchecked Sendable` sound; debug builds check it where the core is reached:
 /// `queue.assertConfined()`).
-final class Worker: @unchecked Sendable {
+package final class Worker: @unchecked Sendable {
     let index: Int
-    let queue: DispatchQueue
+    package let queue: DispatchQueue
     let context: ServerContext
     let core: WorkerCore
     /// Where this worker's files' changes are appended and committed (see `ChangeLog`): the
@@ -46,7 +46,7 @@ final class Worker: @unchecked Sendable {
         let numbers = context.clusterLog.map { CommandNumbering.Space.cluster(slot: $0.numbers.slot, slots: ClusterCommandNumbers.slots) }
         core = WorkerCore(
             index: index, of: workers, numbers: numbers ?? .daemon, environment: WorkerShellEnvironment(context: context),
-            compactsEveryFile: log.compactsEveryFile)
+            settings: context.workerSettings, compactsEveryFile: log.compactsEveryFile)
         fileLog?.unsynced = { [unowned self] in scheduleSync() }
     }
 
@@ -153,8 +153,7 @@ final class Worker: @unchecked Sendable {
 
     /// Applies reloaded limits to the files already loaded.
     func refreshLimits() {
-        queue.assertConfined()
-        core.refreshLimits()
+        run(.configured(context.workerSettings))
     }
 
     /// Proposes a record and returns what applying it did (configuration; see
@@ -192,12 +191,12 @@ final class Worker: @unchecked Sendable {
 extension Worker: LogSink {
     /// The log's answer, delivered on the queue (inside `append`, or later for a shared log):
     /// an event for the core, whose actions are performed at once.
-    func committed(file: String, record: JournalRecord, ticket: LogTicket?) {
+    package func committed(file: String, record: JournalRecord, ticket: LogTicket?) {
         let count = log.recordsSinceCompaction(of: file)
         run(.committed(file: file, record: record, ticket: ticket, recordsSinceCompaction: count))
     }
 
-    func appendFailed(file: String, ticket: LogTicket, failure: LogFailure) {
+    package func appendFailed(file: String, ticket: LogTicket, failure: LogFailure) {
         run(.appendFailed(file: file, ticket: ticket, failure: failure))
     }
 }

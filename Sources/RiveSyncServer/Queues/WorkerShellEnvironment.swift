@@ -3,36 +3,36 @@ import RiveSyncCore
 import RiveSyncModel
 
 /// What a worker core asks of the daemon, answered from the context: the monotonic clock, the
-/// current limits, the asset store and libcrypto's SHA-256 (the transport's queue sizes are
-/// reported to the core as events, `Worker.run`; target names go through actions).
+/// asset store and libcrypto's SHA-256 (the transport's queue sizes are reported to the core as
+/// events, `Worker.run`; target names go through actions; the configuration is sent,
+/// `workerSettings`).
 final class WorkerShellEnvironment: WorkerEnvironment {
     let context: ServerContext
 
     init(context: ServerContext) { self.context = context }
 
     func now() -> UInt64 { context.clock.now() }
+    func assetExists(_ id: String) -> Bool { context.assets.contains(id) }
+    func sha256Hex(_ bytes: [UInt8]) -> String { SHA256Digest.hex(bytes) }
+}
 
-    var limits: WorkerLimits {
-        let limits = context.limits.withLock { $0 }
+extension ServerContext {
+    /// A worker core's settings from the configuration and the limits as they are now.
+    var workerSettings: WorkerSettings {
+        let limits = self.limits.withLock { $0 }
         var workerLimits = WorkerLimits(
             maxListLength: limits.maxListLength, maxStringBytes: limits.maxStringBytes, maxInstancesPerFile: limits.maxInstancesPerFile,
             maxTargets: limits.maxTargets, maxSendQueueBytes: limits.maxSendQueueBytes, historyBatches: limits.historyBatches)
         workerLimits.presence = limits.presence
-        return workerLimits
+        var presenceSharing: PresenceSharing?
+        if let clusterLog {
+            let lease = clusterLog.settings.lease.components
+            presenceSharing = PresenceSharing(
+                slot: clusterLog.numbers.slot, slots: ClusterCommandNumbers.slots,
+                leaseNanoseconds: UInt64(lease.seconds) * 1_000_000_000 + UInt64(lease.attoseconds / 1_000_000_000))
+        }
+        return WorkerSettings(
+            limits: workerLimits, epoch: epoch, defaultRate: configuration.defaultRate, snapshotEvery: configuration.snapshotEvery,
+            sharesManualAdvances: clusterLog != nil, presenceSharing: presenceSharing, recordsAuthors: configuration.authors)
     }
-
-    var epoch: String { context.epoch }
-    var defaultRate: Double { context.configuration.defaultRate }
-    var snapshotEvery: Int { context.configuration.snapshotEvery }
-    var recordsAuthors: Bool { context.configuration.authors }
-    var sharesManualAdvances: Bool { context.clusterLog != nil }
-    var presenceSharing: PresenceSharing? {
-        guard let clusterLog = context.clusterLog else { return nil }
-        let lease = clusterLog.settings.lease.components
-        return PresenceSharing(
-            slot: clusterLog.numbers.slot, slots: ClusterCommandNumbers.slots,
-            leaseNanoseconds: UInt64(lease.seconds) * 1_000_000_000 + UInt64(lease.attoseconds / 1_000_000_000))
-    }
-    func assetExists(_ id: String) -> Bool { context.assets.contains(id) }
-    func sha256Hex(_ bytes: [UInt8]) -> String { SHA256Digest.hex(bytes) }
 }
