@@ -88,6 +88,7 @@ let package = Package(
             exclude: ["python", "journal-v1", "journal-v4"]),
         // Test-only: the whole daemon in the test process on a manual clock (InProcessDaemon), and
         // the client's transport onto it, for the tests whose behaviour is logic, not sockets.
+        // It reaches the daemon through `package` members (no `@testable`), so `swift build -c release` builds it.
         .target(
             name: "RiveSyncInProcess",
             dependencies: ["RiveSyncServer", "RiveSyncTransport", "RiveSyncCore", "RiveSyncProtocol", "RiveSyncJSON", "RiveSyncWebSocket"],

@@ -11,9 +11,9 @@ import RiveSyncTransport
 /// The daemon: loads the configured files onto workers, creates the shared instances and
 /// state machines, and serves protocol v1 on one WebSocket port.
 public final class Daemon: Sendable {
-    let context: ServerContext
-    let workers: [Worker]
-    let dispatcher: Dispatcher
+    package let context: ServerContext
+    package let workers: [Worker]
+    package let dispatcher: Dispatcher
     let server: WebSocketServer
     /// What `GET /readyz` says: set by `start()` (the state is restored by then), cleared when
     /// draining begins.

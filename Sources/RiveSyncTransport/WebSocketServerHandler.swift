@@ -9,6 +9,14 @@ public struct SessionInfo: Sendable, Hashable {
     public let origin: String?
     /// The request path of the upgrade (e.g. "/ws"), without query string.
     public let path: String
+
+    /// A session's details as the transport reads them (an in-process daemon's tests make
+    /// their own).
+    package init(remoteAddress: String, origin: String?, path: String) {
+        self.remoteAddress = remoteAddress
+        self.origin = origin
+        self.path = path
+    }
 }
 
 /// Receives session events of a `WebSocketServer`.

@@ -1,9 +1,8 @@
 import Foundation
 import RiveSyncJSON
 import RiveSyncProtocol
-
-@testable import RiveSyncServer
-@testable import RiveSyncTransport
+import RiveSyncServer
+import RiveSyncTransport
 
 /// One connection of an `InProcessDaemon`, with the calls of the socket tests' `TestClient`.
 package struct InProcessClient: Sendable {

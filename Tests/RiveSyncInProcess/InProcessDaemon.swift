@@ -2,9 +2,8 @@ import Foundation
 import RiveSyncCore
 import RiveSyncJSON
 import RiveSyncProtocol
-
-@testable import RiveSyncServer
-@testable import RiveSyncTransport
+import RiveSyncServer
+import RiveSyncTransport
 
 /// The whole daemon in this process — its dispatcher, workers and change logs (in memory unless
 /// the configuration names a state directory) — on a `ManualClock`, with no sockets. Clients

@@ -1,7 +1,6 @@
 import Dispatch
 import Foundation
-
-@testable import RiveSyncServer
+import RiveSyncServer
 
 /// A `DaemonClock` a test moves: time stands still until `fireNext()` jumps it to the
 /// earliest timer, which then runs on its queue (timers already due run at once).

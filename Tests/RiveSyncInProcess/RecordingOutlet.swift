@@ -1,8 +1,7 @@
 import Foundation
 import RiveSyncJSON
-
-@testable import RiveSyncServer
-@testable import RiveSyncTransport
+import RiveSyncServer
+import RiveSyncTransport
 
 /// The transport side of an in-process daemon: records every message the daemon submits per
 /// session (decoded), the close codes, and answers the queue sizes a test sets (to drive

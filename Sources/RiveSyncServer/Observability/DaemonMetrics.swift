@@ -6,7 +6,7 @@ import Synchronization
 /// Counters of the daemon, readable from any thread, printed by `GET /metrics`: per target (the
 /// first `maxTargetLabels` targets by name, the rest summed under `target="_other"`), per error
 /// code (a fixed set, PROTOCOL.md §13), the advance-duration histogram, build and process facts.
-final class DaemonMetrics: Sendable {
+package final class DaemonMetrics: Sendable {
     /// What is counted per target.
     enum TargetCounter: Int, CaseIterable {
         case subscriptions, batches, commandsApplied, commandsRejected
@@ -63,7 +63,7 @@ final class DaemonMetrics: Sendable {
     }
 
     /// Prometheus text for the daemon's own metrics.
-    func prometheusText() -> String {
+    package func prometheusText() -> String {
         var text = ""
         func header(_ name: String, _ type: String, _ help: String) {
             text += "# HELP rivesync_\(name) \(help)\n# TYPE rivesync_\(name) \(type)\n"

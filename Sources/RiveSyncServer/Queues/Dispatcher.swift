@@ -12,8 +12,8 @@ import RiveSyncTransport
 /// timers through `asyncAfter`, and background work (listings, uploads, file loads) off this
 /// queue. Per connection, requests reach each worker in the order they were sent. Its state
 /// (the core) is confined to the queue, checked in debug builds.
-final class Dispatcher: @unchecked Sendable {
-    let queue = DispatchQueue(label: "rivesyncd.dispatcher")
+package final class Dispatcher: @unchecked Sendable {
+    package let queue = DispatchQueue(label: "rivesyncd.dispatcher")
     /// Where uploads are hashed and stored and sent files parsed (one at a time, in order).
     let background = DispatchQueue(label: "rivesyncd.background")
     let context: ServerContext
@@ -75,15 +75,15 @@ final class Dispatcher: @unchecked Sendable {
     // here blocks (background work and workers get `async`), and nothing on the queue calls
     // back into the transport's handler, so the wait is short and cannot deadlock.
 
-    func opened(_ session: SessionID, info: SessionInfo) {
+    package func opened(_ session: SessionID, info: SessionInfo) {
         queue.sync { run(.opened(ConnectionID(session), remoteAddress: info.remoteAddress, origin: info.origin)) }
     }
 
-    func closed(_ session: SessionID) { queue.sync { run(.closed(ConnectionID(session))) } }
+    package func closed(_ session: SessionID) { queue.sync { run(.closed(ConnectionID(session))) } }
 
     /// Handles one message. Each ends in exactly one `.handled` for the transport's
     /// back-pressure (`maxPendingRequests`): from the core, or from the worker it routes to.
-    func received(_ session: SessionID, bytes: [UInt8], isText: Bool) {
+    package func received(_ session: SessionID, bytes: [UInt8], isText: Bool) {
         queue.sync { run(.received(ConnectionID(session), bytes: bytes, isText: isText)) }
     }
 

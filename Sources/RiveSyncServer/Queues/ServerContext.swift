@@ -9,11 +9,11 @@ import Synchronization
 
 /// What every part of the daemon shares: configuration, the directory, counters, the asset
 /// store, the epoch, and the way out to the transport.
-final class ServerContext: Sendable {
+package final class ServerContext: Sendable {
     let configuration: DaemonConfiguration
     let limits: Locked<Limits>
     let directory = Directory()
-    let metrics: DaemonMetrics
+    package let metrics: DaemonMetrics
     let assets: AssetStore
     let epoch: String
     let log: Log
@@ -44,7 +44,7 @@ final class ServerContext: Sendable {
     }
 
     /// Where transport commands go: the WebSocket server, or an in-process test's recorder.
-    func attach(_ server: any TransportOutlet) { self.server.withLock { $0 = server } }
+    package func attach(_ server: any TransportOutlet) { self.server.withLock { $0 = server } }
 
     /// Hands transport commands to the service thread in one submit (one lock, one wakeup).
     func submit(_ commands: [WebSocketServer.Command]) {

@@ -2,7 +2,7 @@ import RiveSyncTransport
 
 /// The way out of the daemon's logic to the transport: the WebSocket server, or a recorder in
 /// an in-process test (which also says how much is queued for a session, to test back-pressure).
-protocol TransportOutlet: Sendable {
+package protocol TransportOutlet: Sendable {
     /// Hands commands to the transport in one submit; false when it is not running.
     @discardableResult
     func submit(_ commands: [WebSocketServer.Command]) -> Bool
