@@ -50,6 +50,7 @@ enum ValueText {
 
     /// A JSON-quoted string's content, or the text as it is.
     static func unquoted(_ text: String) -> String {
+        // Text that is not a JSON string is taken as it is: that is what this function does.
         guard text.hasPrefix("\""), let value = try? JSONParser().parse(text), let string = value.stringValue else { return text }
         return string
     }

@@ -126,6 +126,7 @@ enum WatchCommand {
         return .object(members)
     }
 
+    /// The value as JSON. `jsonText` is the client's own serialization, so it always parses.
     private static func value(_ dynamic: DynamicValue) -> JSONValue { (try? JSONParser().parse(dynamic.jsonText)) ?? .null }
 }
 

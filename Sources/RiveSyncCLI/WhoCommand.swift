@@ -45,6 +45,8 @@ enum WhoCommand {
         }
     }
 
+    /// The members as JSON. A member's `stateJSON` is the client's serialization of the state
+    /// it parsed from the daemon's message, so it always parses.
     static func json(_ members: [PresenceMember]) -> JSONValue {
         .array(
             members.map { member in

@@ -34,6 +34,12 @@ extension WorkerCore {
     private func restore(_ snapshot: JournalSnapshot, file name: String, schema: FileSchema) throws -> UInt64 {
         let state = try JournalCodec.decodeState(snapshot.state, schema: schema)
         files[name] = FileRuntime(schema: schema, limits: files[name]!.limits, restoring: state)
+        for (target, reason) in files[name]!.restartedStateMachines.sorted(by: { $0.key < $1.key }) {
+            outbox.append(
+                .log(
+                    .warning, "state machine restarted: its saved state does not fit the file",
+                    [("file", name), ("target", target), ("reason", reason)]))
+        }
         var highestCommand: UInt64 = 0
         for target in snapshot.targets {
             guard names.claimTarget(target.name, file: name) else {

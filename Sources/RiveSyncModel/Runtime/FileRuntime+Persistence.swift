@@ -70,8 +70,13 @@ extension FileRuntime {
             attachStateMachine(to: persisted.name)
             if let saved = persisted.stateMachine, var machine = targets[persisted.name]!.stateMachine {
                 // A state that does not fit the file (it changed) leaves the state machine at
-                // its entry states, bound afresh.
-                if (try? machine.restore(from: saved)) != nil { targets[persisted.name]!.stateMachine = machine }
+                // its entry states, bound afresh; the restart is told (`restartedStateMachines`).
+                do throws(StateMachinePersistenceError) {
+                    try machine.restore(from: saved)
+                    targets[persisted.name]!.stateMachine = machine
+                } catch {
+                    restartedStateMachines[persisted.name] = "\(error)"
+                }
             }
         }
         retiredTargets = state.retiredTargets

@@ -16,6 +16,9 @@ public struct FileRuntime: Sendable {
     /// Names of deleted targets and the generation each had, so that a new target with the
     /// name gets the next one.
     public internal(set) var retiredTargets: [String: Int] = [:]
+    /// The state machines a restore started again at their entry states because their saved
+    /// state does not fit the file (it changed): target → why. Empty but after such a restore.
+    public internal(set) var restartedStateMachines: [String: String] = [:]
     /// Every bound instance → the target slots it is bound in (kept with the targets), so a
     /// change finds the targets that see it from its instance instead of trying every target.
     var rootSlots: [InstanceID: [RootSlot]] = [:]

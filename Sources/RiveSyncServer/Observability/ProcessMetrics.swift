@@ -56,6 +56,7 @@ enum ProcessMetrics {
     static func procText(_ path: String) -> String? {
         guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? handle.close() }  // read-only: nothing to lose at close
+        // Best effort, as every process gauge: a failed read leaves the gauge out.
         return (try? handle.readToEnd()).map { String(decoding: $0, as: UTF8.self) }
     }
 }

@@ -84,10 +84,25 @@ import Testing
         _ = try runtime.advance("sm", elapsed: 0.25)
         var restored = FileRuntime(schema: runtime.schema, restoring: runtime.persistentState)
         #expect(restored.persistentState == runtime.persistentState)
+        #expect(restored.restartedStateMachines.isEmpty)
         _ = try runtime.advance("sm", elapsed: 0.25)
         _ = try restored.advance("sm", elapsed: 0.25)
         #expect(abs(try #require(try x(restored)) - 60) < 1e-3, "walk played on and mixed out after the restart")
         #expect(restored.persistentState == runtime.persistentState)
+    }
+
+    /// A saved state that no longer fits the file (another count of layers) starts the state
+    /// machine again at its entry states, and says so.
+    @Test func aSavedStateThatDoesNotFitRestartsTheStateMachineAndSaysWhy() throws {
+        var runtime = try runtime()
+        _ = try runtime.advance("sm", elapsed: 0.25)
+        var state = runtime.persistentState
+        let index = try #require(state.targets.firstIndex { $0.name == "sm" })
+        state.targets[index].stateMachine = ["layers": [], "inputs": []]
+        let restored = FileRuntime(schema: runtime.schema, restoring: state)
+        let reason = try #require(restored.restartedStateMachines["sm"])
+        #expect(reason.contains("layers"), "\(reason)")
+        #expect(restored.persistentState.targets[index].stateMachine != runtime.persistentState.targets[index].stateMachine)
     }
 
     @Test func theTransitionsInterpolatorEasesTheMix() throws {
