@@ -10,6 +10,8 @@ import Synchronization
 /// the next one repairs them); the reader reconnects by itself.
 ///
 /// Threads: appends run on their own queue and connection; reads on the stream reader's.
+/// `@unchecked Sendable`: its one `var`, `connection`, is touched only on `appendQueue`; the
+/// rest is constants, atomics and a `Mutex`.
 public final class PresenceRelay: @unchecked Sendable {
     /// Announcements kept in the stream (about; `MAXLEN ~`): a node reads only what comes
     /// after it started, so this bounds Redis's memory, not what a node learns.

@@ -2,8 +2,9 @@ import CWebSockets
 
 /// Service-thread side of a `WebSocketClient`.
 ///
-/// Same thread rule as `ServerLoop`: built on the caller's thread, then every `var` and C
-/// allocation is touched only on the service thread; other threads use `inbox` and `metrics`.
+/// Same thread rule as `ServerLoop` (why `@unchecked Sendable` is sound): built on the caller's
+/// thread, then every `var` and C allocation is touched only on the service thread; other
+/// threads use `inbox` and `metrics`.
 final class ClientLoop: @unchecked Sendable {
     /// Everything needed to open one connection.
     struct ConnectRequest: Sendable {

@@ -5,6 +5,7 @@
 /// A one-shot result handed from one thread to another that blocks for it.
 ///
 /// The service thread reports its start-up outcome through a latch; `start()` waits on it.
+/// `@unchecked Sendable`: `value` is read and written only while `mutex` is held.
 final class Latch<Value: Sendable>: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private let condition: UnsafeMutablePointer<pthread_cond_t>

@@ -2,22 +2,24 @@
     import Glibc
 #endif
 
-/// A joinable pthread running one closure: the lws service thread.
-final class ServiceThread: @unchecked Sendable {
-    private var thread = pthread_t()
+/// A joinable pthread running one closure: the lws service thread. `Sendable` as checked: its
+/// thread is a constant once made, the rest is locked.
+final class ServiceThread: Sendable {
+    private let thread: pthread_t
     private let joined = Locked(false)
-    private let runningThread = Locked<pthread_t?>(nil)
+    private let runningThread: Locked<pthread_t?>
 
     /// Starts a thread running `body`.
     init(_ body: @escaping @Sendable () -> Void) throws(TransportError) {
         final class Box { let body: @Sendable () -> Void; init(_ b: @escaping @Sendable () -> Void) { body = b } }
-        let running = runningThread
+        let running = Locked<pthread_t?>(nil)
         let box = Unmanaged.passRetained(
             Box {
                 running.withLock { $0 = pthread_self() }
                 body()
             }
         ).toOpaque()
+        var thread = pthread_t()
         let rc = pthread_create(
             &thread, nil,
             { raw in
@@ -29,6 +31,8 @@ final class ServiceThread: @unchecked Sendable {
             Unmanaged<Box>.fromOpaque(box).release()
             throw TransportError(.threadCreationFailed, "pthread_create returned \(rc)")
         }
+        self.thread = thread
+        runningThread = running
     }
 
     /// Waits for the thread to finish. Safe to call more than once; only the first call of

@@ -10,6 +10,8 @@ import RiveSyncTransport
 /// feed messages straight to the dispatcher and read what it hands the transport. While a
 /// client waits and nothing comes for a while, the daemon's queues are drained and the clock
 /// jumps to its next timer: time passes only when the daemon has nothing else to do.
+/// `@unchecked Sendable`: its `var`s (the last session and request ids) are read and written
+/// only while `sessions` is held; the rest is constants.
 package final class InProcessDaemon: @unchecked Sendable {
     package let daemon: Daemon
     package let outlet = RecordingOutlet()

@@ -4,6 +4,7 @@ import RiveSyncServer
 
 /// A `DaemonClock` a test moves: time stands still until `fireNext()` jumps it to the
 /// earliest timer, which then runs on its queue (timers already due run at once).
+/// `@unchecked Sendable`: every `var` is read and written only while `lock` is held.
 package final class ManualClock: DaemonClock, @unchecked Sendable {
     private struct Timer {
         var at: UInt64

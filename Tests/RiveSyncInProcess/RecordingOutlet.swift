@@ -7,6 +7,7 @@ import RiveSyncTransport
 /// session (decoded), the close codes, and answers the queue sizes a test sets (to drive
 /// back-pressure without a slow socket). A session opened with a receiver gets its messages
 /// and its close handed to that receiver instead, as a socket would carry them.
+/// `@unchecked Sendable`: every `var` is read and written only while `lock` is held.
 package final class RecordingOutlet: TransportOutlet, @unchecked Sendable {
     /// What the daemon hands a session's receiver.
     package enum Delivery: Sendable {

@@ -10,8 +10,9 @@ import RiveSyncTransport
 /// performs the actions it returns —
 /// sends and closes to the transport, requests to the worker that owns their file or target,
 /// timers through `asyncAfter`, and background work (listings, uploads, file loads) off this
-/// queue. Per connection, requests reach each worker in the order they were sent. Its state
-/// (the core) is confined to the queue, checked in debug builds.
+/// queue. Per connection, requests reach each worker in the order they were sent. Its one
+/// `var`, the core, is confined to the queue (what makes `@unchecked Sendable` sound), checked
+/// in debug builds; the rest is constants and the locked copy of the access for `/metrics`.
 package final class Dispatcher: @unchecked Sendable {
     package let queue = DispatchQueue(label: "rivesyncd.dispatcher")
     /// Where uploads are hashed and stored and sent files parsed (one at a time, in order).
