@@ -49,7 +49,7 @@ let package = Package(
         .target(name: "RiveSyncModel", dependencies: ["RiveSyncJSON"], exclude: ["README.md"]),
         // Strict JSON parser with limits, and a deterministic serializer. No I/O.
         .target(name: "RiveSyncJSON", exclude: ["README.md"]),
-        .testTarget(name: "RiveSyncModelTests", dependencies: ["RiveSyncModel", "RiveFile", "RiveSyncJSON"]),
+        .testTarget(name: "RiveSyncModelTests", dependencies: ["RiveSyncModel", "RiveFile", "RiveSyncJSON", "RiveSyncTestSupport"]),
         // Wire protocol v1: requests, replies, values, batches, error codes. No I/O.
         .target(name: "RiveSyncProtocol", dependencies: ["RiveSyncModel", "RiveSyncJSON"], exclude: ["README.md"]),
         .testTarget(name: "RiveSyncProtocolTests", dependencies: ["RiveSyncProtocol", "RiveSyncModel", "RiveSyncJSON"]),

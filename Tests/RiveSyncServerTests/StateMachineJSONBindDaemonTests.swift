@@ -8,12 +8,7 @@ import Testing
 /// state machine's converted writes, its layer change and its event reach subscribers in the
 /// batch of the advance that made them.
 @Suite(.serialized) struct StateMachineJSONBindDaemonTests {
-    static func example() throws -> String {
-        let text = try String(contentsOfFile: DaemonProcess.packageRoot + "/protocol/SCHEMA.md", encoding: .utf8)
-        let section = try #require(text.components(separatedBy: "### Data converters, events and data binds\n").dropFirst().first)
-        let block = try #require(section.components(separatedBy: "```json\n").dropFirst().first)
-        return try #require(block.components(separatedBy: "```").first)
-    }
+    static func example() throws -> String { try SchemaDocument.example(under: "### Data converters, events and data binds") }
 
     @Test func convertedWritesLayersAndEventsReachTheBatch() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rivesync-smjson-\(UUID().uuidString)").path

@@ -53,6 +53,16 @@ static void release(struct connection *c) {
     free(c);
 }
 
+// What a `send` or `recv` on `c` that returned `n` (not above 0) means: call again (it was
+// interrupted), wait for epoll (the socket would block), or the connection is over (closed here).
+enum io_next { IO_RETRY, IO_WAIT, IO_CLOSED };
+static enum io_next after_io(struct connection *c, ssize_t n) {
+    if (n < 0 && errno == EINTR) return IO_RETRY;
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return IO_WAIT;
+    close_connection(c);
+    return IO_CLOSED;
+}
+
 // Sends what `c` has queued; whatever the socket does not take waits for EPOLLOUT.
 static void flush(struct connection *c) {
     size_t sent = 0;
@@ -60,14 +70,11 @@ static void flush(struct connection *c) {
         ssize_t n = send(c->fd, c->out.bytes + sent, c->out.length - sent, MSG_NOSIGNAL);
         if (n > 0) {
             sent += (size_t)n;
-        } else if (n < 0 && errno == EINTR) {
             continue;
-        } else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-            break;
-        } else {
-            close_connection(c);
-            return;
         }
+        enum io_next next = after_io(c, n);
+        if (next == IO_CLOSED) return;
+        if (next == IO_WAIT) break;
     }
     buffer_consume(&c->out, sent);
     int writing = c->out.length > 0;
@@ -103,14 +110,11 @@ static void receive(struct connection *c) {
         if (n > 0) {
             buffer_append(&c->in, chunk, (size_t)n);
             if ((size_t)n < sizeof chunk) break;
-        } else if (n < 0 && errno == EINTR) {
             continue;
-        } else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-            break;
-        } else {
-            close_connection(c);
-            return;
         }
+        enum io_next next = after_io(c, n);
+        if (next == IO_CLOSED) return;
+        if (next == IO_WAIT) break;
     }
     if (!c->upgraded && websocket_upgrade(c) < 0) {
         close_connection(c);

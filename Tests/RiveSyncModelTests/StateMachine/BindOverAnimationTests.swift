@@ -30,16 +30,10 @@ import Testing
             RiveObject(typeKey: 30, properties: [67: .uint(0), 70: .float(100)]),
         ] + OneLayerStateMachine.objects
 
-    private func worldX(_ runtime: FileRuntime) throws -> Float? {
-        guard case .number(let value) = try runtime.value(at: "worldX", in: "sm") else { return nil }
-        return value
-    }
+    private func worldX(_ runtime: FileRuntime) throws -> Float { try OneLayerStateMachine.number("worldX", in: runtime) }
 
     @Test func theBoundValueWinsOnTheFrameItChangesAndTheAnimationAfter() throws {
-        var schema = try FileSchema(jsonText: Self.schemaJSON)
-        schema.graph = RiveGraph(objects: Self.objects)
-        var runtime = FileRuntime(schema: schema)
-        try runtime.createStateMachine(artboard: "A", stateMachine: "sm")
+        var runtime = try OneLayerStateMachine.runtime(schemaJSON: Self.schemaJSON, objects: Self.objects)
         _ = try runtime.advance("sm", elapsed: 0)
         #expect(try worldX(runtime) == 0, "the first frame applies every bind, after the animation")
         _ = try runtime.advance("sm", elapsed: 0.1)

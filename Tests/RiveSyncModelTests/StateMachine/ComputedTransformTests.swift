@@ -49,24 +49,9 @@ import Testing
             RiveObject(typeKey: 30, properties: [67: .uint(10), 68: .uint(1), 70: .float(200)]),
         ] + OneLayerStateMachine.objects
 
-    private func runtime() throws -> FileRuntime {
-        var schema = try FileSchema(jsonText: Self.schemaJSON)
-        schema.graph = RiveGraph(objects: Self.objects)
-        var runtime = FileRuntime(schema: schema)
-        try runtime.createStateMachine(artboard: "A", stateMachine: "sm")
-        return runtime
-    }
+    private func runtime() throws -> FileRuntime { try OneLayerStateMachine.runtime(schemaJSON: Self.schemaJSON, objects: Self.objects) }
 
-    private func number(_ path: String, _ runtime: FileRuntime) throws -> Float {
-        guard case .number(let value) = try runtime.value(at: path, in: "sm") else {
-            throw Unexpected(description: "\(path) is not a number")
-        }
-        return value
-    }
-
-    struct Unexpected: Error, CustomStringConvertible {
-        var description: String
-    }
+    private func number(_ path: String, _ runtime: FileRuntime) throws -> Float { try OneLayerStateMachine.number(path, in: runtime) }
 
     @Test func aChildsWorldPositionGoesThroughItsParentsRotationAndScale() throws {
         var runtime = try runtime()

@@ -1,6 +1,7 @@
 import Foundation
 import RiveSyncJSON
 import RiveSyncModel
+import RiveSyncTestSupport
 import Testing
 
 /// Converters, events and data binds described in the JSON schema format (SCHEMA.md, "Data
@@ -8,12 +9,7 @@ import Testing
 /// same evaluator, written back as they were described.
 @Suite struct StateMachineJSONBindTests {
     /// SCHEMA.md's example of the section, as the document shows it.
-    static func example() throws -> String {
-        let text = try String(contentsOfFile: Fixtures.packageRoot + "/protocol/SCHEMA.md", encoding: .utf8)
-        let section = try #require(text.components(separatedBy: "### Data converters, events and data binds\n").dropFirst().first)
-        let block = try #require(section.components(separatedBy: "```json\n").dropFirst().first)
-        return try #require(block.components(separatedBy: "```").first)
-    }
+    static func example() throws -> String { try SchemaDocument.example(under: "### Data converters, events and data binds") }
 
     @Test func theExampleReadsIntoConvertersEventsAndBinds() throws {
         let schema = try FileSchema(jsonText: try Self.example())

@@ -1,18 +1,14 @@
 import Foundation
 import RiveSyncJSON
 import RiveSyncModel
+import RiveSyncTestSupport
 import Testing
 
 /// State machines described in the JSON schema format (SCHEMA.md, "State machines"): read into
 /// the graph a `.riv` file gives, run by the same evaluator.
 @Suite struct StateMachineJSONTests {
     /// SCHEMA.md's example, as the document shows it.
-    static func schemaExample() throws -> String {
-        let text = try String(contentsOfFile: Fixtures.packageRoot + "/protocol/SCHEMA.md", encoding: .utf8)
-        let section = try #require(text.components(separatedBy: "## State machines\n").dropFirst().first)
-        let block = try #require(section.components(separatedBy: "```json\n").dropFirst().first)
-        return try #require(block.components(separatedBy: "```").first)
-    }
+    static func schemaExample() throws -> String { try SchemaDocument.example(under: "## State machines") }
 
     private func lamp() throws -> FileRuntime {
         var runtime = FileRuntime(schema: try FileSchema(jsonText: try Self.schemaExample()))
