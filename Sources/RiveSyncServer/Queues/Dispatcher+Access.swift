@@ -73,10 +73,11 @@ extension Dispatcher {
     /// Changes the connection core's settings in order with the transport's events (on the
     /// queue), with the interfaces' addresses read again, and the copy `/metrics` reads.
     func reconfigure(_ change: (inout ConnectionSettings) -> Void) {
+        let interfaceAddresses = OriginPolicy.interfaceAddresses()
         queue.sync {
             var settings = connections.settings
             change(&settings)
-            settings.origins.interfaceAddresses = OriginPolicy.interfaceAddresses()
+            settings.origins.interfaceAddresses = interfaceAddresses
             access.withLock { $0 = settings.access }
             run(.configured(settings))
         }
