@@ -1,4 +1,5 @@
 import RiveSyncJSON
+import RiveSyncModel
 import RiveSyncProtocol
 
 /// A permission a request needs and the grants lack: becomes error `forbidden`, which names
@@ -91,12 +92,20 @@ extension Grants {
     private func need(_ permission: Permission, _ target: String, _ path: String) -> Denial? {
         allows(permission, on: target, at: path) ? nil : Denial(permission: permission, target: target, path: path)
     }
+
+    private func need(_ permission: Permission, _ target: String, _ path: ParsedPath) -> Denial? {
+        allows(permission, on: target, at: path) ? nil : Denial(permission: permission, target: target, path: path.text)
+    }
 }
 
 extension Grants: RequestGrants {
     public var mayCreate: Bool { allows(.create) }
 
     public func may(_ access: TargetAccess, on target: String, at path: String) -> Bool {
+        allows(Permission(access), on: target, at: path)
+    }
+
+    public func may(_ access: TargetAccess, on target: String, at path: ParsedPath) -> Bool {
         allows(Permission(access), on: target, at: path)
     }
 

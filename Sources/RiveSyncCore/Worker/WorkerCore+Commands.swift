@@ -26,9 +26,15 @@ extension WorkerCore {
             } catch { throw WireError(error) }
         }
         let number = numbering.next()
-        targets[target]!.queued.append(QueuedCommand(id: number, command: command, author: recorded(author)))
+        targets[target]!.queued.append(QueuedCommand(id: number, command: command, author: recorded(author), resolved: resolved))
         let hidden: String?
-        if case .bind = command { hidden = nil } else { hidden = grants.may(.read, on: target, at: command.path) ? nil : command.path }
+        if case .bind = command {
+            hidden = nil
+        } else if let (_, path) = body.commandLocation {
+            hidden = grants.may(.read, on: target, at: path) ? nil : path.text
+        } else {
+            hidden = grants.may(.read, on: target, at: "") ? nil : ""
+        }
         try queued(number, on: target, session: session, requestID: requestID, hiddenPath: hidden)
     }
 
@@ -56,19 +62,20 @@ extension WorkerCore {
         case .set(let t, let path, let json):
             let file = try record(t).file
             let property: ResolvedProperty
-            do { property = try files[file]!.resolve(ParsedPath(path), inTarget: t) } catch { throw WireError(error) }
+            do { property = try files[file]!.resolve(path, inTarget: t) } catch { throw WireError(error) }
             resolved = property
             let value: PropertyValue
-            do { value = try ValueCodec.decode(json, as: property.property.type, path: path) } catch { throw WireError(error) }
-            try checkValue(value, file: file, target: t, path: path, grants: grants)
-            (target, command) = (t, .set(path: path, value: value))
-        case .fire(let t, let path): (target, command) = (t, .fire(path: path))
-        case .listAppend(let t, let path, let instance): (target, command) = (t, .listAppend(path: path, instance: instance))
+            do { value = try ValueCodec.decode(json, as: property.property.type, path: path.text) } catch { throw WireError(error) }
+            try checkValue(value, file: file, target: t, path: path.text, grants: grants)
+            (target, command) = (t, .set(path: path.text, value: value))
+        case .fire(let t, let path): (target, command) = (t, .fire(path: path.text))
+        case .listAppend(let t, let path, let instance): (target, command) = (t, .listAppend(path: path.text, instance: instance))
         case .listInsert(let t, let path, let index, let instance):
-            (target, command) = (t, .listInsert(path: path, index: index, instance: instance))
-        case .listRemoveAt(let t, let path, let index): (target, command) = (t, .listRemoveAt(path: path, index: index))
-        case .listRemove(let t, let path, let instance): (target, command) = (t, .listRemove(path: path, instance: instance))
-        case .listSwap(let t, let path, let index, let with): (target, command) = (t, .listSwap(path: path, index: index, with: with))
+            (target, command) = (t, .listInsert(path: path.text, index: index, instance: instance))
+        case .listRemoveAt(let t, let path, let index): (target, command) = (t, .listRemoveAt(path: path.text, index: index))
+        case .listRemove(let t, let path, let instance): (target, command) = (t, .listRemove(path: path.text, instance: instance))
+        case .listSwap(let t, let path, let index, let with):
+            (target, command) = (t, .listSwap(path: path.text, index: index, with: with))
         case .bind(let t, let main, let globals):
             let file = try record(t).file
             if let main { try checkAttach(main, in: file, to: t, at: "", grants: grants) }

@@ -25,10 +25,10 @@ extension WorkerCore {
         var failure: WireError?
         for (index, body) in transaction.commands.enumerated() {
             do throws(WireError) {
-                let command = try self.command(for: body, grants: grants).command
-                do { try files[file]!.attempt(command, in: &trial) } catch { if final { throw WireError(error) } }
+                let (_, command, resolved) = try self.command(for: body, grants: grants)
+                do { try files[file]!.attempt(command, resolved: resolved, in: &trial) } catch { if final { throw WireError(error) } }
                 commands.append(command)
-                hiddenPaths.append(body.commandLocation.flatMap { grants.may(.read, on: $0.target, at: $0.path) ? nil : $0.path })
+                hiddenPaths.append(body.commandLocation.flatMap { grants.may(.read, on: $0.target, at: $0.path) ? nil : $0.path.text })
             } catch {
                 failure = grants.visible(error, for: body).inCommand(index)
                 break
