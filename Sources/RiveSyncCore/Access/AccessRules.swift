@@ -112,4 +112,8 @@ extension Grants: RequestGrants {
     public func mayWithin(_ access: TargetAccess, on target: String, at path: String) -> Bool {
         allowsWithin(Permission(access), on: target, at: path)
     }
+
+    public func mayWithin(_ access: TargetAccess, on target: String, at path: ParsedPath) -> Bool {
+        allowsWithin(Permission(access), on: target, at: path)
+    }
 }

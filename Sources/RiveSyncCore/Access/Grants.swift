@@ -81,8 +81,16 @@ public struct Grants: Sendable, Hashable {
 
     /// `permission` at `path` of `target` or somewhere under it.
     public func allowsWithin(_ permission: Permission, on target: String, at path: String) -> Bool {
-        let segments = Self.segments(path)
-        return scopes.contains { scope in
+        allowsWithin(permission, on: target, segments: Self.segments(path))
+    }
+
+    /// `permission` at a path parsed already (a request's) of `target` or somewhere under it.
+    public func allowsWithin(_ permission: Permission, on target: String, at path: ParsedPath) -> Bool {
+        allowsWithin(permission, on: target, segments: path.text.isEmpty ? [] : path.segments)
+    }
+
+    private func allowsWithin(_ permission: Permission, on target: String, segments: [Substring]) -> Bool {
+        scopes.contains { scope in
             scope.permissions.contains(permission) && scope.targets.matches(target)
                 && scope.prefixes.contains { prefix in zip(prefix, segments).allSatisfy { $0 == $1 } }
         }

@@ -12,6 +12,8 @@ public protocol RequestGrants: Sendable {
     func may(_ access: TargetAccess, on target: String, at path: ParsedPath) -> Bool
     /// `access` at `path` of `target` or somewhere under it.
     func mayWithin(_ access: TargetAccess, on target: String, at path: String) -> Bool
+    /// `mayWithin` at a request's path, parsed already.
+    func mayWithin(_ access: TargetAccess, on target: String, at path: ParsedPath) -> Bool
     /// Whether the connection's subscriptions to `target` carry its presence (`seePresence`).
     func seesPresence(of target: String) -> Bool
     /// Who joins presence on this connection: presence keys are scoped by it (PROTOCOL.md §15).
@@ -26,6 +28,10 @@ public enum TargetAccess: Sendable, Equatable {
 extension RequestGrants {
     public func may(_ access: TargetAccess, on target: String, at path: ParsedPath) -> Bool {
         may(access, on: target, at: path.text)
+    }
+
+    public func mayWithin(_ access: TargetAccess, on target: String, at path: ParsedPath) -> Bool {
+        mayWithin(access, on: target, at: path.text)
     }
 
     /// The error to send for `request`. A connection that may not read where a command went

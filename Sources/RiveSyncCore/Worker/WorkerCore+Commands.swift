@@ -66,7 +66,7 @@ extension WorkerCore {
             resolved = property
             let value: PropertyValue
             do { value = try ValueCodec.decode(json, as: property.property.type, path: path.text) } catch { throw WireError(error) }
-            try checkValue(value, file: file, target: t, path: path.text, grants: grants)
+            try checkValue(value, file: file, target: t, path: path, grants: grants)
             (target, command) = (t, .set(path: path.text, value: value))
         case .fire(let t, let path): (target, command) = (t, .fire(path: path.text))
         case .listAppend(let t, let path, let instance): (target, command) = (t, .listAppend(path: path.text, instance: instance))
@@ -79,7 +79,7 @@ extension WorkerCore {
         case .bind(let t, let main, let globals):
             let file = try record(t).file
             if let main { try checkAttach(main, in: file, to: t, at: "", grants: grants) }
-            for global in globals { try checkAttach(global.instance, in: file, to: t, at: "@" + global.name, grants: grants) }
+            for global in globals { try checkAttach(global.instance, in: file, to: t, at: ParsedPath("@" + global.name), grants: grants) }
             let bind: Command?
             do { bind = try files[file]!.bindCommand(t, main: main, globals: globals.map { ($0.name, $0.instance) }) } catch {
                 throw WireError(error)
@@ -103,8 +103,8 @@ extension WorkerCore {
         }
         let file = try record(target).file
         switch command {
-        case .listAppend(let path, let instance), .listInsert(let path, _, let instance):
-            try checkAttach(instance, in: file, to: target, at: path, grants: grants)
+        case .listAppend(_, let instance), .listInsert(_, _, let instance):
+            try checkAttach(instance, in: file, to: target, at: body.commandLocation?.path ?? "", grants: grants)
         case .listRemove(_, let instance):
             try checkInstance(instance, in: file)
         case .setInput, .fireInput, .setBindTarget:
@@ -138,7 +138,8 @@ extension WorkerCore {
 
     /// Checks what the model cannot: asset ids must be uploaded or file assets, nested
     /// instances must belong to the target's file on this worker and be attachable.
-    private func checkValue(_ value: PropertyValue, file: String, target: String, path: String, grants: any RequestGrants) throws(WireError)
+    private func checkValue(_ value: PropertyValue, file: String, target: String, path: ParsedPath, grants: any RequestGrants)
+        throws(WireError)
     {
         switch value {
         case .asset(let reference?):

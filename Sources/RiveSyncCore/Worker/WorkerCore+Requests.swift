@@ -164,7 +164,7 @@ extension WorkerCore {
         let resolved = try resolve(request)
         if let main = request.main { try checkAttach(main, in: request.file, to: resolved.name, at: "", grants: grants) }
         for global in request.globals {
-            try checkAttach(global.instance, in: request.file, to: resolved.name, at: "@" + global.name, grants: grants)
+            try checkAttach(global.instance, in: request.file, to: resolved.name, at: ParsedPath("@" + global.name), grants: grants)
         }
         var record = request
         record.name = resolved.name
