@@ -124,4 +124,25 @@ import Testing
         let moved = try await Self.get("items~1all/1/x~1y", client)
         #expect(swapped["value"] == 2 && moved["value"] == 1, "\(swapped.jsonText) \(moved.jsonText)")
     }
+
+    /// A transaction's sets are resolved in its trial, each after the commands before it: the
+    /// ones that still hold when it applies are kept (a property of the main instance), the
+    /// others resolved again (an item behind the transaction's own swap).
+    @Test func aTransactionsSetsLeadWhereTheCommandsBeforeThemLeftThem() async throws {
+        let (_, _, client, _) = try await Self.panel()
+        client.send([
+            "type": "transaction", "target": "panel",
+            "commands": [
+                ["type": "set", "path": "items~1all/0/x~1y", "value": 1], ["type": "set", "path": "a~0b", "value": 2],
+                ["type": "listSwap", "path": "items~1all", "index": 0, "with": 1],
+                ["type": "set", "path": "items~1all/0/x~1y", "value": 3], ["type": "set", "path": "BG On~1Off", "value": true],
+            ],
+        ])
+        try await InProcessWorkerTests.advance("panel", client, acks: 1)
+        let expected: [(String, JSONValue)] = [("items~1all/0/x~1y", 3), ("items~1all/1/x~1y", 1), ("a~0b", 2), ("BG On~1Off", true)]
+        for (path, value) in expected {
+            let read = try await Self.get(path, client)
+            #expect(read["value"] == value, "\(path): \(read.jsonText)")
+        }
+    }
 }
