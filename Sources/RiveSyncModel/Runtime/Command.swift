@@ -62,8 +62,10 @@ public struct QueuedCommand: Sendable, Hashable {
     /// restores them as they were queued).
     public var transaction: UInt64?
     /// Where the command's path led when it was checked: applying it uses this instead of
-    /// resolving the path again while the state is still at that revision. Not part of the
-    /// command (records do not carry it, and two commands differing only here are equal).
+    /// resolving the path again while it still holds (the state is at the same revision, or
+    /// the property is on the instance the path starts at and the path still starts there).
+    /// Not part of the command (records do not carry it, and two commands differing only here
+    /// are equal).
     public var resolved: ResolvedProperty?
 
     public init(
