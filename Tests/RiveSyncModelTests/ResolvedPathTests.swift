@@ -61,6 +61,7 @@ import Testing
         _ = try runtime.apply(.listAppend(path: "items~1all", instance: second), id: 2)
         let before = try runtime.resolve(ParsedPath("items~1all/0/x~1y"), inTarget: "sm")
         #expect(before.instance == first && !before.isDirect)
+        #expect(before.path == ParsedPath("items~1all/0/x~1y"), "kept parsed, to be resolved again without a split")
         try runtime.enqueue(QueuedCommand(id: 3, command: .listSwap(path: "items~1all", index: 0, with: 1)), on: "sm")
         try runtime.enqueue(
             QueuedCommand(id: 4, command: .set(path: "items~1all/0/x~1y", value: .number(9)), resolved: before), on: "sm")

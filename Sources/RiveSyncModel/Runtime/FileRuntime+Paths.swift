@@ -13,10 +13,12 @@ public struct ResolvedProperty: Sendable, Hashable {
     /// list item between): then the path leads here for as long as it starts at the same
     /// instance, whatever else changes.
     public var isDirect: Bool
+    /// The path resolved, parsed: resolving it again after a change does not split it again.
+    public var path: ParsedPath?
 
     public init(
         instance: InstanceID, property: PropertySchema, value: PropertyValue, revision: UInt64 = 0, start: PathStart = .instance,
-        isDirect: Bool = false
+        isDirect: Bool = false, path: ParsedPath? = nil
     ) {
         self.instance = instance
         self.property = property
@@ -24,6 +26,7 @@ public struct ResolvedProperty: Sendable, Hashable {
         self.revision = revision
         self.start = start
         self.isDirect = isDirect
+        self.path = path
     }
 }
 
@@ -142,7 +145,7 @@ public enum PropertyPath {
             if index == segments.count {
                 return ResolvedProperty(
                     instance: current, property: property, value: value, revision: store.revision, start: start,
-                    isDirect: index == first + 1)
+                    isDirect: index == first + 1, path: parsed)
             }
             switch value {
             case .viewModel(let nested):
@@ -186,13 +189,16 @@ extension FileRuntime {
     /// Where a command's path leads: `earlier`, its resolution when it was checked, while it
     /// still holds — the state has not changed since (the same revision), or the property is
     /// on the instance the path starts at and the path still starts there (its value read
-    /// again); else the path resolved now.
+    /// again); else the path resolved now (from its parsed form when `earlier` kept it).
     func resolve(_ path: String, in target: Target, reusing earlier: ResolvedProperty?) throws(PropertyError) -> ResolvedProperty {
         guard var earlier else { return try resolve(path, in: target) }
         if earlier.revision == store.revision { return earlier }
         guard earlier.isDirect, startsAt(earlier.instance, earlier.start, in: target),
             let value = store[earlier.instance]?.values[earlier.property.name]
-        else { return try resolve(path, in: target) }
+        else {
+            guard let parsed = earlier.path, parsed.text == path else { return try resolve(path, in: target) }
+            return try resolve(parsed, in: target)
+        }
         earlier.value = value
         earlier.revision = store.revision
         return earlier
