@@ -10,16 +10,22 @@ extension WorkerCore {
     func enqueueCommand(
         _ body: ClientRequest, session: ConnectionID, requestID: JSONValue?, grants: any RequestGrants, author: Author?
     ) throws(WireError) {
-        let (target, command, resolved) = try self.command(for: body, grants: grants)
+        let (target, command, setResolved) = try self.command(for: body, grants: grants)
+        var resolved = setResolved
         let file = try record(target).file
         // Against the applied state only while nothing waits to apply before this command:
         // commands queued (or proposed) ahead of it may make it valid (an insert, then a swap
         // of the new index) or invalid; then it is checked when it applies, and its error
-        // carries the batch's seq. A `set`'s path was resolved in this state already.
+        // carries the batch's seq. A `set`'s path was resolved in this state already; another
+        // command's path is resolved here, once, and carried like a set's.
         if checksAgainstAppliedState(target) {
             do {
-                if case .set(let path, let value) = command, let resolved {
-                    try files[file]!.validateSet(value, at: resolved, path: path)
+                if case .set(let path, let value) = command, let setResolved {
+                    try files[file]!.validateSet(value, at: setResolved, path: path)
+                } else if let (_, path) = body.commandLocation {
+                    let here = try files[file]!.resolve(path, inTarget: target)
+                    try files[file]!.validate(command, on: target, resolved: here)
+                    resolved = here
                 } else {
                     try files[file]!.validate(command, on: target)
                 }

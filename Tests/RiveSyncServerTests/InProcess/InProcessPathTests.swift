@@ -145,4 +145,17 @@ import Testing
             #expect(read["value"] == value, "\(path): \(read.jsonText)")
         }
     }
+
+    /// Any command checked against the applied state has its path resolved once, there, and
+    /// carries it (a list append); one queued behind another is checked when it applies.
+    @Test func aListCommandCheckedAtOnceCarriesItsResolution() async throws {
+        let (daemon, log, _, _) = try await Self.panel()
+        let record = try #require(daemon.daemon.workers[0].queue.sync { log.records["paths"]?.last })
+        guard case .advance(_, let commands, _) = record else {
+            Issue.record("the last record is not the advance: \(record)")
+            return
+        }
+        #expect(commands.map { $0.resolved?.property.name } == ["items/all", nil], "\(commands)")
+        #expect(commands.first?.resolved?.isDirect == true)
+    }
 }
