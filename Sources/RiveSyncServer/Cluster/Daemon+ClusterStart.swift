@@ -44,29 +44,57 @@ extension Daemon {
         ])
     }
 
-    /// Restores the files of the cluster's latest snapshots (instead of the configured state,
-    /// which they include): each file under its number, its state, targets and recent batches.
-    func restoreSnapshots(_ clusterLog: RedisChangeLog) throws {
-        let worker = workers[0]
+    /// Restores the files of each served shard's latest snapshots (instead of the configured
+    /// state, which they include): each file under its number, its state, targets and recent
+    /// batches, on the shard's worker.
+    func restoreSnapshots() throws {
         var highestCommand: UInt64 = 0
-        for file in clusterLog.restored {
-            let name = file.header.name
-            guard context.directory.restoreFile(name, worker: worker.index, number: file.number) else {
-                throw ConfigurationError.invalid("cluster: the snapshots hold file '\(name)' or file number \(file.number) twice")
-            }
-            do {
-                let schema = try FileSchema(json: file.header.schema)
-                let highest = try worker.queue.sync { () throws -> UInt64 in
-                    defer { worker.perform(worker.core.takeActions()) }
-                    return try worker.core.restore(
-                        schema, as: name, firstInstanceID: file.number << Directory.fileIDShift | 1, snapshot: file.snapshot, records: [])
+        for (index, clusterLog) in context.clusterLogs.enumerated() {
+            let worker = workers[index]
+            for file in clusterLog.restored {
+                let name = file.header.name
+                guard context.directory.restoreFile(name, worker: worker.index, number: file.number) else {
+                    throw ConfigurationError.invalid("cluster: the snapshots hold file '\(name)' or file number \(file.number) twice")
                 }
-                highestCommand = max(highestCommand, highest)
-            } catch {
-                throw ConfigurationError.invalid("cluster: the snapshot of file '\(name)' does not restore: \(error)")
+                do {
+                    let schema = try FileSchema(json: file.header.schema)
+                    let highest = try worker.queue.sync { () throws -> UInt64 in
+                        defer { worker.perform(worker.core.takeActions()) }
+                        return try worker.core.restore(
+                            schema, as: name, firstInstanceID: file.number << Directory.fileIDShift | 1, snapshot: file.snapshot,
+                            records: [])
+                    }
+                    highestCommand = max(highestCommand, highest)
+                } catch {
+                    throw ConfigurationError.invalid("cluster: the snapshot of file '\(name)' does not restore: \(error)")
+                }
+                context.log(.info, "restored from the cluster's snapshot", [("file", name), ("upTo", "\(file.upTo)")])
             }
-            context.log(.info, "restored from the cluster's snapshot", [("file", name), ("upTo", "\(file.upTo)")])
         }
+        guard !context.clusterLogs.isEmpty else { return }
         for worker in workers { worker.queue.sync { worker.core.ensureCommandNumbers(counterAbove: highestCommand) } }
+    }
+
+    /// The configured files this cluster node does not load from its configuration: those of
+    /// shards it does not serve, and those of shards restored from snapshots (which hold them).
+    func filesNotConfiguredHere() -> Set<String> {
+        guard let cluster = context.configuration.cluster else { return [] }
+        let served = cluster.servedShards
+        let restored = Set(zip(served, context.clusterLogs).filter { !$1.restored.isEmpty }.map { $0.0.name })
+        return Set(
+            context.configuration.files.map(\.name).filter { name in
+                let shard = cluster.shard(ofFile: name)
+                return !served.contains(shard) || restored.contains(shard.name)
+            })
+    }
+
+    /// The worker a configured file goes to and where it is placed: on a cluster node the
+    /// worker of its shard, numbered in its shard's series; else `entry.worker` or each in turn.
+    func placeConfiguredFile(_ entry: DaemonConfiguration.FileEntry, index: Int) -> Directory.FileLocation? {
+        guard context.configuration.cluster != nil else {
+            return context.directory.reserveFile(entry.name, worker: (entry.worker ?? index) % workers.count)
+        }
+        guard case .success(let worker) = context.clusterWorker(ofFile: entry.name) else { return nil }
+        return context.reserveClusterFile(entry.name, worker: worker)
     }
 }

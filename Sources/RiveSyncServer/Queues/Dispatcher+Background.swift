@@ -95,9 +95,14 @@ extension Dispatcher {
             return finish(failure(WireError(error), id: id))
         }
         let exists = WireError(code: .fileExists, message: "file '\(name)' already exists", details: [("file", .string(name))])
-        if let clusterLog = context.clusterLog {
+        if !context.clusterLogs.isEmpty {
             guard context.directory.file(name) == nil else { return finish(failure(exists, id: id)) }
-            return loadFile(schema, as: name, through: clusterLog, id: id, loaded: loaded, else: finish)
+            switch context.clusterWorker(ofFile: name) {
+            case .failure(let elsewhere): return finish(failure(elsewhere, id: id))
+            case .success(let shard):
+                return loadFile(
+                    schema, as: name, through: context.clusterLogs[shard], on: workers[shard], id: id, loaded: loaded, else: finish)
+            }
         }
         guard let location = context.directory.reserveFile(name, worker: index) else { return finish(failure(exists, id: id)) }
         let worker = workers[index]
@@ -118,10 +123,9 @@ extension Dispatcher {
     /// A cluster node's `loadFile`: a `file` entry every node applies (protocol/CLUSTER.md §2.3);
     /// `loaded` once it applied here, else `finish` with the error.
     private func loadFile(
-        _ schema: FileSchema, as name: String, through clusterLog: RedisChangeLog, id: JSONValue?,
+        _ schema: FileSchema, as name: String, through clusterLog: RedisChangeLog, on worker: Worker, id: JSONValue?,
         loaded: @escaping @Sendable () -> Void, else finish: @escaping @Sendable (ServerMessage) -> Void
     ) {
-        let worker = workers[0]
         let header = JournalHeader(name: name, worker: worker.index, schema: schema.jsonValue)
         worker.queue.async {
             clusterLog.proposeFile(name: name, header: header) { outcome in
