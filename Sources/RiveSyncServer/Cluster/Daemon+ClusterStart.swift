@@ -7,7 +7,8 @@ import RiveSyncModel
 extension Daemon {
     /// What every node of a cluster must share (protocol/CLUSTER.md §1.5): each configured file's
     /// name and content (SHA-256 of its bytes), the instances, the state machines, the default
-    /// rate and `snapshotEvery`, in configuration order.
+    /// rate and `snapshotEvery`, in configuration order; with `shards`, the shards and
+    /// `fileShards` first (§6).
     static func configurationFingerprint(_ configuration: DaemonConfiguration) -> JSONValue {
         func content(_ entry: DaemonConfiguration.FileEntry) -> String {
             if let schema = entry.schema { return SHA256Digest.hex(schema.serialized()) }
@@ -15,33 +16,42 @@ extension Daemon {
             return SHA256Digest.hex([UInt8](data))
         }
         func optional(_ text: String?) -> JSONValue { text.map(JSONValue.string) ?? .null }
-        return .object([
-            ("files", .array(configuration.files.map { .object([("name", .string($0.name)), ("sha256", .string(content($0)))]) })),
-            (
-                "instances",
-                .array(
-                    configuration.instances.map {
-                        .object([
-                            ("name", .string($0.name)), ("file", .string($0.file)), ("viewModel", .string($0.viewModel)),
-                            ("instance", optional($0.instance)),
-                        ])
-                    })
-            ),
-            (
-                "stateMachines",
-                .array(
-                    configuration.stateMachines.map { entry in
-                        .object([
-                            ("name", .string(entry.name)), ("file", .string(entry.file)), ("artboard", optional(entry.artboard)),
-                            ("stateMachine", optional(entry.stateMachine)),
-                            ("globals", .object(entry.globals.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })),
-                            ("manual", .bool(entry.manual)), ("rate", .number(entry.rate)),
-                        ])
-                    })
-            ),
-            ("defaultRate", .number(configuration.defaultRate)),
-            ("snapshotEvery", .number(Double(configuration.snapshotEvery))),
-        ])
+        // With `shards`, their names and prefixes and where files go (not `serves`, `url`, `node`).
+        var sharding: [(String, JSONValue)] = []
+        if let cluster = configuration.cluster, !cluster.shards.isEmpty {
+            sharding = [
+                ("shards", .array(cluster.shards.map { .object([("name", .string($0.name)), ("prefix", .string($0.prefix))]) })),
+                ("fileShards", .object(cluster.fileShards.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })),
+            ]
+        }
+        return .object(
+            sharding + [
+                ("files", .array(configuration.files.map { .object([("name", .string($0.name)), ("sha256", .string(content($0)))]) })),
+                (
+                    "instances",
+                    .array(
+                        configuration.instances.map {
+                            .object([
+                                ("name", .string($0.name)), ("file", .string($0.file)), ("viewModel", .string($0.viewModel)),
+                                ("instance", optional($0.instance)),
+                            ])
+                        })
+                ),
+                (
+                    "stateMachines",
+                    .array(
+                        configuration.stateMachines.map { entry in
+                            .object([
+                                ("name", .string(entry.name)), ("file", .string(entry.file)), ("artboard", optional(entry.artboard)),
+                                ("stateMachine", optional(entry.stateMachine)),
+                                ("globals", .object(entry.globals.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })),
+                                ("manual", .bool(entry.manual)), ("rate", .number(entry.rate)),
+                            ])
+                        })
+                ),
+                ("defaultRate", .number(configuration.defaultRate)),
+                ("snapshotEvery", .number(Double(configuration.snapshotEvery))),
+            ])
     }
 
     /// Restores the files of each served shard's latest snapshots (instead of the configured

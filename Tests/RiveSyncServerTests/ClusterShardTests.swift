@@ -1,0 +1,153 @@
+import Foundation
+import RiveSyncJSON
+import RiveSyncRedis
+import RiveSyncTestSupport
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A cluster of two shards on two redis-servers (protocol/CLUSTER.md §6): node 0 serves `s1`,
+/// node 1 `s2`, node 2 both. Each shard's writes are acked and seen by every subscriber of it,
+/// a node reads only its shards' logs, a node asked for another shard answers `wrong_node`
+/// with where to go, and a node restarted after `kill -9` keeps its shard's acked writes.
+@Suite(.serialized) struct ClusterShardTests {
+    static let serves = [["s1"], ["s2"], ["s1", "s2"]]
+
+    @Test func eachShardsWritesAreAckedAndSeenByItsSubscribers() async throws {
+        try await stopping(try await ShardedClusterNodes.start(serves: Self.serves)) { cluster in
+            // s1 through node 0, seen on node 2; s2 through node 1, seen on node 2; and back.
+            var lastSeq: [String: Int] = [:]
+            for (target, writer, reader) in [("lobby", 0, 2), ("lobby2", 1, 2), ("lobby", 2, 0), ("lobby2", 2, 1)] {
+                let onWriter = try await TestClient.connected(to: cluster.node(writer))
+                let onReader = try await TestClient.connected(to: cluster.node(reader))
+                defer {
+                    onWriter.close()
+                    onReader.close()
+                }
+                let snapshot = try await onReader.request(["type": "subscribe", "target": .string(target)])
+                #expect(snapshot["type"] == "snapshot", "\(snapshot.jsonText)\n\(cluster.logs)")
+                let title = "\(target) from node \(writer)"
+                let ack = try await onWriter.request(["type": "set", "target": .string(target), "path": "title", "value": .string(title)])
+                #expect(ack["type"] == "ack", "\(ack.jsonText)\n\(cluster.logs)")
+                lastSeq[target] = ack["seq"]?.intValue
+                let batch = try await onReader.nextBatch(target)
+                #expect(batch["seq"] == ack["seq"] && batch["commands"] == .array([ack["command"] ?? .null]), "\(batch.jsonText)")
+                let read = try await onReader.request(["type": "get", "target": .string(target), "path": "title"])
+                #expect(read["value"] == .string(title))
+            }
+            // The two nodes of a shard agree on its digest.
+            for (target, nodes) in [("lobby", [0, 2]), ("lobby2", [1, 2])] {
+                var digests: [JSONValue] = []
+                let seq = try #require(lastSeq[target])
+                for index in nodes {
+                    let probe = try await TestClient.connected(to: cluster.node(index))
+                    defer { probe.close() }
+                    let reply = try await waitFor("node \(index) at seq \(seq) of \(target)") { () async throws -> JSONValue? in
+                        let reply = try await probe.request(["type": "digest", "target": .string(target)])
+                        return reply["seq"]?.intValue == seq ? reply : nil
+                    }
+                    digests.append(reply["digest"] ?? .null)
+                }
+                #expect(digests.count == 2 && digests[0] == digests[1] && digests[0] != .null, "\(target): \(digests)")
+            }
+            // Files: each node holds its shards' files only.
+            for (index, expected) in [(0, ["demo"]), (1, ["demo2"]), (2, ["demo", "demo2"])] {
+                let probe = try await TestClient.connected(to: cluster.node(index))
+                defer { probe.close() }
+                let files = try await probe.request(["type": "listFiles"])
+                let names = files["files"]?.arrayValue?.compactMap { $0["name"]?.stringValue } ?? []
+                #expect(names == expected, "node \(index): \(files.jsonText)")
+            }
+        }
+    }
+
+    /// A node reads only its shards' logs: each Redis has the blocked `XREAD`s (log and
+    /// presence stream) of the two nodes that serve its shard, not of the third; and the
+    /// `shard`-labelled metrics of node 0 name `s1` only.
+    @Test func aNodeReadsOnlyItsShardsLogs() async throws {
+        try await stopping(try await ShardedClusterNodes.start(serves: Self.serves)) { cluster in
+            for index in 0..<2 {
+                let connection = try cluster.redisConnection(index)
+                defer { connection.close() }
+                var seen = ""
+                try await waitUntil("2 nodes × 2 readers blocked in XREAD on Redis \(index): \(seen)") {
+                    seen = try connection.command(["CLIENT", "LIST"]).string() ?? ""
+                    return seen.split(separator: "\n").filter { $0.contains(" cmd=xread ") }.count == 4
+                }
+            }
+            let (body, _) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(cluster.node(0).port)/metrics")!)
+            let applied = String(decoding: body, as: UTF8.self).split(separator: "\n").filter {
+                $0.hasPrefix("rivesync_cluster_entries_applied_total")
+            }
+            #expect(applied.count == 1 && applied[0].hasPrefix(#"rivesync_cluster_entries_applied_total{shard="s1"} "#), "\(applied)")
+        }
+    }
+
+    /// Node 0 (shard s1 only) answers requests for s2 with `wrong_node`, the shard and the URLs
+    /// of nodes 1 and 2, which announced them (the `cluster/` conformance cases); a client
+    /// following it is served there.
+    @Test func aNodeOfOtherShardsSaysWhereToGo() async throws {
+        try await stopping(try await ShardedClusterNodes.start(serves: Self.serves)) { cluster in
+            let client = try await TestClient.connected(to: cluster.node(0))
+            defer { client.close() }
+            let expected = Set([cluster.node(1).url, cluster.node(2).url])
+            // Node 0 started before the others announced themselves: it learns of them within a
+            // third of the lease.
+            let refused = try await waitFor("wrong_node naming nodes 1 and 2") { () async throws -> JSONValue? in
+                let reply = try await client.request(["type": "subscribe", "target": "lobby2"])
+                #expect(reply["code"] == "wrong_node" && reply["details"]?["shard"] == "s2", "\(reply.jsonText)")
+                let nodes = Set(reply["details"]?["nodes"]?.arrayValue?.compactMap(\.stringValue) ?? [])
+                return nodes == expected ? reply : nil
+            }
+            let url = try #require(refused["details"]?["nodes"]?.arrayValue?.first?.stringValue)
+            let redirected = try TestClient(url: url)
+            defer { redirected.close() }
+            #expect(try await redirected.request(["type": "hello", "protocol": [1]])["type"] == "welcome")
+            let snapshot = try await redirected.request(["type": "subscribe", "target": "lobby2"])
+            #expect(snapshot["type"] == "snapshot" && snapshot["target"] == "lobby2", "\(snapshot.jsonText)")
+
+            let directory = DaemonProcess.packageRoot + "/protocol/conformance/cluster"
+            let cases = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".json") }.sorted()
+            #expect(!cases.isEmpty)
+            for file in cases {
+                let json = try JSONParser().parse(try String(contentsOfFile: directory + "/" + file, encoding: .utf8))
+                var runner = ConformanceRunner(daemon: cluster.node(0))
+                do { try await runner.run(try #require(json["steps"]?.arrayValue)) } catch {
+                    Issue.record("\(file): \(error)\n\(cluster.logs)")
+                }
+            }
+        }
+    }
+
+    /// A node of shard s2 killed and started again keeps every write to s2 it acked.
+    @Test func aRestartedNodeKeepsItsShardsAckedWrites() async throws {
+        try await stopping(try await ShardedClusterNodes.start(serves: Self.serves)) { cluster in
+            let writer = try await TestClient.connected(to: cluster.node(1))
+            var last: JSONValue = .null
+            var lastSeq: JSONValue = .null
+            for n in 1...5 {
+                last = .string("title \(n)")
+                let ack = try await writer.request(["type": "set", "target": "lobby2", "path": "title", "value": last])
+                #expect(ack["type"] == "ack", "\(ack.jsonText)\n\(cluster.logs)")
+                lastSeq = ack["seq"] ?? .null
+            }
+            writer.close()
+            try await offThePool { try cluster.crashAndRestart(1) }
+            let reader = try await TestClient.connected(to: cluster.node(1))
+            defer { reader.close() }
+            let read = try await reader.request(["type": "get", "target": "lobby2", "path": "title"])
+            #expect(read["value"] == last, "\(read.jsonText)\n\(cluster.logs)")
+            let digest = try await reader.request(["type": "digest", "target": "lobby2"])
+            #expect(digest["seq"] == lastSeq, "\(digest.jsonText)")
+            // And it writes again, seen by the other node of s2.
+            let other = try await TestClient.connected(to: cluster.node(2))
+            defer { other.close() }
+            #expect(try await other.request(["type": "subscribe", "target": "lobby2"])["type"] == "snapshot")
+            let ack = try await reader.request(["type": "set", "target": "lobby2", "path": "title", "value": "after the restart"])
+            #expect(ack["type"] == "ack", "\(ack.jsonText)\n\(cluster.logs)")
+            #expect(try await other.nextBatch("lobby2")["seq"] == ack["seq"])
+        }
+    }
+}
