@@ -40,16 +40,17 @@ import Testing
         #expect(unmapped.shard(ofFile: "room").name == "s1")
     }
 
-    @Test(arguments: [
-        [("shards", JSONValue.array([]))],
-        [("shards", [["name": "s1"]])],  // no redis anywhere
-        [("redis", "redis://h"), ("shards", [["name": "s1"], ["name": "s1"]])],
-        [("redis", "redis://h"), ("shards", [["name": "s1", "prefix": "p"], ["name": "s2", "prefix": "p"]])],
-        [("redis", "redis://h"), ("shards", [["name": "s1", "port": 1]])],
-        [("redis", "redis://h"), ("shards", [["name": "s1"]]), ("serves", ["s9"])],
-        [("redis", "redis://h"), ("shards", [["name": "s1"]]), ("fileShards", ["demo": "s9"])],
-        [("redis", "redis://h"), ("url", "http://h/")],
-    ] as [[(String, JSONValue)]])
+    @Test(
+        arguments: [
+            [("shards", JSONValue.array([]))],
+            [("shards", [["name": "s1"]])],  // no redis anywhere
+            [("redis", "redis://h"), ("shards", [["name": "s1"], ["name": "s1"]])],
+            [("redis", "redis://h"), ("shards", [["name": "s1", "prefix": "p"], ["name": "s2", "prefix": "p"]])],
+            [("redis", "redis://h"), ("shards", [["name": "s1", "port": 1]])],
+            [("redis", "redis://h"), ("shards", [["name": "s1"]]), ("serves", ["s9"])],
+            [("redis", "redis://h"), ("shards", [["name": "s1"]]), ("fileShards", ["demo": "s9"])],
+            [("redis", "redis://h"), ("url", "http://h/")],
+        ] as [[(String, JSONValue)]])
     func badShardSettingsAreRefused(section: [(String, JSONValue)]) {
         #expect(throws: ConfigurationError.self, "\(JSONValue.object(section).jsonText)") { try Self.cluster(section) }
     }
