@@ -27,7 +27,8 @@ final class ServerContext: Sendable {
     /// How a cluster node shares presence with the other nodes of each served shard, one per
     /// worker (protocol/CLUSTER.md §2.9).
     let presenceRelays: [PresenceRelay]
-    /// Where the nodes of every shard are, for `wrong_node` errors (nil for a single node).
+    /// Where the nodes of every shard are, for `wrong_node` errors (nil unless the cluster has
+    /// `shards`).
     let shardDirectory: ShardDirectory?
     private let server = Locked<(any TransportOutlet)?>(nil)
     /// The port the daemon listens on, once it does (the default `Origin` policy needs it).
@@ -43,7 +44,7 @@ final class ServerContext: Sendable {
         self.stateDirectory = stateDirectory
         self.clusterLogs = clusterLogs
         self.presenceRelays = clusterLogs.map { PresenceRelay($0.settings) }
-        self.shardDirectory = configuration.cluster.flatMap { clusterLogs.isEmpty ? nil : ShardDirectory($0) }
+        self.shardDirectory = configuration.cluster.flatMap { $0.shards.isEmpty || clusterLogs.isEmpty ? nil : ShardDirectory($0) }
         self.configuration = configuration
         self.limits = Locked(configuration.limits)
         self.metrics = DaemonMetrics(maxTargetLabels: configuration.maxTargetLabels)
