@@ -87,7 +87,7 @@ import Testing
 
     /// Node 0 (shard s1 only) answers requests for s2 with `wrong_node`, the shard and the URLs
     /// of nodes 1 and 2, which announced them (the `cluster/` conformance cases); a client
-    /// following it is served there.
+    /// following it is served there, and the Python client's `connect_serving` follows it.
     @Test func aNodeOfOtherShardsSaysWhereToGo() async throws {
         try await stopping(try await ShardedClusterNodes.start(serves: Self.serves)) { cluster in
             let client = try await TestClient.connected(to: cluster.node(0))
@@ -107,6 +107,13 @@ import Testing
             #expect(try await redirected.request(["type": "hello", "protocol": [1]])["type"] == "welcome")
             let snapshot = try await redirected.request(["type": "subscribe", "target": "lobby2"])
             #expect(snapshot["type"] == "snapshot" && snapshot["target"] == "lobby2", "\(snapshot.jsonText)")
+
+            // The Python client follows it (`Worker.connect_serving`).
+            let python = try PythonScript("follow_wrong_node.py", python: PythonScript.pathPython, arguments: [cluster.node(0).url])
+            let status = await python.finish(within: 60)
+            #expect(status == 0, "\(python.output)\n\(cluster.logs)")
+            let followed = python.output.split(separator: "\n").first { $0.hasPrefix("followed ") }.map { String($0.dropFirst(9)) }
+            #expect(followed.map(expected.contains) == true, "\(python.output)")
 
             let directory = DaemonProcess.packageRoot + "/protocol/conformance/cluster"
             let cases = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".json") }.sorted()
