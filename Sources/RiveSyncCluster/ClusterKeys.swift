@@ -35,6 +35,9 @@ public struct ClusterKeys: Sendable {
     /// The public URLs of the nodes serving this shard (sorted set: URL → until when, Redis
     /// time in ms), for `wrong_node` errors (CLUSTER.md §6).
     public var nodes: String { "\(prefix):nodes" }
+    /// The shard's targets (hash: target name → file), written by the nodes serving it, read by
+    /// the others for `wrong_node` (CLUSTER.md §6.3).
+    public var targets: String { "\(prefix):targets" }
     /// The last entry a node's reader read, written before its `WAIT` (CLUSTER.md §3.6).
     public func readMark(of node: String) -> String { "\(prefix):read:\(node)" }
     /// A node's lease (its current fencing token).

@@ -87,7 +87,8 @@ import Testing
 
     /// Node 0 (shard s1 only) answers requests for s2 with `wrong_node`, the shard and the URLs
     /// of nodes 1 and 2, which announced them (the `cluster/` conformance cases); a client
-    /// following it is served there, and the Python client's `connect_serving` follows it.
+    /// following it is served there, and the Python client's `connect_serving` follows it. A
+    /// target a client creates on s2 gets `wrong_node` on node 0 too, once s2's nodes listed it.
     @Test func aNodeOfOtherShardsSaysWhereToGo() async throws {
         try await stopping(try await ShardedClusterNodes.start(serves: Self.serves)) { cluster in
             let client = try await TestClient.connected(to: cluster.node(0))
@@ -107,6 +108,19 @@ import Testing
             #expect(try await redirected.request(["type": "hello", "protocol": [1]])["type"] == "welcome")
             let snapshot = try await redirected.request(["type": "subscribe", "target": "lobby2"])
             #expect(snapshot["type"] == "snapshot" && snapshot["target"] == "lobby2", "\(snapshot.jsonText)")
+
+            // A target a client creates on s2 is told apart too, once its nodes listed it.
+            let creator = try await TestClient.connected(to: cluster.node(1))
+            defer { creator.close() }
+            let created = try await creator.request([
+                "type": "createStateMachine", "file": "demo2", "name": "room-x", "artboard": "Lobby", "stateMachine": "lobby",
+            ])
+            #expect(created["type"] == "target", "\(created.jsonText)")
+            _ = try await waitFor("wrong_node for room-x on node 0") { () async throws -> JSONValue? in
+                let reply = try await client.request(["type": "subscribe", "target": "room-x"])
+                #expect(reply["code"] == "wrong_node" || reply["code"] == "unknown_target", "\(reply.jsonText)")
+                return reply["code"] == "wrong_node" && reply["details"]?["shard"] == "s2" ? reply : nil
+            }
 
             // The Python client follows it (`Worker.connect_serving`).
             let python = try PythonScript("follow_wrong_node.py", python: PythonScript.pathPython, arguments: [cluster.node(0).url])

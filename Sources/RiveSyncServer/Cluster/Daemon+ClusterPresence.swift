@@ -23,7 +23,8 @@ extension Daemon {
     func startShardDirectory() {
         guard let directory = context.shardDirectory else { return }
         let log = context.log
-        directory.start { shard, error in
+        let placement = context.directory
+        directory.start(targets: { placement.targetFiles() }) { shard, error in
             log(.warning, "the nodes of a shard could not be read or announced", [("shard", shard), ("error", "\(error)")])
         }
     }

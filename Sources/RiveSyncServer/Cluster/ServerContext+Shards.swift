@@ -43,16 +43,21 @@ extension ServerContext {
         return cluster.serves(shard) ? nil : wrongNode(shard, "file '\(name)'")
     }
 
-    /// The `wrong_node` error for a target of the configuration (a state machine or instance
-    /// entry) whose file is on a shard this node does not serve. A target a client created on
-    /// another shard is unknown here (this node reads no other shard's log): nil.
+    /// The `wrong_node` error for a target of a shard this node does not serve: a target of the
+    /// configuration (a state machine or instance entry) by its file, else one a client created
+    /// there, as the shard's nodes last listed it (`ShardDirectory`; nil when unknown).
     func placedElsewhere(target name: String) -> WireError? {
         guard let cluster = configuration.cluster else { return nil }
         let file =
             configuration.stateMachines.first(where: { $0.name == name })?.file
             ?? configuration.instances.first(where: { $0.name == name })?.file
-        guard let file else { return nil }
-        let shard = cluster.shard(ofFile: file)
-        return cluster.serves(shard) ? nil : wrongNode(shard, "target '\(name)'")
+        if let file {
+            let shard = cluster.shard(ofFile: file)
+            return cluster.serves(shard) ? nil : wrongNode(shard, "target '\(name)'")
+        }
+        guard let named = shardDirectory?.shard(ofTarget: name), let shard = cluster.allShards.first(where: { $0.name == named }),
+            !cluster.serves(shard)
+        else { return nil }
+        return wrongNode(shard, "target '\(name)'")
     }
 }
