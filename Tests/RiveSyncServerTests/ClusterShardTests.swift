@@ -142,6 +142,34 @@ import Testing
         }
     }
 
+    /// An upload through node 2 (both shards) goes into both logs: node 1, of s2 only, accepts
+    /// a `set` naming it on a target of s2 (file `other` hashes to s2).
+    @Test func anUploadThroughANodeOfBothShardsIsKnownOnEachShardsNodes() async throws {
+        try await stopping(try await ShardedClusterNodes.start(serves: Self.serves)) { cluster in
+            let onS2 = try await TestClient.connected(to: cluster.node(1))
+            let onBoth = try await TestClient.connected(to: cluster.node(2))
+            defer {
+                onS2.close()
+                onBoth.close()
+            }
+            let schema: JSONValue = [
+                "viewModels": [["name": "Card", "properties": [["name": "blob", "type": "assetBlob"]]]],
+                "artboards": [["name": "Card", "viewModel": "Card", "stateMachines": ["main"], "defaultStateMachine": "main"]],
+                "assets": [],
+            ]
+            let loaded = try await onS2.request(["type": "loadFile", "name": "other", "schema": schema])
+            #expect(loaded["type"] == "files", "\(loaded.jsonText)\n\(cluster.logs)")
+            let created = try await onS2.request(["type": "createStateMachine", "file": "other", "name": "card", "artboard": "Card"])
+            #expect(created["type"] == "target", "\(created.jsonText)")
+            let uploaded = try await onBoth.request([
+                "type": "upload", "kind": "blob", "data": .string(Data([1, 2, 3]).base64EncodedString()),
+            ])
+            let asset = try #require(uploaded["asset"], "\(uploaded.jsonText)")
+            let set = try await onS2.request(["type": "set", "target": "card", "path": "blob", "value": asset])
+            #expect(set["type"] == "ack", "node 1 knows the asset node 2 received: \(set.jsonText)")
+        }
+    }
+
     /// A node of shard s2 killed and started again keeps every write to s2 it acked.
     @Test func aRestartedNodeKeepsItsShardsAckedWrites() async throws {
         try await stopping(try await ShardedClusterNodes.start(serves: Self.serves)) { cluster in

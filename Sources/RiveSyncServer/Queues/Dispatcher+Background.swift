@@ -21,8 +21,8 @@ extension Dispatcher {
         case .upload(let kind, let data, let mediaType):
             background.async {
                 let reply = self.upload(kind: kind, data: data, mediaType: mediaType, id: id)
-                guard let clusterLog = self.context.clusterLog, case .asset(let reference, _) = reply else { return finish(reply) }
-                self.share(reference, through: clusterLog, reply: reply, then: finish)
+                guard !self.context.clusterLogs.isEmpty, case .asset(let reference, _) = reply else { return finish(reply) }
+                self.share(reference, reply: reply, then: finish)
             }
         case .loadFile(let name, let content, let index):
             let loaded: @Sendable () -> Void = { self.queue.async { self.run(.fileLoaded(connection, id: id)) } }
@@ -144,16 +144,29 @@ extension Dispatcher {
     }
 
     /// A cluster node's upload: an `asset` entry every node applies (protocol/CLUSTER.md §1.5),
-    /// so a `set` naming it is accepted on any node; the reply once it applied here.
+    /// in the log of each shard this node serves (§6.5), so a `set` naming it is accepted on any
+    /// node of them; the reply once it applied here on every one, or the first failure.
     private func share(
-        _ reference: AssetReference, through clusterLog: RedisChangeLog, reply: ServerMessage,
-        then finish: @escaping @Sendable (ServerMessage) -> Void
+        _ reference: AssetReference, reply: ServerMessage, then finish: @escaping @Sendable (ServerMessage) -> Void
     ) {
-        workers[0].queue.async {
-            clusterLog.proposeAsset(reference) { outcome in
-                switch outcome {
-                case .committed: finish(reply)
-                case .failed(let failure): finish(self.failure(WorkerCore.storageFailed(failure), id: reply.id))
+        let outstanding = Locked((count: context.clusterLogs.count, answered: false))
+        for (clusterLog, worker) in zip(context.clusterLogs, workers) {
+            worker.queue.async {
+                clusterLog.proposeAsset(reference) { outcome in
+                    let answer: ServerMessage? = outstanding.withLock { state in
+                        guard !state.answered else { return nil }
+                        switch outcome {
+                        case .committed:
+                            state.count -= 1
+                            guard state.count == 0 else { return nil }
+                        case .failed(let failure):
+                            state.answered = true
+                            return self.failure(WorkerCore.storageFailed(failure), id: reply.id)
+                        }
+                        state.answered = true
+                        return reply
+                    }
+                    if let answer { finish(answer) }
                 }
             }
         }
