@@ -12,7 +12,7 @@ import RiveSyncTransport
 /// state machines, and serves protocol v1 on one WebSocket port.
 public final class Daemon: Sendable {
     let context: ServerContext
-    let workers: [Worker]
+    let workers: [WorkerShell]
     let dispatcher: Dispatcher
     let server: WebSocketServer
     /// What `GET /readyz` says: set by `start()` (the state is restored by then), cleared when
@@ -42,7 +42,7 @@ public final class Daemon: Sendable {
         // (protocol/CLUSTER.md §2.2, §6).
         let workerCount = clusterLogs.isEmpty ? configuration.workers : clusterLogs.count
         let workers = (0..<workerCount).map {
-            Worker(index: $0, of: workerCount, context: context, log: clusterLogs.isEmpty ? changeLogs?($0) : clusterLogs[$0])
+            WorkerShell(index: $0, of: workerCount, context: context, log: clusterLogs.isEmpty ? changeLogs?($0) : clusterLogs[$0])
         }
         // Every worker hears where each file is placed, before the file's worker loads it.
         context.directory.tellPlacements { event in

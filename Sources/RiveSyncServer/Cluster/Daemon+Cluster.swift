@@ -92,7 +92,7 @@ extension Daemon {
         context.log(.info, "caught up with the cluster log", [])
     }
 
-    private func startReplicating(_ clusterLog: RedisChangeLog, on worker: Worker) throws {
+    private func startReplicating(_ clusterLog: RedisChangeLog, on worker: WorkerShell) throws {
         let log = context.log
         let dispatcher = self.dispatcher
         // Events come on the worker's queue.

@@ -123,7 +123,7 @@ extension Dispatcher {
     /// A cluster node's `loadFile`: a `file` entry every node applies (protocol/CLUSTER.md §2.3);
     /// `loaded` once it applied here, else `finish` with the error.
     private func loadFile(
-        _ schema: FileSchema, as name: String, through clusterLog: RedisChangeLog, on worker: Worker, id: JSONValue?,
+        _ schema: FileSchema, as name: String, through clusterLog: RedisChangeLog, on worker: WorkerShell, id: JSONValue?,
         loaded: @escaping @Sendable () -> Void, else finish: @escaping @Sendable (ServerMessage) -> Void
     ) {
         let header = JournalHeader(name: name, worker: worker.index, schema: schema.jsonValue)
