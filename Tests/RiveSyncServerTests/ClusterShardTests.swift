@@ -65,7 +65,7 @@ import Testing
 
     /// A node reads only its shards' logs: each Redis has the blocked `XREAD`s (log and
     /// presence stream) of the two nodes that serve its shard, not of the third; and the
-    /// `shard`-labelled metrics of node 0 name `s1` only.
+    /// `shard`-labelled metrics of node 0 name `s1` only, node 2's both.
     @Test func aNodeReadsOnlyItsShardsLogs() async throws {
         try await stopping(try await ShardedClusterNodes.start(serves: Self.serves)) { cluster in
             for index in 0..<2 {
@@ -82,6 +82,15 @@ import Testing
                 $0.hasPrefix("rivesync_cluster_entries_applied_total")
             }
             #expect(applied.count == 1 && applied[0].hasPrefix(#"rivesync_cluster_entries_applied_total{shard="s1"} "#), "\(applied)")
+            // Node 2 counts each of its shards apart, its presence relays too.
+            let (both, _) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(cluster.node(2).port)/metrics")!)
+            let received = String(decoding: both, as: UTF8.self).split(separator: "\n").filter {
+                $0.hasPrefix("rivesync_cluster_presence_received_total")
+            }
+            #expect(
+                received.map { $0.split(separator: " ")[0] } == [
+                    #"rivesync_cluster_presence_received_total{shard="s1"}"#, #"rivesync_cluster_presence_received_total{shard="s2"}"#,
+                ], "\(received)")
         }
     }
 

@@ -31,13 +31,12 @@ extension Daemon {
 }
 
 extension ServerContext {
-    /// The cluster's metrics for `/metrics`: each served shard's log (labelled by shard when
-    /// the cluster has `shards`), then each presence relay's.
+    /// The cluster's metrics for `/metrics`: each served shard's log, then each shard's
+    /// presence relay (labelled by shard when the cluster has `shards`).
     func clusterMetricsText() -> String {
         guard let cluster = configuration.cluster, !clusterLogs.isEmpty else { return "" }
-        let shards = cluster.servedShards
-        let labelled =
-            cluster.shards.isEmpty ? clusterLogs.map { (nil, $0.metrics) } : zip(shards, clusterLogs).map { ($0.name, $1.metrics) }
-        return ClusterMetrics.prometheusText(labelled) + (presenceRelays.first?.prometheusText() ?? "")
+        let shards: [String?] = cluster.shards.isEmpty ? [nil] : cluster.servedShards.map(\.name)
+        return ClusterMetrics.prometheusText(zip(shards, clusterLogs).map { ($0, $1.metrics) })
+            + PresenceRelay.prometheusText(zip(shards, presenceRelays).map { ($0, $1) })
     }
 }
