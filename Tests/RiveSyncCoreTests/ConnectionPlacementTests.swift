@@ -77,7 +77,8 @@ import Testing
     /// The recording double: through opening, hello with and without a token, creation,
     /// routing, listing, loading, deletion, a refused origin and a reload of the tokens and
     /// limits, the core asks its environment for the clock and nothing else: the configuration
-    /// and tokens are its own state (`configured`).
+    /// and tokens are its own state (`configured`). Only a name it does not hold makes it ask
+    /// which node serves it (a cluster node of several shards).
     @Test func theCoreAsksItsEnvironmentOnlyForTheClock() {
         var driver = ConnectionDriver()
         driver.greeted()
@@ -102,5 +103,7 @@ import Testing
         _ = driver.core.handle(.timerFired(.hello(ConnectionID(4))))
         #expect(driver.environment.calls.count > 3, "the double records the calls")
         #expect(Set(driver.environment.calls) == ["now"], "\(driver.environment.calls)")
+        _ = driver.send(["type": "get", "target": "nowhere", "path": "x"])
+        #expect(driver.environment.calls.last == "placedElsewhere", "an unknown name")
     }
 }

@@ -2,8 +2,9 @@ import RiveSyncCore
 import RiveSyncJSON
 import RiveSyncProtocol
 
-/// The connection core's clock: one the test moves. It records every call the core makes
-/// (`calls`, by name), so a test can show that the clock is all the core asks.
+/// The connection core's clock: one the test moves; a single daemon (no name is served
+/// elsewhere). It records every call the core makes (`calls`, by name), so a test can show
+/// what the core asks.
 final class MockConnectionEnvironment: ConnectionEnvironment {
     var clock: UInt64 = 1_000_000_000
     /// The names of the calls the core made, in order.
@@ -12,6 +13,16 @@ final class MockConnectionEnvironment: ConnectionEnvironment {
     func now() -> UInt64 {
         calls.append("now")
         return clock
+    }
+
+    func placedElsewhere(file: String) -> WireError? {
+        calls.append("placedElsewhere")
+        return nil
+    }
+
+    func placedElsewhere(target: String) -> WireError? {
+        calls.append("placedElsewhere")
+        return nil
     }
 }
 

@@ -5,13 +5,20 @@ import RiveSyncProtocol
 import RiveSyncTransport
 import RiveSyncVersion
 
-/// What the connection core asks of the daemon (`ConnectionEnvironment`): the clock only.
+/// What the connection core asks of the daemon (`ConnectionEnvironment`): the clock, and on a
+/// cluster node of several shards which node serves a name this one does not hold.
 final class DispatcherEnvironment: ConnectionEnvironment, Sendable {
-    let clock: any DaemonClock
+    let context: ServerContext
 
-    init(clock: any DaemonClock) { self.clock = clock }
+    init(context: ServerContext) { self.context = context }
 
-    func now() -> UInt64 { clock.now() }
+    func now() -> UInt64 { context.clock.now() }
+
+    /// `wrong_node` for another shard's file on a cluster node (protocol/CLUSTER.md §6).
+    func placedElsewhere(file: String) -> WireError? { context.placedElsewhere(file: file) }
+
+    /// `wrong_node` for a target of another shard on a cluster node.
+    func placedElsewhere(target: String) -> WireError? { context.placedElsewhere(target: target) }
 }
 
 extension ServerContext {

@@ -32,7 +32,7 @@ package final class Dispatcher: @unchecked Sendable {
         let table = try context.configuration.auth.tokensFile.map { (path) throws(ConfigurationError) in
             do { return try TokenTable.read(path) } catch { throw .invalid("auth.tokensFile: \(error)") }
         }
-        environment = DispatcherEnvironment(clock: context.clock)
+        environment = DispatcherEnvironment(context: context)
         let settings = context.connectionSettings(tokens: table ?? TokenTable())
         access = Locked(settings.access)
         connections = Connections(environment: environment, settings: settings)
