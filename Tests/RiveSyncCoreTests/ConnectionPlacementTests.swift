@@ -77,8 +77,8 @@ import Testing
     /// The recording double: through opening, hello with and without a token, creation,
     /// routing, listing, loading, deletion, a refused origin and a reload of the tokens and
     /// limits, the core asks its environment for the clock and nothing else: the configuration
-    /// and tokens are its own state (`configured`). Only a name it does not hold makes it ask
-    /// which node serves it (a cluster node of several shards).
+    /// and tokens are its own state (`configured`), and so is where other shards' names are
+    /// (`ShardPlacement`, `shardsRead`).
     @Test func theCoreAsksItsEnvironmentOnlyForTheClock() {
         var driver = ConnectionDriver()
         driver.greeted()
@@ -102,8 +102,11 @@ import Testing
         #expect(reload.closes == [.policyViolation], "the revoked token's connection")
         _ = driver.core.handle(.timerFired(.hello(ConnectionID(4))))
         #expect(driver.environment.calls.count > 3, "the double records the calls")
-        #expect(Set(driver.environment.calls) == ["now"], "\(driver.environment.calls)")
+        _ = driver.configure { $0.shards = ConnectionShardTests.placement }
+        _ = driver.core.handle(.shardsRead(nodes: ["s2": ["ws://b"]], targets: ["far": "s2"]))
         _ = driver.send(["type": "get", "target": "nowhere", "path": "x"])
-        #expect(driver.environment.calls.last == "placedElsewhere", "an unknown name")
+        _ = driver.send(["type": "get", "target": "far", "path": "x"])
+        _ = driver.send(["type": "describe", "file": "elsewhere"])
+        #expect(Set(driver.environment.calls) == ["now"], "\(driver.environment.calls)")
     }
 }

@@ -14,16 +14,6 @@ final class MockConnectionEnvironment: ConnectionEnvironment {
         calls.append("now")
         return clock
     }
-
-    func placedElsewhere(file: String) -> WireError? {
-        calls.append("placedElsewhere")
-        return nil
-    }
-
-    func placedElsewhere(target: String) -> WireError? {
-        calls.append("placedElsewhere")
-        return nil
-    }
 }
 
 /// Drives a `Connections` with events and reads what it answers. Its placement: file `demo`

@@ -27,6 +27,10 @@ public enum ConnectionEvent: Sendable {
     /// cluster's log) or is fresh again (PROTOCOL.md §7.1): every connection that said hello
     /// is told, and while not fresh a later `hello` gets `freshness` false after `welcome`.
     case freshness(Bool)
+    /// The shell read where the other shards' nodes and targets are (a cluster node of several
+    /// shards, protocol/CLUSTER.md §6.3): `nodes` the URLs serving each shard, `targets` the
+    /// targets of shards this node does not serve → their shard. `wrong_node` answers use them.
+    case shardsRead(nodes: [String: [String]], targets: [String: String])
     /// Every open connection is closed (a cluster node whose lease ended: its acks can no
     /// longer be trusted, so its clients go on elsewhere, protocol/CLUSTER.md §3.2).
     case closeAll(code: CloseCode, reason: String)

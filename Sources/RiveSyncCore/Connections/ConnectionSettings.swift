@@ -16,10 +16,13 @@ public struct ConnectionSettings: Sendable {
     public var configuredFiles: Set<String>
     /// The `welcome` reply (its `id` is the `hello`'s).
     public var welcome: ServerMessage.Welcome
+    /// Where other shards' files and targets are, on a cluster node of several shards (nil:
+    /// this daemon holds every file and target there is).
+    public var shards: ShardPlacement?
 
     public init(
         limits: ConnectionLimits, access: ConnectionAccess, origins: OriginPolicy, acceptsFiles: Bool, configuredFiles: Set<String>,
-        welcome: ServerMessage.Welcome
+        welcome: ServerMessage.Welcome, shards: ShardPlacement? = nil
     ) {
         self.limits = limits
         self.access = access
@@ -27,5 +30,6 @@ public struct ConnectionSettings: Sendable {
         self.acceptsFiles = acceptsFiles
         self.configuredFiles = configuredFiles
         self.welcome = welcome
+        self.shards = shards
     }
 }

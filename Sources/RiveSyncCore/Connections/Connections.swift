@@ -117,6 +117,9 @@ public struct Connections {
         case .configured(let new):
             settings = new
             recheck(into: &out)
+        case .shardsRead(let nodes, let targets):
+            settings.shards?.nodes = nodes
+            settings.shards?.targets = targets
         case .freshness(let fresh):
             stateIsFresh = fresh
             let greeted = greeted

@@ -162,6 +162,12 @@ extension Dispatcher {
         queue.async { [self] in run(.freshness(fresh)) }
     }
 
+    /// Tells the connection core where the other shards' nodes and targets are, as the shard
+    /// directory read them (`wrong_node` answers carry them, protocol/CLUSTER.md §6.3).
+    func tellShardsRead(nodes: [String: [String]], targets: [String: String]) {
+        queue.async { [self] in run(.shardsRead(nodes: nodes, targets: targets)) }
+    }
+
     /// Closes every connection (a cluster node whose lease ended: its acks can no longer be
     /// trusted, so its clients go on elsewhere, protocol/CLUSTER.md §3.2).
     func closeEveryConnection(code: CloseCode, reason: String) {

@@ -24,7 +24,9 @@ extension Daemon {
         guard let directory = context.shardDirectory else { return }
         let log = context.log
         let placement = context.directory
-        directory.start(targets: { placement.targetFiles() }) { shard, error in
+        let dispatcher = self.dispatcher
+        directory.start(targets: { placement.targetFiles() }, read: { dispatcher.tellShardsRead(nodes: $0, targets: $1) }) {
+            shard, error in
             log(.warning, "the nodes of a shard could not be read or announced", [("shard", shard), ("error", "\(error)")])
         }
     }

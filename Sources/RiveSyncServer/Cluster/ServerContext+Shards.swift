@@ -1,3 +1,4 @@
+import RiveSyncCore
 import RiveSyncCluster
 import RiveSyncJSON
 import RiveSyncProtocol
@@ -30,34 +31,19 @@ extension ServerContext {
     /// `wrong_node` for a file or target (`what`) of `shard`, which this node does not serve:
     /// with the shard's name and the URLs of the nodes that announced they serve it.
     func wrongNode(_ shard: DaemonConfiguration.Cluster.Shard, _ what: String) -> WireError {
-        let nodes = shardDirectory?.nodes(of: shard.name) ?? []
-        return WireError(
-            code: .wrongNode, message: "\(what) is on shard '\(shard.name)', which this node does not serve",
-            details: [("shard", .string(shard.name)), ("nodes", .array(nodes.map(JSONValue.string)))])
+        (shardPlacement() ?? ShardPlacement(shards: [], served: [], fileShards: [:], configuredTargets: [:])).wrongNode(shard.name, what)
     }
 
-    /// The `wrong_node` error for a file this node does not hold because another shard has it.
-    func placedElsewhere(file name: String) -> WireError? {
-        guard let cluster = configuration.cluster else { return nil }
-        let shard = cluster.shard(ofFile: name)
-        return cluster.serves(shard) ? nil : wrongNode(shard, "file '\(name)'")
-    }
-
-    /// The `wrong_node` error for a target of a shard this node does not serve: a target of the
-    /// configuration (a state machine or instance entry) by its file, else one a client created
-    /// there, as the shard's nodes last listed it (`ShardDirectory`; nil when unknown).
-    func placedElsewhere(target name: String) -> WireError? {
-        guard let cluster = configuration.cluster else { return nil }
-        let file =
-            configuration.stateMachines.first(where: { $0.name == name })?.file
-            ?? configuration.instances.first(where: { $0.name == name })?.file
-        if let file {
-            let shard = cluster.shard(ofFile: file)
-            return cluster.serves(shard) ? nil : wrongNode(shard, "target '\(name)'")
-        }
-        guard let named = shardDirectory?.shard(ofTarget: name), let shard = cluster.allShards.first(where: { $0.name == named }),
-            !cluster.serves(shard)
-        else { return nil }
-        return wrongNode(shard, "target '\(name)'")
+    /// Where the shards' files and targets are, for the connection core: from the configuration
+    /// and what the shard directory read last (nil for a single daemon or one shard).
+    func shardPlacement() -> ShardPlacement? {
+        guard let cluster = configuration.cluster, !cluster.shards.isEmpty else { return nil }
+        var configuredTargets: [String: String] = [:]
+        for entry in configuration.instances { configuredTargets[entry.name] = entry.file }
+        for entry in configuration.stateMachines { configuredTargets[entry.name] = entry.file }
+        let read = shardDirectory?.lastRead() ?? (nodes: [:], targets: [:])
+        return ShardPlacement(
+            shards: cluster.allShards.map(\.name), served: Set(cluster.servedShards.map(\.name)), fileShards: cluster.fileShards,
+            configuredTargets: configuredTargets, nodes: read.nodes, targets: read.targets)
     }
 }

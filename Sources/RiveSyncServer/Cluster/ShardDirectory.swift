@@ -11,11 +11,10 @@ import Synchronization
 /// shard's file or target where to go (`wrong_node`). Only these keys are touched on other
 /// shards' Redis, never their logs.
 ///
-/// Threads: every Redis command runs on `queue`; `nodes(of:)` and `shard(ofTarget:)` may be
-/// called anywhere.
+/// Threads: every Redis command runs on `queue`; `lastRead()` may be called anywhere.
 final class ShardDirectory: @unchecked Sendable {
     let cluster: DaemonConfiguration.Cluster
-    private struct Known {
+    private struct Known: Equatable {
         var nodes: [String: [String]] = [:]
         /// Targets of shards this node does not serve → their shard.
         var targets: [String: String] = [:]
@@ -28,22 +27,29 @@ final class ShardDirectory: @unchecked Sendable {
     private var written: [String: Set<String>] = [:]
     /// This node's targets with their files (the daemon's directory).
     private var localTargets: @Sendable () -> [String: String] = { [:] }
+    /// Told of each reading that changed something (touched on `queue` only).
+    private var reported: @Sendable ([String: [String]], [String: String]) -> Void = { _, _ in }
     private var timer: DispatchSourceTimer?
 
     init(_ cluster: DaemonConfiguration.Cluster) { self.cluster = cluster }
 
-    /// The URLs of the nodes serving `shard`, as last read (empty when none announced one).
-    func nodes(of shard: String) -> [String] { known.withLock { $0.nodes[shard] ?? [] } }
-
-    /// The shard of a target this node does not serve, as last read (nil: not known).
-    func shard(ofTarget name: String) -> String? { known.withLock { $0.targets[name] } }
+    /// The URLs of the nodes serving each shard and the targets of shards this node does not
+    /// serve (→ their shard), as last read.
+    func lastRead() -> (nodes: [String: [String]], targets: [String: String]) {
+        known.withLock { ($0.nodes, $0.targets) }
+    }
 
     /// Announces and reads once (so that the first `wrong_node` has the URLs), then every third
-    /// of the lease. `targets` gives this node's targets and their files; `failed` is told of
-    /// each shard's failed refresh (what was read last stays).
-    func start(targets: @escaping @Sendable () -> [String: String], failed: @escaping @Sendable (String, RedisError) -> Void) {
+    /// of the lease. `targets` gives this node's targets and their files; `read` is told what
+    /// was read whenever it differs from the last reading (the connection core's copy follows);
+    /// `failed` is told of each shard's failed refresh (what was read last stays).
+    func start(
+        targets: @escaping @Sendable () -> [String: String], read: @escaping @Sendable ([String: [String]], [String: String]) -> Void,
+        failed: @escaping @Sendable (String, RedisError) -> Void
+    ) {
         queue.sync {
             localTargets = targets
+            reported = read
             refresh(failed: failed)
         }
         let timer = DispatchSource.makeTimerSource(queue: queue)
@@ -74,21 +80,25 @@ final class ShardDirectory: @unchecked Sendable {
 
     private func refresh(failed: (String, RedisError) -> Void) {
         let targets = localTargets()
+        let before = known.withLock { $0 }
+        var now = before
         var elsewhere: [String: String] = [:]
         for shard in cluster.allShards {
             do {
                 let (urls, names) = try refresh(shard, local: targets)
-                known.withLock { $0.nodes[shard.name] = urls }
+                now.nodes[shard.name] = urls
                 for name in names { elsewhere[name] = shard.name }
             } catch {
                 connections[shard.name]?.close()
                 connections[shard.name] = nil
                 written[shard.name] = nil
-                for (name, owner) in known.withLock({ $0.targets }) where owner == shard.name { elsewhere[name] = owner }
+                for (name, owner) in before.targets where owner == shard.name { elsewhere[name] = owner }
                 failed(shard.name, error)
             }
         }
-        known.withLock { $0.targets = elsewhere }
+        now.targets = elsewhere
+        known.withLock { $0 = now }
+        if now != before { reported(now.nodes, now.targets) }
     }
 
     /// On a served shard: renews this node's URL and writes the shard's targets (new ones added,

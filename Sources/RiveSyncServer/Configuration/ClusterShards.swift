@@ -1,3 +1,4 @@
+import RiveSyncCore
 import RiveSyncJSON
 
 extension DaemonConfiguration.Cluster {
@@ -34,27 +35,15 @@ extension DaemonConfiguration.Cluster {
         return allShards.filter { serves.contains($0.name) }
     }
 
-    /// The shard a file belongs to, the same on every node: its entry in `fileShards`, else the
-    /// shard the file name's FNV-1a hash picks (so a file a client loads needs no agreement).
+    /// The shard a file belongs to, the same on every node (`ShardPlacement.shardIndex`: its
+    /// entry in `fileShards`, else the one its name's hash picks).
     public func shard(ofFile name: String) -> Shard {
         let shards = allShards
-        if let named = fileShards[name], let shard = shards.first(where: { $0.name == named }) { return shard }
-        return shards[Int(Self.fnv1a(name) % UInt64(shards.count))]
+        return shards[ShardPlacement.shardIndex(ofFile: name, shards: shards.map(\.name), fileShards: fileShards)]
     }
 
     /// Whether this node serves `shard`.
     public func serves(_ shard: Shard) -> Bool { serves?.contains(shard.name) ?? true }
-
-    /// The 64-bit FNV-1a hash of a name's UTF-8 bytes (stable across nodes, builds and platforms,
-    /// unlike `Hasher`).
-    static func fnv1a(_ text: String) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in text.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01b3
-        }
-        return hash
-    }
 
     /// Reads `shards`, `serves` and `fileShards` of the section into `self`.
     mutating func readShards(_ json: JSONValue) throws(ConfigurationError) {

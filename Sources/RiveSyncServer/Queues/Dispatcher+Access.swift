@@ -5,20 +5,13 @@ import RiveSyncProtocol
 import RiveSyncTransport
 import RiveSyncVersion
 
-/// What the connection core asks of the daemon (`ConnectionEnvironment`): the clock, and on a
-/// cluster node of several shards which node serves a name this one does not hold.
+/// What the connection core asks of the daemon (`ConnectionEnvironment`): the clock.
 final class DispatcherEnvironment: ConnectionEnvironment, Sendable {
     let context: ServerContext
 
     init(context: ServerContext) { self.context = context }
 
     func now() -> UInt64 { context.clock.now() }
-
-    /// `wrong_node` for another shard's file on a cluster node (protocol/CLUSTER.md §6).
-    func placedElsewhere(file: String) -> WireError? { context.placedElsewhere(file: file) }
-
-    /// `wrong_node` for a target of another shard on a cluster node.
-    func placedElsewhere(target: String) -> WireError? { context.placedElsewhere(target: target) }
 }
 
 extension ServerContext {
@@ -39,7 +32,7 @@ extension ServerContext {
                 tokens: tokens.entries, anonymous: anonymous, anonymousGrants: auth.anonymousGrants, digest: TokenTable.digest(of:)),
             origins: OriginPolicy(allowed: auth.allowedOrigins, listenHost: configuration.host),
             acceptsFiles: configuration.allowFileUploads, configuredFiles: Set(configuration.files.map(\.name)),
-            welcome: limits.welcome(epoch: epoch))
+            welcome: limits.welcome(epoch: epoch), shards: shardPlacement())
     }
 }
 
