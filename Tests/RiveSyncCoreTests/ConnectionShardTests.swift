@@ -43,12 +43,14 @@ import Testing
     @Test func anotherShardsTargetsAreAnsweredWrongNode() {
         var driver = driver()
         #expect(driver.send(["type": "subscribe", "id": 1, "target": "stage2"]).sent.first?["code"] == "wrong_node", "configured")
-        #expect(driver.send(["type": "get", "id": 2, "target": "made", "path": "x"]).sent.first?["code"] == "unknown_target", "not read yet")
+        #expect(
+            driver.send(["type": "get", "id": 2, "target": "made", "path": "x"]).sent.first?["code"] == "unknown_target", "not read yet")
         _ = driver.core.handle(.shardsRead(nodes: [:], targets: ["made": "s2"]))
         let made = driver.send(["type": "set", "id": 3, "target": "made", "path": "x", "value": 1]).sent.first
         #expect(made?["code"] == "wrong_node" && made?["details"]?["shard"] == "s2")
         _ = driver.core.handle(.shardsRead(nodes: [:], targets: [:]))
-        #expect(driver.send(["type": "get", "id": 4, "target": "made", "path": "x"]).sent.first?["code"] == "unknown_target", "gone from s2")
+        #expect(
+            driver.send(["type": "get", "id": 4, "target": "made", "path": "x"]).sent.first?["code"] == "unknown_target", "gone from s2")
         #expect(driver.environment.calls.allSatisfy { $0 == "now" })
     }
 

@@ -1,5 +1,5 @@
-import RiveSyncCore
 import RiveSyncCluster
+import RiveSyncCore
 import RiveSyncJSON
 import RiveSyncProtocol
 
