@@ -48,6 +48,10 @@ public final class Daemon: Sendable {
         context.directory.tellPlacements { event in
             for worker in workers { worker.queue.async { worker.run(event) } }
         }
+        // And which uploaded assets exist, before an upload's reply can name one.
+        context.assets.observe { added, removed in
+            for worker in workers { worker.queue.async { worker.run(.assetsChanged(added: added, removed: removed)) } }
+        }
         let dispatcher = try Dispatcher(context: context, workers: workers)
         self.context = context
         self.workers = workers

@@ -8,17 +8,12 @@ import Testing
 /// file `demo` is number 1, on worker 0). Its settings, small limits: `settings`.
 final class MockWorkerEnvironment: WorkerEnvironment {
     var clock: UInt64 = 10_000_000_000
-    /// The environment's functions the core called (`now`, `assetExists`, `sha256Hex`).
+    /// The environment's functions the core called (`now`, `sha256Hex`).
     private(set) var calls: Set<String> = []
 
     func now() -> UInt64 {
         calls.insert("now")
         return clock
-    }
-
-    func assetExists(_ id: String) -> Bool {
-        calls.insert("assetExists")
-        return false
     }
 
     func sha256Hex(_ bytes: [UInt8]) -> String {

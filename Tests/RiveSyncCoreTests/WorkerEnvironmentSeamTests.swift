@@ -4,9 +4,10 @@ import RiveSyncModel
 import RiveSyncProtocol
 import Testing
 
-/// What the worker core asks of the daemon around it: its environment is the clock, which
-/// assets exist and SHA-256 (`WorkerEnvironment`; the double records every call). Everything
-/// else comes and goes as events and actions: the configuration (`configured`), send queues
+/// What the worker core asks of the daemon around it: its environment is the clock and
+/// SHA-256, a pure function (`WorkerEnvironment`; the double records every call). Everything
+/// else comes and goes as events and actions: the configuration (`configured`), which assets
+/// exist (`assetsChanged`), send queues
 /// (`sendQueues`), where files live (`filePlaced`), target names (`claimTarget` answered by
 /// `targetClaimed`, `targetNames`); command numbers are its own (`CommandNumbering`).
 @Suite struct WorkerEnvironmentSeamTests {

@@ -154,7 +154,7 @@ extension WorkerCore {
                 guard files[file]!.schema.assets.contains(where: { $0.name == name }) else {
                     throw WireError(FileError.invalidAsset(name))
                 }
-            } else if !environment.assetExists(reference.id) {
+            } else if !assets.contains(reference.id) {
                 throw WireError(FileError.invalidAsset(reference.id))
             }
         case .viewModel(let id?):

@@ -23,6 +23,8 @@ public final class WorkerCore {
     /// Every file of the daemon by number, with its worker (`WorkerEvent.filePlaced`; this
     /// worker's own from `load`).
     var placedFiles: [UInt64: (name: String, worker: Int)] = [:]
+    /// The uploaded assets' ids, as the shell told them (`assetsChanged`).
+    var assets: Set<String> = []
     /// The send queues as the shell reported them (`WorkerEvent.sendQueues`): the latest total,
     /// and each connection's size as last measured.
     public internal(set) var sendQueues = SendQueues()
@@ -81,6 +83,9 @@ public final class WorkerCore {
             received(report)
         case .configured(let settings):
             configured(settings)
+        case .assetsChanged(let added, let removed):
+            assets.subtract(removed)
+            assets.formUnion(added)
         case .filePlaced(let name, let location):
             placedFiles[location.number] = (name, location.worker)
         case .fileReleased(let number):

@@ -1,7 +1,8 @@
 import RiveSyncModel
 
-/// What the worker core may ask of the daemon around it: the clock, which assets exist, SHA-256.
-/// The shell answers from its clock and asset store; tests answer with a mock clock. The
+/// What the worker core may ask of the daemon around it: the clock and SHA-256 (a pure
+/// function, libcrypto's in the shell). Tests answer with a mock clock. Which assets exist is
+/// told (`assetsChanged`). The
 /// configuration is the core's own state (`WorkerSettings`, kept by `configured`); the
 /// transport's send queues are reported (`SendQueues`), where files live is told
 /// (`filePlaced`), target names are claimed through actions (`claimTarget`, `targetNames`)
@@ -9,8 +10,6 @@ import RiveSyncModel
 public protocol WorkerEnvironment: AnyObject {
     /// Monotonic nanoseconds.
     func now() -> UInt64
-    /// Whether an uploaded asset with this id exists.
-    func assetExists(_ id: String) -> Bool
     /// Lower-case hex SHA-256 of `bytes` (the state digest).
     func sha256Hex(_ bytes: [UInt8]) -> String
 }

@@ -20,6 +20,10 @@ public enum WorkerEvent: Sendable {
     case filePlaced(name: String, Placement.FileLocation)
     /// A placed file's load failed: its number names no file.
     case fileReleased(number: UInt64)
+    /// Uploaded assets became known (an upload, the state directory, the cluster's log) or were
+    /// dropped from the full store: told to every worker before the upload's reply, so before
+    /// a request can name the asset here; a set of an asset id is checked against them.
+    case assetsChanged(added: [String], removed: [String])
     /// The shell's answer to `claimTarget(…, claim:)`.
     case targetClaimed(claim: UInt64, TargetClaim)
     /// The connection is gone: its subscriptions and pending acks are forgotten (its commands

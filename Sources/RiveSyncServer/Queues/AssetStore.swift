@@ -8,12 +8,24 @@ final class AssetStore: Sendable {
         var assets: [String: AssetReference] = [:]
         var order: [String] = []
         var bytes = 0
+        /// Told of each change, under the lock (so in the store's order): the ids added and
+        /// dropped. The daemon tells its workers (`WorkerEvent.assetsChanged`).
+        var changed: (@Sendable (_ added: [String], _ removed: [String]) -> Void)?
     }
 
     private let state = Locked(State())
     private let capacityBytes: Int
 
     init(capacityBytes: Int) { self.capacityBytes = capacityBytes }
+
+    /// Tells `changed` of every asset known now, then of each change (added, dropped) as it is
+    /// made. `changed` must not block: it runs under the store's lock.
+    func observe(_ changed: @escaping @Sendable (_ added: [String], _ removed: [String]) -> Void) {
+        state.withLock { state in
+            state.changed = changed
+            if !state.order.isEmpty { changed(state.order, []) }
+        }
+    }
 
     /// Checks the bytes against the kind and stores them; returns the reference to set.
     func add(kind: String, data: [UInt8], mediaType declared: String?) throws(AssetValidationError) -> AssetReference {
@@ -24,10 +36,13 @@ final class AssetStore: Sendable {
             state.assets[reference.id] = reference
             state.order.append(reference.id)
             state.bytes += data.count
+            var dropped: [String] = []
             while state.bytes > capacityBytes, state.order.count > 1 {
                 let oldest = state.order.removeFirst()
                 state.bytes -= state.assets.removeValue(forKey: oldest)?.byteCount ?? 0
+                dropped.append(oldest)
             }
+            state.changed?([reference.id], dropped)
         }
         return reference
     }
@@ -39,11 +54,9 @@ final class AssetStore: Sendable {
             state.assets[id] = AssetReference(id: id, byteCount: byteCount, mediaType: mediaType)
             state.order.append(id)
             state.bytes += byteCount
+            state.changed?([id], [])
         }
     }
-
-    /// Whether an uploaded asset with this id is known.
-    func contains(_ id: String) -> Bool { state.withLock { $0.assets[id] != nil } }
 }
 
 /// Why uploaded bytes are not the declared kind.

@@ -2,8 +2,8 @@ import RiveSyncCluster
 import RiveSyncCore
 import RiveSyncModel
 
-/// What a worker core asks of the daemon, answered from the context: the monotonic clock, the
-/// asset store and libcrypto's SHA-256 (the transport's queue sizes are reported to the core as
+/// What a worker core asks of the daemon, answered from the context: the monotonic clock and
+/// libcrypto's SHA-256 (the asset store's changes are events, `Daemon.tellAssets`; the transport's queue sizes are reported to the core as
 /// events, `WorkerShell.run`; target names go through actions; the configuration is sent,
 /// `workerSettings(clusterLog:)`).
 final class WorkerShellEnvironment: WorkerEnvironment {
@@ -12,7 +12,6 @@ final class WorkerShellEnvironment: WorkerEnvironment {
     init(context: ServerContext) { self.context = context }
 
     func now() -> UInt64 { context.clock.now() }
-    func assetExists(_ id: String) -> Bool { context.assets.contains(id) }
     func sha256Hex(_ bytes: [UInt8]) -> String { SHA256Digest.hex(bytes) }
 }
 
