@@ -21,7 +21,7 @@ extension ServerMessage {
             Self.member("target", batch.target, into: &out)
             Self.member("epoch", batch.epoch, into: &out)
             Self.member("seq", batch.seq, into: &out)
-            out.append(contentsOf: #","effects":["#.utf8)
+            Self.raw(#","effects":["#, into: &out)
             for (i, effect) in batch.effects.enumerated() {
                 if i > 0 { out.append(UInt8(ascii: ",")) }
                 Self.write(effect, into: &out)
@@ -49,7 +49,7 @@ extension ServerMessage {
         guard case .set(let instance, let property, let value, let states) = effect.change, states.isEmpty else {
             return StateCodec.encode(effect).write(into: &out)
         }
-        out.append(contentsOf: #"{"op":"set","paths":["#.utf8)
+        Self.raw(#"{"op":"set","paths":["#, into: &out)
         for (i, path) in effect.paths.enumerated() {
             if i > 0 { out.append(UInt8(ascii: ",")) }
             JSONValue.writeString(path, into: &out)
@@ -57,9 +57,9 @@ extension ServerMessage {
         out.append(UInt8(ascii: "]"))
         member("instance", instance.rawValue, into: &out)
         member("property", property, into: &out)
-        out.append(contentsOf: #","value":"#.utf8)
+        Self.raw(#","value":"#, into: &out)
         ValueCodec.encode(value).write(into: &out)
-        if effect.origin == .stateMachine { out.append(contentsOf: #","by":"stateMachine""#.utf8) }
+        if effect.origin == .stateMachine { Self.raw(#","by":"stateMachine""#, into: &out) }
         out.append(UInt8(ascii: "}"))
     }
 
@@ -67,10 +67,10 @@ extension ServerMessage {
     private static func opening(_ type: ServerMessageType, id: JSONValue?, capacity: Int) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(capacity)
-        out.append(contentsOf: #"{"type":"#.utf8)
+        Self.raw(#"{"type":"#, into: &out)
         JSONValue.writeString(type.rawValue, into: &out)
         if let id {
-            out.append(contentsOf: #","id":"#.utf8)
+            Self.raw(#","id":"#, into: &out)
             id.write(into: &out)
         }
         return out
@@ -96,10 +96,15 @@ extension ServerMessage {
         out.append(UInt8(ascii: "]"))
     }
 
+    /// Appends a literal's bytes (a `String`'s UTF-8 view would go byte by byte).
+    private static func raw(_ text: StaticString, into out: inout [UInt8]) {
+        text.withUTF8Buffer { out.append(contentsOf: $0) }
+    }
+
     /// `,"name":` (member names here need no escaping).
     private static func start(of name: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
-        out.append(contentsOf: ",\"".utf8)
+        Self.raw(",\"", into: &out)
         out.append(contentsOf: name)
-        out.append(contentsOf: #"":"#.utf8)
+        Self.raw(#"":"#, into: &out)
     }
 }

@@ -39,4 +39,14 @@ struct DirectEncodingTests {
     func directBytesAreTheMessagesJSON(_ message: ServerMessage) {
         #expect(String(decoding: message.serialized(), as: UTF8.self) == message.jsonValue.jsonText)
     }
+
+    /// Integral numbers are written digit by digit (no `String` made for them).
+    @Test(arguments: [
+        (0.0, "0"), (-0.0, "0"), (7, "7"), (-7, "-7"), (10, "10"), (1_234_567_890, "1234567890"),
+        (-9_007_199_254_740_991, "-9007199254740991"), (9_007_199_254_740_991, "9007199254740991"), (0.5, "0.5"),
+        (9_007_199_254_740_992, "9007199254740992.0"),
+    ])
+    func integersAreWrittenAsTheirDigits(_ number: Double, _ text: String) {
+        #expect(JSONValue.number(number).jsonText == text)
+    }
 }
