@@ -111,6 +111,13 @@ public struct ClusterCore: Sendable {
             connection = .closed
             lease.needsJoin = true
             if window.abandonInFlight() > 0 { joinForUnknown = true }
+        case .notSent(let tickets, let at):
+            now = at
+            // Found closed before they went out: they wait again, in their order, for a new
+            // connection (and, as after any connection, a new token first).
+            if connection == .open { connection = .closed }
+            lease.needsJoin = true
+            window.requeue(tickets)
         case .joined(let token, let sentAt, let at):
             now = at
             joining = nil
@@ -145,7 +152,6 @@ public struct ClusterCore: Sendable {
             stale(at: now, &actions)
         case .replicasBehind(let entries, let at):
             now = at
-            stale(at: now, &actions)
             for entry in entries where own(entry) && window.voiding(entry.ticket) {
                 actions.append(.void(ticket: entry.ticket, at: entry.position))
             }
@@ -191,10 +197,9 @@ public struct ClusterCore: Sendable {
                     endLease(at: now, &actions)
                 }
             }
-            actions.append(.commit(entry, ticket: ticket))
-            guard entry.kind == .record else { return }
+            guard entry.kind == .record else { return actions.append(.commit(entry, ticket: ticket, compacts: false)) }
             recordCount += 1
-            if recordCount % UInt64(settings.snapshotEvery) == 0 { actions.append(.compact(at: entry.position)) }
+            actions.append(.commit(entry, ticket: ticket, compacts: recordCount % UInt64(settings.snapshotEvery) == 0))
         }
     }
 

@@ -52,8 +52,12 @@ final class MemoryNode {
     var now: ClusterInstant { redis.clock.now }
 
     /// Hands `event` to the core and performs its actions, and those of the events they give.
-    func handle(_ event: ClusterEvent) {
-        events.append(event)
+    func handle(_ event: ClusterEvent) { handle([event]) }
+
+    /// Hands `batch` to the core in order, each before what the actions of the ones before it
+    /// give (as events the shell delivered before those actions were performed).
+    func handle(_ batch: [ClusterEvent]) {
+        events += batch
         while !events.isEmpty {
             let next = events.removeFirst()
             let calls = redis.calls.count
@@ -89,10 +93,21 @@ final class MemoryNode {
 
     /// The append connection is killed after Redis ran `ran` of the piped appends (their
     /// replies lost with it).
-    func killAppendConnection(afterRunning ran: Int) {
+    /// `unsent`: sends made meanwhile that the shell could not send any more (reported after).
+    func killAppendConnection(afterRunning ran: Int, unsent: Int = 0) {
         for append in pipe.prefix(ran) { _ = redis.append(.record, node: name, token: append.token, ticket: append.ticket) }
+        let late = pipe.suffix(unsent).map(\.ticket)
         pipe = []
-        handle(.appendConnectionBroke(now: now))
+        handle([.appendConnectionBroke(now: now)] + (late.isEmpty ? [] : [.notSent(late, now: now)]))
+    }
+
+    /// The shell finds the append connection closed before sending the last `count` piped
+    /// appends: they never went out. After `killAppendConnection` they are sends the core made
+    /// before it learnt of the break.
+    func notSent(last count: Int) {
+        let unsent = pipe.suffix(count).map(\.ticket)
+        pipe.removeLast(unsent.count)
+        handle(.notSent(unsent, now: now))
     }
 
     /// The reader (re)connects: it looks up the stream's last entry.
@@ -119,7 +134,8 @@ final class MemoryNode {
         if waitsForReplica {
             guard redis.replicaHolds(last.position) else {
                 lookUp = true
-                return handle(.replicasBehind(entries, now: now))
+                handle(.replicasBehind(entries, now: now))
+                return handle(.readFailed(now: now))
             }
             return handle(.read(redis.confirm(entries), now: now))
         }
@@ -151,9 +167,10 @@ final class MemoryNode {
             events.append(.leaseRenewed(generation: generation, sentAt: sentAt, held: held, now: now))
         case .wake(let at):
             wakes.append(at)
-        case .commit(let entry, let ticket):
+        case .commit(let entry, let ticket, let compacts):
             committed.append(entry)
             if let ticket { acked.append(ticket) }
+            if compacts { compactions.append(entry.position) }
         case .appendFailed(let ticket, let failure):
             #expect(failed[ticket] == nil && !acked.contains(ticket), "ticket \(ticket) answered twice")
             failed[ticket] = failure
@@ -164,8 +181,6 @@ final class MemoryNode {
             freshness.append(fresh)
         case .caughtUpAtStart:
             started = true
-        case .compact(let position):
-            compactions.append(position)
         case .void(let ticket, let position):
             guard !redis.down else { return }
             events.append(.voidAnswered(ticket: ticket, voided: redis.void(position), now: now))
