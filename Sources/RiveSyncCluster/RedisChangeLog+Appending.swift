@@ -20,6 +20,7 @@ enum AppendStep: Sendable {
 extension RedisChangeLog {
     /// Performs `steps` in order, then reports what happened (on `appendQueue`).
     func perform(_ steps: [AppendStep]) {
+        Self.confined(to: appendQueue)
         var events: [ClusterEvent] = []
         var notSent: [UInt64] = []
         for step in steps {
@@ -64,6 +65,7 @@ extension RedisChangeLog {
     /// (the answer comes from reading it back) or a refusal (`FENCED`: the lease key no
     /// longer holds the token).
     private func receiveReplies() {
+        Self.confined(to: appendQueue)
         guard let appender, !inFlight.isEmpty else { return }
         var events: [ClusterEvent] = []
         do {

@@ -21,10 +21,24 @@ extension RedisChangeLog {
     }
 
     /// Hands `event` to the core and performs the actions it returns, in order; `cause` is the
-    /// Redis error behind the event, for the daemon's log. Appending steps go to `appendQueue`
-    /// in one block, voids to `sideQueue` in one script.
+    /// Redis error behind the event, for the daemon's log. An event that comes while actions
+    /// are performed (the worker proposes while it commits) waits until they all are, so the
+    /// effects go out in the order the core decided them.
     func handle(_ event: ClusterEvent, cause: RedisError? = nil) {
-        guard let actions = core?.handle(event) else { return }
+        Self.confined(to: workerQueue)
+        waitingEvents.append((event, cause))
+        guard !handling else { return }
+        handling = true
+        defer { handling = false }
+        while !waitingEvents.isEmpty {
+            let (next, cause) = waitingEvents.removeFirst()
+            if let actions = core?.handle(next) { perform(actions, cause: cause) }
+        }
+    }
+
+    /// Performs the core's actions in order: appending steps go to `appendQueue` in one block,
+    /// voids to `sideQueue` in one script.
+    private func perform(_ actions: [ClusterAction], cause: RedisError?) {
         var appending: [AppendStep] = []
         var voids: [(ticket: UInt64, at: LogPosition)] = []
         for action in actions {

@@ -10,6 +10,7 @@ import RiveSyncRedis
 extension RedisChangeLog {
     /// Runs `command` on the side connection (on `sideQueue`).
     private func sideCommand(_ command: [RedisArgument]) throws(RedisError) -> RedisReply {
+        Self.confined(to: sideQueue)
         do throws(RedisError) {
             if sideConnection?.isBroken ?? true { sideConnection = try RedisConnection(settings.endpoint, timeout: settings.timeout) }
             return try sideConnection!.command(command)

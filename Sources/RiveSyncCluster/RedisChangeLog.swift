@@ -21,7 +21,8 @@ import RiveSyncRedis
 /// (every event is carried there); the append connection blocks for its replies on
 /// `appendQueue`, the stream reader blocks in `XREAD` and `WAIT` on its own thread, and the lease
 /// renewals, snapshots, pins and voids — single commands — share `sideQueue` and its connection.
-/// Only the worker's queue never waits for Redis.
+/// Only the worker's queue never waits for Redis. Debug builds check each confinement
+/// (`dispatchPrecondition`).
 public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
     /// How the node reaches the cluster.
     public struct Settings: Sendable {
@@ -84,6 +85,10 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
     /// The worker's queue, where the core lives (set once, before anything is delivered).
     var workerQueue: DispatchQueue?
     var onEvent: (@Sendable (Event) -> Void)?
+    /// Events that came while the core's actions were performed, and their causes.
+    var waitingEvents: [(ClusterEvent, RedisError?)] = []
+    /// True while `handle` performs the core's actions.
+    var handling = false
     /// This node's proposals not answered yet, by ticket.
     var proposals: [UInt64: Proposal] = [:]
     /// The entries of the read being handed to the core, by position.
@@ -297,6 +302,13 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
 
     /// Appends in flight on the append connection at most.
     static let appendWindow = 64
+
+    /// Checks, in debug builds, that the caller runs on `queue` (nil: not started yet).
+    static func confined(to queue: DispatchQueue?) {
+        #if DEBUG
+            if let queue { dispatchPrecondition(condition: .onQueue(queue)) }
+        #endif
+    }
 
     static func newToken() -> String { String(UInt64.random(in: 1...UInt64.max), radix: 16) }
     /// The monotonic clock's reading, as the cluster core takes it (the only clock the log reads).
