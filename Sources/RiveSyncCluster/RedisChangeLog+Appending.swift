@@ -26,7 +26,7 @@ extension RedisChangeLog {
         for step in steps {
             switch step {
             case .connect: events.append(connect())
-            case .join: events.append(join())
+            case .join: events += join()
             case .send(let ticket, let command):
                 // Never sent where it surely cannot arrive (a connection Redis closed while idle,
                 // or one that broke before): the core sends it again on a new connection.
@@ -121,24 +121,26 @@ extension RedisChangeLog {
 
     /// Takes a new token (the old one can append no more) and appends a `join` with it, waiting
     /// for each reply (the core asks with nothing in flight).
-    private func join() -> ClusterEvent {
+    private func join() -> [ClusterEvent] {
         let token = Self.newToken()
         let sentAt = Self.clock()
+        var events: [ClusterEvent] = []
         do throws(RedisError) {
             guard let appender else { throw .connectionLost("no append connection") }
             try appender.command([
                 "SET", RedisArgument(settings.keys.lease(of: settings.node)), RedisArgument(token), "PX", Self.milliseconds(settings.lease),
             ])
             .expectStatus("OK")
+            events.append(.tokenTaken(token: token, sentAt: sentAt, now: Self.clock()))
             try appender.command(appendCommand(ClusterEntry(kind: .join, node: settings.node, token: token, ticket: 0)))
-            return .joined(token: token, sentAt: sentAt, now: Self.clock())
+            return [.joined(token: token, sentAt: sentAt, now: Self.clock())]
         } catch {
             metrics.redisErrors.add(1, ordering: .relaxed)
             if error.closesConnection {
                 appender?.close()
                 appender = nil
             }
-            return .joinFailed(connectionClosed: error.closesConnection, now: Self.clock())
+            return events + [.joinFailed(connectionClosed: error.closesConnection, now: Self.clock())]
         }
     }
 

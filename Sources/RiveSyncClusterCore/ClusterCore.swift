@@ -124,6 +124,12 @@ public struct ClusterCore: Sendable {
             lease.took(token, sentAt: sentAt)
             joinForUnknown = false
             renewalDue = sentAt.adding(settings.lease / 3)
+        case .tokenTaken(let token, let sentAt, let at):
+            now = at
+            lease.took(token, sentAt: sentAt)
+            // Until its `join` is in the log too.
+            lease.needsJoin = true
+            renewalDue = sentAt.adding(settings.lease / 3)
         case .joinFailed(let closed, let at):
             now = at
             joinFailed(connectionClosed: closed, at: now, &actions)

@@ -19,6 +19,9 @@ public enum ClusterEvent: Hashable, Sendable {
     /// The `join` asked for went in: the lease key holds `token` (its `SET` sent at `sentAt`)
     /// and a `join` entry with it is in the log.
     case joined(token: String, sentAt: ClusterInstant, now: ClusterInstant)
+    /// The join's `SET` went in — the lease key holds `token` (sent at `sentAt`) — but its
+    /// `join` entry did not (a `joinFailed` follows): the token is the lease's from now on.
+    case tokenTaken(token: String, sentAt: ClusterInstant, now: ClusterInstant)
     /// The `join` failed; `connectionClosed`: the append connection is gone too.
     case joinFailed(connectionClosed: Bool, now: ClusterInstant)
     /// The lease timer, or a `wake` asked for, fired.
@@ -55,7 +58,7 @@ public enum ClusterAction: Hashable, Sendable {
     /// `appendAccepted` / `appendRefused` in order, or `appendConnectionBroke`).
     case send(ticket: UInt64, token: String)
     /// Take a new token (`SET` the lease key) and append a `join` with it, waiting for each
-    /// reply (answer `joined` or `joinFailed`).
+    /// reply (answer `joined`, or `joinFailed` — after `tokenTaken` when the `SET` went in).
     case join
     /// Renew the lease of `token` (answer `leaseRenewed` or `leaseRenewalFailed`).
     case renewLease(token: String, generation: Int)

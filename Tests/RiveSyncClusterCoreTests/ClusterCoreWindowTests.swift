@@ -91,6 +91,23 @@ import Testing
         #expect(node.core.window.unanswered == 0)
     }
 
+    /// A join whose connection dies after its `SET` took the lease key: the new token is the
+    /// lease's (its renewals hold it, no lease loss), and the next join answers what was unknown.
+    @Test func aJoinCutBetweenItsSetAndItsEntryKeepsTheLease() {
+        let node = Self.node()
+        for ticket in 1...2 as ClosedRange<UInt64> { node.propose(ticket) }
+        node.diesAfterTakingAToken = true
+        node.killAppendConnection(afterRunning: 1)
+        #expect(node.joins == 2 && node.connects == 3, "a new connection and join at once")
+        #expect(node.core.lease.generation == 3 && node.core.lease.token == node.redis.lease(of: "a"))
+        node.redis.clock.advance(.seconds(2))
+        node.tick()
+        #expect(node.redis.calls.last == "EVAL renew a \(node.core.lease.token)")
+        #expect(node.leaseLosses == 0 && node.core.lease.state(at: node.now) == .held, "renewed with the token the lease key holds")
+        node.read()
+        #expect(node.acked == [1] && node.failed == [2: .connectionBroke])
+    }
+
     @Test func everyNodeCompactsAtTheSameRecordCount() {
         let redis = MemoryRedis(clock: MockClock())
         let a = MemoryNode("a", on: redis, snapshotEvery: 3)

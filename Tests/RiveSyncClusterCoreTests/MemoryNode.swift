@@ -12,6 +12,8 @@ final class MemoryNode {
     /// True when the cluster waits for the replica before applying (`waitForReplicas` 1).
     let waitsForReplica: Bool
     private(set) var core: ClusterCore
+    /// Set: the next join's connection dies after its `SET`, before its `join` entry.
+    var diesAfterTakingAToken = false
     /// Appends sent on the append connection and not run by Redis yet.
     private(set) var pipe: [(ticket: UInt64, token: String)] = []
     private var events: [ClusterEvent] = []
@@ -158,6 +160,10 @@ final class MemoryNode {
             let token = redis.newToken()
             let sentAt = now
             redis.setLease(of: name, token, lease: lease)
+            guard !diesAfterTakingAToken else {
+                diesAfterTakingAToken = false
+                return events += [.tokenTaken(token: token, sentAt: sentAt, now: now), .joinFailed(connectionClosed: true, now: now)]
+            }
             _ = redis.append(.join, node: name, token: token, ticket: 0)
             events.append(.joined(token: token, sentAt: sentAt, now: now))
         case .renewLease(let token, let generation):
