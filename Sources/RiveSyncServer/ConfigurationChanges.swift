@@ -15,6 +15,7 @@ extension DaemonConfiguration {
         compare("listen.host", \.host)
         compare("listen.port", \.port)
         compare("workers", \.workers)
+        compare("transportThreads", \.transportThreads)
         compare("tls.certificate", \.tlsCertificate)
         compare("tls.key", \.tlsKey)
         compare("stateDirectory", \.stateDirectory)

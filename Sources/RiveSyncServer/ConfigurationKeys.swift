@@ -6,8 +6,9 @@ public enum ConfigurationKeys {
     /// for every item of an array (`files[]`).
     public static let sections: [String: [String]] = [
         "": [
-            "listen", "workers", "tls", "stateDirectory", "files", "instances", "stateMachines", "limits", "allowFileUploads",
-            "defaultRate", "durability", "snapshotEvery", "authors", "auth", "logLevel", "logFormat", "metrics", "inspector", "cluster",
+            "listen", "workers", "transportThreads", "tls", "stateDirectory", "files", "instances", "stateMachines", "limits",
+            "allowFileUploads", "defaultRate", "durability", "snapshotEvery", "authors", "auth", "logLevel", "logFormat", "metrics",
+            "inspector", "cluster",
         ],
         "listen": ["host", "port", "sharePort"],
         "tls": ["certificate", "key"],

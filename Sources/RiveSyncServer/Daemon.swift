@@ -59,6 +59,7 @@ public final class Daemon: Sendable {
         transport.maxConnectionsPerAddress = configuration.limits.maxConnectionsPerAddress
         transport.maxUnhandledMessagesPerSession = configuration.limits.maxPendingRequests
         transport.handshakeTimeoutSeconds = configuration.limits.helloTimeoutSeconds
+        transport.serviceThreads = configuration.transportThreads
         if configuration.inspector.enabled { transport.staticFiles = WebPages.files(inspector: configuration.inspector) }
         let metrics = context.metrics
         let ready = Locked(false)

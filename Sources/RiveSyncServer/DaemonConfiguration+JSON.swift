@@ -35,6 +35,11 @@ extension DaemonConfiguration {
         problems.check { () throws(ConfigurationError) in
             if let workers = json["workers"] { self.workers = try Self.integer(workers, "workers", in: 1...64) }
         }
+        problems.check { () throws(ConfigurationError) in
+            if let threads = json["transportThreads"] {
+                self.transportThreads = try Self.integer(threads, "transportThreads", in: 1...64)
+            }
+        }
         if let tls = json["tls"] {
             problems.refuseUnknownKeys(of: tls, section: "tls", here: "tls")
             problems.check { () throws(ConfigurationError) in

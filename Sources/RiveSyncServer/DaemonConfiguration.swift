@@ -42,6 +42,9 @@ public struct DaemonConfiguration: Sendable {
     /// (`SO_REUSEPORT`; cluster nodes on one machine).
     public var sharesPort = false
     public var workers = 2
+    /// Transport (network) threads, each with its own libwebsockets context on the shared
+    /// port; the kernel spreads connections over them (docs/CONFIGURATION.md).
+    public var transportThreads = 1
     public var tlsCertificate: String?
     public var tlsKey: String?
     public var stateDirectory: String?

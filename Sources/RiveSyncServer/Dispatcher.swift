@@ -6,7 +6,8 @@ import RiveSyncProtocol
 import RiveSyncTransport
 
 /// The shell around the connection core (`Connections`): one serial queue that carries the
-/// transport's events into the core in arrival order and performs the actions it returns —
+/// transport's events into the core in arrival order (run on the calling service thread) and
+/// performs the actions it returns —
 /// sends and closes to the transport, requests to the worker that owns their file or target,
 /// timers through `asyncAfter`, and background work (listings, uploads, file loads) off this
 /// queue. Per connection, requests reach each worker in the order they were sent.
@@ -46,16 +47,22 @@ final class Dispatcher: @unchecked Sendable {
         }
     }
 
+    // The transport's events run on the caller's thread (a service thread), in the queue's
+    // order: `sync` on an idle serial queue runs the block right there, so a routed request
+    // goes from the service thread to its worker with no thread hop in between. Nothing run
+    // here blocks (background work and workers get `async`), and nothing on the queue calls
+    // back into the transport's handler, so the wait is short and cannot deadlock.
+
     func opened(_ session: SessionID, info: SessionInfo) {
-        queue.async { self.run(.opened(ConnectionID(session), remoteAddress: info.remoteAddress, origin: info.origin)) }
+        queue.sync { run(.opened(ConnectionID(session), remoteAddress: info.remoteAddress, origin: info.origin)) }
     }
 
-    func closed(_ session: SessionID) { queue.async { self.run(.closed(ConnectionID(session))) } }
+    func closed(_ session: SessionID) { queue.sync { run(.closed(ConnectionID(session))) } }
 
     /// Handles one message. Each ends in exactly one `.handled` for the transport's
     /// back-pressure (`maxPendingRequests`): from the core, or from the worker it routes to.
     func received(_ session: SessionID, bytes: [UInt8], isText: Bool) {
-        queue.async { self.run(.received(ConnectionID(session), bytes: bytes, isText: isText)) }
+        queue.sync { run(.received(ConnectionID(session), bytes: bytes, isText: isText)) }
     }
 
     /// Feeds one event to the core and performs its actions (on the queue).

@@ -16,6 +16,8 @@ public enum GeneratedConfiguration {
           // machine share the port. Add "tls": {"certificate": "cert.pem", "key": "key.pem"} for wss://.
           "listen": { "host": "127.0.0.1", "port": 7420 },
           "workers": 2,
+          // Network threads, each serving its share of the connections (1: one serves them all).
+          "transportThreads": 1,
 
           // Journal and snapshots, so that acknowledged changes survive a restart. Without it,
           // state lives in memory only. Relative paths are relative to this file.

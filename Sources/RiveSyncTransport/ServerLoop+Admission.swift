@@ -25,13 +25,24 @@ extension ServerLoop {
 
     /// `FILTER_NETWORK_CONNECTION`: admits the accepted socket `fd` (true) or answers 503
     /// (false; lws then closes it).
+    /// The counts are the server's (`ConnectionCounts`, shared by its service threads).
     func admits(acceptedSocket fd: Int32) -> Bool {
+        // A socket admitted before whose wsi lws never created gives its place back.
+        if let stale = admitting {
+            admitting = nil
+            connectionCounts.release(stale)
+        }
         let address = Self.peerAddress(ofSocket: fd)
-        let full = connections.count >= connectionBudget
-        if stopping || full || connectionsByAddress[address, default: 0] >= configuration.maxConnectionsPerAddress {
+        let refusal =
+            stopping
+            ? nil
+            : connectionCounts.reserve(
+                address, budget: connectionBudget, perAddress: configuration.maxConnectionsPerAddress)
+        if stopping || refusal != nil {
             metrics.connectionsRejected.wrappingAdd(1, ordering: .relaxed)
-            if !stopping, configuration.tlsCertificatePath == nil {
-                Self.sendServiceUnavailable(fd, reason: full ? "too many connections" : "too many connections from this address")
+            if let refusal, configuration.tlsCertificatePath == nil {
+                Self.sendServiceUnavailable(
+                    fd, reason: refusal == .full ? "too many connections" : "too many connections from this address")
             }
             return false
         }
@@ -39,19 +50,17 @@ extension ServerLoop {
         return true
     }
 
-    /// `WSI_CREATE`: counts the connection being admitted.
+    /// `WSI_CREATE`: the connection being admitted is this wsi.
     func created(_ wsi: OpaquePointer) {
         guard let address = admitting else { return }
         admitting = nil
         connections[wsi] = address
-        connectionsByAddress[address, default: 0] += 1
     }
 
     /// `WSI_DESTROY`: a counted connection is gone.
     func destroyed(_ wsi: OpaquePointer) {
         guard let address = connections.removeValue(forKey: wsi) else { return }
-        let left = connectionsByAddress[address, default: 1] - 1
-        connectionsByAddress[address] = left > 0 ? left : nil
+        connectionCounts.release(address)
     }
 
     /// `Command.adopt`: hands a socket accepted elsewhere to lws, counted like an accepted one
@@ -62,6 +71,7 @@ extension ServerLoop {
             return
         }
         if lws_adopt_socket_vhost(lws_get_vhost_by_name(context, "default"), fd) == nil {
+            if let address = admitting { connectionCounts.release(address) }
             admitting = nil
             TransportLog.log(.warning, "rivesync: could not adopt fd \(fd)")
         }

@@ -18,7 +18,10 @@ func serverCallback(
         loop.applyInbox()
         return 0  // nonzero would close lws' own cancel pipe (LWS.md §3.6)
     case LWS_CALLBACK_FILTER_NETWORK_CONNECTION:
-        return loop.admits(acceptedSocket: Int32(Int(bitPattern: input))) ? 0 : 1
+        let socket = Int32(Int(bitPattern: input))
+        // Handed to another service thread: lws closes its descriptor, a duplicate lives on there.
+        if loop.handOff?(socket) == true { return 1 }
+        return loop.admits(acceptedSocket: socket) ? 0 : 1
     case LWS_CALLBACK_WSI_CREATE:
         loop.created(wsi)
         return 0

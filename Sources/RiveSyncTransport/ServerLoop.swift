@@ -35,10 +35,19 @@ final class ServerLoop: @unchecked Sendable {
     let staticFiles: [String: (contentType: String, headers: [(name: String, value: String)], payload: Payload)]
     var stopping = false
     var exitRequested = false
-    /// Accepted connections (`WSI_CREATE` … `WSI_DESTROY`) → their peer address.
+    /// This thread's accepted connections (`WSI_CREATE` … `WSI_DESTROY`) → their peer address.
     var connections: [OpaquePointer: String] = [:]
-    /// Accepted connections per peer address.
-    var connectionsByAddress: [String: Int] = [:]
+    /// The server's accepted connections, all threads together (admission).
+    let connectionCounts: ConnectionCounts
+    /// Which of the server's service threads this is, and how many there are: this loop's
+    /// session ids are `index + 1`, then every `threads`-th after it.
+    let index: Int
+    let threads: Int
+    /// Whether this loop's context listens: only the first loop of several does.
+    let listens: Bool
+    /// The first loop of several: hands an accepted socket to another loop (`Command.adopt`
+    /// there) and returns true, or returns false to keep it (every thread gets one in turn).
+    let handOff: (@Sendable (Int32) -> Bool)?
     /// The peer address of the socket being accepted, between `FILTER_NETWORK_CONNECTION`
     /// (or `Command.adopt`) and the `WSI_CREATE` of its wsi that follows at once.
     var admitting: String?
@@ -46,7 +55,7 @@ final class ServerLoop: @unchecked Sendable {
     var connectionBudget = 0
     /// Sessions whose send queue became non-empty during the current inbox drain.
     var newlyQueued: [ServerSession] = []
-    private var nextID: SessionID = 1
+    private var nextID: SessionID
     private let allocations: LoopAllocations
 
     init(
@@ -55,8 +64,16 @@ final class ServerLoop: @unchecked Sendable {
         metricsAccess: @escaping @Sendable (_ authorization: String?, _ remoteAddress: String) -> HTTPAccess,
         metricsBody: @escaping @Sendable (TransportMetrics) -> String,
         readiness: @escaping @Sendable () -> Bool,
-        inbox: Inbox<Input>, sessionStats: Locked<[SessionID: SessionStats]>
+        inbox: Inbox<Input>, sessionStats: Locked<[SessionID: SessionStats]>,
+        thread: (index: Int, of: Int), connectionCounts: ConnectionCounts,
+        handOff: (@Sendable (Int32) -> Bool)?
     ) {
+        index = thread.index
+        threads = thread.of
+        listens = configuration.listens && thread.index == 0
+        self.handOff = handOff
+        nextID = SessionID(thread.index + 1)
+        self.connectionCounts = connectionCounts
         self.configuration = configuration
         self.handler = handler
         self.metrics = metrics
@@ -87,7 +104,9 @@ final class ServerLoop: @unchecked Sendable {
         var info = lws_context_creation_info()
         let isIPv4 = ServerLoop.isIPv4Literal(configuration.host)
         info.iface = UnsafePointer(allocations.arena.dup(configuration.host))
-        info.port = configuration.listens ? Int32(configuration.port) : CONTEXT_PORT_NO_LISTEN_SERVER
+        // Debian's lws (LWS_MAX_SMP 1) ignores ALLOW_LISTEN_SHARE, so with several threads
+        // only the first listens and hands connections to the others (`handOff`).
+        info.port = listens ? Int32(configuration.port) : CONTEXT_PORT_NO_LISTEN_SERVER
         info.protocols = UnsafePointer(allocations.protocols)
         info.uid = -1
         info.gid = -1
@@ -116,7 +135,7 @@ final class ServerLoop: @unchecked Sendable {
         self.context = context
         connectionBudget = Self.connectionBudget(maxConnections: configuration.maxConnections)
         allocations.shutdownTimer.pointee.owner = Unmanaged.passUnretained(self).toOpaque()
-        let port = configuration.listens ? Int(lws_get_vhost_listen_port(lws_get_vhost_by_name(context, "default"))) : 0
+        let port = listens ? Int(lws_get_vhost_listen_port(lws_get_vhost_by_name(context, "default"))) : 0
         inbox.open(context: context)
         started.fulfil(.success(port))
         allocations.serve(context, inbox: inbox) { exitRequested }
@@ -220,7 +239,7 @@ final class ServerLoop: @unchecked Sendable {
 
     /// Allocates the id of a new session.
     func makeSessionID() -> SessionID {
-        defer { nextID += 1 }
+        defer { nextID += SessionID(threads) }
         return nextID
     }
 }

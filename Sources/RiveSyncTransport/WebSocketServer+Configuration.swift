@@ -63,6 +63,12 @@ extension WebSocketServer {
         public var socketSendBufferBytes = 0
         /// How long `stop()` waits for peers to answer close frames before tearing down.
         public var shutdownGraceMilliseconds = 2000
+        /// Service threads, each with its own lws context (`LWS_MAX_SMP` is 1) listening on the
+        /// same port through `SO_REUSEPORT`: the kernel spreads new connections over them, and a
+        /// session stays on the thread that accepted it. Handler methods are then called from
+        /// several threads at once (each session's from its own thread, in order). Adopted
+        /// sockets go to the threads in turn.
+        public var serviceThreads = 1
         /// Files answered for `GET` at their path (exact match, query string ignored), besides
         /// `/healthz` and `/metrics`; any other path is 404.
         public var staticFiles: [String: StaticFile] = [:]
@@ -94,6 +100,7 @@ extension WebSocketServer {
                 "idleTimeoutSeconds must exceed pingIntervalSeconds")
             try check(coalesceBytes >= 0, "coalesceBytes must not be negative")
             try check(shutdownGraceMilliseconds >= 0, "shutdownGraceMilliseconds must not be negative")
+            try check((1...64).contains(serviceThreads), "serviceThreads must be 1...64")
             try check(
                 staticFiles.keys.allSatisfy { $0.hasPrefix("/") && $0 != "/healthz" && $0 != "/metrics" },
                 "static file paths must start with / and not be /healthz or /metrics")

@@ -1,11 +1,17 @@
 import Synchronization
 
-/// A WebSocket + HTTP server on one libwebsockets context and one dedicated service thread.
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A WebSocket + HTTP server on libwebsockets: one context and one dedicated service thread,
+/// or `Configuration.serviceThreads` of each pair on one shared port.
 ///
-/// Threading: the service thread is the only thread that calls lws (besides
+/// Threading: a session's service thread is the only thread that calls lws for it (besides
 /// `lws_cancel_service`, see `Inbox`). All public methods are thread-safe. Commands submitted
-/// from any thread are applied on the service thread in submit order; per session, that order
-/// is the order bytes reach the socket. Sessions are addressed by `SessionID`, never by pointer.
+/// from any thread are applied on the sessions' service threads in submit order; per session,
+/// that order is the order bytes reach the socket. Sessions are addressed by `SessionID`, never
+/// by pointer; a session's id says its thread (`(id - 1) % serviceThreads`).
 public final class WebSocketServer: Sendable {
     /// A request to the service thread.
     public enum Command: Sendable {
@@ -39,13 +45,17 @@ public final class WebSocketServer: Sendable {
     private let metricsBody: @Sendable (TransportMetrics) -> String
     private let readiness: @Sendable () -> Bool
     private let metricsAccess: @Sendable (_ authorization: String?, _ remoteAddress: String) -> HTTPAccess
-    private let inbox = Inbox<ServerLoop.Input>()
+    /// One per service thread.
+    private let inboxes: [Inbox<ServerLoop.Input>]
     private let state = Locked<RunState>(.idle)
     private let sessionStats = Locked<[SessionID: SessionStats]>([:])
+    private let connectionCounts = ConnectionCounts()
+    /// The thread the next adopted socket goes to (in turn).
+    private let nextAdopter = Atomic<Int>(0)
 
     private enum RunState {
         case idle
-        case running(ServiceThread, port: Int)
+        case running([ServiceThread], port: Int)
         case stopped
     }
 
@@ -69,6 +79,7 @@ public final class WebSocketServer: Sendable {
         self.metricsAccess = metricsAccess
         self.metricsBody = metricsBody
         self.readiness = readiness
+        inboxes = (0..<max(configuration.serviceThreads, 1)).map { _ in Inbox() }
     }
 
     /// Binds, starts the service thread, and returns once the server accepts connections.
@@ -79,31 +90,72 @@ public final class WebSocketServer: Sendable {
     public func start() throws(TransportError) {
         try configuration.validate()
         TransportLog.configureDefaultIfNeeded()
-        let loop = ServerLoop(
-            configuration: configuration, handler: handler, metrics: metrics,
-            metricsAccess: metricsAccess, metricsBody: metricsBody, readiness: readiness, inbox: inbox, sessionStats: sessionStats)
-        let started = Latch<Result<Int, TransportError>>()
         try state.withLock { (state) throws(TransportError) in
             guard case .idle = state else { throw TransportError(.notRunning, "a server can be started only once") }
-            let thread = try ServiceThread { loop.run(reportingTo: started) }
-            switch started.wait() {
-            case .success(let port):
-                state = .running(thread, port: port)
-            case .failure(let error):
-                thread.join()
-                state = .stopped
-                throw error
+            var threads: [ServiceThread] = []
+            var port = 0
+            for index in inboxes.indices {
+                do throws(TransportError) {
+                    let (thread, bound) = try startLoop(index)
+                    threads.append(thread)
+                    if index == 0 { port = bound }
+                } catch {
+                    for (inbox, thread) in zip(inboxes, threads) {
+                        inbox.submit(CollectionOfOne(.stop(closeCode: 1001)))
+                        thread.join()
+                    }
+                    state = .stopped
+                    throw error
+                }
             }
+            state = .running(threads, port: port)
         }
+    }
+
+    /// Starts service thread `index`; returns it and the port it bound (0 when it does not
+    /// listen), once it serves.
+    private func startLoop(_ index: Int) throws(TransportError) -> (ServiceThread, port: Int) {
+        var handOff: (@Sendable (Int32) -> Bool)?
+        if index == 0, inboxes.count > 1 { handOff = { [weak self] socket in self?.handOff(socket) ?? false } }
+        let loop = ServerLoop(
+            configuration: configuration, handler: handler, metrics: metrics,
+            metricsAccess: metricsAccess, metricsBody: metricsBody, readiness: readiness, inbox: inboxes[index],
+            sessionStats: sessionStats, thread: (index, inboxes.count), connectionCounts: connectionCounts, handOff: handOff)
+        let started = Latch<Result<Int, TransportError>>()
+        let thread = try ServiceThread { loop.run(reportingTo: started) }
+        switch started.wait() {
+        case .success(let bound):
+            return (thread, bound)
+        case .failure(let error):
+            thread.join()
+            throw error
+        }
+    }
+
+    /// The listening thread's accepted `socket`, when it is another thread's turn: a duplicate
+    /// goes to that thread as `Command.adopt` (which admits it) and true is returned, so lws
+    /// closes its own descriptor; false keeps the socket on the listening thread.
+    private func handOff(_ socket: Int32) -> Bool {
+        let index = nextAdopter.wrappingAdd(1, ordering: .relaxed).oldValue % inboxes.count
+        guard index != 0 else { return false }
+        let copy = fcntl(socket, F_DUPFD_CLOEXEC, 0)
+        guard copy >= 0 else { return false }
+        guard inboxes[index].submit(CollectionOfOne(.command(.adopt(fileDescriptor: copy)))) else {
+            Glibc.close(copy)
+            return false
+        }
+        return true
     }
 
     /// Stops a still-running server. When the last reference goes away on the service thread
     /// itself (inside a handler call), the stop is only requested and the thread detached.
     deinit {
-        guard case .running(let thread, _) = state.withLock({ $0 }) else { return }
-        if thread.isCurrent {
-            inbox.submit(CollectionOfOne(.stop(closeCode: 1001)))
-            thread.detach()
+        guard case .running(let threads, _) = state.withLock({ $0 }) else { return }
+        if threads.contains(where: \.isCurrent) {
+            for (inbox, thread) in zip(inboxes, threads) {
+                inbox.submit(CollectionOfOne(.stop(closeCode: 1001)))
+                thread.detach()
+            }
         } else {
             stop()
         }
@@ -117,19 +169,63 @@ public final class WebSocketServer: Sendable {
         }
     }
 
-    /// Applies `commands` in order on the service thread: one lock, at most one wakeup.
+    /// Applies `commands` in order on the sessions' service threads: one lock and at most one
+    /// wakeup per thread concerned.
     /// - Returns: false when the server is not running (nothing was queued).
     @discardableResult
     public func submit(_ commands: [Command]) -> Bool {
         for case .send(let payload, let ids) in commands { countInTransit(payload, ids) }
-        return inbox.submit(commands.lazy.map { .command($0) })
+        guard inboxes.count > 1 else { return inboxes[0].submit(commands.lazy.map { .command($0) }) }
+        var inputs = [[ServerLoop.Input]](repeating: [], count: inboxes.count)
+        for command in commands { sort(command, into: &inputs) }
+        var submitted = true
+        for (inbox, commands) in zip(inboxes, inputs) where !commands.isEmpty {
+            submitted = inbox.submit(commands) && submitted
+        }
+        return submitted
     }
+
+    /// Puts a command into the inputs of the threads it concerns: a session's commands to its
+    /// thread, a send split by thread (the payload shared), an adopted socket to the next
+    /// thread in turn, a certificate reload to every thread (`done` called once, after all).
+    private func sort(_ command: Command, into inputs: inout [[ServerLoop.Input]]) {
+        switch command {
+        case .send(let payload, let ids):
+            var split = [[SessionID]](repeating: [], count: inboxes.count)
+            for id in ids { split[thread(of: id)].append(id) }
+            for (index, ids) in split.enumerated() where !ids.isEmpty { inputs[index].append(.command(.send(payload, to: ids))) }
+        case .close(let id, _, _), .replaceQueue(let id, _), .handled(let id):
+            inputs[thread(of: id)].append(.command(command))
+        case .adopt:
+            let index = nextAdopter.wrappingAdd(1, ordering: .relaxed).oldValue % inboxes.count
+            inputs[index].append(.command(command))
+        case .reloadCertificates(let done):
+            let outcomes = Locked<(left: Int, failure: TransportError?)>((inboxes.count, nil))
+            let each: @Sendable (Result<Void, TransportError>) -> Void = { result in
+                let finished: TransportError?? = outcomes.withLock { outcomes in
+                    if case .failure(let error) = result, outcomes.failure == nil { outcomes.failure = error }
+                    outcomes.left -= 1
+                    return outcomes.left == 0 ? .some(outcomes.failure) : nil
+                }
+                guard let finished else { return }
+                done(finished.map { .failure($0) } ?? .success(()))
+            }
+            for index in inputs.indices { inputs[index].append(.command(.reloadCertificates(done: each))) }
+        }
+    }
+
+    /// The service thread a session lives on.
+    private func thread(of id: SessionID) -> Int { Int((id &- 1) % SessionID(inboxes.count)) }
+
+    /// The inbox of a session's service thread.
+    private func inbox(of id: SessionID) -> Inbox<ServerLoop.Input> { inboxes[thread(of: id)] }
 
     /// Queues one shared `payload` for every session in `ids`. See `Command.send`.
     @discardableResult
     public func send(_ payload: Payload, to ids: [SessionID]) -> Bool {
+        guard inboxes.count == 1 else { return submit([.send(payload, to: ids)]) }
         countInTransit(payload, ids)
-        return inbox.submit(CollectionOfOne(.command(.send(payload, to: ids))))
+        return inboxes[0].submit(CollectionOfOne(.command(.send(payload, to: ids))))
     }
 
     /// Counts a send before the service thread applies it, so `queuedBytes` includes it from
@@ -144,7 +240,7 @@ public final class WebSocketServer: Sendable {
     /// Closes a session after its queued messages. See `Command.close`.
     @discardableResult
     public func close(_ id: SessionID, code: UInt16 = 1000, reason: String = "") -> Bool {
-        inbox.submit(CollectionOfOne(.command(.close(id, code: code, reason: reason))))
+        inbox(of: id).submit(CollectionOfOne(.command(.close(id, code: code, reason: reason))))
     }
 
     /// Message bytes queued for `id` and not yet fully written, or nil for an unknown session.
@@ -166,15 +262,15 @@ public final class WebSocketServer: Sendable {
     /// service thread. `closed` is called for every session still open. Idempotent; must not
     /// be called from a handler method (it would wait for its own thread).
     public func stop(closeCode: UInt16 = 1001) {
-        let thread: ServiceThread? = state.withLock { state in
-            guard case .running(let thread, _) = state else { return nil }
+        let threads: [ServiceThread] = state.withLock { state in
+            guard case .running(let threads, _) = state else { return [] }
             state = .stopped
-            return thread
+            return threads
         }
-        guard let thread else { return }
-        precondition(!thread.isCurrent, "WebSocketServer.stop() called on its own service thread")
-        inbox.submit(CollectionOfOne(.stop(closeCode: closeCode)))
-        thread.join()
+        precondition(!threads.contains(where: \.isCurrent), "WebSocketServer.stop() called on its own service thread")
+        // Every thread starts its graceful close at once; then each is waited for.
+        for inbox in inboxes { inbox.submit(CollectionOfOne(.stop(closeCode: closeCode))) }
+        for thread in threads { thread.join() }
     }
 }
 
