@@ -15,18 +15,44 @@ enum AppendStep: Sendable {
 /// The append connection (protocol/CLUSTER.md §2.4), on `appendQueue`: it carries out the
 /// core's `connect`, `send` and `join` and reports each answer back as an event. Appends are
 /// pipelined — the core keeps at most `appendWindow` of them in flight — and their replies are
-/// taken by passes queued behind the sends, so sends that come meanwhile go out first. Which
-/// reply answers which append, and what a broken connection means, is the core's.
+/// taken by passes queued behind the sends; the steps that come while a pass waits go out
+/// together, with one write, in the next. Which reply answers which append, and what a broken
+/// connection means, is the core's.
 extension RedisChangeLog {
+    /// Queues `steps` behind every step before them (from the worker's queue).
+    func enqueue(_ steps: [AppendStep]) {
+        appendQueue.async { [self] in
+            stepsWaiting += steps
+            guard !performing else { return }
+            performing = true
+            appendQueue.async { [self] in
+                performing = false
+                let steps = stepsWaiting
+                stepsWaiting = []
+                perform(steps)
+            }
+        }
+    }
+
     /// Performs `steps` in order, then reports what happened (on `appendQueue`).
-    func perform(_ steps: [AppendStep]) {
+    private func perform(_ steps: [AppendStep]) {
         Self.confined(to: appendQueue)
         var events: [ClusterEvent] = []
         var notSent: [UInt64] = []
+        // Reported where they were, before a later step's answer (a connect's, a join's).
+        func reportNotSent() {
+            guard !notSent.isEmpty else { return }
+            events.append(.notSent(notSent, now: Self.clock()))
+            notSent = []
+        }
         for step in steps {
             switch step {
-            case .connect: events.append(connect())
-            case .join: events += join()
+            case .connect:
+                reportNotSent()
+                events.append(connect())
+            case .join:
+                reportNotSent()
+                events += join()
             case .send(let ticket, let command):
                 // Never sent where it surely cannot arrive (a connection Redis closed while idle,
                 // or one that broke before): the core sends it again on a new connection.
@@ -45,7 +71,7 @@ extension RedisChangeLog {
         if let appender, !inFlight.isEmpty {
             do { try appender.flush() } catch { events += connectionBroke() }
         }
-        if !notSent.isEmpty { events.append(.notSent(notSent, now: Self.clock())) }
+        reportNotSent()
         report(events)
         scheduleReceive()
     }
@@ -96,9 +122,7 @@ extension RedisChangeLog {
     private func report(_ events: [ClusterEvent]) {
         metrics.appendsInFlight.store(inFlight.count, ordering: .relaxed)
         guard !events.isEmpty else { return }
-        deliver { [self] in
-            for event in events { handle(event) }
-        }
+        deliver { [self] in handle(events.map { ($0, nil) }) }
     }
 
     /// A new append connection, named for `CLIENT LIST` (operators, tests; a Redis user

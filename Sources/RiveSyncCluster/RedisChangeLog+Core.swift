@@ -20,26 +20,31 @@ extension RedisChangeLog {
         handle(.proposed(ticket: entry.ticket, now: Self.clock()))
     }
 
-    /// Hands `event` to the core and performs the actions it returns, in order; `cause` is the
-    /// Redis error behind the event, for the daemon's log. An event that comes while actions
-    /// are performed (the worker proposes while it commits) waits until they all are, so the
-    /// effects go out in the order the core decided them.
-    func handle(_ event: ClusterEvent, cause: RedisError? = nil) {
+    /// Hands `events` to the core in order and performs the actions each returns, in order;
+    /// `cause` is the Redis error behind an event, for the daemon's log. An event that comes
+    /// while actions are performed (the worker proposes while it commits) waits until they all
+    /// are, so the effects go out in the order the core decided them. The appending steps of
+    /// them all go to `appendQueue` together, at the end.
+    func handle(_ events: [(ClusterEvent, RedisError?)]) {
         Self.confined(to: workerQueue)
-        waitingEvents.append((event, cause))
+        waitingEvents += events
         guard !handling else { return }
         handling = true
-        defer { handling = false }
+        var appending: [AppendStep] = []
         while !waitingEvents.isEmpty {
             let (next, cause) = waitingEvents.removeFirst()
-            if let actions = core?.handle(next) { perform(actions, cause: cause) }
+            if let actions = core?.handle(next) { perform(actions, cause: cause, appending: &appending) }
         }
+        handling = false
+        if !appending.isEmpty { enqueue(appending) }
     }
 
-    /// Performs the core's actions in order: appending steps go to `appendQueue` in one block,
-    /// voids to `sideQueue` in one script.
-    private func perform(_ actions: [ClusterAction], cause: RedisError?) {
-        var appending: [AppendStep] = []
+    /// Hands one event to the core (see `handle(_:)`).
+    func handle(_ event: ClusterEvent, cause: RedisError? = nil) { handle([(event, cause)]) }
+
+    /// Performs the core's actions in order: appending steps are gathered in `appending`,
+    /// voids go to `sideQueue` in one script.
+    private func perform(_ actions: [ClusterAction], cause: RedisError?, appending: inout [AppendStep]) {
         var voids: [(ticket: UInt64, at: LogPosition)] = []
         for action in actions {
             switch action {
@@ -67,7 +72,6 @@ extension RedisChangeLog {
             case .logLost(let loss): logLost(loss)
             }
         }
-        if !appending.isEmpty { appendQueue.async { [self, appending] in perform(appending) } }
         if !voids.isEmpty { void(voids) }
     }
 

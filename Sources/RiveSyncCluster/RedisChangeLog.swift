@@ -118,6 +118,10 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
     var inFlight = RedisWindow<UInt64>(capacity: RedisChangeLog.appendWindow)
     /// True while a pass taking replies is queued (touched on `appendQueue` only).
     var receiving = false
+    /// Steps waiting for the next pass that performs them, and whether one is queued
+    /// (touched on `appendQueue` only).
+    var stepsWaiting: [AppendStep] = []
+    var performing = false
     let sideQueue = DispatchQueue(label: "rivesyncd.cluster.side")
     /// The connection of the lease renewals, snapshots, pins and voids (touched on `sideQueue` only).
     var sideConnection: RedisConnection?
