@@ -121,7 +121,7 @@ let package = Package(
                 "RiveSyncToolSupport",
             ]),
         .executableTarget(name: "rivesync", dependencies: ["RiveSyncCLI"]),
-        .testTarget(name: "RiveSyncCLITests", dependencies: ["rivesync", "rivesyncd", "RiveSyncTestSupport"]),
+        .testTarget(name: "RiveSyncCLITests", dependencies: ["rivesync", "rivesyncd", "RiveSyncTestSupport", "RiveFile", "RiveSyncModel"]),
         // Headless client: Rive's data-binding API over the wire, with a local replica per target.
         .target(
             name: "RiveSyncClient",

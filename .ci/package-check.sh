@@ -50,11 +50,14 @@ for doc in README.md docs/CONFIGURATION.md docs/OPERATING.md docs/RUNNING-A-CLUS
     ops/grafana/rivesync-dashboard.json ops/prometheus/rivesync-alerts.yml changelog.gz CHANGELOG.md.gz copyright; do
     [ -f "/usr/share/doc/rivesync/$doc" ] || fail "/usr/share/doc/rivesync/$doc is not installed"
 done
-for completion in /usr/share/bash-completion/completions/rivesync /usr/share/zsh/vendor-completions/_rivesync \
-    /usr/share/fish/vendor_completions.d/rivesync.fish; do
-    [ -s "$completion" ] || fail "the shell completion $completion is not installed"
+for program in rivesync rivesyncd; do
+    for completion in /usr/share/bash-completion/completions/$program /usr/share/zsh/vendor-completions/_$program \
+        /usr/share/fish/vendor_completions.d/$program.fish; do
+        [ -s "$completion" ] || fail "the shell completion $completion is not installed"
+    done
+    bash -c ". /usr/share/bash-completion/completions/$program && complete -p $program" >/dev/null ||
+        fail "the bash completion of $program does not load"
 done
-bash -c '. /usr/share/bash-completion/completions/rivesync && complete -p rivesync' >/dev/null || fail "the bash completion does not load"
 for page in "8 rivesyncd" "5 rivesyncd.conf" "1 rivesync"; do
     man -w $page >/dev/null || fail "man page $page is not installed"
 done

@@ -7,8 +7,8 @@
 # rivesyncd.socket, rivesyncd-cluster@.service); the example configuration as
 # /etc/rivesyncd/config.json (a conffile); the configuration's JSON Schema, the protocol's JSON
 # Schemas, the demo schema; the Grafana dashboard and Prometheus alert rules (ops/); the man
-# pages rivesyncd(8), rivesyncd.conf(5) and rivesync(1); rivesync's shell completion for bash,
-# zsh and fish; and the docs README.md names.
+# pages rivesyncd(8), rivesyncd.conf(5) and rivesync(1); rivesync's and rivesyncd's shell
+# completion for bash, zsh and fish; and the docs README.md names.
 # Depends: is computed by dpkg-shlibdeps from the binary. .ci/package-check.sh installs the
 # result, runs lintian on it and checks what it installed. Needs dpkg-dev (.ci/setup-tests.sh).
 #
@@ -44,16 +44,20 @@ install -d "$root/usr/bin" "$root/DEBIAN"
 install -m 0755 "$bin/rivesyncd" "$root/usr/bin/rivesyncd"
 strip --strip-unneeded --remove-section=.comment --remove-section=.note "$root/usr/bin/rivesyncd"
 ln -s rivesyncd "$root/usr/bin/rivesync"
-# Shell completion for rivesync, generated from its command table (`rivesync completion SHELL`),
+# Shell completion for rivesync and rivesyncd, generated from rivesync's command table
+# (`rivesync completion SHELL`) and rivesyncd's flag table (`rivesyncd --completion SHELL`),
 # where bash-completion, zsh and fish look for a package's.
 ln -s "$bin/rivesyncd" "$work/rivesync"
-install -d "$root/usr/share/bash-completion/completions" "$root/usr/share/zsh/vendor-completions" \
-    "$root/usr/share/fish/vendor_completions.d"
-"$work/rivesync" completion bash > "$root/usr/share/bash-completion/completions/rivesync"
-"$work/rivesync" completion zsh > "$root/usr/share/zsh/vendor-completions/_rivesync"
-"$work/rivesync" completion fish > "$root/usr/share/fish/vendor_completions.d/rivesync.fish"
-chmod 0644 "$root/usr/share/bash-completion/completions/rivesync" "$root/usr/share/zsh/vendor-completions/_rivesync" \
-    "$root/usr/share/fish/vendor_completions.d/rivesync.fish"
+bash_dir="$root/usr/share/bash-completion/completions" zsh_dir="$root/usr/share/zsh/vendor-completions"
+fish_dir="$root/usr/share/fish/vendor_completions.d"
+install -d "$bash_dir" "$zsh_dir" "$fish_dir"
+"$work/rivesync" completion bash > "$bash_dir/rivesync"
+"$work/rivesync" completion zsh > "$zsh_dir/_rivesync"
+"$work/rivesync" completion fish > "$fish_dir/rivesync.fish"
+"$bin/rivesyncd" --completion bash > "$bash_dir/rivesyncd"
+"$bin/rivesyncd" --completion zsh > "$zsh_dir/_rivesyncd"
+"$bin/rivesyncd" --completion fish > "$fish_dir/rivesyncd.fish"
+chmod 0644 "$bash_dir"/* "$zsh_dir"/* "$fish_dir"/*
 for unit in rivesyncd.service rivesyncd.socket rivesyncd-cluster@.service; do
     install -D -m 0644 "systemd/$unit" "$root/lib/systemd/system/$unit"
 done

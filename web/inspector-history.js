@@ -3,12 +3,10 @@
 
 import { RiveSync } from '/rivesync.js';
 
-/** The most batches the daemon keeps of a target by default (`limits.historyBatches`). */
-export const historyLimit = 1024;
-
 /**
  * The target's batches up to `seq` that the daemon still keeps, oldest first ([] when it keeps
- * none). A second connection subscribes with a cursor `back` batches before `seq`: the daemon
+ * none). A second connection subscribes with a cursor `back` batches before `seq`, `back` at
+ * first the daemon's configured `historyBatches` (its `welcome` limits, §12): the daemon
  * replays them when it still has them all (`resumed`, §7); otherwise it sends a snapshot and
  * the window halves. The connection is closed before this resolves.
  * @param {string} url the daemon's address
@@ -21,7 +19,8 @@ export async function fetchHistory(url, token, target, { epoch, seq }) {
   if (seq === 0) return [];
   const client = await RiveSync.connect(url, { token, client: 'rivesync-inspector-history', reconnect: false });
   try {
-    for (let back = Math.min(seq, historyLimit); back >= 1; back = Math.floor(back / 2)) {
+    const kept = client.welcome.limits.historyBatches;
+    for (let back = Math.min(seq, kept); back >= 1; back = Math.floor(back / 2)) {
       const batches = await replay(client, target, epoch, seq, back);
       if (batches) return batches;
     }

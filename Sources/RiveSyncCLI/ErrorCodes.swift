@@ -43,7 +43,7 @@ enum ErrorCodes {
     /// The exit status of a protocol error code the client library passes on as it is.
     static func status(ofCode code: String) -> ExitCode {
         switch code {
-        case "unknown_file", "unknown_target", "unknown_instance", "no_such_property", "no_such_slot", "no_such_input",
+        case "unknown_file", "unknown_target", "unknown_instance", "no_such_property", "no_such_slot", "no_such_input", "no_such_data_bind",
             "invalid_artboard", "invalid_view_model", "invalid_view_model_instance", "invalid_asset", "invalid_state_machine",
             "invalid_global_view_model_name":
             return .notFound
@@ -91,6 +91,8 @@ enum ErrorCodes {
         case .notJoined: return (.rejected, "not_joined")
         case .noSuchInput: return (.notFound, "no_such_input")
         case .inputMismatch: return (.invalidValue, "type_mismatch")
+        case .noSuchDataBind: return (.notFound, "no_such_data_bind")
+        case .bindTargetMismatch: return (.invalidValue, "type_mismatch")
         case .error, .cancelled: return (.failure, "failure")
         }
     }

@@ -65,6 +65,9 @@ enum ErrorText {
         case .notJoined(let name): return "not a member of the presence of '\(name)'"
         case .noSuchInput(let target, let name): return "'\(target)' has no state machine input '\(name)' (see 'rivesync ls')"
         case .inputMismatch(let name, let expected, let actual): return "input '\(name)' is a \(expected), not a \(actual)"
+        case .noSuchDataBind(let target, let bind):
+            return "the state machine of '\(target)' has no data bind \(bind) (see 'rivesync inspect --graph')"
+        case .bindTargetMismatch(let bind, let expected, let actual): return "data bind \(bind)'s target is a \(expected), not a \(actual)"
         case .targetDeleted(let name): return "target '\(name)' was deleted"
         case .cancelled: return "cancelled"
         }

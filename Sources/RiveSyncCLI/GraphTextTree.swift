@@ -44,9 +44,11 @@ struct GraphTextTree {
             }
             for layer in machine["layers"]?.arrayValue ?? [] { renderLayer(layer) }
             for listener in machine["listeners"]?.arrayValue ?? [] { renderListener(listener) }
-            for bind in machine["dataBinds"]?.arrayValue ?? [] {
+            let binds = machine["dataBinds"]?.arrayValue ?? []
+            for (position, bind) in binds.enumerated() {
                 var parts = [
-                    "bind \(text(bind["property"]))", text(bind["direction"]), "\(text(bind["target"])).\(text(bind["targetProperty"]))",
+                    "bind [\(Self.riveNumbers(of: binds)[position])] \(text(bind["property"]))", text(bind["direction"]),
+                    "\(text(bind["target"])).\(text(bind["targetProperty"]))",
                 ]
                 if let value = bind["targetValue"] { parts.append("(starts \(value.jsonText))") }
                 if bind["once"] == true { parts.append("once") }
@@ -55,6 +57,15 @@ struct GraphTextTree {
                 line(2, parts.joined(separator: " "))
             }
         }
+    }
+
+    /// The number Rive gives each bind (`DataBindOrder`: what `setBindTarget` takes), by its
+    /// position in the list.
+    private static func riveNumbers(of binds: [JSONValue]) -> [Int] {
+        let positions = DataBindOrder.filePositions(toSource: binds.map { ["toSource", "twoWay"].contains($0["direction"]?.stringValue) })
+        var numbers = Array(repeating: 0, count: binds.count)
+        for (number, position) in positions.enumerated() { numbers[position] = number }
+        return numbers
     }
 
     private mutating func renderLayer(_ layer: JSONValue) {

@@ -2,7 +2,8 @@ import Foundation
 
 /// Carries what asynchronous command code writes back to the synchronous command action,
 /// which copies it to its console as it arrives (so `watch` prints line by line) and then
-/// returns or throws the outcome.
+/// returns or throws the outcome. `@unchecked Sendable`: every stored `var` is touched only
+/// while `condition` is locked.
 final class OutputPump: @unchecked Sendable {
     // Guarded by `condition`.
     private let condition = NSCondition()

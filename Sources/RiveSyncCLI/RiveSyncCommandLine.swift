@@ -9,7 +9,8 @@ public enum RiveSyncCommandLine {
     /// Every subcommand, in the order `--help` lists them.
     public static let commands: [CommandSpec] = [
         InspectCommand.spec, LsCommand.spec, ValueCommands.get, ValueCommands.set, ValueCommands.fire, WatchCommand.spec,
-        ListCommand.spec, BindCommand.spec, InputCommand.spec, AdvanceCommand.spec, DumpCommand.spec, DeleteCommand.spec,
+        ListCommand.spec, BindCommand.spec, InputCommand.spec, BindTargetCommand.spec, AdvanceCommand.spec, DumpCommand.spec,
+        DeleteCommand.spec,
         TargetCommands.create, TargetCommands.publish, TargetCommands.load, WhoCommand.spec, ScriptCommand.spec, CompletionCommand.spec,
     ]
 

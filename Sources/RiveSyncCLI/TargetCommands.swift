@@ -58,17 +58,18 @@ enum TargetCommands {
     }
 
     /// `rivesync load NAME FILE`: loads a `.riv` or JSON schema file into the daemon
-    /// (PROTOCOL.md §6 `loadFile`; the daemon must allow file uploads).
+    /// (PROTOCOL.md §9 `loadFile`; the daemon must allow file uploads). A `.riv` file bigger
+    /// than one message goes in parts (up to the daemon's `maxFileBytes`).
     static let load = CommandSpec(
         name: "load", summary: "Load a .riv or JSON schema file into the daemon as file NAME.", positionals: ["NAME", "FILE"],
         options: RemoteCommand.options
     ) { (arguments, console) throws(CommandError) in
         let (name, path) = (arguments.positionals[0], arguments.positionals[1])
         let bytes = try LocalFile.bytes(path)
-        // The request carries a .riv in base64: a daemon closes a connection whose message
-        // passes its maxMessageBytes, which the client sees only as a lost connection.
+        // A schema goes in one message: a daemon closes a connection whose message passes its
+        // maxMessageBytes, which the client sees only as a lost connection.
         let isRiv = RiveFileReader.hasRivMagic(bytes)
-        let messageBytes = (isRiv ? (bytes.count + 2) / 3 * 4 : bytes.count) + name.utf8.count + 64
+        let messageBytes = isRiv ? 0 : bytes.count + name.utf8.count + 64
         let source: Source
         if isRiv {
             source = .riv(name: name, bytes: bytes)

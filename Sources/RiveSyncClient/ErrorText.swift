@@ -69,6 +69,8 @@ extension StateMachineError: CustomStringConvertible, LocalizedError {
         case .notJoined(let name): "this client has not joined the presence of '\(name)'"
         case .noSuchInput(let target, let name): "the state machine of '\(target)' has no input '\(name)'"
         case .inputMismatch(let name, let expected, let actual): "the input '\(name)' is a \(expected), not a \(actual)"
+        case .noSuchDataBind(let target, let bind): "the state machine of '\(target)' has no data bind \(bind) a client can write"
+        case .bindTargetMismatch(let bind, let expected, let actual): "the target of data bind \(bind) takes a \(expected), not a \(actual)"
         }
     }
 

@@ -77,6 +77,12 @@ public enum StateMachineError: Error, Sendable, Hashable {
     /// The input is of another kind than the call: a number or boolean for the other, a
     /// trigger set, a number or boolean fired (`type_mismatch`; name, expected, actual).
     case inputMismatch(name: String, expected: String, actual: String)
+    /// The state machine's artboard has no data bind with this index a client can write, or
+    /// the target is a published instance (`no_such_data_bind`).
+    case noSuchDataBind(target: String, bind: Int)
+    /// The value is not of the bound component property's type (`type_mismatch` of a
+    /// `setBindTarget`; bind, expected, actual).
+    case bindTargetMismatch(bind: Int, expected: String, actual: String)
 }
 
 /// Errors of property reads, writes and streams, with the case names of Rive's

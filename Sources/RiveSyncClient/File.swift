@@ -19,7 +19,7 @@ public final class File: Sendable {
             self.name = name
         case .riv(let name, let bytes):
             self.name = name
-            _ = try await worker.session.request(.loadFile(name: name, content: .riv(bytes)), .file)
+            try await worker.session.loadRiv(bytes, as: name)
         case .schema(let name, let text):
             self.name = name
             let json: JSONValue

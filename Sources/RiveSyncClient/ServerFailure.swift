@@ -104,6 +104,9 @@ struct ServerFailure: Error, Sendable {
         case .notManual: return .notManual(text("target"))
         case .notJoined: return .notJoined(text("target"))
         case .noSuchInput: return .noSuchInput(target: text("target"), name: text("name"))
+        case .noSuchDataBind: return .noSuchDataBind(target: text("target"), bind: int("bind"))
+        case .typeMismatch where details["bind"] != nil:
+            return .bindTargetMismatch(bind: int("bind"), expected: text("expected"), actual: text("actual"))
         case .typeMismatch: return .inputMismatch(name: text("name"), expected: text("expected"), actual: text("actual"))
         default: return nil
         }

@@ -48,6 +48,8 @@ actor Session {
     var nextRequestID = 1
     var pending: [Int: Pending] = [:]
     var epoch = ""
+    /// The daemon's `maxMessageBytes` (from `welcome`): a bigger `.riv` file is sent in parts.
+    var maxMessageBytes = 1 << 20
     var openWaiter: CheckedContinuation<Void, any Error>?
     var readyWaiters: [CheckedContinuation<Void, any Error>] = []
     var mirrors: [String: TargetMirror] = [:]
@@ -108,6 +110,7 @@ actor Session {
         }
         guard case .welcome(let welcome, _) = reply else { throw reply.unexpected(.welcome) }
         epoch = welcome.epoch
+        if let limit = welcome.limits.first(where: { $0.name == "maxMessageBytes" }) { maxMessageBytes = limit.value }
         freshness.update(true)
     }
 

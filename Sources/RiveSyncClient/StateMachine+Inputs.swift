@@ -37,7 +37,7 @@ extension StateMachine {
     /// - Throws: `StateMachineError.noSuchInput`, `.inputMismatch` for an input of another kind.
     @discardableResult
     public func setInput(named input: String, to value: Double) async throws -> Receipt {
-        try await inputCommand(.setInput(target: name, name: input, value: .number(Float(value))))
+        try await stateMachineCommand(.setInput(target: name, name: input, value: .number(Float(value))))
     }
 
     /// Sets a boolean input, as Rive's `SMIBool.value`; returns after the advance that applied
@@ -45,7 +45,7 @@ extension StateMachine {
     /// - Throws: `StateMachineError.noSuchInput`, `.inputMismatch` for an input of another kind.
     @discardableResult
     public func setInput(named input: String, to value: Bool) async throws -> Receipt {
-        try await inputCommand(.setInput(target: name, name: input, value: .boolean(value)))
+        try await stateMachineCommand(.setInput(target: name, name: input, value: .boolean(value)))
     }
 
     /// Fires a trigger input, as Rive's `SMITrigger.fire()`; the advance that applies it
@@ -53,10 +53,12 @@ extension StateMachine {
     /// - Throws: `StateMachineError.noSuchInput`, `.inputMismatch` for a number or boolean input.
     @discardableResult
     public func fireInput(named input: String) async throws -> Receipt {
-        try await inputCommand(.fireInput(target: name, name: input))
+        try await stateMachineCommand(.fireInput(target: name, name: input))
     }
 
-    private func inputCommand(_ body: ClientRequest) async throws -> Receipt {
+    /// Submits a command that drives the state machine (an input, a data bind's target);
+    /// returns after the advance that applied it.
+    func stateMachineCommand(_ body: ClientRequest) async throws -> Receipt {
         let target = name
         return try Receipt(
             try await worker.calls.run { [worker] in try await worker.session.submit(body, .stateMachine, commandTo: target) })

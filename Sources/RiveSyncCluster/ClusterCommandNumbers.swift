@@ -4,7 +4,7 @@ import Synchronization
 /// Command numbers unique across a cluster without a round trip per command
 /// (protocol/CLUSTER.md §2.5): `counter × 4096 + slot`, where the node's slot comes from Redis
 /// at each start and the counter rises above every number read from the log.
-public final class ClusterCommandNumbers: CommandNumbers {
+public final class ClusterCommandNumbers: Sendable {
     /// How many slots there are (numbers of one node are `slot` modulo this).
     public static let slots: UInt64 = 4096
     public let slot: UInt64

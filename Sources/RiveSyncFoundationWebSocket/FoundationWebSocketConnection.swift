@@ -7,7 +7,8 @@ import RiveSyncWebSocket
 ///
 /// The task's delegate reports `didOpen`, `didClose` and `didComplete`; everything else comes
 /// from the completions of the calls made here. The first terminal event wins; later
-/// callbacks are ignored.
+/// callbacks are ignored. `@unchecked Sendable`: its constants are set once in `init`, and
+/// every `var` is read and written only while `lock` is held.
 final class FoundationWebSocketConnection: WebSocketConnection, @unchecked Sendable {
     private enum Phase {
         case connecting, open, ended

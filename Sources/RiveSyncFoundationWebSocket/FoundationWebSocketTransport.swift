@@ -45,7 +45,8 @@ public struct FoundationWebSocketTransport: WebSocketTransport {
     }
 }
 
-/// Forwards a real `URLSessionWebSocketTask`.
+/// Forwards a real `URLSessionWebSocketTask`. `@unchecked Sendable`: it holds only the task,
+/// which URLSession lets any thread call (Foundation does not mark it `Sendable`).
 final class URLSessionTaskAdapter: WebSocketTask, @unchecked Sendable {
     private let task: URLSessionWebSocketTask
 
@@ -83,6 +84,7 @@ final class URLSessionTaskAdapter: WebSocketTask, @unchecked Sendable {
 
 /// The session's delegate: hands the task's open, close and completion to the adapter.
 /// The session keeps it until `invalidateAndCancel()`, which the adapter's end triggers.
+/// `@unchecked Sendable`: `adapter` is read and written only while `lock` is held.
 final class SessionDelegate: NSObject, URLSessionWebSocketDelegate, @unchecked Sendable {
     private let lock = NSLock()
     private var adapter: FoundationWebSocketConnection?

@@ -101,6 +101,7 @@ extension ClientRequest {
             self = .listSwap(target: try f.string("target"), path: try f.string("path"), index: try f.int("index"), with: try f.int("with"))
         case "setInput": self = .setInput(target: try f.string("target"), name: try f.string("name"), value: try f.inputValue("value"))
         case "fireInput": self = .fireInput(target: try f.string("target"), name: try f.string("name"))
+        case "setBindTarget": self = .setBindTarget(target: try f.string("target"), bind: try f.int("bind"), value: try f.value("value"))
         case "transaction": self = .transaction(try TransactionRequest(json, maxCommands: maxTransactionCommands))
         case "advance": self = .advance(target: try f.string("target"), elapsed: try f.elapsed("elapsed"))
         case "digest": self = .digest(target: try f.string("target"))
@@ -113,7 +114,7 @@ extension ClientRequest {
             let name = try f.string("name")
             if let riv = json["riv"], !riv.isNull {
                 guard let text = riv.stringValue else { throw .badField("riv", "base64 text") }
-                self = .loadFile(name: name, content: .riv(try Self.base64(text, field: "riv")))
+                self = .loadFile(name: name, content: .riv(try Self.base64(text, field: "riv")), part: try Self.part(f))
             } else if let schema = json["schema"], schema.objectValue != nil {
                 self = .loadFile(name: name, content: .schema(schema))
             } else {
@@ -123,6 +124,21 @@ extension ClientRequest {
             self = .presence(try PresenceRequest(json))
         default:
             throw .unknownType(type)
+        }
+    }
+
+    /// A `loadFile`'s `offset` and `size` (both or neither): nil for a whole file.
+    static func part(_ f: Fields) throws(WireError) -> FilePart? {
+        let given = (f.json["offset"].map { !$0.isNull } ?? false, f.json["size"].map { !$0.isNull } ?? false)
+        switch given {
+        case (false, false): return nil
+        case (true, false): throw .badField("size", "the file's size in bytes, with offset")
+        case (false, true): throw .badField("offset", "the part's offset in the file, with size")
+        case (true, true):
+            let offset = try f.int("offset")
+            let size = try f.optionalPositiveInt("size") ?? 0
+            guard offset >= 0, offset < size else { throw .badField("offset", "an integer from 0 to size - 1") }
+            return FilePart(offset: offset, size: size)
         }
     }
 

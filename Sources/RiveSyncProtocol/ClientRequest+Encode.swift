@@ -106,14 +106,19 @@ extension ClientRequest {
             return [("target", .string(target)), ("name", .string(name)), ("value", json)]
         case .fireInput(let target, let name):
             return [("target", .string(target)), ("name", .string(name))]
+        case .setBindTarget(let target, let bind, let value):
+            return [("target", .string(target)), ("bind", .number(Double(bind))), ("value", value)]
         case .transaction(let transaction):
             return transaction.fields
         case .upload(let kind, let data, let mediaType):
             return [("kind", .string(kind)), ("data", .string(Data(data).base64EncodedString()))]
                 + (mediaType.map { [("mediaType", .string($0))] } ?? [])
-        case .loadFile(let name, let content):
+        case .loadFile(let name, let content, let part):
             switch content {
-            case .riv(let bytes): return [("name", .string(name)), ("riv", .string(Data(bytes).base64EncodedString()))]
+            case .riv(let bytes):
+                let place: [(String, JSONValue)] =
+                    part.map { [("offset", .number(Double($0.offset))), ("size", .number(Double($0.size)))] } ?? []
+                return [("name", .string(name)), ("riv", .string(Data(bytes).base64EncodedString()))] + place
             case .schema(let schema): return [("name", .string(name)), ("schema", schema)]
             }
         case .presence(let request):

@@ -56,6 +56,18 @@ public enum FileContent: Sendable, Hashable {
     case schema(JSONValue)
 }
 
+/// Where a `loadFile`'s `riv` bytes go in a `.riv` file sent in parts (PROTOCOL.md §9): at
+/// `offset` of a file of `size` bytes. The daemon loads the file when it has all `size` bytes.
+public struct FilePart: Sendable, Hashable {
+    public var offset: Int
+    public var size: Int
+
+    public init(offset: Int, size: Int) {
+        self.offset = offset
+        self.size = size
+    }
+}
+
 /// Which page of `listTargets` to send (PROTOCOL.md §5): at most `limit` targets (the daemon
 /// caps it at `maxPageSize`), by name, starting after the name `after`.
 public struct TargetPage: Sendable, Hashable {
@@ -109,6 +121,10 @@ public enum ClientRequest: Sendable, Hashable {
     case setInput(target: String, name: String, value: PropertyValue)
     /// Fires a legacy trigger input (PROTOCOL.md §8).
     case fireInput(target: String, name: String)
+    /// Writes the target side of one of the artboard's data binds (its index among them, as
+    /// `inspect --graph` numbers them), as an interactive component would (PROTOCOL.md §8).
+    /// `value` stays JSON until the daemon knows the bound property's type.
+    case setBindTarget(target: String, bind: Int, value: JSONValue)
     /// Several commands for one target, applied in one advance in their order, all or none
     /// (PROTOCOL.md §16).
     case transaction(TransactionRequest)
@@ -119,7 +135,8 @@ public enum ClientRequest: Sendable, Hashable {
     case digest(target: String)
     case ping
     case upload(kind: String, data: [UInt8], mediaType: String?)
-    case loadFile(name: String, content: FileContent)
+    /// Loads a file; `part` when the request carries one part of a bigger `.riv` file.
+    case loadFile(name: String, content: FileContent, part: FilePart? = nil)
     /// A presence request of a target (§15).
     case presence(PresenceRequest)
 
@@ -155,6 +172,7 @@ public enum ClientRequest: Sendable, Hashable {
         case .listSwap: return "listSwap"
         case .setInput: return "setInput"
         case .fireInput: return "fireInput"
+        case .setBindTarget: return "setBindTarget"
         case .transaction: return "transaction"
         case .advance: return "advance"
         case .digest: return "digest"

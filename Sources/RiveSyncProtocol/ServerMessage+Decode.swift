@@ -23,6 +23,7 @@ extension ServerMessage {
                     protocolVersion: try r.int("protocol"), server: try r.string("server"), epoch: try r.string("epoch"), limits: limits),
                 id: id)
         case .pong: self = .pong(id: id)
+        case .filePart: self = .filePart(name: try r.string("name"), received: try r.int("received"), size: try r.int("size"), id: id)
         case .freshness: self = .freshness(fresh: try r.bool("fresh"))
         case .files:
             let files = try r.items("files") { (f) throws(ServerMessageDecodingError) in

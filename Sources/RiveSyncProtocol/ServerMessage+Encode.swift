@@ -16,7 +16,8 @@ extension ServerMessage {
     /// The id of the request this message answers, if any.
     public var id: JSONValue? {
         switch self {
-        case .welcome(_, let id), .pong(let id), .files(_, let id), .targets(_, let id), .schema(_, _, let id), .names(_, let id),
+        case .welcome(_, let id), .pong(let id), .files(_, let id), .filePart(_, _, _, let id), .targets(_, let id), .schema(_, _, let id),
+            .names(_, let id),
             .properties(_, let id), .enums(_, let id), .defaultViewModelInfo(_, _, let id), .instance(_, let id), .target(_, let id),
             .targetDeleted(_, _, let id), .subscribed(_, let id), .unsubscribed(_, _, let id), .snapshot(_, let id), .ack(_, let id),
             .value(_, let id), .advanced(_, _, _, let id), .digest(_, _, _, let id), .asset(_, let id), .error(_, let id),
@@ -36,6 +37,8 @@ extension ServerMessage {
                 ("epoch", .string(welcome.epoch)), ("limits", .object(welcome.limits.map { ($0.name, .number(Double($0.value))) })),
             ]
         case .pong: []
+        case .filePart(let name, let received, let size, _):
+            [("name", .string(name)), ("received", .number(Double(received))), ("size", .number(Double(size)))]
         case .freshness(let fresh): [("fresh", .bool(fresh))]
         case .files(let files, _):
             [

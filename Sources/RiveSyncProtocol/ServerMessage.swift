@@ -15,6 +15,9 @@ public enum ServerMessage: Sendable, Equatable {
     case pong(id: JSONValue?)
     /// The reply to `listFiles` and `loadFile`.
     case files([FileInfo], id: JSONValue?)
+    /// The reply to a `loadFile` part that does not complete its file: the bytes of file
+    /// `name` the daemon has of `size` (PROTOCOL.md §9).
+    case filePart(name: String, received: Int, size: Int, id: JSONValue?)
     /// A page of `listTargets`.
     case targets(TargetPage, id: JSONValue?)
     /// The reply to `describe`: the file's schema document (SCHEMA.md).
@@ -74,6 +77,7 @@ public enum ServerMessage: Sendable, Equatable {
         case .welcome: .welcome
         case .pong: .pong
         case .files: .files
+        case .filePart: .filePart
         case .targets: .targets
         case .schema: .schema
         case .names: .names
@@ -105,7 +109,7 @@ public enum ServerMessage: Sendable, Equatable {
 
 /// The `type` of every server message; the raw value is the wire string.
 public enum ServerMessageType: String, Sendable, Hashable, CaseIterable {
-    case welcome, pong, files, targets, schema, names, properties, enums, defaultViewModelInfo, instance, target
+    case welcome, pong, files, filePart, targets, schema, names, properties, enums, defaultViewModelInfo, instance, target
     case targetDeleted, subscribed, unsubscribed, snapshot, batch, ack, value, advanced, digest, asset, error, freshness
     case presence, presenceJoined, presenceUpdated, presenceLeft, presenceMembers
 }

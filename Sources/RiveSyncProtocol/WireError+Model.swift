@@ -11,6 +11,7 @@ extension WireError {
         case let error as StateMachineError: self.init(error)
         case let error as PropertyError: self.init(error)
         case let error as StateMachineInputError: self.init(error)
+        case let error as DataBindTargetError: self.init(error)
         default: self = .internalError("\(error)")
         }
     }
@@ -64,6 +65,19 @@ extension WireError {
             self.init(
                 code: .typeMismatch, message: "input '\(name)': expected \(expected), got \(actual)",
                 details: [("name", .string(name)), ("expected", .string(expected)), ("actual", .string(actual))])
+        }
+    }
+
+    public init(_ error: DataBindTargetError) {
+        switch error {
+        case .noSuchDataBind(let target, let bind):
+            self.init(
+                code: .noSuchDataBind, message: "the state machine of '\(target)' has no data bind \(bind) a client can write",
+                details: [("target", .string(target)), ("bind", .number(Double(bind)))])
+        case .typeMismatch(let bind, let expected, let actual):
+            self.init(
+                code: .typeMismatch, message: "data bind \(bind): expected \(expected), got \(actual)",
+                details: [("bind", .number(Double(bind))), ("expected", .string(expected)), ("actual", .string(actual))])
         }
     }
 

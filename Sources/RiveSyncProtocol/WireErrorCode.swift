@@ -78,6 +78,8 @@ public enum WireErrorCode: String, Sendable, Hashable, CaseIterable {
     case notManual = "not_manual"
     /// `setInput` / `fireInput` naming an input the target's state machine does not have.
     case noSuchInput = "no_such_input"
+    /// `setBindTarget` naming a data bind the target's state machine does not have.
+    case noSuchDataBind = "no_such_data_bind"
     /// A presence update or leave of a target this connection is not a member of (§15).
     case notJoined = "not_joined"
     /// The change could not be written to the state directory; it was not applied.

@@ -1,3 +1,4 @@
+import RiveSyncCore
 import RiveSyncJSON
 
 extension DaemonConfiguration {

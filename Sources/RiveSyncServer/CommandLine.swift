@@ -18,6 +18,18 @@ public struct DaemonCommandLine: Sendable {
         case generateConfiguration
         /// Print a new token as a tokens file (`--generate-token`) and exit 0.
         case generateToken
+        /// Print the completion script for a shell (`--completion SHELL`) and exit 0.
+        case completion(shell: String)
+
+        /// The flag of an action that takes no other flag (nil for the others).
+        var standsAlone: String? {
+            switch self {
+            case .generateConfiguration: "--generate-config"
+            case .generateToken: "--generate-token"
+            case .completion: "--completion"
+            case .serve, .help, .version, .checkConfiguration: nil
+            }
+        }
     }
 
     public var action = Action.serve
@@ -44,28 +56,10 @@ public struct DaemonCommandLine: Sendable {
     public static let usage = """
         usage: rivesyncd (--demo | --config FILE) [options]
                rivesyncd --check-config FILE
-               rivesyncd --generate-config | --generate-token
+               rivesyncd --generate-config | --generate-token | --completion SHELL
                rivesyncd --version | --help
 
-          --demo               serve the built-in demo (file 'demo': global Theme published as
-                               'theme', state machines 'character' and 'lobby'), with the
-                               inspector at / and the preview at /preview.html
-          --config FILE        read the JSON configuration FILE (rivesyncd.conf(5))
-          --check-config FILE  check FILE and the files it names, print every problem with its
-                               key path, and exit 0 (valid) or 1; serves nothing
-          --generate-config    print a commented starting configuration (valid as it is)
-          --generate-token     print a new random token's tokens file entry (the token
-                               itself on stderr: give it to the client)
-          --host ADDRESS       listen address (default 127.0.0.1)
-          --port N             listen port (default 7420; 0 picks a free one, printed on stderr)
-          --workers N          worker threads (default 2)
-          --state-dir DIR      directory for persistent state
-          --redis URL          be a cluster node on that Redis (redis://host:port/db; see
-                               protocol/CLUSTER.md); sets cluster.redis
-          --log-level LEVEL    debug, info (default), warning or error
-          --log-format FORMAT  text (default: level=info msg=...) or json (one object a line)
-          --version            print the version
-          --help               show this help
+        \(flagTable.flatMap(\.usageLines).joined(separator: "\n"))
 
         Every configuration key outside lists can also be set by an environment variable named
         after its key path, RIVESYNC_ and upper snake case (RIVESYNC_LISTEN_PORT,
@@ -73,12 +67,6 @@ public struct DaemonCommandLine: Sendable {
         environment < the flags. --check-config shows the variables it applied.
 
         """
-
-    /// Every flag `usage` lists, for suggestions and shell completion.
-    public static let flags = [
-        "--demo", "--config", "--check-config", "--generate-config", "--generate-token", "--host", "--port", "--workers",
-        "--state-dir", "--redis", "--log-level", "--log-format", "--version", "--help",
-    ]
 
     /// Parses the arguments (without the program name); files are read by `configuration()`.
     /// Contradictory flags (`--demo` with `--config`, a flag given twice) are refused.
@@ -107,6 +95,12 @@ public struct DaemonCommandLine: Sendable {
                 action = .generateConfiguration
             case "--generate-token":
                 action = .generateToken
+            case "--completion":
+                let shell = try value(argument)
+                guard Self.completionShells.contains(shell) else {
+                    throw .invalid("--completion: expected one of \(Self.completionShells.joined(separator: ", "))")
+                }
+                action = .completion(shell: shell)
             case "--demo":
                 try setSource(argument)
                 demo = true
@@ -150,9 +144,7 @@ public struct DaemonCommandLine: Sendable {
             host != nil || port != nil || workers != nil || stateDirectory != nil || redis != nil || logLevel != nil || logFormat != nil
             || testEcho
         if action == .checkConfiguration, overrides { throw .invalid("--check-config takes no other flag") }
-        if action == .generateConfiguration || action == .generateToken, overrides || source != nil {
-            throw .invalid("\(action == .generateToken ? "--generate-token" : "--generate-config") takes no other flag")
-        }
+        if let alone = action.standsAlone, overrides || source != nil { throw .invalid("\(alone) takes no other flag") }
         if source == nil, action == .serve { throw .invalid("give --demo or --config FILE") }
     }
 

@@ -1,3 +1,5 @@
+import RiveSyncCore
+
 /// Every key a configuration file may have, by the object it belongs to: the parser refuses any
 /// other, and `ConfigurationSchemaTests` holds `config/rivesyncd.schema.json` and the
 /// rivesyncd.conf(5) man page against this table both ways.

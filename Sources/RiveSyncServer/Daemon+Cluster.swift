@@ -130,24 +130,12 @@ extension Dispatcher {
     /// cluster's (`freshness`, PROTOCOL.md §7.1): false once it cannot read the log, true once
     /// it has caught up again.
     func tellFreshness(_ fresh: Bool) {
-        let frame = ServerContext.payload(.freshness(fresh: fresh))
-        queue.async { [self] in
-            let greeted = connections.greeted.map(\.rawValue)
-            if !greeted.isEmpty { context.submit([.send(frame, to: greeted)]) }
-        }
+        queue.async { [self] in run(.freshness(fresh)) }
     }
 
     /// Closes every connection (a cluster node whose lease ended: its acks can no longer be
     /// trusted, so its clients go on elsewhere, protocol/CLUSTER.md §3.2).
     func closeEveryConnection(code: CloseCode, reason: String) {
-        queue.async { [self] in
-            context.submit(connections.open.map { .close($0.rawValue, code: code.rawValue, reason: reason) })
-        }
+        queue.async { [self] in run(.closeAll(code: code, reason: reason)) }
     }
-}
-
-extension DispatcherEnvironment {
-    /// False while this cluster node cannot read the cluster's log (from a failed read until
-    /// its reader has caught up again).
-    var stateIsFresh: Bool { context.clusterLog?.isReachable ?? true }
 }

@@ -67,6 +67,6 @@ extension Daemon {
             }
             context.log(.info, "restored from the cluster's snapshot", [("file", name), ("upTo", "\(file.upTo)")])
         }
-        context.commandNumbers.ensure(above: highestCommand)
+        for worker in workers { worker.queue.sync { worker.core.ensureCommandNumbers(counterAbove: highestCommand) } }
     }
 }

@@ -6,7 +6,7 @@ import RiveSyncProtocol
 
 extension Daemon {
     /// Rebuilds every file journaled in the state directory (in file-number order, each on its
-    /// recorded worker), the uploaded assets and the command counter.
+    /// recorded worker), the uploaded assets and every worker's command counter.
     func restoreState(_ journals: [(number: UInt64, journal: FileJournal.Recovered)]) throws {
         guard let state = context.stateDirectory else { return }
         for (id, mediaType, bytes) in try state.assets() {
@@ -29,7 +29,7 @@ extension Daemon {
                 .info, "restored",
                 [("file", name), ("records", "\(recovered.records.count)"), ("snapshot", recovered.snapshot == nil ? "no" : "yes")])
         }
-        context.commandNumbers.ensure(above: highestCommand)
+        for worker in workers { worker.queue.sync { worker.core.ensureCommandNumbers(counterAbove: highestCommand) } }
     }
 }
 

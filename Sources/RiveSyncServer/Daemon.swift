@@ -40,7 +40,11 @@ public final class Daemon: Sendable {
             configuration: configuration, epoch: epoch, log: log, stateDirectory: state, clusterLog: clusterLog, clock: clock)
         // A cluster node applies the log on one worker, in log order (protocol/CLUSTER.md §2.2).
         let workers = (0..<(clusterLog == nil ? configuration.workers : 1)).map {
-            Worker(index: $0, context: context, log: clusterLog ?? changeLogs?($0))
+            Worker(index: $0, of: clusterLog == nil ? configuration.workers : 1, context: context, log: clusterLog ?? changeLogs?($0))
+        }
+        // Every worker hears where each file is placed, before the file's worker loads it.
+        context.directory.tellPlacements { event in
+            for worker in workers { worker.queue.async { worker.run(event) } }
         }
         let dispatcher = try Dispatcher(context: context, workers: workers)
         self.context = context

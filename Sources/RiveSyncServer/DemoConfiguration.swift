@@ -7,8 +7,10 @@ extension DaemonConfiguration {
     /// artboard's state machine `reactions`, described in the schema, is there for targets to
     /// run: its triggers move a `mood` and a `presence` layer, its listeners set `face` and
     /// `color`) and
-    /// `lobby` (a list of players for a multiplayer preview), both bound to `theme`. The
-    /// inspector and preview pages are on, with their editors.
+    /// `lobby` (a list of players for a multiplayer preview), both bound to `theme`; and
+    /// `manual-target`, the `Character` state machine again in manual mode: it advances only
+    /// when a client asks (`advance`), as scripted tests want it. The inspector and preview
+    /// pages are on, with their editors.
     public static func demo() -> DaemonConfiguration {
         var configuration = DaemonConfiguration()
         let text = String(decoding: PackageResources.demo_schema_json, as: UTF8.self)
@@ -26,6 +28,9 @@ extension DaemonConfiguration {
             StateMachineEntry(
                 name: "lobby", file: "demo", artboard: "Lobby", stateMachine: "lobby", globals: ["Theme": "theme"], manual: false,
                 rate: 60),
+            StateMachineEntry(
+                name: "manual-target", file: "demo", artboard: "Character", stateMachine: "character",
+                globals: ["Theme": "theme"], manual: true, rate: 60),
         ]
         configuration.allowFileUploads = true
         configuration.inspector = Inspector(enabled: true, readOnly: false)

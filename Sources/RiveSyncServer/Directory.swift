@@ -2,134 +2,76 @@ import RiveSyncCore
 import RiveSyncModel
 import RiveSyncTransport
 
-/// Where files and targets live: which worker owns each file, which file each target belongs
-/// to. Shared by the dispatcher and the workers; every access takes one short lock.
-final class Directory: TargetDirectory {
+/// The daemon's one `Placement` (where files and targets live; the rules are the core's),
+/// shared by the dispatcher and the workers' shells: every access takes one short lock. The
+/// workers' cores claim and change target names through actions (`claimTarget`,
+/// `targetNames`) that their shells perform here.
+final class Directory: Sendable {
     /// Instance ids of file number `n` start at `n << fileIDShift`, so an id names its file.
-    static let fileIDShift: UInt64 = 40
+    static let fileIDShift = Placement.fileIDShift
 
-    struct FileLocation: Sendable {
-        var worker: Int
-        var number: UInt64
-    }
+    typealias FileLocation = Placement.FileLocation
 
-    private struct State {
-        var files: [String: FileLocation] = [:]
-        var fileOrder: [String] = []
-        var fileNames: [UInt64: String] = [:]
-        var targets: [String: String] = [:]
-        /// Names of deleted targets → their file, the only one that may use the name again.
-        var retiredTargets: [String: String] = [:]
-        var nextFileNumber: UInt64 = 1
-    }
+    private let state = Locked(Placement())
+    /// Tells every worker where a file was placed, or that its number was released, before the
+    /// file's worker loads it (set once by the daemon, before any file is placed).
+    private let placements = Locked<(@Sendable (WorkerEvent) -> Void)?>(nil)
 
-    private let state = Locked(State())
+    /// Where placements go from now on (the daemon, to every worker's queue).
+    func tellPlacements(to deliver: @escaping @Sendable (WorkerEvent) -> Void) { placements.withLock { $0 = deliver } }
+
+    private func tell(_ event: WorkerEvent) { placements.withLock { $0 }?(event) }
 
     /// Reserves a file name on a worker; nil when the name is taken.
     func reserveFile(_ name: String, worker: Int) -> FileLocation? {
-        state.withLock { state in
-            guard state.files[name] == nil else { return nil }
-            let location = FileLocation(worker: worker, number: state.nextFileNumber)
-            state.nextFileNumber += 1
-            state.files[name] = location
-            state.fileOrder.append(name)
-            state.fileNames[location.number] = name
-            return location
-        }
+        let location = state.withLock { $0.reserveFile(name, worker: worker) }
+        if let location { tell(.filePlaced(name: name, location)) }
+        return location
     }
 
     /// Registers a file restored from the state directory under its recorded number.
     func restoreFile(_ name: String, worker: Int, number: UInt64) -> Bool {
-        state.withLock { state in
-            guard state.files[name] == nil, state.fileNames[number] == nil else { return false }
-            state.files[name] = FileLocation(worker: worker, number: number)
-            state.fileOrder.append(name)
-            state.fileNames[number] = name
-            state.nextFileNumber = max(state.nextFileNumber, number + 1)
-            return true
-        }
+        guard state.withLock({ $0.restoreFile(name, worker: worker, number: number) }) else { return false }
+        tell(.filePlaced(name: name, FileLocation(worker: worker, number: number)))
+        return true
     }
 
     /// Forgets a reserved file whose load failed.
     func releaseFile(_ name: String) {
-        state.withLock { state in
-            guard let location = state.files.removeValue(forKey: name) else { return }
-            state.fileOrder.removeAll { $0 == name }
-            state.fileNames[location.number] = nil
+        let number = state.withLock { placement -> UInt64? in
+            defer { placement.releaseFile(name) }
+            return placement.file(name)?.number
         }
+        if let number { tell(.fileReleased(number: number)) }
     }
 
-    func file(_ name: String) -> FileLocation? { state.withLock { $0.files[name] } }
+    func file(_ name: String) -> FileLocation? { state.withLock { $0.file(name) } }
 
     /// File names in load order with their workers.
-    func files() -> [(name: String, worker: Int)] {
-        state.withLock { state in state.fileOrder.map { ($0, state.files[$0]!.worker) } }
-    }
+    func files() -> [(name: String, worker: Int)] { state.withLock { $0.fileList() } }
 
     /// The file an instance id belongs to.
-    func file(of instance: InstanceID) -> (name: String, location: FileLocation)? {
-        state.withLock { state in
-            guard let name = state.fileNames[instance.rawValue >> Self.fileIDShift], let location = state.files[name] else { return nil }
-            return (name, location)
-        }
+    func file(of instance: InstanceID) -> (name: String, location: FileLocation)? { state.withLock { $0.file(of: instance) } }
+
+    func claimTarget(_ name: String, file: String, limit: Int) -> TargetClaim {
+        state.withLock { $0.claimTarget(name, file: file, limit: limit) }
     }
 
-    /// The file an instance id belongs to, and its worker.
-    func owner(of instance: InstanceID) -> (name: String, worker: Int)? {
-        file(of: instance).map { ($0.name, $0.location.worker) }
-    }
-
-    /// Claims a target name for a file; false when taken, or when it was the name of a
-    /// deleted target of another file (each file's journal then holds every generation of a
-    /// name, so replaying the files one by one never finds it taken).
-    func claimTarget(_ name: String, file: String) -> Bool {
-        state.withLock { state in
-            guard state.targets[name] == nil, (state.retiredTargets[name] ?? file) == file else { return false }
-            state.targets[name] = file
+    /// Makes a change a worker asked for (`WorkerAction.targetNames`); false when a name the
+    /// worker applied is held by a file of another worker (a restored state directory that
+    /// holds one name twice).
+    @discardableResult
+    func apply(_ change: TargetNameChange) -> Bool {
+        state.withLock { placement in
+            switch change {
+            case .claim(let name, let file): return placement.claimTarget(name, file: file)
+            case .release(let name): placement.releaseTarget(name)
+            case .retire(let name, let file): placement.retireTarget(name, file: file)
+            case .rememberRetired(let names, let file): placement.rememberRetired(names, file: file)
+            }
             return true
         }
     }
 
-    /// Claims a target name for a client's request: like `claimTarget(_:file:)`, and only
-    /// while fewer than `limit` targets exist (`maxTargets`; configured and restored targets
-    /// count, and are never refused).
-    func claimTarget(_ name: String, file: String, limit: Int) -> TargetClaim {
-        state.withLock { state in
-            guard state.targets[name] == nil, (state.retiredTargets[name] ?? file) == file else { return .taken }
-            guard state.targets.count < limit else { return .full }
-            state.targets[name] = file
-            return .claimed
-        }
-    }
-
-    /// Records names a restored file's deleted targets had (their claims were never made).
-    func rememberRetired(_ names: [String], file: String) {
-        state.withLock { state in
-            for name in names { state.retiredTargets[name] = file }
-        }
-    }
-
-    /// Frees a deleted target's name for its file.
-    func retireTarget(_ name: String, file: String) {
-        state.withLock { state in
-            state.targets[name] = nil
-            state.retiredTargets[name] = file
-        }
-    }
-
-    /// Gives a claimed target name back (its creation failed).
-    func releaseTarget(_ name: String) {
-        state.withLock { _ = $0.targets.removeValue(forKey: name) }
-    }
-
-    /// Number of targets in the daemon.
-    var targetCount: Int { state.withLock { $0.targets.count } }
-
-    /// The file and worker of a target.
-    func target(_ name: String) -> (file: String, worker: Int)? {
-        state.withLock { state in
-            guard let file = state.targets[name], let location = state.files[file] else { return nil }
-            return (file, location.worker)
-        }
-    }
+    func target(_ name: String) -> (file: String, worker: Int)? { state.withLock { $0.target(name) } }
 }

@@ -8,8 +8,9 @@ import RiveSyncVersion
 /// What the connection core asks of the daemon (`ConnectionEnvironment`): the clock, limits,
 /// origins, `hello` authentication, each request's grants and owning worker, and the
 /// daemon-wide replies. Used on the dispatcher's queue, and for `/metrics` on the transport's
-/// service thread (which reads only the locked tokens and the configuration).
-final class DispatcherEnvironment: ConnectionEnvironment, @unchecked Sendable {
+/// service thread (which reads only the locked tokens and the configuration): its state is
+/// the context and the locked tokens, both `Sendable`.
+final class DispatcherEnvironment: ConnectionEnvironment, Sendable {
     let context: ServerContext
     /// The tokens file as last read (replaced by `reloadTokens`).
     let tokens: Locked<TokenTable>
@@ -26,7 +27,8 @@ final class DispatcherEnvironment: ConnectionEnvironment, @unchecked Sendable {
         return ConnectionLimits(
             helloTimeoutSeconds: limits.helloTimeoutSeconds, maxCommandsPerSecond: limits.maxCommandsPerSecond,
             maxJSONDepth: limits.maxJSONDepth, maxMessageBytes: limits.maxMessageBytes, maxSubscriptions: limits.maxSubscriptions,
-            maxAssetBytes: limits.maxAssetBytes, maxTransactionCommands: limits.maxTransactionCommands)
+            maxAssetBytes: limits.maxAssetBytes, maxTransactionCommands: limits.maxTransactionCommands,
+            maxFileBytes: limits.maxFileBytes)
     }
 
     /// Whether a connection may stay open: an `Origin` header, when present, must be allowed
@@ -58,17 +60,8 @@ final class DispatcherEnvironment: ConnectionEnvironment, @unchecked Sendable {
         }
     }
 
-    func authorize(_ request: ClientRequest, as identity: Identity) -> Authorization {
-        guard let grants = grants(of: identity) else { return .revoked }
-        if let denial = grants.denial(of: request) { return .denied(denial.error) }
-        return .allowed
-    }
-
-    func isValid(_ identity: Identity) -> Bool { grants(of: identity) != nil }
-
-    func allowsSubscription(_ identity: Identity, to target: String, paths: [String]) -> Bool {
-        grants(of: identity)?.allowsSubscription(to: target, paths: paths) ?? false
-    }
+    /// Whether clients may load files (`allowFileUploads`).
+    var acceptsFiles: Bool { context.configuration.allowFileUploads }
 
     func worker(for request: ClientRequest) -> Result<Int, WireError> {
         let directory = context.directory
@@ -95,7 +88,7 @@ final class DispatcherEnvironment: ConnectionEnvironment, @unchecked Sendable {
         case .subscribe(let name, _, _), .unsubscribe(let name), .deleteTarget(let name), .bind(let name, _, _), .get(let name, _),
             .set(let name, _, _), .fire(let name, _), .listAppend(let name, _, _), .listInsert(let name, _, _, _),
             .listRemoveAt(let name, _, _), .listRemove(let name, _, _), .listSwap(let name, _, _, _), .advance(let name, _),
-            .digest(let name), .setInput(let name, _, _), .fireInput(let name, _):
+            .digest(let name), .setInput(let name, _, _), .fireInput(let name, _), .setBindTarget(let name, _, _):
             return target(name)
         case .transaction(let transaction):
             return target(transaction.target)

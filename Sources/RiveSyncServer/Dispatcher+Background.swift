@@ -83,9 +83,6 @@ extension Dispatcher {
     private func loadFile(
         name: String, content: FileContent, onto index: Int, id: JSONValue?, then finish: @escaping @Sendable (ServerMessage) -> Void
     ) {
-        guard context.configuration.allowFileUploads else {
-            return finish(failure(WireError(code: .forbidden, message: "this daemon does not accept files from clients"), id: id))
-        }
         let schema: FileSchema
         do {
             switch content {

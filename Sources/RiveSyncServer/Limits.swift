@@ -28,6 +28,8 @@ public struct Limits: Sendable, Hashable {
     public var maxPresenceUpdatesPerSecond = 60
     public var presenceGraceSeconds = 10
     public var maxTransactionCommands = 256
+    /// Bytes of a `.riv` file a client loads (in parts past `maxMessageBytes`, PROTOCOL.md §9).
+    public var maxFileBytes = 64 << 20
 
     public init() {}
 
@@ -68,6 +70,9 @@ public struct Limits: Sendable, Hashable {
         Setting(
             name: "maxAssetBytes", summary: "bytes in one uploaded image, font or blob", range: 1024...(256 << 20), reloadable: true,
             keyPath: \.maxAssetBytes),
+        Setting(
+            name: "maxFileBytes", summary: "bytes in one .riv file a client loads (in parts)", range: 1024...(1 << 30),
+            reloadable: true, keyPath: \.maxFileBytes),
         Setting(
             name: "maxCommandsPerSecond", summary: "requests per second per connection", range: 1...10_000_000, reloadable: true,
             keyPath: \.maxCommandsPerSecond),

@@ -19,8 +19,6 @@ final class ServerContext: Sendable {
     let log: Log
     /// Where state persists, if anywhere.
     let stateDirectory: StateDirectory?
-    /// Where command numbers come from (a counter here; a cluster node's are its slot's).
-    let commandNumbers: any CommandNumbers
     /// The cluster's log when this daemon is a cluster node (protocol/CLUSTER.md).
     let clusterLog: RedisChangeLog?
     /// How a cluster node shares presence with the other nodes (protocol/CLUSTER.md §2.9).
@@ -39,7 +37,6 @@ final class ServerContext: Sendable {
         self.stateDirectory = stateDirectory
         self.clusterLog = clusterLog
         self.presenceRelay = clusterLog.map { PresenceRelay($0.settings) }
-        self.commandNumbers = clusterLog?.numbers ?? LocalCommandNumbers()
         self.configuration = configuration
         self.limits = Locked(configuration.limits)
         self.metrics = DaemonMetrics(maxTargetLabels: configuration.maxTargetLabels)

@@ -1,4 +1,5 @@
 import Foundation
+import RiveSyncCore
 import RiveSyncJSON
 import RiveSyncModel
 

@@ -19,7 +19,7 @@ extension Worker {
 
     /// Rebuilds a file from its journal (see `WorkerCore.restore`). Anything that does not
     /// check out throws `PersistenceError.corrupt` with the file (and line); nothing is
-    /// skipped. Returns the highest command number seen.
+    /// skipped. Returns the highest command counter seen (see `WorkerCore.restore`).
     func restore(_ recovered: FileJournal.Recovered, number: UInt64) throws -> UInt64 {
         defer { perform(core.takeActions()) }
         let name = recovered.header.name
@@ -37,6 +37,11 @@ extension Worker {
             throw PersistenceError.corrupt(path: recovered.journal.directory + "/snapshot.json", line: 1, reason: reason)
         } catch .record(let line, let reason) {
             throw PersistenceError.corrupt(path: recovered.journal.logPath, line: line, reason: reason)
+        }
+        perform(core.takeActions())
+        if let conflict = nameConflicts.first {
+            throw PersistenceError.corrupt(
+                path: recovered.journal.directory, line: 1, reason: "target '\(conflict.name)' is taken by another file")
         }
         fileLog?.add(recovered.journal, for: name)
         if recovered.header.format != FileJournal.format {

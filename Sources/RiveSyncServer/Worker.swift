@@ -1,4 +1,5 @@
 import Dispatch
+import RiveSyncCluster
 import RiveSyncCore
 import RiveSyncModel
 import RiveSyncProtocol
@@ -9,7 +10,8 @@ import RiveSyncTransport
 /// answers) and performs the actions it returns — sends to the transport in one submit,
 /// timers through `asyncAfter`, appends and compactions on the change log, log lines,
 /// counters. Everything below `context` is touched only on `queue` (that is what makes
-/// `@unchecked Sendable` sound).
+/// `@unchecked Sendable` sound; debug builds check it where the core is reached:
+/// `queue.assertConfined()`).
 final class Worker: @unchecked Sendable {
     let index: Int
     let queue: DispatchQueue
@@ -23,14 +25,17 @@ final class Worker: @unchecked Sendable {
     /// (the core's log is this then).
     let fileLog: FileChangeLog?
     var syncScheduled = false
+    /// Target names this worker applied that the directory found held by another worker's
+    /// file (`Directory.apply`): a restore that meets one refuses the start.
+    var nameConflicts: [(name: String, file: String)] = []
     /// Tells the dispatcher a routed `subscribe` was answered (set once, before any request).
     var subscribeAnswered: ((ConnectionID, String, [String]?, Bool) -> Void)?
 
     typealias TargetRecord = WorkerCore.TargetRecord
 
-    /// `log`: the worker's change log; nil for the default (file journals with a state
-    /// directory, else memory).
-    init(index: Int, context: ServerContext, log: (any ChangeLog)? = nil) {
+    /// Worker `index` of `workers`. `log`: the worker's change log; nil for the default (file
+    /// journals with a state directory, else memory).
+    init(index: Int, of workers: Int, context: ServerContext, log: (any ChangeLog)? = nil) {
         self.index = index
         self.context = context
         self.queue = DispatchQueue(label: "rivesyncd.worker.\(index)")
@@ -38,20 +43,47 @@ final class Worker: @unchecked Sendable {
         self.fileLog = fileLog
         let log = log ?? fileLog ?? MemoryChangeLog(retains: false)
         self.log = log
+        let numbers = context.clusterLog.map { CommandNumbering.Space.cluster(slot: $0.numbers.slot, slots: ClusterCommandNumbers.slots) }
         core = WorkerCore(
-            index: index, environment: WorkerShellEnvironment(context: context), compactsEveryFile: log.compactsEveryFile)
+            index: index, of: workers, numbers: numbers ?? .daemon, environment: WorkerShellEnvironment(context: context),
+            compactsEveryFile: log.compactsEveryFile)
         fileLog?.unsynced = { [unowned self] in scheduleSync() }
     }
 
-    var files: [String: FileRuntime] { core.files }
-    var targets: [String: TargetRecord] { core.targets }
+    var files: [String: FileRuntime] {
+        queue.assertConfined()
+        return core.files
+    }
 
-    /// Feeds one event to the core and performs its actions (on the queue).
-    func run(_ event: WorkerEvent) { perform(core.handle(event)) }
+    var targets: [String: TargetRecord] {
+        queue.assertConfined()
+        return core.targets
+    }
+
+    /// Feeds one event to the core and performs its actions (on the queue), the transport's
+    /// send queues reported first when they changed (see `SendQueues`).
+    func run(_ event: WorkerEvent) {
+        queue.assertConfined()
+        reportSendQueues()
+        perform(core.handle(event))
+    }
+
+    /// Measures the send queues the core asks for (`connectionsToMeasure`) and reports them
+    /// with the total, unless nothing is to be measured and the total is the one reported:
+    /// read right before the event, after every submit so far.
+    private func reportSendQueues() {
+        let total = context.totalQueuedBytes()
+        let measured = core.connectionsToMeasure(total: total)
+        guard total != core.sendQueues.total || !measured.isEmpty else { return }
+        var report = SendQueues(total: total)
+        for connection in measured { report.connections[connection] = context.queuedBytes(connection.rawValue) }
+        perform(core.handle(.sendQueues(report)))
+    }
 
     /// Performs the core's actions in order; sends and credits go in one transport submit. A
     /// log that answers inside `append` has its answer's actions performed there, in order.
     func perform(_ actions: [WorkerAction]) {
+        queue.assertConfined()
         var commands: [WebSocketServer.Command] = []
         for action in actions {
             switch action {
@@ -79,6 +111,16 @@ final class Worker: @unchecked Sendable {
                 context.log(Dispatcher.level(level), message, metadata)
             case .count(let counter):
                 count(counter)
+            case .targetNames(let change):
+                if !context.directory.apply(change), case .claim(let name, let file) = change {
+                    nameConflicts.append((name, file))
+                    context.log(.error, "a target name is held by two files", [("target", name), ("file", file)])
+                }
+            case .claimTarget(let name, let file, let limit, let claim):
+                // The answer's actions go out after what came before the claim.
+                context.submit(commands)
+                commands = []
+                run(.targetClaimed(claim: claim, context.directory.claimTarget(name, file: file, limit: limit)))
             case .sharePresence(let announcement):
                 context.presenceRelay?.publish(announcement)
             }
@@ -105,11 +147,15 @@ final class Worker: @unchecked Sendable {
 
     /// Loads a schema as a file of this worker.
     func load(_ schema: FileSchema, as name: String, number: UInt64) {
+        queue.assertConfined()
         core.load(schema, as: name, firstInstanceID: number << Directory.fileIDShift | 1)
     }
 
     /// Applies reloaded limits to the files already loaded.
-    func refreshLimits() { core.refreshLimits() }
+    func refreshLimits() {
+        queue.assertConfined()
+        core.refreshLimits()
+    }
 
     /// Proposes a record and returns what applying it did (configuration; see
     /// `WorkerCore.proposeOwn`): the log must answer inside `append`, as the file journal does.
@@ -138,7 +184,8 @@ final class Worker: @unchecked Sendable {
 
     /// Listing entries (see `WorkerCore.targetInfos`).
     func targetInfos(after: String?, limit: Int, shows: (String) -> Bool) -> [(name: String, info: ServerMessage.TargetInfo)] {
-        core.targetInfos(after: after, limit: limit, shows: shows)
+        queue.assertConfined()
+        return core.targetInfos(after: after, limit: limit, shows: shows)
     }
 }
 

@@ -3,8 +3,8 @@ import RiveSyncCore
 import RiveSyncModel
 
 /// What a worker core asks of the daemon, answered from the context: the monotonic clock, the
-/// current limits, the directory, the asset store, libcrypto's SHA-256 and the transport's
-/// queue sizes.
+/// current limits, the asset store and libcrypto's SHA-256 (the transport's queue sizes are
+/// reported to the core as events, `Worker.run`; target names go through actions).
 final class WorkerShellEnvironment: WorkerEnvironment {
     let context: ServerContext
 
@@ -25,7 +25,6 @@ final class WorkerShellEnvironment: WorkerEnvironment {
     var defaultRate: Double { context.configuration.defaultRate }
     var snapshotEvery: Int { context.configuration.snapshotEvery }
     var recordsAuthors: Bool { context.configuration.authors }
-    var commandNumbers: any CommandNumbers { context.commandNumbers }
     var sharesManualAdvances: Bool { context.clusterLog != nil }
     var presenceSharing: PresenceSharing? {
         guard let clusterLog = context.clusterLog else { return nil }
@@ -34,9 +33,6 @@ final class WorkerShellEnvironment: WorkerEnvironment {
             slot: clusterLog.numbers.slot, slots: ClusterCommandNumbers.slots,
             leaseNanoseconds: UInt64(lease.seconds) * 1_000_000_000 + UInt64(lease.attoseconds / 1_000_000_000))
     }
-    var directory: any TargetDirectory { context.directory }
     func assetExists(_ id: String) -> Bool { context.assets.contains(id) }
     func sha256Hex(_ bytes: [UInt8]) -> String { SHA256Digest.hex(bytes) }
-    func queuedBytes(_ connection: ConnectionID) -> Int { context.queuedBytes(connection.rawValue) }
-    func totalQueuedBytes() -> Int { context.totalQueuedBytes() }
 }

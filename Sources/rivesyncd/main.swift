@@ -31,6 +31,10 @@ case .version:
 case .generateConfiguration:
     print(GeneratedConfiguration.text, terminator: "")
     exit(0)
+case .completion(let shell):
+    // The parser takes only a shell that has a script.
+    print(DaemonCompletion.script(for: shell)!, terminator: "")
+    exit(0)
 case .generateToken:
     let generated = TokenGenerator()
     print(generated.tokensFileText, terminator: "")

@@ -9,6 +9,18 @@ class DaemonCLITestCase: XCTestCase {
     /// The daemon's configuration document (nil: `--demo`).
     class var configuration: String? { nil }
 
+    /// A configuration that loads `riv` (a file of `../shared/fixtures/riv`; a missing one fails
+    /// the daemon's start, so the test) as `name`, with a manual state machine target `target`
+    /// on its `artboard`.
+    static func configuration(riv: String, name: String, target: String, artboard: String) -> String {
+        let path = DaemonProcess.packageRoot + "/../shared/fixtures/riv/" + riv
+        return """
+            {"listen": {"host": "127.0.0.1"}, "files": [{"name": "\(name)", "path": "\(path)"}],
+             "stateMachines": [{"name": "\(target)", "file": "\(name)", "artboard": "\(artboard)", "mode": "manual"}],
+             "auth": {"allowAnonymous": "loopback"}}
+            """
+    }
+
     override func setUpWithError() throws {
         if let configuration = Self.configuration {
             daemon = try DaemonProcess(["--config", try DaemonProcess.writeConfiguration(configuration)])

@@ -20,6 +20,7 @@ final class DaemonCommandTests: DaemonCLITestCase {
                       artboard Lobby: lobby
                     target character (state machine Character/character, file demo, auto, seq 0): main=#1099511627778, Theme=#1099511627777
                     target lobby (state machine Lobby/lobby, file demo, auto, seq 0): main=#1099511627779, Theme=#1099511627777
+                    target manual-target (state machine Character/character, file demo, manual, seq 0): main=#1099511627781, Theme=#1099511627777
                     target theme (instance, file demo, auto, seq 0): main=#1099511627777
 
                     """, stderr: ""))
@@ -123,15 +124,15 @@ final class DaemonCommandTests: DaemonCLITestCase {
 
     func testListEditsAndBind() throws {
         XCTAssertEqual(
-            try rivesync("list", "add", "lobby", "players", "Player/Guest"), .init(status: 0, stdout: "#1099511627781\n", stderr: ""))
+            try rivesync("list", "add", "lobby", "players", "Player/Guest"), .init(status: 0, stdout: "#1099511627782\n", stderr: ""))
         XCTAssertEqual(
-            try rivesync("list", "insert", "lobby", "players", "0", "Player"), .init(status: 0, stdout: "#1099511627782\n", stderr: ""))
+            try rivesync("list", "insert", "lobby", "players", "0", "Player"), .init(status: 0, stdout: "#1099511627783\n", stderr: ""))
         XCTAssertEqual(
-            try rivesync("list", "add", "lobby", "players", "#1099511627781"), .init(status: 0, stdout: "#1099511627781\n", stderr: ""))
+            try rivesync("list", "add", "lobby", "players", "#1099511627782"), .init(status: 0, stdout: "#1099511627782\n", stderr: ""))
         XCTAssertEqual(
-            try rivesync("get", "lobby", "players"), .init(status: 0, stdout: "[1099511627782,1099511627781,1099511627781]\n", stderr: ""))
+            try rivesync("get", "lobby", "players"), .init(status: 0, stdout: "[1099511627783,1099511627782,1099511627782]\n", stderr: ""))
         XCTAssertEqual(try rivesync("list", "swap", "lobby", "players", "0", "1"), .init(status: 0, stdout: "", stderr: ""))
-        XCTAssertEqual(try rivesync("list", "remove", "lobby", "players", "#1099511627781"), .init(status: 0, stdout: "", stderr: ""))
+        XCTAssertEqual(try rivesync("list", "remove", "lobby", "players", "#1099511627782"), .init(status: 0, stdout: "", stderr: ""))
         XCTAssertEqual(try rivesync("list", "remove", "lobby", "players", "0"), .init(status: 0, stdout: "", stderr: ""))
         XCTAssertEqual(try rivesync("get", "lobby", "players"), .init(status: 0, stdout: "[]\n", stderr: ""))
         XCTAssertEqual(
@@ -164,7 +165,7 @@ final class DaemonCommandTests: DaemonCLITestCase {
             .init(
                 status: 0,
                 stdout: #"{"seq":1,"changes":[{"op":"set","path":"title","value":"Hi"}]}"# + "\n"
-                    + #"{"seq":2,"changes":[{"op":"listInsert","path":"players","index":0,"item":1099511627781}]}"# + "\n",
+                    + #"{"seq":2,"changes":[{"op":"listInsert","path":"players","index":0,"item":1099511627782}]}"# + "\n",
                 stderr: ""))
     }
 

@@ -32,6 +32,7 @@ final class DocsBlockTests: XCTestCase {
                     let daemon = try Self.daemon(arguments)
                     defer { daemon.stop() }
                     try runTwice(block, at: place, daemon: daemon)
+                    if arguments == ["--demo"] { try expectDemoTargets(on: daemon, after: place) }
                     ran += 1
                 }
             }
@@ -56,7 +57,7 @@ final class DocsBlockTests: XCTestCase {
 
     func testMarkersAreRead() {
         let markdown = """
-            <!-- docs-test: daemon --config examples/qa.json -->
+            <!-- docs-test: daemon --config examples/quickstart.json -->
             ```sh
             rivesync ls
             ```
@@ -80,7 +81,7 @@ final class DocsBlockTests: XCTestCase {
         XCTAssertEqual(
             DocsBlock.blocks(in: markdown),
             [
-                DocsBlock(line: 2, language: "sh", marker: .daemon(["--config", "examples/qa.json"]), script: "rivesync ls\n"),
+                DocsBlock(line: 2, language: "sh", marker: .daemon(["--config", "examples/quickstart.json"]), script: "rivesync ls\n"),
                 DocsBlock(line: 7, language: "bash", marker: .skip("needs root"), script: "apt install x\n"),
                 DocsBlock(line: 10, language: "console", marker: .missing(""), script: "echo hi\n"),
                 DocsBlock(line: 18, language: "sh", marker: .plain, script: "true\n"),
@@ -105,6 +106,17 @@ final class DocsBlockTests: XCTestCase {
                 \(result.stderr)\(daemon.map { "rivesyncd stderr:\n\($0.stderr)" } ?? "")
                 """)
         }
+    }
+
+    /// A block run on the demo leaves it usable: every target the demo starts with is there
+    /// (a block that deletes one makes it again).
+    private func expectDemoTargets(on daemon: DaemonProcess, after place: String) throws {
+        let listed = try RivesyncProcess.run(["ls", "--url", daemon.url])
+        XCTAssertEqual(listed.status, 0, listed.stderr)
+        let targets = Set(
+            listed.stdout.split(separator: "\n").filter { $0.hasPrefix("target ") }.map { String($0.split(separator: " ")[1]) })
+        let demo: Set = ["character", "lobby", "manual-target", "theme"]
+        XCTAssertTrue(demo.isSubset(of: targets), "\(place) left the demo without \(demo.subtracting(targets).sorted()): \(listed.stdout)")
     }
 
     /// `rivesyncd arguments…` on the port they name, else 7420; arguments naming a file of the

@@ -8,13 +8,7 @@ import XCTest
 /// Rive's runtime stands after 0.1 s.
 final class InputCommandTests: DaemonCLITestCase {
     override class var configuration: String? {
-        let riv = DaemonProcess.packageRoot + "/../shared/fixtures/riv/"
-        return """
-            {"listen": {"host": "127.0.0.1"},
-             "files": [{"name": "triggers", "path": "\(riv)state_machine_triggers.riv"}],
-             "stateMachines": [{"name": "legacy", "file": "triggers", "artboard": "main", "mode": "manual"}],
-             "auth": {"allowAnonymous": "loopback"}}
-            """
+        configuration(riv: "state_machine_triggers.riv", name: "triggers", target: "legacy", artboard: "main")
     }
 
     /// Layer 0's line under the target in `ls`.

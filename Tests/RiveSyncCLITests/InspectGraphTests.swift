@@ -37,9 +37,9 @@ final class InspectGraphTests: XCTestCase {
                           set num3 = num2
                         listener num_1_change on change of num1
                           set num2 = num1
-                        bind num3 toTarget TextValueRun #7.text (starts "-") converter 'Convert to String 1'
-                        bind num2 toTarget TextValueRun #14.text (starts "-") converter 'Convert to String 1'
-                        bind num1 toTarget TextValueRun #21.text (starts "-") converter 'Convert to String 1'
+                        bind [0] num3 toTarget TextValueRun #7.text (starts "-") converter 'Convert to String 1'
+                        bind [1] num2 toTarget TextValueRun #14.text (starts "-") converter 'Convert to String 1'
+                        bind [2] num1 toTarget TextValueRun #21.text (starts "-") converter 'Convert to String 1'
 
                     """, stderr: ""))
     }
@@ -82,7 +82,7 @@ final class InspectGraphTests: XCTestCase {
             "    event overload", "        → loud when level (through converter 'percent') greaterThan 80",
             "        action report event overload",
             "      set label = level through converter 'label text'", "    listener count on event overload",
-            "    bind level toTarget CustomPropertyNumber 'gauge'.propertyValue converter 'percent'",
+            "    bind [0] level toTarget CustomPropertyNumber 'gauge'.propertyValue converter 'percent'",
         ] {
             XCTAssertTrue(lines.contains(expected), "no line '\(expected)' in:\n\(result.stdout)")
         }

@@ -8,24 +8,25 @@ final class UsageTests: XCTestCase {
             usage: rivesync [GLOBAL OPTIONS] COMMAND [ARGUMENTS]
 
             commands:
-              inspect     Print the view models, enums, artboards and assets of a .riv or JSON schema file.
-              ls          List the files, view models, instances, globals, state machines and targets of a daemon.
-              get         Print the value at PATH of a target as JSON.
-              set         Set the value at PATH, read by the property's type (use -- before negative numbers).
-              fire        Fire the trigger at PATH.
-              watch       Print JSON lines of a target's batches, or of the values at PATHs as they change.
-              list        Edit a list: add/insert an INSTANCE (#ID, ViewModel or ViewModel/Name), remove by index or #ID, swap.
-              bind        Bind instances to slots: main=INSTANCE, Theme=INSTANCE (#ID, ViewModel, ViewModel/Name or @TARGET).
-              input       Set a state machine input NAME to VALUE (true, false or a number), or fire it without one.
-              advance     Advance a manual target now: apply its queued commands, run its state machine.
-              dump        Print a target's whole state (or the tree at --path) as JSON.
-              delete      Delete a target; instances only it held are freed.
-              create      Create a state machine target, binding SLOT=INSTANCE (main or a global; INSTANCE as for bind).
-              publish     Publish an INSTANCE (#ID, ViewModel, ViewModel/Name or @TARGET) as target NAME.
-              load        Load a .riv or JSON schema file into the daemon as file NAME.
-              who         Print the members of a target's presence and their states.
-              script      Run a scripted test client (set, fire, list, bind, advance, expect, wait, sleep, connect); FILE - reads stdin.
-              completion  Print the completion script for a SHELL: bash, zsh or fish (the package installs them).
+              inspect      Print the view models, enums, artboards and assets of a .riv or JSON schema file.
+              ls           List the files, view models, instances, globals, state machines and targets of a daemon.
+              get          Print the value at PATH of a target as JSON.
+              set          Set the value at PATH, read by the property's type (use -- before negative numbers).
+              fire         Fire the trigger at PATH.
+              watch        Print JSON lines of a target's batches, or of the values at PATHs as they change.
+              list         Edit a list: add/insert an INSTANCE (#ID, ViewModel or ViewModel/Name), remove by index or #ID, swap.
+              bind         Bind instances to slots: main=INSTANCE, Theme=INSTANCE (#ID, ViewModel, ViewModel/Name or @TARGET).
+              input        Set a state machine input NAME to VALUE (true, false or a number), or fire it without one.
+              bind-target  Write VALUE to the component side of data bind BIND, as an interactive component would.
+              advance      Advance a manual target now: apply its queued commands, run its state machine.
+              dump         Print a target's whole state (or the tree at --path) as JSON.
+              delete       Delete a target; instances only it held are freed.
+              create       Create a state machine target, binding SLOT=INSTANCE (main or a global; INSTANCE as for bind).
+              publish      Publish an INSTANCE (#ID, ViewModel, ViewModel/Name or @TARGET) as target NAME.
+              load         Load a .riv or JSON schema file into the daemon as file NAME.
+              who          Print the members of a target's presence and their states.
+              script       Run a scripted test client (set, fire, list, bind, advance, expect, wait, sleep, connect); FILE - reads stdin.
+              completion   Print the completion script for a SHELL: bash, zsh or fish (the package installs them).
 
             global options (before or after the command):
               --url URL            daemon address (default $RIVESYNC_URL, else ws://127.0.0.1:7420)

@@ -62,6 +62,22 @@ import Testing
         #expect(JournalRecord.advance(target: "character", commands: []).earliestFormat == 2)
     }
 
+    @Test func bindTargetCommandsSurviveTheJournal() throws {
+        let record = JournalRecord.advance(
+            target: "twoway",
+            commands: [
+                QueuedCommand(id: 6, command: .setBindTarget(bind: 0, value: .number(700))),
+                QueuedCommand(id: 7, command: .setBindTarget(bind: 2, value: .color(0xFF00_8000))),
+                QueuedCommand(id: 8, command: .setBindTarget(bind: 3, value: .string("typed"))),
+            ], elapsed: 0.016)
+        #expect(JSONValue.object(record.members).jsonText.contains(#""op":"setBindTarget","bind":0"#))
+        #expect(try Self.roundTrip(record) == record)
+        #expect(record.earliestFormat == 5, "a format-5 daemon that does not know the op refuses the record")
+        let withoutBind =
+            #"{"t": "advance", "target": "twoway", "commands": [{"n": 1, "c": {"op": "setBindTarget", "value": {"number": 1}}}]}"#
+        #expect(throws: JournalCodec.Invalid.self) { try Self.read(withoutBind) }
+    }
+
     @Test(arguments: ["false", "1", #""yes""#, "null"])
     func aMalformedNestedBlanksIsRefused(value: String) throws {
         let line = #"{"t": "createInstance", "source": {"blank": {"viewModel": "Lobby"}}, "nestedBlanks": "# + value + "}"

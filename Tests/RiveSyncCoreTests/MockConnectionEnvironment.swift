@@ -3,7 +3,7 @@ import RiveSyncJSON
 import RiveSyncProtocol
 
 /// A daemon for the connection core: a clock the test moves, fixed limits, one file `demo`
-/// and target `room` on worker 0, anonymous access, and a token `revoked` that a test can
+/// and target `room` on worker 0, anonymous access, and a token `good` that a test can
 /// revoke.
 final class MockConnectionEnvironment: ConnectionEnvironment {
     var clock: UInt64 = 1_000_000_000
@@ -12,6 +12,8 @@ final class MockConnectionEnvironment: ConnectionEnvironment {
         maxAssetBytes: 1024, maxTransactionCommands: 2)
     var targets: Set<String> = ["room", "lobby", "theme"]
     var revoked = false
+    /// Configuration `allowFileUploads`.
+    var acceptsFiles = true
 
     func now() -> UInt64 { clock }
     func admits(origin: String?) -> Bool { origin != "https://evil.example" }
@@ -24,15 +26,16 @@ final class MockConnectionEnvironment: ConnectionEnvironment {
         }
     }
 
-    /// Everything, except firing at the path `locked`.
-    func authorize(_ request: ClientRequest, as identity: Identity) -> Authorization {
-        guard isValid(identity) else { return .revoked }
-        if case .fire(_, "locked") = request { return .denied(WireError(code: .forbidden, message: "locked")) }
-        return .allowed
+    /// Everything, except firing anywhere but under the path `go`; nil for the token once
+    /// revoked.
+    func grants(of identity: Identity) -> Grants? {
+        guard identity == .anonymous || !revoked else { return nil }
+        return Grants(scopes: [
+            Scope(permissions: [.read, .write, .seePresence, .publishPresence], targets: .any, prefixes: [[]]),
+            Scope(permissions: [.fire], targets: .any, prefixes: [["go"]]),
+            Scope(permissions: [.create, .load, .metrics], targets: .any, prefixes: [[]]),
+        ])
     }
-
-    func isValid(_ identity: Identity) -> Bool { identity == .anonymous || !revoked }
-    func allowsSubscription(_ identity: Identity, to target: String, paths: [String]) -> Bool { isValid(identity) }
 
     func worker(for request: ClientRequest) -> Result<Int, WireError> {
         switch request {

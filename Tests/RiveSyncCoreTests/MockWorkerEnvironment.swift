@@ -4,8 +4,8 @@ import RiveSyncModel
 import RiveSyncProtocol
 import Testing
 
-/// A daemon for one worker core: a clock the test moves, small limits, a directory of one
-/// file `demo` (file number 1, worker 0), send queues the test fills, and a stand-in digest.
+/// A daemon for one worker core: a clock the test moves, small limits and a stand-in digest
+/// (the file `demo` is number 1, on worker 0).
 final class MockWorkerEnvironment: WorkerEnvironment {
     var clock: UInt64 = 10_000_000_000
     var limits = WorkerLimits(
@@ -14,57 +14,52 @@ final class MockWorkerEnvironment: WorkerEnvironment {
     let epoch = "e-1"
     let defaultRate = 10.0
     let snapshotEvery = 1_000_000
-    let commandNumbers: any CommandNumbers = LocalCommandNumbers()
     /// A cluster node's behaviour (another node's manual advance takes this one's queue).
     var sharesManualAdvances = false
     /// A cluster node's presence sharing (nil: a single node).
     var presenceSharing: PresenceSharing?
     /// Configuration `authors`.
     var recordsAuthors = true
-    let directory: any TargetDirectory = MockDirectory()
-    /// Bytes each connection's send queue holds (what the transport would report).
-    var queued: [ConnectionID: Int] = [:]
+    /// The environment's functions the core called (`now`, `assetExists`, `sha256Hex`).
+    private(set) var calls: Set<String> = []
 
-    func now() -> UInt64 { clock }
-    func assetExists(_ id: String) -> Bool { false }
-    func sha256Hex(_ bytes: [UInt8]) -> String { "bytes-\(bytes.count)" }
-    func queuedBytes(_ connection: ConnectionID) -> Int { queued[connection] ?? 0 }
-    func totalQueuedBytes() -> Int { queued.values.reduce(0, +) }
+    func now() -> UInt64 {
+        calls.insert("now")
+        return clock
+    }
+
+    func assetExists(_ id: String) -> Bool {
+        calls.insert("assetExists")
+        return false
+    }
+
+    func sha256Hex(_ bytes: [UInt8]) -> String {
+        calls.insert("sha256Hex")
+        return "bytes-\(bytes.count)"
+    }
 
     /// Instance ids of file number 1.
     static let firstInstanceID: UInt64 = 1 << 40 | 1
 }
 
-/// One file `demo` on worker 0; targets claimed by name (the test is its only thread).
-final class MockDirectory: TargetDirectory, @unchecked Sendable {
-    private var targets: [String: String] = [:]
-    private var retired: [String: String] = [:]
-
-    func owner(of instance: InstanceID) -> (name: String, worker: Int)? { instance.rawValue >> 40 == 1 ? ("demo", 0) : nil }
-    func target(_ name: String) -> (file: String, worker: Int)? { targets[name].map { ($0, 0) } }
-    var targetCount: Int { targets.count }
-
-    func claimTarget(_ name: String, file: String) -> Bool {
-        guard targets[name] == nil, (retired[name] ?? file) == file else { return false }
-        targets[name] = file
-        return true
-    }
+/// The daemon's directory as the test shell keeps it: the claims and name changes the core
+/// asks for through actions (`claimTarget`, `targetNames`), performed as the daemon's
+/// `Directory` does.
+final class MockDirectory {
+    private(set) var placement = Placement()
 
     func claimTarget(_ name: String, file: String, limit: Int) -> TargetClaim {
-        guard targets[name] == nil, (retired[name] ?? file) == file else { return .taken }
-        guard targets.count < limit else { return .full }
-        targets[name] = file
-        return .claimed
+        placement.claimTarget(name, file: file, limit: limit)
     }
 
-    func rememberRetired(_ names: [String], file: String) { for name in names { retired[name] = file } }
-
-    func retireTarget(_ name: String, file: String) {
-        targets[name] = nil
-        retired[name] = file
+    func apply(_ change: TargetNameChange) {
+        switch change {
+        case .claim(let name, let file): _ = placement.claimTarget(name, file: file)
+        case .release(let name): placement.releaseTarget(name)
+        case .retire(let name, let file): placement.retireTarget(name, file: file)
+        case .rememberRetired(let names, let file): placement.rememberRetired(names, file: file)
+        }
     }
-
-    func releaseTarget(_ name: String) { targets[name] = nil }
 }
 
 /// Every grant (the demo's anonymous connections).
@@ -89,6 +84,8 @@ final class WorkerDriver {
         artboards: [ArtboardSchema(name: "Stage", viewModelName: "Room", stateMachines: ["Main"])])
 
     let environment = MockWorkerEnvironment()
+    /// The daemon's directory of target names, as the shell keeps it.
+    let directory = MockDirectory()
     let log: MemoryChangeLog
     let core: WorkerCore
     /// Performs the core's log actions on `log` (see `CoreShell`).
@@ -97,8 +94,8 @@ final class WorkerDriver {
 
     init(log: MemoryChangeLog = MemoryChangeLog(retains: true), publish: Bool = true) throws {
         self.log = log
-        core = WorkerCore(index: 0, environment: environment)
-        shell = CoreShell(core: core, log: log)
+        core = WorkerCore(index: 0, of: 1, environment: environment)
+        shell = CoreShell(core: core, log: log, directory: directory)
         core.load(Self.schema, as: "demo", firstInstanceID: MockWorkerEnvironment.firstInstanceID)
         guard publish else { return }
         guard case .instance(let instance, _) = try shell.commit(.createInstance(.blank(from: .name("Room"))), file: "demo") else {

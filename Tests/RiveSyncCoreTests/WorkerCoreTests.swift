@@ -62,7 +62,7 @@ import Testing
     @Test func aLaggingSubscriberGetsNoBatchesThenACatchUpSnapshotOnceDrained() throws {
         let driver = try WorkerDriver()
         driver.request(.subscribe(target: "room", paths: nil, cursor: nil), from: Self.bob)
-        driver.environment.queued[Self.bob] = driver.environment.limits.maxSendQueueBytes
+        driver.shell.queued[Self.bob] = driver.environment.limits.maxSendQueueBytes
         driver.request(Self.set(1), from: Self.alice)
         let advanced = driver.fire(.advance(target: "room"))
         #expect(try WorkerDriver.types(advanced, to: Self.bob).isEmpty, "a lagging subscriber gets no batch")
@@ -72,7 +72,7 @@ import Testing
         let stillFull = driver.fire(.catchUpCheck)
         #expect(try WorkerDriver.types(stillFull, to: Self.bob).isEmpty)
         #expect(WorkerDriver.timers(stillFull).map(\.0) == [.catchUpCheck], "checked again while it lags")
-        driver.environment.queued[Self.bob] = 0
+        driver.shell.queued[Self.bob] = 0
         let drained = try WorkerDriver.messages(driver.fire(.catchUpCheck), to: Self.bob)
         #expect(drained.map { $0["type"] } == ["snapshot"])
         #expect(drained.first?["reason"] == "catchUp")
@@ -205,8 +205,8 @@ import Testing
     @Test func aLogOfEveryFileCompactsEveryFileWhenOneIsDue() throws {
         let log = OneSequenceLog()
         let driver = try WorkerDriver(log: MemoryChangeLog(retains: false), publish: false)
-        let core = WorkerCore(index: 0, environment: driver.environment, compactsEveryFile: log.compactsEveryFile)
-        let shell = CoreShell(core: core, log: log)
+        let core = WorkerCore(index: 0, of: 1, environment: driver.environment, compactsEveryFile: log.compactsEveryFile)
+        let shell = CoreShell(core: core, log: log, directory: driver.directory)
         core.load(WorkerDriver.schema, as: "demo", firstInstanceID: MockWorkerEnvironment.firstInstanceID)
         core.load(WorkerDriver.schema, as: "other", firstInstanceID: 2 << 40 | 1)
         _ = try shell.commit(.createInstance(.blank(from: .name("Room"))), file: "demo")

@@ -100,7 +100,7 @@ import Testing
     @Test func theShellPerformsTheActionsInOrderOnItsLog() throws {
         let driver = try WorkerDriver()
         let log = RecordingLog()
-        let shell = CoreShell(core: driver.core, log: log)
+        let shell = CoreShell(core: driver.core, log: log, directory: driver.directory)
         _ = shell.run(.request(Self.alice, Request(id: 1, body: .set(target: "room", path: "count", value: 5)), grants: AllGrants()))
         #expect(log.calls.isEmpty, "a queued command appends nothing")
         _ = shell.run(.timerFired(.advance(target: "room")))

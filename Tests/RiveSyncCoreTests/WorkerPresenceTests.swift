@@ -116,10 +116,10 @@ import Testing
     @Test func aCatchUpSnapshotCarriesTheMembersInsteadOfTheMessagesMissed() throws {
         let driver = try WorkerDriver()
         driver.request(Self.subscribe, from: Self.carol)
-        driver.environment.queued[Self.carol] = driver.environment.limits.maxSendQueueBytes
+        driver.shell.queued[Self.carol] = driver.environment.limits.maxSendQueueBytes
         let joined = driver.request(Self.join(Self.aliceKey, ["name": "Ana"]), from: Self.alice)
         #expect(try Self.presence(joined, to: Self.carol).isEmpty, "a lagging subscriber gets no presence message")
-        driver.environment.queued[Self.carol] = 0
+        driver.shell.queued[Self.carol] = 0
         driver.environment.clock += 20_000_000
         let caughtUp = try WorkerDriver.messages(driver.fire(.catchUpCheck), to: Self.carol)
         #expect(caughtUp.map { $0["type"] } == ["snapshot"])

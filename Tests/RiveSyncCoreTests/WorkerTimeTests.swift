@@ -84,7 +84,7 @@ import Testing
             driver.request(.advance(target: "stage", elapsed: elapsed), from: Self.alice)
         }
         let records = try #require(driver.log.records["demo"])
-        let restored = WorkerCore(index: 0, environment: MockWorkerEnvironment())
+        let restored = WorkerCore(index: 0, of: 1, environment: MockWorkerEnvironment())
         _ = try restored.restore(
             WorkerDriver.schema, as: "demo", firstInstanceID: MockWorkerEnvironment.firstInstanceID, snapshot: nil,
             records: records.enumerated().map { ($0.offset + 1, $0.element) })
@@ -105,7 +105,7 @@ import Testing
         driver.core.writeSnapshot("demo")
         _ = driver.takeActions()
         let snapshot = try #require(driver.log.snapshots["demo"])
-        let restored = WorkerCore(index: 0, environment: MockWorkerEnvironment())
+        let restored = WorkerCore(index: 0, of: 1, environment: MockWorkerEnvironment())
         _ = try restored.restore(
             WorkerDriver.schema, as: "demo", firstInstanceID: MockWorkerEnvironment.firstInstanceID, snapshot: snapshot, records: [])
         let history = try #require(restored.targets["stage"]?.batchHistory)

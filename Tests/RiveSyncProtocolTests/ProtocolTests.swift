@@ -23,6 +23,7 @@ import Testing
         .listSwap(target: "lobby", path: "players", index: 0, with: 1), .advance(target: "character"), .digest(target: "lobby"), .ping,
         .upload(kind: "image", data: [0x89, 0x50, 0x4E, 0x47], mediaType: "image/png"),
         .loadFile(name: "x", content: .riv([1, 2, 3])), .loadFile(name: "y", content: .schema(["viewModels": []])),
+        .loadFile(name: "z", content: .riv([4, 5]), part: FilePart(offset: 3, size: 5)),
     ]
 
     @Test(arguments: requests)

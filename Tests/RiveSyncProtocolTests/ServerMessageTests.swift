@@ -39,7 +39,7 @@ struct TestTypes: ServerMessageTypes {
         .welcome(
             ServerMessage.Welcome(protocolVersion: 1, server: "rivesyncd/1", epoch: "e", limits: [.init(name: "maxTargets", value: 10)]),
             id: 1),
-        .pong(id: "p"), .pong(id: nil),
+        .pong(id: "p"), .pong(id: nil), .filePart(name: "scene", received: 786_213, size: 5_000_000, id: 4),
         .files([ServerMessage.FileInfo(name: "demo", worker: 0, source: .config), .init(name: "up", worker: 1, source: .upload)], id: 2),
         .targets(ServerMessage.TargetPage(targets: [info], next: "s"), id: 3),
         .targets(ServerMessage.TargetPage(targets: [], next: nil), id: 3),

@@ -1,3 +1,4 @@
+import RiveSyncCore
 import RiveSyncJSON
 import RiveSyncModel
 import RiveSyncProtocol

@@ -189,7 +189,9 @@ import Testing
         try await withDaemon(["--demo", "--state-dir", state]) { daemon in
             let again = try await TestClient.connected(to: daemon)
             let targets = try await again.request(["type": "listTargets"])
-            #expect(targets["targets"]?.arrayValue?.map { $0["name"] } == ["character", "lobby", "theme"], "\(targets.jsonText)")
+            #expect(
+                targets["targets"]?.arrayValue?.map { $0["name"] } == ["character", "lobby", "manual-target", "theme"],
+                "\(targets.jsonText)")
             #expect(try await Self.playerNames(again) == acked)
             let retry = try await again.request(["type": "createStateMachine", "file": "demo", "artboard": "Lobby", "name": "wrong"])
             #expect(retry["type"] == "target", "the name was never taken: \(retry.jsonText)")

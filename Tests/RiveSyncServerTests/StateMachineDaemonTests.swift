@@ -131,22 +131,17 @@ import Testing
     /// A restart replays the journal, each advance with its recorded seconds: the same seqs,
     /// digests and layer states as before it.
     @Test func aRestartedDaemonReachesTheSameStatesAfterTimedAdvances() async throws {
-        let state = try Self.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: state) }
-        let config: JSONValue = ["files": Self.scenarioFiles, "stateDirectory": .string(state), "auth": ["allowAnonymous": "loopback"]]
-        let configPath = state + "/config.json"
-        try Data(config.serialized()).write(to: URL(fileURLWithPath: configPath))
-        let daemon = try await DaemonProcess.start(["--config", configPath])
+        let journaled = try JournaledConfiguration(files: Self.scenarioFiles)
+        defer { journaled.remove() }
+        let daemon = try await DaemonProcess.start(["--config", journaled.path])
         let client = try await TestClient.connected(to: daemon)
         try await Self.createTargets(client)
         let observed = try await Self.runScenario([client])
         let before = [try await Self.observe(client, "root"), try await Self.observe(client, "lists")]
         #expect(await daemon.stopped() == 0)
-        let journals = try FileManager.default.contentsOfDirectory(atPath: state + "/files").map { name in
-            try String(contentsOfFile: state + "/files/" + name + "/log", encoding: .utf8)
-        }
-        #expect(journals.contains { $0.contains(#""elapsed":0.064"#) }, "the fires' advances are journaled with their seconds")
-        try await withDaemon(["--config", configPath]) { daemon in
+        #expect(
+            try journaled.journals().contains { $0.contains(#""elapsed":0.064"#) }, "the fires' advances are journaled with their seconds")
+        try await withDaemon(["--config", journaled.path]) { daemon in
             let again = try await TestClient.connected(to: daemon)
             let after = [try await Self.observe(again, "root"), try await Self.observe(again, "lists")]
             #expect(after == before, "scenario: \(observed)\n\(daemon.stderr)")
@@ -156,14 +151,9 @@ import Testing
     /// A restart from a compacted journal (the snapshot holds each state machine's own state:
     /// its layers' states, times, …) reaches the same seqs, digests and layer states.
     @Test func aRestartFromASnapshotKeepsTheStateMachinesState() async throws {
-        let state = try Self.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: state) }
-        let config: JSONValue = [
-            "files": Self.scenarioFiles, "stateDirectory": .string(state), "snapshotEvery": 10, "auth": ["allowAnonymous": "loopback"],
-        ]
-        let configPath = state + "/config.json"
-        try Data(config.serialized()).write(to: URL(fileURLWithPath: configPath))
-        let daemon = try await DaemonProcess.start(["--config", configPath])
+        let journaled = try JournaledConfiguration(files: Self.scenarioFiles, settings: [("snapshotEvery", 10)])
+        defer { journaled.remove() }
+        let daemon = try await DaemonProcess.start(["--config", journaled.path])
         let client = try await TestClient.connected(to: daemon)
         try await Self.createTargets(client)
         _ = try await Self.runScenario([client])
@@ -178,11 +168,12 @@ import Testing
         }
         let before = [try await Self.observe(client, "root"), try await Self.observe(client, "lists")]
         #expect(await daemon.stopped() == 0)
-        let snapshots = try FileManager.default.contentsOfDirectory(atPath: state + "/files").filter { name in
-            FileManager.default.fileExists(atPath: state + "/files/" + name + "/snapshot.json")
+        let files = journaled.state + "/files"
+        let snapshots = try FileManager.default.contentsOfDirectory(atPath: files).filter { name in
+            FileManager.default.fileExists(atPath: files + "/" + name + "/snapshot.json")
         }
         #expect(snapshots.count == 2, "both files were compacted: \(snapshots)")
-        try await withDaemon(["--config", configPath]) { daemon in
+        try await withDaemon(["--config", journaled.path]) { daemon in
             let again = try await TestClient.connected(to: daemon)
             let after = [try await Self.observe(again, "root"), try await Self.observe(again, "lists")]
             #expect(after == before, "\(daemon.stderr)")
@@ -322,11 +313,7 @@ import Testing
     /// time). Every node then shows the same digest.
     @Test func aClusterTicksARunningStateMachineOnce() async throws {
         let files = Self.files([("lists", "viewmodel_list_trigger.riv")])
-        try await stopping(
-            try await ClusterNodes.start(count: 3, settings: [("files", files), ("instances", []), ("stateMachines", [])])
-        ) { cluster in
-            var clients: [TestClient] = []
-            for index in 0..<3 { clients.append(try await TestClient.connected(to: cluster.node(index))) }
+        try await withThreeClusterNodes(files: files) { cluster, clients in
             let created = try await clients[0].request([
                 "type": "createStateMachine", "file": "lists", "name": "lists", "artboard": "main", "rate": 10,
             ])

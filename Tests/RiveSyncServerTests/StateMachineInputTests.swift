@@ -50,12 +50,9 @@ import Testing
     static let riveStates: [Int?] = [3, 2, 1, 1]
 
     @Test func inputsAreListedCheckedFiredAndReplayedAfterARestart() async throws {
-        let state = try StateMachineDaemonTests.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: state) }
-        let config: JSONValue = ["files": Self.files, "stateDirectory": .string(state), "auth": ["allowAnonymous": "loopback"]]
-        let configPath = state + "/config.json"
-        try Data(config.serialized()).write(to: URL(fileURLWithPath: configPath))
-        let daemon = try await DaemonProcess.start(["--config", configPath])
+        let journaled = try JournaledConfiguration(files: Self.files)
+        defer { journaled.remove() }
+        let daemon = try await DaemonProcess.start(["--config", journaled.path])
         let client = try await TestClient.connected(to: daemon)
         try await Self.create(client)
         let mismatch = try await client.request(["type": "setInput", "target": "legacy", "name": "Trigger 1", "value": 1])
@@ -66,11 +63,8 @@ import Testing
         #expect(try await Self.runTrace([client]) == Self.riveStates, "\(daemon.stderr)")
         let before = try await StateMachineDaemonTests.observe(client, "legacy")
         #expect(await daemon.stopped() == 0)
-        let journals = try FileManager.default.contentsOfDirectory(atPath: state + "/files").map { name in
-            try String(contentsOfFile: state + "/files/" + name + "/log", encoding: .utf8)
-        }
-        #expect(journals.contains { $0.contains(#""op":"fireInput""#) }, "the fires are journaled")
-        try await withDaemon(["--config", configPath]) { daemon in
+        #expect(try journaled.journals().contains { $0.contains(#""op":"fireInput""#) }, "the fires are journaled")
+        try await withDaemon(["--config", journaled.path]) { daemon in
             let again = try await TestClient.connected(to: daemon)
             #expect(try await StateMachineDaemonTests.observe(again, "legacy") == before, "\(daemon.stderr)")
         }
@@ -79,11 +73,7 @@ import Testing
     /// Three cluster nodes take turns firing and advancing: every node applies the same inputs
     /// and shows the same seqs, digests and layer states as Rive's runtime.
     @Test func threeClusterNodesApplyTheSameInputs() async throws {
-        try await stopping(
-            try await ClusterNodes.start(count: 3, settings: [("files", Self.files), ("instances", []), ("stateMachines", [])])
-        ) { cluster in
-            var clients: [TestClient] = []
-            for index in 0..<3 { clients.append(try await TestClient.connected(to: cluster.node(index))) }
+        try await withThreeClusterNodes(files: Self.files) { cluster, clients in
             try await Self.create(clients[0])
             for index in 1..<3 {
                 try await waitUntil("node \(index) to know 'legacy'") {

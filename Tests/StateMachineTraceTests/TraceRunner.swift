@@ -126,7 +126,9 @@ struct TraceRunner {
         } else if let replace = step["replace"], let path = replace["path"]?.stringValue {
             try enqueue(.set(path: path, value: .viewModel(try newInstance(replace, on: target))), on: target)
         } else if let setTarget = step["setTarget"], let bind = setTarget["bind"]?.intValue {
-            try runtime.writeDataBindTarget(target, bind: bind, value: try literal(setTarget["value"]))
+            // As a client's `setBindTarget`: queued, its value read as the bound property's type.
+            let value = try literal(setTarget["value"], as: try runtime.dataBindTargetType(target, bind: bind))
+            try enqueue(.setBindTarget(bind: bind, value: value), on: target)
         } else if let input = step["input"], let name = input["name"]?.stringValue {
             try runtime.setStateMachineInput(target, name: name, value: try input["value"].map(literal))
         } else {
@@ -186,6 +188,13 @@ struct TraceRunner {
     }
 
     /// A bare value (a bind target's or an input's): numbers, booleans, strings, colours.
+    /// A value for a property of a known type (a string is a color's text for a color).
+    private func literal(_ value: JSONValue?, as type: DataType) throws -> PropertyValue {
+        if type == .color, let text = value?.stringValue, let color = ColorText.parse(text) { return .color(color) }
+        if type == .string, let text = value?.stringValue { return .string(text) }
+        return try literal(value)
+    }
+
     private func literal(_ value: JSONValue?) throws -> PropertyValue {
         switch value {
         case .some(.number(let n)): return .number(Float(n))

@@ -38,6 +38,7 @@ RIVESYNCD = os.environ.get("RIVESYNCD", os.path.join(ROOT, ".build/debug/rivesyn
 RIVESYNC = os.environ.get("RIVESYNC", os.path.join(ROOT, ".build/debug/rivesync"))
 TIMEOUT = 30.0
 READER_TOKEN = "reader-" + os.urandom(8).hex()
+HISTORY_BATCHES = 2048
 
 
 def free_port():
@@ -153,7 +154,9 @@ class InspectorInBrowsers(unittest.TestCase):
                       {"name": "lvm", "path": os.path.join(ROOT, "..", "shared", "fixtures", "riv", "listener_view_model.riv"),
                        "worker": 0},
                       {"name": "events", "path": os.path.join(ROOT, "..", "shared", "fixtures", "riv", "vm_listener_fire_event.riv"),
-                       "worker": 1}],
+                       "worker": 1},
+                      # The README's "Your own .riv file" (written by the project's RiveFileWriter).
+                      {"name": "quickstart", "path": os.path.join(ROOT, "examples", "quickstart.riv"), "worker": 0}],
             "instances": [{"name": "theme", "file": "demo", "viewModel": "Theme", "instance": "Light"}],
             "stateMachines": [
                 {"name": "character", "file": "demo", "artboard": "Character", "globals": {"Theme": "theme"}},
@@ -161,10 +164,13 @@ class InspectorInBrowsers(unittest.TestCase):
                 {"name": "gadget", "file": "kitchen", "artboard": "Gadget"},
                 # Rive's own files (../shared/fixtures/riv): state machines the daemon runs.
                 {"name": "lvm", "file": "lvm", "artboard": "main", "mode": "manual"},
-                {"name": "ding", "file": "events", "artboard": "Artboard", "mode": "manual"}],
+                {"name": "ding", "file": "events", "artboard": "Artboard", "mode": "manual"},
+                {"name": "main", "file": "quickstart", "artboard": "Main"}],
             # The CLI sends no Origin, so the list names only the pages' origin.
             "auth": {"tokensFile": "tokens.json", "allowAnonymous": "loopback", "allowedOrigins": [cls.origin]},
             "inspector": {"enabled": True, "readOnly": False},
+            # More than the default 1,024, so that the timeline's history must follow the setting.
+            "limits": {"historyBatches": HISTORY_BATCHES},
         }
         with open(os.path.join(cls.directory, "config.json"), "w") as f:
             json.dump(config, f)
@@ -612,6 +618,38 @@ class InspectorInBrowsers(unittest.TestCase):
                              f"item #{item} is a Player")
         finally:
             run("delete", "history")
+        self.open_inspector(self.a)
+        self.collect_logs()
+
+    def test_09c_the_history_reaches_back_as_far_as_the_daemons_history_batches(self):
+        url = ["--url", f"ws://127.0.0.1:{self.port}"]
+        run = lambda *arguments, **options: subprocess.run([RIVESYNC, *arguments, *url], check=True, capture_output=True,
+                                                           timeout=TIMEOUT, **options)
+        run("create", "long", "--file", "demo", "--artboard", "Lobby")
+        try:
+            writes = 1100  # more than the default historyBatches, fewer than this daemon's
+            run("script", "-", input="".join(f"set long title t{i}\n" for i in range(writes)), text=True)
+            seq = self.daemon.request({"type": "digest", "target": "long"})["seq"]
+            self.assertEqual(seq, writes)
+            self.open_inspector(self.a, "long")
+            note = wait_for(lambda: self.a.find_element(By.ID, "history").get_attribute("data-from"), "the history to load")
+            self.assertEqual(note, "1", self.a.find_element(By.ID, "history").text)
+            self.assertIn(f"seq 1–{seq} from the daemon's history", self.a.find_element(By.ID, "history").text)
+            items = self.a.find_elements(By.CSS_SELECTOR, "#timeline li.history")
+            self.assertEqual(items[0].get_attribute("data-seq"), str(seq), "the newest first")
+            self.assertIn(f'set title = "t{writes - 1}"', items[0].text)
+        finally:
+            run("delete", "long")
+        self.open_inspector(self.a)
+        self.collect_logs()
+
+    def test_09d_the_quickstart_riv_is_shown_and_its_event_reaches_the_timeline(self):
+        url = ["--url", f"ws://127.0.0.1:{self.port}"]
+        self.open_inspector(self.a, "main")
+        wait_for(lambda: self.editor(self.a, "title").get_attribute("value") == "Quickstart", "the authored title")
+        self.assertIn("Layer 1", self.a.find_element(By.ID, "layers").text)
+        subprocess.run([RIVESYNC, "fire", "main", "celebrate", *url], check=True, capture_output=True, timeout=TIMEOUT)
+        wait_for(lambda: "events: celebrated" in self.a.find_element(By.ID, "timeline").text, "the event in the timeline")
         self.open_inspector(self.a)
         self.collect_logs()
 

@@ -10,6 +10,16 @@
  * @typedef {{viewModels: Array<{name: string, properties: PropertySchema[]}>,
  *            enums?: Array<{name: string, values: string[]}>}} FileSchema
  *   A file's schema in the SCHEMA.md shape (the `describe` reply's `schema`).
+ * @typedef {{op: 'set'|'fire'|'listInsert'|'listRemove'|'listSwap'|'bind', instance: number,
+ *            property?: string, value?: unknown, index?: number, with?: number, item?: number,
+ *            slot?: string, by?: 'stateMachine', introduced?: InstanceState[]}} Effect
+ *   One change of a batch (PROTOCOL.md §7): `value` of a `set` in its JSON form, `item` an
+ *   inserted list item's instance, `slot` of a `bind`; `introduced` instances it brings in.
+ * @typedef {{type?: 'batch', target: string, seq: number, effects: Effect[]}} Batch
+ *   A `batch` message: one advance's changes of a target, in order.
+ * @typedef {{target: string, seq: number, epoch?: string, bindings: Binding[],
+ *            instances: InstanceState[]}} Snapshot
+ *   A whole-target `snapshot` message.
  */
 
 /** Why a replica could not apply a batch: it has diverged or skipped one and must resubscribe. */
@@ -26,7 +36,11 @@ export class ReplicaError extends Error {
   }
 }
 
-/** Reads `#AARRGGBB`, `#RRGGBB` (alpha FF) or an ARGB integer; null if it is none of them. */
+/**
+ * Reads `#AARRGGBB`, `#RRGGBB` (alpha FF) or an ARGB integer; null if it is none of them.
+ * @param {unknown} value
+ * @returns {number|null}
+ */
 export function parseColor(value) {
   if (typeof value === 'number') return Number.isInteger(value) && value >= 0 && value <= 0xffffffff ? value : null;
   if (typeof value !== 'string' || !/^#([0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/.test(value)) return null;
@@ -34,7 +48,11 @@ export function parseColor(value) {
   return parseInt(hex, 16) >>> 0;
 }
 
-/** The `#AARRGGBB` form of an ARGB integer (upper-case, as the daemon writes it). */
+/**
+ * The `#AARRGGBB` form of an ARGB integer (upper-case, as the daemon writes it).
+ * @param {number} argb
+ * @returns {string}
+ */
 export function formatColor(argb) {
   return '#' + (argb >>> 0).toString(16).toUpperCase().padStart(8, '0');
 }
@@ -44,6 +62,7 @@ export function formatColor(argb) {
  * in a path is escaped as in a JSON Pointer: `~` → `~0`, then `/` → `~1` (`BG On/Off` →
  * `BG On~1Off`). A name with neither is unchanged.
  * @param {string} name
+ * @returns {string}
  */
 export function escapeName(name) {
   return name.replaceAll('~', '~0').replaceAll('/', '~1');
@@ -53,6 +72,7 @@ export function escapeName(name) {
  * The name a path segment writes (the reverse of `escapeName`); null when a `~` is followed by
  * anything but `0` or `1` (the daemon answers such a path `invalid_path`).
  * @param {string} segment
+ * @returns {string|null}
  */
 export function unescapeName(segment) {
   if (!segment.includes('~')) return segment;
@@ -65,6 +85,7 @@ export function unescapeName(segment) {
  * `players/0/x~1y`. Start it at a global slot with `{slot: 'Theme'}` (`@Theme/…`) or an
  * instance with `{instance: 17}` (`#17/…`) as the first argument.
  * @param {...(string|number|{slot?: string, instance?: number})} parts
+ * @returns {string}
  */
 export function joinPath(...parts) {
   return parts
@@ -98,8 +119,7 @@ function childrenOf(value, type) {
  */
 export class Replica {
   /**
-   * @param {{target: string, seq: number, bindings: Binding[], instances: InstanceState[]}} snapshot
-   *   a whole-target `snapshot` message
+   * @param {Snapshot} snapshot a whole-target `snapshot` message
    * @param {FileSchema} schema the target's file schema (types every value)
    */
   constructor(snapshot, schema) {
@@ -113,26 +133,41 @@ export class Replica {
     this.bindings = snapshot.bindings.map((b) => ({ slot: b.slot, instance: b.instance ?? null }));
     /** @type {Map<number, InstanceState>} */
     this.instances = new Map();
-    /** @private */
+    /** @private @type {Map<string, Map<string, PropertySchema>>} */
     this.types = new Map();
     for (const viewModel of schema.viewModels) {
       this.types.set(viewModel.name, new Map(viewModel.properties.map((p) => [p.name, p])));
     }
+    /** @type {FileSchema} */
     this.schema = schema;
     for (const state of snapshot.instances) this.instances.set(state.id, this.checked(state));
   }
 
-  /** The schema of a property of a view model, or undefined. */
+  /**
+   * The schema of a property of a view model, or undefined.
+   * @param {string} viewModel
+   * @param {string} name
+   * @returns {PropertySchema|undefined}
+   */
   property(viewModel, name) {
     return this.types.get(viewModel)?.get(name);
   }
 
-  /** The enum's value names, or []. */
+  /**
+   * The enum's value names, or [].
+   * @param {string} name
+   * @returns {string[]}
+   */
   enumValues(name) {
     return this.schema.enums?.find((e) => e.name === name)?.values ?? [];
   }
 
-  /** @private A copy of `state` whose every value has a property in the schema. */
+  /**
+   * A copy of `state` whose every value has a property in the schema.
+   * @private
+   * @param {InstanceState} state
+   * @returns {InstanceState}
+   */
   checked(state) {
     const properties = this.types.get(state.viewModel);
     if (!properties) throw new ReplicaError('invalidChange', `unknown view model '${state.viewModel}'`);
@@ -142,7 +177,11 @@ export class Replica {
     return { id: state.id, viewModel: state.viewModel, name: state.name, values: { ...state.values } };
   }
 
-  /** The instance bound in `slot` (`main` or a global view model's name), or null. */
+  /**
+   * The instance bound in `slot` (`main` or a global view model's name), or null.
+   * @param {string} slot
+   * @returns {number|null}
+   */
   instanceIn(slot) {
     return this.bindings.find((b) => b.slot === slot)?.instance ?? null;
   }
@@ -150,6 +189,8 @@ export class Replica {
   /**
    * Applies the next batch (a `batch` message). A batch with the wrong target or seq, or one
    * that does not fit, leaves the replica unchanged and throws a `ReplicaError`.
+   * @param {Batch} batch
+   * @returns {void}
    */
   apply(batch) {
     if (batch.target !== this.target) {
@@ -166,7 +207,13 @@ export class Replica {
     this.seq = batch.seq;
   }
 
-  /** @private */
+  /**
+   * @private
+   * @param {Effect} effect
+   * @param {Map<number, InstanceState>} instances
+   * @param {Binding[]} bindings
+   * @returns {void}
+   */
   applyEffect(effect, instances, bindings) {
     for (const state of effect.introduced ?? []) instances.set(state.id, this.checked(state));
     const write = (id, property, value) => {
@@ -236,7 +283,11 @@ export class Replica {
     }
   }
 
-  /** Every instance reachable from `roots` (including them), each once, in visit order. */
+  /**
+   * Every instance reachable from `roots` (including them), each once, in visit order.
+   * @param {Iterable<number>} roots
+   * @returns {number[]}
+   */
   closure(roots) {
     const seen = new Set();
     const order = [];
@@ -252,7 +303,12 @@ export class Replica {
     return order;
   }
 
-  /** @private The instances `state` points at, in property-name order, list items in order. */
+  /**
+   * The instances `state` points at, in property-name order, list items in order.
+   * @private
+   * @param {InstanceState} state
+   * @returns {number[]}
+   */
   children(state) {
     const result = [];
     for (const key of Object.keys(state.values).sort(compareNames)) {
@@ -261,7 +317,10 @@ export class Replica {
     return result;
   }
 
-  /** The canonical bytes of the state (the same as `StateDigest.canonicalBytes`). */
+  /**
+   * The canonical bytes of the state (the same as `StateDigest.canonicalBytes`).
+   * @returns {Uint8Array}
+   */
   canonicalBytes() {
     const out = new ByteWriter();
     for (const binding of this.bindings) {
@@ -282,7 +341,10 @@ export class Replica {
     return out.bytes();
   }
 
-  /** SHA-256 of the canonical bytes, lower-case hex: equal to the daemon's `digest` at this seq. */
+  /**
+   * SHA-256 of the canonical bytes, lower-case hex: equal to the daemon's `digest` at this seq.
+   * @returns {Promise<string>}
+   */
   async digest() {
     // Browsers and Node 19+ have WebCrypto as `crypto`; Node 18 has it in node:crypto.
     const subtle = globalThis.crypto?.subtle ?? (await import('node:crypto')).webcrypto.subtle;

@@ -43,12 +43,50 @@
 
 import { escapeName } from './replica.js';
 
+/**
+ * What the adapter uses of Rive's web runtime (`@rive-app/canvas`, `@rive-app/webgl2`): the
+ * `ViewModelInstance` (`riveInstance.viewModelInstance`, `viewModelByName(name).instance()`)
+ * and its properties, each found by name (null when the instance has none).
+ * @template T
+ * @typedef {{value: T, on: (callback: () => void) => void, off: (callback: () => void) => void}} RiveValueProperty
+ *   A number, string, boolean, enum or color property (a color's value is an ARGB integer).
+ */
+/**
+ * @typedef {{trigger: () => void, on: (callback: () => void) => void, off: (callback: () => void) => void}} RiveTriggerProperty
+ * @typedef {{value: unknown}} RiveAssignableProperty
+ *   An image or artboard property: the adapter sets what `options.image` / `options.artboard` made.
+ * @typedef {{length: number, addInstance: (instance: RiveViewModelInstance) => void,
+ *            removeInstanceAt: (index: number) => void}} RiveListProperty
+ * @typedef {{
+ *   number: (name: string) => RiveValueProperty<number>|null,
+ *   string: (name: string) => RiveValueProperty<string>|null,
+ *   boolean: (name: string) => RiveValueProperty<boolean>|null,
+ *   enum: (name: string) => RiveValueProperty<string>|null,
+ *   color: (name: string) => RiveValueProperty<number>|null,
+ *   trigger: (name: string) => RiveTriggerProperty|null,
+ *   image: (name: string) => RiveAssignableProperty|null,
+ *   artboard: (name: string) => RiveAssignableProperty|null,
+ *   viewModel: (name: string) => RiveViewModelInstance|null,
+ *   replaceViewModel: (name: string, instance: RiveViewModelInstance) => void,
+ *   list: (name: string) => RiveListProperty|null
+ * }} RiveViewModelInstance
+ * @typedef {{id: string, bytes: number, mediaType: string}} AssetValue
+ *   An image property's value in RiveSync (an uploaded or authored asset, PROTOCOL.md §9).
+ * @typedef {{createInstance?: (viewModelName: string) => RiveViewModelInstance,
+ *            image?: (asset: AssetValue|null) => unknown, artboard?: (name: string|null) => unknown,
+ *            onError?: (error: Error) => void, forwardRiveChanges?: boolean}} BindOptions
+ *   `createInstance` makes the Rive instances of nested replacements and list items; `image`
+ *   and `artboard` turn a RiveSync value into what Rive's property takes; `onError` hears the
+ *   daemon's refusals of forwarded changes.
+ */
+
 const valueTypes = ['number', 'string', 'boolean', 'enum', 'color'];
 
 /**
  * Whether the daemon runs the state machine of `target` (a RiveSync `Target`): a state machine
  * target with layers (a `.riv` state machine graph). Its previews then only render.
  * @param {import('./rivesync.js').Target} target
+ * @returns {boolean}
  */
 export function daemonRunsStateMachine(target) {
   return target.info?.kind === 'stateMachine' && (target.info.layers?.length ?? 0) > 0;
@@ -59,10 +97,8 @@ export function daemonRunsStateMachine(target) {
  * `ViewModelInstance` until `stop()`; Rive's changes go back to the daemon only with
  * `forwardRiveChanges` (default: when the daemon runs no state machine for the target).
  * @param {import('./rivesync.js').ViewModelInstance} source the RiveSync instance (e.g. `target.viewModelInstance`)
- * @param {any} rive the Rive `ViewModelInstance` (e.g. `riveInstance.viewModelInstance`)
- * @param {{createInstance?: (viewModelName: string) => any, image?: (asset: any) => any,
- *          artboard?: (name: string|null) => any, onError?: (error: Error) => void,
- *          forwardRiveChanges?: boolean}} [options]
+ * @param {RiveViewModelInstance} rive the Rive `ViewModelInstance` (e.g. `riveInstance.viewModelInstance`)
+ * @param {BindOptions} [options]
  * @returns {{stop: () => void}}
  */
 export function bindRiveViewModelInstance(source, rive, options = {}) {

@@ -453,7 +453,8 @@ export class RiveSync {
 
   /**
    * Loads a file at run time: `{schema}` (a SCHEMA.md object) or `{riv}` (the `.riv` bytes).
-   * Resolves with the new file list.
+   * A `.riv` file whose base64 would not fit in the daemon's `maxMessageBytes` goes in parts
+   * (PROTOCOL.md §9). Resolves with the new file list.
    * @param {string} name
    * @param {{schema?: Object, riv?: Uint8Array}} content
    * @returns {Promise<Array<{name: string, worker: number, source: string}>>}
@@ -461,8 +462,20 @@ export class RiveSync {
   async loadFile(name, content) {
     const message = { type: 'loadFile', name };
     if (content.schema) message.schema = content.schema;
-    if (content.riv) message.riv = base64(content.riv);
-    return (await this.request(message)).files;
+    if (!content.riv) return (await this.request(message)).files;
+    const riv = content.riv;
+    // base64 takes 4 characters for every 3 bytes; the rest of the message fits in 256 bytes
+    // besides the name (escaped at worst 6 characters a byte).
+    const maxMessageBytes = this.welcome?.limits?.maxMessageBytes ?? 1048576;
+    const nameBytes = new TextEncoder().encode(name).length;
+    const partBytes = Math.max(3, Math.floor((maxMessageBytes - 256 - 6 * nameBytes) / 4) * 3);
+    if (riv.length <= partBytes) return (await this.request({ ...message, riv: base64(riv) })).files;
+    let reply;
+    for (let offset = 0; offset < riv.length; offset += partBytes) {
+      const part = riv.subarray(offset, offset + partBytes);
+      reply = await this.request({ ...message, riv: base64(part), offset, size: riv.length });
+    }
+    return reply.files;
   }
 
   // MARK: Targets (§7, §8)
@@ -995,6 +1008,20 @@ export class Target {
    */
   fireInput(name) {
     return this.client.command({ type: 'fireInput', target: this.name, name });
+  }
+
+  /**
+   * `setBindTarget` (PROTOCOL.md §8): writes the target side of the artboard's data bind number
+   * `bind` (as `rivesync inspect --graph` numbers them), as an interactive component would: a
+   * number, a boolean, a string or a color `'#AARRGGBB'`, of the bound property's type. Two-way
+   * and to-source binds carry it to the view model. Resolves with the ack after the advance that
+   * applied it; rejects with `no_such_data_bind` or `type_mismatch`.
+   * @param {number} bind
+   * @param {number|boolean|string} value
+   * @returns {Promise<Ack>}
+   */
+  setBindTarget(bind, value) {
+    return this.client.command({ type: 'setBindTarget', target: this.name, bind, value });
   }
 
   /**

@@ -29,7 +29,7 @@ public enum ClientStrings {
         case .hello(_, _, let client): return client.map { [("client", $0)] } ?? []
         case .createStateMachine(let machine): return machine.name.map { [("name", $0)] } ?? []
         case .createInstance(_, _, let publish): return publish.map { [("publish", $0)] } ?? []
-        case .publish(_, let name), .loadFile(let name, _): return [("name", name)]
+        case .publish(_, let name), .loadFile(let name, _, _): return [("name", name)]
         case .upload(_, _, let mediaType): return mediaType.map { [("mediaType", $0)] } ?? []
         case .transaction(let transaction): return transaction.commands.flatMap(named(in:))
         default: return []

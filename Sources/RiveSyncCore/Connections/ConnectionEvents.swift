@@ -15,6 +15,13 @@ public enum ConnectionEvent: Sendable {
     case subscribeAnswered(ConnectionID, target: String, paths: [String]?, succeeded: Bool)
     /// The tokens were read again: every connection is checked against them.
     case tokensReloaded
+    /// Whether the daemon's state may be behind (false: a cluster node that cannot read the
+    /// cluster's log) or is fresh again (PROTOCOL.md §7.1): every connection that said hello
+    /// is told, and while not fresh a later `hello` gets `freshness` false after `welcome`.
+    case freshness(Bool)
+    /// Every open connection is closed (a cluster node whose lease ended: its acks can no
+    /// longer be trusted, so its clients go on elsewhere, protocol/CLUSTER.md §3.2).
+    case closeAll(code: CloseCode, reason: String)
 }
 
 /// A timer the core asked for (`.schedule`).

@@ -23,9 +23,13 @@ extension Connections {
             }
             out.append(.startBackground(connection, .upload(kind: kind, data: data, mediaType: mediaType), id: request.id))
             return .background
-        case .loadFile(let name, let content):
-            out.append(.startBackground(connection, .loadFile(name: name, content: content), id: request.id))
-            return .background
+        case .loadFile(let name, let content, let part):
+            if part == nil { states[connection]!.fileInParts = nil }
+            guard case .riv(let bytes) = content else {
+                out.append(.startBackground(connection, .loadFile(name: name, content: content), id: request.id))
+                return .background
+            }
+            return loadRiv(connection, name: name, bytes: bytes, part: part, id: request.id, into: &out)
         case .hello:
             return .answered
         default:
@@ -62,12 +66,12 @@ extension Connections {
     mutating func recheck(into out: inout [ConnectionAction]) {
         for connection in states.keys.sorted() {
             guard let identity = states[connection]?.identity else { continue }
-            guard environment.isValid(identity) else {
+            guard let grants = environment.grants(of: identity) else {
                 refuse(connection, id: nil, reason: "token revoked", into: &out)
                 continue
             }
             for (target, paths) in states[connection]!.subscriptions.sorted(by: { $0.key < $1.key })
-            where !environment.allowsSubscription(identity, to: target, paths: paths) {
+            where !grants.allowsSubscription(to: target, paths: paths) {
                 states[connection]!.unsubscribe(target)
                 let unsubscribe = ClientRequest.unsubscribe(target: target)
                 if case .success(let worker) = environment.worker(for: unsubscribe) {

@@ -10,6 +10,9 @@ import RiveSyncProtocol
 public struct Connections {
     let environment: any ConnectionEnvironment
     var states: [ConnectionID: State] = [:]
+    /// False while the daemon's state may be behind (the last `freshness` event); a single
+    /// daemon's never is.
+    public private(set) var stateIsFresh = true
 
     struct State {
         var remoteAddress: String
@@ -30,6 +33,8 @@ public struct Connections {
         var busy = false
         /// Messages that arrived while `busy`, oldest first.
         var waiting: [(bytes: [UInt8], isText: Bool)] = []
+        /// The `.riv` file this connection is sending in parts (`loadFile` with `offset`).
+        var fileInParts: FileInParts?
     }
 
     public init(environment: any ConnectionEnvironment) { self.environment = environment }
@@ -94,6 +99,12 @@ public struct Connections {
             states[connection]!.answered(target, paths: paths, succeeded: succeeded)
         case .tokensReloaded:
             recheck(into: &out)
+        case .freshness(let fresh):
+            stateIsFresh = fresh
+            let greeted = greeted
+            if !greeted.isEmpty { out.append(.send(Self.frame(.freshness(fresh: fresh)), to: greeted)) }
+        case .closeAll(let code, let reason):
+            for connection in open { out.append(.close(connection, code: code, reason: reason)) }
         }
         return out
     }
@@ -153,15 +164,20 @@ public struct Connections {
         // A transaction's commands each need their own permission (PROTOCOL.md §16).
         var transaction: TransactionRequest?
         if case .transaction(let t) = request.body { transaction = t }
+        guard let grants = environment.grants(of: identity) else {
+            refuse(connection, id: request.id, reason: "token revoked", into: &out)
+            return .answered
+        }
         for (index, body) in (transaction?.commands ?? [request.body]).enumerated() {
-            switch environment.authorize(body, as: identity) {
-            case .allowed: continue
-            case .denied(let error):
-                return fail(connection, transaction == nil ? error : error.inCommand(index), id: request.id, into: &out)
-            case .revoked:
-                refuse(connection, id: request.id, reason: "token revoked", into: &out)
-                return .answered
-            }
+            guard let denial = grants.denial(of: body) else { continue }
+            return fail(connection, transaction == nil ? denial.error : denial.error.inCommand(index), id: request.id, into: &out)
+        }
+        // A daemon that accepts no files refuses them here, before their bytes (or a `.riv`
+        // file's parts) are kept.
+        if case .loadFile = request.body, !environment.acceptsFiles {
+            return fail(
+                connection, WireError(code: .forbidden, message: "this daemon does not accept files from clients"), id: request.id,
+                into: &out)
         }
         return route(connection, request, identity: identity, into: &out)
     }
@@ -185,7 +201,7 @@ public struct Connections {
         states[connection]!.identity = identity
         states[connection]!.client = client
         out.append(.send(Self.frame(environment.welcome(id: id)), to: [connection]))
-        if !environment.stateIsFresh { out.append(.send(Self.frame(.freshness(fresh: false)), to: [connection])) }
+        if !stateIsFresh { out.append(.send(Self.frame(.freshness(fresh: false)), to: [connection])) }
         return .answered
     }
 

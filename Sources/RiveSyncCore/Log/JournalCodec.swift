@@ -64,6 +64,7 @@ public enum JournalCodec {
         case .bind(let bindings): return ["op": "bind", "bindings": .array(bindings.map(StateCodec.encode))]
         case .setInput(let name, let value): return ["op": "setInput", "name": .string(name), "value": encode(value)]
         case .fireInput(let name): return ["op": "fireInput", "name": .string(name)]
+        case .setBindTarget(let bind, let value): return ["op": "setBindTarget", "bind": .number(Double(bind)), "value": encode(value)]
         }
     }
 
@@ -74,6 +75,7 @@ public enum JournalCodec {
         case "bind": return .bind(try StateCodec.decodeBindings(try fields.value("bindings")))
         case "setInput": return .setInput(name: try fields.string("name"), value: try decodeValue(try fields.value("value")))
         case "fireInput": return .fireInput(name: try fields.string("name"))
+        case "setBindTarget": return .setBindTarget(bind: try fields.int("bind"), value: try decodeValue(try fields.value("value")))
         default: break
         }
         let path = try fields.string("path")

@@ -21,6 +21,9 @@ import RiveSyncProtocol
 /// earlier format, leaves them null, `NestedBlanks.null`), adds `"bindDefaults": false` to a
 /// state machine made with empty slots, and the commands `setInput` and `fireInput`: a daemon
 /// that did not know them would replay other instances, ids and states, so it refuses format 5.
+/// Format 5 also holds the command `setBindTarget` (`"op": "setBindTarget"`, `bind`, `value`),
+/// added without a new number: a daemon that does not know it cannot read the record and
+/// refuses the journal (a corrupt record) instead of replaying it differently.
 public enum JournalRecord: Sendable, Equatable {
     /// The journal format these records are written in (`file.json`'s `format`).
     public static let format = 5
@@ -51,7 +54,7 @@ extension JournalRecord {
             return nested == .blankInstances || !request.bindDefaults ? Self.format : Self.typedRecords
         case .publish, .deleteTarget: return Self.typedRecords
         case .advance(_, let commands, let elapsed):
-            if commands.contains(where: \.command.isStateMachineInput) { return Self.format }
+            if commands.contains(where: \.command.drivesStateMachine) { return Self.format }
             return elapsed > 0 ? Self.timedAdvances : Self.typedRecords
         }
     }

@@ -83,7 +83,7 @@ extension WorkerCore {
         var replies: [WorkerAction] = []
         let limits = environment.limits
         // No connection can be lagging while the whole transport queue is under the soft limit.
-        let anyBacklog = Backlog.lags(queuedBytes: environment.totalQueuedBytes(), maxSendQueueBytes: limits.maxSendQueueBytes)
+        let anyBacklog = Backlog.lags(queuedBytes: sendQueues.total, maxSendQueueBytes: limits.maxSendQueueBytes)
         for batch in batches {
             guard targets[batch.target] != nil else { continue }
             count(.batches(target: batch.target))
@@ -101,8 +101,12 @@ extension WorkerCore {
             }
             let plan = Fanout.plan(
                 batch, epoch: targetEpoch, withAuthors: environment.recordsAuthors, to: subscribers, anyBacklog: anyBacklog,
-                maxSendQueueBytes: limits.maxSendQueueBytes, queuedBytes: { environment.queuedBytes($0) })
+                maxSendQueueBytes: limits.maxSendQueueBytes, queuedBytes: sendQueues.queuedBytes)
             for (frame, connections) in plan.filtered { outbox.append(.send(frame, to: connections)) }
+            if anyBacklog {
+                for (_, connections) in plan.filtered { fannedOut.formUnion(connections) }
+                fannedOut.formUnion(plan.wholeTarget)
+            }
             for connection in plan.lagging { targets[batch.target]!.subscribers[connection]!.lagging = true }
             if !plan.lagging.isEmpty { scheduleCatchUpCheck() }
             if !plan.wholeTarget.isEmpty { outbox.append(.send(full, to: plan.wholeTarget)) }

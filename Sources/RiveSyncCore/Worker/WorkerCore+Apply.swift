@@ -25,7 +25,7 @@ extension WorkerCore {
                         globals: request.globals.map { ($0.name, $0.instance) }, bindDefaults: request.bindDefaults, nested: nested)
                 }
             } catch {
-                environment.directory.releaseTarget(resolved.name)
+                releaseClaimed(resolved.name)
                 throw error
             }
             targets[resolved.name] = TargetRecord(
@@ -34,7 +34,7 @@ extension WorkerCore {
         case .publish(let instance, let name):
             try claimCommitted(name, file: file)
             do { try model { try $0.publish(instance, as: name) } } catch {
-                environment.directory.releaseTarget(name)
+                releaseClaimed(name)
                 throw error
             }
             targets[name] = TargetRecord(file: file, manual: false, rate: environment.defaultRate)
@@ -72,28 +72,33 @@ extension WorkerCore {
         return (artboard.name, machine, request.name ?? machine)
     }
 
-    /// Claims a target name for a committed record: already claimed when this worker proposed
-    /// the record (`reservedTargets`), else claimed now (`target_exists` when taken).
+    /// Claims a target name for a committed record: already claimed in the directory when this
+    /// worker proposed the record (`reservedTargets`); else free among this worker's names or
+    /// `target_exists` — the directory follows (`targetNames(.claim)`).
     private func claimCommitted(_ name: String, file: String) throws(WireError) {
-        if reservedTargets.remove(name) != nil { return }
-        guard environment.directory.claimTarget(name, file: file) else { throw WireError(StateMachineError.targetExists(name)) }
+        if reservedTargets.remove(name) != nil {
+            // Claimed in the directory already (`claimTarget`); this worker's names follow.
+            _ = names.claimTarget(name, file: file)
+            return
+        }
+        guard names.claimTarget(name, file: file) else { throw WireError(StateMachineError.targetExists(name)) }
+        outbox.append(.targetNames(.claim(name, file: file)))
     }
 
-    /// Claims a target name for a proposal: `target_exists` when taken, `limit_exceeded` when
-    /// it would pass `maxTargets`. Held in `reservedTargets` until the record applies.
-    func reserveTarget(_ name: String, file: String, maxTargets: Int) throws(WireError) {
-        switch environment.directory.claimTarget(name, file: file, limit: maxTargets) {
-        case .claimed: reservedTargets.insert(name)
-        case .taken: throw WireError(StateMachineError.targetExists(name))
-        case .full: throw WireError.limit("maxTargets", maxTargets)
-        }
+    /// Gives back the name of a target whose record did not apply after all.
+    private func releaseClaimed(_ name: String) {
+        names.releaseTarget(name)
+        outbox.append(.targetNames(.release(name)))
     }
 
     /// Answers whoever waited for a record.
     func answer(_ waiter: Waiter, ticket: LogTicket, with result: Result<Applied, WireError>) {
         switch waiter {
-        case .own:
+        case .own(let reserved):
             ownOutcomes[ticket] = result
+            if case .failure = result, let name = reserved, reservedTargets.remove(name) != nil {
+                outbox.append(.targetNames(.release(name)))
+            }
         case .advance(let target, let commands, let manual):
             targets[target]?.advancesInFlight -= 1
             switch result {
@@ -109,7 +114,7 @@ extension WorkerCore {
         case .request(let waiter):
             switch result {
             case .failure(let error):
-                if let name = waiter.reserved, reservedTargets.remove(name) != nil { environment.directory.releaseTarget(name) }
+                if let name = waiter.reserved, reservedTargets.remove(name) != nil { outbox.append(.targetNames(.release(name))) }
                 sendError(waiter.grants.visible(error, for: waiter.body), id: waiter.id, to: waiter.connection)
             case .success(let applied):
                 answer(waiter, applied)
@@ -120,15 +125,11 @@ extension WorkerCore {
     private func answer(_ waiter: RequestWaiter, _ applied: Applied) {
         let id = waiter.id
         switch (waiter.reply, applied) {
-        case (.instance(let publish?, let maxTargets), .instance(let instance, let file)):
-            do { try reserveTarget(publish, file: file, maxTargets: maxTargets) } catch {
-                return sendError(waiter.grants.visible(error, for: waiter.body), id: id, to: waiter.connection)
-            }
+        case (.instance(let publish?), .instance(let instance, let file)):
             var next = waiter
             next.reply = .published(instance)
-            next.reserved = publish
             propose(.publish(instance: instance, name: publish), file: file, .request(next))
-        case (.instance(nil, _), .instance(let instance, let file)):
+        case (.instance(nil), .instance(let instance, let file)):
             send(instanceReply(instance, file: file, id: id), to: waiter.connection)
         case (.published(let instance), .target(let name)):
             send(instanceReply(instance, file: targets[name]!.file, id: id), to: waiter.connection)

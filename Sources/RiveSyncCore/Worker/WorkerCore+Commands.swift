@@ -10,16 +10,22 @@ extension WorkerCore {
     func enqueueCommand(
         _ body: ClientRequest, session: ConnectionID, requestID: JSONValue?, grants: any RequestGrants, author: Author?
     ) throws(WireError) {
-        let (target, command) = try self.command(for: body, grants: grants)
+        let (target, command, resolved) = try self.command(for: body, grants: grants)
         let file = try record(target).file
         // Against the applied state only while nothing waits to apply before this command:
         // commands queued (or proposed) ahead of it may make it valid (an insert, then a swap
         // of the new index) or invalid; then it is checked when it applies, and its error
-        // carries the batch's seq.
+        // carries the batch's seq. A `set`'s path was resolved in this state already.
         if checksAgainstAppliedState(target) {
-            do { try files[file]!.validate(command, on: target) } catch { throw WireError(error) }
+            do {
+                if case .set(let path, let value) = command, let resolved {
+                    try files[file]!.validateSet(value, at: resolved, path: path)
+                } else {
+                    try files[file]!.validate(command, on: target)
+                }
+            } catch { throw WireError(error) }
         }
-        let number = environment.commandNumbers.next()
+        let number = numbering.next()
         targets[target]!.queued.append(QueuedCommand(id: number, command: command, author: recorded(author)))
         let hidden: String?
         if case .bind = command { hidden = nil } else { hidden = grants.may(.read, on: target, at: command.path) ? nil : command.path }
@@ -38,17 +44,22 @@ extension WorkerCore {
 
     /// A command request as the model's command, with what the model cannot check checked:
     /// the value's type at its path (in the state as it is now), assets, and that instances
-    /// exist and may be attached.
-    func command(for body: ClientRequest, grants: any RequestGrants) throws(WireError) -> (target: String, command: Command) {
+    /// exist and may be attached. `resolved`: where a `set`'s path leads now (its one
+    /// resolution while it is checked).
+    func command(
+        for body: ClientRequest, grants: any RequestGrants
+    ) throws(WireError) -> (target: String, command: Command, resolved: ResolvedProperty?) {
         let target: String
         let command: Command
+        var resolved: ResolvedProperty?
         switch body {
         case .set(let t, let path, let json):
             let file = try record(t).file
-            let type: DataType
-            do { type = try files[file]!.property(at: path, in: t).type } catch { throw WireError(error) }
+            let property: ResolvedProperty
+            do { property = try files[file]!.resolve(ParsedPath(path), inTarget: t) } catch { throw WireError(error) }
+            resolved = property
             let value: PropertyValue
-            do { value = try ValueCodec.decode(json, as: type, path: path) } catch { throw WireError(error) }
+            do { value = try ValueCodec.decode(json, as: property.property.type, path: path) } catch { throw WireError(error) }
             try checkValue(value, file: file, target: t, path: path, grants: grants)
             (target, command) = (t, .set(path: path, value: value))
         case .fire(let t, let path): (target, command) = (t, .fire(path: path))
@@ -70,6 +81,16 @@ extension WorkerCore {
             (target, command) = (t, bind)
         case .setInput(let t, let name, let value): (target, command) = (t, .setInput(name: name, value: value))
         case .fireInput(let t, let name): (target, command) = (t, .fireInput(name: name))
+        case .setBindTarget(let t, let bind, let json):
+            let file = try record(t).file
+            let type: DataType
+            do { type = try files[file]!.dataBindTargetType(t, bind: bind) } catch { throw WireError(error) }
+            let value: PropertyValue
+            do { value = try ValueCodec.decode(json, as: type, path: "") } catch {
+                guard case .typeMismatch(_, let expected, let actual) = error else { throw WireError(error) }
+                throw WireError(DataBindTargetError.typeMismatch(bind: bind, expected: expected, actual: actual))
+            }
+            (target, command) = (t, .setBindTarget(bind: bind, value: value))
         default:
             throw WireError.internalError("not a command: \(body.type)")
         }
@@ -79,13 +100,14 @@ extension WorkerCore {
             try checkAttach(instance, in: file, to: target, at: path, grants: grants)
         case .listRemove(_, let instance):
             try checkInstance(instance, in: file)
-        case .setInput, .fireInput:
-            // A state machine's inputs never change: checked now, whatever is queued before it.
-            do { try files[file]!.checkInput(command, on: target) } catch { throw WireError(error) }
+        case .setInput, .fireInput, .setBindTarget:
+            // A state machine's inputs and data binds never change: checked now, whatever is
+            // queued before it.
+            do { try files[file]!.validate(command, on: target) } catch { throw WireError(error) }
         default:
             break
         }
-        return (target, command)
+        return (target, command, resolved)
     }
 
     /// Records who waits for a queued command's ack and schedules the advance. `hiddenPath`:

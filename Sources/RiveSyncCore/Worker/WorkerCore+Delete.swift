@@ -21,7 +21,8 @@ extension WorkerCore {
         let removal: TargetRemoval
         do { removal = try files[record.file]!.removeTarget(target) } catch { throw WireError(error) }
         targets[target] = nil
-        environment.directory.retireTarget(target, file: record.file)
+        names.retireTarget(target, file: record.file)
+        outbox.append(.targetNames(.retire(target, file: record.file)))
         let ended = ServerMessage.unsubscribed(target: target, reason: .deleted, id: nil)
         if !record.subscribers.isEmpty { outbox.append(.send(Frame(bytes: ended.serialized()), to: Array(record.subscribers.keys))) }
         count(.subscriptions(target: target, delta: -record.subscribers.count))

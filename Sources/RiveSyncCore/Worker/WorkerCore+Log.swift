@@ -9,8 +9,9 @@ enum Waiter {
     /// An advance's commands (their senders wait in the target's `pending`); `manual`: the
     /// `advance` request that asked for it.
     case advance(target: String, commands: [QueuedCommand], manual: ManualAdvance?)
-    /// The daemon itself (configuration loading): the outcome is kept for `outcome(of:)`.
-    case own
+    /// The daemon itself (configuration loading): the outcome is kept for `outcome(of:)`;
+    /// `reserved`: the target name claimed for it, given back if the record does not apply.
+    case own(reserved: String?)
 }
 
 /// A request waiting for its record.
@@ -24,8 +25,9 @@ struct RequestWaiter {
     var reserved: String?
 
     enum Reply {
-        /// `instance`, after publishing it first when `publish` is given.
-        case instance(publish: String?, maxTargets: Int)
+        /// `instance`, after publishing it first when `publish` is given (its name reserved
+        /// with the request).
+        case instance(publish: String?)
         /// `instance`, once the instance it names is published.
         case published(InstanceID)
         case target
@@ -50,9 +52,8 @@ extension WorkerCore {
     /// Proposes a record for `file`: an `append` action; `waiter` is answered once the log's
     /// answer comes back as an event (`committed` or `appendFailed`).
     @discardableResult
-    func propose(_ record: JournalRecord, file: String, _ waiter: Waiter) -> LogTicket {
-        lastTicket += 1
-        let ticket = LogTicket(lastTicket)
+    func propose(_ record: JournalRecord, file: String, _ waiter: Waiter, ticket given: LogTicket? = nil) -> LogTicket {
+        let ticket = given ?? nextTicket()
         waiting[ticket] = waiter
         count(.proposalsWaiting(delta: 1))
         if case .advance(let target, _, _) = waiter { targets[target]?.advancesInFlight += 1 }
@@ -63,7 +64,13 @@ extension WorkerCore {
     /// The daemon's own change (configuration): proposes `record` like a client's; once the
     /// shell has performed the actions (`takeActions`) and the log has answered,
     /// `outcome(of:)` tells what applying it did.
-    public func proposeOwn(_ record: JournalRecord, file: String) -> LogTicket { propose(record, file: file, .own) }
+    public func proposeOwn(_ record: JournalRecord, file: String) -> LogTicket { propose(record, file: file, .own(reserved: nil)) }
+
+    /// A fresh ticket.
+    func nextTicket() -> LogTicket {
+        lastTicket += 1
+        return LogTicket(lastTicket)
+    }
 
     /// What applying the record of the daemon's own proposal `ticket` did (then forgotten):
     /// its error if it did not apply, `internal_error` if the log has not answered yet (a log
@@ -86,8 +93,10 @@ extension WorkerCore {
         if let waiter, let ticket { answer(waiter, ticket: ticket, with: result) }
         guard case .success = result else { return }
         switch (record, result) {
-        case (.advance(let target, _, _), _):
+        case (.advance(let target, let commands, _), _):
             if ticket != nil { count(.advanceDuration(nanoseconds: environment.now() &- start)) }
+            // Another node's numbers: later ones of this worker go above them (CLUSTER.md §2.5).
+            if ticket == nil { numbering.ensure(counterAbove: highestCounter(commands.map(\.id))) }
             advanceApplied(target, own: ticket != nil)
             if ticket == nil { followAdvance(of: target) }
         case (.createStateMachine, .success(.target(let target))):
@@ -125,13 +134,13 @@ extension WorkerCore {
         for waiter in dropped.values {
             switch waiter {
             case .request(let request):
-                if let name = request.reserved, reservedTargets.remove(name) != nil { environment.directory.releaseTarget(name) }
+                if let name = request.reserved, reservedTargets.remove(name) != nil { outbox.append(.targetNames(.release(name))) }
             case .advance(let target, let commands, _):
                 if targets[target] != nil { count(.commandsQueued(delta: -commands.count)) }
                 targets[target]?.advancesInFlight -= 1
                 for command in commands { targets[target]?.pending[command.id] = nil }
-            case .own:
-                break
+            case .own(let reserved):
+                if let name = reserved, reservedTargets.remove(name) != nil { outbox.append(.targetNames(.release(name))) }
             }
         }
     }

@@ -81,7 +81,7 @@ extension WorkerCore {
         var receivers: [ConnectionID] = []
         for (connection, subscription) in targets[target]!.subscribers.sorted(by: { $0.key < $1.key })
         where subscription.presence && !subscription.lagging {
-            if Backlog.lags(queuedBytes: environment.queuedBytes(connection), maxSendQueueBytes: maxSendQueueBytes) {
+            if Backlog.lags(queuedBytes: sendQueues.queuedBytes(connection), maxSendQueueBytes: maxSendQueueBytes) {
                 targets[target]!.subscribers[connection]!.lagging = true
                 scheduleCatchUpCheck()
             } else {
@@ -89,6 +89,7 @@ extension WorkerCore {
             }
         }
         guard !receivers.isEmpty else { return }
+        if Backlog.lags(queuedBytes: sendQueues.total, maxSendQueueBytes: maxSendQueueBytes) { fannedOut.formUnion(receivers) }
         let message = PresenceMessage(target: target, epoch: epoch(of: target), seq: currentSeq(of: target), changes: changes)
         outbox.append(.send(Frame(bytes: ServerMessage.presence(message).serialized()), to: receivers))
     }

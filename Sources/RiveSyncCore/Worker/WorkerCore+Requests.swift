@@ -23,9 +23,10 @@ extension WorkerCore {
     private func reply(
         to body: ClientRequest, id: JSONValue?, session: ConnectionID, grants: any RequestGrants, author: Author?
     ) throws(WireError) -> ServerMessage? {
-        func waiter(_ reply: RequestWaiter.Reply, reserved: String? = nil) -> Waiter {
-            .request(RequestWaiter(connection: session, id: id, body: body, grants: grants, reply: reply, reserved: reserved))
+        func request(_ reply: RequestWaiter.Reply, reserved: String? = nil) -> RequestWaiter {
+            RequestWaiter(connection: session, id: id, body: body, grants: grants, reply: reply, reserved: reserved)
         }
+        func waiter(_ reply: RequestWaiter.Reply, reserved: String? = nil) -> Waiter { .request(request(reply, reserved: reserved)) }
         func names(_ list: [String]) -> ServerMessage { .names(list, id: id) }
         func schema(_ file: String) throws(WireError) -> FileSchema { try runtime(file).schema }
         func model<T>(_ body: () throws -> T) throws(WireError) -> T {
@@ -59,24 +60,31 @@ extension WorkerCore {
             let info = try model { try s.defaultViewModelInfo(for: artboard) }
             return .defaultViewModelInfo(viewModel: info.viewModelName, instance: info.instanceName, id: id)
         case .createInstance(let file, let source, let publish):
-            if let publish, environment.directory.target(publish) != nil { throw WireError(StateMachineError.targetExists(publish)) }
-            let maxTargets = environment.limits.maxTargets
-            if publish != nil, environment.directory.targetCount >= maxTargets { throw WireError.limit("maxTargets", maxTargets) }
             _ = try runtime(file)
-            propose(.createInstance(source), file: file, waiter(.instance(publish: publish, maxTargets: maxTargets)))
+            // The name is held from the request on: taken, or a full daemon, fails before the
+            // instance is made, and nothing can take it before the publish.
+            if let publish {
+                claim(
+                    publish, file: file, limit: environment.limits.maxTargets, thenPropose: .createInstance(source),
+                    for: .request(request(.instance(publish: publish), reserved: publish)))
+            } else {
+                propose(.createInstance(source), file: file, waiter(.instance(publish: nil)))
+            }
             return nil
-        case .createStateMachine(let request):
-            let (record, name) = try stateMachineRecord(request, grants: grants)
-            try reserveTarget(name, file: request.file, maxTargets: environment.limits.maxTargets)
-            propose(record, file: request.file, waiter(.target, reserved: name))
+        case .createStateMachine(let stateMachine):
+            let (record, name) = try stateMachineRecord(stateMachine, grants: grants)
+            claim(
+                name, file: stateMachine.file, limit: environment.limits.maxTargets, thenPropose: record,
+                for: .request(request(.target, reserved: name)))
             return nil
         case .publish(let instance, let name):
-            guard let owner = environment.directory.owner(of: instance) else {
+            guard let owner = owner(of: instance) else {
                 throw WireError(StateMachineError.unknownInstance(instance))
             }
             try checkAttach(instance, in: owner.name, to: name, at: "", grants: grants)
-            try reserveTarget(name, file: owner.name, maxTargets: environment.limits.maxTargets)
-            propose(.publish(instance: instance, name: name), file: owner.name, waiter(.target, reserved: name))
+            claim(
+                name, file: owner.name, limit: environment.limits.maxTargets, thenPropose: .publish(instance: instance, name: name),
+                for: .request(request(.target, reserved: name)))
             return nil
         case .deleteTarget(let target):
             let file = try record(target).file
@@ -98,7 +106,8 @@ extension WorkerCore {
             let value = try model { try runtime.value(at: path, in: target) }
             let seq = try model { try runtime.target(target).seq }
             return .value(ServerMessage.ValueReply(target: target, seq: seq, path: path, valueType: property.type, value: value), id: id)
-        case .set, .fire, .listAppend, .listInsert, .listRemoveAt, .listRemove, .listSwap, .bind, .setInput, .fireInput:
+        case .set, .fire, .listAppend, .listInsert, .listRemoveAt, .listRemove, .listSwap, .bind, .setInput, .fireInput,
+            .setBindTarget:
             try enqueueCommand(body, session: session, requestID: id, grants: grants, author: author)
             return nil
         case .transaction(let transaction):
@@ -130,19 +139,20 @@ extension WorkerCore {
     }
 
     /// Proposes publishing an instance as a target (auto mode, default rate), for the
-    /// configuration; its outcome: `outcome(of:)` (see `proposeOwn`).
+    /// configuration, once its name is claimed (`claimTarget`, never refused for `maxTargets`);
+    /// its outcome: `outcome(of:)` after the shell performed the actions (see `proposeOwn`).
     public func publish(_ instance: InstanceID, as name: String, file: String) -> LogTicket {
-        proposeOwn(.publish(instance: instance, name: name), file: file)
+        claimOwn(name, file: file, thenPropose: .publish(instance: instance, name: name))
     }
 
-    /// Proposes a state machine target for the configuration (`grants`: `.everything`);
-    /// returns its name and the ticket of its outcome (see `proposeOwn`).
+    /// Proposes a state machine target for the configuration (`grants`: `.everything`) once its
+    /// name is claimed (as `publish(_:as:file:)`); returns its name and the ticket of its
+    /// outcome (see `proposeOwn`).
     public func createStateMachine(
         _ request: StateMachineRequest, grants: any RequestGrants
     ) throws(WireError) -> (name: String, ticket: LogTicket) {
         let (record, name) = try stateMachineRecord(request, grants: grants)
-        guard environment.directory.target(name) == nil else { throw WireError(StateMachineError.targetExists(name)) }
-        return (name, proposeOwn(record, file: request.file))
+        return (name, claimOwn(name, file: request.file, thenPropose: record))
     }
 
     /// The record of a new state machine, its name, state machine and rate resolved; `grants`

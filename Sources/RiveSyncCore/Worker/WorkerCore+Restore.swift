@@ -7,7 +7,8 @@ extension WorkerCore {
     /// every later record applied as a committed record without a ticket — the same code as
     /// live changes, so ids, seqs and batch history come out the same. Nothing is skipped: the
     /// first thing that does not check out throws `ReplayError` saying where. Returns the
-    /// highest command number seen.
+    /// highest command counter seen (`CommandNumbering.counter(of:)`): the daemon hands the
+    /// highest of every file to every worker (`ensureCommandNumbers(counterAbove:)`).
     public func restore(
         _ schema: FileSchema, as name: String, firstInstanceID: UInt64, snapshot: JournalSnapshot?,
         records: [(line: Int, record: JournalRecord)]
@@ -20,7 +21,7 @@ extension WorkerCore {
             do { highestCommand = try restore(snapshot, file: name, schema: schema) } catch { throw .snapshot(reason: "\(error)") }
         }
         for (line, record) in records {
-            if case .advance(_, let commands, _) = record { highestCommand = max(highestCommand, commands.map(\.id).max() ?? 0) }
+            if case .advance(_, let commands, _) = record { highestCommand = max(highestCommand, highestCounter(commands.map(\.id))) }
             do { _ = try apply(record, file: name) } catch { throw .record(line: line, reason: "cannot be replayed: \(error)") }
             if case .advance(let target, _, _) = record { advanceApplied(target, own: false) }
         }
@@ -29,27 +30,30 @@ extension WorkerCore {
         return highestCommand
     }
 
-    /// Restores a snapshot's state and targets; returns the highest command number in them.
+    /// Restores a snapshot's state and targets; returns the highest command counter in them.
     private func restore(_ snapshot: JournalSnapshot, file name: String, schema: FileSchema) throws -> UInt64 {
         let state = try JournalCodec.decodeState(snapshot.state, schema: schema)
         files[name] = FileRuntime(schema: schema, limits: files[name]!.limits, restoring: state)
         var highestCommand: UInt64 = 0
         for target in snapshot.targets {
-            guard environment.directory.claimTarget(target.name, file: name) else {
+            guard names.claimTarget(target.name, file: name) else {
                 throw JournalCodec.Invalid(description: "target '\(target.name)' is taken")
             }
+            outbox.append(.targetNames(.claim(target.name, file: name)))
             var record = TargetRecord(file: name, manual: target.manual, rate: target.rate)
             record.drivesTime = !environment.sharesManualAdvances
             for batch in target.history {
                 let decoded = try decodeHistoryBatch(batch, target: target.name, file: name)
-                highestCommand = max(highestCommand, decoded.applied.max() ?? 0)
+                highestCommand = max(highestCommand, highestCounter(decoded.applied))
                 // Authors recorded before `authors` was turned off are not sent.
                 let sent = environment.recordsAuthors ? batch : .object((batch.objectValue ?? []).filter { $0.0 != "authors" })
                 record.history.append(HistoryEntry(batch: decoded, frame: Frame(bytes: sent.serialized())))
             }
             targets[target.name] = record
         }
-        environment.directory.rememberRetired(Array(files[name]!.retiredTargets.keys), file: name)
+        let retired = files[name]!.retiredTargets.keys.sorted()
+        names.rememberRetired(retired, file: name)
+        outbox.append(.targetNames(.rememberRetired(retired, file: name)))
         return highestCommand
     }
 
@@ -80,6 +84,13 @@ extension WorkerCore {
         }
         return batch
     }
+
+    /// The highest counter of `numbers` (0 for none), whichever worker numbered them.
+    func highestCounter(_ numbers: [UInt64]) -> UInt64 { numbers.map { numbering.counter(of: $0) }.max() ?? 0 }
+
+    /// Later command numbers of this worker have a counter above `highest` (the daemon's call
+    /// after every file is restored, with the highest counter any restore returned).
+    public func ensureCommandNumbers(counterAbove highest: UInt64) { numbering.ensure(counterAbove: highest) }
 }
 
 /// Why a file's log could not be replayed.

@@ -121,7 +121,7 @@ extension WorkerCore {
         var stillLagging = false
         for name in targets.keys.sorted() {
             for (connection, subscription) in targets[name]!.subscribers.sorted(by: { $0.key < $1.key }) where subscription.lagging {
-                guard Backlog.caughtUp(queuedBytes: environment.queuedBytes(connection), maxSendQueueBytes: maxSendQueueBytes) else {
+                guard Backlog.caughtUp(queuedBytes: sendQueues.queuedBytes(connection), maxSendQueueBytes: maxSendQueueBytes) else {
                     stillLagging = true
                     continue
                 }

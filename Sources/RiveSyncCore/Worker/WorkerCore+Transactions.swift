@@ -36,7 +36,7 @@ extension WorkerCore {
         }
         files[file]!.endTrial(trial)
         if let failure { throw failure }
-        let numbers = environment.commandNumbers.next(count: commands.count)
+        let numbers = numbering.next(count: commands.count)
         let who = recorded(author)
         for (number, command) in zip(numbers, commands) {
             targets[target]!.queued.append(QueuedCommand(id: number, command: command, author: who, transaction: numbers[0]))

@@ -16,6 +16,19 @@ public final class WorkerCore {
     public internal(set) var files: [String: FileRuntime] = [:]
     public internal(set) var targets: [String: TargetRecord] = [:]
     var catchUpCheckScheduled = false
+    /// How this worker numbers the commands it queues (its own counter).
+    var numbering: CommandNumbering
+    /// Every file of the daemon by number, with its worker (`WorkerEvent.filePlaced`; this
+    /// worker's own from `load`).
+    var placedFiles: [UInt64: (name: String, worker: Int)] = [:]
+    /// The send queues as the shell reported them (`WorkerEvent.sendQueues`): the latest total,
+    /// and each connection's size as last measured.
+    public internal(set) var sendQueues = SendQueues()
+    /// Connections sent batches or presence while the transport was backed up, since the last
+    /// report: measured for the next one (`connectionsToMeasure`).
+    var fannedOut: Set<ConnectionID> = []
+    /// When the shell last measured every subscriber (the transport had just backed up).
+    var lastQueueSweep: UInt64?
     /// What each proposal in flight answers once the log has.
     var waiting: [LogTicket: Waiter] = [:]
     /// What the daemon's own proposals did, until `outcome(of:)`.
@@ -23,6 +36,12 @@ public final class WorkerCore {
     var lastTicket: UInt64 = 0
     /// Target names claimed for proposals in flight (their records claim nothing again).
     var reservedTargets: Set<String> = []
+    /// The target names of this worker's files, as it applied them (the directory follows
+    /// through `targetNames` actions).
+    var names = Placement()
+    /// Requests waiting for their target name's claim (`targetClaimed`).
+    var pendingClaims: [UInt64: PendingClaim] = [:]
+    var lastClaim: UInt64 = 0
     /// True while a journal is being restored (no snapshot is written then).
     var replaying = false
     /// The other cluster nodes as presence knows them.
@@ -33,9 +52,15 @@ public final class WorkerCore {
     /// Actions produced since the shell last took them.
     var outbox: [WorkerAction] = []
 
-    /// `compactsEveryFile`: the shell's change log holds every file in one sequence.
-    public init(index: Int, environment: any WorkerEnvironment, compactsEveryFile: Bool = false) {
+    /// Worker `index` of the daemon's `workers`, numbering its commands in `numbers` (see
+    /// `CommandNumbering`). `compactsEveryFile`: the shell's change log holds every file in one
+    /// sequence.
+    public init(
+        index: Int, of workers: Int, numbers: CommandNumbering.Space = .daemon, environment: any WorkerEnvironment,
+        compactsEveryFile: Bool = false
+    ) {
         self.index = index
+        self.numbering = CommandNumbering(worker: index, of: workers, in: numbers)
         self.environment = environment
         self.compactsEveryFile = compactsEveryFile
     }
@@ -49,6 +74,14 @@ public final class WorkerCore {
             if case .subscribe(let target, let paths, _) = request.body {
                 outbox.append(.subscribeAnswered(connection, target: target, paths: paths, succeeded: succeeded))
             }
+        case .sendQueues(let report):
+            received(report)
+        case .filePlaced(let name, let location):
+            placedFiles[location.number] = (name, location.worker)
+        case .fileReleased(let number):
+            placedFiles[number] = nil
+        case .targetClaimed(let claim, let result):
+            targetClaimed(claim, result)
         case .timerFired(.advance(let target)):
             runAdvance(target)
         case .timerFired(.catchUpCheck):
@@ -58,6 +91,7 @@ public final class WorkerCore {
         case .timerFired(.presenceGrace(let target)):
             presenceGraceEnded(target)
         case .closed(let connection):
+            sendQueues.connections[connection] = nil
             connectionClosed(connection)
             presenceDisconnected(connection)
         case .proposalsDropped:
@@ -168,6 +202,7 @@ public final class WorkerCore {
 
     /// Loads a schema as a file of this worker; its instance ids start at `firstInstanceID`.
     public func load(_ schema: FileSchema, as name: String, firstInstanceID: UInt64) {
+        placedFiles[firstInstanceID >> Placement.fileIDShift] = (name, index)
         files[name] = FileRuntime(schema: schema, limits: environment.limits.model, firstInstanceID: firstInstanceID)
     }
 
@@ -177,9 +212,12 @@ public final class WorkerCore {
         for name in files.keys { files[name]!.limits = limits }
     }
 
+    /// The file an instance id belongs to, and the file's worker (as placed).
+    func owner(of id: InstanceID) -> (name: String, worker: Int)? { placedFiles[id.rawValue >> Placement.fileIDShift] }
+
     /// Checks that an instance id belongs to `file` on this worker.
     func checkInstance(_ id: InstanceID, in file: String) throws(WireError) {
-        guard let owner = environment.directory.owner(of: id) else { throw WireError(StateMachineError.unknownInstance(id)) }
+        guard let owner = owner(of: id) else { throw WireError(StateMachineError.unknownInstance(id)) }
         guard owner.worker == index else {
             throw WireError(
                 code: .wrongWorker,

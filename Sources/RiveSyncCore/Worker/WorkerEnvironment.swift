@@ -1,8 +1,11 @@
 import RiveSyncModel
 
-/// What the worker core may ask of the daemon around it. The shell answers from its
-/// configuration, directory, asset store and transport; tests answer with fixed values and a
-/// mock clock.
+/// What the worker core may ask of the daemon around it: the clock and values of its
+/// configuration, which assets exist, SHA-256. The shell answers from its configuration and
+/// asset store; tests answer with fixed values and a mock clock. Nothing else is asked: the
+/// transport's send queues are reported (`SendQueues`), where files live is told
+/// (`filePlaced`), target names are claimed through actions (`claimTarget`, `targetNames`)
+/// and command numbers are the core's own (`CommandNumbering`).
 public protocol WorkerEnvironment: AnyObject {
     /// Monotonic nanoseconds.
     func now() -> UInt64
@@ -14,8 +17,6 @@ public protocol WorkerEnvironment: AnyObject {
     var defaultRate: Double { get }
     /// Records after which a file's log is compacted.
     var snapshotEvery: Int { get }
-    /// Where command numbers come from.
-    var commandNumbers: any CommandNumbers { get }
     /// Whether another node's advance of a manual target (a record committed without a
     /// ticket) advances what this worker queued on it at once, so one `advance` request
     /// applies what every node queued (a cluster node; protocol/CLUSTER.md §1.8).
@@ -25,16 +26,10 @@ public protocol WorkerEnvironment: AnyObject {
     /// Whether commands are recorded with their authors and batches carry `authors`
     /// (configuration `authors`, PROTOCOL.md §17).
     var recordsAuthors: Bool { get }
-    /// Where files and targets live (shared by every worker and the dispatcher).
-    var directory: any TargetDirectory { get }
     /// Whether an uploaded asset with this id exists.
     func assetExists(_ id: String) -> Bool
     /// Lower-case hex SHA-256 of `bytes` (the state digest).
     func sha256Hex(_ bytes: [UInt8]) -> String
-    /// Bytes the transport still holds for a connection (a recent report).
-    func queuedBytes(_ connection: ConnectionID) -> Int
-    /// Bytes the transport holds for all connections together (a recent report).
-    func totalQueuedBytes() -> Int
 }
 
 extension WorkerEnvironment {
@@ -75,29 +70,7 @@ public struct WorkerLimits: Sendable, Equatable {
     }
 }
 
-/// Where files and targets live: which worker owns each file, which file each target belongs
-/// to. Shared by the dispatcher and every worker, so the shell's is behind a lock.
-public protocol TargetDirectory: AnyObject, Sendable {
-    /// The file an instance id belongs to, and its worker.
-    func owner(of instance: InstanceID) -> (name: String, worker: Int)?
-    /// The file and worker of a target.
-    func target(_ name: String) -> (file: String, worker: Int)?
-    /// Number of targets in the daemon.
-    var targetCount: Int { get }
-    /// Claims a target name for a file; false when taken, or retired by another file.
-    func claimTarget(_ name: String, file: String) -> Bool
-    /// Claims a target name for a client's request: like `claimTarget(_:file:)`, and only
-    /// while fewer than `limit` targets exist.
-    func claimTarget(_ name: String, file: String, limit: Int) -> TargetClaim
-    /// Records names a restored file's deleted targets had.
-    func rememberRetired(_ names: [String], file: String)
-    /// Frees a deleted target's name for its file.
-    func retireTarget(_ name: String, file: String)
-    /// Gives a claimed target name back (its creation failed).
-    func releaseTarget(_ name: String)
-}
-
-/// What `TargetDirectory.claimTarget(_:file:limit:)` found.
+/// The answer to a claim of a target name for a client's request (`WorkerAction.claimTarget`).
 public enum TargetClaim: Sendable, Equatable {
     case claimed
     /// The name is taken (or retired by another file).

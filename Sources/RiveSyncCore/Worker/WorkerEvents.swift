@@ -8,6 +8,17 @@ public enum WorkerEvent: Sendable {
     /// (its `hello` `client` and token name; recorded with its commands, PROTOCOL.md §17).
     case request(ConnectionID, Request, grants: any RequestGrants, author: Author? = nil)
     case timerFired(WorkerTimer)
+    /// What the transport holds now (see `SendQueues`): the shell reports it before an event
+    /// whenever it changed; the core's lag and catch-up decisions read the latest report.
+    case sendQueues(SendQueues)
+    /// The daemon placed a file (on this worker or another; told to every worker before the
+    /// file's worker loads it, so before any of its instance ids can reach a request here):
+    /// an instance id names its file, and the file's worker (`wrong_worker`).
+    case filePlaced(name: String, Placement.FileLocation)
+    /// A placed file's load failed: its number names no file.
+    case fileReleased(number: UInt64)
+    /// The shell's answer to `claimTarget(…, claim:)`.
+    case targetClaimed(claim: UInt64, TargetClaim)
     /// The connection is gone: its subscriptions and pending acks are forgotten (its commands
     /// still apply).
     case closed(ConnectionID)
@@ -62,6 +73,12 @@ public enum WorkerAction: Sendable {
     case retract(file: String)
     /// Compact `file`'s log: its state and targets after every record committed so far.
     case compact(file: String, state: JSONValue, targets: [JournalSnapshot.Target])
+    /// Change the daemon's target names (the shared directory's).
+    case targetNames(TargetNameChange)
+    /// Claim a target name for `file` in the shared directory (unique in the daemon; refused
+    /// once `limit` targets exist) and answer `targetClaimed(claim:)`, before the actions
+    /// after this one.
+    case claimTarget(String, file: String, limit: Int, claim: UInt64)
 }
 
 /// A metric the core counts (the shell owns the counters).

@@ -22,21 +22,27 @@ public enum Command: Sendable, Hashable {
     case setInput(name: String, value: PropertyValue)
     /// Fires a legacy trigger input (Rive's `SMITrigger.fire()`).
     case fireInput(name: String)
+    /// Writes the target side of one of the artboard's data binds (`bind`: its number in
+    /// Rive's order, `DataBindOrder`, as `inspect --graph` numbers them), as an interactive
+    /// component would: to-source and two-way binds carry it to the view model.
+    case setBindTarget(bind: Int, value: PropertyValue)
 
-    /// The path the operation addresses ("" for a bind or an input: the whole target).
+    /// The path the operation addresses ("" for a bind, an input or a bind target: the whole
+    /// target).
     public var path: String {
         switch self {
         case .set(let path, _), .fire(let path), .listAppend(let path, _), .listInsert(let path, _, _),
             .listRemoveAt(let path, _), .listRemove(let path, _), .listSwap(let path, _, _):
             return path
-        case .bind, .setInput, .fireInput: return ""
+        case .bind, .setInput, .fireInput, .setBindTarget: return ""
         }
     }
 
-    /// Whether the command drives a state machine input rather than view-model state.
-    public var isStateMachineInput: Bool {
+    /// Whether the command drives the state machine (an input, a data bind's target) rather
+    /// than view-model state.
+    public var drivesStateMachine: Bool {
         switch self {
-        case .setInput, .fireInput: return true
+        case .setInput, .fireInput, .setBindTarget: return true
         default: return false
         }
     }

@@ -75,10 +75,10 @@ extension FileRuntime {
     private mutating func apply(
         _ queued: QueuedCommand, on targetName: String, effects: inout [String: [Effect]], undo: inout ChangeUndo
     ) throws(PropertyError) {
-        if queued.command.isStateMachineInput {
-            // Checked when queued; the inputs of a state machine never change.
+        if queued.command.drivesStateMachine {
+            // Checked when queued; a state machine's inputs and data binds never change.
             do { try applyInput(queued.command, on: targetName) } catch {
-                throw .invalidValue(path: "", reason: "the input command could not be applied (a daemon bug): \(error)")
+                throw .invalidValue(path: "", reason: "the state machine command could not be applied (a daemon bug): \(error)")
             }
             return
         }

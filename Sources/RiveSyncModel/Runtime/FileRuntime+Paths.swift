@@ -53,14 +53,7 @@ public enum PropertyPath {
     /// A path's segments, each unescaped; `invalidPath` for an empty path or segment, or a
     /// `~` that escapes nothing.
     public static func names(of path: String) throws(PropertyError) -> [String] {
-        // A property of the main slot, the usual path: one segment, nothing to unescape.
-        if !path.isEmpty, !path.utf8.contains(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "~") }) { return [path] }
-        var names: [String] = []
-        for segment in path.split(separator: "/", omittingEmptySubsequences: false) {
-            guard !segment.isEmpty, let name = unescape(String(segment)) else { throw .invalidPath(path) }
-            names.append(name)
-        }
-        guard !names.isEmpty else { throw .invalidPath(path) }
+        guard let names = ParsedPath(path).names else { throw .invalidPath(path) }
         return names
     }
 
@@ -80,16 +73,25 @@ public enum PropertyPath {
         _ path: String, schema: FileSchema, store: InstanceStore, bindings: [Binding], from root: InstanceID? = nil,
         maxSegments: Int = 32
     ) throws(PropertyError) -> ResolvedProperty {
-        let segments = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        try resolve(ParsedPath(path), schema: schema, store: store, bindings: bindings, from: root, maxSegments: maxSegments)
+    }
+
+    /// Resolves a path parsed already (see `resolve(_:schema:store:bindings:from:maxSegments:)`).
+    public static func resolve(
+        _ parsed: ParsedPath, schema: FileSchema, store: InstanceStore, bindings: [Binding], from root: InstanceID? = nil,
+        maxSegments: Int = 32
+    ) throws(PropertyError) -> ResolvedProperty {
+        let path = parsed.text
+        let segments = parsed.segments
         guard segments.count <= maxSegments else { throw .limitExceeded(limit: "maxPathSegments", value: maxSegments) }
-        let names = try names(of: path)
+        guard let names = parsed.names else { throw .invalidPath(path) }
         func slot(_ slot: BindingSlot) -> InstanceID? { bindings.first { $0.slot == slot }?.instance }
         var index = 0
         var current: InstanceID
         if let root {
             current = root
         } else if names[0].hasPrefix("@") {
-            guard let id = slot(.global(String(names[0].dropFirst()))) else { throw .noSuchSlot(path: segments[0]) }
+            guard let id = slot(.global(String(names[0].dropFirst()))) else { throw .noSuchSlot(path: String(segments[0])) }
             current = id
             index = 1
         } else if segments[0].hasPrefix("#"), let raw = UInt64(segments[0].dropFirst()) {
@@ -118,7 +120,7 @@ public enum PropertyPath {
                 current = nested
             case .list(let items):
                 guard let itemIndex = Int(segments[index]) else {
-                    throw .typeMismatch(path: here + "/" + segments[index], expected: "list index", actual: segments[index])
+                    throw .typeMismatch(path: here + "/" + segments[index], expected: "list index", actual: String(segments[index]))
                 }
                 guard items.indices.contains(itemIndex) else {
                     throw .indexOutOfRange(path: here, index: itemIndex, count: items.count)
@@ -143,7 +145,18 @@ extension Replica {
 extension FileRuntime {
     /// Resolves a path in a target (see `PropertyPath`).
     func resolve(_ path: String, in target: Target) throws(PropertyError) -> ResolvedProperty {
+        try resolve(ParsedPath(path), in: target)
+    }
+
+    /// Resolves a parsed path in a target (see `PropertyPath`).
+    func resolve(_ path: ParsedPath, in target: Target) throws(PropertyError) -> ResolvedProperty {
         try PropertyPath.resolve(path, schema: schema, store: store, bindings: target.bindings, maxSegments: limits.maxPathSegments)
+    }
+
+    /// What a parsed path of a target leads to now: the property and its value (the state as
+    /// of the target's last batch).
+    public func resolve(_ path: ParsedPath, inTarget targetName: String) throws -> ResolvedProperty {
+        try resolve(path, in: try target(targetName))
     }
 
 }

@@ -53,7 +53,7 @@ extension FileRuntime {
                 changes.append(.bind(slot: binding.slot, instance: instance, introduced: closureStates(of: instance)))
             }
             return changes
-        case .setInput, .fireInput:
+        case .setInput, .fireInput, .setBindTarget:
             // No view-model change: the state machine takes it (`applyInput`).
             return []
         }
@@ -89,6 +89,12 @@ extension FileRuntime {
         if store.closure(of: [item]).contains(parent) {
             throw .invalidValue(path: path, reason: "instance \(item) contains this property's instance (a cycle)")
         }
+    }
+
+    /// Checks a `set` of `value` at `path`, resolved already in the current state (what
+    /// `validate` does for it, without resolving the path again).
+    public func validateSet(_ value: PropertyValue, at resolved: ResolvedProperty, path: String) throws(PropertyError) {
+        try check(value, for: resolved, path: path)
     }
 
     private func check(_ value: PropertyValue, for resolved: ResolvedProperty, path: String) throws(PropertyError) {

@@ -61,12 +61,15 @@ extension FileRuntime {
         }
     }
 
-    /// Applies a checked input command to the target's state machine (on an advance).
+    /// Applies a checked input or bind-target command to the target's state machine (on an
+    /// advance).
     mutating func applyInput(_ command: Command, on targetName: String) throws {
         try checkInput(command, on: targetName)
+        try checkBindTarget(command, on: targetName)
         switch command {
         case .setInput(let name, let value): try setStateMachineInput(targetName, name: name, value: value)
         case .fireInput(let name): try setStateMachineInput(targetName, name: name, value: nil)
+        case .setBindTarget(let bind, let value): try writeDataBindTarget(targetName, bind: bind, value: value)
         default: return
         }
     }
@@ -79,20 +82,14 @@ extension FileRuntime {
         targets[targetName]!.stateMachine = machine
     }
 
-    /// Test-only: writes the target of the artboard's data bind `bind` (file order) as an
-    /// animation would, the way Rive's traces drive two-way binds from the target side.
-    public mutating func writeDataBindTarget(_ targetName: String, bind: Int, value: PropertyValue) throws {
-        guard var machine = try target(targetName).stateMachine else { throw StateMachineDriveError.noStateMachine(target: targetName) }
-        try machine.writeTarget(bind: bind, value: value)
-        targets[targetName]!.stateMachine = machine
-    }
-
-    /// The value on the target of each of the artboard's data binds (file order), as its
-    /// binds left it: what Rive's traces record as `binds[].value`. nil for a bind whose target
-    /// is not a component property the file stores or Rive gives an initial value.
+    /// The value on the target of each of the artboard's data binds (in Rive's order,
+    /// `DataBindOrder`), as its binds left it: what Rive's traces record as `binds[].value`. nil
+    /// for a bind whose target is not a component property the file stores or Rive gives an
+    /// initial value.
     public func dataBindTargetValues(_ targetName: String) throws -> [PropertyValue?] {
         guard let machine = try target(targetName).stateMachine else { throw StateMachineDriveError.noStateMachine(target: targetName) }
-        return machine.definition.artboardBinds.map { bind in
+        let binds = machine.definition.artboardBinds
+        return machine.definition.artboardBindsInRiveOrder.map { binds[$0] }.map { bind in
             guard case .component(let component) = bind.target else { return nil }
             return machine.componentValue(BoundComponentProperty(component: component, key: bind.propertyKey))
         }

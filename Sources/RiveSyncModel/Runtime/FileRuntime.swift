@@ -48,7 +48,10 @@ public struct FileRuntime: Sendable {
     /// get if it applied now. (A queued command can still fail later, when earlier commands
     /// have changed the state by the time it applies.)
     public func validate(_ command: Command, on targetName: String) throws {
-        if command.isStateMachineInput { return try checkInput(command, on: targetName) }
+        if command.drivesStateMachine {
+            try checkInput(command, on: targetName)
+            return try checkBindTarget(command, on: targetName)
+        }
         try plan(command, in: try target(targetName))
     }
 

@@ -18,22 +18,17 @@ import Testing
         }
         """
 
-    static let objects: [RiveObject] = [
-        RiveObject(typeKey: 1, properties: [4: .bytes(Array("A".utf8))]),
-        RiveObject(typeKey: 2, properties: [5: .uint(0), 13: .float(50)]),
-        RiveObject(typeKey: 447, properties: [586: .uint(13), 588: .bytes([0, 0])]),
-        RiveObject(typeKey: 447, properties: [586: .uint(808), 587: .uint(1), 588: .bytes([0, 1])]),
-        RiveObject(typeKey: 31, properties: [55: .bytes(Array("hold".utf8)), 56: .uint(10), 57: .uint(10), 59: .uint(1)]),
-        RiveObject(typeKey: 25, properties: [51: .uint(1)]),
-        RiveObject(typeKey: 26, properties: [53: .uint(13)]),
-        RiveObject(typeKey: 30, properties: [67: .uint(0), 70: .float(100)]),
-        RiveObject(typeKey: 53, properties: [55: .bytes(Array("sm".utf8))]),
-        RiveObject(typeKey: 57, properties: [138: .bytes(Array("L".utf8))]),
-        RiveObject(typeKey: 63),
-        RiveObject(typeKey: 65, properties: [151: .uint(1)]),
-        RiveObject(typeKey: 61, properties: [149: .uint(0)]),
-        RiveObject(typeKey: 62),
-    ]
+    static let objects: [RiveObject] =
+        [
+            RiveObject(typeKey: 1, properties: [4: .bytes(Array("A".utf8))]),
+            RiveObject(typeKey: 2, properties: [5: .uint(0), 13: .float(50)]),
+            RiveObject(typeKey: 447, properties: [586: .uint(13), 588: .bytes([0, 0])]),
+            RiveObject(typeKey: 447, properties: [586: .uint(808), 587: .uint(1), 588: .bytes([0, 1])]),
+            RiveObject(typeKey: 31, properties: [55: .bytes(Array("hold".utf8)), 56: .uint(10), 57: .uint(10), 59: .uint(1)]),
+            RiveObject(typeKey: 25, properties: [51: .uint(1)]),
+            RiveObject(typeKey: 26, properties: [53: .uint(13)]),
+            RiveObject(typeKey: 30, properties: [67: .uint(0), 70: .float(100)]),
+        ] + OneLayerStateMachine.objects
 
     private func worldX(_ runtime: FileRuntime) throws -> Float? {
         guard case .number(let value) = try runtime.value(at: "worldX", in: "sm") else { return nil }

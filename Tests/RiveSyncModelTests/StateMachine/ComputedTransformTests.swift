@@ -28,31 +28,26 @@ import Testing
         RiveObject(typeKey: 447, properties: [586: .uint(UInt64(key)), 587: .uint(toSource ? 1 : 0), 588: .bytes([0, property])])
     }
 
-    static let objects: [RiveObject] = [
-        RiveObject(typeKey: 1, properties: [4: .bytes(Array("A".utf8))]),
-        RiveObject(
-            typeKey: 2, properties: [5: .uint(0), 13: .float(100), 14: .float(50), 15: .float(Float.pi / 2), 16: .float(2)]),
-        RiveObject(typeKey: 3, properties: [5: .uint(1), 13: .float(10)]),
-        bind(864, to: 0, toSource: true),
-        bind(809, to: 1, toSource: true),
-        bind(806, to: 2, toSource: true),
-        RiveObject(typeKey: 2, properties: [5: .uint(0)]),
-        bind(13, to: 3, toSource: false),
-        RiveObject(typeKey: 2, properties: [5: .uint(0), 13: .float(40)]),
-        bind(808, to: 4, toSource: true),
-        RiveObject(typeKey: 83, properties: [5: .uint(4), 173: .uint(3), 172: .float(0.5)]),
-        RiveObject(typeKey: 31, properties: [55: .bytes(Array("move".utf8)), 56: .uint(10), 57: .uint(10)]),
-        RiveObject(typeKey: 25, properties: [51: .uint(1)]),
-        RiveObject(typeKey: 26, properties: [53: .uint(13)]),
-        RiveObject(typeKey: 30, properties: [67: .uint(0), 68: .uint(1), 70: .float(100)]),
-        RiveObject(typeKey: 30, properties: [67: .uint(10), 68: .uint(1), 70: .float(200)]),
-        RiveObject(typeKey: 53, properties: [55: .bytes(Array("sm".utf8))]),
-        RiveObject(typeKey: 57, properties: [138: .bytes(Array("L".utf8))]),
-        RiveObject(typeKey: 63),
-        RiveObject(typeKey: 65, properties: [151: .uint(1)]),
-        RiveObject(typeKey: 61, properties: [149: .uint(0)]),
-        RiveObject(typeKey: 62),
-    ]
+    static let objects: [RiveObject] =
+        [
+            RiveObject(typeKey: 1, properties: [4: .bytes(Array("A".utf8))]),
+            RiveObject(
+                typeKey: 2, properties: [5: .uint(0), 13: .float(100), 14: .float(50), 15: .float(Float.pi / 2), 16: .float(2)]),
+            RiveObject(typeKey: 3, properties: [5: .uint(1), 13: .float(10)]),
+            bind(864, to: 0, toSource: true),
+            bind(809, to: 1, toSource: true),
+            bind(806, to: 2, toSource: true),
+            RiveObject(typeKey: 2, properties: [5: .uint(0)]),
+            bind(13, to: 3, toSource: false),
+            RiveObject(typeKey: 2, properties: [5: .uint(0), 13: .float(40)]),
+            bind(808, to: 4, toSource: true),
+            RiveObject(typeKey: 83, properties: [5: .uint(4), 173: .uint(3), 172: .float(0.5)]),
+            RiveObject(typeKey: 31, properties: [55: .bytes(Array("move".utf8)), 56: .uint(10), 57: .uint(10)]),
+            RiveObject(typeKey: 25, properties: [51: .uint(1)]),
+            RiveObject(typeKey: 26, properties: [53: .uint(13)]),
+            RiveObject(typeKey: 30, properties: [67: .uint(0), 68: .uint(1), 70: .float(100)]),
+            RiveObject(typeKey: 30, properties: [67: .uint(10), 68: .uint(1), 70: .float(200)]),
+        ] + OneLayerStateMachine.objects
 
     private func runtime() throws -> FileRuntime {
         var schema = try FileSchema(jsonText: Self.schemaJSON)

@@ -128,18 +128,9 @@ import Testing
     /// Each problem of the new families is a typed error that names where it is.
     @Test func errorsNameTheirJSONPath() throws {
         func failure(converters: String = "[]", _ machine: String) -> String {
-            let text = """
-                {"viewModels": [{"name": "V", "properties": [{"name": "n", "type": "number"}, {"name": "s", "type": "string"}]}],
-                 "converters": \(converters),
-                 "artboards": [{"name": "A", "viewModel": "V", "stateMachines": [\(machine)]}]}
-                """
-            do {
-                _ = try FileSchema(jsonText: text)
-                return "loaded"
-            } catch {
-                if case .invalidData(let reason) = error { return reason }
-                return "\(error)"
-            }
+            jsonSchemaLoadFailure(
+                properties: #"[{"name": "n", "type": "number"}, {"name": "s", "type": "string"}]"#, converters: converters,
+                machine: machine)
         }
         let here = "artboards[0].stateMachines[0]"
         let plain = #"{"name": "m"}"#

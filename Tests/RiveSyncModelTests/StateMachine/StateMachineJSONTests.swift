@@ -90,18 +90,11 @@ import Testing
     /// Each problem is a typed error that names where it is.
     @Test func errorsNameTheirJSONPath() throws {
         func failure(_ machine: String) -> String {
-            let text = """
-                {"viewModels": [{"name": "V", "properties": [{"name": "n", "type": "number"}, {"name": "t", "type": "trigger"},
-                  {"name": "s", "type": "string"}, {"name": "l", "type": "list"}]}],
-                 "artboards": [{"name": "A", "viewModel": "V", "stateMachines": [\(machine)]}]}
-                """
-            do {
-                _ = try FileSchema(jsonText: text)
-                return "loaded"
-            } catch {
-                if case .invalidData(let reason) = error { return reason }
-                return "\(error)"
-            }
+            jsonSchemaLoadFailure(
+                properties: """
+                    [{"name": "n", "type": "number"}, {"name": "t", "type": "trigger"}, {"name": "s", "type": "string"},
+                     {"name": "l", "type": "list"}]
+                    """, machine: machine)
         }
         let here = "artboards[0].stateMachines[0]"
         let entry = #"{"type": "EntryState"}"#

@@ -93,7 +93,7 @@ import Testing
         #expect(!actions.contains { if case .retract = $0 { true } else { false } }, "every record applies")
         let original = first.daemon.workers[0]
         let state = original.queue.sync { Self.state(of: original) }
-        #expect(state.count == 4, "room, character, lobby, theme: \(state.keys.sorted())")
+        #expect(state.count == 5, "room, character, lobby, manual-target, theme: \(state.keys.sorted())")
         #expect(replica.queue.sync { Self.state(of: replica) } == state)
     }
 

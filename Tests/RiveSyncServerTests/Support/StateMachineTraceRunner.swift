@@ -9,7 +9,8 @@ import StateMachineTraceSupport
 /// would: loads nothing itself (the daemon's configuration loads the `.riv`), creates the
 /// instance (none when the trace has no view model), binds it to a manual state machine target
 /// (made unbound, advanced, then bound when Rive advanced before binding), queues the writes,
-/// fires, list edits and input changes of each step, advances with the trace's seconds, and
+/// fires, list edits, input changes and data-bind target writes (`setBindTarget`) of each
+/// step, advances with the trace's seconds, and
 /// after every advance compares what a
 /// subscriber's replica holds (values, the state machine's trigger fires, events, and each
 /// layer's state from `listTargets`) with what Rive's runtime recorded.
@@ -146,6 +147,8 @@ final class StateMachineTraceRunner: @unchecked Sendable {
         } else if let replace = step["replace"], let path = replace["path"]?.stringValue {
             let instance = try await newInstance(replace, on: target)
             send(["type": "set", "target": .string(target), "path": .string(path), "value": ["instance": instance]], "replace \(path)")
+        } else if let setTarget = step["setTarget"], let bind = setTarget["bind"], let value = setTarget["value"] {
+            send(["type": "setBindTarget", "target": .string(target), "bind": bind, "value": value], "setBindTarget \(bind.jsonText)")
         } else if let input = step["input"], let name = input["name"] {
             if let value = input["value"] {
                 send(["type": "setInput", "target": .string(target), "name": name, "value": value], "setInput \(name.jsonText)")

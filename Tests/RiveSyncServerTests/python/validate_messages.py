@@ -47,11 +47,11 @@ CLIENT_TYPES = [
     "hello", "listFiles", "listTargets", "describe", "viewModelNames", "globalViewModelNames", "instanceNames",
     "properties", "enums", "artboardNames", "stateMachineNames", "defaultViewModelInfo", "createInstance",
     "createStateMachine", "publish", "bind", "subscribe", "unsubscribe", "get", "set", "fire", "listAppend",
-    "listInsert", "listRemoveAt", "listRemove", "listSwap", "setInput", "fireInput", "advance", "digest", "ping", "upload", "loadFile",
+    "listInsert", "listRemoveAt", "listRemove", "listSwap", "setInput", "fireInput", "setBindTarget", "advance", "digest", "ping", "upload", "loadFile",
     "deleteTarget", "presenceJoin", "presenceUpdate", "presenceLeave", "presenceList", "transaction",
 ]
 SERVER_TYPES = [
-    "welcome", "error", "names", "properties", "enums", "files", "targets", "target", "schema", "defaultViewModelInfo",
+    "welcome", "error", "names", "properties", "enums", "files", "filePart", "targets", "target", "schema", "defaultViewModelInfo",
     "instance", "snapshot", "subscribed", "unsubscribed", "batch", "ack", "value", "advanced", "digest", "pong", "asset",
     "targetDeleted", "freshness", "presence", "presenceJoined", "presenceUpdated", "presenceLeft", "presenceMembers",
 ]
@@ -499,7 +499,12 @@ async def session(schemas, binary, root):
             if not os.path.isfile(riv_path):
                 raise Invalid(f"session: the fixture {riv_path} is missing")
             with open(riv_path, "rb") as riv:
-                await s.request({"type": "loadFile", "name": "triggers", "riv": base64.b64encode(riv.read()).decode()}, "files")
+                riv_bytes = riv.read()
+            # In two parts (§9): the first answered filePart, the second loads the file.
+            half = len(riv_bytes) // 2
+            for offset, part, reply in ((0, riv_bytes[:half], "filePart"), (half, riv_bytes[half:], "files")):
+                await s.request({"type": "loadFile", "name": "triggers", "riv": base64.b64encode(part).decode(),
+                                 "offset": offset, "size": len(riv_bytes)}, reply)
             legacy = await s.request({"type": "createStateMachine", "file": "triggers", "name": "legacy", "artboard": "main",
                                       "mode": "manual"}, "target")
             if legacy.get("inputs") != [{"name": "Trigger 1", "type": "trigger"}]:
@@ -519,6 +524,24 @@ async def session(schemas, binary, root):
             else:
                 raise Invalid("session: 'legacy' did not settle in 10 s of advances")
             await s.request({"type": "listTargets", "after": "lec", "limit": 1}, "targets")
+            # A data bind's target written as an interactive component would (§8): two-way binds
+            # of shapes' x and y; a value of the wrong type refused, a number acked after its advance.
+            riv_path = os.path.join(root, "..", "shared", "fixtures", "riv", "bidirectional_precedence.riv")
+            if not os.path.isfile(riv_path):
+                raise Invalid(f"session: the fixture {riv_path} is missing")
+            with open(riv_path, "rb") as riv:
+                await s.request({"type": "loadFile", "name": "twoway", "riv": base64.b64encode(riv.read()).decode()}, "files")
+            await s.request({"type": "createStateMachine", "file": "twoway", "name": "twoway", "artboard": "source_first",
+                             "mode": "manual"}, "target")
+            await s.request({"type": "subscribe", "target": "twoway"}, "snapshot")
+            await s.request({"type": "setBindTarget", "target": "twoway", "bind": 0, "value": "far"}, "error")  # type_mismatch
+            await s.request({"type": "setBindTarget", "target": "twoway", "bind": 9, "value": 1}, "error")  # no_such_data_bind
+            s.next_id += 1
+            pending = {"id": s.next_id, "type": "setBindTarget", "target": "twoway", "bind": 0, "value": 700}
+            schemas.check("client", pending, "session request")
+            await ws.send(json.dumps(pending))
+            s.sent.add("setBindTarget")
+            await s.request({"type": "advance", "target": "twoway", "elapsed": 0.016}, "advanced")
             await s.request({"type": "properties", "file": "extra", "viewModel": "Everything"}, "properties")
             everything = (await s.request({"type": "createInstance", "file": "extra", "source": {"name": "First", "viewModel": "Everything"},
                                            "publish": "everything"}, "instance"))["instance"]

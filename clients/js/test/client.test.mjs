@@ -2,6 +2,7 @@
 // write with its ack, typed errors, Rive's property API, value streams, a random storm from two
 // clients (each replica's digest equals the daemon's), and reconnection with resume across a
 // daemon restart with a state directory.
+import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { RiveSync, RiveSyncError } from '../rivesync.js';
@@ -29,7 +30,7 @@ test('hello, listings and a subscription with a replica equal to the daemon', as
     assert.equal(client.welcome.protocol, 1);
     assert.deepEqual((await client.listFiles()).map((f) => f.name), ['demo']);
     const names = (await client.listTargets()).map((t) => t.name).sort();
-    assert.deepEqual(names, ['character', 'lobby', 'theme']);
+    assert.deepEqual(names, ['character', 'lobby', 'manual-target', 'theme']);
     assert.deepEqual(await client.viewModelNames('demo'), ['Theme', 'Character', 'Player', 'Lobby']);
     assert.deepEqual(await client.globalViewModelNames('demo'), ['Theme']);
     assert.deepEqual(await client.instanceNames('demo', 'Theme'), ['Light', 'Dark']);
@@ -42,6 +43,11 @@ test('hello, listings and a subscription with a replica equal to the daemon', as
     const schema = { viewModels: [{ name: 'Dot', properties: [{ name: 'r', type: 'number' }], instances: [] }], artboards: [] };
     assert.deepEqual((await client.loadFile('dots', { schema })).map((f) => f.name).sort(), ['demo', 'dots']);
     await assert.rejects(client.loadFile('dots', { schema }), (e) => e.code === 'file_exists');
+    // A .riv file past one 1 MiB message (about 780 KB of bytes) goes in parts.
+    const riv = new Uint8Array(readFileSync(new URL('../../../../shared/fixtures/riv/data_binding_test.riv', import.meta.url)));
+    assert.ok(riv.length > 800_000, `${riv.length} bytes`);
+    assert.deepEqual((await client.loadFile('big', { riv })).map((f) => f.name).sort(), ['big', 'demo', 'dots']);
+    assert.ok((await client.viewModelNames('big')).length > 0);
     const character = await client.subscribe('character');
     const vmi = character.viewModelInstance;
     assert.equal(vmi.viewModelName, 'Character');

@@ -250,3 +250,31 @@ test('state machine inputs are listed, fired and refused', async () => {
     await daemon.stop();
   }
 });
+
+// bidirectional_precedence.riv, artboard source_first: binds 0 and 1 are two-way binds of a
+// shape's x and y (the `twoway_target_change` trace): a target written there reaches the view
+// model as a change the state machine made.
+test('a data bind target written by a client reaches the view model through its two-way bind', async () => {
+  const daemon = await daemonWith({ twoway: riv('bidirectional_precedence.riv') }, [
+    { name: 'twoway', file: 'twoway', artboard: 'source_first', mode: 'manual' },
+  ]);
+  const client = await RiveSync.connect(daemon.url, { WebSocket });
+  try {
+    const target = await client.subscribe('twoway');
+    const batches = [];
+    target.on('batch', (b) => batches.push(b));
+    await target.advance();
+    await assert.rejects(target.setBindTarget(9, 1), (e) => e.code === 'no_such_data_bind' && e.details.bind === 9);
+    await assert.rejects(
+      target.setBindTarget(0, 'far'),
+      (e) => e.code === 'type_mismatch' && e.details.expected === 'number' && e.details.actual === 'string',
+    );
+    const ack = await applied(target, target.setBindTarget(0, 700));
+    const batch = batches.find((b) => b.seq === ack.seq);
+    assert.deepEqual(batch.effects.map((e) => [e.property, e.value, origin(e)]), [['x', 700, 'stateMachine']]);
+    assert.equal(target.value('x'), 700);
+  } finally {
+    client.close();
+    await daemon.stop();
+  }
+});

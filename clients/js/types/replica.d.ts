@@ -1,25 +1,36 @@
-/** Reads `#AARRGGBB`, `#RRGGBB` (alpha FF) or an ARGB integer; null if it is none of them. */
-export function parseColor(value: any): number;
-/** The `#AARRGGBB` form of an ARGB integer (upper-case, as the daemon writes it). */
-export function formatColor(argb: any): string;
+/**
+ * Reads `#AARRGGBB`, `#RRGGBB` (alpha FF) or an ARGB integer; null if it is none of them.
+ * @param {unknown} value
+ * @returns {number|null}
+ */
+export function parseColor(value: unknown): number | null;
+/**
+ * The `#AARRGGBB` form of an ARGB integer (upper-case, as the daemon writes it).
+ * @param {number} argb
+ * @returns {string}
+ */
+export function formatColor(argb: number): string;
 /**
  * One name as a path segment (PROTOCOL.md §4): Rive allows `/` and `~` in names, so each name
  * in a path is escaped as in a JSON Pointer: `~` → `~0`, then `/` → `~1` (`BG On/Off` →
  * `BG On~1Off`). A name with neither is unchanged.
  * @param {string} name
+ * @returns {string}
  */
 export function escapeName(name: string): string;
 /**
  * The name a path segment writes (the reverse of `escapeName`); null when a `~` is followed by
  * anything but `0` or `1` (the daemon answers such a path `invalid_path`).
  * @param {string} segment
+ * @returns {string|null}
  */
-export function unescapeName(segment: string): string;
+export function unescapeName(segment: string): string | null;
 /**
  * A path from names (escaped) and list indices (numbers): `joinPath('players', 0, 'x/y')` is
  * `players/0/x~1y`. Start it at a global slot with `{slot: 'Theme'}` (`@Theme/…`) or an
  * instance with `{instance: 17}` (`#17/…`) as the first argument.
  * @param {...(string|number|{slot?: string, instance?: number})} parts
+ * @returns {string}
  */
 export function joinPath(...parts: (string | number | {
     slot?: string;
@@ -33,6 +44,16 @@ export function joinPath(...parts: (string | number | {
  * @typedef {{viewModels: Array<{name: string, properties: PropertySchema[]}>,
  *            enums?: Array<{name: string, values: string[]}>}} FileSchema
  *   A file's schema in the SCHEMA.md shape (the `describe` reply's `schema`).
+ * @typedef {{op: 'set'|'fire'|'listInsert'|'listRemove'|'listSwap'|'bind', instance: number,
+ *            property?: string, value?: unknown, index?: number, with?: number, item?: number,
+ *            slot?: string, by?: 'stateMachine', introduced?: InstanceState[]}} Effect
+ *   One change of a batch (PROTOCOL.md §7): `value` of a `set` in its JSON form, `item` an
+ *   inserted list item's instance, `slot` of a `bind`; `introduced` instances it brings in.
+ * @typedef {{type?: 'batch', target: string, seq: number, effects: Effect[]}} Batch
+ *   A `batch` message: one advance's changes of a target, in order.
+ * @typedef {{target: string, seq: number, epoch?: string, bindings: Binding[],
+ *            instances: InstanceState[]}} Snapshot
+ *   A whole-target `snapshot` message.
  */
 /** Why a replica could not apply a batch: it has diverged or skipped one and must resubscribe. */
 export class ReplicaError extends Error {
@@ -51,16 +72,10 @@ export class ReplicaError extends Error {
  */
 export class Replica {
     /**
-     * @param {{target: string, seq: number, bindings: Binding[], instances: InstanceState[]}} snapshot
-     *   a whole-target `snapshot` message
+     * @param {Snapshot} snapshot a whole-target `snapshot` message
      * @param {FileSchema} schema the target's file schema (types every value)
      */
-    constructor(snapshot: {
-        target: string;
-        seq: number;
-        bindings: Binding[];
-        instances: InstanceState[];
-    }, schema: FileSchema);
+    constructor(snapshot: Snapshot, schema: FileSchema);
     /** @type {string} */
     target: string;
     /** @type {string|undefined} the epoch of the snapshot (for resume cursors) */
@@ -71,31 +86,73 @@ export class Replica {
     bindings: Binding[];
     /** @type {Map<number, InstanceState>} */
     instances: Map<number, InstanceState>;
-    /** @private */
+    /** @private @type {Map<string, Map<string, PropertySchema>>} */
     private types;
+    /** @type {FileSchema} */
     schema: FileSchema;
-    /** The schema of a property of a view model, or undefined. */
-    property(viewModel: any, name: any): any;
-    /** The enum's value names, or []. */
-    enumValues(name: any): string[];
-    /** @private A copy of `state` whose every value has a property in the schema. */
+    /**
+     * The schema of a property of a view model, or undefined.
+     * @param {string} viewModel
+     * @param {string} name
+     * @returns {PropertySchema|undefined}
+     */
+    property(viewModel: string, name: string): PropertySchema | undefined;
+    /**
+     * The enum's value names, or [].
+     * @param {string} name
+     * @returns {string[]}
+     */
+    enumValues(name: string): string[];
+    /**
+     * A copy of `state` whose every value has a property in the schema.
+     * @private
+     * @param {InstanceState} state
+     * @returns {InstanceState}
+     */
     private checked;
-    /** The instance bound in `slot` (`main` or a global view model's name), or null. */
-    instanceIn(slot: any): number;
+    /**
+     * The instance bound in `slot` (`main` or a global view model's name), or null.
+     * @param {string} slot
+     * @returns {number|null}
+     */
+    instanceIn(slot: string): number | null;
     /**
      * Applies the next batch (a `batch` message). A batch with the wrong target or seq, or one
      * that does not fit, leaves the replica unchanged and throws a `ReplicaError`.
+     * @param {Batch} batch
+     * @returns {void}
      */
-    apply(batch: any): void;
-    /** @private */
+    apply(batch: Batch): void;
+    /**
+     * @private
+     * @param {Effect} effect
+     * @param {Map<number, InstanceState>} instances
+     * @param {Binding[]} bindings
+     * @returns {void}
+     */
     private applyEffect;
-    /** Every instance reachable from `roots` (including them), each once, in visit order. */
-    closure(roots: any): any[];
-    /** @private The instances `state` points at, in property-name order, list items in order. */
+    /**
+     * Every instance reachable from `roots` (including them), each once, in visit order.
+     * @param {Iterable<number>} roots
+     * @returns {number[]}
+     */
+    closure(roots: Iterable<number>): number[];
+    /**
+     * The instances `state` points at, in property-name order, list items in order.
+     * @private
+     * @param {InstanceState} state
+     * @returns {number[]}
+     */
     private children;
-    /** The canonical bytes of the state (the same as `StateDigest.canonicalBytes`). */
+    /**
+     * The canonical bytes of the state (the same as `StateDigest.canonicalBytes`).
+     * @returns {Uint8Array}
+     */
     canonicalBytes(): Uint8Array;
-    /** SHA-256 of the canonical bytes, lower-case hex: equal to the daemon's `digest` at this seq. */
+    /**
+     * SHA-256 of the canonical bytes, lower-case hex: equal to the daemon's `digest` at this seq.
+     * @returns {Promise<string>}
+     */
     digest(): Promise<string>;
 }
 /**
@@ -131,4 +188,39 @@ export type FileSchema = {
         name: string;
         values: string[];
     }>;
+};
+/**
+ * One change of a batch (PROTOCOL.md §7): `value` of a `set` in its JSON form, `item` an
+ * inserted list item's instance, `slot` of a `bind`; `introduced` instances it brings in.
+ */
+export type Effect = {
+    op: 'set' | 'fire' | 'listInsert' | 'listRemove' | 'listSwap' | 'bind';
+    instance: number;
+    property?: string;
+    value?: unknown;
+    index?: number;
+    with?: number;
+    item?: number;
+    slot?: string;
+    by?: 'stateMachine';
+    introduced?: InstanceState[];
+};
+/**
+ * A `batch` message: one advance's changes of a target, in order.
+ */
+export type Batch = {
+    type?: 'batch';
+    target: string;
+    seq: number;
+    effects: Effect[];
+};
+/**
+ * A whole-target `snapshot` message.
+ */
+export type Snapshot = {
+    target: string;
+    seq: number;
+    epoch?: string;
+    bindings: Binding[];
+    instances: InstanceState[];
 };

@@ -259,7 +259,8 @@ export class RiveSync {
     }>;
     /**
      * Loads a file at run time: `{schema}` (a SCHEMA.md object) or `{riv}` (the `.riv` bytes).
-     * Resolves with the new file list.
+     * A `.riv` file whose base64 would not fit in the daemon's `maxMessageBytes` goes in parts
+     * (PROTOCOL.md §9). Resolves with the new file list.
      * @param {string} name
      * @param {{schema?: Object, riv?: Uint8Array}} content
      * @returns {Promise<Array<{name: string, worker: number, source: string}>>}
@@ -411,8 +412,8 @@ export class Target {
     } | {
         instance: any;
         property: string;
-        type: any;
-        schema: any;
+        type: string;
+        schema: import("./replica.js").PropertySchema;
         slot?: undefined;
     };
     /** The current value at `path` in its JSON form (PROTOCOL.md §4). */
@@ -530,6 +531,17 @@ export class Target {
      * @returns {Promise<Ack>}
      */
     fireInput(name: string): Promise<Ack>;
+    /**
+     * `setBindTarget` (PROTOCOL.md §8): writes the target side of the artboard's data bind number
+     * `bind` (as `rivesync inspect --graph` numbers them), as an interactive component would: a
+     * number, a boolean, a string or a color `'#AARRGGBB'`, of the bound property's type. Two-way
+     * and to-source binds carry it to the view model. Resolves with the ack after the advance that
+     * applied it; rejects with `no_such_data_bind` or `type_mismatch`.
+     * @param {number} bind
+     * @param {number|boolean|string} value
+     * @returns {Promise<Ack>}
+     */
+    setBindTarget(bind: number, value: number | boolean | string): Promise<Ack>;
     /**
      * The state machine's legacy inputs in file order, as the daemon lists them now
      * (`listTargets`, PROTOCOL.md §19): `[{name, type: 'number'|'boolean'|'trigger', value?}]`,

@@ -92,6 +92,7 @@ _FAMILIES: dict[type[RiveSyncError], list[str]] = {
     StateMachineError: [
         "invalid_global_view_model_name", "duplicate_global_view_model_instance", "unknown_target",
         "target_exists", "unknown_instance", "wrong_worker", "not_manual", "not_joined", "no_such_input",
+        "no_such_data_bind",
     ],
     TargetDeleted: ["target_deleted"],
     ViewModelInstanceError: [

@@ -240,6 +240,16 @@ class StateMachine(RemoteTarget):
         consumes it. Returns the ``Receipt`` after that advance."""
         return await self._command({"type": "fireInput", "name": name})
 
+    async def set_bind_target(self, bind: int, value: float | bool | str) -> Receipt:
+        """Writes the target side of the artboard's data bind number ``bind`` (as ``rivesync
+        inspect --graph`` numbers them), as an interactive component would: a number, a
+        boolean, a string or a color ``"#AARRGGBB"``, of the bound property's type (PROTOCOL.md
+        §8 ``setBindTarget``). Two-way and to-source binds carry it to the view model; returns
+        the ``Receipt`` after the advance that applied it. An unknown bind raises
+        ``StateMachineError`` ``no_such_data_bind``, a value of another type
+        ``ViewModelInstanceError`` ``type_mismatch``."""
+        return await self._command({"type": "setBindTarget", "bind": bind, "value": value})
+
     async def bind_view_model_instances(self, main: InstanceRef | None = None,
                                         globals: Mapping[str, InstanceRef] | None = None) -> Receipt:
         """``bind``, in the Swift client's name."""

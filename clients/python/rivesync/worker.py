@@ -87,13 +87,24 @@ class Worker:
         return File(self, name, reply["schema"])
 
     async def load_file(self, name: str, *, riv: bytes | None = None, schema: dict[str, Any] | None = None) -> File:
-        """Loads a ``.riv`` (bytes) or a JSON schema (dict) under ``name``; returns the ``File``."""
+        """Loads a ``.riv`` (bytes) or a JSON schema (dict) under ``name``; returns the ``File``.
+        A ``.riv`` whose base64 would not fit in the daemon's ``maxMessageBytes`` goes in parts
+        (PROTOCOL.md §9)."""
         message: dict[str, Any] = {"type": "loadFile", "name": name}
-        if riv is not None:
-            message["riv"] = base64.b64encode(riv).decode()
-        else:
+        if riv is None:
             message["schema"] = schema
-        await self.session.request(message)
+            await self.session.request(message)
+            return await self.file(name)
+        limits = self.session.welcome["limits"] if self.session.welcome else {}
+        # base64 takes 4 characters for every 3 bytes; the rest of the message fits in 256
+        # bytes besides the name (escaped at worst 6 characters a byte).
+        part_bytes = max(3, (int(limits.get("maxMessageBytes", 1 << 20)) - 256 - 6 * len(name.encode())) // 4 * 3)
+        if len(riv) <= part_bytes:
+            await self.session.request({**message, "riv": base64.b64encode(riv).decode()})
+        else:
+            for offset in range(0, len(riv), part_bytes):
+                part = base64.b64encode(riv[offset:offset + part_bytes]).decode()
+                await self.session.request({**message, "riv": part, "offset": offset, "size": len(riv)})
         return await self.file(name)
 
     async def target(self, name: str) -> RemoteTarget:

@@ -14,6 +14,7 @@ from rivesync import (ArtboardError, FileError, StateMachineError, TargetDeleted
 PNG = base64.b64decode(
     "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNgYGD4DwABBAEAwS2OUAAAAABJRU5ErkJggg==")
 DEMO = os.path.join(os.path.dirname(__file__), "..", "..", "..", "protocol", "examples", "demo.schema.json")
+BIG_RIV = os.path.join(os.path.dirname(__file__), "..", "..", "..", "..", "shared", "fixtures", "riv", "data_binding_test.riv")
 
 
 async def test_listings(rivesyncd, connect):
@@ -213,6 +214,11 @@ async def test_publish_delete_upload_and_load_file(rivesyncd_factory, connect):
     with open(DEMO, "rb") as source:
         await worker.load_file("demo-copy", schema=json.load(source))
     assert "demo-copy" in await worker.get_file_names()
+    # A .riv file past one 1 MiB message (about 780 KB of bytes) goes in parts.
+    with open(BIG_RIV, "rb") as source:
+        riv = source.read()
+    assert len(riv) > 800_000
+    assert await (await worker.load_file("big", riv=riv)).get_view_model_names()
     machine = await (await counters.create_artboard()).create_state_machine(target_name="counter")
     await machine.set_value("picture", asset)
     assert (await machine.value("picture"))["id"] == asset["id"]

@@ -194,6 +194,31 @@ async def test_inputs_are_listed_fired_and_refused(rivesyncd_factory, connect):
     assert await machine.inputs() == [{"name": "Trigger 1", "type": "trigger"}], "consumed, still listed"
 
 
+async def test_a_bind_target_reaches_the_view_model_through_a_two_way_bind(rivesyncd_factory, connect):
+    """bidirectional_precedence.riv, artboard ``source_first``: binds 0 and 1 are two-way binds
+    of a shape's x and y (the ``twoway_target_change`` trace): a target written there reaches
+    the view model as a change the state machine made."""
+    daemon = rivesyncd_factory(riv("bidirectional_precedence.riv"), file_name="twoway")
+    worker = await connect(daemon)
+    artboard = await (await worker.file("twoway")).create_artboard("source_first")
+    machine = await artboard.create_state_machine(manual=True, target_name="twoway")
+    batches = await machine.batches()
+    await machine.advance()
+
+    with pytest.raises(StateMachineError) as missing:
+        await machine.set_bind_target(9, 1)
+    assert (missing.value.code, missing.value.details) == ("no_such_data_bind", {"target": "twoway", "bind": 9})
+    with pytest.raises(ViewModelInstanceError) as mismatch:
+        await machine.set_bind_target(0, "far")
+    assert (mismatch.value.code, mismatch.value.details) == ("type_mismatch", {"bind": 0, "expected": "number", "actual": "string"})
+
+    receipt = await applied(machine, machine.set_bind_target(0, 700))
+    batch = await batch_at(batches, receipt.seq)
+    assert [(effect["property"], effect.get("value")) for effect in batch.effects] == [("x", 700)]
+    assert batch.origins == ["stateMachine"]
+    assert await machine.value("x") == 700
+
+
 async def test_bind_defaults_false_leaves_the_slots_empty(rivesyncd_factory, connect):
     daemon = rivesyncd_factory(riv("listener_view_model.riv"), file_name="lvm")
     worker = await connect(daemon)

@@ -5,8 +5,54 @@
 import {
   RiveSync, RiveSyncError, Target, ViewModelInstance, joinPath, origin, type Ack, type ConnectOptions, type ConnectionState,
 } from 'rivesync';
-import { Replica, escapeName } from 'rivesync/replica.js';
-import { bindRiveViewModelInstance, daemonRunsStateMachine } from 'rivesync/rive-adapter.js';
+import {
+  Replica, escapeName, formatColor, parseColor, unescapeName, type Batch, type FileSchema, type PropertySchema, type Snapshot,
+} from 'rivesync/replica.js';
+import {
+  bindRiveViewModelInstance, daemonRunsStateMachine, type BindOptions, type RiveViewModelInstance,
+} from 'rivesync/rive-adapter.js';
+
+/** A Rive runtime view model instance without properties: what a test stands in for Rive with. */
+function emptyRiveInstance(): RiveViewModelInstance {
+  const none = () => null;
+  return {
+    number: none, string: none, boolean: none, enum: none, color: none, trigger: none, image: none, artboard: none,
+    viewModel: none, replaceViewModel: () => {}, list: none,
+  };
+}
+
+/** A replica of a one-instance target, kept by its batches, and the path helpers. */
+export async function replicate(): Promise<string> {
+  const schema: FileSchema = { viewModels: [{ name: 'Dot', properties: [{ name: 'r', type: 'number' }] }] };
+  const snapshot: Snapshot = {
+    target: 'dots', seq: 0, bindings: [{ slot: 'main', instance: 1 }], instances: [{ id: 1, viewModel: 'Dot', name: '', values: { r: 0 } }],
+  };
+  const replica = new Replica(snapshot, schema);
+  const batch: Batch = { target: 'dots', seq: 1, effects: [{ op: 'set', instance: 1, property: 'r', value: 2 }] };
+  replica.apply(batch);
+  // @ts-expect-error an effect has an op
+  replica.apply({ target: 'dots', seq: 2, effects: [{ instance: 1 }] });
+  // @ts-expect-error a batch has a seq
+  replica.apply({ target: 'dots', effects: [] });
+  const radius: PropertySchema | undefined = replica.property('Dot', 'r');
+  const reachable: number[] = replica.closure([1]);
+  const bound: number | null = replica.instanceIn('main');
+  // @ts-expect-error an instance id is a number
+  const boundName: string | null = replica.instanceIn('main');
+  const modes: string[] = replica.enumValues('Mode');
+  const unescaped: string | null = unescapeName('a~1b');
+  // @ts-expect-error unescapeName gives null for a bad escape
+  const mustBeText: string = unescapeName('a~2');
+  const argb: number | null = parseColor('#FF000000');
+  // @ts-expect-error parseColor gives null for what is not a colour
+  const mustBeColor: number = parseColor('red');
+  const hex: string = formatColor(argb ?? 0);
+  // @ts-expect-error an ARGB colour is a number
+  void formatColor('#FF000000');
+  const bytes: Uint8Array = replica.canonicalBytes();
+  const digest: string = await replica.digest();
+  return [radius?.type, reachable, bound, boundName, modes, unescaped, mustBeText, mustBeColor, hex, bytes.length, digest].join(' ');
+}
 
 export async function run(url: string, WebSocket: unknown): Promise<string> {
   const options: ConnectOptions = { WebSocket, client: 'typescript consumer', maxBackoffMs: 1000 };
@@ -39,11 +85,24 @@ export async function run(url: string, WebSocket: unknown): Promise<string> {
   const appended: Promise<Ack> = lobby.viewModelInstance.list('players').addInstance(guest);
   void appended;
   const who: 'stateMachine' | 'command' = origin({ by: 'stateMachine' });
-  const binding: { stop: () => void } = bindRiveViewModelInstance(character.viewModelInstance, {}, {
+  const rive = emptyRiveInstance();
+  const bindOptions: BindOptions = {
+    createInstance: () => emptyRiveInstance(),
+    image: (asset) => asset?.id,
     onError: (error: Error) => console.warn(error.message),
     forwardRiveChanges: daemonRunsStateMachine(character),
-  });
+  };
+  const binding: { stop: () => void } = bindRiveViewModelInstance(character.viewModelInstance, rive, bindOptions);
   binding.stop();
+  // @ts-expect-error a Rive instance has an accessor per property type
+  void bindRiveViewModelInstance(character.viewModelInstance, {});
+  // @ts-expect-error createInstance makes a Rive instance
+  const wrongOptions: BindOptions = { createInstance: (name: string) => name };
+  void wrongOptions;
+  const riveMood: number | undefined = rive.number('mood')?.value;
+  // @ts-expect-error a Rive number property's value is a number
+  const riveMoodText: string | undefined = rive.number('mood')?.value;
+  void [riveMood, riveMoodText];
   try {
     await character.set('mood', 'not a number');
   } catch (error) {

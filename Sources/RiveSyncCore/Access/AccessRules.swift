@@ -1,15 +1,20 @@
-import RiveSyncCore
 import RiveSyncJSON
 import RiveSyncProtocol
 
 /// A permission a request needs and the grants lack: becomes error `forbidden`, which names
 /// what was missing and never carries a value.
-struct Denial: Sendable, Hashable {
-    var permission: Permission
-    var target: String?
-    var path: String?
+public struct Denial: Sendable, Hashable {
+    public var permission: Permission
+    public var target: String?
+    public var path: String?
 
-    var error: WireError {
+    public init(permission: Permission, target: String? = nil, path: String? = nil) {
+        self.permission = permission
+        self.target = target
+        self.path = path
+    }
+
+    public var error: WireError {
         var details: [(String, JSONValue)] = [("scope", .string(permission.rawValue))]
         var message = "this connection lacks '\(permission.rawValue)'"
         if let target {
@@ -32,7 +37,7 @@ extension Grants {
     /// shows only what `shows` allows). Requests that attach an existing instance by id
     /// (`listAppend`, `listInsert`, `set` of `{"instance": id}`, `bind`) also need `create`,
     /// since the instance may come from a target the connection cannot read.
-    func denial(of request: ClientRequest) -> Denial? {
+    public func denial(of request: ClientRequest) -> Denial? {
         switch request {
         case .hello, .ping, .listFiles, .listTargets, .describe, .viewModelNames, .globalViewModelNames, .instanceNames, .properties,
             .enums, .artboardNames, .stateMachineNames, .defaultViewModelInfo, .unsubscribe:
@@ -57,6 +62,8 @@ extension Grants {
             return need(.write, target, "")
         case .fireInput(let target, _):
             return need(.fire, target, "")
+        case .setBindTarget(let target, _, _):
+            return need(.write, target, "")
         case .listAppend(let target, let path, _), .listInsert(let target, let path, _, _):
             return need(.write, target, path) ?? need(.create)
         case .listRemoveAt(let target, let path, _), .listRemove(let target, let path, _), .listSwap(let target, let path, _, _):
@@ -73,7 +80,7 @@ extension Grants {
     }
 
     /// Whether `listTargets` shows `target`: the connection has some permission on it.
-    func shows(_ target: String) -> Bool {
+    public func shows(_ target: String) -> Bool {
         [Permission.read, .write, .fire].contains { allowsSomewhere($0, on: target) }
     }
 
@@ -87,23 +94,13 @@ extension Grants {
 }
 
 extension Grants: RequestGrants {
-    var mayCreate: Bool { allows(.create) }
+    public var mayCreate: Bool { allows(.create) }
 
-    func may(_ access: TargetAccess, on target: String, at path: String) -> Bool {
+    public func may(_ access: TargetAccess, on target: String, at path: String) -> Bool {
         allows(Permission(access), on: target, at: path)
     }
 
-    func mayWithin(_ access: TargetAccess, on target: String, at path: String) -> Bool {
+    public func mayWithin(_ access: TargetAccess, on target: String, at path: String) -> Bool {
         allowsWithin(Permission(access), on: target, at: path)
-    }
-}
-
-extension Permission {
-    init(_ access: TargetAccess) {
-        switch access {
-        case .read: self = .read
-        case .write: self = .write
-        case .fire: self = .fire
-        }
     }
 }
