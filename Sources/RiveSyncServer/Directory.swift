@@ -1,11 +1,12 @@
 import RiveSyncCore
-import RiveSyncModel
 import RiveSyncTransport
 
 /// The daemon's one `Placement` (where files and targets live; the rules are the core's),
-/// shared by the dispatcher and the workers' shells: every access takes one short lock. The
-/// workers' cores claim and change target names through actions (`claimTarget`,
-/// `targetNames`) that their shells perform here.
+/// shared by the workers' shells and the dispatcher's background work: every access takes one
+/// short lock. The workers' cores claim and change target names through actions
+/// (`claimTarget`, `targetNames`) that their shells perform here. The dispatcher core keeps a
+/// copy: every change is handed to its follower under the lock, so in the order made and
+/// before the reply of the worker that made it.
 final class Directory: Sendable {
     /// Instance ids of file number `n` start at `n << fileIDShift`, so an id names its file.
     static let fileIDShift = Placement.fileIDShift
@@ -16,45 +17,70 @@ final class Directory: Sendable {
     /// Tells every worker where a file was placed, or that its number was released, before the
     /// file's worker loads it (set once by the daemon, before any file is placed).
     private let placements = Locked<(@Sendable (WorkerEvent) -> Void)?>(nil)
+    /// Where every change goes, under the lock (the dispatcher, to its queue).
+    private let follower = Locked<(@Sendable (PlacementChange) -> Void)?>(nil)
 
     /// Where placements go from now on (the daemon, to every worker's queue).
     func tellPlacements(to deliver: @escaping @Sendable (WorkerEvent) -> Void) { placements.withLock { $0 = deliver } }
 
     private func tell(_ event: WorkerEvent) { placements.withLock { $0 }?(event) }
 
+    /// Hands every change from now on to `deliver`, which must not block (it runs under the
+    /// lock); returns the placement as it is now, the one the changes apply to.
+    func follow(_ deliver: @escaping @Sendable (PlacementChange) -> Void) -> Placement {
+        state.withLock { placement in
+            follower.withLock { $0 = deliver }
+            return placement
+        }
+    }
+
+    /// Changes the placement, and tells the follower what `change` returns (nil: nothing changed).
+    private func change<Result>(_ body: (inout Placement) -> (Result, PlacementChange?)) -> Result {
+        state.withLock { placement in
+            let (result, change) = body(&placement)
+            if let change { follower.withLock { $0 }?(change) }
+            return result
+        }
+    }
+
     /// Reserves a file name on a worker; nil when the name is taken.
     func reserveFile(_ name: String, worker: Int) -> FileLocation? {
-        let location = state.withLock { $0.reserveFile(name, worker: worker) }
+        let location = change { placement in
+            let location = placement.reserveFile(name, worker: worker)
+            return (location, location.map { .filePlaced(name: name, $0) })
+        }
         if let location { tell(.filePlaced(name: name, location)) }
         return location
     }
 
     /// Registers a file restored from the state directory under its recorded number.
     func restoreFile(_ name: String, worker: Int, number: UInt64) -> Bool {
-        guard state.withLock({ $0.restoreFile(name, worker: worker, number: number) }) else { return false }
+        let restored = change { placement in
+            let restored = placement.restoreFile(name, worker: worker, number: number)
+            return (restored, restored ? .filePlaced(name: name, FileLocation(worker: worker, number: number)) : nil)
+        }
+        guard restored else { return false }
         tell(.filePlaced(name: name, FileLocation(worker: worker, number: number)))
         return true
     }
 
     /// Forgets a reserved file whose load failed.
     func releaseFile(_ name: String) {
-        let number = state.withLock { placement -> UInt64? in
-            defer { placement.releaseFile(name) }
-            return placement.file(name)?.number
+        let number = change { placement -> (UInt64?, PlacementChange?) in
+            guard let number = placement.file(name)?.number else { return (nil, nil) }
+            placement.releaseFile(name)
+            return (number, .fileReleased(name: name))
         }
         if let number { tell(.fileReleased(number: number)) }
     }
 
     func file(_ name: String) -> FileLocation? { state.withLock { $0.file(name) } }
 
-    /// File names in load order with their workers.
-    func files() -> [(name: String, worker: Int)] { state.withLock { $0.fileList() } }
-
-    /// The file an instance id belongs to.
-    func file(of instance: InstanceID) -> (name: String, location: FileLocation)? { state.withLock { $0.file(of: instance) } }
-
     func claimTarget(_ name: String, file: String, limit: Int) -> TargetClaim {
-        state.withLock { $0.claimTarget(name, file: file, limit: limit) }
+        change { placement in
+            let claim = placement.claimTarget(name, file: file, limit: limit)
+            return (claim, claim == .claimed ? .targetNames(.claim(name, file: file)) : nil)
+        }
     }
 
     /// Makes a change a worker asked for (`WorkerAction.targetNames`); false when a name the
@@ -62,14 +88,9 @@ final class Directory: Sendable {
     /// holds one name twice).
     @discardableResult
     func apply(_ change: TargetNameChange) -> Bool {
-        state.withLock { placement in
-            switch change {
-            case .claim(let name, let file): return placement.claimTarget(name, file: file)
-            case .release(let name): placement.releaseTarget(name)
-            case .retire(let name, let file): placement.retireTarget(name, file: file)
-            case .rememberRetired(let names, let file): placement.rememberRetired(names, file: file)
-            }
-            return true
+        self.change { placement in
+            let made = placement.apply(change)
+            return (made, made ? .targetNames(change) : nil)
         }
     }
 

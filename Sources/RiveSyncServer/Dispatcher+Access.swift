@@ -6,8 +6,8 @@ import RiveSyncTransport
 import RiveSyncVersion
 
 /// What the connection core asks of the daemon (`ConnectionEnvironment`): the clock, limits,
-/// origins, `hello` authentication, each request's grants and owning worker, and the
-/// daemon-wide replies. Used on the dispatcher's queue, and for `/metrics` on the transport's
+/// origins, `hello` authentication, each request's grants, the configured files and the
+/// `welcome` reply. Used on the dispatcher's queue, and for `/metrics` on the transport's
 /// service thread (which reads only the locked tokens and the configuration): its state is
 /// the context and the locked tokens, both `Sendable`.
 final class DispatcherEnvironment: ConnectionEnvironment, Sendable {
@@ -63,55 +63,14 @@ final class DispatcherEnvironment: ConnectionEnvironment, Sendable {
     /// Whether clients may load files (`allowFileUploads`).
     var acceptsFiles: Bool { context.configuration.allowFileUploads }
 
-    func worker(for request: ClientRequest) -> Result<Int, WireError> {
-        let directory = context.directory
-        func file(_ name: String) -> Result<Int, WireError> {
-            guard let location = directory.file(name) else {
-                return .failure(WireError(code: .unknownFile, message: "no file '\(name)'", details: [("file", .string(name))]))
-            }
-            return .success(location.worker)
-        }
-        func target(_ name: String) -> Result<Int, WireError> {
-            guard let location = directory.target(name) else { return .failure(WireError(StateMachineError.unknownTarget(name))) }
-            return .success(location.worker)
-        }
-        switch request {
-        case .describe(let name), .viewModelNames(let name), .globalViewModelNames(let name), .instanceNames(let name, _),
-            .properties(let name, _), .enums(let name), .artboardNames(let name), .stateMachineNames(let name, _),
-            .defaultViewModelInfo(let name, _), .createInstance(let name, _, _):
-            return file(name)
-        case .createStateMachine(let stateMachine):
-            return file(stateMachine.file)
-        case .publish(let instance, _):
-            guard let owner = directory.file(of: instance) else { return .failure(WireError(StateMachineError.unknownInstance(instance))) }
-            return .success(owner.location.worker)
-        case .subscribe(let name, _, _), .unsubscribe(let name), .deleteTarget(let name), .bind(let name, _, _), .get(let name, _),
-            .set(let name, _, _), .fire(let name, _), .listAppend(let name, _, _), .listInsert(let name, _, _, _),
-            .listRemoveAt(let name, _, _), .listRemove(let name, _, _), .listSwap(let name, _, _, _), .advance(let name, _),
-            .digest(let name), .setInput(let name, _, _), .fireInput(let name, _), .setBindTarget(let name, _, _):
-            return target(name)
-        case .transaction(let transaction):
-            return target(transaction.target)
-        case .presence(let request):
-            return target(request.target)
-        case .hello, .ping, .listFiles, .listTargets, .upload, .loadFile:
-            return .failure(.internalError("request '\(request.type)' has no worker"))
-        }
-    }
+    /// The files of the configuration.
+    var configuredFiles: Set<String> { Set(context.configuration.files.map(\.name)) }
 
     func welcome(id: JSONValue?) -> ServerMessage {
         let limits = context.limits.withLock { $0 }.wireLimits
         return .welcome(
             ServerMessage.Welcome(protocolVersion: 1, server: "rivesyncd/\(RiveSyncVersion.current)", epoch: context.epoch, limits: limits),
             id: id)
-    }
-
-    func files(id: JSONValue?) -> ServerMessage {
-        let configured = Set(context.configuration.files.map(\.name))
-        let files = context.directory.files().map { file in
-            ServerMessage.FileInfo(name: file.name, worker: file.worker, source: configured.contains(file.name) ? .config : .upload)
-        }
-        return .files(files, id: id)
     }
 
     /// Whether `GET /metrics` is answered: it needs the `metrics` permission, from the token in

@@ -8,7 +8,7 @@ import RiveSyncProtocol
 import RiveSyncTransport
 
 /// The dispatcher's background work: nothing here runs on its queue but the start and the
-/// answer (`backgroundFinished`).
+/// answer (`backgroundFinished`, or `fileLoaded` for a file the core then lists).
 extension Dispatcher {
     func start(_ work: BackgroundWork, for connection: ConnectionID, id: JSONValue?) {
         let finish: @Sendable (ServerMessage) -> Void = { reply in
@@ -24,10 +24,9 @@ extension Dispatcher {
                 guard let clusterLog = self.context.clusterLog, case .asset(let reference, _) = reply else { return finish(reply) }
                 self.share(reference, through: clusterLog, reply: reply, then: finish)
             }
-        case .loadFile(let name, let content):
-            let index = nextWorker % workers.count
-            nextWorker += 1
-            background.async { self.loadFile(name: name, content: content, onto: index, id: id, then: finish) }
+        case .loadFile(let name, let content, let index):
+            let loaded: @Sendable () -> Void = { self.queue.async { self.run(.fileLoaded(connection, id: id)) } }
+            background.async { self.loadFile(name: name, content: content, onto: index, id: id, loaded: loaded, else: finish) }
         }
     }
 
@@ -79,9 +78,10 @@ extension Dispatcher {
     }
 
     /// Parses a file sent by a client (here, in the background) and loads it onto worker
-    /// `index` (on its queue).
+    /// `index` (on its queue): `loaded` once placed and loaded, else `finish` with the error.
     private func loadFile(
-        name: String, content: FileContent, onto index: Int, id: JSONValue?, then finish: @escaping @Sendable (ServerMessage) -> Void
+        name: String, content: FileContent, onto index: Int, id: JSONValue?, loaded: @escaping @Sendable () -> Void,
+        else finish: @escaping @Sendable (ServerMessage) -> Void
     ) {
         let schema: FileSchema
         do {
@@ -97,7 +97,7 @@ extension Dispatcher {
         let exists = WireError(code: .fileExists, message: "file '\(name)' already exists", details: [("file", .string(name))])
         if let clusterLog = context.clusterLog {
             guard context.directory.file(name) == nil else { return finish(failure(exists, id: id)) }
-            return loadFile(schema, as: name, through: clusterLog, id: id, then: finish)
+            return loadFile(schema, as: name, through: clusterLog, id: id, loaded: loaded, else: finish)
         }
         guard let location = context.directory.reserveFile(name, worker: index) else { return finish(failure(exists, id: id)) }
         let worker = workers[index]
@@ -111,15 +111,15 @@ extension Dispatcher {
                 return finish(self.failure(WorkerCore.storageFailed(LogFailure(text)), id: id))
             }
             self.context.log(.info, "file loaded by a client", [("file", name), ("worker", "\(index)")])
-            finish(self.environment.files(id: id))
+            loaded()
         }
     }
 
     /// A cluster node's `loadFile`: a `file` entry every node applies (protocol/CLUSTER.md §2.3);
-    /// the reply once it applied here.
+    /// `loaded` once it applied here, else `finish` with the error.
     private func loadFile(
         _ schema: FileSchema, as name: String, through clusterLog: RedisChangeLog, id: JSONValue?,
-        then finish: @escaping @Sendable (ServerMessage) -> Void
+        loaded: @escaping @Sendable () -> Void, else finish: @escaping @Sendable (ServerMessage) -> Void
     ) {
         let worker = workers[0]
         let header = JournalHeader(name: name, worker: worker.index, schema: schema.jsonValue)
@@ -128,7 +128,7 @@ extension Dispatcher {
                 switch outcome {
                 case .committed(applied: true):
                     self.context.log(.info, "file loaded by a client into the cluster", [("file", name)])
-                    finish(self.environment.files(id: id))
+                    loaded()
                 case .committed(applied: false):
                     let error = WireError(code: .fileExists, message: "file '\(name)' already exists", details: [("file", .string(name))])
                     finish(self.failure(error, id: id))

@@ -10,7 +10,8 @@ import RiveSyncTransport
 /// performs the actions it returns —
 /// sends and closes to the transport, requests to the worker that owns their file or target,
 /// timers through `asyncAfter`, and background work (listings, uploads, file loads) off this
-/// queue. Per connection, requests reach each worker in the order they were sent.
+/// queue. Per connection, requests reach each worker in the order they were sent. Its state
+/// (the core) is confined to the queue, checked in debug builds.
 final class Dispatcher: @unchecked Sendable {
     let queue = DispatchQueue(label: "rivesyncd.dispatcher")
     /// Where uploads are hashed and stored and sent files parsed (one at a time, in order).
@@ -19,7 +20,6 @@ final class Dispatcher: @unchecked Sendable {
     let workers: [Worker]
     let environment: DispatcherEnvironment
     var connections: Connections
-    var nextWorker = 0
 
     /// Reads the tokens file of the configuration, if any.
     init(context: ServerContext, workers: [Worker]) throws(ConfigurationError) {
@@ -31,6 +31,22 @@ final class Dispatcher: @unchecked Sendable {
         environment = DispatcherEnvironment(context: context, tokens: Locked(table ?? TokenTable()))
         connections = Connections(environment: environment)
         Self.hear(workers, in: self)
+        Self.follow(context.directory, in: self)
+    }
+
+    /// Has the directory tell `dispatcher`'s core every change, on its queue in the order made:
+    /// a worker makes its change before it sends the reply that follows it, so a client's next
+    /// request finds the change applied. The core starts from the placement as it is now (taken
+    /// on the queue, so the changes that follow it run after).
+    private static func follow(_ directory: Directory, in dispatcher: Dispatcher) {
+        dispatcher.queue.sync {
+            let placement = directory.follow { [weak dispatcher] change in
+                guard let dispatcher else { return }
+                dispatcher.queue.async { dispatcher.run(.placed(change)) }
+            }
+            dispatcher.connections = Connections(
+                environment: dispatcher.environment, placement: placement, workers: dispatcher.workers.count)
+        }
     }
 
     /// Has the workers tell `dispatcher` when they answered a routed `subscribe`.
@@ -66,11 +82,15 @@ final class Dispatcher: @unchecked Sendable {
     }
 
     /// Feeds one event to the core and performs its actions (on the queue).
-    func run(_ event: ConnectionEvent) { perform(connections.handle(event)) }
+    func run(_ event: ConnectionEvent) {
+        queue.assertConfined()
+        perform(connections.handle(event))
+    }
 
     /// Performs the core's actions in order: transport commands are submitted together, and
     /// before anything that hands work on, so a worker's replies follow the core's.
     private func perform(_ actions: [ConnectionAction]) {
+        queue.assertConfined()
         var commands: [WebSocketServer.Command] = []
         func flush() {
             context.submit(commands)

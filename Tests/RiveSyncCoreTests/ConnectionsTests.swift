@@ -43,7 +43,7 @@ import Testing
 
     @Test func theRateWindowAdmitsTheLimitPerSecondAndStartsAgain() {
         var driver = ConnectionDriver()
-        driver.environment.limits.maxCommandsPerSecond = 5
+        driver.environment.configuredLimits.maxCommandsPerSecond = 5
         driver.greeted()  // the hello is the first request of the window
         var codes: [String] = []
         for _ in 0..<6 { codes.append(driver.send(["type": "ping"]).sent.first?["type"]?.stringValue ?? "?") }

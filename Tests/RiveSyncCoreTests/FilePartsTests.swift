@@ -17,7 +17,7 @@ import Testing
 
     /// The `.riv` bytes of the background work's `loadFile`, if that is what `out` starts.
     static func loaded(_ out: [ConnectionAction]) -> [UInt8]? {
-        guard case .loadFile(_, .riv(let bytes)) = out.background.first else { return nil }
+        guard case .loadFile(_, .riv(let bytes), _) = out.background.first else { return nil }
         return bytes
     }
 
@@ -58,7 +58,7 @@ import Testing
 
     @Test func aFileOverMaxFileBytesIsRefusedAtItsFirstPart() {
         var driver = ConnectionDriver()
-        driver.environment.limits.maxFileBytes = 8
+        driver.environment.configuredLimits.maxFileBytes = 8
         driver.greeted()
         let refused = driver.send(Self.part([1], offset: 0, size: 9))
         #expect(refused.sent.first?["code"] == "limit_exceeded" && refused.sent.first?["details"]?["limit"] == "maxFileBytes")

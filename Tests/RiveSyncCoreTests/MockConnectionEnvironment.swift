@@ -2,24 +2,50 @@ import RiveSyncCore
 import RiveSyncJSON
 import RiveSyncProtocol
 
-/// A daemon for the connection core: a clock the test moves, fixed limits, one file `demo`
-/// and target `room` on worker 0, anonymous access, and a token `good` that a test can
-/// revoke.
+/// A daemon for the connection core: a clock the test moves, fixed limits, anonymous access,
+/// and a token `good` that a test can revoke. It records every call the core makes (`calls`,
+/// by name), so a test can show what the core asks and what it never does.
 final class MockConnectionEnvironment: ConnectionEnvironment {
     var clock: UInt64 = 1_000_000_000
-    var limits = ConnectionLimits(
+    var configuredLimits = ConnectionLimits(
         helloTimeoutSeconds: 10, maxCommandsPerSecond: 100, maxJSONDepth: 16, maxMessageBytes: 1 << 16, maxSubscriptions: 2,
         maxAssetBytes: 1024, maxTransactionCommands: 2)
-    var targets: Set<String> = ["room", "lobby", "theme"]
     var revoked = false
     /// Configuration `allowFileUploads`.
-    var acceptsFiles = true
+    var allowFileUploads = true
+    /// The configuration's files.
+    var configured: Set<String> = ["demo"]
+    /// The names of the calls the core made, in order.
+    private(set) var calls: [String] = []
 
-    func now() -> UInt64 { clock }
-    func admits(origin: String?) -> Bool { origin != "https://evil.example" }
+    func now() -> UInt64 {
+        calls.append("now")
+        return clock
+    }
+
+    var limits: ConnectionLimits {
+        calls.append("limits")
+        return configuredLimits
+    }
+
+    var acceptsFiles: Bool {
+        calls.append("acceptsFiles")
+        return allowFileUploads
+    }
+
+    var configuredFiles: Set<String> {
+        calls.append("configuredFiles")
+        return configured
+    }
+
+    func admits(origin: String?) -> Bool {
+        calls.append("admits")
+        return origin != "https://evil.example"
+    }
 
     func authenticate(token: String?, remoteAddress: String) -> Identity? {
-        switch token {
+        calls.append("authenticate")
+        return switch token {
         case nil: .anonymous
         case "good": .token(name: "good", digest: [1])
         default: nil
@@ -29,6 +55,7 @@ final class MockConnectionEnvironment: ConnectionEnvironment {
     /// Everything, except firing anywhere but under the path `go`; nil for the token once
     /// revoked.
     func grants(of identity: Identity) -> Grants? {
+        calls.append("grants")
         guard identity == .anonymous || !revoked else { return nil }
         return Grants(scopes: [
             Scope(permissions: [.read, .write, .seePresence, .publishPresence], targets: .any, prefixes: [[]]),
@@ -37,27 +64,24 @@ final class MockConnectionEnvironment: ConnectionEnvironment {
         ])
     }
 
-    func worker(for request: ClientRequest) -> Result<Int, WireError> {
-        switch request {
-        case .subscribe(let target, _, _), .unsubscribe(let target), .get(let target, _), .set(let target, _, _):
-            targets.contains(target) ? .success(0) : .failure(WireError(code: .unknownTarget, message: "no target '\(target)'"))
-        default: .success(0)
-        }
-    }
-
     func welcome(id: JSONValue?) -> ServerMessage {
-        .welcome(ServerMessage.Welcome(protocolVersion: 1, server: "mock", epoch: "e-1", limits: []), id: id)
+        calls.append("welcome")
+        return .welcome(ServerMessage.Welcome(protocolVersion: 1, server: "mock", epoch: "e-1", limits: []), id: id)
     }
-
-    func files(id: JSONValue?) -> ServerMessage { .files([], id: id) }
 }
 
-/// Drives a `Connections` with events and reads what it answers.
+/// Drives a `Connections` with events and reads what it answers. Its placement: file `demo`
+/// (number 1) on worker 0 with targets `room`, `lobby` and `theme`; two workers.
 struct ConnectionDriver {
     let environment = MockConnectionEnvironment()
     var core: Connections
 
-    init() { core = Connections(environment: environment) }
+    init() {
+        var placement = Placement()
+        _ = placement.reserveFile("demo", worker: 0)
+        for target in ["room", "lobby", "theme"] { _ = placement.claimTarget(target, file: "demo") }
+        core = Connections(environment: environment, placement: placement, workers: 2)
+    }
 
     mutating func open(_ id: UInt64 = 1, origin: String? = nil) -> [ConnectionAction] {
         core.handle(.opened(ConnectionID(id), remoteAddress: "127.0.0.1", origin: origin))

@@ -20,6 +20,8 @@ struct TraceRunner {
     /// Every difference from the trace, in order.
     private(set) var mismatches: [String] = []
     private var nextCommand: UInt64 = 1
+    /// How many data binds the trace's artboard has of its own (the rest are nested artboards').
+    private var ownBinds = 0
 
     /// The value on every data bind's target after each advance (`dataBindTargetValues`).
     private(set) var bindTargets: [[PropertyValue?]] = []
@@ -40,6 +42,7 @@ struct TraceRunner {
     // MARK: Running
 
     mutating func run() throws {
+        ownBinds = try TraceBindOrderTests.ourBinds(trace).count
         let viewModel = trace.header["viewModel"]?.stringValue
         var main: InstanceID?
         if let viewModel {
@@ -226,6 +229,7 @@ struct TraceRunner {
             "\($0["layer"]?.stringValue ?? "?"): \($0["state"]?["index"]?.intValue ?? -1)"
         }
         if layers != rive { mismatches.append("\(here): layers \(layers), Rive \(rive)") }
+        mismatches += bindDifferences(state, here, ownBinds: ownBinds)
     }
 
     private mutating func compareValues(

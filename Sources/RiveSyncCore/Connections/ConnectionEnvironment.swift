@@ -1,8 +1,10 @@
 import RiveSyncJSON
 import RiveSyncProtocol
 
-/// What the connection core may ask of the daemon around it. The shell answers from its
-/// configuration, tokens and directory; tests answer with fixed values and a mock clock.
+/// What the connection core may ask of the daemon around it: the clock and values of the
+/// configuration and tokens. Where files and targets live is not asked: the core keeps its own
+/// copy (`ConnectionEvent.placed`). The shell answers from its configuration and tokens; tests
+/// answer with fixed values and a mock clock.
 public protocol ConnectionEnvironment: AnyObject {
     /// Monotonic nanoseconds.
     func now() -> UInt64
@@ -16,12 +18,10 @@ public protocol ConnectionEnvironment: AnyObject {
     func grants(of identity: Identity) -> Grants?
     /// Whether clients may load files (configuration `allowFileUploads`).
     var acceptsFiles: Bool { get }
-    /// The worker that owns a request's file or target, or the error for one that does not exist.
-    func worker(for request: ClientRequest) -> Result<Int, WireError>
+    /// The files of the configuration (the `files` reply tells them from clients' files).
+    var configuredFiles: Set<String> { get }
     /// The `welcome` reply.
     func welcome(id: JSONValue?) -> ServerMessage
-    /// The `files` reply.
-    func files(id: JSONValue?) -> ServerMessage
 }
 
 /// The limits the connection core applies.

@@ -10,9 +10,16 @@ public enum ConnectionEvent: Sendable {
     case timerFired(ConnectionTimer)
     /// Background work a `.startBackground` asked for is done: the reply to send.
     case backgroundFinished(ConnectionID, reply: Frame)
+    /// The file a `.startBackground(.loadFile)` sent is placed and loaded (its `placed` change
+    /// came first): the reply is the `files` list, from the core's placement.
+    case fileLoaded(ConnectionID, id: JSONValue?)
     /// The worker answered a routed `subscribe`: only one that succeeded counts toward
     /// `maxSubscriptions`.
     case subscribeAnswered(ConnectionID, target: String, paths: [String]?, succeeded: Bool)
+    /// The daemon's directory changed (a file placed or released, a target name claimed,
+    /// released or retired): the core's copy of the placement follows, so routing asks
+    /// nothing. The shell delivers each change before any reply that follows it.
+    case placed(PlacementChange)
     /// The tokens were read again: every connection is checked against them.
     case tokensReloaded
     /// Whether the daemon's state may be behind (false: a cluster node that cannot read the
@@ -58,8 +65,8 @@ public enum BackgroundWork: Sendable {
     case listTargets(TargetPage, identity: Identity)
     /// Hashes and stores an asset.
     case upload(kind: String, data: [UInt8], mediaType: String?)
-    /// Parses a `.riv` or schema and loads it onto a worker (durably, with a state directory).
-    case loadFile(name: String, content: FileContent)
+    /// Parses a `.riv` or schema and loads it onto `worker` (durably, with a state directory).
+    case loadFile(name: String, content: FileContent, worker: Int)
 }
 
 /// A log line's level.

@@ -19,7 +19,7 @@ extension Connections {
         let maxFileBytes = environment.limits.maxFileBytes
         guard let part else {
             guard bytes.count <= maxFileBytes else { return fail(connection, .limit("maxFileBytes", maxFileBytes), id: id, into: &out) }
-            out.append(.startBackground(connection, .loadFile(name: name, content: .riv(bytes)), id: id))
+            out.append(.startBackground(connection, .loadFile(name: name, content: .riv(bytes), worker: nextFileWorker()), id: id))
             return .background
         }
         guard part.size <= maxFileBytes else {
@@ -45,7 +45,7 @@ extension Connections {
             return .answered
         }
         states[connection]!.fileInParts = nil
-        out.append(.startBackground(connection, .loadFile(name: name, content: .riv(file.bytes)), id: id))
+        out.append(.startBackground(connection, .loadFile(name: name, content: .riv(file.bytes), worker: nextFileWorker()), id: id))
         return .background
     }
 }

@@ -12,7 +12,7 @@ extension Connections {
             out.append(.send(Self.frame(.pong(id: request.id)), to: [connection]))
             return .answered
         case .listFiles:
-            out.append(.send(Self.frame(environment.files(id: request.id)), to: [connection]))
+            out.append(.send(Self.frame(files(id: request.id)), to: [connection]))
             return .answered
         case .listTargets(let page):
             out.append(.startBackground(connection, .listTargets(page, identity: identity), id: request.id))
@@ -26,7 +26,7 @@ extension Connections {
         case .loadFile(let name, let content, let part):
             if part == nil { states[connection]!.fileInParts = nil }
             guard case .riv(let bytes) = content else {
-                out.append(.startBackground(connection, .loadFile(name: name, content: content), id: request.id))
+                out.append(.startBackground(connection, .loadFile(name: name, content: content, worker: nextFileWorker()), id: request.id))
                 return .background
             }
             return loadRiv(connection, name: name, bytes: bytes, part: part, id: request.id, into: &out)
@@ -36,7 +36,7 @@ extension Connections {
             break
         }
         let worker: Int
-        switch environment.worker(for: request.body) {
+        switch owner(of: request.body) {
         case .success(let index): worker = index
         case .failure(let error):
             if case .unsubscribe(let target) = request.body { states[connection]!.unsubscribe(target) }
@@ -74,7 +74,7 @@ extension Connections {
             where !grants.allowsSubscription(to: target, paths: paths) {
                 states[connection]!.unsubscribe(target)
                 let unsubscribe = ClientRequest.unsubscribe(target: target)
-                if case .success(let worker) = environment.worker(for: unsubscribe) {
+                if case .success(let worker) = owner(of: unsubscribe) {
                     out.append(
                         .route(
                             connection, Request(id: nil, body: unsubscribe), worker: worker, identity: identity,

@@ -6,10 +6,17 @@ import RiveSyncProtocol
 /// subscriptions, request order), fed events and answering actions. It decodes, authorises
 /// and routes; work that would block runs in the background while the connection's later
 /// messages wait here, so a connection's replies and effects stay in request order and no
-/// other connection waits. Pure: the clock and the daemon's answers come from `environment`.
+/// other connection waits. Pure: the clock and the configuration come from `environment`;
+/// where files and targets live is its own copy of the daemon's placement, kept by events.
 public struct Connections {
     let environment: any ConnectionEnvironment
     var states: [ConnectionID: State] = [:]
+    /// Where files and targets live, as the directory's changes told it (`placed`).
+    public private(set) var placement: Placement
+    /// How many workers the daemon has (a client's files go to each in turn).
+    let workers: Int
+    /// The worker the next client's file goes to.
+    var lastFileWorker = 0
     /// False while the daemon's state may be behind (the last `freshness` event); a single
     /// daemon's never is.
     public private(set) var stateIsFresh = true
@@ -37,7 +44,13 @@ public struct Connections {
         var fileInParts: FileInParts?
     }
 
-    public init(environment: any ConnectionEnvironment) { self.environment = environment }
+    /// A core that routes by `placement` (the directory's as it is now) and the changes that
+    /// follow it, and places clients' files on `workers` workers in turn.
+    public init(environment: any ConnectionEnvironment, placement: Placement = Placement(), workers: Int = 1) {
+        self.environment = environment
+        self.placement = placement
+        self.workers = max(workers, 1)
+    }
 
     /// Open connections.
     public var count: Int { states.count }
@@ -86,17 +99,14 @@ public struct Connections {
             out.append(.log(.info, "hello timeout", [("remote", state.remoteAddress)]))
             out.append(.close(connection, code: .policyViolation, reason: "no hello within \(environment.limits.helloTimeoutSeconds) s"))
         case .backgroundFinished(let connection, let reply):
-            out.append(.send(reply, to: [connection]))
-            out.append(.handled(connection))
-            guard states[connection] != nil else { break }
-            states[connection]!.busy = false
-            while let state = states[connection], !state.busy, !state.waiting.isEmpty {
-                let next = states[connection]!.waiting.removeFirst()
-                receive(connection, bytes: next.bytes, isText: next.isText, into: &out)
-            }
+            finished(connection, reply: reply, into: &out)
+        case .fileLoaded(let connection, let id):
+            finished(connection, reply: Self.frame(files(id: id)), into: &out)
         case .subscribeAnswered(let connection, let target, let paths, let succeeded):
             guard states[connection] != nil else { break }
             states[connection]!.answered(target, paths: paths, succeeded: succeeded)
+        case .placed(let change):
+            placement.apply(change)
         case .tokensReloaded:
             recheck(into: &out)
         case .freshness(let fresh):
@@ -117,6 +127,18 @@ public struct Connections {
         case .answered: out.append(.handled(connection))
         case .routed: break
         case .background: states[connection]?.busy = true
+        }
+    }
+
+    /// A connection's background work is done: its reply, then the messages that waited.
+    private mutating func finished(_ connection: ConnectionID, reply: Frame, into out: inout [ConnectionAction]) {
+        out.append(.send(reply, to: [connection]))
+        out.append(.handled(connection))
+        guard states[connection] != nil else { return }
+        states[connection]!.busy = false
+        while let state = states[connection], !state.busy, !state.waiting.isEmpty {
+            let next = states[connection]!.waiting.removeFirst()
+            receive(connection, bytes: next.bytes, isText: next.isText, into: &out)
         }
     }
 

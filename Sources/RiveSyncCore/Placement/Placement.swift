@@ -5,8 +5,9 @@ import RiveSyncModel
 /// file each target belongs to, and the names deleted targets had. The rules (names unique in
 /// the daemon, a retired name only for its own file, `maxTargets` for clients' requests) are
 /// here. The daemon keeps its one placement behind a lock (its `Directory`, which the
-/// dispatcher reads and the workers' shells change for their cores), and each worker core
-/// keeps one of its own files' target names (`WorkerCore.names`).
+/// workers' shells change for their cores), the dispatcher core a copy kept by the
+/// directory's changes (`PlacementChange`), and each worker core one of its own files' target
+/// names (`WorkerCore.names`).
 public struct Placement: Sendable {
     /// Instance ids of file number `n` start at `n << fileIDShift`.
     public static let fileIDShift: UInt64 = 40

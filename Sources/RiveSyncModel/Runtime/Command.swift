@@ -23,7 +23,8 @@ public enum Command: Sendable, Hashable {
     /// Fires a legacy trigger input (Rive's `SMITrigger.fire()`).
     case fireInput(name: String)
     /// Writes the target side of one of the artboard's data binds (`bind`: its number in
-    /// Rive's order, `DataBindOrder`, as `inspect --graph` numbers them), as an interactive
+    /// Rive's order, `DataBindOrder`, as `inspect --graph` numbers them; nested artboards'
+    /// binds are numbered on after them, `bindAddresses`), as an interactive
     /// component would: to-source and two-way binds carry it to the view model.
     case setBindTarget(bind: Int, value: PropertyValue)
 

@@ -82,17 +82,13 @@ extension FileRuntime {
         targets[targetName]!.stateMachine = machine
     }
 
-    /// The value on the target of each of the artboard's data binds (in Rive's order,
-    /// `DataBindOrder`), as its binds left it: what Rive's traces record as `binds[].value`. nil
+    /// The value on the target of each data bind the state machine reaches (in Rive's order:
+    /// the artboard's own, `DataBindOrder`, then its nested artboards'), as its binds left it: what Rive's traces record as `binds[].value`. nil
     /// for a bind whose target is not a component property the file stores or Rive gives an
     /// initial value.
     public func dataBindTargetValues(_ targetName: String) throws -> [PropertyValue?] {
         guard let machine = try target(targetName).stateMachine else { throw StateMachineDriveError.noStateMachine(target: targetName) }
-        let binds = machine.definition.artboardBinds
-        return machine.definition.artboardBindsInRiveOrder.map { binds[$0] }.map { bind in
-            guard case .component(let component) = bind.target else { return nil }
-            return machine.componentValue(BoundComponentProperty(component: component, key: bind.propertyKey))
-        }
+        return machine.bindAddresses.map(machine.bindTargetValue)
     }
 }
 

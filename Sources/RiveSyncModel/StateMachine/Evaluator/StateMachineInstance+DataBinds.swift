@@ -9,8 +9,8 @@ extension StateMachineInstance {
     /// precedence decides which side wins (a two-way bind without "source to target first",
     /// and a to-source bind, take the component's value into the view model; the others push
     /// the view model's value to the component); later, a changed view-model value (or a
-    /// changed converter input, or a time-based converter's moved output, `moved`) flows to
-    /// its components, and a component written from the target side (`writeTarget`) flows
+    /// changed converter input, or a time-based converter's moved output, `moved`, or a view
+    /// model on the way to it replaced) flows to its components, and a component written from the target side (`writeTarget`) flows
     /// back through to-source and two-way binds. Values pass through each bind's converter.
     /// Returns whether a time-based converter is still on its way to a new value.
     mutating func updateArtboardBinds(moved: Set<BindSlot> = [], access: inout some ViewModelAccess) -> Bool {
@@ -25,7 +25,8 @@ extension StateMachineInstance {
             if (first && targetWins) || (writtenTargets.contains(index) && (bind.toSource || bind.twoWay)) {
                 pushToSource(bind: index, access: &access)
             } else if !bind.toSource,
-                first || changed.contains(location) || moved.contains(slot) || converterInputsChanged(slot, access: access),
+                first || changed.contains(location) || moved.contains(slot) || converterInputsChanged(slot, access: access)
+                    || sourceReplaced(bind.sourcePath, access: access),
                 let value = access.value(at: location)
             {
                 let converted = convert(value, slot: slot, towardSource: false, source: location, access: access)
@@ -37,6 +38,13 @@ extension StateMachineInstance {
         writtenTargets = []
         changedSinceBinds = []
         return moving
+    }
+
+    /// Whether a view model on the way to a bind's source was replaced since the last frame
+    /// (the bind now reads another instance's value, which Rive pushes as it rebinds).
+    func sourceReplaced(_ path: [Int], access: some ViewModelAccess) -> Bool {
+        guard path.count > 1, !changed.isEmpty else { return false }
+        return (1..<path.count).contains { length in access.locate(Array(path.prefix(length))).map(changed.contains) ?? false }
     }
 
     /// Writes a bind's component value to its view-model source, through its converter.

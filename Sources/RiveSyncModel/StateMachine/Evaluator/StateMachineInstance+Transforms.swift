@@ -11,10 +11,12 @@ extension StateMachineInstance {
     /// Rive's update pass as the state machine sees it: to-source binds whose component an
     /// animation changed write the view model; the to-target binds this frame's bind pass ran
     /// write their values again over what the animations wrote (Rive runs a changed bind after
-    /// the state machine's advance; later frames, the animation wins); then, when a node's computed property is
-    /// bound, the view-model values changed since the frame's binds reach the node
-    /// properties they bind (so the transforms are this frame's), and every to-source bind on
-    /// a computed property writes the settled value (Rive polls those binds each update).
+    /// the state machine's advance; later frames, the animation wins); then the view-model
+    /// values changed since the frame's binds (by listeners, transitions' actions, timelines'
+    /// events, nested state machines) reach the components their to-target and two-way binds
+    /// write (Rive marks such a bind dirty and updates it in the artboard's update pass), and,
+    /// when a node's computed property is bound, every to-source bind on a computed property
+    /// writes the settled value (Rive polls those binds each update).
     mutating func updatePass(access: inout some ViewModelAccess) {
         pushAnimatedToSource(access: &access)
         if !boundThisFrame.isEmpty {
@@ -22,17 +24,18 @@ extension StateMachineInstance {
             for (property, value) in boundThisFrame { componentValues[property] = value }
             boundThisFrame = [:]
         }
-        guard transforms.hierarchy != nil else { return }
         let fresh = changedSinceBinds
         changedSinceBinds = []
-        for index in transforms.inputBinds {
-            let bind = definition.artboardBinds[index]
-            guard case .component(let component) = bind.target, let location = access.locate(bind.sourcePath),
-                fresh.contains(location), let value = access.value(at: location)
-            else { continue }
-            componentValues[BoundComponentProperty(component: component, key: bind.propertyKey)] = convert(
-                value, slot: .artboard(index), towardSource: false, source: location, access: access)
+        if !fresh.isEmpty {
+            for (index, bind) in definition.artboardBinds.enumerated() where !bind.toSource {
+                guard case .component(let component) = bind.target, let location = access.locate(bind.sourcePath),
+                    fresh.contains(location), let value = access.value(at: location)
+                else { continue }
+                componentValues[BoundComponentProperty(component: component, key: bind.propertyKey)] = convert(
+                    value, slot: .artboard(index), towardSource: false, source: location, access: access)
+            }
         }
+        guard transforms.hierarchy != nil else { return }
         for index in transforms.polledBinds { pushToSource(bind: index, access: &access) }
     }
 }

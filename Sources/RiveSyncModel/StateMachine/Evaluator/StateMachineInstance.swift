@@ -249,7 +249,7 @@ public struct StateMachineInstance: Sendable, Hashable {
     /// Records that a value changed and reports the listeners that watch it.
     mutating func markChanged(_ location: ValueLocation) {
         changed.insert(location)
-        if transforms.hierarchy != nil { changedSinceBinds.insert(location) }
+        changedSinceBinds.insert(location)
         for (index, listener) in definition.listeners.enumerated() where watches(listener, location) {
             reportedListeners.append(index)
         }

@@ -1,11 +1,10 @@
 /// What the state machine keeps of the artboard's transform pass: the hierarchy (nil when no
 /// bind or condition reads a node's computed property, so nothing is computed), the
-/// to-source binds on computed properties Rive polls every update, and the to-target binds
-/// that write what those computed values read.
+/// to-source binds on computed properties Rive polls every update, and the component
+/// properties those computed values read.
 struct ComputedTransforms: Sendable, Hashable {
     var hierarchy: TransformHierarchy?
     var polledBinds: [Int] = []
-    var inputBinds: [Int] = []
     var inputs: Set<BoundComponentProperty> = []
 
     init(definition: StateMachineDefinition) {
@@ -32,11 +31,5 @@ struct ComputedTransforms: Sendable, Hashable {
         let hierarchy = TransformHierarchy(components: definition.components)
         self.hierarchy = hierarchy
         for node in nodes.sorted() { inputs.formUnion(hierarchy.inputs(of: node)) }
-        for (index, bind) in definition.artboardBinds.enumerated() where !bind.toSource {
-            guard case .component(let component) = bind.target,
-                inputs.contains(BoundComponentProperty(component: component, key: bind.propertyKey))
-            else { continue }
-            inputBinds.append(index)
-        }
     }
 }
