@@ -43,7 +43,13 @@ import Testing
         try await fault()
         var outcome = Outcome()
         for value in 2...pairs {
-            let reply = try await client.next(where: { $0["id"]?.intValue == value }, what: "the answer to set \(value)", seconds: 60)
+            let reply: JSONValue
+            do {
+                reply = try await client.next(where: { $0["id"]?.intValue == value }, what: "the answer to set \(value)", seconds: 60)
+            } catch {
+                Issue.record("set \(value) unanswered: \(error)\n\(cluster.logs)")
+                throw error
+            }
             if reply["type"] == "ack", let seq = reply["seq"]?.intValue {
                 outcome.acked[value] = seq
             } else {
