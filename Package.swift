@@ -18,7 +18,7 @@ let clientTransports: [Target.Dependency] =
     clientOnFoundation
     ? ["RiveSyncFoundationWebSocket"]
     : [
-        .target(name: "RiveSyncLibWebSockets", condition: .when(platforms: [.linux])),
+        .target(name: "RiveSyncTransport", condition: .when(platforms: [.linux])),
         .target(name: "RiveSyncFoundationWebSocket", condition: .when(platforms: foundationPlatforms)),
     ]
 let clientTransportSettings: [SwiftSetting] =
@@ -37,23 +37,22 @@ let package = Package(
         .executable(name: "rivesync", targets: ["rivesync"]),
         .library(name: "RiveSyncClient", targets: ["RiveSyncClient"]),
         .library(name: "RiveSyncWebSocket", targets: ["RiveSyncWebSocket"]),
-        .library(name: "RiveSyncLibWebSockets", targets: ["RiveSyncLibWebSockets"]),
         .library(name: "RiveSyncFoundationWebSocket", targets: ["RiveSyncFoundationWebSocket"]),
     ],
     targets: [
         // The release number shared by rivesyncd and rivesync (`--version`). No I/O.
-        .target(name: "RiveSyncVersion"),
+        .target(name: "RiveSyncVersion", exclude: ["README.md"]),
         // What the command lines of rivesyncd and rivesync share: whole-file reads that say why a file cannot be
         // read (ENOENT, EACCES), nearest-name suggestions for a mistyped flag, command, key or variable.
-        .target(name: "RiveSyncToolSupport"),
+        .target(name: "RiveSyncToolSupport", exclude: ["README.md"]),
         // Pure view-model core: schema, instances, paths, binding, advance, replica. No I/O.
-        .target(name: "RiveSyncModel", dependencies: ["RiveSyncJSON"]),
+        .target(name: "RiveSyncModel", dependencies: ["RiveSyncJSON"], exclude: ["README.md"]),
         // Strict JSON parser with limits, and a deterministic serializer. No I/O.
-        .target(name: "RiveSyncJSON"),
-        .testTarget(name: "RiveSyncModelTests", dependencies: ["RiveSyncModel", "RiveFile"]),
+        .target(name: "RiveSyncJSON", exclude: ["README.md"]),
+        .testTarget(name: "RiveSyncModelTests", dependencies: ["RiveSyncModel", "RiveFile", "RiveSyncJSON"]),
         // Wire protocol v1: requests, replies, values, batches, error codes. No I/O.
-        .target(name: "RiveSyncProtocol", dependencies: ["RiveSyncModel", "RiveSyncJSON"]),
-        .testTarget(name: "RiveSyncProtocolTests", dependencies: ["RiveSyncProtocol"]),
+        .target(name: "RiveSyncProtocol", dependencies: ["RiveSyncModel", "RiveSyncJSON"], exclude: ["README.md"]),
+        .testTarget(name: "RiveSyncProtocolTests", dependencies: ["RiveSyncProtocol", "RiveSyncModel", "RiveSyncJSON"]),
         // The daemon's pure core: the change log's records and seam (JournalRecord, JournalCodec,
         // ChangeLog), the dispatcher's and the workers' logic as state machines (Connections,
         // WorkerCore). No Foundation, Dispatch, Glibc or transport (RiveSyncCoreTests checks).
@@ -67,6 +66,7 @@ let package = Package(
                 "RiveSyncCore", "RiveSyncModel", "RiveSyncProtocol", "RiveSyncJSON", "RiveSyncTransport", "RiveFile", "CCrypto",
                 "RiveSyncVersion", "RiveSyncCluster", "RiveSyncRedis", "RiveSyncToolSupport",
             ],
+            exclude: ["README.md"],
             // Web/ links the pages (web/) and the JavaScript client (clients/js/) served by --demo or
             // the inspector section.
             resources: [
@@ -77,12 +77,13 @@ let package = Package(
                 .embedInCode("Web/preview.js"), .embedInCode("Web/preview.css"),
             ]),
         // The daemon; also the rivesync command line when started under that name (MultiCall.swift).
-        .executableTarget(name: "rivesyncd", dependencies: ["RiveSyncServer", "RiveSyncVersion", "RiveSyncCLI"]),
+        .executableTarget(name: "rivesyncd", dependencies: ["RiveSyncServer", "RiveSyncVersion", "RiveSyncCLI"], exclude: ["README.md"]),
         .testTarget(
             name: "RiveSyncServerTests",
             dependencies: [
                 "rivesyncd", "RiveSyncServer", "RiveSyncTransport", "RiveSyncProtocol", "RiveSyncModel", "RiveSyncJSON",
-                "RiveSyncTestSupport", "RiveSyncRedis", "StateMachineTraceSupport", "RiveSyncInProcess",
+                "RiveSyncTestSupport", "RiveSyncRedis", "StateMachineTraceSupport", "RiveSyncInProcess", "RiveSyncCore",
+                "RiveSyncCluster", "RiveSyncVersion",
             ],
             exclude: ["python", "journal-v1", "journal-v4"]),
         // Test-only: the whole daemon in the test process on a manual clock (InProcessDaemon), and
@@ -106,7 +107,7 @@ let package = Package(
         .target(name: "RiveSyncTransport", dependencies: ["CWebSockets"], exclude: ["README.md"]),
         .testTarget(name: "RiveSyncTransportTests", dependencies: ["RiveSyncTransport", "RiveSyncTestSupport"]),
         // Pure-Swift .riv reader: data-binding metadata into a FileSchema. No I/O.
-        .target(name: "RiveFile", dependencies: ["RiveSyncModel"]),
+        .target(name: "RiveFile", dependencies: ["RiveSyncModel"], exclude: ["README.md"]),
         .testTarget(name: "RiveFileTests", dependencies: ["RiveFile", "RiveSyncModel", "RiveSyncJSON"]),
         // Rive's golden state machine traces (../shared/fixtures/sm-traces) replayed in-process.
         .testTarget(
@@ -119,8 +120,9 @@ let package = Package(
             dependencies: [
                 "RiveFile", "RiveSyncModel", "RiveSyncJSON", "RiveSyncClient", "RiveSyncWebSocket", "RiveSyncVersion",
                 "RiveSyncToolSupport",
-            ]),
-        .executableTarget(name: "rivesync", dependencies: ["RiveSyncCLI"]),
+            ],
+            exclude: ["README.md"]),
+        .executableTarget(name: "rivesync", dependencies: ["RiveSyncCLI"], exclude: ["README.md"]),
         .testTarget(name: "RiveSyncCLITests", dependencies: ["rivesync", "rivesyncd", "RiveSyncTestSupport", "RiveFile", "RiveSyncModel"]),
         // Headless client: Rive's data-binding API over the wire, with a local replica per target.
         .target(
@@ -130,19 +132,19 @@ let package = Package(
         .testTarget(
             name: "RiveSyncClientTests",
             dependencies: [
-                "RiveSyncClient", "RiveSyncLibWebSockets", "RiveSyncFoundationWebSocket", "rivesyncd", "RiveSyncTestSupport",
-                "RiveSyncInProcess",
+                "RiveSyncClient", "RiveSyncFoundationWebSocket", "rivesyncd", "RiveSyncTestSupport",
+                "RiveSyncInProcess", "RiveSyncWebSocket", "RiveSyncProtocol", "RiveSyncModel",
             ],
             exclude: ["Packages"]),
         // Rive's documentation snippets, unchanged, compiled and run against the daemon.
         .testTarget(name: "RiveDocSnippetTests", dependencies: ["RiveSyncClient", "rivesyncd", "RiveSyncTestSupport"]),
         // The client's transport seam: WebSocketConnection and WebSocketTransport. No I/O.
-        .target(name: "RiveSyncWebSocket"),
-        // The seam on libwebsockets (RiveSyncTransport's WebSocketClient): the default on Linux.
-        .target(name: "RiveSyncLibWebSockets", dependencies: ["RiveSyncWebSocket", "RiveSyncTransport"]),
+        .target(name: "RiveSyncWebSocket", exclude: ["README.md"]),
         // The seam on Foundation's URLSessionWebSocketTask: the default on Apple platforms.
-        .target(name: "RiveSyncFoundationWebSocket", dependencies: ["RiveSyncWebSocket"]),
-        .testTarget(name: "RiveSyncFoundationWebSocketTests", dependencies: ["RiveSyncFoundationWebSocket", "RiveSyncTestSupport"]),
+        .target(name: "RiveSyncFoundationWebSocket", dependencies: ["RiveSyncWebSocket"], exclude: ["README.md"]),
+        .testTarget(
+            name: "RiveSyncFoundationWebSocketTests",
+            dependencies: ["RiveSyncFoundationWebSocket", "RiveSyncWebSocket", "RiveSyncTestSupport"]),
         // Benchmark (not a test): .riv load time against byte-scan baselines.
         .executableTarget(name: "bench-riv-load", dependencies: ["RiveFile"], path: "bench/riv-load"),
         // Benchmark (not a test): WebSocket load generator for bench/run.py (rivesyncd vs peers).
@@ -161,12 +163,13 @@ let package = Package(
         // hiredis 0.14 (Debian) behind a header-only shim: the Redis protocol, for the cluster.
         .systemLibrary(name: "CHiredis", pkgConfig: "hiredis", providers: [.apt(["libhiredis-dev"])]),
         // Redis through hiredis: connections, argv commands, typed replies, stream reader thread.
-        .target(name: "RiveSyncRedis", dependencies: ["CHiredis"]),
+        .target(name: "RiveSyncRedis", dependencies: ["CHiredis"], exclude: ["README.md"]),
         .testTarget(name: "RiveSyncRedisTests", dependencies: ["RiveSyncRedis", "RiveSyncTestSupport"]),
         // The cluster's change log on a Redis stream (protocol/CLUSTER.md): fencing, leases, numbers.
         .target(
             name: "RiveSyncCluster",
-            dependencies: ["RiveSyncCore", "RiveSyncModel", "RiveSyncRedis", "RiveSyncJSON", "RiveSyncClusterCore"]),
+            dependencies: ["RiveSyncCore", "RiveSyncModel", "RiveSyncRedis", "RiveSyncJSON", "RiveSyncClusterCore"],
+            exclude: ["README.md"]),
         // The cluster's pure core: leases, fencing tokens, the append window, joins, freshness,
         // trims and the WAIT timeout as events -> actions with the clock passed in. No I/O.
         .target(name: "RiveSyncClusterCore", exclude: ["README.md"]),
@@ -226,8 +229,9 @@ if rivePath != nil || Context.environment["RIVESYNC_RIVE_RUNTIME"] == "1" {
 // fuzzer runtime supplies it), so a normal build could not link them.
 if Context.environment["RIVESYNC_FUZZ"] == "1" {
     package.products.append(.executable(name: "FuzzRivReader", targets: ["FuzzRivReader"]))
-    package.targets.append(.executableTarget(name: "FuzzRivReader", dependencies: ["RiveFile"]))
+    package.targets.append(.executableTarget(name: "FuzzRivReader", dependencies: ["RiveFile"], exclude: ["README.md"]))
     package.products.append(.executable(name: "FuzzMessageDecoder", targets: ["FuzzMessageDecoder"]))
     package.targets.append(
-        .executableTarget(name: "FuzzMessageDecoder", dependencies: ["RiveSyncProtocol", "RiveSyncModel", "RiveSyncJSON"]))
+        .executableTarget(
+            name: "FuzzMessageDecoder", dependencies: ["RiveSyncProtocol", "RiveSyncModel", "RiveSyncJSON"], exclude: ["README.md"]))
 }

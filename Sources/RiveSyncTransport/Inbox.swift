@@ -35,10 +35,16 @@ final class Inbox<Command: Sendable>: Sendable {
 
     /// Takes every pending command (service thread, on `EVENT_WAIT_CANCELLED`).
     func drain() -> [Command] {
-        state.withLock { state in
-            defer { state.commands = [] }
-            return state.commands
-        }
+        var taken: [Command] = []
+        drain(into: &taken)
+        return taken
+    }
+
+    /// Swaps the pending commands into `taken`, which must be empty, so the two arrays'
+    /// storage is reused drain after drain instead of allocated for each one.
+    func drain(into taken: inout [Command]) {
+        precondition(taken.isEmpty, "drain(into:) needs an empty array")
+        state.withLock { state in swap(&state.commands, &taken) }
     }
 
     /// Stops accepting commands (service thread, before `lws_context_destroy`).

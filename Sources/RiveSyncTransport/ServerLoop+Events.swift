@@ -196,7 +196,14 @@ extension ServerLoop {
 
     /// Applies every pending command, in submit order.
     func applyInbox() {
-        for input in inbox.drain() {
+        var batch: [Input] = []
+        swap(&batch, &drainStorage)
+        inbox.drain(into: &batch)
+        defer {
+            batch.removeAll(keepingCapacity: true)
+            drainStorage = batch
+        }
+        for input in batch {
             switch input {
             case .command(.send(let payload, let ids)):
                 metrics.bytesInTransit.subtract(payload.count * ids.count, ordering: .relaxed)

@@ -55,6 +55,8 @@ final class ServerLoop: @unchecked Sendable {
     var connectionBudget = 0
     /// Sessions whose send queue became non-empty during the current inbox drain.
     var newlyQueued: [ServerSession] = []
+    /// Empty between inbox drains: storage for the next one's commands, kept from drain to drain.
+    var drainStorage: [Input] = []
     private var nextID: SessionID
     private let allocations: LoopAllocations
 

@@ -174,7 +174,7 @@ public final class WebSocketServer: Sendable {
     /// - Returns: false when the server is not running (nothing was queued).
     @discardableResult
     public func submit(_ commands: [Command]) -> Bool {
-        for case .send(let payload, let ids) in commands { countInTransit(payload, ids) }
+        countInTransit(commands)
         guard inboxes.count > 1 else { return inboxes[0].submit(commands.lazy.map { .command($0) }) }
         var inputs = [[ServerLoop.Input]](repeating: [], count: inboxes.count)
         for command in commands { sort(command, into: &inputs) }
@@ -224,17 +224,23 @@ public final class WebSocketServer: Sendable {
     @discardableResult
     public func send(_ payload: Payload, to ids: [SessionID]) -> Bool {
         guard inboxes.count == 1 else { return submit([.send(payload, to: ids)]) }
-        countInTransit(payload, ids)
+        countInTransit(CollectionOfOne(.send(payload, to: ids)))
         return inboxes[0].submit(CollectionOfOne(.command(.send(payload, to: ids))))
     }
 
-    /// Counts a send before the service thread applies it, so `queuedBytes` includes it from
-    /// the moment it is submitted (a reading taken right after a submit is never stale).
-    private func countInTransit(_ payload: Payload, _ ids: [SessionID]) {
+    /// Counts the sends of a submit before the service thread applies them, so `queuedBytes`
+    /// includes them from the moment they are submitted (a reading taken right after a submit
+    /// is never stale). One lock for the whole submit, none when it sends nothing.
+    private func countInTransit(_ commands: some Collection<Command>) {
+        var total = 0
+        for case .send(let payload, let ids) in commands { total += payload.count * ids.count }
+        guard total > 0 else { return }
         sessionStats.withLock { stats in
-            for id in ids { stats[id]?.inTransit.add(payload.count, ordering: .relaxed) }
+            for case .send(let payload, let ids) in commands {
+                for id in ids { stats[id]?.inTransit.add(payload.count, ordering: .relaxed) }
+            }
         }
-        metrics.bytesInTransit.add(payload.count * ids.count, ordering: .relaxed)
+        metrics.bytesInTransit.add(total, ordering: .relaxed)
     }
 
     /// Closes a session after its queued messages. See `Command.close`.

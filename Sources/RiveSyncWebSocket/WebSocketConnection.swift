@@ -12,7 +12,7 @@ public protocol WebSocketConnection: Sendable {
 
 /// Opens `WebSocketConnection`s: the seam between the client and a WebSocket library.
 ///
-/// `RiveSyncLibWebSockets` (libwebsockets, the default on Linux) and
+/// `RiveSyncClient`'s `LibWebSocketsTransport` (libwebsockets, the default on Linux) and
 /// `RiveSyncFoundationWebSocket` (`URLSessionWebSocketTask`, the default on Apple platforms)
 /// implement it; a test can pass its own.
 public protocol WebSocketTransport: Sendable {

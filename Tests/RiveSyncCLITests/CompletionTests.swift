@@ -10,22 +10,7 @@ final class CompletionTests: XCTestCase {
     func script(_ shell: String) throws -> String {
         let generated = try RivesyncProcess.run(["completion", shell])
         XCTAssertEqual(generated.status, 0, generated.stderr)
-        let path = NSTemporaryDirectory() + "rivesync-completion-\(getpid())-\(shell)"
-        try Data(generated.stdout.utf8).write(to: URL(fileURLWithPath: path))
-        return path
-    }
-
-    /// What bash's completion offers for the words typed so far (the last one being completed).
-    func bashCompletes(_ words: [String], script: String, in directory: String = "/") throws -> [String] {
-        let quoted = words.map { "'\($0)'" }.joined(separator: " ")
-        let program = """
-            cd '\(directory)' && . '\(script)' && COMP_WORDS=(\(quoted)) && COMP_CWORD=\(words.count - 1) || exit 2
-            _rivesync
-            printf '%s\\n' "${COMPREPLY[@]}"
-            """
-        let result = try ChildProcess.run("/bin/bash", ["-c", program], seconds: 30)
-        XCTAssertEqual(result.status, 0, result.stderr)
-        return result.stdout.split(separator: "\n").map(String.init).sorted()
+        return try completionScriptFile(generated.stdout, program: "rivesync", shell: shell)
     }
 
     func testBashCompletesCommandsOptionsAndFiles() throws {

@@ -21,7 +21,7 @@ final class ClientPackageTests: ClientTestCase {
         XCTAssertTrue(
             onLibWebSockets.output.contains("libwebsockets"), "the probe shows SwiftPM asking for libwebsockets:\n\(onLibWebSockets.output)"
         )
-        XCTAssertTrue(onLibWebSockets.modules.contains("RiveSyncLibWebSockets"))
+        XCTAssertTrue(onLibWebSockets.modules.contains("RiveSyncTransport"))
         XCTAssertTrue(try Self.libraries().contains("libwebsockets"), "the default client links libwebsockets on Linux")
         let run = try Self.run(process.url)
         XCTAssertEqual(run.status, 0, run.output)
@@ -29,7 +29,7 @@ final class ClientPackageTests: ClientTestCase {
 
         let onFoundation = try Self.build(environment: ["PKG_CONFIG_PATH": probe, "RIVESYNC_CLIENT_TRANSPORT": "foundation"])
         XCTAssertFalse(onFoundation.output.contains("libwebsockets"), "SwiftPM looked for libwebsockets:\n\(onFoundation.output)")
-        for target in ["CWebSockets", "RiveSyncTransport", "RiveSyncLibWebSockets"] {
+        for target in ["CWebSockets", "RiveSyncTransport"] {
             XCTAssertFalse(onFoundation.planned.contains(target), "\(target) is in the build plan: \(onFoundation.planned)")
         }
         XCTAssertTrue(onFoundation.modules.contains("RiveSyncFoundationWebSocket"))

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 
 /// A program a test runs: the one way the tests start child processes (tools, scripts, the
 /// CLI, the daemon). Its output is read while it runs, so a test can wait for a line; every
@@ -124,8 +125,10 @@ public final class ChildProcess: @unchecked Sendable {
             state.condition.withLock { state.open.stderr = false }
         }
         if case .text(let text) = input, let pipe = self.input {
+            Self.ignoreBrokenPipes()
             Thread.detachNewThread {
-                pipe.fileHandleForWriting.write(Data(text.utf8))
+                // The child may exit without reading (a usage error, say): EPIPE is no failure.
+                try? pipe.fileHandleForWriting.write(contentsOf: Data(text.utf8))
                 try? pipe.fileHandleForWriting.close()  // the child may have exited without reading
             }
         }
@@ -166,7 +169,17 @@ public final class ChildProcess: @unchecked Sendable {
     public var stderr: String { state.condition.withLock { state.collected.stderr } }
 
     /// Writes `text` to the child's standard input (started with `input: .pipe`).
-    public func write(_ text: String) { input?.fileHandleForWriting.write(Data(text.utf8)) }
+    /// A child that already exited makes the write fail with `EPIPE`, which the child's exit
+    /// status and output report better: it is not raised here.
+    public func write(_ text: String) {
+        Self.ignoreBrokenPipes()
+        try? input?.fileHandleForWriting.write(contentsOf: Data(text.utf8))  // EPIPE: see above
+    }
+
+    /// A write to a pipe whose reader exited must fail with `EPIPE`, not kill the test process
+    /// with `SIGPIPE` (its default action; the daemon ignores it in its own `main`).
+    static func ignoreBrokenPipes() { _ = brokenPipesIgnored }
+    private static let brokenPipesIgnored: Void = { _ = Glibc.signal(SIGPIPE, SIG_IGN) }()
 
     /// Ends the child's standard input.
     public func closeInput() { try? input?.fileHandleForWriting.close() }  // closed already: nothing to end

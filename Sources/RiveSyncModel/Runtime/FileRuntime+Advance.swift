@@ -123,11 +123,11 @@ extension FileRuntime {
     /// Drops value writes that a later write to the same property in this batch supersedes.
     private func coalesced(_ effects: [Effect]) -> [Effect] {
         guard coalescing == .latestValue else { return effects }
-        var seen = Set<PropertyKey>()
+        var seen = Set<InstanceProperty>()
         var kept: [Effect] = []
         for effect in effects.reversed() {
             if case .set(let instance, let property, let value, _) = effect.change, !value.isInstanceReference {
-                guard seen.insert(PropertyKey(instance: instance, property: property)).inserted else { continue }
+                guard seen.insert(InstanceProperty(instance: instance, property: property)).inserted else { continue }
             }
             kept.append(effect)
         }
@@ -149,7 +149,8 @@ private struct AdvanceOutcome {
     }
 }
 
-private struct PropertyKey: Hashable {
+/// One property of one instance (not Rive's numeric property key, `RiveFile`'s `PropertyKey`).
+private struct InstanceProperty: Hashable {
     var instance: InstanceID
     var property: String
 }

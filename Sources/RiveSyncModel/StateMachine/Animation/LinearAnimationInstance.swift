@@ -149,9 +149,6 @@ public struct LinearAnimationInstance: Sendable, Hashable {
         time = speedMultiplier >= 0 ? animation.startTime() : animation.endTime
     }
 
-    /// Forgets the spilled time (a state machine does once it used it).
-    public mutating func clearSpilledTime() { spilledTime = 0 }
-
     /// Writes the keyed values at the current time into `store`, mixed by `mix`.
     public func apply<Store: ComponentPropertyStore>(to store: inout Store, mix: Float = 1) {
         animation.apply(to: &store, time: time, mix: mix)

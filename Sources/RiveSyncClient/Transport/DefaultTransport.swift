@@ -1,8 +1,6 @@
 import RiveSyncWebSocket
 
-#if RIVESYNC_LIBWEBSOCKETS
-    import RiveSyncLibWebSockets
-#else
+#if !RIVESYNC_LIBWEBSOCKETS
     import RiveSyncFoundationWebSocket
 #endif
 

@@ -43,7 +43,4 @@ extension DaemonConfiguration {
     static let demoSections: JSONValue = [
         "auth": ["allowAnonymous": "loopback"], "inspector": ["enabled": true, "readOnly": false],
     ]
-
-    /// The demo schema's JSON text, as embedded.
-    public static var demoSchemaText: String { String(decoding: PackageResources.demo_schema_json, as: UTF8.self) }
 }
