@@ -59,6 +59,9 @@ public struct ClusterCore: Sendable {
     }
     /// A join asked for and not answered yet.
     private var joining: JoinReason?
+    /// The token of this node's `join` entry read while a join was asked for, before the shell
+    /// reported which token it took (`joined` / `tokenTaken`).
+    private var joinReadBeforeItsToken: String?
     /// True once the reader caught up the first time.
     private var started = false
     /// True while the node told that its state may be behind.
@@ -122,11 +125,13 @@ public struct ClusterCore: Sendable {
             now = at
             joining = nil
             lease.took(token, sentAt: sentAt)
+            tookJoinToken(token, &actions)
             joinForUnknown = false
             renewalDue = sentAt.adding(settings.lease / 3)
         case .tokenTaken(let token, let sentAt, let at):
             now = at
             lease.took(token, sentAt: sentAt)
+            tookJoinToken(token, &actions)
             // Until its `join` is in the log too.
             lease.needsJoin = true
             renewalDue = sentAt.adding(settings.lease / 3)
@@ -187,11 +192,14 @@ public struct ClusterCore: Sendable {
     private mutating func commit(_ entry: LogEntry, at now: ClusterInstant, _ actions: inout [ClusterAction]) {
         switch entry.kind {
         case .join:
-            guard entry.node == settings.node, let generation = lease.generations[entry.token] else { return }
-            // Proposals sent with an earlier token that did not come before this join never will.
-            for ticket in window.sent(before: generation) where window.answer(ticket) != nil {
-                actions.append(.appendFailed(ticket: ticket, .connectionBroke))
+            guard entry.node == settings.node else { return }
+            guard let generation = lease.generations[entry.token] else {
+                // The join asked for, read before the shell reported its token: the reader and
+                // the append connection race to the shell. Its answers wait for the token.
+                if joining != nil { joinReadBeforeItsToken = entry.token }
+                return
             }
+            joinRead(generation, &actions)
         case .record, .other:
             // Voided after a `WAIT` timeout: no node applies it (its proposal was answered).
             if entry.voided { return }
@@ -207,6 +215,21 @@ public struct ClusterCore: Sendable {
             recordCount += 1
             actions.append(.commit(entry, ticket: ticket, compacts: recordCount % UInt64(settings.snapshotEvery) == 0))
         }
+    }
+
+    /// This node's `join` with the token of `generation` was read: the proposals sent with an
+    /// earlier token that did not come before it never will.
+    private mutating func joinRead(_ generation: Int, _ actions: inout [ClusterAction]) {
+        for ticket in window.sent(before: generation) where window.answer(ticket) != nil {
+            actions.append(.appendFailed(ticket: ticket, .connectionBroke))
+        }
+    }
+
+    /// The join asked for took `token`: if its `join` was read already, it answers now.
+    private mutating func tookJoinToken(_ token: String, _ actions: inout [ClusterAction]) {
+        guard let early = joinReadBeforeItsToken else { return }
+        joinReadBeforeItsToken = nil
+        if early == token { joinRead(lease.generation, &actions) }
     }
 
     /// The reader became fresh: the next append connects at once.
@@ -309,6 +332,7 @@ public struct ClusterCore: Sendable {
     private mutating func joinFailed(connectionClosed: Bool, at now: ClusterInstant, _ actions: inout [ClusterAction]) {
         let forQueued = joining == .queued
         joining = nil
+        joinReadBeforeItsToken = nil
         if connectionClosed { connection = .closed }
         // The proposal the join went out for is refused (the ones behind it try again).
         if forQueued, !window.queue.isEmpty { actions.append(.appendFailed(ticket: window.refuseFirst(), .unreachable)) }

@@ -14,6 +14,14 @@ final class MemoryNode {
     private(set) var core: ClusterCore
     /// Set: the next join's connection dies after its `SET`, before its `join` entry.
     var diesAfterTakingAToken = false
+    /// Set: the next join's connection dies after its `join` entry went in, before its reply.
+    var diesAfterItsJoinEntry = false
+    /// Set: the next join finds its connection closed before anything went out.
+    var failsNextJoin = false
+    /// Set: a join's answers reach the core only at `releaseJoinAnswers` (the reader may read
+    /// its `join` entry first: the two connections race to the shell).
+    var holdsJoinAnswers = false
+    private var heldJoinAnswers: [ClusterEvent] = []
     /// Appends sent on the append connection and not run by Redis yet.
     private(set) var pipe: [(ticket: UInt64, token: String)] = []
     private var events: [ClusterEvent] = []
@@ -112,6 +120,24 @@ final class MemoryNode {
         handle(.notSent(unsent, now: now))
     }
 
+    /// Hands the core the answers of the joins held by `holdsJoinAnswers`.
+    func releaseJoinAnswers() {
+        let answers = heldJoinAnswers
+        heldJoinAnswers = []
+        handle(answers)
+    }
+
+    /// Redis dies after running the first `ran` piped appends (their replies lost with it): the
+    /// append connection breaks; `unsent`: as for `killAppendConnection`. Redis answers nothing
+    /// until `redis.down` is false again; it restarts with every entry it ran (`appendfsync always`).
+    func redisDies(afterRunning ran: Int, unsent: Int = 0) {
+        for append in pipe.prefix(ran) { _ = redis.append(.record, node: name, token: append.token, ticket: append.ticket) }
+        redis.down = true
+        let late = pipe.suffix(unsent).map(\.ticket)
+        pipe = []
+        handle([.appendConnectionBroke(now: now)] + (late.isEmpty ? [] : [.notSent(late, now: now)]))
+    }
+
     /// The reader (re)connects: it looks up the stream's last entry.
     func connectReader() {
         lookUp = redis.down
@@ -156,16 +182,27 @@ final class MemoryNode {
             pipe.append((ticket, token))
         case .join:
             joins += 1
-            guard !redis.down else { return events.append(.joinFailed(connectionClosed: true, now: now)) }
+            guard !redis.down, !failsNextJoin else {
+                failsNextJoin = false
+                return events.append(.joinFailed(connectionClosed: true, now: now))
+            }
             let token = redis.newToken()
             let sentAt = now
             redis.setLease(of: name, token, lease: lease)
-            guard !diesAfterTakingAToken else {
+            var answers: [ClusterEvent] = [
+                .tokenTaken(token: token, sentAt: sentAt, now: now), .joinFailed(connectionClosed: true, now: now),
+            ]
+            if diesAfterTakingAToken {
                 diesAfterTakingAToken = false
-                return events += [.tokenTaken(token: token, sentAt: sentAt, now: now), .joinFailed(connectionClosed: true, now: now)]
+            } else {
+                _ = redis.append(.join, node: name, token: token, ticket: 0)
+                if diesAfterItsJoinEntry {
+                    diesAfterItsJoinEntry = false
+                } else {
+                    answers = [.joined(token: token, sentAt: sentAt, now: now)]
+                }
             }
-            _ = redis.append(.join, node: name, token: token, ticket: 0)
-            events.append(.joined(token: token, sentAt: sentAt, now: now))
+            if holdsJoinAnswers { heldJoinAnswers += answers } else { events += answers }
         case .renewLease(let token, let generation):
             guard !redis.down else { return events.append(.leaseRenewalFailed(now: now)) }
             let sentAt = now
@@ -175,7 +212,10 @@ final class MemoryNode {
             wakes.append(at)
         case .commit(let entry, let ticket, let compacts):
             committed.append(entry)
-            if let ticket { acked.append(ticket) }
+            if let ticket {
+                #expect(failed[ticket] == nil && !acked.contains(ticket), "ticket \(ticket) answered twice")
+                acked.append(ticket)
+            }
             if compacts { compactions.append(entry.position) }
         case .appendFailed(let ticket, let failure):
             #expect(failed[ticket] == nil && !acked.contains(ticket), "ticket \(ticket) answered twice")
