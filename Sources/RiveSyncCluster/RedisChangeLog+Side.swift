@@ -8,11 +8,15 @@ import RiveSyncRedis
 /// core decides on goes back to it as an event; a failure is counted (and, for a snapshot,
 /// reported), and leaves the connection to be made anew when it closed it.
 extension RedisChangeLog {
-    /// Runs `command` on the side connection (on `sideQueue`).
+    /// Runs `command` on the side connection (on `sideQueue`), a new one when Redis closed the
+    /// last while it was idle (a restart): the command is not lost on a connection found dead.
     private func sideCommand(_ command: [RedisArgument]) throws(RedisError) -> RedisReply {
         Self.confined(to: sideQueue)
         do throws(RedisError) {
-            if sideConnection?.isBroken ?? true { sideConnection = try RedisConnection(settings.endpoint, timeout: settings.timeout) }
+            if !(sideConnection?.isOpenWhileIdle() ?? false) {
+                sideConnection?.close()
+                sideConnection = try RedisConnection(settings.endpoint, timeout: settings.timeout)
+            }
             return try sideConnection!.command(command)
         } catch {
             metrics.redisErrors.add(1, ordering: .relaxed)

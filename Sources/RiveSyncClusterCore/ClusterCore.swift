@@ -148,6 +148,9 @@ public struct ClusterCore: Sendable {
         case .leaseRenewalFailed(let at):
             now = at
             lease.renewalFailed()
+            // Tried again at the next tick: a third of a lease after this one, a second failure
+            // would leave the lease past its validity before the renewal after it.
+            renewalDue = now
         case .readerConnected(let last, let at):
             now = at
             if reader.connected(last: last) { caughtUp(&actions) }

@@ -104,6 +104,21 @@ import Testing
         #expect(node.core.lease.state(at: node.now) == .lost, "4 s (four fifths) after the last renewal was sent")
     }
 
+    /// A renewal that got no answer (on a connection Redis closed, as after its restart) is
+    /// tried again at the next tick of the shell's clock (every sixth of the lease), so one
+    /// failure does not end the lease.
+    @Test func aRenewalThatGotNoAnswerIsTriedAgainAtTheNextTick() {
+        let node = MemoryNode("a", on: MemoryRedis(clock: MockClock()))
+        node.connectReader()
+        node.failsNextRenewal = true
+        for _ in 0..<12 {
+            node.redis.clock.advance(.milliseconds(833))
+            node.tick()
+        }
+        #expect(node.leaseLosses == 0 && node.core.lease.state(at: node.now) != .lost)
+        #expect(node.redis.calls.filter { $0.hasPrefix("EVAL renew") }.count >= 3, "renewed again after the failure")
+    }
+
     /// §3.3: while Redis is down, writes are refused at once without being sent; an append in
     /// flight is unknown until the join's read-back answers it; freshness goes false, then true.
     @Test func whileRedisIsDownWritesAreRefusedAtOnceAndAnUnknownAppendIsAnsweredByTheJoin() {

@@ -18,6 +18,8 @@ final class MemoryNode {
     var diesAfterItsJoinEntry = false
     /// Set: the next join finds its connection closed before anything went out.
     var failsNextJoin = false
+    /// Set: the next renewal gets no answer (its connection was closed, as after a restart).
+    var failsNextRenewal = false
     /// Set: a join's answers reach the core only at `releaseJoinAnswers` (the reader may read
     /// its `join` entry first: the two connections race to the shell).
     var holdsJoinAnswers = false
@@ -204,7 +206,10 @@ final class MemoryNode {
             }
             if holdsJoinAnswers { heldJoinAnswers += answers } else { events += answers }
         case .renewLease(let token, let generation):
-            guard !redis.down else { return events.append(.leaseRenewalFailed(now: now)) }
+            guard !redis.down, !failsNextRenewal else {
+                failsNextRenewal = false
+                return events.append(.leaseRenewalFailed(now: now))
+            }
             let sentAt = now
             let held = redis.renew(name, token, lease: lease)
             events.append(.leaseRenewed(generation: generation, sentAt: sentAt, held: held, now: now))
