@@ -26,6 +26,8 @@ import Testing
         case diesAfterItsToken
         /// Its connection dies after the `join` entry went in, before the reply.
         case diesAfterItsEntry
+        /// As `diesAfterItsEntry`, and the reader reads the entry before the shell reports the token.
+        case diesAfterItsEntryReadFirst
         /// Its connection is found closed before anything went out.
         case fails
     }
@@ -76,6 +78,9 @@ import Testing
             case .readBeforeItsAnswer: node.holdsJoinAnswers = true
             case .diesAfterItsToken: node.diesAfterTakingAToken = true
             case .diesAfterItsEntry: node.diesAfterItsJoinEntry = true
+            case .diesAfterItsEntryReadFirst:
+                node.diesAfterItsJoinEntry = true
+                node.holdsJoinAnswers = true
             case .fails: node.failsNextJoin = true
             }
             switch scenario.fault {
