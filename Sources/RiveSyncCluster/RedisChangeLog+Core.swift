@@ -83,7 +83,9 @@ extension RedisChangeLog {
     /// The stream reader's report, on the worker's queue.
     func read(_ event: RedisStreamReader.Event) {
         switch event {
-        case .entries(let raws):
+        case .started(let last):
+            handle(.readerConnected(last: last.map(LogPosition.init), now: Self.clock()))
+        case .entries(let raws, let upTo):
             var entries: [LogEntry] = []
             for raw in raws {
                 do {
@@ -95,9 +97,9 @@ extension RedisChangeLog {
                     onEvent?(.invalidEntry(error.description))
                 }
             }
-            handle(.read(entries, now: Self.clock()))
+            handle(.read(entries, upTo: LogPosition(upTo), now: Self.clock()))
             reading = [:]
-        case .caughtUp:
+        case .readNothing:
             handle(.readNothing(now: Self.clock()))
         case .failed(let error):
             metrics.redisErrors.add(1, ordering: .relaxed)

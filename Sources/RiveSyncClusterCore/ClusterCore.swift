@@ -154,9 +154,10 @@ public struct ClusterCore: Sendable {
         case .readerConnected(let last, let at):
             now = at
             if reader.connected(last: last) { caughtUp(&actions) }
-        case .read(let entries, let at):
+        case .read(let entries, let upTo, let at):
             now = at
             for entry in entries where reader.read(entry.position) { commit(entry, at: now, &actions) }
+            _ = reader.read(upTo)
             if reader.catchUpIfThere() { caughtUp(&actions) }
         case .readNothing(let at):
             now = at

@@ -34,8 +34,9 @@ public enum ClusterEvent: Hashable, Sendable {
     /// The reader (re)connected; the stream's last entry is `last` (nil: the stream is empty).
     case readerConnected(last: LogPosition?, now: ClusterInstant)
     /// The reader read `entries` (in stream order; checked, and confirmed by the replicas
-    /// when the cluster waits for them).
-    case read([LogEntry], now: ClusterInstant)
+    /// when the cluster waits for them), and reads on after `upTo` (past entries nobody
+    /// applies: voided, or unreadable).
+    case read([LogEntry], upTo: LogPosition, now: ClusterInstant)
     /// A read ended with nothing new.
     case readNothing(now: ClusterInstant)
     /// A read failed (Redis did not answer).

@@ -193,6 +193,28 @@ import Testing
         #expect(reader.core.reader.position == redis.log[11].position)
     }
 
+    /// A read whose last entries reach the core not at all — voided after a `WAIT` timeout, or
+    /// unreadable — still takes the reader past them (`upTo`): fresh again once that is the
+    /// stream's last entry as of the reconnection.
+    @Test func aReadPastEntriesNobodyAppliesStillCatchesUp() {
+        let redis = MemoryRedis(clock: MockClock())
+        let writer = MemoryNode("w", on: redis)
+        let reader = MemoryNode("r", on: redis)
+        writer.connectReader()
+        reader.connectReader()
+        redis.down = true
+        reader.read()
+        redis.down = false
+        for ticket in 1...3 as ClosedRange<UInt64> { writer.propose(ticket) }
+        writer.runAppends()
+        reader.connectReader()
+        reader.handle(.read(Array(redis.log.prefix(1)), upTo: redis.log[0].position, now: reader.now))
+        #expect(reader.freshness == [false])
+        reader.handle(.read([], upTo: redis.log[2].position, now: reader.now))
+        #expect(reader.freshness == [false, true], "past the stream's last entry, though nothing of it was handed in")
+        #expect(reader.core.reader.position == redis.log[2].position && reader.committed.count == 1)
+    }
+
     /// §2.7: a reader behind a trim leaves (exit 75); one within the slack reads on.
     @Test func aTrimPastAReaderLosesItsLogAndOneWithinTheSlackReadsOn() {
         let redis = MemoryRedis(clock: MockClock())

@@ -167,9 +167,9 @@ final class MemoryNode {
                 handle(.replicasBehind(entries, now: now))
                 return handle(.readFailed(now: now))
             }
-            return handle(.read(redis.confirm(entries), now: now))
+            return handle(.read(redis.confirm(entries), upTo: last.position, now: now))
         }
-        handle(.read(entries, now: now))
+        handle(.read(entries, upTo: last.position, now: now))
     }
 
     // MARK: Performing actions
