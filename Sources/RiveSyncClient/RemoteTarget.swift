@@ -59,7 +59,7 @@ public final class RemoteTarget: Sendable {
     /// - Throws: `TransactionFailure` with the index of the pair that failed.
     @discardableResult
     public func setValues(_ values: [(path: String, value: DynamicValue)]) async throws -> TransactionReceipt {
-        let commands = values.map { ClientRequest.set(target: name, path: $0.path, value: $0.value.json) }
+        let commands = values.map { ClientRequest.set(target: name, path: ParsedPath($0.path), value: $0.value.json) }
         return try TransactionReceipt(
             try await session.request(.transaction(TransactionRequest(target: name, commands: commands)), .instance))
     }
@@ -67,37 +67,37 @@ public final class RemoteTarget: Sendable {
     /// Sets a value; returns once the daemon applied it.
     @discardableResult
     public func setValue(at path: String, to value: DynamicValue) async throws -> Receipt {
-        try await command(.set(target: name, path: path, value: value.json))
+        try await command(.set(target: name, path: ParsedPath(path), value: value.json))
     }
 
     @discardableResult
     public func fire(at path: String) async throws -> Receipt {
-        try await command(.fire(target: name, path: path))
+        try await command(.fire(target: name, path: ParsedPath(path)))
     }
 
     @discardableResult
     public func appendInstance(_ instance: UInt64, to path: String) async throws -> Receipt {
-        try await command(.listAppend(target: name, path: path, instance: InstanceID(instance)))
+        try await command(.listAppend(target: name, path: ParsedPath(path), instance: InstanceID(instance)))
     }
 
     @discardableResult
     public func insertInstance(_ instance: UInt64, to path: String, at index: Int) async throws -> Receipt {
-        try await command(.listInsert(target: name, path: path, index: index, instance: InstanceID(instance)))
+        try await command(.listInsert(target: name, path: ParsedPath(path), index: index, instance: InstanceID(instance)))
     }
 
     @discardableResult
     public func removeInstance(at index: Int, from path: String) async throws -> Receipt {
-        try await command(.listRemoveAt(target: name, path: path, index: index))
+        try await command(.listRemoveAt(target: name, path: ParsedPath(path), index: index))
     }
 
     @discardableResult
     public func removeInstance(_ instance: UInt64, from path: String) async throws -> Receipt {
-        try await command(.listRemove(target: name, path: path, instance: InstanceID(instance)))
+        try await command(.listRemove(target: name, path: ParsedPath(path), instance: InstanceID(instance)))
     }
 
     @discardableResult
     public func swapInstance(atIndex index: Int, withIndex other: Int, in path: String) async throws -> Receipt {
-        try await command(.listSwap(target: name, path: path, index: index, with: other))
+        try await command(.listSwap(target: name, path: ParsedPath(path), index: index, with: other))
     }
 
     /// Binds instances by id: `main`, and global slots by name (see

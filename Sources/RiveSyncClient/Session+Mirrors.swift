@@ -93,7 +93,7 @@ extension Session {
         let replica = mirror.replica!
         if let root, replica.store[root] == nil {
             let reply = try await request(
-                .get(target: target, path: "#\(root.rawValue)/\(path)"), .instance, pathPrefix: "#\(root.rawValue)/")
+                .get(target: target, path: ParsedPath("#\(root.rawValue)/\(path)")), .instance, pathPrefix: "#\(root.rawValue)/")
             guard case .value(let got, _) = reply else { throw reply.unexpected(.value) }
             return ResolvedValue(instance: root, property: PropertySchema(name: path, type: got.valueType), value: got.value)
         }

@@ -103,38 +103,40 @@ extension ViewModelInstance {
         await settleEarlierCalls()
         let id = try await instance.resolvedID()
         return try await submit(property.path, .viewModel, onSuccess: try await adopting(id)) {
-            .set(target: $0, path: $1, value: ["instance": .number(Double(id.rawValue))])
+            .set(target: $0, path: ParsedPath($1), value: ["instance": .number(Double(id.rawValue))])
         }
     }
 
     func submitAppend(_ instance: ViewModelInstance, to list: ListProperty) async throws -> Reply {
         await settleEarlierCalls()
         let id = try await instance.resolvedID()
-        return try await submit(list.path, .list, onSuccess: try await adopting(id)) { .listAppend(target: $0, path: $1, instance: id) }
+        return try await submit(list.path, .list, onSuccess: try await adopting(id)) {
+            .listAppend(target: $0, path: ParsedPath($1), instance: id)
+        }
     }
 
     func submitInsert(_ instance: ViewModelInstance, to list: ListProperty, at index: Int32) async throws -> Reply {
         await settleEarlierCalls()
         let id = try await instance.resolvedID()
         return try await submit(list.path, .list, onSuccess: try await adopting(id)) {
-            .listInsert(target: $0, path: $1, index: Int(index), instance: id)
+            .listInsert(target: $0, path: ParsedPath($1), index: Int(index), instance: id)
         }
     }
 
     func submitRemove(at index: Int32, from list: ListProperty) async throws -> Reply {
         await settleEarlierCalls()
-        return try await submit(list.path, .list) { .listRemoveAt(target: $0, path: $1, index: Int(index)) }
+        return try await submit(list.path, .list) { .listRemoveAt(target: $0, path: ParsedPath($1), index: Int(index)) }
     }
 
     func submitRemove(_ instance: ViewModelInstance, from list: ListProperty) async throws -> Reply {
         await settleEarlierCalls()
         let id = try await instance.resolvedID()
-        return try await submit(list.path, .list) { .listRemove(target: $0, path: $1, instance: id) }
+        return try await submit(list.path, .list) { .listRemove(target: $0, path: ParsedPath($1), instance: id) }
     }
 
     func submitSwap(_ index: Int32, _ other: Int32, in list: ListProperty) async throws -> Reply {
         await settleEarlierCalls()
-        return try await submit(list.path, .list) { .listSwap(target: $0, path: $1, index: Int(index), with: Int(other)) }
+        return try await submit(list.path, .list) { .listSwap(target: $0, path: ParsedPath($1), index: Int(index), with: Int(other)) }
     }
 
     private func items(_ property: ListProperty) async throws -> [InstanceID] {

@@ -39,7 +39,7 @@ extension ViewModelInstance {
         var commands: [ClientRequest] = []
         var placed: [InstanceID] = []
         for step in steps {
-            let path = prefix + step.path
+            let path = ParsedPath(prefix + step.path)
             switch step.call {
             case .set(let value): commands.append(.set(target: target, path: path, value: value))
             case .fire: commands.append(.fire(target: target, path: path))

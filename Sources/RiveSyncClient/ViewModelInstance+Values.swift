@@ -82,6 +82,6 @@ extension ViewModelInstance {
     }
 
     func submitFire(_ property: TriggerProperty) async throws -> Reply {
-        try await submit(property.path, .trigger) { .fire(target: $0, path: $1) }
+        try await submit(property.path, .trigger) { .fire(target: $0, path: ParsedPath($1)) }
     }
 }

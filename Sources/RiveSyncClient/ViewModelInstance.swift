@@ -101,7 +101,7 @@ public final class ViewModelInstance: Sendable, Hashable {
     }
 
     func submitSet(_ path: String, _ type: DataType, _ value: JSONValue) async throws -> Reply {
-        try await submit(path, type) { .set(target: $0, path: $1, value: value) }
+        try await submit(path, type) { .set(target: $0, path: ParsedPath($1), value: value) }
     }
 
     /// Queues a call that returns at once (its failure goes to `Worker.errors()` as `call`).

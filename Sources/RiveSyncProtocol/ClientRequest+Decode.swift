@@ -86,19 +86,19 @@ extension ClientRequest {
             self = .subscribe(target: try f.string("target"), paths: try f.strings("paths"), cursor: cursor)
         case "unsubscribe": self = .unsubscribe(target: try f.string("target"))
         case "deleteTarget": self = .deleteTarget(target: try f.string("target"))
-        case "get": self = .get(target: try f.string("target"), path: try f.string("path"))
-        case "set": self = .set(target: try f.string("target"), path: try f.string("path"), value: try f.value("value"))
-        case "fire": self = .fire(target: try f.string("target"), path: try f.string("path"))
+        case "get": self = .get(target: try f.string("target"), path: try f.path("path"))
+        case "set": self = .set(target: try f.string("target"), path: try f.path("path"), value: try f.value("value"))
+        case "fire": self = .fire(target: try f.string("target"), path: try f.path("path"))
         case "listAppend":
-            self = .listAppend(target: try f.string("target"), path: try f.string("path"), instance: try f.instance("instance"))
+            self = .listAppend(target: try f.string("target"), path: try f.path("path"), instance: try f.instance("instance"))
         case "listInsert":
             self = .listInsert(
-                target: try f.string("target"), path: try f.string("path"), index: try f.int("index"), instance: try f.instance("instance"))
-        case "listRemoveAt": self = .listRemoveAt(target: try f.string("target"), path: try f.string("path"), index: try f.int("index"))
+                target: try f.string("target"), path: try f.path("path"), index: try f.int("index"), instance: try f.instance("instance"))
+        case "listRemoveAt": self = .listRemoveAt(target: try f.string("target"), path: try f.path("path"), index: try f.int("index"))
         case "listRemove":
-            self = .listRemove(target: try f.string("target"), path: try f.string("path"), instance: try f.instance("instance"))
+            self = .listRemove(target: try f.string("target"), path: try f.path("path"), instance: try f.instance("instance"))
         case "listSwap":
-            self = .listSwap(target: try f.string("target"), path: try f.string("path"), index: try f.int("index"), with: try f.int("with"))
+            self = .listSwap(target: try f.string("target"), path: try f.path("path"), index: try f.int("index"), with: try f.int("with"))
         case "setInput": self = .setInput(target: try f.string("target"), name: try f.string("name"), value: try f.inputValue("value"))
         case "fireInput": self = .fireInput(target: try f.string("target"), name: try f.string("name"))
         case "setBindTarget": self = .setBindTarget(target: try f.string("target"), bind: try f.int("bind"), value: try f.value("value"))

@@ -81,20 +81,22 @@ extension ClientRequest {
         case .advance(let target, let elapsed):
             return [("target", .string(target))] + (elapsed > 0 ? [("elapsed", .number(elapsed))] : [])
         case .get(let target, let path), .fire(let target, let path):
-            return [("target", .string(target)), ("path", .string(path))]
+            return [("target", .string(target)), ("path", .string(path.text))]
         case .set(let target, let path, let value):
-            return [("target", .string(target)), ("path", .string(path)), ("value", value)]
+            return [("target", .string(target)), ("path", .string(path.text)), ("value", value)]
         case .listAppend(let target, let path, let instance), .listRemove(let target, let path, let instance):
-            return [("target", .string(target)), ("path", .string(path)), ("instance", Self.id(instance))]
+            return [("target", .string(target)), ("path", .string(path.text)), ("instance", Self.id(instance))]
         case .listInsert(let target, let path, let index, let instance):
             return [
-                ("target", .string(target)), ("path", .string(path)), ("index", .number(Double(index))), ("instance", Self.id(instance)),
+                ("target", .string(target)), ("path", .string(path.text)), ("index", .number(Double(index))),
+                ("instance", Self.id(instance)),
             ]
         case .listRemoveAt(let target, let path, let index):
-            return [("target", .string(target)), ("path", .string(path)), ("index", .number(Double(index)))]
+            return [("target", .string(target)), ("path", .string(path.text)), ("index", .number(Double(index)))]
         case .listSwap(let target, let path, let index, let with):
             return [
-                ("target", .string(target)), ("path", .string(path)), ("index", .number(Double(index))), ("with", .number(Double(with))),
+                ("target", .string(target)), ("path", .string(path.text)), ("index", .number(Double(index))),
+                ("with", .number(Double(with))),
             ]
         case .setInput(let target, let name, let value):
             let json: JSONValue

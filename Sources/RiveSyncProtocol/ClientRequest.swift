@@ -108,15 +108,17 @@ public enum ClientRequest: Sendable, Hashable {
     case bind(target: String, main: InstanceID?, globals: [GlobalBinding])
     case subscribe(target: String, paths: [String]?, cursor: Cursor?)
     case unsubscribe(target: String)
-    case get(target: String, path: String)
+    /// A path is parsed once, when the request is decoded or made (`ParsedPath`): the access
+    /// check and the worker read it, and no one splits it again.
+    case get(target: String, path: ParsedPath)
     /// `value` stays JSON until the daemon knows the property's type.
-    case set(target: String, path: String, value: JSONValue)
-    case fire(target: String, path: String)
-    case listAppend(target: String, path: String, instance: InstanceID)
-    case listInsert(target: String, path: String, index: Int, instance: InstanceID)
-    case listRemoveAt(target: String, path: String, index: Int)
-    case listRemove(target: String, path: String, instance: InstanceID)
-    case listSwap(target: String, path: String, index: Int, with: Int)
+    case set(target: String, path: ParsedPath, value: JSONValue)
+    case fire(target: String, path: ParsedPath)
+    case listAppend(target: String, path: ParsedPath, instance: InstanceID)
+    case listInsert(target: String, path: ParsedPath, index: Int, instance: InstanceID)
+    case listRemoveAt(target: String, path: ParsedPath, index: Int)
+    case listRemove(target: String, path: ParsedPath, instance: InstanceID)
+    case listSwap(target: String, path: ParsedPath, index: Int, with: Int)
     /// Sets a legacy state machine input: `.number` or `.boolean` (PROTOCOL.md §8).
     case setInput(target: String, name: String, value: PropertyValue)
     /// Fires a legacy trigger input (PROTOCOL.md §8).

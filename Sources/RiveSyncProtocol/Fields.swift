@@ -10,6 +10,12 @@ struct Fields {
         return value
     }
 
+    /// A path, parsed here once (`ParsedPath`); a path that does not parse is the worker's
+    /// `invalid_path` error, as before.
+    func path(_ name: String) throws(WireError) -> ParsedPath {
+        ParsedPath(try string(name))
+    }
+
     func optionalString(_ name: String) throws(WireError) -> String? {
         guard let value = json[name], !value.isNull else { return nil }
         guard let text = value.stringValue else { throw .badField(name, "a string or null") }

@@ -12,7 +12,7 @@ import RiveSyncTransport
 /// state machines, and serves protocol v1 on one WebSocket port.
 public final class Daemon: Sendable {
     let context: ServerContext
-    let workers: [Worker]
+    let workers: [WorkerShell]
     let dispatcher: Dispatcher
     let server: WebSocketServer
     /// What `GET /readyz` says: set by `start()` (the state is restored by then), cleared when
@@ -40,7 +40,7 @@ public final class Daemon: Sendable {
             configuration: configuration, epoch: epoch, log: log, stateDirectory: state, clusterLog: clusterLog, clock: clock)
         // A cluster node applies the log on one worker, in log order (protocol/CLUSTER.md §2.2).
         let workers = (0..<(clusterLog == nil ? configuration.workers : 1)).map {
-            Worker(index: $0, of: clusterLog == nil ? configuration.workers : 1, context: context, log: clusterLog ?? changeLogs?($0))
+            WorkerShell(index: $0, of: clusterLog == nil ? configuration.workers : 1, context: context, log: clusterLog ?? changeLogs?($0))
         }
         // Every worker hears where each file is placed, before the file's worker loads it.
         context.directory.tellPlacements { event in

@@ -5,7 +5,7 @@ import RiveSyncProtocol
 
 /// A worker core's shell in tests: performs the core's log actions on a change log (and its
 /// target-name changes on the mock directory) and hands the log's answers back to the core as
-/// events, as the daemon's `Worker` does; every action is kept, in the order a shell performs
+/// events, as the daemon's `WorkerShell` does; every action is kept, in the order a shell performs
 /// them, for the test to read.
 final class CoreShell: LogSink {
     let core: WorkerCore
@@ -21,7 +21,7 @@ final class CoreShell: LogSink {
     }
 
     /// Bytes each connection's send queue holds (what the transport would report): reported
-    /// to the core before each event, as the daemon's `Worker` does.
+    /// to the core before each event, as the daemon's `WorkerShell` does.
     var queued: [ConnectionID: Int] = [:]
 
     /// Feeds one event; returns every action performed since the last call that returned them.
@@ -31,7 +31,7 @@ final class CoreShell: LogSink {
         return takeActions()
     }
 
-    /// Reports `queued` for the connections the core asks to measure, as the daemon's `Worker`
+    /// Reports `queued` for the connections the core asks to measure, as the daemon's `WorkerShell`
     /// does.
     private func reportSendQueues() {
         let total = queued.values.reduce(0, +)

@@ -1,4 +1,5 @@
 import RiveSyncJSON
+import RiveSyncModel
 import RiveSyncProtocol
 
 /// A permission a request needs and the grants lack: becomes error `forbidden`, which names
@@ -91,6 +92,10 @@ extension Grants {
     private func need(_ permission: Permission, _ target: String, _ path: String) -> Denial? {
         allows(permission, on: target, at: path) ? nil : Denial(permission: permission, target: target, path: path)
     }
+
+    private func need(_ permission: Permission, _ target: String, _ path: ParsedPath) -> Denial? {
+        allows(permission, on: target, at: path) ? nil : Denial(permission: permission, target: target, path: path.text)
+    }
 }
 
 extension Grants: RequestGrants {
@@ -100,7 +105,15 @@ extension Grants: RequestGrants {
         allows(Permission(access), on: target, at: path)
     }
 
+    public func may(_ access: TargetAccess, on target: String, at path: ParsedPath) -> Bool {
+        allows(Permission(access), on: target, at: path)
+    }
+
     public func mayWithin(_ access: TargetAccess, on target: String, at path: String) -> Bool {
+        allowsWithin(Permission(access), on: target, at: path)
+    }
+
+    public func mayWithin(_ access: TargetAccess, on target: String, at path: ParsedPath) -> Bool {
         allowsWithin(Permission(access), on: target, at: path)
     }
 }

@@ -55,22 +55,42 @@ public struct Grants: Sendable, Hashable {
     /// every target (`*`) as a whole.
     /// The path is split only when a scope that could allow it has path prefixes.
     public func allows(_ permission: Permission, on target: String, at path: String) -> Bool {
-        if path.hasPrefix("#") {
+        allows(permission, on: target, text: path) { Self.segments(path) }
+    }
+
+    /// `permission` on `target` at a path parsed already (a request's): its segments are
+    /// compared as they are.
+    public func allows(_ permission: Permission, on target: String, at path: ParsedPath) -> Bool {
+        allows(permission, on: target, text: path.text) { path.text.isEmpty ? [] : path.segments }
+    }
+
+    /// `allows(_:on:at:)` for the path written `text`, split by `segments` when a scope has
+    /// path prefixes.
+    private func allows(_ permission: Permission, on target: String, text: String, segments split: () -> [Substring]) -> Bool {
+        if text.hasPrefix("#") {
             return scopes.contains { $0.targets == .any && $0.allows(permission, on: target, segments: []) }
         }
         var segments: [Substring]?
         return scopes.contains { scope in
             guard scope.permissions.contains(permission), scope.targets.matches(target) else { return false }
             if scope.coversWholeTargets { return true }
-            if segments == nil { segments = Self.segments(path) }
+            if segments == nil { segments = split() }
             return scope.covers(segments!)
         }
     }
 
     /// `permission` at `path` of `target` or somewhere under it.
     public func allowsWithin(_ permission: Permission, on target: String, at path: String) -> Bool {
-        let segments = Self.segments(path)
-        return scopes.contains { scope in
+        allowsWithin(permission, on: target, segments: Self.segments(path))
+    }
+
+    /// `permission` at a path parsed already (a request's) of `target` or somewhere under it.
+    public func allowsWithin(_ permission: Permission, on target: String, at path: ParsedPath) -> Bool {
+        allowsWithin(permission, on: target, segments: path.text.isEmpty ? [] : path.segments)
+    }
+
+    private func allowsWithin(_ permission: Permission, on target: String, segments: [Substring]) -> Bool {
+        scopes.contains { scope in
             scope.permissions.contains(permission) && scope.targets.matches(target)
                 && scope.prefixes.contains { prefix in zip(prefix, segments).allSatisfy { $0 == $1 } }
         }

@@ -7,8 +7,13 @@ public protocol RequestGrants: Sendable {
     var mayCreate: Bool { get }
     /// `access` on `target` at `path` ("" = the whole target).
     func may(_ access: TargetAccess, on target: String, at path: String) -> Bool
+    /// `access` on `target` at a request's path, parsed already (its segments are not split
+    /// again).
+    func may(_ access: TargetAccess, on target: String, at path: ParsedPath) -> Bool
     /// `access` at `path` of `target` or somewhere under it.
     func mayWithin(_ access: TargetAccess, on target: String, at path: String) -> Bool
+    /// `mayWithin` at a request's path, parsed already.
+    func mayWithin(_ access: TargetAccess, on target: String, at path: ParsedPath) -> Bool
     /// Whether the connection's subscriptions to `target` carry its presence (`seePresence`).
     func seesPresence(of target: String) -> Bool
     /// Who joins presence on this connection: presence keys are scoped by it (PROTOCOL.md §15).
@@ -21,12 +26,20 @@ public enum TargetAccess: Sendable, Equatable {
 }
 
 extension RequestGrants {
+    public func may(_ access: TargetAccess, on target: String, at path: ParsedPath) -> Bool {
+        may(access, on: target, at: path.text)
+    }
+
+    public func mayWithin(_ access: TargetAccess, on target: String, at path: ParsedPath) -> Bool {
+        mayWithin(access, on: target, at: path.text)
+    }
+
     /// The error to send for `request`. A connection that may not read where a command went
     /// (a write-only token) gets the code and the path, but not what the error learned about
     /// the state: types, list lengths, allowed enum values, instance ids.
     public func visible(_ error: WireError, for request: ClientRequest) -> WireError {
         guard let (target, path) = request.commandLocation, !may(.read, on: target, at: path) else { return error }
-        return error.withoutState(path: path)
+        return error.withoutState(path: path.text)
     }
 }
 
@@ -39,7 +52,7 @@ extension WireError {
 
 extension ClientRequest {
     /// The target and path a command writes to, for commands that write to one.
-    public var commandLocation: (target: String, path: String)? {
+    public var commandLocation: (target: String, path: ParsedPath)? {
         switch self {
         case .set(let target, let path, _), .fire(let target, let path), .listAppend(let target, let path, _),
             .listInsert(let target, let path, _, _), .listRemoveAt(let target, let path, _), .listRemove(let target, let path, _),

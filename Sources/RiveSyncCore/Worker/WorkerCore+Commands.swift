@@ -10,25 +10,37 @@ extension WorkerCore {
     func enqueueCommand(
         _ body: ClientRequest, session: ConnectionID, requestID: JSONValue?, grants: any RequestGrants, author: Author?
     ) throws(WireError) {
-        let (target, command, resolved) = try self.command(for: body, grants: grants)
+        let (target, command, setResolved) = try self.command(for: body, grants: grants)
+        var resolved = setResolved
         let file = try record(target).file
         // Against the applied state only while nothing waits to apply before this command:
         // commands queued (or proposed) ahead of it may make it valid (an insert, then a swap
         // of the new index) or invalid; then it is checked when it applies, and its error
-        // carries the batch's seq. A `set`'s path was resolved in this state already.
+        // carries the batch's seq. A `set`'s path was resolved in this state already; another
+        // command's path is resolved here, once, and carried like a set's.
         if checksAgainstAppliedState(target) {
             do {
-                if case .set(let path, let value) = command, let resolved {
-                    try files[file]!.validateSet(value, at: resolved, path: path)
+                if case .set(let path, let value) = command, let setResolved {
+                    try files[file]!.validateSet(value, at: setResolved, path: path)
+                } else if let (_, path) = body.commandLocation {
+                    let here = try files[file]!.resolve(path, inTarget: target)
+                    try files[file]!.validate(command, on: target, resolved: here)
+                    resolved = here
                 } else {
                     try files[file]!.validate(command, on: target)
                 }
             } catch { throw WireError(error) }
         }
         let number = numbering.next()
-        targets[target]!.queued.append(QueuedCommand(id: number, command: command, author: recorded(author)))
+        targets[target]!.queued.append(QueuedCommand(id: number, command: command, author: recorded(author), resolved: resolved))
         let hidden: String?
-        if case .bind = command { hidden = nil } else { hidden = grants.may(.read, on: target, at: command.path) ? nil : command.path }
+        if case .bind = command {
+            hidden = nil
+        } else if let (_, path) = body.commandLocation {
+            hidden = grants.may(.read, on: target, at: path) ? nil : path.text
+        } else {
+            hidden = grants.may(.read, on: target, at: "") ? nil : ""
+        }
         try queued(number, on: target, session: session, requestID: requestID, hiddenPath: hidden)
     }
 
@@ -56,23 +68,24 @@ extension WorkerCore {
         case .set(let t, let path, let json):
             let file = try record(t).file
             let property: ResolvedProperty
-            do { property = try files[file]!.resolve(ParsedPath(path), inTarget: t) } catch { throw WireError(error) }
+            do { property = try files[file]!.resolve(path, inTarget: t) } catch { throw WireError(error) }
             resolved = property
             let value: PropertyValue
-            do { value = try ValueCodec.decode(json, as: property.property.type, path: path) } catch { throw WireError(error) }
+            do { value = try ValueCodec.decode(json, as: property.property.type, path: path.text) } catch { throw WireError(error) }
             try checkValue(value, file: file, target: t, path: path, grants: grants)
-            (target, command) = (t, .set(path: path, value: value))
-        case .fire(let t, let path): (target, command) = (t, .fire(path: path))
-        case .listAppend(let t, let path, let instance): (target, command) = (t, .listAppend(path: path, instance: instance))
+            (target, command) = (t, .set(path: path.text, value: value))
+        case .fire(let t, let path): (target, command) = (t, .fire(path: path.text))
+        case .listAppend(let t, let path, let instance): (target, command) = (t, .listAppend(path: path.text, instance: instance))
         case .listInsert(let t, let path, let index, let instance):
-            (target, command) = (t, .listInsert(path: path, index: index, instance: instance))
-        case .listRemoveAt(let t, let path, let index): (target, command) = (t, .listRemoveAt(path: path, index: index))
-        case .listRemove(let t, let path, let instance): (target, command) = (t, .listRemove(path: path, instance: instance))
-        case .listSwap(let t, let path, let index, let with): (target, command) = (t, .listSwap(path: path, index: index, with: with))
+            (target, command) = (t, .listInsert(path: path.text, index: index, instance: instance))
+        case .listRemoveAt(let t, let path, let index): (target, command) = (t, .listRemoveAt(path: path.text, index: index))
+        case .listRemove(let t, let path, let instance): (target, command) = (t, .listRemove(path: path.text, instance: instance))
+        case .listSwap(let t, let path, let index, let with):
+            (target, command) = (t, .listSwap(path: path.text, index: index, with: with))
         case .bind(let t, let main, let globals):
             let file = try record(t).file
             if let main { try checkAttach(main, in: file, to: t, at: "", grants: grants) }
-            for global in globals { try checkAttach(global.instance, in: file, to: t, at: "@" + global.name, grants: grants) }
+            for global in globals { try checkAttach(global.instance, in: file, to: t, at: ParsedPath("@" + global.name), grants: grants) }
             let bind: Command?
             do { bind = try files[file]!.bindCommand(t, main: main, globals: globals.map { ($0.name, $0.instance) }) } catch {
                 throw WireError(error)
@@ -96,8 +109,8 @@ extension WorkerCore {
         }
         let file = try record(target).file
         switch command {
-        case .listAppend(let path, let instance), .listInsert(let path, _, let instance):
-            try checkAttach(instance, in: file, to: target, at: path, grants: grants)
+        case .listAppend(_, let instance), .listInsert(_, _, let instance):
+            try checkAttach(instance, in: file, to: target, at: body.commandLocation?.path ?? "", grants: grants)
         case .listRemove(_, let instance):
             try checkInstance(instance, in: file)
         case .setInput, .fireInput, .setBindTarget:
@@ -131,7 +144,8 @@ extension WorkerCore {
 
     /// Checks what the model cannot: asset ids must be uploaded or file assets, nested
     /// instances must belong to the target's file on this worker and be attachable.
-    private func checkValue(_ value: PropertyValue, file: String, target: String, path: String, grants: any RequestGrants) throws(WireError)
+    private func checkValue(_ value: PropertyValue, file: String, target: String, path: ParsedPath, grants: any RequestGrants)
+        throws(WireError)
     {
         switch value {
         case .asset(let reference?):

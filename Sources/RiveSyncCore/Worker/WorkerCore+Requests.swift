@@ -102,10 +102,12 @@ extension WorkerCore {
         case .get(let target, let path):
             let file = try record(target).file
             let runtime = files[file]!
-            let property = try model { try runtime.property(at: path, in: target) }
-            let value = try model { try runtime.value(at: path, in: target) }
+            let resolved = try model { try runtime.resolve(path, inTarget: target) }
             let seq = try model { try runtime.target(target).seq }
-            return .value(ServerMessage.ValueReply(target: target, seq: seq, path: path, valueType: property.type, value: value), id: id)
+            return .value(
+                ServerMessage.ValueReply(
+                    target: target, seq: seq, path: path.text, valueType: resolved.property.type, value: resolved.value),
+                id: id)
         case .set, .fire, .listAppend, .listInsert, .listRemoveAt, .listRemove, .listSwap, .bind, .setInput, .fireInput,
             .setBindTarget:
             try enqueueCommand(body, session: session, requestID: id, grants: grants, author: author)
@@ -162,7 +164,7 @@ extension WorkerCore {
         let resolved = try resolve(request)
         if let main = request.main { try checkAttach(main, in: request.file, to: resolved.name, at: "", grants: grants) }
         for global in request.globals {
-            try checkAttach(global.instance, in: request.file, to: resolved.name, at: "@" + global.name, grants: grants)
+            try checkAttach(global.instance, in: request.file, to: resolved.name, at: ParsedPath("@" + global.name), grants: grants)
         }
         var record = request
         record.name = resolved.name

@@ -21,14 +21,16 @@ extension WorkerCore {
         var trial: TransactionTrial
         do { trial = try files[file]!.startTrial(on: target) } catch { throw WireError(error) }
         var commands: [Command] = []
+        var resolutions: [ResolvedProperty?] = []
         var hiddenPaths: [String?] = []
         var failure: WireError?
         for (index, body) in transaction.commands.enumerated() {
             do throws(WireError) {
-                let command = try self.command(for: body, grants: grants).command
-                do { try files[file]!.attempt(command, in: &trial) } catch { if final { throw WireError(error) } }
+                let (_, command, resolved) = try self.command(for: body, grants: grants)
+                do { try files[file]!.attempt(command, resolved: resolved, in: &trial) } catch { if final { throw WireError(error) } }
                 commands.append(command)
-                hiddenPaths.append(body.commandLocation.flatMap { grants.may(.read, on: $0.target, at: $0.path) ? nil : $0.path })
+                resolutions.append(resolved)
+                hiddenPaths.append(body.commandLocation.flatMap { grants.may(.read, on: $0.target, at: $0.path) ? nil : $0.path.text })
             } catch {
                 failure = grants.visible(error, for: body).inCommand(index)
                 break
@@ -38,8 +40,11 @@ extension WorkerCore {
         if let failure { throw failure }
         let numbers = numbering.next(count: commands.count)
         let who = recorded(author)
-        for (number, command) in zip(numbers, commands) {
-            targets[target]!.queued.append(QueuedCommand(id: number, command: command, author: who, transaction: numbers[0]))
+        for (index, number) in numbers.enumerated() {
+            // Each resolution was taken in the trial's state: applying keeps only those that
+            // still hold (`QueuedCommand.resolved`).
+            targets[target]!.queued.append(
+                QueuedCommand(id: number, command: commands[index], author: who, transaction: numbers[0], resolved: resolutions[index]))
         }
         targets[target]!.pending[numbers[0]] = PendingAck(
             connection: session, requestID: requestID, hiddenPath: nil,

@@ -239,7 +239,7 @@ public final class WorkerCore {
     /// since it could then change it through `target`. Otherwise the instance is reported as
     /// unknown, exactly like an id that does not exist, so ids reveal nothing.
     func checkAttach(
-        _ id: InstanceID, in file: String, to target: String, at path: String, grants: any RequestGrants
+        _ id: InstanceID, in file: String, to target: String, at path: ParsedPath, grants: any RequestGrants
     ) throws(WireError) {
         try checkInstance(id, in: file)
         let writes = grants.mayWithin(.write, on: target, at: path)

@@ -43,6 +43,10 @@ public struct InstanceStore: Sendable {
     /// Derived: for each instance, the (parent, property) pairs that reference it, once per
     /// reference (a list holding an item twice gives two links).
     private(set) var parents: [InstanceID: [ParentLink]] = [:]
+    /// Counts the store's changes: a path resolved at one revision leads to the same place
+    /// while the revision is the same (`ResolvedProperty.revision`). It only grows, so two
+    /// states of one store never share a revision.
+    public private(set) var revision: UInt64 = 0
 
     public init() {}
 
@@ -50,6 +54,7 @@ public struct InstanceStore: Sendable {
 
     /// Inserts or replaces an instance and keeps the parent index in step.
     mutating func upsert(_ state: InstanceState) {
+        revision &+= 1
         if let old = instances[state.id] { unlinkChildren(of: old) }
         instances[state.id] = state
         linkChildren(of: state)
@@ -58,6 +63,7 @@ public struct InstanceStore: Sendable {
     /// Replaces one value and keeps the parent index in step.
     mutating func setValue(_ value: PropertyValue, of id: InstanceID, property: String) {
         guard instances[id] != nil else { return }
+        revision &+= 1
         if let old = instances[id]!.values.updateValue(value, forKey: property) { unlink(old, parent: id, property: property) }
         link(value, parent: id, property: property)
     }
@@ -66,9 +72,14 @@ public struct InstanceStore: Sendable {
     /// are the caller's to remove first.
     mutating func remove(_ id: InstanceID) {
         guard let old = instances.removeValue(forKey: id) else { return }
+        revision &+= 1
         unlinkChildren(of: old)
         parents[id] = nil
     }
+
+    /// Records a change that paths resolve through but that is kept outside the store: a
+    /// target's bindings.
+    mutating func bindingsChanged() { revision &+= 1 }
 
     /// Every instance reachable from `roots` (including them), each once, in visit order.
     public func closure(of roots: [InstanceID]) -> [InstanceID] {

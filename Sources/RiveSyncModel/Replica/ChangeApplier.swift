@@ -46,6 +46,7 @@ enum ChangeApplier {
         case .bind(let slot, let id, let introduced):
             introduced.forEach { store.upsert($0) }
             guard store[id] != nil else { throw .unknownInstance(id) }
+            store.bindingsChanged()
             if let at = bindings.firstIndex(where: { $0.slot == slot }) {
                 bindings[at].instance = id
             } else {

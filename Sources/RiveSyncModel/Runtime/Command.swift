@@ -61,11 +61,31 @@ public struct QueuedCommand: Sendable, Hashable {
     /// all or none (`FileRuntime.enqueue(transaction:on:)` checks and marks them; a journal
     /// restores them as they were queued).
     public var transaction: UInt64?
+    /// Where the command's path led when it was checked: applying it uses this instead of
+    /// resolving the path again while it still holds (the state is at the same revision, or
+    /// the property is on the instance the path starts at and the path still starts there).
+    /// Not part of the command (records do not carry it, and two commands differing only here
+    /// are equal).
+    public var resolved: ResolvedProperty?
 
-    public init(id: UInt64, command: Command, author: Author? = nil, transaction: UInt64? = nil) {
+    public init(
+        id: UInt64, command: Command, author: Author? = nil, transaction: UInt64? = nil, resolved: ResolvedProperty? = nil
+    ) {
         self.id = id
         self.command = command
         self.author = author
         self.transaction = transaction
+        self.resolved = resolved
+    }
+
+    public static func == (a: QueuedCommand, b: QueuedCommand) -> Bool {
+        a.id == b.id && a.command == b.command && a.author == b.author && a.transaction == b.transaction
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(id)
+        hasher.combine(command)
+        hasher.combine(author)
+        hasher.combine(transaction)
     }
 }

@@ -82,7 +82,7 @@ extension FileRuntime {
             }
             return
         }
-        for change in try plan(queued.command, in: targets[targetName]!) {
+        for change in try plan(queued.command, in: targets[targetName]!, resolved: queued.resolved) {
             // Where the change is seen, as of before it applies; recorded only once it
             // applied, so batches always say exactly what the store did. (A planned
             // change that fails to apply is a bug; its command is rejected with it.)

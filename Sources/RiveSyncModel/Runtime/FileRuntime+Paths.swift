@@ -1,14 +1,40 @@
-/// What a path leads to: an instance's property and its current value.
+/// What a path leads to: an instance's property and its current value, as of one revision
+/// of the state, and what decides whether the path still leads there.
 public struct ResolvedProperty: Sendable, Hashable {
     public var instance: InstanceID
     public var property: PropertySchema
     public var value: PropertyValue
+    /// The store's revision it was resolved at (`InstanceStore.revision`): while the store is
+    /// at that revision, the path still leads here and the value is still current.
+    public var revision: UInt64
+    /// Where the path started.
+    public var start: PathStart
+    /// Whether the property is on the instance the path started at (no nested instance or
+    /// list item between): then the path leads here for as long as it starts at the same
+    /// instance, whatever else changes.
+    public var isDirect: Bool
+    /// The path resolved, parsed: resolving it again after a change does not split it again.
+    public var path: ParsedPath?
 
-    public init(instance: InstanceID, property: PropertySchema, value: PropertyValue) {
+    public init(
+        instance: InstanceID, property: PropertySchema, value: PropertyValue, revision: UInt64 = 0, start: PathStart = .instance,
+        isDirect: Bool = false, path: ParsedPath? = nil
+    ) {
         self.instance = instance
         self.property = property
         self.value = value
+        self.revision = revision
+        self.start = start
+        self.isDirect = isDirect
+        self.path = path
     }
+}
+
+/// Where a resolved path started: a slot of the target (its binding decides the instance), or
+/// an instance named by id (`#17`) or given as the root.
+public enum PathStart: Sendable, Hashable {
+    case slot(BindingSlot)
+    case instance
 }
 
 /// Path resolution, shared by the daemon's runtime and every replica so that a path means the
@@ -88,11 +114,14 @@ public enum PropertyPath {
         func slot(_ slot: BindingSlot) -> InstanceID? { bindings.first { $0.slot == slot }?.instance }
         var index = 0
         var current: InstanceID
+        var start = PathStart.instance
         if let root {
             current = root
         } else if names[0].hasPrefix("@") {
-            guard let id = slot(.global(String(names[0].dropFirst()))) else { throw .noSuchSlot(path: String(segments[0])) }
+            let global = BindingSlot.global(String(names[0].dropFirst()))
+            guard let id = slot(global) else { throw .noSuchSlot(path: String(segments[0])) }
             current = id
+            start = .slot(global)
             index = 1
         } else if segments[0].hasPrefix("#"), let raw = UInt64(segments[0].dropFirst()) {
             guard store[InstanceID(raw)] != nil else { throw .unknownInstance(InstanceID(raw)) }
@@ -101,8 +130,10 @@ public enum PropertyPath {
         } else {
             guard let id = slot(.main) else { throw .nullInstance(path: "") }
             current = id
+            start = .slot(.main)
         }
         guard index < segments.count else { throw .invalidPath(path) }
+        let first = index
         while true {
             let here = segments[...index].joined(separator: "/")
             guard let state = store[current] else { throw .unknownInstance(current) }
@@ -112,7 +143,9 @@ public enum PropertyPath {
             else { throw .noSuchProperty(path: here) }
             index += 1
             if index == segments.count {
-                return ResolvedProperty(instance: current, property: property, value: value)
+                return ResolvedProperty(
+                    instance: current, property: property, value: value, revision: store.revision, start: start,
+                    isDirect: index == first + 1, path: parsed)
             }
             switch value {
             case .viewModel(let nested):
@@ -151,6 +184,32 @@ extension FileRuntime {
     /// Resolves a parsed path in a target (see `PropertyPath`).
     func resolve(_ path: ParsedPath, in target: Target) throws(PropertyError) -> ResolvedProperty {
         try PropertyPath.resolve(path, schema: schema, store: store, bindings: target.bindings, maxSegments: limits.maxPathSegments)
+    }
+
+    /// Where a command's path leads: `earlier`, its resolution when it was checked, while it
+    /// still holds — the state has not changed since (the same revision), or the property is
+    /// on the instance the path starts at and the path still starts there (its value read
+    /// again); else the path resolved now (from its parsed form when `earlier` kept it).
+    func resolve(_ path: String, in target: Target, reusing earlier: ResolvedProperty?) throws(PropertyError) -> ResolvedProperty {
+        guard var earlier else { return try resolve(path, in: target) }
+        if earlier.revision == store.revision { return earlier }
+        guard earlier.isDirect, startsAt(earlier.instance, earlier.start, in: target),
+            let value = store[earlier.instance]?.values[earlier.property.name]
+        else {
+            guard let parsed = earlier.path, parsed.text == path else { return try resolve(path, in: target) }
+            return try resolve(parsed, in: target)
+        }
+        earlier.value = value
+        earlier.revision = store.revision
+        return earlier
+    }
+
+    /// Whether a path that started at `instance` from `start` would start there now.
+    private func startsAt(_ instance: InstanceID, _ start: PathStart, in target: Target) -> Bool {
+        switch start {
+        case .slot(let slot): return target.instance(in: slot) == instance
+        case .instance: return store[instance] != nil
+        }
     }
 
     /// What a parsed path of a target leads to now: the property and its value (the state as

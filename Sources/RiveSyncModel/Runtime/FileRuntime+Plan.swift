@@ -1,11 +1,13 @@
 extension FileRuntime {
     /// Checks an operation against the current state and turns it into the changes it makes
-    /// (none for a write of the value already there, as Rive ignores those).
+    /// (none for a write of the value already there, as Rive ignores those). `resolved`:
+    /// where the command's path led when it was checked, used instead of resolving the path
+    /// again while the state has not changed since.
     @discardableResult
-    func plan(_ command: Command, in target: Target) throws(PropertyError) -> [Change] {
+    func plan(_ command: Command, in target: Target, resolved earlier: ResolvedProperty? = nil) throws(PropertyError) -> [Change] {
         switch command {
         case .set(let path, let value):
-            let resolved = try resolve(path, in: target)
+            let resolved = try resolve(path, in: target, reusing: earlier)
             try check(value, for: resolved, path: path)
             guard resolved.value != value else { return [] }
             return [
@@ -14,31 +16,31 @@ extension FileRuntime {
                     introduced: introduced(by: value))
             ]
         case .fire(let path):
-            let resolved = try resolve(path, in: target)
+            let resolved = try resolve(path, in: target, reusing: earlier)
             try expect(.trigger, resolved, path)
             return [.fire(instance: resolved.instance, property: resolved.property.name)]
         case .listAppend(let path, let item):
-            let (resolved, items) = try list(path, in: target)
+            let (resolved, items) = try list(path, in: target, reusing: earlier)
             return [try insertion(of: item, at: items.count, into: resolved, count: items.count, path: path)]
         case .listInsert(let path, let index, let item):
-            let (resolved, items) = try list(path, in: target)
+            let (resolved, items) = try list(path, in: target, reusing: earlier)
             guard index >= 0, index <= items.count else {
                 throw .indexOutOfRange(path: path, index: index, count: items.count)
             }
             return [try insertion(of: item, at: index, into: resolved, count: items.count, path: path)]
         case .listRemoveAt(let path, let index):
-            let (resolved, items) = try list(path, in: target)
+            let (resolved, items) = try list(path, in: target, reusing: earlier)
             guard items.indices.contains(index) else { throw .indexOutOfRange(path: path, index: index, count: items.count) }
             return [.listRemove(instance: resolved.instance, property: resolved.property.name, index: index)]
         case .listRemove(let path, let item):
-            let (resolved, items) = try list(path, in: target)
+            let (resolved, items) = try list(path, in: target, reusing: earlier)
             let positions = items.indices.filter { items[$0] == item }
             guard !positions.isEmpty else { throw .instanceNotInList(path: path, instance: item) }
             return positions.reversed().map {
                 .listRemove(instance: resolved.instance, property: resolved.property.name, index: $0)
             }
         case .listSwap(let path, let a, let b):
-            let (resolved, items) = try list(path, in: target)
+            let (resolved, items) = try list(path, in: target, reusing: earlier)
             for index in [a, b] where !items.indices.contains(index) {
                 throw .indexOutOfRange(path: path, index: index, count: items.count)
             }
@@ -65,8 +67,10 @@ extension FileRuntime {
         }
     }
 
-    private func list(_ path: String, in target: Target) throws(PropertyError) -> (ResolvedProperty, [InstanceID]) {
-        let resolved = try resolve(path, in: target)
+    private func list(
+        _ path: String, in target: Target, reusing earlier: ResolvedProperty?
+    ) throws(PropertyError) -> (ResolvedProperty, [InstanceID]) {
+        let resolved = try resolve(path, in: target, reusing: earlier)
         guard case .list(let items) = resolved.value else {
             throw .typeMismatch(path: path, expected: DataType.list.rawValue, actual: resolved.property.type.rawValue)
         }

@@ -46,13 +46,14 @@ public struct FileRuntime: Sendable {
 
     /// Checks a command against the current state without queueing it: the error it would
     /// get if it applied now. (A queued command can still fail later, when earlier commands
-    /// have changed the state by the time it applies.)
-    public func validate(_ command: Command, on targetName: String) throws {
+    /// have changed the state by the time it applies.) `resolved`: where the command's path
+    /// leads in this state, resolved already (not resolved again).
+    public func validate(_ command: Command, on targetName: String, resolved: ResolvedProperty? = nil) throws {
         if command.drivesStateMachine {
             try checkInput(command, on: targetName)
             return try checkBindTarget(command, on: targetName)
         }
-        try plan(command, in: try target(targetName))
+        try plan(command, in: try target(targetName), resolved: resolved)
     }
 
     /// Whether any target has queued commands.

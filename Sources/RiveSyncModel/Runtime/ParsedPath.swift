@@ -29,3 +29,10 @@ public struct ParsedPath: Sendable, Hashable {
         self.names = names
     }
 }
+
+extension ParsedPath: ExpressibleByStringLiteral, CustomStringConvertible {
+    public init(stringLiteral text: String) { self.init(text) }
+
+    /// The path as written.
+    public var description: String { text }
+}

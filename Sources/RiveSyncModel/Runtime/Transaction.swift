@@ -53,7 +53,7 @@ extension FileRuntime {
     private mutating func trial(_ commands: [QueuedCommand], on targetName: String, undo: inout ChangeUndo) -> TransactionError? {
         for (index, queued) in commands.enumerated() {
             do {
-                for change in try plan(queued.command, in: targets[targetName]!) {
+                for change in try plan(queued.command, in: targets[targetName]!, resolved: queued.resolved) {
                     try apply(change, on: targetName, path: queued.command.path, undo: &undo)
                 }
             } catch {
@@ -69,6 +69,7 @@ extension FileRuntime {
         for state in undo.instances.values { store.upsert(state) }
         guard let bindings = undo.bindings, targets[targetName]!.bindings != bindings else { return }
         unindexRoots(of: targets[targetName]!)
+        store.bindingsChanged()
         targets[targetName]!.bindings = bindings
         indexRoots(of: targets[targetName]!)
     }

@@ -16,9 +16,12 @@ extension FileRuntime {
 
     /// Applies one command of the transaction on trial: the error it would get if it applied
     /// now, after the earlier ones. A command that fails changes nothing of its own kept
-    /// after the trial ends.
-    public mutating func attempt(_ command: Command, in trial: inout TransactionTrial) throws(PropertyError) {
-        for change in try plan(command, in: targets[trial.target]!) {
+    /// after the trial ends. `resolved`: where the command's path led when it was checked
+    /// (in the trial's state), not resolved again while that state is unchanged.
+    public mutating func attempt(
+        _ command: Command, resolved: ResolvedProperty? = nil, in trial: inout TransactionTrial
+    ) throws(PropertyError) {
+        for change in try plan(command, in: targets[trial.target]!, resolved: resolved) {
             try apply(change, on: trial.target, path: command.path, undo: &trial.undo)
         }
     }

@@ -157,7 +157,7 @@ extension Daemon {
         let worker = workers[location.worker]
         if context.directory.target(entry.name) != nil {
             // A target this worker does not hold resolves to nil: reported below.
-            let kept = worker.queue.sync { () -> (record: Worker.TargetRecord, kind: TargetKind)? in
+            let kept = worker.queue.sync { () -> (record: WorkerShell.TargetRecord, kind: TargetKind)? in
                 guard let record = worker.targets[entry.name], let target = try? worker.files[entry.file]?.target(entry.name) else {
                     return nil
                 }

@@ -33,7 +33,7 @@ extension Daemon {
     }
 }
 
-extension Worker {
+extension WorkerShell {
     /// Loads a file and, with a state directory, starts its journal (name, worker and schema).
     func loadDurably(_ schema: FileSchema, as name: String, number: UInt64) throws {
         load(schema, as: name, number: number)

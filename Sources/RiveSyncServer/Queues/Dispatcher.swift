@@ -17,12 +17,12 @@ final class Dispatcher: @unchecked Sendable {
     /// Where uploads are hashed and stored and sent files parsed (one at a time, in order).
     let background = DispatchQueue(label: "rivesyncd.background")
     let context: ServerContext
-    let workers: [Worker]
+    let workers: [WorkerShell]
     let environment: DispatcherEnvironment
     var connections: Connections
 
     /// Reads the tokens file of the configuration, if any.
-    init(context: ServerContext, workers: [Worker]) throws(ConfigurationError) {
+    init(context: ServerContext, workers: [WorkerShell]) throws(ConfigurationError) {
         self.context = context
         self.workers = workers
         let table = try context.configuration.auth.tokensFile.map { (path) throws(ConfigurationError) in
@@ -50,7 +50,7 @@ final class Dispatcher: @unchecked Sendable {
     }
 
     /// Has the workers tell `dispatcher` when they answered a routed `subscribe`.
-    private static func hear(_ workers: [Worker], in dispatcher: Dispatcher) {
+    private static func hear(_ workers: [WorkerShell], in dispatcher: Dispatcher) {
         for worker in workers {
             worker.queue.sync {
                 worker.subscribeAnswered = { [weak dispatcher] connection, target, paths, succeeded in
@@ -126,7 +126,7 @@ final class Dispatcher: @unchecked Sendable {
         flush()
     }
 
-    private func route(_ request: Request, from connection: ConnectionID, to worker: Worker, grants: Grants, author: Author) {
+    private func route(_ request: Request, from connection: ConnectionID, to worker: WorkerShell, grants: Grants, author: Author) {
         worker.queue.async { worker.run(.request(connection, request, grants: grants, author: author)) }
     }
 

@@ -4,7 +4,7 @@ import RiveSyncModel
 
 /// What a worker core asks of the daemon, answered from the context: the monotonic clock, the
 /// current limits, the asset store and libcrypto's SHA-256 (the transport's queue sizes are
-/// reported to the core as events, `Worker.run`; target names go through actions).
+/// reported to the core as events, `WorkerShell.run`; target names go through actions).
 final class WorkerShellEnvironment: WorkerEnvironment {
     let context: ServerContext
 

@@ -112,7 +112,7 @@ import Testing
     }
 
     /// Every target's seq, digest and batch history.
-    static func state(of worker: Worker) -> [String: TargetState] {
+    static func state(of worker: WorkerShell) -> [String: TargetState] {
         var result: [String: TargetState] = [:]
         for (name, record) in worker.targets {
             let runtime = worker.files[record.file]!

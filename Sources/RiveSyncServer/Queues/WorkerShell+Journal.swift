@@ -3,7 +3,7 @@ import RiveSyncCore
 import RiveSyncModel
 import RiveSyncProtocol
 
-extension Worker {
+extension WorkerShell {
     /// `everysec`: fsync the journals once a second while there is something to sync.
     func scheduleSync() {
         guard !syncScheduled else { return }

@@ -12,7 +12,7 @@ import RiveSyncTransport
 /// counters. Everything below `context` is touched only on `queue` (that is what makes
 /// `@unchecked Sendable` sound; debug builds check it where the core is reached:
 /// `queue.assertConfined()`).
-final class Worker: @unchecked Sendable {
+final class WorkerShell: @unchecked Sendable {
     let index: Int
     let queue: DispatchQueue
     let context: ServerContext
@@ -189,7 +189,7 @@ final class Worker: @unchecked Sendable {
     }
 }
 
-extension Worker: LogSink {
+extension WorkerShell: LogSink {
     /// The log's answer, delivered on the queue (inside `append`, or later for a shared log):
     /// an event for the core, whose actions are performed at once.
     func committed(file: String, record: JournalRecord, ticket: LogTicket?) {
