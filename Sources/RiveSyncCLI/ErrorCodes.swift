@@ -37,6 +37,7 @@ enum ErrorCodes {
         case .limitExceeded: return (.rejected, "limit_exceeded")
         case .server(let code, _): return (status(ofCode: code), code)
         case .protocolViolation: return (.failure, "protocol_violation")
+        case .wrongNode: return (.rejected, "wrong_node")
         }
     }
 
@@ -51,7 +52,7 @@ enum ErrorCodes {
             "invalid_path", "invalid_asset_data", "incompatible_instance", "duplicate_global_view_model_instance", "invalid_file",
             "invalid_data":
             return .invalidValue
-        case "target_exists", "file_exists", "not_manual", "not_joined", "wrong_worker", "target_deleted", "limit_exceeded",
+        case "target_exists", "file_exists", "not_manual", "not_joined", "wrong_worker", "wrong_node", "target_deleted", "limit_exceeded",
             "rate_limited", "unsupported_version":
             return .rejected
         case "unauthorized": return .unauthorized

@@ -28,6 +28,9 @@ enum ErrorText {
         case .limitExceeded(let limit): return "the daemon's limit \(limit) was reached"
         case .server(let code, let message): return "\(code): \(message)"
         case .protocolViolation(let reason): return "the daemon sent a message this client cannot read: \(reason)"
+        case .wrongNode(let shard, let nodes):
+            return "this node does not serve shard '\(shard)'"
+                + (nodes.isEmpty ? "" : "; its nodes: \(nodes.joined(separator: ", "))")
         }
     }
 

@@ -15,6 +15,9 @@ extension WorkerError: CustomStringConvertible, LocalizedError {
         case .limitExceeded(let limit): "the daemon's limit '\(limit)' was exceeded"
         case .server(let code, let message): "the daemon reported \(code): \(message)"
         case .protocolViolation(let reason): "the daemon sent a message this client cannot read (connection closed): \(reason)"
+        case .wrongNode(let shard, let nodes):
+            "this node does not serve shard '\(shard)'; "
+                + (nodes.isEmpty ? "no node of it announced a URL" : "connect to \(nodes.joined(separator: " or "))")
         }
     }
 

@@ -21,6 +21,10 @@ public enum WorkerError: Error, Sendable, Hashable {
     /// The daemon sent a message this client cannot read (what was wrong with it): the client
     /// closed the connection with 1002 and does not reconnect (PROTOCOL.md §12, §14).
     case protocolViolation(String)
+    /// A cluster node that does not serve the shard of the file or target asked for
+    /// (`wrong_node`, protocol/CLUSTER.md §6): the shard, and the URLs of nodes that serve it
+    /// (connect to one of them and ask again; empty when none announced a URL).
+    case wrongNode(shard: String, nodes: [String])
 }
 
 /// Errors of file-level requests, with the case names of Rive's `FileError`.

@@ -64,6 +64,7 @@ struct ServerFailure: Error, Sendable {
         case .forbidden: return .forbidden(message)
         case .unsupportedVersion: return .unsupportedVersion(message)
         case .rateLimited, .limitExceeded: return .limitExceeded(text("limit"))
+        case .wrongNode: return .wrongNode(shard: text("shard"), nodes: details["nodes"]?.arrayValue?.compactMap(\.stringValue) ?? [])
         case .badJSON, .tooDeep, .badMessage, .unknownType, .helloRequired, .internal:
             return .server(code: code.rawValue, message: message)
         default: return nil

@@ -32,6 +32,12 @@ public struct ClusterKeys: Sendable {
     public var confirmed: String { "\(prefix):confirmed" }
     /// Entries voided after their node's `WAIT` timed out: no node applies them (§3.6).
     public var voided: String { "\(prefix):voided" }
+    /// The public URLs of the nodes serving this shard (sorted set: URL → until when, Redis
+    /// time in ms), for `wrong_node` errors (CLUSTER.md §6).
+    public var nodes: String { "\(prefix):nodes" }
+    /// The shard's targets (hash: target name → file), written by the nodes serving it, read by
+    /// the others for `wrong_node` (CLUSTER.md §6.3).
+    public var targets: String { "\(prefix):targets" }
     /// The last entry a node's reader read, written before its `WAIT` (CLUSTER.md §3.6).
     public func readMark(of node: String) -> String { "\(prefix):read:\(node)" }
     /// A node's lease (its current fencing token).

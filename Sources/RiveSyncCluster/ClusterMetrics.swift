@@ -19,39 +19,48 @@ public final class ClusterMetrics: Sendable {
     init() {}
 
     /// The Prometheus text exposition of the counters.
-    public func prometheusText() -> String {
+    public func prometheusText() -> String { Self.prometheusText([(nil, self)]) }
+
+    /// The counters of several shards' logs (protocol/CLUSTER.md §6), each series labelled
+    /// `shard` (unlabelled for a nil shard), each metric's help and type once.
+    public static func prometheusText(_ shards: [(shard: String?, metrics: ClusterMetrics)]) -> String {
         var text = ""
-        func metric(_ name: String, _ type: String, _ help: String, _ value: String) {
+        func metric(_ name: String, _ type: String, _ help: String, _ value: (ClusterMetrics) -> String) {
             text += "# HELP rivesync_cluster_\(name) \(help)\n# TYPE rivesync_cluster_\(name) \(type)\n"
-            text += "rivesync_cluster_\(name) \(value)\n"
+            for (shard, metrics) in shards {
+                text += "rivesync_cluster_\(name)\(shard.map { "{shard=\"\($0)\"}" } ?? "") \(value(metrics))\n"
+            }
+        }
+        metric("reachable", "gauge", "1 while this node reads the cluster log from Redis, 0 while it is cut off.") {
+            "\($0.reachable.load(ordering: .relaxed))"
+        }
+        metric("entries_applied_total", "counter", "Entries of the cluster log this node applied.") {
+            "\($0.applied.load(ordering: .relaxed))"
+        }
+        metric("entries_appended_total", "counter", "Entries this node appended to the cluster log.") {
+            "\($0.appended.load(ordering: .relaxed))"
         }
         metric(
-            "reachable", "gauge", "1 while this node reads the cluster log from Redis, 0 while it is cut off.",
-            "\(reachable.load(ordering: .relaxed))")
-        metric("entries_applied_total", "counter", "Entries of the cluster log this node applied.", "\(applied.load(ordering: .relaxed))")
-        metric(
-            "entries_appended_total", "counter", "Entries this node appended to the cluster log.", "\(appended.load(ordering: .relaxed))")
-        metric(
-            "append_failures_total", "counter", "Proposals of this node answered storage_failed (Redis unreachable, fenced, lease ended).",
-            "\(appendFailures.load(ordering: .relaxed))")
-        metric(
-            "redis_errors_total", "counter", "Failed Redis commands and connections of this node.",
-            "\(redisErrors.load(ordering: .relaxed))")
-        metric(
-            "lease_losses_total", "counter", "Times this node's lease ended before it was renewed.",
-            "\(leaseLosses.load(ordering: .relaxed))")
-        metric(
-            "log_lag_seconds_sum", "counter", "Time from appending an entry to applying it, summed over this node's own entries.",
-            "\(Double(lagNanoseconds.load(ordering: .relaxed)) / 1e9)")
-        metric(
-            "log_lag_seconds_count", "counter", "This node's own entries whose lag is in log_lag_seconds_sum.",
-            "\(lagCount.load(ordering: .relaxed))")
-        metric(
-            "appends_in_flight", "gauge", "Appends sent to Redis and not answered yet (at most 64: the append window).",
-            "\(appendsInFlight.load(ordering: .relaxed))")
-        metric(
-            "stream_entries", "gauge", "Entries in the cluster log stream (XLEN, read at each lease renewal).",
-            "\(streamEntries.load(ordering: .relaxed))")
+            "append_failures_total", "counter", "Proposals of this node answered storage_failed (Redis unreachable, fenced, lease ended)."
+        ) { "\($0.appendFailures.load(ordering: .relaxed))" }
+        metric("redis_errors_total", "counter", "Failed Redis commands and connections of this node.") {
+            "\($0.redisErrors.load(ordering: .relaxed))"
+        }
+        metric("lease_losses_total", "counter", "Times this node's lease ended before it was renewed.") {
+            "\($0.leaseLosses.load(ordering: .relaxed))"
+        }
+        metric("log_lag_seconds_sum", "counter", "Time from appending an entry to applying it, summed over this node's own entries.") {
+            "\(Double($0.lagNanoseconds.load(ordering: .relaxed)) / 1e9)"
+        }
+        metric("log_lag_seconds_count", "counter", "This node's own entries whose lag is in log_lag_seconds_sum.") {
+            "\($0.lagCount.load(ordering: .relaxed))"
+        }
+        metric("appends_in_flight", "gauge", "Appends sent to Redis and not answered yet (at most 64: the append window).") {
+            "\($0.appendsInFlight.load(ordering: .relaxed))"
+        }
+        metric("stream_entries", "gauge", "Entries in the cluster log stream (XLEN, read at each lease renewal).") {
+            "\($0.streamEntries.load(ordering: .relaxed))"
+        }
         return text
     }
 }

@@ -111,18 +111,25 @@ public final class PresenceRelay: @unchecked Sendable {
     }
 
     /// The Prometheus text of what the relay counts (protocol/CLUSTER.md §4.3).
-    public func prometheusText() -> String {
+    public func prometheusText() -> String { Self.prometheusText([(nil, self)]) }
+
+    /// The counters of several shards' relays (CLUSTER.md §6), each series labelled `shard`
+    /// (unlabelled for a nil shard), each metric's help and type once.
+    public static func prometheusText(_ relays: [(shard: String?, relay: PresenceRelay)]) -> String {
         var text = ""
-        for (name, help, counter) in [
-            ("sent", "Presence announcements this node appended to the presence stream.", sent.load(ordering: .relaxed)),
+        let metrics: [(String, String, (PresenceRelay) -> Int)] = [
+            ("sent", "Presence announcements this node appended to the presence stream.", { $0.sent.load(ordering: .relaxed) }),
             (
                 "failed", "Presence announcements this node could not append (dropped; Redis unreachable).",
-                failures.load(ordering: .relaxed)
+                { $0.failures.load(ordering: .relaxed) }
             ),
-            ("received", "Presence announcements of other nodes this node read.", received.load(ordering: .relaxed)),
-        ] {
+            ("received", "Presence announcements of other nodes this node read.", { $0.received.load(ordering: .relaxed) }),
+        ]
+        for (name, help, counter) in metrics {
             text += "# HELP rivesync_cluster_presence_\(name)_total \(help)\n# TYPE rivesync_cluster_presence_\(name)_total counter\n"
-            text += "rivesync_cluster_presence_\(name)_total \(counter)\n"
+            for (shard, relay) in relays {
+                text += "rivesync_cluster_presence_\(name)_total\(shard.map { "{shard=\"\($0)\"}" } ?? "") \(counter(relay))\n"
+            }
         }
         return text
     }

@@ -82,6 +82,9 @@ public enum WireErrorCode: String, Sendable, Hashable, CaseIterable {
     case noSuchDataBind = "no_such_data_bind"
     /// A presence update or leave of a target this connection is not a member of (§15).
     case notJoined = "not_joined"
+    /// A cluster node asked for a file or target of a shard it does not serve; `details` name
+    /// the shard and the URLs of nodes serving it (protocol/CLUSTER.md §6).
+    case wrongNode = "wrong_node"
     /// The change could not be written to the state directory; it was not applied.
     case storageFailed = "storage_failed"
     /// A bug; the daemon logs it.

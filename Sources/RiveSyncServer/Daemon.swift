@@ -34,13 +34,15 @@ public final class Daemon: Sendable {
                 .warning, "history was lost; starting a new epoch, so old cursors get snapshots",
                 [("lost", renewed.joined(separator: "; "))])
         }
-        let clusterLog = try Self.joinCluster(configuration, log: log)
-        let epoch = clusterLog?.epoch ?? state?.epoch ?? StateDirectory.newEpoch()
+        let clusterLogs = try Self.joinCluster(configuration, log: log)
+        let epoch = clusterLogs.first?.epoch ?? state?.epoch ?? StateDirectory.newEpoch()
         let context = ServerContext(
-            configuration: configuration, epoch: epoch, log: log, stateDirectory: state, clusterLog: clusterLog, clock: clock)
-        // A cluster node applies the log on one worker, in log order (protocol/CLUSTER.md §2.2).
-        let workers = (0..<(clusterLog == nil ? configuration.workers : 1)).map {
-            WorkerShell(index: $0, of: clusterLog == nil ? configuration.workers : 1, context: context, log: clusterLog ?? changeLogs?($0))
+            configuration: configuration, epoch: epoch, log: log, stateDirectory: state, clusterLogs: clusterLogs, clock: clock)
+        // A cluster node applies each served shard's log on one worker, in log order
+        // (protocol/CLUSTER.md §2.2, §6).
+        let workerCount = clusterLogs.isEmpty ? configuration.workers : clusterLogs.count
+        let workers = (0..<workerCount).map {
+            WorkerShell(index: $0, of: workerCount, context: context, log: clusterLogs.isEmpty ? changeLogs?($0) : clusterLogs[$0])
         }
         // Every worker hears where each file is placed, before the file's worker loads it.
         context.directory.tellPlacements { event in
@@ -75,17 +77,18 @@ public final class Daemon: Sendable {
             metricsAccess: { dispatcher.metricsAccess(authorization: $0, remoteAddress: $1) },
             metricsBody: {
                 $0.prometheusText() + metrics.prometheusText() + ProcessMetrics.prometheusText()
-                    + (clusterLog?.metrics.prometheusText() ?? "")
-                    + (context.presenceRelay?.prometheusText() ?? "")
+                    + context.clusterMetricsText()
             },
-            readiness: { ready.withLock { $0 } && (clusterLog?.isReachable ?? true) })
+            readiness: { ready.withLock { $0 } && clusterLogs.allSatisfy(\.isReachable) })
         context.attach(server)
         try restoreState(recovery?.journals ?? [])
-        // A cluster with snapshots: they hold the configured state and everything since.
-        if let clusterLog, !clusterLog.restored.isEmpty { try restoreSnapshots(clusterLog) } else { try loadConfiguredState() }
-        if let clusterLog {
-            try startReplicating(clusterLog)
+        // A shard with snapshots: they hold its configured state and everything since.
+        try restoreSnapshots()
+        try loadConfiguredState()
+        if !clusterLogs.isEmpty {
+            try startReplicating()
             try startSharingPresence()
+            startShardDirectory()
         }
     }
 
@@ -110,8 +113,9 @@ public final class Daemon: Sendable {
     public func stop() {
         ready.withLock { $0 = false }
         server.stop(closeCode: CloseCode.goingAway.rawValue)
-        context.clusterLog?.stop()
-        context.presenceRelay?.stop()
+        for clusterLog in context.clusterLogs { clusterLog.stop() }
+        for relay in context.presenceRelays { relay.stop() }
+        context.shardDirectory?.stop()
         for worker in workers { worker.queue.sync { worker.syncJournals() } }
         // State flush point (SIGTERM drain, `Supervisor.drain`): no connection is left and every
         // worker queue is idle, so persistence flushes here before the process exits 0.

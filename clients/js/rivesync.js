@@ -24,7 +24,8 @@ export function origin(effect) {
  * before the reply; a command may or may not have applied), `closed` (the client was closed),
  * `replica_diverged` (a batch did not fit the replica; the client resubscribes), `listener_failed` (a
  * callback given to `watch` or `on` threw; reported on the client's `error` listeners), `not_settled`
- * (`advanceUntilSettled` ran out of advances).
+ * (`advanceUntilSettled` ran out of advances). A cluster node of other shards answers `wrong_node`
+ * with `details.shard` and `details.nodes`, the URLs of nodes that serve it (protocol/CLUSTER.md §6).
  */
 export class RiveSyncError extends Error {
   /**

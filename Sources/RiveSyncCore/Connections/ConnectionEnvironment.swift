@@ -22,6 +22,18 @@ public protocol ConnectionEnvironment: AnyObject {
     var configuredFiles: Set<String> { get }
     /// The `welcome` reply.
     func welcome(id: JSONValue?) -> ServerMessage
+    /// The error for a file this daemon does not hold because another node serves it (a
+    /// cluster node of other shards: `wrong_node`); nil: the file does not exist.
+    func placedElsewhere(file: String) -> WireError?
+    /// The same for a target.
+    func placedElsewhere(target: String) -> WireError?
+}
+
+extension ConnectionEnvironment {
+    /// One daemon holds every file.
+    public func placedElsewhere(file: String) -> WireError? { nil }
+    /// One daemon holds every target.
+    public func placedElsewhere(target: String) -> WireError? { nil }
 }
 
 /// The limits the connection core applies.

@@ -8,12 +8,15 @@ extension Connections {
     func owner(of request: ClientRequest) -> Result<Int, WireError> {
         func file(_ name: String) -> Result<Int, WireError> {
             guard let location = placement.file(name) else {
+                if let elsewhere = environment.placedElsewhere(file: name) { return .failure(elsewhere) }
                 return .failure(WireError(code: .unknownFile, message: "no file '\(name)'", details: [("file", .string(name))]))
             }
             return .success(location.worker)
         }
         func target(_ name: String) -> Result<Int, WireError> {
-            guard let location = placement.target(name) else { return .failure(WireError(StateMachineError.unknownTarget(name))) }
+            guard let location = placement.target(name) else {
+                return .failure(environment.placedElsewhere(target: name) ?? WireError(StateMachineError.unknownTarget(name)))
+            }
             return .success(location.worker)
         }
         switch request {

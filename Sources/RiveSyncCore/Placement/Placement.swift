@@ -116,6 +116,9 @@ public struct Placement: Sendable {
     /// Number of targets in the daemon.
     public var targetCount: Int { targets.count }
 
+    /// Every target's file, by target name.
+    public var targetFiles: [String: String] { targets }
+
     /// The file and worker of a target.
     public func target(_ name: String) -> (file: String, worker: Int)? {
         guard let file = targets[name], let location = files[file] else { return nil }

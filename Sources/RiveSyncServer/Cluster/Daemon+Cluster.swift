@@ -9,25 +9,46 @@ import RiveSyncRedis
 
 extension Daemon {
     /// What is wrong with the `cluster` section before Redis is contacted (also for
-    /// `--check-config`): the URL, and settings a node cannot have.
+    /// `--check-config`): the URLs, and settings a node cannot have.
     static func clusterProblems(_ configuration: DaemonConfiguration) -> [String] {
         guard let cluster = configuration.cluster else { return [] }
         var problems: [String] = []
-        do { _ = try RedisEndpoint(url: cluster.redis) } catch { problems.append("cluster.redis: \(error)") }
+        for (i, shard) in cluster.allShards.enumerated() {
+            do { _ = try RedisEndpoint(url: shard.redis) } catch {
+                problems.append(cluster.shards.isEmpty ? "cluster.redis: \(error)" : "cluster.shards[\(i)].redis: \(error)")
+            }
+        }
         if configuration.stateDirectory != nil {
             problems.append("stateDirectory: a cluster node keeps no state directory (its log is in Redis); remove one of them")
         }
         return problems
     }
 
-    /// Joins the cluster of the configuration (protocol/CLUSTER.md §2.7): nil for a single node.
-    static func joinCluster(_ configuration: DaemonConfiguration, log: Log) throws -> RedisChangeLog? {
-        guard let cluster = configuration.cluster else { return nil }
+    /// Joins the cluster of the configuration (protocol/CLUSTER.md §2.7): the log of each shard
+    /// this node serves, in configuration order (one per worker); empty for a single node.
+    static func joinCluster(_ configuration: DaemonConfiguration, log: Log) throws -> [RedisChangeLog] {
+        guard let cluster = configuration.cluster else { return [] }
         let problems = clusterProblems(configuration)
         guard problems.isEmpty else { throw ConfigurationError.invalid(problems.joined(separator: "; ")) }
-        let endpoint = try RedisEndpoint(url: cluster.redis)
+        var joined: [RedisChangeLog] = []
+        do {
+            for shard in cluster.servedShards { joined.append(try joinShard(shard, of: configuration, log: log)) }
+        } catch {
+            for shardLog in joined { shardLog.stop() }
+            throw error
+        }
+        return joined
+    }
+
+    /// Joins one shard's log and checks the configuration against the one it recorded.
+    private static func joinShard(
+        _ shard: DaemonConfiguration.Cluster.Shard, of configuration: DaemonConfiguration, log: Log
+    ) throws -> RedisChangeLog {
+        let cluster = configuration.cluster!
+        let here = cluster.shards.isEmpty ? "cluster.redis" : "cluster.shards[\(cluster.allShards.firstIndex(of: shard) ?? 0)].redis"
+        let endpoint = try RedisEndpoint(url: shard.redis)
         let settings = RedisChangeLog.Settings(
-            endpoint: endpoint, keys: ClusterKeys(prefix: cluster.prefix), node: cluster.node,
+            endpoint: endpoint, keys: ClusterKeys(prefix: shard.prefix), node: cluster.node,
             lease: .milliseconds(cluster.leaseMilliseconds), timeout: .milliseconds(cluster.timeoutMilliseconds),
             snapshotEvery: configuration.snapshotEvery, waitForReplicas: cluster.waitForReplicas,
             waitTimeout: .milliseconds(cluster.waitTimeoutMilliseconds))
@@ -38,14 +59,17 @@ extension Daemon {
             difference = try joined.configurationDifference(configurationFingerprint(configuration))
             log(
                 .info, "joined the cluster",
-                [("redis", "\(endpoint)"), ("node", cluster.node), ("epoch", joined.epoch), ("slot", "\(joined.numbers.slot)")])
+                [
+                    ("redis", "\(endpoint)"), ("shard", shard.name), ("node", cluster.node), ("epoch", joined.epoch),
+                    ("slot", "\(joined.numbers.slot)"),
+                ])
             if let persistence = joined.persistence, persistence != ("yes", "always") {
                 log(
                     .warning, "Redis may lose acknowledged changes in a crash: run it with appendonly yes and appendfsync always",
                     [("appendonly", persistence.appendonly), ("appendfsync", persistence.appendfsync)])
             }
         } catch {
-            throw ConfigurationError.invalid("cluster.redis: \(error)")
+            throw ConfigurationError.invalid("\(here): \(error)")
         }
         if let difference {
             joined.stop()
@@ -56,10 +80,19 @@ extension Daemon {
         return joined
     }
 
-    /// Starts applying the cluster's log after the configured state, and waits until the node
-    /// has applied all of it (it serves only then).
-    func startReplicating(_ clusterLog: RedisChangeLog) throws {
-        let worker = workers[0]
+    /// Starts applying each served shard's log on its worker after the configured state, and
+    /// waits until the node has applied all of them (it serves only then).
+    func startReplicating() throws {
+        for (index, clusterLog) in context.clusterLogs.enumerated() { try startReplicating(clusterLog, on: workers[index]) }
+        for clusterLog in context.clusterLogs {
+            guard clusterLog.waitUntilCaughtUp(timeout: .seconds(120)) else {
+                throw ConfigurationError.invalid("cluster.redis: the cluster log could not be read within 120 s")
+            }
+        }
+        context.log(.info, "caught up with the cluster log", [])
+    }
+
+    private func startReplicating(_ clusterLog: RedisChangeLog, on worker: WorkerShell) throws {
         let log = context.log
         let dispatcher = self.dispatcher
         // Events come on the worker's queue.
@@ -75,7 +108,7 @@ extension Daemon {
                 log(.error, "a file of the cluster log cannot be loaded (on any node)", [("file", name), ("error", "\(error)")])
                 return false
             }
-            guard let location = context.directory.reserveFile(name, worker: worker.index) else { return false }
+            guard let location = context.reserveClusterFile(name, worker: worker.index) else { return false }
             worker.load(schema, as: name, number: location.number)
             log(.info, "file loaded from the cluster log", [("file", name)])
             return true
@@ -112,10 +145,6 @@ extension Daemon {
                 }
             }
         }
-        guard clusterLog.waitUntilCaughtUp(timeout: .seconds(120)) else {
-            throw ConfigurationError.invalid("cluster.redis: the cluster log could not be read within 120 s")
-        }
-        log(.info, "caught up with the cluster log", [])
     }
 }
 

@@ -21,6 +21,15 @@ extension DaemonConfiguration {
         public var waitForReplicas = 0
         /// How long one `WAIT` may take before the node counts the log unreachable.
         public var waitTimeoutMilliseconds = 1000
+        /// The cluster's shards (`shards`); empty: one implicit shard, `redis` and `prefix`.
+        public var shards: [Shard] = []
+        /// The shards this node serves (`serves`); nil: all of them.
+        public var serves: [String]?
+        /// Files placed on a shard by name (`fileShards`); other files by their name's hash.
+        public var fileShards: [String: String] = [:]
+        /// The URL clients reach this node at (`url`), told to clients of other shards' nodes
+        /// in `wrong_node` errors; nil: this node is not announced.
+        public var url: String?
 
         /// A cluster on `redis`, with the node named after the host and process.
         public init(redis: String, node: String = Cluster.defaultNodeName()) {
@@ -33,13 +42,14 @@ extension DaemonConfiguration {
             "\(ProcessInfo.processInfo.hostName)-\(ProcessInfo.processInfo.processIdentifier)"
         }
 
-        /// Reads the section (`redis` required; the others default).
+        /// Reads the section (`redis` required unless every shard names its own; the others default).
         init(json: JSONValue) throws(ConfigurationError) {
             guard json.objectValue != nil else { throw .invalid("cluster: expected an object") }
             var problems = ConfigurationProblems()
             problems.refuseUnknownKeys(of: json, section: "cluster", here: "cluster")
             try problems.throwIfAny()
-            self.init(redis: try DaemonConfiguration.string(json["redis"], "cluster.redis"))
+            let redis = json["redis"] == nil && json["shards"] != nil ? "" : try DaemonConfiguration.string(json["redis"], "cluster.redis")
+            self.init(redis: redis)
             if let node = json["node"] {
                 self.node = try DaemonConfiguration.string(node, "cluster.node")
                 guard !self.node.isEmpty else { throw .invalid("cluster.node: must not be empty") }
@@ -57,6 +67,7 @@ extension DaemonConfiguration {
             if let wait = json["waitTimeoutMilliseconds"] {
                 waitTimeoutMilliseconds = try DaemonConfiguration.integer(wait, "cluster.waitTimeoutMilliseconds", in: 10...30_000)
             }
+            try readShards(json)
         }
     }
 }

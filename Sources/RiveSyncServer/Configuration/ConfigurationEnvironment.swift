@@ -38,7 +38,7 @@ public struct ConfigurationEnvironment: Sendable {
     /// is text, as the key wants).
     static let textKeys: Set<String> = [
         "listen.host", "tls.certificate", "tls.key", "stateDirectory", "durability", "logLevel", "logFormat", "auth.tokensFile",
-        "cluster.redis", "cluster.node", "cluster.prefix",
+        "cluster.redis", "cluster.node", "cluster.prefix", "cluster.url",
     ]
 
     /// `RIVESYNC_*` variables that other RiveSync tools read (the command line, the clients, the

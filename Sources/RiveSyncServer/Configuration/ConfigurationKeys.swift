@@ -24,7 +24,9 @@ public enum ConfigurationKeys {
         "inspector": ["enabled", "readOnly"],
         "cluster": [
             "redis", "node", "prefix", "leaseMilliseconds", "timeoutMilliseconds", "waitForReplicas", "waitTimeoutMilliseconds",
+            "shards", "serves", "fileShards", "url",
         ],
+        "cluster.shards[]": ["name", "redis", "prefix"],
     ]
 
     /// Every key path (`listen.host`, `files[].name`, `limits.maxMessageBytes`, …), sorted.

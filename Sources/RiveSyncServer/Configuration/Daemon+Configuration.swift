@@ -61,7 +61,9 @@ extension Daemon {
         var failedFiles = configuration.leftOut.files
         var failedInstances = configuration.leftOut.instances
         let leftOut = configuration.leftOut
-        for (i, entry) in configuration.files.enumerated() {
+        // A cluster node loads only its shards' files (and not those restored from snapshots).
+        let elsewhere = filesNotConfiguredHere()
+        for (i, entry) in configuration.files.enumerated() where !elsewhere.contains(entry.name) {
             let here = "files[\(leftOut.position(i, in: "files"))]"
             problems.check { () throws(ConfigurationError) in
                 do throws(ConfigurationError) {
@@ -72,7 +74,7 @@ extension Daemon {
                 }
             }
         }
-        for (i, entry) in configuration.instances.enumerated() {
+        for (i, entry) in configuration.instances.enumerated() where !elsewhere.contains(entry.file) {
             guard !failedFiles.contains(entry.file) else {
                 failedInstances.insert(entry.name)
                 continue
@@ -86,7 +88,8 @@ extension Daemon {
                 }
             }
         }
-        for (i, entry) in configuration.stateMachines.enumerated() where !failedFiles.contains(entry.file) {
+        for (i, entry) in configuration.stateMachines.enumerated()
+        where !failedFiles.contains(entry.file) && !elsewhere.contains(entry.file) {
             let failed = failedInstances
             problems.check { () throws(ConfigurationError) in
                 try createStateMachine(
@@ -109,11 +112,10 @@ extension Daemon {
             }
             return
         }
-        let workerIndex = (entry.worker ?? index) % workers.count
-        guard let location = context.directory.reserveFile(entry.name, worker: workerIndex) else {
+        guard let location = placeConfiguredFile(entry, index: index) else {
             throw .invalid("\(here).name: '\(entry.name)' appears twice")
         }
-        let worker = workers[workerIndex]
+        let worker = workers[location.worker]
         do { try worker.queue.sync { try worker.loadDurably(schema, as: entry.name, number: location.number) } } catch {
             throw .invalid("\(here): \(Self.reason(error))")
         }

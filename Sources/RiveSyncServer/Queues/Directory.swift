@@ -76,6 +76,14 @@ final class Directory: Sendable {
 
     func file(_ name: String) -> FileLocation? { state.withLock { $0.file(name) } }
 
+    /// Every target's file, by target name.
+    func targetFiles() -> [String: String] { state.withLock { $0.targetFiles } }
+
+    /// The number of every placed file.
+    func fileNumbers() -> [UInt64] {
+        state.withLock { placement in placement.fileList().compactMap { placement.file($0.name)?.number } }
+    }
+
     func claimTarget(_ name: String, file: String, limit: Int) -> TargetClaim {
         change { placement in
             let claim = placement.claimTarget(name, file: file, limit: limit)

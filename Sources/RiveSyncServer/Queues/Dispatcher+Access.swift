@@ -66,6 +66,12 @@ final class DispatcherEnvironment: ConnectionEnvironment, Sendable {
     /// The files of the configuration.
     var configuredFiles: Set<String> { Set(context.configuration.files.map(\.name)) }
 
+    /// `wrong_node` for another shard's file on a cluster node (protocol/CLUSTER.md §6).
+    func placedElsewhere(file: String) -> WireError? { context.placedElsewhere(file: file) }
+
+    /// `wrong_node` for a configured target of another shard on a cluster node.
+    func placedElsewhere(target: String) -> WireError? { context.placedElsewhere(target: target) }
+
     func welcome(id: JSONValue?) -> ServerMessage {
         let limits = context.limits.withLock { $0 }.wireLimits
         return .welcome(

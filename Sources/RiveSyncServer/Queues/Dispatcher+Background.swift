@@ -21,8 +21,8 @@ extension Dispatcher {
         case .upload(let kind, let data, let mediaType):
             background.async {
                 let reply = self.upload(kind: kind, data: data, mediaType: mediaType, id: id)
-                guard let clusterLog = self.context.clusterLog, case .asset(let reference, _) = reply else { return finish(reply) }
-                self.share(reference, through: clusterLog, reply: reply, then: finish)
+                guard !self.context.clusterLogs.isEmpty, case .asset(let reference, _) = reply else { return finish(reply) }
+                self.share(reference, reply: reply, then: finish)
             }
         case .loadFile(let name, let content, let index):
             let loaded: @Sendable () -> Void = { self.queue.async { self.run(.fileLoaded(connection, id: id)) } }
@@ -95,9 +95,14 @@ extension Dispatcher {
             return finish(failure(WireError(error), id: id))
         }
         let exists = WireError(code: .fileExists, message: "file '\(name)' already exists", details: [("file", .string(name))])
-        if let clusterLog = context.clusterLog {
+        if !context.clusterLogs.isEmpty {
             guard context.directory.file(name) == nil else { return finish(failure(exists, id: id)) }
-            return loadFile(schema, as: name, through: clusterLog, id: id, loaded: loaded, else: finish)
+            switch context.clusterWorker(ofFile: name) {
+            case .failure(let elsewhere): return finish(failure(elsewhere, id: id))
+            case .success(let shard):
+                return loadFile(
+                    schema, as: name, through: context.clusterLogs[shard], on: workers[shard], id: id, loaded: loaded, else: finish)
+            }
         }
         guard let location = context.directory.reserveFile(name, worker: index) else { return finish(failure(exists, id: id)) }
         let worker = workers[index]
@@ -118,10 +123,9 @@ extension Dispatcher {
     /// A cluster node's `loadFile`: a `file` entry every node applies (protocol/CLUSTER.md §2.3);
     /// `loaded` once it applied here, else `finish` with the error.
     private func loadFile(
-        _ schema: FileSchema, as name: String, through clusterLog: RedisChangeLog, id: JSONValue?,
+        _ schema: FileSchema, as name: String, through clusterLog: RedisChangeLog, on worker: WorkerShell, id: JSONValue?,
         loaded: @escaping @Sendable () -> Void, else finish: @escaping @Sendable (ServerMessage) -> Void
     ) {
-        let worker = workers[0]
         let header = JournalHeader(name: name, worker: worker.index, schema: schema.jsonValue)
         worker.queue.async {
             clusterLog.proposeFile(name: name, header: header) { outcome in
@@ -140,16 +144,29 @@ extension Dispatcher {
     }
 
     /// A cluster node's upload: an `asset` entry every node applies (protocol/CLUSTER.md §1.5),
-    /// so a `set` naming it is accepted on any node; the reply once it applied here.
+    /// in the log of each shard this node serves (§6.5), so a `set` naming it is accepted on any
+    /// node of them; the reply once it applied here on every one, or the first failure.
     private func share(
-        _ reference: AssetReference, through clusterLog: RedisChangeLog, reply: ServerMessage,
-        then finish: @escaping @Sendable (ServerMessage) -> Void
+        _ reference: AssetReference, reply: ServerMessage, then finish: @escaping @Sendable (ServerMessage) -> Void
     ) {
-        workers[0].queue.async {
-            clusterLog.proposeAsset(reference) { outcome in
-                switch outcome {
-                case .committed: finish(reply)
-                case .failed(let failure): finish(self.failure(WorkerCore.storageFailed(failure), id: reply.id))
+        let outstanding = Locked((count: context.clusterLogs.count, answered: false))
+        for (clusterLog, worker) in zip(context.clusterLogs, workers) {
+            worker.queue.async {
+                clusterLog.proposeAsset(reference) { outcome in
+                    let answer: ServerMessage? = outstanding.withLock { state in
+                        guard !state.answered else { return nil }
+                        switch outcome {
+                        case .committed:
+                            state.count -= 1
+                            guard state.count == 0 else { return nil }
+                        case .failed(let failure):
+                            state.answered = true
+                            return self.failure(WorkerCore.storageFailed(failure), id: reply.id)
+                        }
+                        state.answered = true
+                        return reply
+                    }
+                    if let answer { finish(answer) }
                 }
             }
         }

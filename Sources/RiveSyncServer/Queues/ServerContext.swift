@@ -19,10 +19,17 @@ final class ServerContext: Sendable {
     let log: Log
     /// Where state persists, if anywhere.
     let stateDirectory: StateDirectory?
-    /// The cluster's log when this daemon is a cluster node (protocol/CLUSTER.md).
-    let clusterLog: RedisChangeLog?
-    /// How a cluster node shares presence with the other nodes (protocol/CLUSTER.md §2.9).
-    let presenceRelay: PresenceRelay?
+    /// The logs of the shards this cluster node serves, one per worker (protocol/CLUSTER.md
+    /// §6); empty for a single node.
+    let clusterLogs: [RedisChangeLog]
+    /// The first served shard's log (uploads go through it), nil for a single node.
+    var clusterLog: RedisChangeLog? { clusterLogs.first }
+    /// How a cluster node shares presence with the other nodes of each served shard, one per
+    /// worker (protocol/CLUSTER.md §2.9).
+    let presenceRelays: [PresenceRelay]
+    /// Where the nodes of every shard are, for `wrong_node` errors (nil unless the cluster has
+    /// `shards`).
+    let shardDirectory: ShardDirectory?
     private let server = Locked<(any TransportOutlet)?>(nil)
     /// The port the daemon listens on, once it does (the default `Origin` policy needs it).
     let listeningPort = Locked<Int?>(nil)
@@ -31,12 +38,13 @@ final class ServerContext: Sendable {
 
     init(
         configuration: DaemonConfiguration, epoch: String, log: Log, stateDirectory: StateDirectory? = nil,
-        clusterLog: RedisChangeLog? = nil, clock: any DaemonClock = SystemClock()
+        clusterLogs: [RedisChangeLog] = [], clock: any DaemonClock = SystemClock()
     ) {
         self.clock = clock
         self.stateDirectory = stateDirectory
-        self.clusterLog = clusterLog
-        self.presenceRelay = clusterLog.map { PresenceRelay($0.settings) }
+        self.clusterLogs = clusterLogs
+        self.presenceRelays = clusterLogs.map { PresenceRelay($0.settings) }
+        self.shardDirectory = configuration.cluster.flatMap { $0.shards.isEmpty || clusterLogs.isEmpty ? nil : ShardDirectory($0) }
         self.configuration = configuration
         self.limits = Locked(configuration.limits)
         self.metrics = DaemonMetrics(maxTargetLabels: configuration.maxTargetLabels)

@@ -43,9 +43,11 @@ final class WorkerShell: @unchecked Sendable {
         self.fileLog = fileLog
         let log = log ?? fileLog ?? MemoryChangeLog(retains: false)
         self.log = log
-        let numbers = context.clusterLog.map { CommandNumbering.Space.cluster(slot: $0.numbers.slot, slots: ClusterCommandNumbers.slots) }
+        let clusterLog = context.clusterLogs.indices.contains(index) ? context.clusterLogs[index] : nil
+        let numbers = clusterLog.map { CommandNumbering.Space.cluster(slot: $0.numbers.slot, slots: ClusterCommandNumbers.slots) }
         core = WorkerCore(
-            index: index, of: workers, numbers: numbers ?? .daemon, environment: WorkerShellEnvironment(context: context),
+            index: index, of: workers, numbers: numbers ?? .daemon,
+            environment: WorkerShellEnvironment(context: context, clusterLog: clusterLog),
             compactsEveryFile: log.compactsEveryFile)
         fileLog?.unsynced = { [unowned self] in scheduleSync() }
     }
@@ -122,7 +124,7 @@ final class WorkerShell: @unchecked Sendable {
                 commands = []
                 run(.targetClaimed(claim: claim, context.directory.claimTarget(name, file: file, limit: limit)))
             case .sharePresence(let announcement):
-                context.presenceRelay?.publish(announcement)
+                if context.presenceRelays.indices.contains(index) { context.presenceRelays[index].publish(announcement) }
             }
         }
         context.submit(commands)

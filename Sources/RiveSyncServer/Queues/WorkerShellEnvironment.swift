@@ -7,8 +7,13 @@ import RiveSyncModel
 /// reported to the core as events, `WorkerShell.run`; target names go through actions).
 final class WorkerShellEnvironment: WorkerEnvironment {
     let context: ServerContext
+    /// The log of the worker's shard on a cluster node (its epoch, slot and lease).
+    let clusterLog: RedisChangeLog?
 
-    init(context: ServerContext) { self.context = context }
+    init(context: ServerContext, clusterLog: RedisChangeLog? = nil) {
+        self.context = context
+        self.clusterLog = clusterLog
+    }
 
     func now() -> UInt64 { context.clock.now() }
 
@@ -21,13 +26,14 @@ final class WorkerShellEnvironment: WorkerEnvironment {
         return workerLimits
     }
 
-    var epoch: String { context.epoch }
+    /// The epoch of the worker's shard on a cluster node (each shard's log has its own).
+    var epoch: String { clusterLog?.epoch ?? context.epoch }
     var defaultRate: Double { context.configuration.defaultRate }
     var snapshotEvery: Int { context.configuration.snapshotEvery }
     var recordsAuthors: Bool { context.configuration.authors }
-    var sharesManualAdvances: Bool { context.clusterLog != nil }
+    var sharesManualAdvances: Bool { clusterLog != nil }
     var presenceSharing: PresenceSharing? {
-        guard let clusterLog = context.clusterLog else { return nil }
+        guard let clusterLog else { return nil }
         let lease = clusterLog.settings.lease.components
         return PresenceSharing(
             slot: clusterLog.numbers.slot, slots: ClusterCommandNumbers.slots,

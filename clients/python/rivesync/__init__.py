@@ -4,7 +4,7 @@ and names of the Swift client — ``Worker``, ``File``, ``Artboard``, ``StateMac
 
 from .errors import (ArtboardError, Closed, ConnectionFailed, Disconnected, FileError, Forbidden, LimitExceeded,
                      RiveSyncError, StateMachineError, TargetDeleted, Unauthorized, ViewModelInstanceError,
-                     WorkerError)
+                     WorkerError, WrongNode)
 from .replica import Replica, ReplicaError
 from .mirror import Batch
 from . import paths
@@ -22,5 +22,5 @@ __all__ = [
     "FileError", "Forbidden", "LimitExceeded", "Presence", "PresenceMember", "Receipt", "RemoteTarget", "Replica",
     "ReplicaError", "RiveSyncError",
     "StateMachine", "StateMachineError", "TargetDeleted", "Unauthorized", "ViewModelInstance",
-    "ViewModelInstanceError", "WaitTimeout", "Worker", "WorkerError", "paths", "wait_for",
+    "ViewModelInstanceError", "WaitTimeout", "Worker", "WorkerError", "WrongNode", "paths", "wait_for",
 ]

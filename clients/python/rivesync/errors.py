@@ -72,6 +72,20 @@ class TargetDeleted(StateMachineError):
     """The target was deleted: its streams ended, and commands still queued on it never applied."""
 
 
+class WrongNode(WorkerError):
+    """A cluster node that does not serve the shard of the file or target asked for
+    (``wrong_node``, protocol/CLUSTER.md §6): ``shard`` names it and ``nodes`` lists the URLs of
+    the nodes that serve it; connect to one of them and ask again."""
+
+    @property
+    def shard(self) -> str:
+        return str(self.details.get("shard", ""))
+
+    @property
+    def nodes(self) -> list[str]:
+        return [str(url) for url in self.details.get("nodes", [])]
+
+
 class ViewModelInstanceError(RiveSyncError):
     """Paths and values: no such property, type mismatch, bad enum value, index out of range, …"""
 
@@ -84,6 +98,7 @@ _FAMILIES: dict[type[RiveSyncError], list[str]] = {
     Unauthorized: ["unauthorized"],
     Forbidden: ["forbidden"],
     LimitExceeded: ["limit_exceeded", "rate_limited"],
+    WrongNode: ["wrong_node"],
     FileError: [
         "unknown_file", "file_exists", "invalid_file", "invalid_data", "invalid_view_model",
         "invalid_view_model_instance", "invalid_asset", "invalid_asset_data",

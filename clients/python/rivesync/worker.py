@@ -12,6 +12,7 @@ import ssl as _ssl
 from types import TracebackType
 from typing import Any
 
+from .errors import ConnectionFailed, WrongNode
 from .file import File
 from .presence import Presence
 from .session import Session
@@ -40,6 +41,41 @@ class Worker:
         session = Session(url, token, client_name, reconnect, connect_timeout, request_timeout, ssl)
         await session.start()
         return cls(session)
+
+    @classmethod
+    async def connect_serving(cls, url: str = DEFAULT_URL, token: str | None = None, *, target: str | None = None,
+                              file: str | None = None, **options: Any) -> Worker:
+        """Connects as ``connect`` does, to a node that serves ``target`` (or ``file``): a
+        cluster node of other shards answers ``wrong_node`` naming the nodes of the right one
+        (protocol/CLUSTER.md §6.3), and this follows it — once, to the first of them that
+        answers. Raises ``WrongNode`` when none of them serves it. ``options``: those of
+        ``connect``."""
+        if (target is None) == (file is None):
+            raise ValueError("give target or file")
+        probe = {"type": "digest", "target": target} if target is not None else {"type": "describe", "file": file}
+        refused: WrongNode | None = None
+        candidates = [url]
+        while candidates:
+            node = candidates.pop(0)
+            try:
+                worker = await cls.connect(node, token, **options)
+            except ConnectionFailed:
+                if node == url:
+                    raise
+                continue
+            try:
+                await worker.request(probe)
+                return worker
+            except WrongNode as wrong:
+                await worker.close()
+                if refused is None:
+                    candidates = list(wrong.nodes)
+                refused = wrong
+            except BaseException:
+                await worker.close()
+                raise
+        assert refused is not None
+        raise refused
 
     async def __aenter__(self) -> Worker:
         return self
