@@ -48,7 +48,7 @@ public final class PresenceRelay: @unchecked Sendable {
         let node = settings.node
         let started = try RedisStreamReader(settings.endpoint, key: key, after: last.first?.id ?? .start, settings: readerSettings) {
             [weak self] event in
-            guard case .entries(let entries) = event else { return }
+            guard case .entries(let entries, _) = event else { return }
             for entry in entries {
                 guard let sender = entry.value("n").map({ String(decoding: $0, as: UTF8.self) }), let body = entry.value("b") else {
                     invalid("entry \(entry.id): no field 'n' or 'b'")

@@ -1,214 +1,184 @@
 import Dispatch
 import RiveSyncClusterCore
-import RiveSyncCore
 import RiveSyncRedis
-import Synchronization
 
-/// A proposal on its way into the log, and whom to tell when it surely did not get in.
-struct PendingAppend: Sendable {
-    var entry: ClusterEntry
-    /// Called on `appendQueue` when the entry surely is not in the log (and never will be).
-    var failed: @Sendable (LogFailure) -> Void
+/// One step of the core's appending, as `appendQueue` performs it.
+enum AppendStep: Sendable {
+    /// Open the append connection.
+    case connect
+    /// Pipeline `ticket`'s append.
+    case send(ticket: UInt64, [RedisArgument])
+    /// Take a new token and append a `join` with it.
+    case join
 }
 
-/// Appending (protocol/CLUSTER.md §2.4), on `appendQueue`: proposals go out in the order they
-/// were made, pipelined on the one append connection — up to `appendWindow` sent before their
-/// replies, the rest waiting for room (never dropped). A reply is matched to the oldest append
-/// in flight; an error reply answers that append only. A broken connection leaves every append
-/// in flight unknown: the node joins at once, and the join's read-back answers them.
+/// The append connection (protocol/CLUSTER.md §2.4), on `appendQueue`: it carries out the
+/// core's `connect`, `send` and `join` and reports each answer back as an event. Appends are
+/// pipelined — the core keeps at most `appendWindow` of them in flight — and their replies are
+/// taken by passes queued behind the sends; the steps that come while a pass waits go out
+/// together, with one write, in the next. Which reply answers which append, and what a broken
+/// connection means, is the core's.
 extension RedisChangeLog {
-    /// Appends in flight on the append connection at most.
-    static let appendWindow = 64
-
-    /// Queues `append` behind every proposal made before it (from any queue).
-    func enqueueAppend(_ append: PendingAppend) {
+    /// Queues `steps` behind every step before them (from the worker's queue).
+    func enqueue(_ steps: [AppendStep]) {
         appendQueue.async { [self] in
-            waitingToSend.append(append)
-            schedulePump()
+            stepsWaiting += steps
+            guard !performing else { return }
+            performing = true
+            appendQueue.async { [self] in
+                performing = false
+                let steps = stepsWaiting
+                stepsWaiting = []
+                perform(steps)
+            }
         }
     }
 
-    /// Queues one pass of `pumpAppends` behind what `appendQueue` holds, unless one is queued
-    /// or running: proposals that arrive while a pass waits for a reply go out in the next.
-    private func schedulePump() {
-        guard !pumping else { return }
-        pumping = true
-        appendQueue.async { [self] in pumpAppends() }
+    /// Performs `steps` in order, then reports what happened (on `appendQueue`).
+    private func perform(_ steps: [AppendStep]) {
+        Self.confined(to: appendQueue)
+        var events: [ClusterEvent] = []
+        var notSent: [UInt64] = []
+        // Reported where they were, before a later step's answer (a connect's, a join's).
+        func reportNotSent() {
+            guard !notSent.isEmpty else { return }
+            events.append(.notSent(notSent, now: Self.clock()))
+            notSent = []
+        }
+        for step in steps {
+            switch step {
+            case .connect:
+                reportNotSent()
+                events.append(connect())
+            case .join:
+                reportNotSent()
+                events += join()
+            case .send(let ticket, let command):
+                // Never sent where it surely cannot arrive (a connection Redis closed while idle,
+                // or one that broke before): the core sends it again on a new connection.
+                if let appender, !inFlight.isEmpty || appender.isOpenWhileIdle() {
+                    do throws(RedisError) {
+                        try inFlight.send(command, for: ticket, on: appender)
+                        continue
+                    } catch {
+                        events += connectionBroke()
+                    }
+                }
+                appender = nil
+                notSent.append(ticket)
+            }
+        }
+        if let appender, !inFlight.isEmpty {
+            do { try appender.flush() } catch { events += connectionBroke() }
+        }
+        reportNotSent()
+        report(events)
+        scheduleReceive()
     }
 
-    /// One pass: sends what waits while the window has room, then waits for the oldest
-    /// append's reply and takes every reply that came with it.
-    private func pumpAppends() {
-        // A connection found broken while taking replies: its appends are unknown.
-        if appender?.isBroken ?? false, !inFlight.isEmpty { receiveReplies() }
-        sendWaiting()
-        receiveReplies()
-        metrics.appendsInFlight.store(inFlight.count, ordering: .relaxed)
-        pumping = false
-        if !waitingToSend.isEmpty || !inFlight.isEmpty || joinForUnknown { schedulePump() }
+    /// Queues a pass taking replies behind what `appendQueue` holds, unless one is queued.
+    private func scheduleReceive() {
+        guard !receiving, !inFlight.isEmpty else { return }
+        receiving = true
+        appendQueue.async { [self] in
+            receiving = false
+            receiveReplies()
+            scheduleReceive()
+        }
     }
 
+    /// Waits for the oldest append's reply and takes every reply that came with it: an id
+    /// (the answer comes from reading it back) or a refusal (`FENCED`: the lease key no
+    /// longer holds the token).
     private func receiveReplies() {
-        guard !inFlight.isEmpty, let connection = appender else { return }
-        do {
-            for (append, reply) in try inFlight.receive(on: connection) { settle(append, reply) }
-        } catch {
-            connectionBroke(error)
-        }
-    }
-
-    private func sendWaiting() {
-        if joinForUnknown {
-            joinForUnknown = false
-            // A node whose lease ended takes no new token before its quarantine is over; one
-            // cut off from the log tries again once its reader reaches Redis.
-            if fencing.withLock({ $0.lease.quarantined(at: Self.clock()) }) || !isReachable {
-                retryJoin()
-            } else {
-                do { try join(connected()) } catch {
-                    appendError(error)
-                    retryJoin()
-                }
-            }
-        }
-        var taken = 0
-        defer { waitingToSend.removeFirst(taken) }
-        while taken < waitingToSend.count, !inFlight.isFull {
-            let append = waitingToSend[taken]
-            // Cut off from the log (CLUSTER.md §3.3): refused at once, never sent where it
-            // would wait for a Redis that does not answer and stay unknown.
-            if !isReachable {
-                taken += 1
-                metrics.appendFailures.add(1, ordering: .relaxed)
-                append.failed(LogFailure("the cluster log is unreachable"))
-                continue
-            }
-            if fencing.withLock({ $0.lease.quarantined(at: Self.clock()) }) {
-                taken += 1
-                metrics.appendFailures.add(1, ordering: .relaxed)
-                append.failed(LogFailure("this node's cluster lease ended; it rejoins in a moment"))
-                continue
-            }
-            let connection: RedisConnection
-            do {
-                connection = try connected()
-                if fencing.withLock({ $0.lease.needsJoin }) {
-                    // The join waits for its replies: only once every append in flight is answered.
-                    guard inFlight.isEmpty else { break }
-                    try join(connection)
-                }
-            } catch {
-                taken += 1
-                appendError(error)
-                refuse(append, error)
-                continue
-            }
-            var sending = append
-            sending.entry.token = fencing.withLock { fencing in
-                fencing.sent[append.entry.ticket] = fencing.lease.generation
-                fencing.sentAt[append.entry.ticket] = Self.now()
-                return fencing.lease.token
-            }
-            taken += 1
-            do {
-                try inFlight.send(appendCommand(sending.entry), for: sending, on: connection)
-            } catch {
-                refuse(append, error)
-                connectionBroke(error)
-            }
-        }
+        Self.confined(to: appendQueue)
         guard let appender, !inFlight.isEmpty else { return }
-        do { try appender.flush() } catch { connectionBroke(error) }
-    }
-
-    /// An append's reply: its id (the answer comes from reading it back), or a refusal that
-    /// answers this append only (`FENCED`: the next append takes a new token first).
-    private func settle(_ append: PendingAppend, _ reply: RedisReply) {
-        guard case .error(let message) = reply else {
-            metrics.appended.add(1, ordering: .relaxed)
-            return
+        var events: [ClusterEvent] = []
+        do {
+            for (_, reply) in try inFlight.receive(on: appender) {
+                if case .error(let message) = reply {
+                    metrics.redisErrors.add(1, ordering: .relaxed)
+                    events.append(.appendRefused(message: message, fenced: message.hasPrefix("FENCED"), now: Self.clock()))
+                } else {
+                    metrics.appended.add(1, ordering: .relaxed)
+                    events.append(.appendAccepted(now: Self.clock()))
+                }
+            }
+        } catch {
+            events += connectionBroke()
         }
-        metrics.redisErrors.add(1, ordering: .relaxed)
-        if message.hasPrefix("FENCED") { fencing.withLock { $0.lease.needsJoin = true } }
-        refuse(append, .server(message))
+        report(events)
     }
 
-    /// `append` surely did not get in: its waiter is answered.
-    private func refuse(_ append: PendingAppend, _ error: RedisError) {
-        fencing.withLock { fencing in
-            fencing.sent[append.entry.ticket] = nil
-            fencing.sentAt[append.entry.ticket] = nil
-        }
-        metrics.appendFailures.add(1, ordering: .relaxed)
-        append.failed(LogFailure("the cluster log is unreachable: \(error)"))
-    }
-
-    /// The append connection broke: each append in flight may or may not be in the log. They
-    /// stay sent under their generation, and the join (next pass) answers those that are not.
-    private func connectionBroke(_ error: RedisError) {
+    /// The append connection broke: each append in flight may or may not be in the log.
+    private func connectionBroke() -> [ClusterEvent] {
         metrics.redisErrors.add(1, ordering: .relaxed)
+        appender?.close()
         appender = nil
-        fencing.withLock { $0.lease.needsJoin = true }
-        if !inFlight.abandon().isEmpty { joinForUnknown = true }
+        _ = inFlight.abandon()
+        return [.appendConnectionBroke(now: Self.clock())]
     }
 
-    /// Redis cannot be reached for the join that answers unknown appends: tried again shortly
-    /// (until a join succeeds, or the lease ends and drops them), so none waits for a proposal
-    /// that may never come.
-    private func retryJoin() {
-        appendQueue.asyncAfter(deadline: .now() + .milliseconds(Self.joinRetryMilliseconds)) { [self] in
-            guard fencing.withLock({ $0.lease.needsJoin }) else { return }
-            joinForUnknown = true
-            schedulePump()
-        }
+    private func report(_ events: [ClusterEvent]) {
+        metrics.appendsInFlight.store(inFlight.count, ordering: .relaxed)
+        guard !events.isEmpty else { return }
+        deliver { [self] in handle(events.map { ($0, nil) }) }
     }
 
-    static let joinRetryMilliseconds = 200
-
-    /// After a failed connect, how long appends are refused without connecting again.
-    static let reconnectPauseNanoseconds: UInt64 = 200_000_000
-
-    /// A connect or join failed (nothing in flight).
-    private func appendError(_ error: RedisError) {
-        metrics.redisErrors.add(1, ordering: .relaxed)
-        if error.closesConnection {
-            appender = nil
-            fencing.withLock { $0.lease.needsJoin = true }
-        }
-    }
-
-    /// The append connection, made anew when it is broken or — with nothing in flight — Redis
-    /// closed it meanwhile (so an append is never sent where it surely cannot arrive, which
-    /// would leave it unknown until a join). While `unreachableUntil` after a failed connect,
-    /// throws at once: appends waiting then are refused without each waiting for a connect.
-    private func connected() throws(RedisError) -> RedisConnection {
-        if let appender, inFlight.isEmpty ? appender.isOpenWhileIdle() : !appender.isBroken { return appender }
-        if appender != nil {
-            // As after any broken append connection, a new token first (§2.4).
-            appender = nil
-            fencing.withLock { $0.lease.needsJoin = true }
-        }
-        if Self.now() < unreachableUntil { throw .connectFailed("Redis did not answer a moment ago") }
+    /// A new append connection, named for `CLIENT LIST` (operators, tests; a Redis user
+    /// without `CLIENT` appends anyway).
+    private func connect() -> ClusterEvent {
+        appender?.close()
+        appender = nil
         do throws(RedisError) {
             let connection = try RedisConnection(settings.endpoint, timeout: settings.timeout)
-            // Named for `CLIENT LIST` (operators, tests); a Redis user without `CLIENT` appends anyway.
             do {
                 try connection.command(["CLIENT", "SETNAME", RedisArgument(Self.appenderName(settings.node))])
             } catch  where !error.closesConnection {}
             appender = connection
-            return connection
+            return .connected(now: Self.clock())
         } catch {
-            unreachableUntil = Self.now() + Self.reconnectPauseNanoseconds
-            throw error
+            metrics.redisErrors.add(1, ordering: .relaxed)
+            return .connectFailed(now: Self.clock())
         }
     }
 
-    /// The reader reaches Redis again: the next append connects at once.
-    func logReachable() {
-        appendQueue.async { [self] in
-            unreachableUntil = 0
-            if joinForUnknown || !waitingToSend.isEmpty { schedulePump() }
+    /// Takes a new token (the old one can append no more) and appends a `join` with it, waiting
+    /// for each reply (the core asks with nothing in flight).
+    private func join() -> [ClusterEvent] {
+        let token = Self.newToken()
+        let sentAt = Self.clock()
+        var events: [ClusterEvent] = []
+        do throws(RedisError) {
+            guard let appender else { throw .connectionLost("no append connection") }
+            try appender.command([
+                "SET", RedisArgument(settings.keys.lease(of: settings.node)), RedisArgument(token), "PX", Self.milliseconds(settings.lease),
+            ])
+            .expectStatus("OK")
+            events.append(.tokenTaken(token: token, sentAt: sentAt, now: Self.clock()))
+            try appender.command(appendCommand(ClusterEntry(kind: .join, node: settings.node, token: token, ticket: 0)))
+            return [.joined(token: token, sentAt: sentAt, now: Self.clock())]
+        } catch {
+            metrics.redisErrors.add(1, ordering: .relaxed)
+            if error.closesConnection {
+                appender?.close()
+                appender = nil
+            }
+            return events + [.joinFailed(connectionClosed: error.closesConnection, now: Self.clock())]
         }
+    }
+
+    /// The append command of `entry`: the fencing script (CLUSTER.md §2.4).
+    func appendCommand(_ entry: ClusterEntry) -> [RedisArgument] {
+        let log = RedisArgument(settings.keys.log)
+        let lease = RedisArgument(settings.keys.lease(of: settings.node))
+        if case .asset(let asset) = entry.kind {
+            return [
+                "EVAL", RedisArgument(ClusterScripts.appendAsset), 3, log, lease, RedisArgument(settings.keys.assets),
+                RedisArgument(entry.token), RedisArgument(asset.id), RedisArgument("\(asset.byteCount) \(asset.mediaType)"),
+            ] + entry.fields
+        }
+        return ["EVAL", RedisArgument(ClusterScripts.append), 2, log, lease, RedisArgument(entry.token)] + entry.fields
     }
 
     /// The append connection's `CLIENT SETNAME` (what `CLIENT LIST` shows for it).
@@ -219,37 +189,5 @@ extension RedisChangeLog {
 
     private static func clientName(_ node: String) -> String {
         String(node.map { $0.isLetter || $0.isNumber || $0 == "-" ? $0 : "_" })
-    }
-
-    /// Takes a new token (the old one can append no more) and appends a `join` with it, waiting
-    /// for each reply: call with nothing in flight.
-    private func join(_ connection: RedisConnection) throws(RedisError) {
-        let token = Self.newToken()
-        let sentAt = Self.now()
-        try connection.command([
-            "SET", RedisArgument(settings.keys.lease(of: settings.node)), RedisArgument(token), "PX", Self.milliseconds(settings.lease),
-        ])
-        .expectStatus("OK")
-        fencing.withLock { fencing in
-            fencing.lease.took(token, sentAt: ClusterInstant(nanoseconds: sentAt))
-            // Until the join is in the log too.
-            fencing.lease.needsJoin = true
-        }
-        try connection.command(appendCommand(ClusterEntry(kind: .join, node: settings.node, token: token, ticket: 0)))
-        fencing.withLock { $0.lease.needsJoin = false }
-        // Its read-back answers every append left unknown before it.
-        joinForUnknown = false
-    }
-
-    private func appendCommand(_ entry: ClusterEntry) -> [RedisArgument] {
-        let log = RedisArgument(settings.keys.log)
-        let lease = RedisArgument(settings.keys.lease(of: settings.node))
-        if case .asset(let asset) = entry.kind {
-            return [
-                "EVAL", RedisArgument(ClusterScripts.appendAsset), 3, log, lease, RedisArgument(settings.keys.assets),
-                RedisArgument(entry.token), RedisArgument(asset.id), RedisArgument("\(asset.byteCount) \(asset.mediaType)"),
-            ] + entry.fields
-        }
-        return ["EVAL", RedisArgument(ClusterScripts.append), 2, log, lease, RedisArgument(entry.token)] + entry.fields
     }
 }

@@ -1,3 +1,4 @@
+import RiveSyncClusterCore
 import RiveSyncCore
 import RiveSyncRedis
 
@@ -19,22 +20,6 @@ extension RedisChangeLog {
         /// The log is no longer the one this node applied: it stopped reading for good, and must
         /// start again from the snapshot as a new node (the daemon exits for its supervisor).
         case logLost(LogLoss)
-    }
-
-    /// Why a node cannot go on with the log it applied (protocol/CLUSTER.md §2.7, §3.5).
-    public enum LogLoss: Sendable, Equatable, CustomStringConvertible {
-        /// Entries after the last one it applied were trimmed before it read them.
-        case behindTrim
-        /// The log went back: the last entry it applied is gone without a trim, or the
-        /// cluster's epoch changed (a Redis that lost writes, another dataset, a FLUSHALL).
-        case wentBack
-
-        public var description: String {
-            switch self {
-            case .behindTrim: "entries this node had not applied were trimmed (it is behind the cluster's snapshot)"
-            case .wentBack: "the cluster log went back (Redis lost entries this node applied, or its epoch changed)"
-            }
-        }
     }
 
     /// How a `file` or `asset` entry proposed by this node ended.

@@ -24,9 +24,17 @@ public enum AppendFailure: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// Why a node cannot go on with the log it applied (§2.7, §3.5).
-public enum LogLoss: Hashable, Sendable {
+public enum LogLoss: Hashable, Sendable, CustomStringConvertible {
     /// Entries after the last one it applied were trimmed before it read them.
     case behindTrim
-    /// The last entry it applied is gone without a trim, or the epoch changed.
+    /// The log went back: the last entry it applied is gone without a trim, or the cluster's
+    /// epoch changed (a Redis that lost writes, another dataset, a `FLUSHALL`).
     case wentBack
+
+    public var description: String {
+        switch self {
+        case .behindTrim: "entries this node had not applied were trimmed (it is behind the cluster's snapshot)"
+        case .wentBack: "the cluster log went back (Redis lost entries this node applied, or its epoch changed)"
+        }
+    }
 }

@@ -21,6 +21,9 @@ public struct AppendWindow: Sendable {
     public private(set) var inFlight: [UInt64] = []
     /// Every proposal not answered yet.
     public private(set) var stages: [UInt64: Stage] = [:]
+    /// Each unanswered proposal's place in the order they were made.
+    private var order: [UInt64: UInt64] = [:]
+    private var proposals: UInt64 = 0
 
     public init(capacity: Int) {
         self.capacity = max(1, capacity)
@@ -34,6 +37,8 @@ public struct AppendWindow: Sendable {
     mutating func propose(_ ticket: UInt64) {
         queue.append(ticket)
         stages[ticket] = .queued
+        proposals += 1
+        order[ticket] = proposals
     }
 
     /// Sends the oldest queued proposal with `generation`'s token.
@@ -48,12 +53,27 @@ public struct AppendWindow: Sendable {
     mutating func refuseFirst() -> UInt64 {
         let ticket = queue.removeFirst()
         stages[ticket] = nil
+        order[ticket] = nil
         return ticket
     }
 
     /// The oldest append in flight got its reply: its ticket (nil when none was in flight).
     mutating func replied() -> UInt64? {
         inFlight.isEmpty ? nil : inFlight.removeFirst()
+    }
+
+    /// `tickets` (oldest first), sent but surely not in the log, wait again ahead of every
+    /// proposal made after them. A ticket answered meanwhile stays answered.
+    mutating func requeue(_ tickets: [UInt64]) {
+        let back = tickets.filter { ticket in
+            guard case .sent = stages[ticket] else { return false }
+            stages[ticket] = .queued
+            return true
+        }
+        // None of them gets a reply (also those dropped at a lease loss meanwhile).
+        inFlight.removeAll { tickets.contains($0) }
+        guard let oldest = back.first.flatMap({ order[$0] }) else { return }
+        queue.insert(contentsOf: back, at: queue.firstIndex { order[$0, default: 0] > oldest } ?? queue.endIndex)
     }
 
     /// The connection broke: every append in flight is unknown (it stays `sent`). Returns how
@@ -65,7 +85,8 @@ public struct AppendWindow: Sendable {
 
     /// Answers `ticket`: its stage, or nil when it was answered (or dropped) before.
     mutating func answer(_ ticket: UInt64) -> Stage? {
-        stages.removeValue(forKey: ticket)
+        order[ticket] = nil
+        return stages.removeValue(forKey: ticket)
     }
 
     /// `ticket`, read but not confirmed by the replicas, waits for a void.
@@ -95,6 +116,7 @@ public struct AppendWindow: Sendable {
         defer {
             queue.removeAll()
             stages.removeAll()
+            order.removeAll()
         }
         return stages.keys.sorted()
     }

@@ -59,6 +59,9 @@ public struct ClusterCore: Sendable {
     }
     /// A join asked for and not answered yet.
     private var joining: JoinReason?
+    /// The token of this node's `join` entry read while a join was asked for, before the shell
+    /// reported which token it took (`joined` / `tokenTaken`).
+    private var joinReadBeforeItsToken: String?
     /// True once the reader caught up the first time.
     private var started = false
     /// True while the node told that its state may be behind.
@@ -111,11 +114,26 @@ public struct ClusterCore: Sendable {
             connection = .closed
             lease.needsJoin = true
             if window.abandonInFlight() > 0 { joinForUnknown = true }
+        case .notSent(let tickets, let at):
+            now = at
+            // Found closed before they went out: they wait again, in their order, for a new
+            // connection (and, as after any connection, a new token first).
+            if connection == .open { connection = .closed }
+            lease.needsJoin = true
+            window.requeue(tickets)
         case .joined(let token, let sentAt, let at):
             now = at
             joining = nil
             lease.took(token, sentAt: sentAt)
+            tookJoinToken(token, &actions)
             joinForUnknown = false
+            renewalDue = sentAt.adding(settings.lease / 3)
+        case .tokenTaken(let token, let sentAt, let at):
+            now = at
+            lease.took(token, sentAt: sentAt)
+            tookJoinToken(token, &actions)
+            // Until its `join` is in the log too.
+            lease.needsJoin = true
             renewalDue = sentAt.adding(settings.lease / 3)
         case .joinFailed(let closed, let at):
             now = at
@@ -130,12 +148,16 @@ public struct ClusterCore: Sendable {
         case .leaseRenewalFailed(let at):
             now = at
             lease.renewalFailed()
+            // Tried again at the next tick: a third of a lease after this one, a second failure
+            // would leave the lease past its validity before the renewal after it.
+            renewalDue = now
         case .readerConnected(let last, let at):
             now = at
             if reader.connected(last: last) { caughtUp(&actions) }
-        case .read(let entries, let at):
+        case .read(let entries, let upTo, let at):
             now = at
             for entry in entries where reader.read(entry.position) { commit(entry, at: now, &actions) }
+            _ = reader.read(upTo)
             if reader.catchUpIfThere() { caughtUp(&actions) }
         case .readNothing(let at):
             now = at
@@ -145,7 +167,6 @@ public struct ClusterCore: Sendable {
             stale(at: now, &actions)
         case .replicasBehind(let entries, let at):
             now = at
-            stale(at: now, &actions)
             for entry in entries where own(entry) && window.voiding(entry.ticket) {
                 actions.append(.void(ticket: entry.ticket, at: entry.position))
             }
@@ -175,11 +196,14 @@ public struct ClusterCore: Sendable {
     private mutating func commit(_ entry: LogEntry, at now: ClusterInstant, _ actions: inout [ClusterAction]) {
         switch entry.kind {
         case .join:
-            guard entry.node == settings.node, let generation = lease.generations[entry.token] else { return }
-            // Proposals sent with an earlier token that did not come before this join never will.
-            for ticket in window.sent(before: generation) where window.answer(ticket) != nil {
-                actions.append(.appendFailed(ticket: ticket, .connectionBroke))
+            guard entry.node == settings.node else { return }
+            guard let generation = lease.generations[entry.token] else {
+                // The join asked for, read before the shell reported its token: the reader and
+                // the append connection race to the shell. Its answers wait for the token.
+                if joining != nil { joinReadBeforeItsToken = entry.token }
+                return
             }
+            joinRead(generation, &actions)
         case .record, .other:
             // Voided after a `WAIT` timeout: no node applies it (its proposal was answered).
             if entry.voided { return }
@@ -191,11 +215,25 @@ public struct ClusterCore: Sendable {
                     endLease(at: now, &actions)
                 }
             }
-            actions.append(.commit(entry, ticket: ticket))
-            guard entry.kind == .record else { return }
+            guard entry.kind == .record else { return actions.append(.commit(entry, ticket: ticket, compacts: false)) }
             recordCount += 1
-            if recordCount % UInt64(settings.snapshotEvery) == 0 { actions.append(.compact(at: entry.position)) }
+            actions.append(.commit(entry, ticket: ticket, compacts: recordCount % UInt64(settings.snapshotEvery) == 0))
         }
+    }
+
+    /// This node's `join` with the token of `generation` was read: the proposals sent with an
+    /// earlier token that did not come before it never will.
+    private mutating func joinRead(_ generation: Int, _ actions: inout [ClusterAction]) {
+        for ticket in window.sent(before: generation) where window.answer(ticket) != nil {
+            actions.append(.appendFailed(ticket: ticket, .connectionBroke))
+        }
+    }
+
+    /// The join asked for took `token`: if its `join` was read already, it answers now.
+    private mutating func tookJoinToken(_ token: String, _ actions: inout [ClusterAction]) {
+        guard let early = joinReadBeforeItsToken else { return }
+        joinReadBeforeItsToken = nil
+        if early == token { joinRead(lease.generation, &actions) }
     }
 
     /// The reader became fresh: the next append connects at once.
@@ -298,6 +336,7 @@ public struct ClusterCore: Sendable {
     private mutating func joinFailed(connectionClosed: Bool, at now: ClusterInstant, _ actions: inout [ClusterAction]) {
         let forQueued = joining == .queued
         joining = nil
+        joinReadBeforeItsToken = nil
         if connectionClosed { connection = .closed }
         // The proposal the join went out for is refused (the ones behind it try again).
         if forQueued, !window.queue.isEmpty { actions.append(.appendFailed(ticket: window.refuseFirst(), .unreachable)) }

@@ -44,9 +44,25 @@ extension JSONValue {
             return
         }
         if n.rounded() == n, abs(n) < 9.007_199_254_740_992e15 {
-            out.append(contentsOf: String(Int64(n)).utf8)
+            writeInteger(Int64(n), into: &out)
         } else {
             out.append(contentsOf: n.description.utf8)
+        }
+    }
+
+    /// Writes an integer's decimal digits (as `String(value)` spells it, without making one).
+    static func writeInteger(_ value: Int64, into out: inout [UInt8]) {
+        if value < 0 { out.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 19 digits at most, the last first, one per byte
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            repeat {
+                buffer[count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+                count += 1
+            } while magnitude > 0
+            for index in stride(from: count - 1, through: 0, by: -1) { out.append(buffer[index]) }
         }
     }
 

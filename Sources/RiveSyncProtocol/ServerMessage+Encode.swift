@@ -3,7 +3,7 @@ import RiveSyncModel
 
 extension ServerMessage {
     /// The frame's bytes.
-    public func serialized() -> [UInt8] { jsonValue.serialized() }
+    public func serialized() -> [UInt8] { directlySerialized() ?? jsonValue.serialized() }
 
     /// The message as JSON, fields in the documented order (tests and digests compare bytes).
     public var jsonValue: JSONValue {

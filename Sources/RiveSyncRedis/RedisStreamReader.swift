@@ -6,15 +6,19 @@ import Synchronization
 /// delivered exactly once and in stream order, also across reconnects (reading resumes after
 /// the last entry handed to `handler`). `handler` runs on the reader's thread.
 public final class RedisStreamReader: Sendable {
-    /// What the reader reports.
+    /// What the reader reports: what Redis answered, nothing decided (whether the reader has
+    /// caught up is its user's to tell from these).
     public enum Event: Sendable {
-        /// New entries, in stream order, each after the ones delivered before.
-        case entries([RedisStreamEntry])
-        /// The reader has delivered every entry the stream held when reading (re)started — at
-        /// the start and after each failure, its last entry is looked up first — or a `BLOCK`
-        /// ended with nothing new. A busy stream never gives an empty read, so the first kind
-        /// is how a reader under write load learns that it has caught up.
-        case caughtUp
+        /// Reading (re)started — at the start and after each failure — and the stream's last
+        /// entry then was `last` (nil: the stream was empty). A busy stream never gives an empty
+        /// read, so reaching `last` is how a reader under write load knows it has caught up.
+        case started(last: RedisStreamID?)
+        /// A read returned entries up to `upTo`: `entries` are those delivered, in stream order,
+        /// each after the ones delivered before (fewer, or none, when the replication step kept
+        /// some back); reading goes on after `upTo`.
+        case entries([RedisStreamEntry], upTo: RedisStreamID)
+        /// A `BLOCK` ended with nothing new.
+        case readNothing
         /// Connecting or reading failed; the reader tries again after its retry delay.
         case failed(RedisError)
     }
@@ -142,9 +146,8 @@ public final class RedisStreamReader: Sendable {
     ) {
         var after = start
         var connection: RedisConnection?
-        // Until the stream's last entry as of the (re)start is delivered; nil: not looked up yet.
-        var catchingUp = true
-        var target: RedisStreamID??
+        // True until the stream's last entry is looked up after the start or a failure.
+        var lookUp = true
         let blockMilliseconds = Int(
             settings.block.components.seconds * 1000 + settings.block.components.attoseconds / 1_000_000_000_000_000)
         while !control.stopping {
@@ -161,9 +164,10 @@ public final class RedisStreamReader: Sendable {
                     guard control.register(current.interrupter) else { break }
                     connection = current
                 }
-                if catchingUp, target == nil {
+                if lookUp {
                     let last = try current.command(["XREVRANGE", RedisArgument(key), "+", "-", "COUNT", 1])
-                    target = .some(try RedisStreamEntry.entries(last).first?.id)
+                    handler(.started(last: try RedisStreamEntry.entries(last).first?.id))
+                    lookUp = false
                 }
                 let reply = try current.command([
                     "XREAD", "COUNT", RedisArgument(settings.count), "BLOCK", RedisArgument(blockMilliseconds), "STREAMS",
@@ -173,20 +177,16 @@ public final class RedisStreamReader: Sendable {
                 guard !control.stopping else { break }
                 if let check = settings.check, try !check(current, after, entries) { break }
                 let delivered = try settings.replication?.wait(on: current, read: entries) ?? entries
-                if let last = entries.last {
-                    // Past every entry read, also those the replication step kept back.
-                    after = last.id
-                    if !delivered.isEmpty { handler(.entries(delivered)) }
+                guard let last = entries.last else {
+                    handler(.readNothing)
+                    continue
                 }
-                let reached = catchingUp && (target.flatMap { $0 }.map { after >= $0 } ?? true)
-                if entries.isEmpty || reached {
-                    catchingUp = false
-                    handler(.caughtUp)
-                }
+                // Past every entry read, also those the replication step kept back.
+                after = last.id
+                handler(.entries(delivered, upTo: last.id))
             } catch {
                 guard !control.stopping else { break }
-                catchingUp = true
-                target = nil
+                lookUp = true
                 handler(.failed(error))
                 if error.closesConnection || connection?.isBroken == true {
                     _ = control.register(nil)

@@ -104,6 +104,21 @@ import Testing
         #expect(node.core.lease.state(at: node.now) == .lost, "4 s (four fifths) after the last renewal was sent")
     }
 
+    /// A renewal that got no answer (on a connection Redis closed, as after its restart) is
+    /// tried again at the next tick of the shell's clock (every sixth of the lease), so one
+    /// failure does not end the lease.
+    @Test func aRenewalThatGotNoAnswerIsTriedAgainAtTheNextTick() {
+        let node = MemoryNode("a", on: MemoryRedis(clock: MockClock()))
+        node.connectReader()
+        node.failsNextRenewal = true
+        for _ in 0..<12 {
+            node.redis.clock.advance(.milliseconds(833))
+            node.tick()
+        }
+        #expect(node.leaseLosses == 0 && node.core.lease.state(at: node.now) != .lost)
+        #expect(node.redis.calls.filter { $0.hasPrefix("EVAL renew") }.count >= 3, "renewed again after the failure")
+    }
+
     /// §3.3: while Redis is down, writes are refused at once without being sent; an append in
     /// flight is unknown until the join's read-back answers it; freshness goes false, then true.
     @Test func whileRedisIsDownWritesAreRefusedAtOnceAndAnUnknownAppendIsAnsweredByTheJoin() {
@@ -176,6 +191,28 @@ import Testing
         reader.read(count: 4)
         #expect(reader.freshness == [false, true], "the 10th entry read: fresh, with 15 in the log")
         #expect(reader.core.reader.position == redis.log[11].position)
+    }
+
+    /// A read whose last entries reach the core not at all — voided after a `WAIT` timeout, or
+    /// unreadable — still takes the reader past them (`upTo`): fresh again once that is the
+    /// stream's last entry as of the reconnection.
+    @Test func aReadPastEntriesNobodyAppliesStillCatchesUp() {
+        let redis = MemoryRedis(clock: MockClock())
+        let writer = MemoryNode("w", on: redis)
+        let reader = MemoryNode("r", on: redis)
+        writer.connectReader()
+        reader.connectReader()
+        redis.down = true
+        reader.read()
+        redis.down = false
+        for ticket in 1...3 as ClosedRange<UInt64> { writer.propose(ticket) }
+        writer.runAppends()
+        reader.connectReader()
+        reader.handle(.read(Array(redis.log.prefix(1)), upTo: redis.log[0].position, now: reader.now))
+        #expect(reader.freshness == [false])
+        reader.handle(.read([], upTo: redis.log[2].position, now: reader.now))
+        #expect(reader.freshness == [false, true], "past the stream's last entry, though nothing of it was handed in")
+        #expect(reader.core.reader.position == redis.log[2].position && reader.committed.count == 1)
     }
 
     /// §2.7: a reader behind a trim leaves (exit 75); one within the slack reads on.

@@ -61,6 +61,53 @@ import Testing
         #expect(node.core.window.unanswered == 0)
     }
 
+    /// A connection Redis closed while idle is found before anything goes out on it: the
+    /// appends wait again, in order, for a new connection and a new token, and none fails.
+    @Test func appendsNotSentOnAClosedConnectionGoOutInOrderOnTheNextOne() {
+        let node = Self.node()
+        for ticket in 1...3 as ClosedRange<UInt64> { node.propose(ticket) }
+        node.notSent(last: 3)
+        #expect(node.connects == 2 && node.joins == 1, "a new connection, and a new token first")
+        let token = node.sent.last!.token
+        #expect(node.sent.suffix(3).map(\.ticket) == [1, 2, 3] && token != node.sent[0].token)
+        node.propose(4)
+        node.runAppends()
+        node.read()
+        #expect(node.failed.isEmpty && node.acked == [1, 2, 3, 4])
+    }
+
+    /// Sends the core made before it learnt that the connection broke: the ones in flight are
+    /// answered by the join's read-back, the ones the shell could not send go out after it.
+    @Test func sendsAfterABreakThatNeverWentOutAreSentAfterTheJoin() {
+        let node = Self.node()
+        for ticket in 1...4 as ClosedRange<UInt64> { node.propose(ticket) }
+        node.killAppendConnection(afterRunning: 1, unsent: 2)
+        #expect(node.joins == 1)
+        #expect(node.sent.suffix(2).map(\.ticket) == [3, 4], "3 and 4 wait for the join, then go out")
+        node.runAppends()
+        node.read()
+        #expect(node.acked == [1, 3, 4])
+        #expect(node.failed == [2: .connectionBroke], "2 was in flight and did not get in before the join")
+        #expect(node.core.window.unanswered == 0)
+    }
+
+    /// A join whose connection dies after its `SET` took the lease key: the new token is the
+    /// lease's (its renewals hold it, no lease loss), and the next join answers what was unknown.
+    @Test func aJoinCutBetweenItsSetAndItsEntryKeepsTheLease() {
+        let node = Self.node()
+        for ticket in 1...2 as ClosedRange<UInt64> { node.propose(ticket) }
+        node.diesAfterTakingAToken = true
+        node.killAppendConnection(afterRunning: 1)
+        #expect(node.joins == 2 && node.connects == 3, "a new connection and join at once")
+        #expect(node.core.lease.generation == 3 && node.core.lease.token == node.redis.lease(of: "a"))
+        node.redis.clock.advance(.seconds(2))
+        node.tick()
+        #expect(node.redis.calls.last == "EVAL renew a \(node.core.lease.token)")
+        #expect(node.leaseLosses == 0 && node.core.lease.state(at: node.now) == .held, "renewed with the token the lease key holds")
+        node.read()
+        #expect(node.acked == [1] && node.failed == [2: .connectionBroke])
+    }
+
     @Test func everyNodeCompactsAtTheSameRecordCount() {
         let redis = MemoryRedis(clock: MockClock())
         let a = MemoryNode("a", on: redis, snapshotEvery: 3)

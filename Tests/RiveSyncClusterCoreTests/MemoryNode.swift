@@ -12,6 +12,18 @@ final class MemoryNode {
     /// True when the cluster waits for the replica before applying (`waitForReplicas` 1).
     let waitsForReplica: Bool
     private(set) var core: ClusterCore
+    /// Set: the next join's connection dies after its `SET`, before its `join` entry.
+    var diesAfterTakingAToken = false
+    /// Set: the next join's connection dies after its `join` entry went in, before its reply.
+    var diesAfterItsJoinEntry = false
+    /// Set: the next join finds its connection closed before anything went out.
+    var failsNextJoin = false
+    /// Set: the next renewal gets no answer (its connection was closed, as after a restart).
+    var failsNextRenewal = false
+    /// Set: a join's answers reach the core only at `releaseJoinAnswers` (the reader may read
+    /// its `join` entry first: the two connections race to the shell).
+    var holdsJoinAnswers = false
+    private var heldJoinAnswers: [ClusterEvent] = []
     /// Appends sent on the append connection and not run by Redis yet.
     private(set) var pipe: [(ticket: UInt64, token: String)] = []
     private var events: [ClusterEvent] = []
@@ -52,8 +64,12 @@ final class MemoryNode {
     var now: ClusterInstant { redis.clock.now }
 
     /// Hands `event` to the core and performs its actions, and those of the events they give.
-    func handle(_ event: ClusterEvent) {
-        events.append(event)
+    func handle(_ event: ClusterEvent) { handle([event]) }
+
+    /// Hands `batch` to the core in order, each before what the actions of the ones before it
+    /// give (as events the shell delivered before those actions were performed).
+    func handle(_ batch: [ClusterEvent]) {
+        events += batch
         while !events.isEmpty {
             let next = events.removeFirst()
             let calls = redis.calls.count
@@ -89,10 +105,39 @@ final class MemoryNode {
 
     /// The append connection is killed after Redis ran `ran` of the piped appends (their
     /// replies lost with it).
-    func killAppendConnection(afterRunning ran: Int) {
+    /// `unsent`: sends made meanwhile that the shell could not send any more (reported after).
+    func killAppendConnection(afterRunning ran: Int, unsent: Int = 0) {
         for append in pipe.prefix(ran) { _ = redis.append(.record, node: name, token: append.token, ticket: append.ticket) }
+        let late = pipe.suffix(unsent).map(\.ticket)
         pipe = []
-        handle(.appendConnectionBroke(now: now))
+        handle([.appendConnectionBroke(now: now)] + (late.isEmpty ? [] : [.notSent(late, now: now)]))
+    }
+
+    /// The shell finds the append connection closed before sending the last `count` piped
+    /// appends: they never went out. After `killAppendConnection` they are sends the core made
+    /// before it learnt of the break.
+    func notSent(last count: Int) {
+        let unsent = pipe.suffix(count).map(\.ticket)
+        pipe.removeLast(unsent.count)
+        handle(.notSent(unsent, now: now))
+    }
+
+    /// Hands the core the answers of the joins held by `holdsJoinAnswers`.
+    func releaseJoinAnswers() {
+        let answers = heldJoinAnswers
+        heldJoinAnswers = []
+        handle(answers)
+    }
+
+    /// Redis dies after running the first `ran` piped appends (their replies lost with it): the
+    /// append connection breaks; `unsent`: as for `killAppendConnection`. Redis answers nothing
+    /// until `redis.down` is false again; it restarts with every entry it ran (`appendfsync always`).
+    func redisDies(afterRunning ran: Int, unsent: Int = 0) {
+        for append in pipe.prefix(ran) { _ = redis.append(.record, node: name, token: append.token, ticket: append.ticket) }
+        redis.down = true
+        let late = pipe.suffix(unsent).map(\.ticket)
+        pipe = []
+        handle([.appendConnectionBroke(now: now)] + (late.isEmpty ? [] : [.notSent(late, now: now)]))
     }
 
     /// The reader (re)connects: it looks up the stream's last entry.
@@ -119,11 +164,12 @@ final class MemoryNode {
         if waitsForReplica {
             guard redis.replicaHolds(last.position) else {
                 lookUp = true
-                return handle(.replicasBehind(entries, now: now))
+                handle(.replicasBehind(entries, now: now))
+                return handle(.readFailed(now: now))
             }
-            return handle(.read(redis.confirm(entries), now: now))
+            return handle(.read(redis.confirm(entries), upTo: last.position, now: now))
         }
-        handle(.read(entries, now: now))
+        handle(.read(entries, upTo: last.position, now: now))
     }
 
     // MARK: Performing actions
@@ -138,22 +184,44 @@ final class MemoryNode {
             pipe.append((ticket, token))
         case .join:
             joins += 1
-            guard !redis.down else { return events.append(.joinFailed(connectionClosed: true, now: now)) }
+            guard !redis.down, !failsNextJoin else {
+                failsNextJoin = false
+                return events.append(.joinFailed(connectionClosed: true, now: now))
+            }
             let token = redis.newToken()
             let sentAt = now
             redis.setLease(of: name, token, lease: lease)
-            _ = redis.append(.join, node: name, token: token, ticket: 0)
-            events.append(.joined(token: token, sentAt: sentAt, now: now))
+            var answers: [ClusterEvent] = [
+                .tokenTaken(token: token, sentAt: sentAt, now: now), .joinFailed(connectionClosed: true, now: now),
+            ]
+            if diesAfterTakingAToken {
+                diesAfterTakingAToken = false
+            } else {
+                _ = redis.append(.join, node: name, token: token, ticket: 0)
+                if diesAfterItsJoinEntry {
+                    diesAfterItsJoinEntry = false
+                } else {
+                    answers = [.joined(token: token, sentAt: sentAt, now: now)]
+                }
+            }
+            if holdsJoinAnswers { heldJoinAnswers += answers } else { events += answers }
         case .renewLease(let token, let generation):
-            guard !redis.down else { return events.append(.leaseRenewalFailed(now: now)) }
+            guard !redis.down, !failsNextRenewal else {
+                failsNextRenewal = false
+                return events.append(.leaseRenewalFailed(now: now))
+            }
             let sentAt = now
             let held = redis.renew(name, token, lease: lease)
             events.append(.leaseRenewed(generation: generation, sentAt: sentAt, held: held, now: now))
         case .wake(let at):
             wakes.append(at)
-        case .commit(let entry, let ticket):
+        case .commit(let entry, let ticket, let compacts):
             committed.append(entry)
-            if let ticket { acked.append(ticket) }
+            if let ticket {
+                #expect(failed[ticket] == nil && !acked.contains(ticket), "ticket \(ticket) answered twice")
+                acked.append(ticket)
+            }
+            if compacts { compactions.append(entry.position) }
         case .appendFailed(let ticket, let failure):
             #expect(failed[ticket] == nil && !acked.contains(ticket), "ticket \(ticket) answered twice")
             failed[ticket] = failure
@@ -164,8 +232,6 @@ final class MemoryNode {
             freshness.append(fresh)
         case .caughtUpAtStart:
             started = true
-        case .compact(let position):
-            compactions.append(position)
         case .void(let ticket, let position):
             guard !redis.down else { return }
             events.append(.voidAnswered(ticket: ticket, voided: redis.void(position), now: now))

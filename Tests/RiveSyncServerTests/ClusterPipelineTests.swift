@@ -95,21 +95,41 @@ import Testing
     @Test func theAppendConnectionKilledMidWindowLosesNoAckedSetAndTheJoinAnswersTheRest() async throws {
         try await stopping(try await ClusterNodes.start(count: 1)) { cluster in
             let name = try cluster.nodeName(0)
-            let outcome = try await Self.pipelined(cluster) {
-                try await offThePool {
-                    let admin = try cluster.redisConnection()
-                    let clients = try #require(try admin.command(["CLIENT", "LIST"]).string())
-                    let line = try #require(
-                        clients.split(separator: "\n").first { $0.contains("name=rivesync-append-\(name) ") },
-                        "the append connection in\n\(clients)")
-                    let id = try #require(line.split(separator: " ").first { $0.hasPrefix("id=") }?.dropFirst(3))
-                    #expect(try admin.command(["CLIENT", "KILL", "ID", RedisArgument(String(id))]) == .integer(1))
-                }
-            }
+            let outcome = try await Self.pipelined(cluster) { try await Self.killAppendConnection(of: name, in: cluster) }
             Self.check(outcome)
             print("cluster append connection killed mid-window: \(outcome.acked.count) acked, \(outcome.failed.count) storage_failed")
             #expect(outcome.acked.count > 0 && outcome.acked.count + outcome.failed.count == Self.pairs - 1)
             try await Self.expectJoined(cluster, name)
+        }
+    }
+
+    /// The append connection killed while idle: the next append finds it closed before it
+    /// goes out, so it is sent on a new connection after the node's join and acked — not left
+    /// unknown and refused.
+    @Test func theAppendConnectionKilledWhileIdleLeavesTheNextSetToBeAcked() async throws {
+        try await stopping(try await ClusterNodes.start(count: 1)) { cluster in
+            let name = try cluster.nodeName(0)
+            let client = try await TestClient.connected(to: cluster.node(0))
+            defer { client.close() }
+            let first = try await client.request(["type": "set", "target": "lobby", "path": "title", "value": "before"])
+            #expect(first["type"] == "ack", "\(first.jsonText)")
+            try await Self.killAppendConnection(of: name, in: cluster)
+            let next = try await client.request(["type": "set", "target": "lobby", "path": "title", "value": "after"])
+            #expect(next["type"] == "ack", "\(next.jsonText)\n\(cluster.logs)")
+            try await Self.expectJoined(cluster, name)
+        }
+    }
+
+    /// Kills node `name`'s append connection (`CLIENT KILL` of the connection named for it).
+    static func killAppendConnection(of name: String, in cluster: ClusterNodes) async throws {
+        try await offThePool {
+            let admin = try cluster.redisConnection()
+            let clients = try #require(try admin.command(["CLIENT", "LIST"]).string())
+            let line = try #require(
+                clients.split(separator: "\n").first { $0.contains("name=rivesync-append-\(name) ") },
+                "the append connection in\n\(clients)")
+            let id = try #require(line.split(separator: " ").first { $0.hasPrefix("id=") }?.dropFirst(3))
+            #expect(try admin.command(["CLIENT", "KILL", "ID", RedisArgument(String(id))]) == .integer(1))
         }
     }
 

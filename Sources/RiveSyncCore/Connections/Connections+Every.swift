@@ -4,5 +4,5 @@ extension Connections {
 
     /// Every connection that has said hello, in id order (those `freshness` tells, PROTOCOL.md
     /// §7.1).
-    public var greeted: [ConnectionID] { states.filter { $0.value.identity != nil }.keys.sorted() }
+    public var greeted: [ConnectionID] { states.filter { $0.value.value.identity != nil }.keys.sorted() }
 }

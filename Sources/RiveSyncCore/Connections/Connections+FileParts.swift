@@ -23,13 +23,13 @@ extension Connections {
             return .background
         }
         guard part.size <= maxFileBytes else {
-            states[connection]!.fileInParts = nil
+            states[connection]!.value.fileInParts = nil
             return fail(connection, .limit("maxFileBytes", maxFileBytes), id: id, into: &out)
         }
-        var file = states[connection]!.fileInParts ?? FileInParts(name: name, size: part.size, bytes: [])
+        var file = states[connection]!.value.fileInParts ?? FileInParts(name: name, size: part.size, bytes: [])
         if part.offset == 0 { file = FileInParts(name: name, size: part.size, bytes: []) }
         guard file.name == name, file.size == part.size, file.bytes.count == part.offset, part.offset + bytes.count <= part.size else {
-            states[connection]!.fileInParts = nil
+            states[connection]!.value.fileInParts = nil
             let follows = file.name == name && file.size == part.size
             let expected = follows ? "offset \(file.bytes.count) and at most size bytes" : "offset 0 (the start of the file)"
             let error = WireError(
@@ -40,11 +40,11 @@ extension Connections {
         }
         file.bytes += bytes
         guard file.bytes.count == file.size else {
-            states[connection]!.fileInParts = file
+            states[connection]!.value.fileInParts = file
             out.append(.send(Self.frame(.filePart(name: name, received: file.bytes.count, size: file.size, id: id)), to: [connection]))
             return .answered
         }
-        states[connection]!.fileInParts = nil
+        states[connection]!.value.fileInParts = nil
         out.append(.startBackground(connection, .loadFile(name: name, content: .riv(file.bytes), worker: nextFileWorker()), id: id))
         return .background
     }

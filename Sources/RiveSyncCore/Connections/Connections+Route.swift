@@ -24,7 +24,7 @@ extension Connections {
             out.append(.startBackground(connection, .upload(kind: kind, data: data, mediaType: mediaType), id: request.id))
             return .background
         case .loadFile(let name, let content, let part):
-            if part == nil { states[connection]!.fileInParts = nil }
+            if part == nil { states[connection]!.value.fileInParts = nil }
             guard case .riv(let bytes) = content else {
                 out.append(.startBackground(connection, .loadFile(name: name, content: content, worker: nextFileWorker()), id: request.id))
                 return .background
@@ -39,21 +39,21 @@ extension Connections {
         switch owner(of: request.body) {
         case .success(let index): worker = index
         case .failure(let error):
-            if case .unsubscribe(let target) = request.body { states[connection]!.unsubscribe(target) }
+            if case .unsubscribe(let target) = request.body { states[connection]!.value.unsubscribe(target) }
             return fail(connection, error, id: request.id, into: &out)
         }
         switch request.body {
         case .subscribe(let target, _, _):
-            let state = states[connection]!
+            let state = states[connection]!.value
             let known = state.subscriptions[target] != nil || state.subscribing[target] != nil
             if !known, state.subscriptions.count + state.subscribing.count >= limits.maxSubscriptions {
                 return fail(connection, .limit("maxSubscriptions", limits.maxSubscriptions), id: request.id, into: &out)
             }
-            states[connection]!.subscribing[target, default: 0] += 1
+            states[connection]!.value.subscribing[target, default: 0] += 1
         case .unsubscribe(let target):
-            states[connection]!.unsubscribe(target)
+            states[connection]!.value.unsubscribe(target)
         case .deleteTarget(let target):
-            for other in states.keys { states[other]!.unsubscribe(target) }
+            for other in states.keys { states[other]!.value.unsubscribe(target) }
         default:
             break
         }
@@ -65,14 +65,14 @@ extension Connections {
     /// a subscription the new scopes no longer allow is ended (the worker sends `unsubscribed`).
     mutating func recheck(into out: inout [ConnectionAction]) {
         for connection in states.keys.sorted() {
-            guard let identity = states[connection]?.identity else { continue }
+            guard let identity = states[connection]?.value.identity else { continue }
             guard let grants = settings.access.grants(of: identity) else {
                 refuse(connection, id: nil, reason: "token revoked", into: &out)
                 continue
             }
-            for (target, paths) in states[connection]!.subscriptions.sorted(by: { $0.key < $1.key })
+            for (target, paths) in states[connection]!.value.subscriptions.sorted(by: { $0.key < $1.key })
             where !grants.allowsSubscription(to: target, paths: paths) {
-                states[connection]!.unsubscribe(target)
+                states[connection]!.value.unsubscribe(target)
                 let unsubscribe = ClientRequest.unsubscribe(target: target)
                 if case .success(let worker) = owner(of: unsubscribe) {
                     out.append(

@@ -13,7 +13,7 @@ public struct Connections {
     let environment: any ConnectionEnvironment
     /// The configuration and tokens as the shell last sent them (`configured`).
     public private(set) var settings: ConnectionSettings
-    var states: [ConnectionID: State] = [:]
+    var states: [ConnectionID: CopiedOnWrite<State>] = [:]
     /// Where files and targets live, as the directory's changes told it (`placed`).
     public private(set) var placement: Placement
     /// How many workers the daemon has (a client's files go to each in turn).
@@ -65,12 +65,12 @@ public struct Connections {
     /// Who sends a connection's commands: its `hello` `client` and its token's name.
     func author(of connection: ConnectionID) -> Author {
         var token: String?
-        if case .token(let name, _)? = states[connection]?.identity { token = name }
-        return Author(client: states[connection]?.client, token: token)
+        if case .token(let name, _)? = states[connection]?.value.identity { token = name }
+        return Author(client: states[connection]?.value.client, token: token)
     }
 
     /// The subscriptions the workers confirmed for a connection (target → paths).
-    public func subscriptions(of connection: ConnectionID) -> [String: [String]] { states[connection]?.subscriptions ?? [:] }
+    public func subscriptions(of connection: ConnectionID) -> [String: [String]] { states[connection]?.value.subscriptions ?? [:] }
 
     /// Handles one event; returns what the shell must do, in order.
     public mutating func handle(_ event: ConnectionEvent) -> [ConnectionAction] {
@@ -82,7 +82,7 @@ public struct Connections {
                 out.append(.close(connection, code: .policyViolation, reason: "origin not allowed"))
                 break
             }
-            states[connection] = State(remoteAddress: remote)
+            states[connection] = CopiedOnWrite(State(remoteAddress: remote))
             out.append(.log(.debug, "connection opened", [("session", "\(connection)"), ("remote", remote), ("origin", origin ?? "")]))
             let seconds = settings.limits.helloTimeoutSeconds
             out.append(.schedule(.hello(connection), at: environment.now() &+ UInt64(seconds) * 1_000_000_000))
@@ -91,18 +91,18 @@ public struct Connections {
                 out.append(.handled(connection))
                 break
             }
-            if states[connection]!.busy {
-                states[connection]!.waiting.append((bytes, isText))
+            if states[connection]!.value.busy {
+                states[connection]!.value.waiting.append((bytes, isText))
                 break
             }
             receive(connection, bytes: bytes, isText: isText, into: &out)
         case .closed(let connection):
-            if let state = states.removeValue(forKey: connection) {
+            if let state = states.removeValue(forKey: connection)?.value {
                 out.append(.log(.debug, "connection closed", [("session", "\(connection)"), ("remote", state.remoteAddress)]))
             }
             out.append(.forget(connection))
         case .timerFired(.hello(let connection)):
-            guard let state = states[connection], state.identity == nil else { break }
+            guard let state = states[connection]?.value, state.identity == nil else { break }
             out.append(.log(.info, "hello timeout", [("remote", state.remoteAddress)]))
             out.append(.close(connection, code: .policyViolation, reason: "no hello within \(settings.limits.helloTimeoutSeconds) s"))
         case .backgroundFinished(let connection, let reply):
@@ -111,7 +111,7 @@ public struct Connections {
             finished(connection, reply: Self.frame(files(id: id)), into: &out)
         case .subscribeAnswered(let connection, let target, let paths, let succeeded):
             guard states[connection] != nil else { break }
-            states[connection]!.answered(target, paths: paths, succeeded: succeeded)
+            states[connection]!.value.answered(target, paths: paths, succeeded: succeeded)
         case .placed(let change):
             placement.apply(change)
         case .configured(let new):
@@ -137,7 +137,7 @@ public struct Connections {
         switch process(connection, bytes: bytes, isText: isText, into: &out) {
         case .answered: out.append(.handled(connection))
         case .routed: break
-        case .background: states[connection]?.busy = true
+        case .background: states[connection]?.value.busy = true
         }
     }
 
@@ -146,9 +146,9 @@ public struct Connections {
         out.append(.send(reply, to: [connection]))
         out.append(.handled(connection))
         guard states[connection] != nil else { return }
-        states[connection]!.busy = false
-        while let state = states[connection], !state.busy, !state.waiting.isEmpty {
-            let next = states[connection]!.waiting.removeFirst()
+        states[connection]!.value.busy = false
+        while let state = states[connection]?.value, !state.busy, !state.waiting.isEmpty {
+            let next = states[connection]!.value.waiting.removeFirst()
             receive(connection, bytes: next.bytes, isText: next.isText, into: &out)
         }
     }
@@ -177,11 +177,11 @@ public struct Connections {
         case .success(let decoded): request = decoded
         case .failure(let failure):
             // Before its hello a connection learns nothing but that hello comes first.
-            let greeted = states[connection]!.identity != nil
+            let greeted = states[connection]!.value.identity != nil
             let error = !greeted && json["type"]?.stringValue != "hello" ? .helloRequired : failure.error
             return fail(connection, error, id: failure.id, into: &out)
         }
-        guard states[connection]!.window.admits(at: environment.now(), limit: limits.maxCommandsPerSecond) else {
+        guard states[connection]!.value.window.admits(at: environment.now(), limit: limits.maxCommandsPerSecond) else {
             let error = WireError(
                 code: .rateLimited, message: "more than \(limits.maxCommandsPerSecond) requests in one second",
                 details: [("limit", "maxCommandsPerSecond")])
@@ -192,7 +192,7 @@ public struct Connections {
             if let tooLong { return fail(connection, tooLong, id: request.id, into: &out) }
             return hello(connection, versions: versions, token: token, client: client, id: request.id, into: &out)
         }
-        guard let identity = states[connection]!.identity else { return fail(connection, .helloRequired, id: request.id, into: &out) }
+        guard let identity = states[connection]!.value.identity else { return fail(connection, .helloRequired, id: request.id, into: &out) }
         if let tooLong { return fail(connection, tooLong, id: request.id, into: &out) }
         // A transaction's commands each need their own permission (PROTOCOL.md §16).
         var transaction: TransactionRequest?
@@ -219,7 +219,7 @@ public struct Connections {
         _ connection: ConnectionID, versions: [Int], token: String?, client: String?, id: JSONValue?,
         into out: inout [ConnectionAction]
     ) -> Outcome {
-        guard states[connection]!.identity == nil else {
+        guard states[connection]!.value.identity == nil else {
             return fail(connection, WireError(code: .badMessage, message: "hello was already sent"), id: id, into: &out)
         }
         guard versions.contains(1) else {
@@ -227,12 +227,12 @@ public struct Connections {
             out.append(.close(connection, code: .protocolError, reason: "unsupported protocol version"))
             return .answered
         }
-        guard let identity = settings.access.identity(token: token, remoteAddress: states[connection]!.remoteAddress) else {
+        guard let identity = settings.access.identity(token: token, remoteAddress: states[connection]!.value.remoteAddress) else {
             refuse(connection, id: id, reason: token == nil ? "a token is required" : "unknown token", into: &out)
             return .answered
         }
-        states[connection]!.identity = identity
-        states[connection]!.client = client
+        states[connection]!.value.identity = identity
+        states[connection]!.value.client = client
         out.append(.send(Self.frame(.welcome(settings.welcome, id: id)), to: [connection]))
         if !stateIsFresh { out.append(.send(Self.frame(.freshness(fresh: false)), to: [connection])) }
         return .answered
@@ -248,8 +248,8 @@ public struct Connections {
     /// Answers `unauthorized`, closes with 1008 and forgets the connection at once: its later
     /// messages are ignored and its subscriptions get no more batches.
     mutating func refuse(_ connection: ConnectionID, id: JSONValue?, reason: String, into out: inout [ConnectionAction]) {
-        var metadata = [("reason", reason), ("remote", states[connection]?.remoteAddress ?? "")]
-        if case .token(let name, _)? = states[connection]?.identity { metadata.append(("token", name)) }
+        var metadata = [("reason", reason), ("remote", states[connection]?.value.remoteAddress ?? "")]
+        if case .token(let name, _)? = states[connection]?.value.identity { metadata.append(("token", name)) }
         out.append(.log(.warning, "connection refused", metadata))
         _ = fail(connection, WireError(code: .unauthorized, message: reason), id: id, into: &out)
         out.append(.close(connection, code: .policyViolation, reason: "unauthorized"))

@@ -8,7 +8,7 @@ extension WorkerCore {
     /// restore, another node — applies exactly like one this worker proposed). A record that
     /// cannot apply throws and leaves the state as it was (the model checks before it mutates).
     func apply(_ record: JournalRecord, file: String) throws(WireError) -> Applied {
-        _ = try runtime(file)
+        try checkFile(file)
         func model<T>(_ body: (inout FileRuntime) throws -> T) throws(WireError) -> T {
             do { return try body(&files[file]!) } catch { throw WireError(error) }
         }

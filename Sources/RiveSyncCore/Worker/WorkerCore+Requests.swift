@@ -60,7 +60,7 @@ extension WorkerCore {
             let info = try model { try s.defaultViewModelInfo(for: artboard) }
             return .defaultViewModelInfo(viewModel: info.viewModelName, instance: info.instanceName, id: id)
         case .createInstance(let file, let source, let publish):
-            _ = try runtime(file)
+            try checkFile(file)
             // The name is held from the request on: taken, or a full daemon, fails before the
             // instance is made, and nothing can take it before the publish.
             if let publish {

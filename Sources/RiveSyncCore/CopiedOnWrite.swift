@@ -1,0 +1,27 @@
+/// A value held through one reference and copied only when changed while shared.
+///
+/// For the core's per-connection and per-target state kept in dictionaries and changed in
+/// place (`states[id]!.value.busy = true`): a dictionary's in-place access to a value larger
+/// than a few words allocates a heap frame for each access and moves the whole value; one
+/// reference does neither (bench/README.md, "Allocations and copies").
+struct CopiedOnWrite<Value> {
+    private var box: Box
+
+    init(_ value: Value) { box = Box(value) }
+
+    /// The value; changing it copies it first if another `CopiedOnWrite` shares it.
+    var value: Value {
+        get { box.value }
+        _modify {
+            if !isKnownUniquelyReferenced(&box) { box = Box(box.value) }
+            yield &box.value
+        }
+    }
+
+    private final class Box {
+        var value: Value
+        init(_ value: Value) { self.value = value }
+    }
+}
+
+extension CopiedOnWrite: @unchecked Sendable where Value: Sendable {}

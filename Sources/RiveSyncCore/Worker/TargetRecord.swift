@@ -1,0 +1,131 @@
+import RiveSyncModel
+
+extension WorkerCore {
+    /// A target's state in the worker.
+    ///
+    /// A value, held as one reference to its fields (copied on write): the worker keeps its
+    /// records in a dictionary and changes them in place (`targets[name]!.queued.append`),
+    /// and a dictionary's in-place access to a value larger than a few words allocates a
+    /// heap frame each time (several per set at 100 rooms, `bench/README.md`).
+    public struct TargetRecord: Sendable {
+        private var fields: Fields
+
+        init(file: String, manual: Bool, rate: Double) {
+            fields = Fields(file: file, manual: manual, rate: rate)
+        }
+
+        /// The fields, unshared first: a copy of the record keeps the fields it had.
+        private var unique: Fields {
+            mutating get {
+                if !isKnownUniquelyReferenced(&fields) { fields = fields.copy() }
+                return fields
+            }
+        }
+
+        public var file: String {
+            get { fields.file }
+            set { unique.file = newValue }
+        }
+        public var manual: Bool {
+            get { fields.manual }
+            set { unique.manual = newValue }
+        }
+        public var rate: Double {
+            get { fields.rate }
+            set { unique.rate = newValue }
+        }
+        var lastAdvance: UInt64 {
+            get { fields.lastAdvance }
+            set { unique.lastAdvance = newValue }
+        }
+        var scheduled: Bool {
+            get { fields.scheduled }
+            set { unique.scheduled = newValue }
+        }
+        /// When this worker last accounted the state machine's time (an advance it proposed,
+        /// or another node's it applied): an auto advance runs the time since.
+        var lastStep: UInt64? {
+            get { fields.lastStep }
+            set { unique.lastStep = newValue }
+        }
+        /// Whether this worker ticks the target while its state machine runs (see
+        /// `advanceApplied`).
+        var drivesTime: Bool {
+            get { fields.drivesTime }
+            set { unique.drivesTime = newValue }
+        }
+        var subscribers: [ConnectionID: Subscription] {
+            get { fields.subscribers }
+            _modify { yield &unique.subscribers }
+        }
+        /// The latest batches, oldest first, at most `historyBatches`.
+        var history: [HistoryEntry] {
+            get { fields.history }
+            _modify { yield &unique.history }
+        }
+        /// Commands waiting for this target's next advance, in arrival order: proposed with
+        /// it, and applied only once the log commits it.
+        public internal(set) var queued: [QueuedCommand] {
+            get { fields.queued }
+            _modify { yield &unique.queued }
+        }
+        /// The batches kept for resuming subscribers, oldest first.
+        public var batchHistory: [ChangeBatch] { fields.history.map(\.batch) }
+        /// Advances proposed and not yet answered by the log.
+        var advancesInFlight: Int {
+            get { fields.advancesInFlight }
+            set { unique.advancesInFlight = newValue }
+        }
+        /// Commands queued on this target that wait for their advance, by command number.
+        var pending: [UInt64: PendingAck] {
+            get { fields.pending }
+            _modify { yield &unique.pending }
+        }
+        /// Who is there (PROTOCOL.md §15): never journaled, gone with the record.
+        var presence: PresenceRecord {
+            get { fields.presence }
+            _modify { yield &unique.presence }
+        }
+    }
+}
+
+extension WorkerCore.TargetRecord {
+    /// The record's fields, shared by copies of the record until one of them changes.
+    /// Unchecked: only ever changed through `unique`, so never while another record holds it.
+    fileprivate final class Fields: @unchecked Sendable {
+        var file: String
+        var manual: Bool
+        var rate: Double
+        var lastAdvance: UInt64 = 0
+        var scheduled = false
+        var lastStep: UInt64?
+        var drivesTime = true
+        var subscribers: [ConnectionID: WorkerCore.Subscription] = [:]
+        var history: [WorkerCore.HistoryEntry] = []
+        var queued: [QueuedCommand] = []
+        var advancesInFlight = 0
+        var pending: [UInt64: WorkerCore.PendingAck] = [:]
+        var presence = PresenceRecord()
+
+        init(file: String, manual: Bool, rate: Double) {
+            self.file = file
+            self.manual = manual
+            self.rate = rate
+        }
+
+        func copy() -> Fields {
+            let copy = Fields(file: file, manual: manual, rate: rate)
+            copy.lastAdvance = lastAdvance
+            copy.scheduled = scheduled
+            copy.lastStep = lastStep
+            copy.drivesTime = drivesTime
+            copy.subscribers = subscribers
+            copy.history = history
+            copy.queued = queued
+            copy.advancesInFlight = advancesInFlight
+            copy.pending = pending
+            copy.presence = presence
+            return copy
+        }
+    }
+}

@@ -1,0 +1,110 @@
+import RiveSyncJSON
+import RiveSyncModel
+
+extension ServerMessage {
+    /// The bytes of the two messages every command makes (its `ack`, its advance's `batch`),
+    /// written straight into one buffer rather than through a `JSONValue` of the whole
+    /// message: the same bytes as `jsonValue.serialized()` (`DirectEncodingTests`). nil for
+    /// every other message.
+    func directlySerialized() -> [UInt8]? {
+        switch self {
+        case .ack(let ack, let id):
+            var out = Self.opening(.ack, id: id, capacity: 64 + ack.target.utf8.count)
+            Self.member("target", ack.target, into: &out)
+            Self.member("seq", ack.seq, into: &out)
+            Self.member("command", ack.command, into: &out)
+            if let commands = ack.commands { Self.member("commands", commands, into: &out) }
+            out.append(UInt8(ascii: "}"))
+            return out
+        case .batch(let batch):
+            var out = Self.opening(.batch, id: nil, capacity: 128 + batch.target.utf8.count + 96 * batch.effects.count)
+            Self.member("target", batch.target, into: &out)
+            Self.member("epoch", batch.epoch, into: &out)
+            Self.member("seq", batch.seq, into: &out)
+            Self.raw(#","effects":["#, into: &out)
+            for (i, effect) in batch.effects.enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                Self.write(effect, into: &out)
+            }
+            out.append(UInt8(ascii: "]"))
+            Self.member("commands", batch.commands, into: &out)
+            var rest = batch.authors.map { [("authors", Authors.encode($0))] } ?? []
+            rest += StateMachineCodec.members(of: batch)
+            for (name, value) in rest {
+                out.append(UInt8(ascii: ","))
+                JSONValue.writeString(name, into: &out)
+                out.append(UInt8(ascii: ":"))
+                value.write(into: &out)
+            }
+            out.append(UInt8(ascii: "}"))
+            return out
+        default:
+            return nil
+        }
+    }
+
+    /// An effect as `StateCodec.encode(effect)` writes it; a `set` that introduces no
+    /// instance (a value written, the usual effect) straight into `out`.
+    private static func write(_ effect: Effect, into out: inout [UInt8]) {
+        guard case .set(let instance, let property, let value, let states) = effect.change, states.isEmpty else {
+            return StateCodec.encode(effect).write(into: &out)
+        }
+        Self.raw(#"{"op":"set","paths":["#, into: &out)
+        for (i, path) in effect.paths.enumerated() {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            JSONValue.writeString(path, into: &out)
+        }
+        out.append(UInt8(ascii: "]"))
+        member("instance", instance.rawValue, into: &out)
+        member("property", property, into: &out)
+        Self.raw(#","value":"#, into: &out)
+        ValueCodec.encode(value).write(into: &out)
+        if effect.origin == .stateMachine { Self.raw(#","by":"stateMachine""#, into: &out) }
+        out.append(UInt8(ascii: "}"))
+    }
+
+    /// `{"type":…` and the `id` member when there is one.
+    private static func opening(_ type: ServerMessageType, id: JSONValue?, capacity: Int) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(capacity)
+        Self.raw(#"{"type":"#, into: &out)
+        JSONValue.writeString(type.rawValue, into: &out)
+        if let id {
+            Self.raw(#","id":"#, into: &out)
+            id.write(into: &out)
+        }
+        return out
+    }
+
+    private static func member(_ name: StaticString, _ value: String, into out: inout [UInt8]) {
+        name.withUTF8Buffer { start(of: $0, into: &out) }
+        JSONValue.writeString(value, into: &out)
+    }
+
+    private static func member(_ name: StaticString, _ value: UInt64, into out: inout [UInt8]) {
+        name.withUTF8Buffer { start(of: $0, into: &out) }
+        JSONValue.writeNumber(Double(value), into: &out)
+    }
+
+    private static func member(_ name: StaticString, _ values: [UInt64], into out: inout [UInt8]) {
+        name.withUTF8Buffer { start(of: $0, into: &out) }
+        out.append(UInt8(ascii: "["))
+        for (i, value) in values.enumerated() {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            JSONValue.writeNumber(Double(value), into: &out)
+        }
+        out.append(UInt8(ascii: "]"))
+    }
+
+    /// Appends a literal's bytes (a `String`'s UTF-8 view would go byte by byte).
+    private static func raw(_ text: StaticString, into out: inout [UInt8]) {
+        text.withUTF8Buffer { out.append(contentsOf: $0) }
+    }
+
+    /// `,"name":` (member names here need no escaping).
+    private static func start(of name: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
+        Self.raw(",\"", into: &out)
+        out.append(contentsOf: name)
+        Self.raw(#"":"#, into: &out)
+    }
+}
