@@ -102,6 +102,7 @@ extension RedisChangeLog {
     /// Gives the cluster a new epoch, unless another node did (on `sideQueue`; a failure leaves
     /// the epoch to the restarted nodes' `SET NX` or to another node).
     func renewEpoch() {
+        // Ignored: see above; the failure is counted by `sideCommand`.
         _ = try? sideCommand([
             "EVAL", RedisArgument(ClusterScripts.renewEpoch), 1, RedisArgument(settings.keys.epoch), RedisArgument(epoch),
             RedisArgument(newEpoch()),

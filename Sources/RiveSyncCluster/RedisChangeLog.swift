@@ -22,7 +22,8 @@ import RiveSyncRedis
 /// `appendQueue`, the stream reader blocks in `XREAD` and `WAIT` on its own thread, and the lease
 /// renewals, snapshots, pins and voids — single commands — share `sideQueue` and its connection.
 /// Only the worker's queue never waits for Redis. Debug builds check each confinement
-/// (`dispatchPrecondition`).
+/// (`dispatchPrecondition`). That confinement of each stored `var` to its context is what
+/// makes `@unchecked Sendable` sound.
 public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
     /// How the node reaches the cluster.
     public struct Settings: Sendable {
@@ -288,7 +289,9 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
 
     // MARK: Helpers
 
-    /// `CONFIG GET appendonly` and `appendfsync`; nil when Redis refuses them.
+    /// `CONFIG GET appendonly` and `appendfsync`; nil when Redis refuses them (a managed Redis
+    /// may rename or forbid `CONFIG`): the persistence warning is then left out, nothing else
+    /// depends on it, so the errors are ignored.
     private static func persistence(_ connection: RedisConnection) -> (appendonly: String, appendfsync: String)? {
         func setting(_ name: String) -> String? {
             guard let reply = try? connection.command(["CONFIG", "GET", RedisArgument(name)]).array(), reply.count == 2 else { return nil }

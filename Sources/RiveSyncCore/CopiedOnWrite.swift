@@ -24,4 +24,6 @@ struct CopiedOnWrite<Value> {
     }
 }
 
+// Unchecked: the box is written only through `value`'s `_modify`, which copies it first unless
+// this is its only reference, so a box shared between threads is never written.
 extension CopiedOnWrite: @unchecked Sendable where Value: Sendable {}

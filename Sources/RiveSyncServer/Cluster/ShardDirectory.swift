@@ -12,6 +12,8 @@ import Synchronization
 /// shards' Redis, never their logs.
 ///
 /// Threads: every Redis command runs on `queue`; `lastRead()` may be called anywhere.
+/// `@unchecked Sendable`: its stored `var`s are touched only on `queue`, and what was read
+/// (`known`) is behind a `Mutex`.
 final class ShardDirectory: @unchecked Sendable {
     let cluster: DaemonConfiguration.Cluster
     private struct Known: Equatable {
