@@ -169,9 +169,11 @@ import Testing
         #expect(node.acked == [4])
     }
 
-    /// §3.3: a reader that lags behind a busy log is fresh once it has applied every entry the
-    /// stream held when it reconnected, though more keep coming.
-    @Test func aLaggingReaderIsFreshOnceItReachesTheLastEntryAsOfItsReconnection() {
+    /// A writer and a reader on one Redis: the reader finds Redis down (stale), the writer's
+    /// `tickets` go in while the reader is away, and the reader connects again.
+    static func readerStaleWhile(
+        appending tickets: ClosedRange<UInt64>
+    ) -> (redis: MemoryRedis, writer: MemoryNode, reader: MemoryNode) {
         let redis = MemoryRedis(clock: MockClock())
         let writer = MemoryNode("w", on: redis)
         let reader = MemoryNode("r", on: redis)
@@ -180,9 +182,16 @@ import Testing
         redis.down = true
         reader.read()
         redis.down = false
-        for ticket in 1...10 as ClosedRange<UInt64> { writer.propose(ticket) }
+        for ticket in tickets { writer.propose(ticket) }
         writer.runAppends()
         reader.connectReader()
+        return (redis, writer, reader)
+    }
+
+    /// §3.3: a reader that lags behind a busy log is fresh once it has applied every entry the
+    /// stream held when it reconnected, though more keep coming.
+    @Test func aLaggingReaderIsFreshOnceItReachesTheLastEntryAsOfItsReconnection() {
+        let (redis, writer, reader) = Self.readerStaleWhile(appending: 1...10)
         for ticket in 11...15 as ClosedRange<UInt64> { writer.propose(ticket) }
         writer.runAppends()
         reader.read(count: 4)
@@ -197,17 +206,7 @@ import Testing
     /// unreadable — still takes the reader past them (`upTo`): fresh again once that is the
     /// stream's last entry as of the reconnection.
     @Test func aReadPastEntriesNobodyAppliesStillCatchesUp() {
-        let redis = MemoryRedis(clock: MockClock())
-        let writer = MemoryNode("w", on: redis)
-        let reader = MemoryNode("r", on: redis)
-        writer.connectReader()
-        reader.connectReader()
-        redis.down = true
-        reader.read()
-        redis.down = false
-        for ticket in 1...3 as ClosedRange<UInt64> { writer.propose(ticket) }
-        writer.runAppends()
-        reader.connectReader()
+        let (redis, _, reader) = Self.readerStaleWhile(appending: 1...3)
         reader.handle(.read(Array(redis.log.prefix(1)), upTo: redis.log[0].position, now: reader.now))
         #expect(reader.freshness == [false])
         reader.handle(.read([], upTo: redis.log[2].position, now: reader.now))
