@@ -133,15 +133,7 @@ import Testing
             let writers = Writers(on: Array(repeating: cluster.node(1), count: 4))
             try await waitUntil("the writers ack") { writers.acked > 200 }
             let killed = ContinuousClock.now
-            try await offThePool {
-                let admin = try cluster.redisConnection()
-                let clients = try #require(try admin.command(["CLIENT", "LIST"]).string())
-                let line = try #require(
-                    clients.split(separator: "\n").first { $0.contains("name=rivesync-read-\(name) ") },
-                    "the reader's connection in\n\(clients)")
-                let id = try #require(line.split(separator: " ").first { $0.hasPrefix("id=") }?.dropFirst(3))
-                #expect(try admin.command(["CLIENT", "KILL", "ID", RedisArgument(String(id))]) == .integer(1))
-            }
+            try await offThePool { try cluster.killRedisClient(named: "rivesync-read-\(name)") }
             let stale = try await subscriber.next(where: { $0["type"] == "freshness" }, what: "freshness false", seconds: 30)
             #expect(stale == ["type": "freshness", "fresh": false], "\(stale.jsonText)")
             let acksBefore = writers.acked

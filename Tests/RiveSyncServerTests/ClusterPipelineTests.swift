@@ -122,15 +122,7 @@ import Testing
 
     /// Kills node `name`'s append connection (`CLIENT KILL` of the connection named for it).
     static func killAppendConnection(of name: String, in cluster: ClusterNodes) async throws {
-        try await offThePool {
-            let admin = try cluster.redisConnection()
-            let clients = try #require(try admin.command(["CLIENT", "LIST"]).string())
-            let line = try #require(
-                clients.split(separator: "\n").first { $0.contains("name=rivesync-append-\(name) ") },
-                "the append connection in\n\(clients)")
-            let id = try #require(line.split(separator: " ").first { $0.hasPrefix("id=") }?.dropFirst(3))
-            #expect(try admin.command(["CLIENT", "KILL", "ID", RedisArgument(String(id))]) == .integer(1))
-        }
+        try await offThePool { try cluster.killRedisClient(named: "rivesync-append-\(name)") }
     }
 
     @Test func redisKilledMidWindowLosesNoAckedSetAndTheJoinAnswersTheRest() async throws {

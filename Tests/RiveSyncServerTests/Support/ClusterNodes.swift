@@ -3,6 +3,7 @@ import RiveSyncJSON
 import RiveSyncRedis
 import RiveSyncTestSupport
 import RiveSyncTransport
+import Testing
 
 /// A test cluster: one `redis-server` and `count` rivesyncd nodes on loopback, each serving
 /// the demo on its own port. Nodes can be killed and started again.
@@ -86,6 +87,16 @@ final class ClusterNodes: @unchecked Sendable {
     /// A connection to the cluster's Redis.
     func redisConnection() throws -> RedisConnection {
         try RedisConnection(RedisEndpoint(url: redis.url), timeout: .seconds(5))
+    }
+
+    /// Kills the Redis client connection named `name` (`CLIENT KILL` of the one `CLIENT LIST`
+    /// shows with that name, e.g. `rivesync-append-<node>`, `rivesync-read-<node>`).
+    func killRedisClient(named name: String) throws {
+        let admin = try redisConnection()
+        let clients = try #require(try admin.command(["CLIENT", "LIST"]).string())
+        let line = try #require(clients.split(separator: "\n").first { $0.contains("name=\(name) ") }, "\(name) in\n\(clients)")
+        let id = try #require(line.split(separator: " ").first { $0.hasPrefix("id=") }?.dropFirst(3))
+        #expect(try admin.command(["CLIENT", "KILL", "ID", RedisArgument(String(id))]) == .integer(1))
     }
 
     /// Every node's stderr, for failure messages.
