@@ -47,15 +47,13 @@ import Testing
         }
     }
 
-    @Test func theStoreTellsWhatItHoldsThenEachAdditionAndDrop() {
+    @Test func theStoreTellsWhatItHoldsThenEachAdditionAndDrop() throws {
         let store = AssetStore(capacityBytes: 10)
         store.restore(id: "sha256:kept", mediaType: "application/octet-stream", byteCount: 4)
         let told = Mutex<[String]>([])
         store.observe { added, removed in told.withLock { $0.append("+\(added) -\(removed)") } }
         store.restore(id: "sha256:restored", mediaType: "application/octet-stream", byteCount: 4)
-        let reference = try? store.add(kind: "blob", data: [1, 2, 3, 4], mediaType: nil)
-        #expect(reference != nil)
-        let added = reference?.id ?? ""
+        let added = try store.add(kind: "blob", data: [1, 2, 3, 4], mediaType: nil).id
         #expect(
             told.withLock { $0 } == [
                 "+[\"sha256:kept\"] -[]", "+[\"sha256:restored\"] -[]", "+[\"\(added)\"] -[\"sha256:kept\"]",
