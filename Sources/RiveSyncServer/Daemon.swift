@@ -23,9 +23,10 @@ public final class Daemon: Sendable {
     /// `changeLogs` gives worker `i` its change log (see `ChangeLog`); by default the file
     /// journals with a state directory, else a log in memory. `clock`: where the workers and
     /// the dispatcher read the time and set their timers (a test's, for a daemon in-process).
+    /// `hosting`: where the workers run (see `WorkerHosting`; a cluster node's on queues).
     public init(
         configuration: DaemonConfiguration, log: Log = Log(), changeLogs: ((Int) -> any ChangeLog)? = nil,
-        clock: any DaemonClock = SystemClock()
+        clock: any DaemonClock = SystemClock(), hosting: WorkerHosting = .serviceThreads
     ) throws {
         let state = try configuration.stateDirectory.map { try StateDirectory(path: $0, policy: configuration.durability) }
         let recovery = try state?.recoverJournals()
@@ -41,16 +42,22 @@ public final class Daemon: Sendable {
         // A cluster node applies each served shard's log on one worker, in log order
         // (protocol/CLUSTER.md §2.2, §6).
         let workerCount = clusterLogs.isEmpty ? configuration.workers : clusterLogs.count
-        let workers = (0..<workerCount).map {
-            WorkerShell(index: $0, of: workerCount, context: context, log: clusterLogs.isEmpty ? changeLogs?($0) : clusterLogs[$0])
+        // A cluster node's workers keep their queues: `RedisChangeLog` answers on them.
+        let onQueues = hosting == .queues || !clusterLogs.isEmpty
+        let workers = (0..<workerCount).map { index in
+            let label = "rivesyncd.worker.\(index)"
+            let host: any WorkerHost = onQueues ? QueueHost(label: label, clock: clock) : TransportHost(label: label, clock: clock)
+            return WorkerShell(
+                index: index, of: workerCount, context: context, host: host,
+                log: clusterLogs.isEmpty ? changeLogs?(index) : clusterLogs[index])
         }
         // Every worker hears where each file is placed, before the file's worker loads it.
         context.directory.tellPlacements { event in
-            for worker in workers { worker.queue.async { worker.run(event) } }
+            for worker in workers { worker.host.async { worker.run(event) } }
         }
         // And which uploaded assets exist, before an upload's reply can name one.
         context.assets.observe { added, removed in
-            for worker in workers { worker.queue.async { worker.run(.assetsChanged(added: added, removed: removed)) } }
+            for worker in workers { worker.host.async { worker.run(.assetsChanged(added: added, removed: removed)) } }
         }
         let dispatcher = try Dispatcher(context: context, workers: workers)
         self.context = context
@@ -106,6 +113,10 @@ public final class Daemon: Sendable {
             default: throw error
             }
         }
+        // Worker w runs on service thread w % threads from now on.
+        for worker in workers {
+            (worker.host as? TransportHost)?.attach(server, thread: worker.index % server.serviceThreadCount)
+        }
         let port = server.port ?? context.configuration.port
         let listening = context.configuration.listenDescriptor.flatMap(OriginPolicy.port(ofListeningSocket:)) ?? port
         dispatcher.reconfigure { $0.origins.port = listening }
@@ -120,9 +131,11 @@ public final class Daemon: Sendable {
         for clusterLog in context.clusterLogs { clusterLog.stop() }
         for relay in context.presenceRelays { relay.stop() }
         context.shardDirectory?.stop()
-        for worker in workers { worker.queue.sync { worker.syncJournals() } }
+        // The service threads are joined: hosted workers run what is left of their work here.
+        for worker in workers { (worker.host as? TransportHost)?.detach() }
+        for worker in workers { worker.host.sync { worker.syncJournals() } }
         // State flush point (SIGTERM drain, `Supervisor.drain`): no connection is left and every
-        // worker queue is idle, so persistence flushes here before the process exits 0.
+        // worker is idle, so persistence flushes here before the process exits 0.
     }
 
     /// Reads a configured file: inline schema, a `.riv` (by its magic) or a JSON schema.

@@ -1,4 +1,5 @@
 import CWebSockets
+import Synchronization
 
 /// Commands from any thread to the service thread, plus the wakeup.
 ///
@@ -13,11 +14,24 @@ final class Inbox<Command: Sendable>: Sendable {
     }
 
     private let state = Locked(State())
+    /// Whether commands wait (set and cleared under the lock; read without it by the service
+    /// thread, `hasCommands`).
+    private let waiting = Atomic<Bool>(false)
+    /// Whether the loop runs (between `open` and `close`).
+    private let running = Atomic<Bool>(false)
 
     /// Starts accepting commands for `context` (service thread, after context creation).
     func open(context: OpaquePointer) {
         state.withLock { $0.context = context }
+        running.store(true, ordering: .releasing)
     }
+
+    /// Whether commands wait to be drained: a cheap look before taking the lock (a submit
+    /// that happened before the call is seen).
+    var hasCommands: Bool { waiting.load(ordering: .acquiring) }
+
+    /// Whether the loop takes commands (opened and not closed).
+    var isOpen: Bool { running.load(ordering: .acquiring) }
 
     /// Appends commands in order with one lock and at most one wakeup.
     /// Returns false (and drops them) when the loop is not running.
@@ -28,6 +42,7 @@ final class Inbox<Command: Sendable>: Sendable {
             guard let context = state.context else { return false }
             let wasEmpty = state.commands.isEmpty
             state.commands.append(contentsOf: commands)
+            waiting.store(true, ordering: .releasing)
             if wasEmpty { lws_cancel_service(context) }
             return true
         }
@@ -44,14 +59,19 @@ final class Inbox<Command: Sendable>: Sendable {
     /// storage is reused drain after drain instead of allocated for each one.
     func drain(into taken: inout [Command]) {
         precondition(taken.isEmpty, "drain(into:) needs an empty array")
-        state.withLock { state in swap(&state.commands, &taken) }
+        state.withLock { state in
+            swap(&state.commands, &taken)
+            waiting.store(false, ordering: .relaxed)
+        }
     }
 
     /// Stops accepting commands (service thread, before `lws_context_destroy`).
     func close() {
+        running.store(false, ordering: .releasing)
         state.withLock { state in
             state.context = nil
             state.commands = []
+            waiting.store(false, ordering: .relaxed)
         }
     }
 }

@@ -13,6 +13,12 @@ func serverCallback(
         return lws_callback_http_dummy(wsi, reason, user, input, length)
     }
     let loop = Unmanaged<ServerLoop>.fromOpaque(raw).takeUnretainedValue()
+    // Work hosted on this thread runs when the outermost callback ends (ServerLoop+Hosted).
+    loop.hosting.depth += 1
+    defer {
+        loop.hosting.depth -= 1
+        if loop.hosting.depth == 0 { loop.finishCallback() }
+    }
     switch reason {
     case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
         loop.applyInbox()
@@ -160,7 +166,7 @@ extension ServerLoop {
     /// received nothing since its last `WRITEABLE` (`writesAtOnce`): one
     /// `send()` per session instead of a `poll()` round per batch. What is left waits for a
     /// `WRITEABLE` as before. Everything queued in the drain leaves as one coalesced write.
-    private func flushNewlyQueued() {
+    func flushNewlyQueued() {
         let flush = newlyQueued
         newlyQueued.removeAll(keepingCapacity: true)
         for session in flush where sessions[session.id] === session && !session.queue.isEmpty {
@@ -194,38 +200,49 @@ extension ServerLoop {
         if stopping && sessions.isEmpty { exitRequested = true }
     }
 
-    /// Applies every pending command, in submit order.
+    /// Applies every pending command, in submit order; hosted work waits for the end of the
+    /// callback.
     func applyInbox() {
         var batch: [Input] = []
         swap(&batch, &drainStorage)
         inbox.drain(into: &batch)
+        hosting.applyingInbox = true
         defer {
+            hosting.applyingInbox = false
             batch.removeAll(keepingCapacity: true)
             drainStorage = batch
         }
         for input in batch {
             switch input {
-            case .command(.send(let payload, let ids)):
-                metrics.bytesInTransit.subtract(payload.count * ids.count, ordering: .relaxed)
-                for id in ids {
-                    sessions[id]?.stats.inTransit.subtract(payload.count, ordering: .relaxed)
-                    enqueue(payload, for: id)
-                }
-            case .command(.close(let id, let code, let reason)):
-                if let session = sessions[id] { requestClose(session, code: code, reason: reason, immediate: false) }
-            case .command(.replaceQueue(let id, let payloads)):
-                replaceQueue(of: id, with: payloads)
-            case .command(.handled(let id)):
-                handled(id)
-            case .command(.adopt(let fd)):
-                adopt(fd)
-            case .command(.reloadCertificates(let done)):
-                done(reloadCertificates())
-            case .stop(let code):
-                beginStop(closeCode: code)
+            case .command(let command): apply(command, inTransit: true)
+            case .run(let work): hosting.work.append(work)
+            case .stop(let code): beginStop(closeCode: code)
             }
         }
         flushNewlyQueued()
+    }
+
+    /// Applies one command. `inTransit`: its sends were counted in transit when submitted
+    /// (through the inbox); a command of the service thread itself is applied at once.
+    func apply(_ command: WebSocketServer.Command, inTransit: Bool) {
+        switch command {
+        case .send(let payload, let ids):
+            if inTransit { metrics.bytesInTransit.subtract(payload.count * ids.count, ordering: .relaxed) }
+            for id in ids {
+                if inTransit { sessions[id]?.stats.inTransit.subtract(payload.count, ordering: .relaxed) }
+                enqueue(payload, for: id)
+            }
+        case .close(let id, let code, let reason):
+            if let session = sessions[id] { requestClose(session, code: code, reason: reason, immediate: false) }
+        case .replaceQueue(let id, let payloads):
+            replaceQueue(of: id, with: payloads)
+        case .handled(let id):
+            handled(id)
+        case .adopt(let fd):
+            adopt(fd)
+        case .reloadCertificates(let done):
+            done(reloadCertificates())
+        }
     }
 
     private func enqueue(_ payload: Payload, for id: SessionID) {

@@ -15,6 +15,9 @@ final class ServerLoop: @unchecked Sendable {
     enum Input: Sendable {
         case command(WebSocketServer.Command)
         case stop(closeCode: UInt16)
+        /// Work hosted on this thread (`WebSocketServer.run(onThread:_:)`), run at the end of
+        /// the callback that drains it.
+        case run(@Sendable () -> Void)
     }
 
     let configuration: WebSocketServer.Configuration
@@ -57,6 +60,8 @@ final class ServerLoop: @unchecked Sendable {
     var newlyQueued: [ServerSession] = []
     /// Empty between inbox drains: storage for the next one's commands, kept from drain to drain.
     var drainStorage: [Input] = []
+    /// Work hosted on this thread and its timers (`ServerLoop+Hosted`).
+    let hosting = LoopHosting()
     private var nextID: SessionID
     private let allocations: LoopAllocations
 

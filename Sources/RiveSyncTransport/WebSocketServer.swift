@@ -46,7 +46,7 @@ public final class WebSocketServer: Sendable {
     private let readiness: @Sendable () -> Bool
     private let metricsAccess: @Sendable (_ authorization: String?, _ remoteAddress: String) -> HTTPAccess
     /// One per service thread.
-    private let inboxes: [Inbox<ServerLoop.Input>]
+    let inboxes: [Inbox<ServerLoop.Input>]
     private let state = Locked<RunState>(.idle)
     private let sessionStats = Locked<[SessionID: SessionStats]>([:])
     private let connectionCounts = ConnectionCounts()
@@ -122,7 +122,10 @@ public final class WebSocketServer: Sendable {
             metricsAccess: metricsAccess, metricsBody: metricsBody, readiness: readiness, inbox: inboxes[index],
             sessionStats: sessionStats, thread: (index, inboxes.count), connectionCounts: connectionCounts, handOff: handOff)
         let started = Latch<Result<Int, TransportError>>()
-        let thread = try ServiceThread { loop.run(reportingTo: started) }
+        let thread = try ServiceThread {
+            loop.enterServiceThread()
+            loop.run(reportingTo: started)
+        }
         switch started.wait() {
         case .success(let bound):
             return (thread, bound)
@@ -174,6 +177,12 @@ public final class WebSocketServer: Sendable {
     /// - Returns: false when the server is not running (nothing was queued).
     @discardableResult
     public func submit(_ commands: [Command]) -> Bool {
+        if let loop = ownLoop() { return submit(commands, from: loop) }
+        return submitToInboxes(commands)
+    }
+
+    /// `submit` through the inboxes (from a thread that is not one of the service threads).
+    func submitToInboxes(_ commands: [Command]) -> Bool {
         countInTransit(commands)
         guard inboxes.count > 1 else { return inboxes[0].submit(commands.lazy.map { .command($0) }) }
         var inputs = [[ServerLoop.Input]](repeating: [], count: inboxes.count)
@@ -215,7 +224,7 @@ public final class WebSocketServer: Sendable {
     }
 
     /// The service thread a session lives on.
-    private func thread(of id: SessionID) -> Int { Int((id &- 1) % SessionID(inboxes.count)) }
+    func thread(of id: SessionID) -> Int { Int((id &- 1) % SessionID(inboxes.count)) }
 
     /// The inbox of a session's service thread.
     private func inbox(of id: SessionID) -> Inbox<ServerLoop.Input> { inboxes[thread(of: id)] }
@@ -223,7 +232,7 @@ public final class WebSocketServer: Sendable {
     /// Queues one shared `payload` for every session in `ids`. See `Command.send`.
     @discardableResult
     public func send(_ payload: Payload, to ids: [SessionID]) -> Bool {
-        guard inboxes.count == 1 else { return submit([.send(payload, to: ids)]) }
+        guard inboxes.count == 1, ownLoop() == nil else { return submit([.send(payload, to: ids)]) }
         countInTransit(CollectionOfOne(.send(payload, to: ids)))
         return inboxes[0].submit(CollectionOfOne(.command(.send(payload, to: ids))))
     }
@@ -246,7 +255,8 @@ public final class WebSocketServer: Sendable {
     /// Closes a session after its queued messages. See `Command.close`.
     @discardableResult
     public func close(_ id: SessionID, code: UInt16 = 1000, reason: String = "") -> Bool {
-        inbox(of: id).submit(CollectionOfOne(.command(.close(id, code: code, reason: reason))))
+        if ownLoop() != nil { return submit([.close(id, code: code, reason: reason)]) }
+        return inbox(of: id).submit(CollectionOfOne(.command(.close(id, code: code, reason: reason))))
     }
 
     /// Message bytes queued for `id` and not yet fully written, or nil for an unknown session.

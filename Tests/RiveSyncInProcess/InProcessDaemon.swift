@@ -27,7 +27,7 @@ package final class InProcessDaemon: @unchecked Sendable {
     }
 
     package init(configuration: DaemonConfiguration = .demo(), changeLogs: ((Int) -> any ChangeLog)? = nil) throws {
-        daemon = try Daemon(configuration: configuration, log: Log(minimum: .error), changeLogs: changeLogs, clock: clock)
+        daemon = try Daemon(configuration: configuration, log: Log(minimum: .error), changeLogs: changeLogs, clock: clock, hosting: .queues)
         daemon.context.attach(outlet)
     }
 
@@ -95,7 +95,7 @@ package final class InProcessDaemon: @unchecked Sendable {
     package func drain() {
         for _ in 0..<2 {
             daemon.dispatcher.queue.sync {}
-            for worker in daemon.workers { worker.queue.sync {} }
+            for worker in daemon.workers { worker.host.sync {} }
         }
     }
 }

@@ -116,7 +116,7 @@ extension Daemon {
         let assets = context.assets
         for asset in clusterLog.sharedAssets { assets.restore(id: asset.id, mediaType: asset.mediaType, byteCount: asset.byteCount) }
         try clusterLog.startReplicating(
-            sink: worker, queue: worker.queue, fileHeader: fileHeader, loadFile: loadFile,
+            sink: worker, queue: worker.clusterQueue, fileHeader: fileHeader, loadFile: loadFile,
             addAsset: { assets.restore(id: $0.id, mediaType: $0.mediaType, byteCount: $0.byteCount) }
         ) { [weak self] event in
             switch event {
@@ -172,5 +172,14 @@ extension Dispatcher {
     /// trusted, so its clients go on elsewhere, protocol/CLUSTER.md §3.2).
     func closeEveryConnection(code: CloseCode, reason: String) {
         queue.async { [self] in run(.closeAll(code: code, reason: reason)) }
+    }
+}
+
+extension WorkerShell {
+    /// The queue of a cluster node's worker, where its `RedisChangeLog` delivers (a cluster
+    /// node's workers are hosted on queues, `Daemon.init`).
+    var clusterQueue: DispatchQueue {
+        guard let host = host as? QueueHost else { preconditionFailure("a cluster node's worker runs on a queue") }
+        return host.queue
     }
 }

@@ -9,12 +9,12 @@ extension Daemon {
         for (relay, worker) in zip(context.presenceRelays, workers) {
             do {
                 try relay.start(
-                    deliver: { node, announcement in worker.queue.async { worker.run(.presenceAnnounced(node: node, announcement)) } },
+                    deliver: { node, announcement in worker.host.async { worker.run(.presenceAnnounced(node: node, announcement)) } },
                     invalid: { reason in log(.error, "skipped a presence announcement of the cluster", [("reason", reason)]) })
             } catch {
                 throw ConfigurationError.invalid("cluster.redis: the presence stream could not be read: \(error)")
             }
-            worker.queue.async { worker.run(.presenceSharingStarted) }
+            worker.host.async { worker.run(.presenceSharingStarted) }
         }
     }
 

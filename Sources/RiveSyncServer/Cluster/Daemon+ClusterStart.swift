@@ -68,7 +68,7 @@ extension Daemon {
                 }
                 do {
                     let schema = try FileSchema(json: file.header.schema)
-                    let highest = try worker.queue.sync { () throws -> UInt64 in
+                    let highest = try worker.host.sync { () throws -> UInt64 in
                         defer { worker.perform(worker.core.takeActions()) }
                         return try worker.core.restore(
                             schema, as: name, firstInstanceID: file.number << Directory.fileIDShift | 1, snapshot: file.snapshot,
@@ -82,7 +82,7 @@ extension Daemon {
             }
         }
         guard !context.clusterLogs.isEmpty else { return }
-        for worker in workers { worker.queue.sync { worker.core.ensureCommandNumbers(counterAbove: highestCommand) } }
+        for worker in workers { worker.host.sync { worker.core.ensureCommandNumbers(counterAbove: highestCommand) } }
     }
 
     /// The configured files this cluster node does not load from its configuration: those of

@@ -106,7 +106,7 @@ extension Daemon {
         }
         if let restored = context.directory.file(entry.name) {
             let worker = workers[restored.worker]
-            let kept = worker.queue.sync { worker.files[entry.name]?.schema }
+            let kept = worker.host.sync { worker.files[entry.name]?.schema }
             if kept != schema {
                 overridden(here, "the state directory keeps file '\(entry.name)' as it was first loaded; the configured file differs")
             }
@@ -116,7 +116,7 @@ extension Daemon {
             throw .invalid("\(here).name: '\(entry.name)' appears twice")
         }
         let worker = workers[location.worker]
-        do { try worker.queue.sync { try worker.loadDurably(schema, as: entry.name, number: location.number) } } catch {
+        do { try worker.host.sync { try worker.loadDurably(schema, as: entry.name, number: location.number) } } catch {
             throw .invalid("\(here): \(Self.reason(error))")
         }
     }
@@ -126,7 +126,7 @@ extension Daemon {
         let worker = workers[location.worker]
         if context.directory.target(entry.name) != nil {
             // A name held by another kind of target resolves to nil: reported below as a change of kind.
-            let kept = worker.queue.sync { () -> String? in
+            let kept = worker.host.sync { () -> String? in
                 guard let runtime = worker.files[entry.file], let id = try? runtime.target(entry.name).instance(in: .main) else {
                     return nil
                 }
@@ -141,7 +141,7 @@ extension Daemon {
             return
         }
         do {
-            try worker.queue.sync { () throws in
+            try worker.host.sync { () throws in
                 let source: InstanceSource =
                     entry.instance.map { .name($0, from: .name(entry.viewModel)) } ?? .viewModelDefault(from: .name(entry.viewModel))
                 guard case .instance(let instance, _) = try worker.commitNow(.createInstance(source), file: entry.file) else { return }
@@ -159,7 +159,7 @@ extension Daemon {
         let worker = workers[location.worker]
         if context.directory.target(entry.name) != nil {
             // A target this worker does not hold resolves to nil: reported below.
-            let kept = worker.queue.sync { () -> (record: WorkerShell.TargetRecord, kind: TargetKind)? in
+            let kept = worker.host.sync { () -> (record: WorkerShell.TargetRecord, kind: TargetKind)? in
                 guard let record = worker.targets[entry.name], let target = try? worker.files[entry.file]?.target(entry.name) else {
                     return nil
                 }
@@ -182,7 +182,7 @@ extension Daemon {
             return
         }
         var problem: ConfigurationError?
-        worker.queue.sync {
+        worker.host.sync {
             var globals: [GlobalBinding] = []
             // An instance that does not resolve is the typed problem below.
             for (name, published) in entry.globals.sorted(by: { $0.key < $1.key }) where !failedInstances.contains(published) {

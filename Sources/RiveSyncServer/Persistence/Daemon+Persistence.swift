@@ -23,13 +23,13 @@ extension Daemon {
                 context.log(.warning, "cut a torn last record", [("file", name), ("bytes", "\(recovered.tornBytes)")])
             }
             let worker = workers[workerIndex]
-            let highest = try worker.queue.sync { try worker.restore(recovered, number: number) }
+            let highest = try worker.host.sync { try worker.restore(recovered, number: number) }
             highestCommand = max(highestCommand, highest)
             context.log(
                 .info, "restored",
                 [("file", name), ("records", "\(recovered.records.count)"), ("snapshot", recovered.snapshot == nil ? "no" : "yes")])
         }
-        for worker in workers { worker.queue.sync { worker.core.ensureCommandNumbers(counterAbove: highestCommand) } }
+        for worker in workers { worker.host.sync { worker.core.ensureCommandNumbers(counterAbove: highestCommand) } }
     }
 }
 

@@ -39,7 +39,7 @@ extension Dispatcher {
         let limit = min(page.limit ?? maxPageSize, maxPageSize)
         let gathered = Locked<(found: [(name: String, info: ServerMessage.TargetInfo)], left: Int)>(([], workers.count))
         for worker in workers {
-            worker.queue.async {
+            worker.host.async {
                 let infos = worker.targetInfos(after: page.after, limit: limit + 1, shows: grants.shows)
                 let all = gathered.withLock { state -> [(name: String, info: ServerMessage.TargetInfo)]? in
                     state.found += infos
@@ -106,7 +106,7 @@ extension Dispatcher {
         }
         guard let location = context.directory.reserveFile(name, worker: index) else { return finish(failure(exists, id: id)) }
         let worker = workers[index]
-        worker.queue.async {
+        worker.host.async {
             do {
                 try worker.loadDurably(schema, as: name, number: location.number)
             } catch {
@@ -127,7 +127,7 @@ extension Dispatcher {
         loaded: @escaping @Sendable () -> Void, else finish: @escaping @Sendable (ServerMessage) -> Void
     ) {
         let header = JournalHeader(name: name, worker: worker.index, schema: schema.jsonValue)
-        worker.queue.async {
+        worker.host.async {
             clusterLog.proposeFile(name: name, header: header) { outcome in
                 switch outcome {
                 case .committed(applied: true):
@@ -151,7 +151,7 @@ extension Dispatcher {
     ) {
         let outstanding = Locked((count: context.clusterLogs.count, answered: false))
         for (clusterLog, worker) in zip(context.clusterLogs, workers) {
-            worker.queue.async {
+            worker.host.async {
                 clusterLog.proposeAsset(reference) { outcome in
                     let answer: ServerMessage? = outstanding.withLock { state in
                         guard !state.answered else { return nil }

@@ -59,7 +59,7 @@ package final class Dispatcher: @unchecked Sendable {
     /// Has the workers tell `dispatcher` when they answered a routed `subscribe`.
     private static func hear(_ workers: [WorkerShell], in dispatcher: Dispatcher) {
         for worker in workers {
-            worker.queue.sync {
+            worker.host.sync {
                 worker.subscribeAnswered = { [weak dispatcher] connection, target, paths, succeeded in
                     guard let dispatcher else { return }
                     dispatcher.queue.async {
@@ -121,7 +121,7 @@ package final class Dispatcher: @unchecked Sendable {
                 flush()
                 start(work, for: connection, id: id)
             case .forget(let connection):
-                for worker in workers { worker.queue.async { worker.run(.closed(connection)) } }
+                for worker in workers { worker.host.async { worker.run(.closed(connection)) } }
             case .log(let level, let message, let metadata):
                 context.log(Self.level(level), message, metadata)
             case .countRequest:
@@ -134,7 +134,7 @@ package final class Dispatcher: @unchecked Sendable {
     }
 
     private func route(_ request: Request, from connection: ConnectionID, to worker: WorkerShell, grants: Grants, author: Author) {
-        worker.queue.async { worker.run(.request(connection, request, grants: grants, author: author)) }
+        worker.host.async { worker.run(.request(connection, request, grants: grants, author: author)) }
     }
 
     static func level(_ level: LogLevel) -> Log.Level {

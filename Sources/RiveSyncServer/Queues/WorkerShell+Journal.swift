@@ -8,7 +8,7 @@ extension WorkerShell {
     func scheduleSync() {
         guard !syncScheduled else { return }
         syncScheduled = true
-        queue.asyncAfter(deadline: .now() + .seconds(1)) { [self] in
+        host.schedule(at: context.clock.now() + 1_000_000_000) { [self] in
             syncScheduled = false
             syncJournals()
         }

@@ -5,16 +5,17 @@ import RiveSyncModel
 import RiveSyncProtocol
 import RiveSyncTransport
 
-/// The shell around a worker core (`WorkerCore`): one serial queue that carries events into
-/// the core (requests the dispatcher routes, timers, closed connections, the change log's
-/// answers) and performs the actions it returns — sends to the transport in one submit,
-/// timers through `asyncAfter`, appends and compactions on the change log, log lines,
-/// counters. Everything below `context` is touched only on `queue` (that is what makes
-/// `@unchecked Sendable` sound; debug builds check it where the core is reached:
-/// `queue.assertConfined()`).
+/// The shell around a worker core (`WorkerCore`): its host (`WorkerHost`: a service thread of
+/// the transport, or a serial queue) carries events into the core one at a time (requests the
+/// dispatcher routes, timers, closed connections, the change log's answers) and the shell
+/// performs the actions it returns — sends to the transport in one submit, timers on the host,
+/// appends and compactions on the change log, log lines, counters. Everything below `context`
+/// is touched only on the host (that is what makes `@unchecked Sendable` sound; debug builds
+/// check it where the core is reached: `host.assertConfined()`).
 package final class WorkerShell: @unchecked Sendable {
     let index: Int
-    package let queue: DispatchQueue
+    /// Where the worker's events run.
+    package let host: any WorkerHost
     let context: ServerContext
     let core: WorkerCore
     /// Where this worker's files' changes are appended and committed (see `ChangeLog`): the
@@ -33,12 +34,12 @@ package final class WorkerShell: @unchecked Sendable {
 
     typealias TargetRecord = WorkerCore.TargetRecord
 
-    /// Worker `index` of `workers`. `log`: the worker's change log; nil for the default (file
-    /// journals with a state directory, else memory).
-    init(index: Int, of workers: Int, context: ServerContext, log: (any ChangeLog)? = nil) {
+    /// Worker `index` of `workers`, on `host`. `log`: the worker's change log; nil for the
+    /// default (file journals with a state directory, else memory).
+    init(index: Int, of workers: Int, context: ServerContext, host: any WorkerHost, log: (any ChangeLog)? = nil) {
         self.index = index
         self.context = context
-        self.queue = DispatchQueue(label: "rivesyncd.worker.\(index)")
+        self.host = host
         let fileLog = log != nil || context.stateDirectory == nil ? nil : FileChangeLog(log: context.log)
         self.fileLog = fileLog
         let log = log ?? fileLog ?? MemoryChangeLog(retains: false)
@@ -52,19 +53,19 @@ package final class WorkerShell: @unchecked Sendable {
     }
 
     var files: [String: FileRuntime] {
-        queue.assertConfined()
+        host.assertConfined()
         return core.files
     }
 
     var targets: [String: TargetRecord] {
-        queue.assertConfined()
+        host.assertConfined()
         return core.targets
     }
 
-    /// Feeds one event to the core and performs its actions (on the queue), the transport's
+    /// Feeds one event to the core and performs its actions (on the host), the transport's
     /// send queues reported first when they changed (see `SendQueues`).
     func run(_ event: WorkerEvent) {
-        queue.assertConfined()
+        host.assertConfined()
         reportSendQueues()
         perform(core.handle(event))
     }
@@ -84,7 +85,7 @@ package final class WorkerShell: @unchecked Sendable {
     /// Performs the core's actions in order; sends and credits go in one transport submit. A
     /// log that answers inside `append` has its answer's actions performed there, in order.
     func perform(_ actions: [WorkerAction]) {
-        queue.assertConfined()
+        host.assertConfined()
         var commands: [WebSocketServer.Command] = []
         for action in actions {
             switch action {
@@ -107,7 +108,7 @@ package final class WorkerShell: @unchecked Sendable {
                 commands = []
                 subscribeAnswered?(connection, target, paths, succeeded)
             case .schedule(let timer, let at):
-                context.clock.schedule(at: at, on: queue) { [self] in run(.timerFired(timer)) }
+                host.schedule(at: at) { [self] in run(.timerFired(timer)) }
             case .log(let level, let message, let metadata):
                 context.log(Dispatcher.level(level), message, metadata)
             case .count(let counter):
@@ -144,17 +145,17 @@ package final class WorkerShell: @unchecked Sendable {
         }
     }
 
-    // MARK: The daemon's own calls (on the queue)
+    // MARK: The daemon's own calls (on the host)
 
     /// Loads a schema as a file of this worker.
     func load(_ schema: FileSchema, as name: String, number: UInt64) {
-        queue.assertConfined()
+        host.assertConfined()
         core.load(schema, as: name, firstInstanceID: number << Directory.fileIDShift | 1)
     }
 
     /// Applies reloaded limits to the files already loaded.
     func refreshLimits() {
-        queue.assertConfined()
+        host.assertConfined()
         var settings = core.settings
         settings.limits = context.workerLimits
         run(.configured(settings))
@@ -187,13 +188,13 @@ package final class WorkerShell: @unchecked Sendable {
 
     /// Listing entries (see `WorkerCore.targetInfos`).
     func targetInfos(after: String?, limit: Int, shows: (String) -> Bool) -> [(name: String, info: ServerMessage.TargetInfo)] {
-        queue.assertConfined()
+        host.assertConfined()
         return core.targetInfos(after: after, limit: limit, shows: shows)
     }
 }
 
 extension WorkerShell: LogSink {
-    /// The log's answer, delivered on the queue (inside `append`, or later for a shared log):
+    /// The log's answer, delivered on the host (inside `append`, or later for a shared log):
     /// an event for the core, whose actions are performed at once.
     package func committed(file: String, record: JournalRecord, ticket: LogTicket?) {
         let count = log.recordsSinceCompaction(of: file)

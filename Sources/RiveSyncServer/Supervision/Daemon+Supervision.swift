@@ -14,7 +14,7 @@ extension Daemon {
     /// - Returns: true when every stage answered (the transport within `timeout`, at least 1 s).
     func probe(timeout: Duration) -> Bool {
         dispatcher.queue.sync {}
-        for worker in workers { worker.queue.sync {} }
+        for worker in workers { worker.host.sync {} }
         var ends: [Int32] = [-1, -1]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends) == 0 else { return false }
         defer { close(ends[1]) }
@@ -62,7 +62,7 @@ extension Daemon {
                 settings.limits = limits.connectionLimits
                 settings.welcome = limits.welcome(epoch: context.epoch)
             }
-            for worker in workers { worker.queue.async { worker.refreshLimits() } }
+            for worker in workers { worker.host.async { worker.refreshLimits() } }
         }
         return context.limits.withLock { current in
             var changes: [(name: String, old: Int, new: Int, applied: Bool)] = []

@@ -112,7 +112,7 @@ import Testing
         client.send(["type": "set", "target": "panel", "path": "items~1all/0/x~1y", "value": 2])
         try await InProcessWorkerTests.advance("panel", client, acks: 3)
         let worker = daemon.daemon.workers[0]
-        let record = try #require(worker.queue.sync { log.records["paths"]?.last })
+        let record = try #require(worker.host.sync { log.records["paths"]?.last })
         guard case .advance(_, let commands, _) = record else {
             Issue.record("the last record is not the advance: \(record)")
             return
@@ -150,7 +150,7 @@ import Testing
     /// carries it (a list append); one queued behind another is checked when it applies.
     @Test func aListCommandCheckedAtOnceCarriesItsResolution() async throws {
         let (daemon, log, _, _) = try await Self.panel()
-        let record = try #require(daemon.daemon.workers[0].queue.sync { log.records["paths"]?.last })
+        let record = try #require(daemon.daemon.workers[0].host.sync { log.records["paths"]?.last })
         guard case .advance(_, let commands, _) = record else {
             Issue.record("the last record is not the advance: \(record)")
             return

@@ -29,14 +29,14 @@ import Testing
         let worker = daemon.daemon.workers[0]
         let client = try await Self.greeted(daemon)
         let before = try await client.request(["type": "get", "target": "character", "path": "mood"])
-        worker.queue.sync { log.failNext = LogFailure("disk full") }
+        worker.host.sync { log.failNext = LogFailure("disk full") }
         let refused = try await client.request(["type": "set", "target": "character", "path": "mood", "value": 7])
         #expect(refused["type"] == "error" && refused["code"] == "storage_failed", "\(refused.jsonText)")
         let after = try await client.request(["type": "get", "target": "character", "path": "mood"])
         #expect(after["value"] == before["value"] && after["seq"] == before["seq"], "nothing applied: \(after.jsonText)")
         let created = try await client.request(["type": "createInstance", "file": "demo", "source": ["blank": ["viewModel": "Player"]]])
         #expect(created["type"] == "instance", "the log works again: \(created.jsonText)")
-        worker.queue.sync { log.failNext = LogFailure("disk full") }
+        worker.host.sync { log.failNext = LogFailure("disk full") }
         let refusedTarget = try await client.request([
             "type": "createStateMachine", "file": "demo", "name": "room", "artboard": "Lobby", "mode": "manual",
         ])
@@ -84,17 +84,17 @@ import Testing
         bare.instances = []
         bare.stateMachines = []
         let second = try InProcessDaemon(configuration: bare)
-        let records = first.daemon.workers[0].queue.sync { log.records["demo"] ?? [] }
+        let records = first.daemon.workers[0].host.sync { log.records["demo"] ?? [] }
         #expect(records.count >= 10, "\(records.count) records")
         let replica = second.daemon.workers[0]
-        let actions = replica.queue.sync {
+        let actions = replica.host.sync {
             records.flatMap { replica.core.handle(.committed(file: "demo", record: $0, ticket: nil, recordsSinceCompaction: 0)) }
         }
         #expect(!actions.contains { if case .retract = $0 { true } else { false } }, "every record applies")
         let original = first.daemon.workers[0]
-        let state = original.queue.sync { Self.state(of: original) }
+        let state = original.host.sync { Self.state(of: original) }
         #expect(state.count == 5, "room, character, lobby, manual-target, theme: \(state.keys.sorted())")
-        #expect(replica.queue.sync { Self.state(of: replica) } == state)
+        #expect(replica.host.sync { Self.state(of: replica) } == state)
     }
 
     /// Advances a manual target and takes the `advanced` reply and the acks of its commands.

@@ -1,0 +1,181 @@
+import Dispatch
+import RiveSyncTransport
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A worker hosted on a service thread of the transport (`WebSocketServer.run(onThread:_:)`):
+/// its routed requests, timers, closed connections and the daemon's own calls all run there,
+/// and nowhere else, while the transport runs. A request routed on that thread runs at the end
+/// of the callback that received it, its sends to that thread's sessions are applied there,
+/// and its timers are the thread's own lws timer: no hop, no wakeup (bench/README.md, hosted
+/// workers).
+///
+/// Before the transport's threads start (`attach`) and after they stop (`detach`), work runs
+/// inline on the caller's thread under `executor` (work posted from inside it waits for it to
+/// end, as on a queue). Work posted from another thread while the transport runs is kept in
+/// `posted` until its thread runs it, so work the stop drops runs at `detach`, in order.
+/// `@unchecked Sendable`: `state` is locked; the worker's own state is confined by this host.
+package final class TransportHost: WorkerHost, @unchecked Sendable {
+    private enum Mode {
+        case inline
+        case thread(WebSocketServer, Int)
+    }
+
+    private struct State {
+        var mode = Mode.inline
+        /// Work posted from other threads while the transport runs, not yet run.
+        var posted: [@Sendable () -> Void] = []
+        /// The thread running work inline (holding `executor`), and the work it posted meanwhile.
+        var inlineThread: pthread_t?
+        var inlinePending: [@Sendable () -> Void] = []
+    }
+
+    private let state = Locked(State())
+    private let executor = Locked(())
+    private let clock: any DaemonClock
+    /// Where timers wait for a clock that is not the system's (or a transport not running).
+    private let timerQueue: DispatchQueue
+
+    init(label: String, clock: any DaemonClock) {
+        self.clock = clock
+        timerQueue = DispatchQueue(label: label + ".timers")
+    }
+
+    /// From now on, runs on service thread `thread` of `server` (which runs).
+    func attach(_ server: WebSocketServer, thread: Int) {
+        executor.withLock { _ in state.withLock { $0.mode = .thread(server, thread) } }
+    }
+
+    /// The transport stopped (its threads joined): runs the work it did not, then runs inline.
+    func detach() {
+        executor.withLock { _ in
+            let left = state.withLock { state in
+                state.mode = .inline
+                state.inlineThread = pthread_self()
+                defer { state.posted = [] }
+                return state.posted
+            }
+            for work in left { work() }
+            runInlinePending()
+        }
+    }
+
+    package func async(_ work: @escaping @Sendable () -> Void) {
+        switch state.withLock({ $0.mode }) {
+        case .thread(let server, let thread):
+            if server.isServiceThread(thread) {
+                server.run(onThread: thread, work)
+            } else {
+                post(work, to: server, thread: thread)
+            }
+        case .inline:
+            runInline(work)
+        }
+    }
+
+    /// Keeps `work` in `posted` and asks the thread to run the first posted work.
+    private func post(_ work: @escaping @Sendable () -> Void, to server: WebSocketServer, thread: Int) {
+        let stillHosted = state.withLock { state in
+            guard case .thread = state.mode else { return false }
+            state.posted.append(work)
+            return true
+        }
+        guard stillHosted else { return runInline(work) }
+        server.run(onThread: thread) { [self] in
+            let next = state.withLock { $0.posted.isEmpty ? nil : $0.posted.removeFirst() }
+            next?()
+        }
+    }
+
+    package func sync<T, E: Error>(_ work: () throws(E) -> T) throws(E) -> T {
+        let (mode, inlineThread) = state.withLock { ($0.mode, $0.inlineThread) }
+        let onInlineThread = inlineThread.map { pthread_equal($0, pthread_self()) != 0 } ?? false
+        switch mode {
+        case .thread(let server, let thread):
+            if server.isServiceThread(thread) { return try work() }
+            let result = withoutActuallyEscaping(work) { work -> Result<T, E> in
+                let box = ResultBox<T, E>(work)
+                let done = DispatchSemaphore(value: 0)
+                let run: @Sendable () -> Void = {
+                    box.run()
+                    done.signal()
+                }
+                post(run, to: server, thread: thread)
+                done.wait()
+                return box.result!
+            }
+            return try result.get()
+        case .inline:
+            if onInlineThread { return try work() }
+            return try executor.withLock { (_) throws(E) -> T in
+                state.withLock { $0.inlineThread = pthread_self() }
+                defer { runInlinePending() }
+                return try work()
+            }
+        }
+    }
+
+    package func schedule(at: UInt64, _ work: @escaping @Sendable () -> Void) {
+        if clock is SystemClock, case .thread(let server, let thread) = state.withLock({ $0.mode }) {
+            let now = clock.now()
+            if server.schedule(onThread: thread, afterNanoseconds: at > now ? at - now : 0, work) { return }
+        }
+        clock.schedule(at: at, on: timerQueue) { [self] in async(work) }
+    }
+
+    package func assertConfined() {
+        #if DEBUG
+            switch state.withLock({ ($0.mode, $0.inlineThread) }) {
+            case (.thread(let server, let thread), _):
+                precondition(server.isServiceThread(thread), "a hosted worker reached off its service thread")
+            case (.inline, let running):
+                precondition(running.map { pthread_equal($0, pthread_self()) != 0 } ?? false, "a worker reached off its host")
+            }
+        #endif
+    }
+
+    /// Runs `work` inline under `executor`, or after the inline work of this thread if it
+    /// is the one running (as a queue would).
+    private func runInline(_ work: @escaping @Sendable () -> Void) {
+        let nested = state.withLock { state in
+            guard let running = state.inlineThread, pthread_equal(running, pthread_self()) != 0 else { return false }
+            state.inlinePending.append(work)
+            return true
+        }
+        guard !nested else { return }
+        executor.withLock { _ in
+            state.withLock { $0.inlineThread = pthread_self() }
+            work()
+            runInlinePending()
+        }
+    }
+
+    /// Runs what inline work posted while it ran, then leaves `executor`'s thread unset
+    /// (called holding `executor`).
+    private func runInlinePending() {
+        while true {
+            let pending = state.withLock { state in
+                defer { state.inlinePending = [] }
+                if state.inlinePending.isEmpty { state.inlineThread = nil }
+                return state.inlinePending
+            }
+            if pending.isEmpty { return }
+            for work in pending { work() }
+        }
+    }
+}
+
+/// Carries a non-escaping `sync` body to the host's thread and its result back (the caller
+/// waits, so the body outlives neither).
+private final class ResultBox<T, E: Error>: @unchecked Sendable {
+    private let work: () throws(E) -> T
+    var result: Result<T, E>?
+
+    init(_ work: @escaping () throws(E) -> T) { self.work = work }
+
+    func run() {
+        do throws(E) { result = .success(try work()) } catch { result = .failure(error) }
+    }
+}

@@ -1,0 +1,127 @@
+import CWebSockets
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Work hosted on a service thread (`WebSocketServer.run(onThread:_:)`) and its timers: what
+/// the daemon's workers run on when they live on the transport's threads. Touched on the
+/// service thread only, like the rest of `ServerLoop`.
+final class LoopHosting {
+    /// Work to run when the outermost callback ends, in the order posted.
+    var work: [@Sendable () -> Void] = []
+    /// Storage of the last batch run, kept from batch to batch.
+    var spare: [@Sendable () -> Void] = []
+    /// How deep the service thread is in lws callbacks (and the hosted work's own run).
+    var depth = 0
+    /// True while `applyInbox` applies a batch: a command of the thread then does not drain
+    /// the inbox again.
+    var applyingInbox = false
+    /// Pending timers, earliest first.
+    var timers = TimerHeap<@Sendable () -> Void>()
+    /// The one lws timer, set to the earliest pending timer (`armedAt`).
+    let timer: UnsafeMutablePointer<rs_timer_t>
+    var armedAt: UInt64?
+
+    init() {
+        timer = .allocate(capacity: 1)
+        timer.initialize(to: rs_timer_t())
+    }
+
+    deinit { timer.deallocate() }
+}
+
+/// The loop whose service thread this is (set as the thread starts, `enterServiceThread`).
+private let currentLoopKey: pthread_key_t = {
+    var key = pthread_key_t()
+    pthread_key_create(&key, nil)
+    return key
+}()
+
+extension ServerLoop {
+    /// The loop served by the calling thread, nil off every service thread.
+    static var current: ServerLoop? {
+        pthread_getspecific(currentLoopKey).map { Unmanaged<ServerLoop>.fromOpaque($0).takeUnretainedValue() }
+    }
+
+    /// Marks the calling thread as this loop's service thread (first thing on it).
+    func enterServiceThread() {
+        pthread_setspecific(currentLoopKey, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    /// Before a command or work of this thread itself: whatever other threads submitted
+    /// before it is applied first (a submit that happened before this call is in the inbox),
+    /// so per session and per host the thread's own input never overtakes theirs.
+    func takeInboxFirst() {
+        guard !hosting.applyingInbox, inbox.hasCommands else { return }
+        applyInbox()
+    }
+
+    /// Hosts `work` on this thread: it runs at the end of the current callback.
+    func host(_ work: @escaping @Sendable () -> Void) {
+        takeInboxFirst()
+        hosting.work.append(work)
+    }
+
+    /// Applies commands of this thread for its own sessions at once (no lock, no wakeup);
+    /// their writes go out at the end of the callback.
+    func applyOwn(_ commands: some Sequence<WebSocketServer.Command>) {
+        takeInboxFirst()
+        for command in commands { apply(command, inTransit: false) }
+    }
+
+    /// Runs the hosted work, then writes what it queued (`flushNewlyQueued`): at the end of
+    /// the outermost callback and of the hosted timer's callback.
+    func finishCallback() {
+        guard !hosting.work.isEmpty || !newlyQueued.isEmpty else { return }
+        hosting.depth += 1
+        defer { hosting.depth -= 1 }
+        while !hosting.work.isEmpty {
+            var batch = hosting.spare
+            swap(&batch, &hosting.work)
+            for work in batch { work() }
+            batch.removeAll(keepingCapacity: true)
+            hosting.spare = batch
+        }
+        flushNewlyQueued()
+    }
+
+    /// Runs `work` on this thread `nanoseconds` from now (with the other hosted work of its
+    /// callback); false once the loop is stopping (its context is about to go).
+    func schedule(after nanoseconds: UInt64, _ work: @escaping @Sendable () -> Void) -> Bool {
+        guard inbox.isOpen, let context else { return false }
+        let at = Self.monotonicNow() &+ nanoseconds
+        hosting.timers.insert(work, at: at)
+        if hosting.armedAt.map({ at < $0 }) ?? true { arm(at, context: context) }
+        return true
+    }
+
+    /// Sets the lws timer to fire at `at` (monotonic nanoseconds).
+    private func arm(_ at: UInt64, context: OpaquePointer) {
+        hosting.armedAt = at
+        hosting.timer.pointee.owner = Unmanaged.passUnretained(self).toOpaque()
+        let now = Self.monotonicNow()
+        let delay = at > now ? (at - now + 999) / 1000 : 0
+        rs_timer_schedule(
+            context, hosting.timer,
+            { sul in Unmanaged<ServerLoop>.fromOpaque(rs_timer_owner(sul)!).takeUnretainedValue().timersFired() },
+            lws_usec_t(delay))
+    }
+
+    /// The lws timer's callback: every timer due runs, in deadline order, then the lws timer
+    /// is set to the next one.
+    private func timersFired() {
+        hosting.armedAt = nil
+        let now = Self.monotonicNow()
+        while let work = hosting.timers.popFirst(dueBy: now) { hosting.work.append(work) }
+        if let next = hosting.timers.firstDeadline, inbox.isOpen, let context { arm(next, context: context) }
+        finishCallback()
+    }
+
+    /// `CLOCK_MONOTONIC` in nanoseconds (the scale of `DispatchTime.uptimeNanoseconds`).
+    static func monotonicNow() -> UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+    }
+}

@@ -1,0 +1,52 @@
+/// Pending timers by deadline (a binary min-heap); equal deadlines in insertion order.
+struct TimerHeap<Work> {
+    private struct Entry {
+        var at: UInt64
+        var order: UInt64
+        var work: Work
+
+        func precedes(_ other: Entry) -> Bool { at != other.at ? at < other.at : order < other.order }
+    }
+
+    private var entries: [Entry] = []
+    private var inserted: UInt64 = 0
+
+    var isEmpty: Bool { entries.isEmpty }
+    var count: Int { entries.count }
+
+    /// The earliest deadline, nil when empty.
+    var firstDeadline: UInt64? { entries.first?.at }
+
+    mutating func insert(_ work: Work, at: UInt64) {
+        inserted &+= 1
+        entries.append(Entry(at: at, order: inserted, work: work))
+        var child = entries.count - 1
+        while child > 0 {
+            let parent = (child - 1) / 2
+            guard entries[child].precedes(entries[parent]) else { break }
+            entries.swapAt(child, parent)
+            child = parent
+        }
+    }
+
+    /// Removes and returns the earliest timer if it is due by `now`.
+    mutating func popFirst(dueBy now: UInt64) -> Work? {
+        guard let first = entries.first, first.at <= now else { return nil }
+        let last = entries.removeLast()
+        if !entries.isEmpty {
+            entries[0] = last
+            var parent = 0
+            while true {
+                let left = 2 * parent + 1
+                let right = left + 1
+                var smallest = parent
+                if left < entries.count, entries[left].precedes(entries[smallest]) { smallest = left }
+                if right < entries.count, entries[right].precedes(entries[smallest]) { smallest = right }
+                guard smallest != parent else { break }
+                entries.swapAt(parent, smallest)
+                parent = smallest
+            }
+        }
+        return first.work
+    }
+}

@@ -1,0 +1,78 @@
+/// Work hosted on the service threads: the daemon runs each of its workers on one of them, so
+/// that a request, a timer and the sends they make cross no thread when the worker's
+/// connections are on its thread (bench/README.md, hosted workers).
+///
+/// On service thread `t`, hosted work runs at the end of the lws callback that posted or
+/// drained it (a receive, a close, the inbox's wakeup, the hosted timer), after the callback's
+/// own work and in the order posted; from any other thread it goes through `t`'s inbox (one
+/// wakeup). Commands a service thread submits for its own sessions are applied at once, with
+/// no lock and no wakeup, and written at the end of the callback. Whatever other threads
+/// submitted to the thread before is applied first, so the thread's own commands and work
+/// never overtake theirs.
+extension WebSocketServer {
+    /// How many service threads the server has (one per `Configuration.serviceThreads`).
+    public var serviceThreadCount: Int { inboxes.count }
+
+    /// Whether the caller runs on service thread `thread` of this server.
+    public func isServiceThread(_ thread: Int) -> Bool { ownLoop()?.index == thread }
+
+    /// Runs `work` on service thread `thread`: at the end of the current callback when called
+    /// there, else after the thread's next wakeup. False (and `work` dropped) when the thread
+    /// does not run: not started, or stopping (work posted just before a stop may be dropped
+    /// too; the caller keeps what it must not lose).
+    @discardableResult
+    public func run(onThread thread: Int, _ work: @escaping @Sendable () -> Void) -> Bool {
+        if let loop = ownLoop(), loop.index == thread {
+            loop.host(work)
+            return true
+        }
+        return inboxes[thread].submit(CollectionOfOne(.run(work)))
+    }
+
+    /// Runs `work` on service thread `thread` once `nanoseconds` have passed (the thread's
+    /// own lws timer, set to the earliest of its pending timers). Call it on that thread;
+    /// false when called elsewhere or once the thread is stopping (nothing is scheduled).
+    public func schedule(onThread thread: Int, afterNanoseconds nanoseconds: UInt64, _ work: @escaping @Sendable () -> Void) -> Bool {
+        guard let loop = ownLoop(), loop.index == thread else { return false }
+        return loop.schedule(after: nanoseconds, work)
+    }
+
+    /// The loop of this server served by the calling thread, if it is one of them.
+    func ownLoop() -> ServerLoop? {
+        guard let loop = ServerLoop.current, loop.index < inboxes.count, inboxes[loop.index] === loop.inbox else { return nil }
+        return loop
+    }
+
+    /// `submit` from service thread `loop`: its own sessions' commands applied at once, the
+    /// rest through the other threads' inboxes.
+    func submit(_ commands: [Command], from loop: ServerLoop) -> Bool {
+        guard inboxes.count > 1 else {
+            var remote: [Command] = []
+            for command in commands {
+                switch command {
+                case .adopt, .reloadCertificates: remote.append(command)
+                default: loop.applyOwn(CollectionOfOne(command))
+                }
+            }
+            return remote.isEmpty || submitToInboxes(remote)
+        }
+        var remote: [Command] = []
+        for command in commands {
+            switch command {
+            case .send(let payload, let ids):
+                var own: [SessionID] = []
+                var others: [SessionID] = []
+                for id in ids {
+                    if thread(of: id) == loop.index { own.append(id) } else { others.append(id) }
+                }
+                if !own.isEmpty { loop.applyOwn(CollectionOfOne(.send(payload, to: own))) }
+                if !others.isEmpty { remote.append(.send(payload, to: others)) }
+            case .close(let id, _, _), .replaceQueue(let id, _), .handled(let id):
+                if thread(of: id) == loop.index { loop.applyOwn(CollectionOfOne(command)) } else { remote.append(command) }
+            case .adopt, .reloadCertificates:
+                remote.append(command)
+            }
+        }
+        return remote.isEmpty || submitToInboxes(remote)
+    }
+}
