@@ -7,6 +7,7 @@
 #define RIVESYNC_CWEBSOCKETS_SHIM_H
 
 #include <libwebsockets.h>
+#include <ev.h>
 
 /* Headroom lws needs before every buffer passed to lws_write (LWS_PRE). */
 static inline size_t rs_lws_pre(void) { return LWS_PRE; }
@@ -62,5 +63,17 @@ static inline int rs_append_header(struct lws *wsi, const char *name, const char
     return lws_add_http_header_by_name(wsi, (const unsigned char *)name,
                                        (const unsigned char *)value, (int)strlen(value), p, end);
 }
+
+/*
+ * The server's event loop: libev on epoll, handed to lws as a foreign loop
+ * (LWS_SERVER_OPTION_LIBEV loads lws' libev plugin). lws' default poll()
+ * backend walks every socket on each wake-up; epoll touches only the ready
+ * ones. The loop is ours, so the service thread stops it with ev_break.
+ */
+static inline uint64_t rs_opt_libev(void) { return LWS_SERVER_OPTION_LIBEV; }
+static inline void *rs_ev_loop_new(void) { return ev_loop_new(EVBACKEND_EPOLL); }
+static inline void rs_ev_run(void *loop) { ev_run((struct ev_loop *)loop, 0); }
+static inline void rs_ev_break(void *loop) { ev_break((struct ev_loop *)loop, EVBREAK_ALL); }
+static inline void rs_ev_loop_destroy(void *loop) { ev_loop_destroy((struct ev_loop *)loop); }
 
 #endif

@@ -39,13 +39,21 @@ final class LoopAllocations {
     }
 
     /// Runs `context` until `finished()` (checked after each service round) or an lws error,
-    /// then closes `inbox`, cancels the shutdown timer and destroys the context.
-    func serve<Input>(_ context: OpaquePointer, inbox: Inbox<Input>, until finished: () -> Bool) {
-        while !finished() {
-            if lws_service(context, 0) < 0 { break }
+    /// then closes `inbox`, cancels the shutdown timer and destroys the context. With
+    /// `eventLoop` (the context's foreign libev loop), runs that loop instead until its owner
+    /// breaks it (`rs_ev_break`), and destroys the loop after the context.
+    func serve<Input>(_ context: OpaquePointer, inbox: Inbox<Input>, eventLoop: UnsafeMutableRawPointer? = nil, until finished: () -> Bool)
+    {
+        if let eventLoop {
+            if !finished() { rs_ev_run(eventLoop) }
+        } else {
+            while !finished() {
+                if lws_service(context, 0) < 0 { break }
+            }
         }
         inbox.close()
         rs_timer_cancel(shutdownTimer)
         lws_context_destroy(context)
+        if let eventLoop { rs_ev_loop_destroy(eventLoop) }
     }
 }
