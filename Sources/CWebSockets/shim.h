@@ -35,26 +35,18 @@ static inline long rs_ssl_options_tls12_floor(void) {
 static inline int rs_write_raw(void) { return LWS_WRITE_HTTP; }
 
 /*
- * The libev loop the calling service thread runs for its lws context (set by
- * the thread before it serves, cleared after), or NULL on a thread that runs
- * lws' poll() backend.
- */
-static inline void **rs_thread_loop(void) {
-    static __thread void *loop;
-    return &loop;
-}
-
-/*
  * A timer on the service thread whose callback can find its owner: lws hands
  * the callback only the lws_sorted_usec_list_t pointer, so embed it first in a
- * C struct. On a poll() thread it is an lws sul. On a libev thread it is an
- * ev_timer that calls the same callback: lws 4.1.6's libev plugin arms its
- * own timer only from its idle watcher, and re-arming an active ev_timer
- * there is lost, so a sul falls due late on a quiet loop.
+ * C struct. On a poll() thread (`loop` NULL) it is an lws sul. On a libev
+ * thread (`loop` set to the thread's loop before it is first scheduled) it is
+ * an ev_timer that calls the same callback: lws 4.1.6's libev plugin arms its
+ * own timer only from its idle watcher, and re-arming an active ev_timer there
+ * is lost, so a sul falls due late on a quiet loop.
  */
 typedef struct rs_timer {
     lws_sorted_usec_list_t sul;
     void *owner;
+    void *loop;
     sul_cb_t callback;
     ev_timer watcher;
 } rs_timer_t;
@@ -72,7 +64,7 @@ static void rs_timer_fired(struct ev_loop *loop, ev_timer *watcher, int revents)
 
 static inline void rs_timer_schedule(struct lws_context *context, rs_timer_t *timer,
                                      sul_cb_t callback, lws_usec_t delay_us) {
-    struct ev_loop *loop = (struct ev_loop *)*rs_thread_loop();
+    struct ev_loop *loop = (struct ev_loop *)timer->loop;
     if (!loop) {
         lws_sul_schedule(context, 0, &timer->sul, callback, delay_us);
         return;
@@ -85,7 +77,7 @@ static inline void rs_timer_schedule(struct lws_context *context, rs_timer_t *ti
 }
 
 static inline void rs_timer_cancel(rs_timer_t *timer) {
-    struct ev_loop *loop = (struct ev_loop *)*rs_thread_loop();
+    struct ev_loop *loop = (struct ev_loop *)timer->loop;
     if (loop)
         ev_timer_stop(loop, &timer->watcher);
     lws_sul_cancel(&timer->sul);

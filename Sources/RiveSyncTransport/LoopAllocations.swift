@@ -46,13 +46,13 @@ final class LoopAllocations {
     /// Runs `context` until `finished()` (checked after each service round) or an lws error,
     /// then closes `inbox`, cancels the shutdown timer and destroys the context. With
     /// `eventLoop` (the context's foreign libev loop), runs that loop instead until its owner
-    /// breaks it (`rs_ev_break`), with this thread's timers on it (`rs_timer_t`) and lws' own
+    /// breaks it (`rs_ev_break`), with the shutdown timer on it (`rs_timer_t.loop`) and lws' own
     /// timeouts woken every 250 ms, and destroys the loop after the context.
     func serve<Input>(
         _ context: OpaquePointer, inbox: Inbox<Input>, eventLoop: UnsafeMutableRawPointer? = nil, until finished: () -> Bool
     ) {
         if let eventLoop {
-            rs_thread_loop().pointee = eventLoop
+            shutdownTimer.pointee.loop = eventLoop
             rs_sul_pump_start(eventLoop, sulPump, context, 0.25)
             if !finished() { rs_ev_run(eventLoop) }
             rs_sul_pump_stop(eventLoop, sulPump)
@@ -65,7 +65,7 @@ final class LoopAllocations {
         rs_timer_cancel(shutdownTimer)
         lws_context_destroy(context)
         if let eventLoop {
-            rs_thread_loop().pointee = nil
+            shutdownTimer.pointee.loop = nil
             rs_ev_loop_destroy(eventLoop)
         }
     }

@@ -39,7 +39,7 @@ final class ServerLoop: @unchecked Sendable {
         didSet { if exitRequested, let eventLoop { rs_ev_break(eventLoop) } }
     }
     /// The context's event loop (libev on epoll), ours to run and to stop; nil before `run`.
-    private var eventLoop: UnsafeMutableRawPointer?
+    private(set) var eventLoop: UnsafeMutableRawPointer?
     /// This thread's accepted connections (`WSI_CREATE` … `WSI_DESTROY`) → their peer address.
     var connections: [OpaquePointer: String] = [:]
     /// The server's accepted connections, all threads together (admission).
