@@ -19,7 +19,8 @@ final class LoopHosting {
     var applyingInbox = false
     /// Pending timers, earliest first.
     var timers = TimerHeap<@Sendable () -> Void>()
-    /// The one lws timer, set to the earliest pending timer (`armedAt`).
+    /// The one timer (an ev_timer on the libev loop, else an lws sul), set to the earliest
+    /// pending timer (`armedAt`).
     let timer: UnsafeMutablePointer<rs_timer_t>
     var armedAt: UInt64?
 
@@ -100,6 +101,8 @@ extension ServerLoop {
     private func arm(_ at: UInt64, context: OpaquePointer) {
         hosting.armedAt = at
         hosting.timer.pointee.owner = Unmanaged.passUnretained(self).toOpaque()
+        // On the libev loop an ev_timer (lws' own sul is not re-armed reliably there, shim.h).
+        hosting.timer.pointee.loop = eventLoop
         let now = Self.monotonicNow()
         let delay = at > now ? (at - now + 999) / 1000 : 0
         rs_timer_schedule(

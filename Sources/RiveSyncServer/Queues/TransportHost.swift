@@ -167,15 +167,18 @@ package final class TransportHost: WorkerHost, @unchecked Sendable {
     }
 }
 
-/// Carries a non-escaping `sync` body to the host's thread and its result back (the caller
-/// waits, so the body outlives neither).
+/// Carries a non-escaping `sync` body to the host's thread and its result back. The body is
+/// let go of as it runs, before the caller is signalled: `withoutActuallyEscaping` traps if
+/// anything still holds it when the caller's wait ends.
 private final class ResultBox<T, E: Error>: @unchecked Sendable {
-    private let work: () throws(E) -> T
+    private var work: (() throws(E) -> T)?
     var result: Result<T, E>?
 
     init(_ work: @escaping () throws(E) -> T) { self.work = work }
 
     func run() {
+        guard let work else { return }
+        self.work = nil
         do throws(E) { result = .success(try work()) } catch { result = .failure(error) }
     }
 }
