@@ -7,9 +7,14 @@ extension WorkerCore {
     /// interval, else at the next interval boundary (so it advances at most `rate` times a
     /// second, and only when something is queued or its state machine is running).
     func scheduleAdvance(_ target: String) {
-        guard let record = targets[target], !record.manual, !record.scheduled else { return }
-        targets[target]!.scheduled = true
-        let due = AdvancePacing.due(now: environment.now(), lastAdvance: record.lastAdvance, rate: record.rate)
+        // The fields are read, not the record kept: a copy of it alive while it changes would
+        // copy its fields (copy on write).
+        guard let index = targets.index(forKey: target) else { return }
+        let (manual, scheduled) = (targets.values[index].manual, targets.values[index].scheduled)
+        guard !manual, !scheduled else { return }
+        targets.values[index].scheduled = true
+        let due = AdvancePacing.due(
+            now: environment.now(), lastAdvance: targets.values[index].lastAdvance, rate: targets.values[index].rate)
         outbox.append(.schedule(.advance(target: target), at: due))
     }
 
@@ -18,22 +23,23 @@ extension WorkerCore {
     /// errors it produced. `elapsed`: a manual target's `advance` request's seconds; an auto
     /// target's are decided here (`autoElapsed`). `manual`: the `advance` request to answer.
     func runAdvance(_ target: String, elapsed: Double? = nil, manual: ManualAdvance? = nil) {
-        guard let record = targets[target] else { return }
+        // The fields are read, not the record kept (see `scheduleAdvance`).
+        guard targets[target] != nil else { return }
         let start = environment.now()
         targets[target]!.scheduled = false
         targets[target]!.lastAdvance = start
-        let commands = record.queued
+        let commands = targets[target]!.queued
         let seconds = elapsed ?? autoElapsed(target, now: start)
         // A settled state machine's time changes nothing: only commands make an advance then.
         // A running one advances on request, or on the tick of the worker that drives it.
-        guard !commands.isEmpty || (!settled(target) && (elapsed != nil || record.drivesTime)) else {
+        guard !commands.isEmpty || (!settled(target) && (elapsed != nil || targets[target]!.drivesTime)) else {
             if let manual { sendAdvanced(target, to: manual) }
             return
         }
         targets[target]!.queued = []
         targets[target]!.lastStep = start
         propose(
-            .advance(target: target, commands: commands, elapsed: seconds), file: record.file,
+            .advance(target: target, commands: commands, elapsed: seconds), file: targets[target]!.file,
             .advance(target: target, commands: commands, manual: manual))
     }
 
@@ -58,7 +64,8 @@ extension WorkerCore {
     /// state machine once, not once per node. A settled target schedules nothing: an idle,
     /// settled daemon has no timer.
     func advanceApplied(_ target: String, own: Bool) {
-        guard let record = targets[target], !record.manual else { return }
+        // The record is not kept while it changes (see `scheduleAdvance`).
+        guard let manual = targets[target]?.manual, !manual else { return }
         let drives = own || !settings.sharesManualAdvances
         targets[target]!.drivesTime = drives
         if !own || targets[target]!.lastStep == nil { targets[target]!.lastStep = environment.now() }

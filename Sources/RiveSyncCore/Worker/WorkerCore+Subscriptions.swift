@@ -143,7 +143,8 @@ extension WorkerCore {
 
     /// Forgets a closed connection's subscriptions and pending acks (its commands still apply).
     func connectionClosed(_ connection: ConnectionID) {
-        for name in targets.keys {
+        // The names first: iterating the dictionary while changing its records would copy them.
+        for name in Array(targets.keys) {
             if targets[name]!.subscribers.removeValue(forKey: connection) != nil {
                 count(.subscriptions(target: name, delta: -1))
             }
