@@ -114,7 +114,9 @@ extension FileRuntime {
         if isBind { unindexRoots(of: targets[targetName]!) }
         defer { if isBind { indexRoots(of: targets[targetName]!) } }
         do {
-            try ChangeApplier.apply(change, to: &store, bindings: &targets[targetName]!.bindings)
+            try changeStore(andBindingsOf: targetName) { (store, bindings) throws(ReplicaError) in
+                try ChangeApplier.apply(change, to: &store, bindings: &bindings)
+            }
         } catch {
             throw .invalidValue(path: path, reason: "the change could not be applied (a daemon bug): \(error)")
         }
