@@ -5,16 +5,11 @@
 /// always give the same ids, batches and digests. It is not thread-safe by itself: the
 /// daemon owns each one on a single worker.
 public struct FileRuntime: Sendable {
-    /// The fields, shared by copies of the runtime until one of them changes (see `Storage`).
-    private var storage: Storage
+    /// The fields, shared by copies of the runtime until one of them changes.
+    private var storage: SharedFields<Fields>
 
     /// The fields, unshared first: a copy of the runtime keeps the fields it had.
-    private var unique: UnsafeMutablePointer<Fields> {
-        mutating get {
-            if !isKnownUniquelyReferenced(&storage) { storage = Storage(storage.fields.pointee) }
-            return storage.fields
-        }
-    }
+    private var unique: UnsafeMutablePointer<Fields> { mutating get { SharedFields.unique(&storage) } }
 
     public var schema: FileSchema { storage.fields.pointee.schema }
     public var limits: ModelLimits {
@@ -76,7 +71,7 @@ public struct FileRuntime: Sendable {
         schema: FileSchema, limits: ModelLimits = ModelLimits(), coalescing: CoalescingPolicy = .latestValue,
         firstInstanceID: UInt64 = 1
     ) {
-        storage = Storage(
+        storage = SharedFields(
             Fields(schema: schema, limits: limits, coalescing: coalescing, nextInstanceID: max(firstInstanceID, 1)))
     }
 
