@@ -124,7 +124,7 @@ extension FileRuntime {
 
     /// Drops value writes that a later write to the same property in this batch supersedes.
     private func coalesced(_ effects: [Effect]) -> [Effect] {
-        guard coalescing == .latestValue else { return effects }
+        guard coalescing == .latestValue, effects.count > 1 else { return effects }
         var seen = Set<InstanceProperty>()
         var kept: [Effect] = []
         for effect in effects.reversed() {
