@@ -92,18 +92,19 @@ extension WorkerCore {
         // No connection can be lagging while the whole transport queue is under the soft limit.
         let anyBacklog = Backlog.lags(queuedBytes: sendQueues.total, maxSendQueueBytes: limits.maxSendQueueBytes)
         for batch in batches {
-            guard targets[batch.target] != nil else { continue }
+            // The record found once: nothing below adds or removes a record, so its index holds.
+            guard let record = targets.index(forKey: batch.target) else { continue }
             count(.batches(target: batch.target))
             let targetEpoch = epoch(of: batch.target)
             let full = Frame(
                 bytes: ServerMessage.batch(
                     ServerMessage.Batch(batch, epoch: targetEpoch, effects: batch.effects, withAuthors: settings.recordsAuthors)
                 ).serialized())
-            targets[batch.target]!.history.append(HistoryEntry(batch: batch, frame: full))
-            if targets[batch.target]!.history.count > limits.historyBatches {
-                targets[batch.target]!.history.removeFirst(targets[batch.target]!.history.count - limits.historyBatches)
+            targets.values[record].history.append(HistoryEntry(batch: batch, frame: full))
+            if targets.values[record].history.count > limits.historyBatches {
+                targets.values[record].history.removeFirst(targets.values[record].history.count - limits.historyBatches)
             }
-            let subscribers = targets[batch.target]!.subscribers.compactMap { connection, subscription in
+            let subscribers = targets.values[record].subscribers.compactMap { connection, subscription in
                 subscription.lagging ? nil : Fanout.Subscriber(connection: connection, paths: subscription.paths)
             }
             let plan = Fanout.plan(
@@ -114,18 +115,18 @@ extension WorkerCore {
                 for (_, connections) in plan.filtered { fannedOut.formUnion(connections) }
                 fannedOut.formUnion(plan.wholeTarget)
             }
-            for connection in plan.lagging { targets[batch.target]!.subscribers[connection]!.lagging = true }
+            for connection in plan.lagging { targets.values[record].subscribers[connection]!.lagging = true }
             if !plan.lagging.isEmpty { scheduleCatchUpCheck() }
             if !plan.wholeTarget.isEmpty { outbox.append(.send(full, to: plan.wholeTarget)) }
             for number in batch.applied {
-                guard let waiting = targets[batch.target]!.pending.removeValue(forKey: number) else { continue }
+                guard let waiting = targets.values[record].pending.removeValue(forKey: number) else { continue }
                 let ack = ServerMessage.ack(
                     ServerMessage.Ack(target: batch.target, seq: batch.seq, command: number, commands: waiting.transaction?.commands),
                     id: waiting.requestID)
                 replies.append(.send(Frame(bytes: ack.serialized()), to: [waiting.connection]))
             }
             for rejected in batch.rejected {
-                guard let waiting = targets[batch.target]!.pending.removeValue(forKey: rejected.id) else { continue }
+                guard let waiting = targets.values[record].pending.removeValue(forKey: rejected.id) else { continue }
                 var error = WireError(rejected.error)
                 if let path = waiting.hiddenPath { error = error.withoutState(path: path) }
                 error.details += [("seq", .number(Double(batch.seq))), ("command", .number(Double(rejected.id)))]
@@ -134,7 +135,7 @@ extension WorkerCore {
                     .send(Frame(bytes: ServerMessage.error(error, id: waiting.requestID).serialized()), to: [waiting.connection]))
             }
             for rejected in batch.rejectedTransactions {
-                guard let waiting = targets[batch.target]!.pending.removeValue(forKey: rejected.commands[0]) else { continue }
+                guard let waiting = targets.values[record].pending.removeValue(forKey: rejected.commands[0]) else { continue }
                 let error = rejectionError(rejected, seq: batch.seq, waiting: waiting)
                 count(.error(error.code))
                 replies.append(

@@ -35,7 +35,10 @@ extension FileRuntime {
         guard !queue.isEmpty || !outcome.effects.isEmpty || !step.events.isEmpty || !step.layers.isEmpty || step.settled != wasSettled
         else { return [] }
         var batches: [ChangeBatch] = []
-        for name in targetNames {
+        // Every target in creation order when a change shows in others; else the target's
+        // own batch alone, without going through every target of the file.
+        let others = outcome.effects.keys.contains { $0 != targetName }
+        for name in others ? targetNames : [targetName] {
             let own = name == targetName
             let effects = outcome.effects[name] ?? []
             guard own || !effects.isEmpty else { continue }
