@@ -8,8 +8,8 @@ extension FileRuntime {
     /// transaction's commands apply together or not at all: when one fails, the changes of
     /// the others are undone and none of their effects is in a batch.
     public mutating func advance(_ targetName: String, elapsed: Double = 0) throws(StateMachineError) -> [ChangeBatch] {
-        let target = try target(targetName)
-        let queue = target.queue
+        // Only the queue is kept: a copy of the target kept while it changes would copy its fields.
+        let queue = try target(targetName).queue
         guard !queue.isEmpty || needsStateMachineStep(targetName, elapsed: elapsed) else { return [] }
         targets[targetName]!.queue = []
         var outcome = AdvanceOutcome()
@@ -85,7 +85,9 @@ extension FileRuntime {
             }
             return
         }
-        for change in try plan(queued.command, in: targets[targetName]!, resolved: queued.resolved) {
+        // Planned first: the target read for the plan is not kept while the changes apply.
+        let changes = try plan(queued.command, in: targets[targetName]!, resolved: queued.resolved)
+        for change in changes {
             // Where the change is seen, as of before it applies; recorded only once it
             // applied, so batches always say exactly what the store did. (A planned
             // change that fails to apply is a bug; its command is rejected with it.)
