@@ -103,6 +103,10 @@ extension FileRuntime {
     private func visibility(of change: Change, from origin: String) -> [(String, Effect)] {
         if case .bind(let slot, _, _) = change { return [(origin, Effect(paths: [slot.pathPrefix], change: change))] }
         let (instance, property) = change.location
+        // One slot's own instance, held by no other (the usual change): that slot's path alone.
+        if let roots = rootSlots[instance], roots.count == 1, store.parents[instance] == nil {
+            return [(roots[0].target, Effect(paths: [PropertyPath.appending(property, to: roots[0].prefix)], change: change))]
+        }
         return store.paths(to: instance, rootSlots: rootSlots).map { name, paths in
             (name, Effect(paths: paths.map { PropertyPath.appending(property, to: $0) }, change: change))
         }
