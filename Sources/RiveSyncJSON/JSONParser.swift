@@ -98,6 +98,8 @@ private struct Reader {
         index += 1
         var members: [(String, JSONValue)] = []
         skipWhitespace()
+        // Room for a request's members at once (a set has five), not grown one at a time.
+        if current != UInt8(ascii: "}") { members.reserveCapacity(8) }
         if current == UInt8(ascii: "}") {
             index += 1
             return .object(members)
