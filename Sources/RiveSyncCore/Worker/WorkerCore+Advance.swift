@@ -104,8 +104,10 @@ extension WorkerCore {
             if targets.values[record].history.count > limits.historyBatches {
                 targets.values[record].history.removeFirst(targets.values[record].history.count - limits.historyBatches)
             }
-            let subscribers = targets.values[record].subscribers.compactMap { connection, subscription in
-                subscription.lagging ? nil : Fanout.Subscriber(connection: connection, paths: subscription.paths)
+            var subscribers: [Fanout.Subscriber] = []
+            subscribers.reserveCapacity(targets.values[record].subscribers.count)
+            for (connection, subscription) in targets.values[record].subscribers where !subscription.lagging {
+                subscribers.append(Fanout.Subscriber(connection: connection, paths: subscription.paths))
             }
             let plan = Fanout.plan(
                 batch, epoch: targetEpoch, withAuthors: settings.recordsAuthors, to: subscribers, anyBacklog: anyBacklog,
