@@ -2,7 +2,7 @@
 /// changes (copy on write): copying the value, or reading it out of a dictionary, costs one
 /// reference count instead of one per field, and changing it in place in a dictionary moves
 /// one word (a larger value needs a heap frame for each in-place access). `FileRuntime` and
-/// `Target` keep their fields this way (bench/README.md, "Halving a set's instructions").
+/// `Target` keep their fields this way (bench/README.md, "Instructions per set").
 ///
 /// The fields sit at a fixed address and are reached through a pointer, so that an access
 /// needs no run-time exclusivity check (a class's stored property costs one on every
