@@ -73,7 +73,7 @@ extension WorkerCore {
         guard cursor.epoch == epoch, cursor.seq <= currentSeq else { return nil }
         if cursor.seq == currentSeq { return [] }
         guard let first = record.history.first, first.batch.seq <= cursor.seq + 1 else { return nil }
-        let missing = record.history.filter { $0.batch.seq > cursor.seq }
+        let missing = record.history.ordered.filter { $0.batch.seq > cursor.seq }
         let budget = settings.limits.maxSendQueueBytes / 2
         guard missing.reduce(0, { $0 + $1.frame.bytes.count }) <= budget else { return nil }
         return missing
