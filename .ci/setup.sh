@@ -3,8 +3,10 @@
 # (Swift 6.3 is expected on PATH already). Safe to run again.
 set -eu
 # libhiredis-dev: the Redis client library the cluster mode links (RiveSyncRedis).
+# libwebsockets-evlib-ev, libev-dev: the server's event loop (lws' libev plugin on epoll; the
+# -dev package depends on both already, named here because the daemon needs them).
 # systemd: systemd-analyze (.ci/systemd-check.sh) and systemd-socket-activate (supervision tests).
-packages="libwebsockets-dev libssl-dev libhiredis-dev zlib1g-dev pkg-config openssl python3-websockets iproute2 procps systemd"
+packages="libwebsockets-dev libwebsockets-evlib-ev libev-dev libssl-dev libhiredis-dev zlib1g-dev pkg-config openssl python3-websockets iproute2 procps systemd"
 missing=""
 for package in $packages; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing="$missing $package"

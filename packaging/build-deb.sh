@@ -116,6 +116,8 @@ chmod 0644 "$doc/copyright"
 printf 'Source: rivesync\n\nPackage: rivesync\nArchitecture: any\n' > "$work/debian/control"
 depends=$(cd "$work" && dpkg-shlibdeps -O debian/rivesync/usr/bin/rivesyncd | sed -n 's/^shlibs:Depends=//p')
 [ -n "$depends" ] || { echo "build-deb: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
+# lws loads its libev plugin with dlopen (the server's event loop), so no linked library names it.
+depends="$depends, libwebsockets-evlib-ev"
 
 cat > "$root/DEBIAN/control" <<CONTROL
 Package: rivesync

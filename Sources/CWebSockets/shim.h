@@ -6,7 +6,9 @@
 #ifndef RIVESYNC_CWEBSOCKETS_SHIM_H
 #define RIVESYNC_CWEBSOCKETS_SHIM_H
 
+#include <stddef.h>
 #include <libwebsockets.h>
+#include <ev.h>
 
 /* Headroom lws needs before every buffer passed to lws_write (LWS_PRE). */
 static inline size_t rs_lws_pre(void) { return LWS_PRE; }
@@ -33,25 +35,79 @@ static inline long rs_ssl_options_tls12_floor(void) {
 static inline int rs_write_raw(void) { return LWS_WRITE_HTTP; }
 
 /*
- * A sul timer whose callback can find its owner: lws hands the callback only
- * the lws_sorted_usec_list_t pointer, so embed it first in a C struct.
+ * A timer on the service thread whose callback can find its owner: lws hands
+ * the callback only the lws_sorted_usec_list_t pointer, so embed it first in a
+ * C struct. On a poll() thread (`loop` NULL) it is an lws sul. On a libev
+ * thread (`loop` set to the thread's loop before it is first scheduled) it is
+ * an ev_timer that calls the same callback: lws 4.1.6's libev plugin arms its
+ * own timer only from its idle watcher, and re-arming an active ev_timer there
+ * is lost, so a sul falls due late on a quiet loop.
  */
 typedef struct rs_timer {
     lws_sorted_usec_list_t sul;
     void *owner;
+    void *loop;
+    sul_cb_t callback;
+    ev_timer watcher;
 } rs_timer_t;
 
 static inline void *rs_timer_owner(lws_sorted_usec_list_t *sul) {
     return ((rs_timer_t *)sul)->owner;
 }
 
+static void rs_timer_fired(struct ev_loop *loop, ev_timer *watcher, int revents) {
+    rs_timer_t *timer = (rs_timer_t *)((char *)watcher - offsetof(rs_timer_t, watcher));
+    (void)loop;
+    (void)revents;
+    timer->callback(&timer->sul);
+}
+
 static inline void rs_timer_schedule(struct lws_context *context, rs_timer_t *timer,
                                      sul_cb_t callback, lws_usec_t delay_us) {
-    lws_sul_schedule(context, 0, &timer->sul, callback, delay_us);
+    struct ev_loop *loop = (struct ev_loop *)timer->loop;
+    if (!loop) {
+        lws_sul_schedule(context, 0, &timer->sul, callback, delay_us);
+        return;
+    }
+    ev_timer_stop(loop, &timer->watcher);
+    timer->callback = callback;
+    ev_now_update(loop);
+    ev_timer_init(&timer->watcher, rs_timer_fired, (ev_tstamp)delay_us / 1e6, 0.);
+    ev_timer_start(loop, &timer->watcher);
 }
 
 static inline void rs_timer_cancel(rs_timer_t *timer) {
+    struct ev_loop *loop = (struct ev_loop *)timer->loop;
+    if (loop)
+        ev_timer_stop(loop, &timer->watcher);
     lws_sul_cancel(&timer->sul);
+}
+
+/*
+ * lws' own timeouts (handshake, ping and idle policy, closes) are suls too:
+ * on a libev loop a repeating timer wakes the loop with lws_cancel_service so
+ * that lws' idle watcher runs the ones due, at worst `period` late.
+ */
+typedef struct rs_sul_pump {
+    ev_timer watcher;
+    struct lws_context *context;
+} rs_sul_pump_t;
+
+static void rs_sul_pump_fired(struct ev_loop *loop, ev_timer *watcher, int revents) {
+    (void)loop;
+    (void)revents;
+    lws_cancel_service(((rs_sul_pump_t *)watcher)->context);
+}
+
+static inline void rs_sul_pump_start(void *loop, rs_sul_pump_t *pump, struct lws_context *context,
+                                     double period) {
+    pump->context = context;
+    ev_timer_init(&pump->watcher, rs_sul_pump_fired, period, period);
+    ev_timer_start((struct ev_loop *)loop, &pump->watcher);
+}
+
+static inline void rs_sul_pump_stop(void *loop, rs_sul_pump_t *pump) {
+    ev_timer_stop((struct ev_loop *)loop, &pump->watcher);
 }
 
 /* Client frames: LWS_CALLBACK_CLIENT_APPEND_HANDSHAKE_HEADER passes `char **`. */
@@ -62,5 +118,17 @@ static inline int rs_append_header(struct lws *wsi, const char *name, const char
     return lws_add_http_header_by_name(wsi, (const unsigned char *)name,
                                        (const unsigned char *)value, (int)strlen(value), p, end);
 }
+
+/*
+ * The server's event loop: libev on epoll, handed to lws as a foreign loop
+ * (LWS_SERVER_OPTION_LIBEV loads lws' libev plugin). lws' default poll()
+ * backend walks every socket on each wake-up; epoll touches only the ready
+ * ones. The loop is ours, so the service thread stops it with ev_break.
+ */
+static inline uint64_t rs_opt_libev(void) { return LWS_SERVER_OPTION_LIBEV; }
+static inline void *rs_ev_loop_new(void) { return ev_loop_new(EVBACKEND_EPOLL); }
+static inline void rs_ev_run(void *loop) { ev_run((struct ev_loop *)loop, 0); }
+static inline void rs_ev_break(void *loop) { ev_break((struct ev_loop *)loop, EVBREAK_ALL); }
+static inline void rs_ev_loop_destroy(void *loop) { ev_loop_destroy((struct ev_loop *)loop); }
 
 #endif

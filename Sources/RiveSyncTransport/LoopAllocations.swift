@@ -10,6 +10,8 @@ final class LoopAllocations {
     let protocols: UnsafeMutablePointer<lws_protocols>
     let retryPolicy: UnsafeMutablePointer<lws_retry_bo_t>
     let shutdownTimer: UnsafeMutablePointer<rs_timer_t>
+    /// Wakes a libev loop so lws runs its own timeouts that fell due (see `rs_sul_pump_t`).
+    let sulPump: UnsafeMutablePointer<rs_sul_pump_t>
 
     typealias Callback =
         @convention(c) (OpaquePointer?, lws_callback_reasons, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, Int) -> Int32
@@ -30,22 +32,41 @@ final class LoopAllocations {
         retryPolicy.pointee.secs_since_valid_hangup = UInt16(idleTimeoutSeconds)
         shutdownTimer = .allocate(capacity: 1)
         shutdownTimer.initialize(to: rs_timer_t())
+        sulPump = .allocate(capacity: 1)
+        sulPump.initialize(to: rs_sul_pump_t())
     }
 
     deinit {
         protocols.deallocate()
         retryPolicy.deallocate()
         shutdownTimer.deallocate()
+        sulPump.deallocate()
     }
 
     /// Runs `context` until `finished()` (checked after each service round) or an lws error,
-    /// then closes `inbox`, cancels the shutdown timer and destroys the context.
-    func serve<Input>(_ context: OpaquePointer, inbox: Inbox<Input>, until finished: () -> Bool) {
-        while !finished() {
-            if lws_service(context, 0) < 0 { break }
+    /// then closes `inbox`, cancels the shutdown timer and destroys the context. With
+    /// `eventLoop` (the context's foreign libev loop), runs that loop instead until its owner
+    /// breaks it (`rs_ev_break`), with the shutdown timer on it (`rs_timer_t.loop`) and lws' own
+    /// timeouts woken every 250 ms, and destroys the loop after the context.
+    func serve<Input>(
+        _ context: OpaquePointer, inbox: Inbox<Input>, eventLoop: UnsafeMutableRawPointer? = nil, until finished: () -> Bool
+    ) {
+        if let eventLoop {
+            shutdownTimer.pointee.loop = eventLoop
+            rs_sul_pump_start(eventLoop, sulPump, context, 0.25)
+            if !finished() { rs_ev_run(eventLoop) }
+            rs_sul_pump_stop(eventLoop, sulPump)
+        } else {
+            while !finished() {
+                if lws_service(context, 0) < 0 { break }
+            }
         }
         inbox.close()
         rs_timer_cancel(shutdownTimer)
         lws_context_destroy(context)
+        if let eventLoop {
+            shutdownTimer.pointee.loop = nil
+            rs_ev_loop_destroy(eventLoop)
+        }
     }
 }

@@ -34,7 +34,12 @@ final class ServerLoop: @unchecked Sendable {
     /// The configured static files, each body in one payload made once.
     let staticFiles: [String: (contentType: String, headers: [(name: String, value: String)], payload: Payload)]
     var stopping = false
-    var exitRequested = false
+    /// Set once every session is gone (or the grace period ended): the loop ends its run.
+    var exitRequested = false {
+        didSet { if exitRequested, let eventLoop { rs_ev_break(eventLoop) } }
+    }
+    /// The context's event loop (libev on epoll), ours to run and to stop; nil before `run`.
+    private(set) var eventLoop: UnsafeMutableRawPointer?
     /// This thread's accepted connections (`WSI_CREATE` … `WSI_DESTROY`) → their peer address.
     var connections: [OpaquePointer: String] = [:]
     /// The server's accepted connections, all threads together (admission).
@@ -130,18 +135,34 @@ final class ServerLoop: @unchecked Sendable {
             info.ssl_cipher_list = UnsafePointer(allocations.arena.dup(Self.tls12Ciphers))
             info.tls1_3_plus_cipher_list = UnsafePointer(allocations.arena.dup(Self.tls13Ciphers))
         }
-        guard let context = lws_create_context(&info) else {
+        // libev on epoll, as a foreign loop the service thread runs itself (`serve`): lws'
+        // default poll() backend walks every socket on each wake-up. The plugin is
+        // `libwebsockets-evlib-ev`.
+        guard let eventLoop = rs_ev_loop_new() else {
+            started.fulfil(.failure(TransportError(.contextCreationFailed, "libev could not create an epoll loop")))
+            return
+        }
+        var foreignLoops: [UnsafeMutableRawPointer?] = [eventLoop]
+        info.options |= rs_opt_libev()
+        let created = foreignLoops.withUnsafeMutableBufferPointer { loops in
+            info.foreign_loops = loops.baseAddress
+            return lws_create_context(&info)
+        }
+        guard let context = created else {
+            rs_ev_loop_destroy(eventLoop)
             started.fulfil(.failure(diagnoseStartFailure()))
             return
         }
+        self.eventLoop = eventLoop
         self.context = context
         connectionBudget = Self.connectionBudget(maxConnections: configuration.maxConnections)
         allocations.shutdownTimer.pointee.owner = Unmanaged.passUnretained(self).toOpaque()
         let port = listens ? Int(lws_get_vhost_listen_port(lws_get_vhost_by_name(context, "default"))) : 0
         inbox.open(context: context)
         started.fulfil(.success(port))
-        allocations.serve(context, inbox: inbox) { exitRequested }
+        allocations.serve(context, inbox: inbox, eventLoop: eventLoop) { exitRequested }
         self.context = nil
+        self.eventLoop = nil
     }
 
     /// Works out why `lws_create_context` failed (lws reports only NULL).

@@ -138,7 +138,7 @@ import Testing
             let oldTokens = Set(before.filter { $0.value("n") == Array(frozenName.utf8) }.compactMap { $0.value("g") })
             #expect(!oldTokens.isEmpty, "the node appended before it was frozen")
 
-            kill(cluster.node(0).pid, SIGSTOP)
+            try await stopProcess(cluster.node(0).pid)
             onFrozen.send(["type": "set", "target": "lobby", "path": "title", "value": "while frozen", "id": 77])
             try await Task.sleep(nanoseconds: 2_500_000_000)
             let during = try await onOther.request(["type": "set", "target": "lobby", "path": "title", "value": "elsewhere"])

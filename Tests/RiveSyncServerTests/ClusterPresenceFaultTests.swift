@@ -125,7 +125,7 @@ extension ClusterPresenceTests {
         _ = try await PresenceDaemonTests.change(of: cyMember, watcherB, what: "Cy's join on node B")
         try await waitForMembers([entry(anaMember, ["name": "Ana"]), entry(cyMember, ["name": "Cy"])], on: nodeB, "A's members on B")
 
-        kill(nodeA.pid, SIGSTOP)
+        try await stopProcess(nodeA.pid)
         let frozen = Date()
         // Ana comes back on node B within the grace and keeps her member; Cy does not come back.
         let (_, anaOnB) = try await joined(nodeB, key: "ana-key-0123456789", ["name": "Ana", "back": true])

@@ -90,7 +90,7 @@ import Testing
             let watcher = try await TestClient.connected(to: cluster.node(1))
             #expect(try await watcher.request(["type": "subscribe", "target": "lobby"])["type"] == "snapshot")
             _ = try await Self.set(writer, "before the freeze")
-            kill(cluster.node(1).pid, SIGSTOP)
+            try await stopProcess(cluster.node(1).pid)
             var last = 0
             for round in 0..<60 { last = try await Self.set(writer, "while node 1 is frozen: \(round)") }
             kill(cluster.node(1).pid, SIGCONT)

@@ -102,13 +102,13 @@ public struct Log: Sendable {
 
     /// Sends libwebsockets' own lines through this log (`source=lws`; the transport's, which it
     /// logs through lws, as `source=transport`), mapped to our levels
-    /// (`ERR` error, `WARN` warning, `NOTICE` info, `INFO` debug), and has lws emit only the
+    /// (`ERR` error, `WARN` warning, `NOTICE` and `INFO` debug: with the libev backend lws
+    /// writes a notice for every socket watcher it starts or stops), and has lws emit only the
     /// levels `minimum` writes. Call again after changing `minimum`. Process-wide.
     public func routeTransportLines() {
         var levels: TransportLog.Levels = [.error]
         if writes(.warning) { levels.insert(.warning) }
-        if writes(.info) { levels.insert(.notice) }
-        if writes(.debug) { levels.insert(.info) }
+        if writes(.debug) { levels.formUnion([.notice, .info]) }
         TransportLog.configure(levels: levels) { [self] level, text in
             let line = text.trimmingCharacters(in: .whitespaces)
             // The transport's own lines go through lws' logger too, marked "rivesync: ".
@@ -123,7 +123,6 @@ public struct Log: Sendable {
     static func level(of lws: TransportLog.Levels) -> Level {
         if lws.contains(.error) { return .error }
         if lws.contains(.warning) { return .warning }
-        if lws.contains(.notice) { return .info }
         return .debug
     }
 
