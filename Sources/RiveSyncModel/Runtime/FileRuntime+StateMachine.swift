@@ -27,7 +27,7 @@ extension FileRuntime {
     /// Runs the target's state machine for `elapsed` seconds after its queue applied,
     /// recording the changes it makes (origin `.stateMachine`) for every target that sees them.
     mutating func stepStateMachine(_ targetName: String, elapsed: Double, effects: inout [String: [Effect]]) -> StateMachineStep {
-        guard targets[targetName]?.stateMachine != nil else { return StateMachineStep() }
+        guard targets[targetName]?.hasStateMachine == true else { return StateMachineStep() }
         var changed: [ValueLocation] = []
         var rebound = false
         for effect in effects[targetName] ?? [] where effect.origin == .command {
@@ -62,7 +62,7 @@ extension FileRuntime {
     /// Whether the target's state machine needs no further advance (always true for a
     /// published instance, or a state machine with nothing to run).
     public func isSettled(_ targetName: String) -> Bool {
-        targets[targetName]?.stateMachine?.isSettled ?? true
+        targets[targetName]?.isSettled ?? true
     }
 
     /// Each layer's current state of the target's state machine, in layer order (empty for a

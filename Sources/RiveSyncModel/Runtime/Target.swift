@@ -44,6 +44,13 @@ public struct Target: Sendable {
         _modify { yield &unique.pointee.stateMachine }
     }
 
+    /// Whether the target has a running state machine (read in place, not copied out).
+    var hasStateMachine: Bool { storage.fields.pointee.stateMachine != nil }
+
+    /// Whether the target's state machine needs no further advance (true without one; read in
+    /// place: the state machine is not copied to ask).
+    var isSettled: Bool { storage.fields.pointee.stateMachine?.isSettled ?? true }
+
     init(name: String, kind: TargetKind, bindings: [Binding]) {
         storage = SharedFields(Fields(name: name, kind: kind, bindings: bindings))
     }
