@@ -27,15 +27,19 @@ public struct JSONParser {
     public func parse<Bytes: Collection>(_ bytes: Bytes) throws(JSONParseError) -> JSONValue
     where Bytes.Element == UInt8 {
         guard bytes.count <= maxBytes else { throw .tooLarge(limit: maxBytes) }
-        let array = Array(bytes)
-        return try array.withUnsafeBufferPointer { (buffer) throws(JSONParseError) -> JSONValue in
-            var reader = Reader(bytes: buffer, maxDepth: maxDepth)
-            reader.skipWhitespace()
-            let value = try reader.parseValue(depth: 0)
-            reader.skipWhitespace()
-            guard reader.index == buffer.count else { throw reader.error("trailing characters") }
-            return value
-        }
+        // Contiguous bytes (a message's array, the usual input) are read where they are.
+        let result = bytes.withContiguousStorageIfAvailable { buffer in Result { () throws(JSONParseError) in try parse(buffer) } }
+        if let result { return try result.get() }
+        return try Array(bytes).withUnsafeBufferPointer { (buffer) throws(JSONParseError) -> JSONValue in try parse(buffer) }
+    }
+
+    private func parse(_ buffer: UnsafeBufferPointer<UInt8>) throws(JSONParseError) -> JSONValue {
+        var reader = Reader(bytes: buffer, maxDepth: maxDepth)
+        reader.skipWhitespace()
+        let value = try reader.parseValue(depth: 0)
+        reader.skipWhitespace()
+        guard reader.index == buffer.count else { throw reader.error("trailing characters") }
+        return value
     }
 
     /// Parses one JSON document from a string.
@@ -94,6 +98,8 @@ private struct Reader {
         index += 1
         var members: [(String, JSONValue)] = []
         skipWhitespace()
+        // Room for a request's members at once (a set has five), not grown one at a time.
+        if current != UInt8(ascii: "}") { members.reserveCapacity(8) }
         if current == UInt8(ascii: "}") {
             index += 1
             return .object(members)
@@ -144,10 +150,12 @@ private struct Reader {
 
     mutating func parseNumber() throws(JSONParseError) -> JSONValue {
         let start = index
-        if current == UInt8(ascii: "-") { index += 1 }
+        let negative = current == UInt8(ascii: "-")
+        if negative { index += 1 }
         guard let first = current, first >= UInt8(ascii: "0"), first <= UInt8(ascii: "9") else {
             throw error("expected a digit")
         }
+        let integerStart = index
         if first == UInt8(ascii: "0") {
             index += 1
             if let next = current, next >= UInt8(ascii: "0"), next <= UInt8(ascii: "9") {
@@ -155,6 +163,13 @@ private struct Reader {
             }
         } else {
             skipDigits()
+        }
+        // An integer of at most 15 digits (an id, a count, most values) is exact as a Double:
+        // its digits are summed instead of making a string for `Double(_:)`, with the same value.
+        if index - integerStart <= 15, current != UInt8(ascii: "."), current != UInt8(ascii: "e"), current != UInt8(ascii: "E") {
+            var magnitude: UInt64 = 0
+            for position in integerStart..<index { magnitude = magnitude * 10 + UInt64(bytes[position] - UInt8(ascii: "0")) }
+            return .number(negative ? -Double(magnitude) : Double(magnitude))
         }
         if current == UInt8(ascii: ".") {
             index += 1

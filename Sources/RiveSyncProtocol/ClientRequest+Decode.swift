@@ -35,6 +35,8 @@ extension ClientRequest {
         let f = Fields(json: json)
         let type = try f.string("type")
         switch type {
+        // The cases are tried in order: the most frequent request first.
+        case "set": self = .set(target: try f.string("target"), path: try f.path("path"), value: try f.value("value"))
         case "hello":
             guard let versions = json["protocol"]?.arrayValue, !versions.isEmpty,
                 versions.allSatisfy({ $0.intValue != nil })
@@ -87,7 +89,6 @@ extension ClientRequest {
         case "unsubscribe": self = .unsubscribe(target: try f.string("target"))
         case "deleteTarget": self = .deleteTarget(target: try f.string("target"))
         case "get": self = .get(target: try f.string("target"), path: try f.path("path"))
-        case "set": self = .set(target: try f.string("target"), path: try f.path("path"), value: try f.value("value"))
         case "fire": self = .fire(target: try f.string("target"), path: try f.path("path"))
         case "listAppend":
             self = .listAppend(target: try f.string("target"), path: try f.path("path"), instance: try f.instance("instance"))

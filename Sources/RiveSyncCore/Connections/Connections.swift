@@ -75,6 +75,8 @@ public struct Connections {
     /// Handles one event; returns what the shell must do, in order.
     public mutating func handle(_ event: ConnectionEvent) -> [ConnectionAction] {
         var out: [ConnectionAction] = []
+        // A request makes two or three actions (counted, routed or answered): one allocation.
+        out.reserveCapacity(4)
         switch event {
         case .opened(let connection, let remote, let origin):
             guard settings.origins.admits(origin) else {

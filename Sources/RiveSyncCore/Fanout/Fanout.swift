@@ -36,6 +36,8 @@ public enum Fanout {
         maxSendQueueBytes: Int, queuedBytes: (ConnectionID) -> Int
     ) -> Plan {
         var plan = Plan()
+        // Room for every subscriber at once (most subscribe to the whole target).
+        plan.wholeTarget.reserveCapacity(subscribers.count)
         var byPaths: [[String]: [ConnectionID]] = [:]
         var pathOrder: [[String]] = []
         for subscriber in subscribers {

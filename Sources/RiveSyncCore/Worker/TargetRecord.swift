@@ -59,7 +59,7 @@ extension WorkerCore {
             _modify { yield &unique.subscribers }
         }
         /// The latest batches, oldest first, at most `historyBatches`.
-        var history: [HistoryEntry] {
+        var history: BatchHistory {
             get { fields.history }
             _modify { yield &unique.history }
         }
@@ -70,7 +70,7 @@ extension WorkerCore {
             _modify { yield &unique.queued }
         }
         /// The batches kept for resuming subscribers, oldest first.
-        public var batchHistory: [ChangeBatch] { fields.history.map(\.batch) }
+        public var batchHistory: [ChangeBatch] { fields.history.ordered.map(\.batch) }
         /// Advances proposed and not yet answered by the log.
         var advancesInFlight: Int {
             get { fields.advancesInFlight }
@@ -101,7 +101,7 @@ extension WorkerCore.TargetRecord {
         var lastStep: UInt64?
         var drivesTime = true
         var subscribers: [ConnectionID: WorkerCore.Subscription] = [:]
-        var history: [WorkerCore.HistoryEntry] = []
+        var history = WorkerCore.BatchHistory()
         var queued: [QueuedCommand] = []
         var advancesInFlight = 0
         var pending: [UInt64: WorkerCore.PendingAck] = [:]

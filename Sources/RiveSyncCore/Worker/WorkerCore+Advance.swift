@@ -7,9 +7,14 @@ extension WorkerCore {
     /// interval, else at the next interval boundary (so it advances at most `rate` times a
     /// second, and only when something is queued or its state machine is running).
     func scheduleAdvance(_ target: String) {
-        guard let record = targets[target], !record.manual, !record.scheduled else { return }
-        targets[target]!.scheduled = true
-        let due = AdvancePacing.due(now: environment.now(), lastAdvance: record.lastAdvance, rate: record.rate)
+        // The fields are read, not the record kept: a copy of it alive while it changes would
+        // copy its fields (copy on write).
+        guard let index = targets.index(forKey: target) else { return }
+        let (manual, scheduled) = (targets.values[index].manual, targets.values[index].scheduled)
+        guard !manual, !scheduled else { return }
+        targets.values[index].scheduled = true
+        let due = AdvancePacing.due(
+            now: environment.now(), lastAdvance: targets.values[index].lastAdvance, rate: targets.values[index].rate)
         outbox.append(.schedule(.advance(target: target), at: due))
     }
 
@@ -18,22 +23,23 @@ extension WorkerCore {
     /// errors it produced. `elapsed`: a manual target's `advance` request's seconds; an auto
     /// target's are decided here (`autoElapsed`). `manual`: the `advance` request to answer.
     func runAdvance(_ target: String, elapsed: Double? = nil, manual: ManualAdvance? = nil) {
-        guard let record = targets[target] else { return }
+        // The fields are read, not the record kept (see `scheduleAdvance`).
+        guard targets[target] != nil else { return }
         let start = environment.now()
         targets[target]!.scheduled = false
         targets[target]!.lastAdvance = start
-        let commands = record.queued
+        let commands = targets[target]!.queued
         let seconds = elapsed ?? autoElapsed(target, now: start)
         // A settled state machine's time changes nothing: only commands make an advance then.
         // A running one advances on request, or on the tick of the worker that drives it.
-        guard !commands.isEmpty || (!settled(target) && (elapsed != nil || record.drivesTime)) else {
+        guard !commands.isEmpty || (!settled(target) && (elapsed != nil || targets[target]!.drivesTime)) else {
             if let manual { sendAdvanced(target, to: manual) }
             return
         }
         targets[target]!.queued = []
         targets[target]!.lastStep = start
         propose(
-            .advance(target: target, commands: commands, elapsed: seconds), file: record.file,
+            .advance(target: target, commands: commands, elapsed: seconds), file: targets[target]!.file,
             .advance(target: target, commands: commands, manual: manual))
     }
 
@@ -58,7 +64,8 @@ extension WorkerCore {
     /// state machine once, not once per node. A settled target schedules nothing: an idle,
     /// settled daemon has no timer.
     func advanceApplied(_ target: String, own: Bool) {
-        guard let record = targets[target], !record.manual else { return }
+        // The record is not kept while it changes (see `scheduleAdvance`).
+        guard let manual = targets[target]?.manual, !manual else { return }
         let drives = own || !settings.sharesManualAdvances
         targets[target]!.drivesTime = drives
         if !own || targets[target]!.lastStep == nil { targets[target]!.lastStep = environment.now() }
@@ -85,19 +92,19 @@ extension WorkerCore {
         // No connection can be lagging while the whole transport queue is under the soft limit.
         let anyBacklog = Backlog.lags(queuedBytes: sendQueues.total, maxSendQueueBytes: limits.maxSendQueueBytes)
         for batch in batches {
-            guard targets[batch.target] != nil else { continue }
+            // The record found once: nothing below adds or removes a record, so its index holds.
+            guard let record = targets.index(forKey: batch.target) else { continue }
             count(.batches(target: batch.target))
             let targetEpoch = epoch(of: batch.target)
             let full = Frame(
                 bytes: ServerMessage.batch(
                     ServerMessage.Batch(batch, epoch: targetEpoch, effects: batch.effects, withAuthors: settings.recordsAuthors)
                 ).serialized())
-            targets[batch.target]!.history.append(HistoryEntry(batch: batch, frame: full))
-            if targets[batch.target]!.history.count > limits.historyBatches {
-                targets[batch.target]!.history.removeFirst(targets[batch.target]!.history.count - limits.historyBatches)
-            }
-            let subscribers = targets[batch.target]!.subscribers.compactMap { connection, subscription in
-                subscription.lagging ? nil : Fanout.Subscriber(connection: connection, paths: subscription.paths)
+            targets.values[record].history.append(HistoryEntry(batch: batch, frame: full), limit: limits.historyBatches)
+            var subscribers: [Fanout.Subscriber] = []
+            subscribers.reserveCapacity(targets.values[record].subscribers.count)
+            for (connection, subscription) in targets.values[record].subscribers where !subscription.lagging {
+                subscribers.append(Fanout.Subscriber(connection: connection, paths: subscription.paths))
             }
             let plan = Fanout.plan(
                 batch, epoch: targetEpoch, withAuthors: settings.recordsAuthors, to: subscribers, anyBacklog: anyBacklog,
@@ -107,18 +114,18 @@ extension WorkerCore {
                 for (_, connections) in plan.filtered { fannedOut.formUnion(connections) }
                 fannedOut.formUnion(plan.wholeTarget)
             }
-            for connection in plan.lagging { targets[batch.target]!.subscribers[connection]!.lagging = true }
+            for connection in plan.lagging { targets.values[record].subscribers[connection]!.lagging = true }
             if !plan.lagging.isEmpty { scheduleCatchUpCheck() }
             if !plan.wholeTarget.isEmpty { outbox.append(.send(full, to: plan.wholeTarget)) }
             for number in batch.applied {
-                guard let waiting = targets[batch.target]!.pending.removeValue(forKey: number) else { continue }
+                guard let waiting = targets.values[record].pending.removeValue(forKey: number) else { continue }
                 let ack = ServerMessage.ack(
                     ServerMessage.Ack(target: batch.target, seq: batch.seq, command: number, commands: waiting.transaction?.commands),
                     id: waiting.requestID)
                 replies.append(.send(Frame(bytes: ack.serialized()), to: [waiting.connection]))
             }
             for rejected in batch.rejected {
-                guard let waiting = targets[batch.target]!.pending.removeValue(forKey: rejected.id) else { continue }
+                guard let waiting = targets.values[record].pending.removeValue(forKey: rejected.id) else { continue }
                 var error = WireError(rejected.error)
                 if let path = waiting.hiddenPath { error = error.withoutState(path: path) }
                 error.details += [("seq", .number(Double(batch.seq))), ("command", .number(Double(rejected.id)))]
@@ -127,7 +134,7 @@ extension WorkerCore {
                     .send(Frame(bytes: ServerMessage.error(error, id: waiting.requestID).serialized()), to: [waiting.connection]))
             }
             for rejected in batch.rejectedTransactions {
-                guard let waiting = targets[batch.target]!.pending.removeValue(forKey: rejected.commands[0]) else { continue }
+                guard let waiting = targets.values[record].pending.removeValue(forKey: rejected.commands[0]) else { continue }
                 let error = rejectionError(rejected, seq: batch.seq, waiting: waiting)
                 count(.error(error.code))
                 replies.append(

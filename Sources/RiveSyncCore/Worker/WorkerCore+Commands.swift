@@ -47,7 +47,8 @@ extension WorkerCore {
     /// Whether a new command of `target` is checked against the applied state: only while no
     /// command waits to apply before it.
     func checksAgainstAppliedState(_ target: String) -> Bool {
-        targets[target]!.queued.isEmpty && targets[target]!.advancesInFlight == 0
+        let record = targets[target]!
+        return record.queued.isEmpty && record.advancesInFlight == 0
     }
 
     /// The author to record with a command: nil when the daemon records none (`authors`

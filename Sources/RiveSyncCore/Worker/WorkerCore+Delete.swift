@@ -7,8 +7,7 @@ extension WorkerCore {
     /// a target whose name was used by deleted targets before (its seqs start again at 1).
     func epoch(of target: String) -> String {
         // An unknown target has no epoch of its own: the else below.
-        guard let record = targets[target], let generation = try? files[record.file]?.target(target).generation,
-            generation > 0
+        guard let file = targets[target]?.file, let generation = files[file]?.generation(of: target), generation > 0
         else { return settings.epoch }
         return "\(settings.epoch)~\(generation)"
     }

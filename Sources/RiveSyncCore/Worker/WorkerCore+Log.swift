@@ -161,7 +161,7 @@ extension WorkerCore {
             let record = targets[name]!
             return JournalSnapshot.Target(
                 name: name, manual: record.manual, rate: record.rate,
-                history: record.history.map { entry in
+                history: record.history.ordered.map { entry in
                     ServerMessage.batch(
                         ServerMessage.Batch(
                             entry.batch, epoch: epoch(of: name), effects: entry.batch.effects, withAuthors: settings.recordsAuthors)

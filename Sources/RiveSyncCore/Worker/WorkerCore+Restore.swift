@@ -53,7 +53,8 @@ extension WorkerCore {
                 highestCommand = max(highestCommand, highestCounter(decoded.applied))
                 // Authors recorded before `authors` was turned off are not sent.
                 let sent = settings.recordsAuthors ? batch : .object((batch.objectValue ?? []).filter { $0.0 != "authors" })
-                record.history.append(HistoryEntry(batch: decoded, frame: Frame(bytes: sent.serialized())))
+                record.history.append(
+                    HistoryEntry(batch: decoded, frame: Frame(bytes: sent.serialized())), limit: settings.limits.historyBatches)
             }
             targets[target.name] = record
         }

@@ -73,7 +73,7 @@ extension WorkerCore {
         guard cursor.epoch == epoch, cursor.seq <= currentSeq else { return nil }
         if cursor.seq == currentSeq { return [] }
         guard let first = record.history.first, first.batch.seq <= cursor.seq + 1 else { return nil }
-        let missing = record.history.filter { $0.batch.seq > cursor.seq }
+        let missing = record.history.ordered.filter { $0.batch.seq > cursor.seq }
         let budget = settings.limits.maxSendQueueBytes / 2
         guard missing.reduce(0, { $0 + $1.frame.bytes.count }) <= budget else { return nil }
         return missing
@@ -143,7 +143,8 @@ extension WorkerCore {
 
     /// Forgets a closed connection's subscriptions and pending acks (its commands still apply).
     func connectionClosed(_ connection: ConnectionID) {
-        for name in targets.keys {
+        // The names first: iterating the dictionary while changing its records would copy them.
+        for name in Array(targets.keys) {
             if targets[name]!.subscribers.removeValue(forKey: connection) != nil {
                 count(.subscriptions(target: name, delta: -1))
             }

@@ -17,6 +17,13 @@ extension InstanceStore {
     /// every target. Empty when no root reaches `id`.
     func paths(to id: InstanceID, rootSlots: [InstanceID: [RootSlot]]) -> [String: [String]] {
         var results: [String: [String]] = [:]
+        guard parents[id] != nil else {
+            // Held by no instance (a slot's own, the usual case): its slots' prefixes, no walk.
+            for root in rootSlots[id] ?? [] where results[root.target, default: []].count < Self.maxPathsPerInstance {
+                results[root.target, default: []].append(root.prefix)
+            }
+            return results
+        }
         var visiting: [InstanceID] = []
         var budget = Self.maxPathsPerInstance * 64
         collectPaths(to: id, suffix: [], rootSlots: rootSlots, visiting: &visiting, budget: &budget, into: &results)

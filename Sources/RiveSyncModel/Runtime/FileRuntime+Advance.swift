@@ -8,8 +8,8 @@ extension FileRuntime {
     /// transaction's commands apply together or not at all: when one fails, the changes of
     /// the others are undone and none of their effects is in a batch.
     public mutating func advance(_ targetName: String, elapsed: Double = 0) throws(StateMachineError) -> [ChangeBatch] {
-        let target = try target(targetName)
-        let queue = target.queue
+        // Only the queue is kept: a copy of the target kept while it changes would copy its fields.
+        let queue = try target(targetName).queue
         guard !queue.isEmpty || needsStateMachineStep(targetName, elapsed: elapsed) else { return [] }
         targets[targetName]!.queue = []
         var outcome = AdvanceOutcome()
@@ -35,7 +35,10 @@ extension FileRuntime {
         guard !queue.isEmpty || !outcome.effects.isEmpty || !step.events.isEmpty || !step.layers.isEmpty || step.settled != wasSettled
         else { return [] }
         var batches: [ChangeBatch] = []
-        for name in targetNames {
+        // Every target in creation order when a change shows in others; else the target's
+        // own batch alone, without going through every target of the file.
+        let others = outcome.effects.keys.contains { $0 != targetName }
+        for name in others ? targetNames : [targetName] {
             let own = name == targetName
             let effects = outcome.effects[name] ?? []
             guard own || !effects.isEmpty else { continue }
@@ -82,7 +85,9 @@ extension FileRuntime {
             }
             return
         }
-        for change in try plan(queued.command, in: targets[targetName]!, resolved: queued.resolved) {
+        // Planned first: the target read for the plan is not kept while the changes apply.
+        let changes = try plan(queued.command, in: targets[targetName]!, resolved: queued.resolved)
+        for change in changes {
             // Where the change is seen, as of before it applies; recorded only once it
             // applied, so batches always say exactly what the store did. (A planned
             // change that fails to apply is a bug; its command is rejected with it.)
@@ -98,6 +103,10 @@ extension FileRuntime {
     private func visibility(of change: Change, from origin: String) -> [(String, Effect)] {
         if case .bind(let slot, _, _) = change { return [(origin, Effect(paths: [slot.pathPrefix], change: change))] }
         let (instance, property) = change.location
+        // One slot's own instance, held by no other (the usual change): that slot's path alone.
+        if let roots = rootSlots[instance], roots.count == 1, store.parents[instance] == nil {
+            return [(roots[0].target, Effect(paths: [PropertyPath.appending(property, to: roots[0].prefix)], change: change))]
+        }
         return store.paths(to: instance, rootSlots: rootSlots).map { name, paths in
             (name, Effect(paths: paths.map { PropertyPath.appending(property, to: $0) }, change: change))
         }
@@ -114,7 +123,9 @@ extension FileRuntime {
         if isBind { unindexRoots(of: targets[targetName]!) }
         defer { if isBind { indexRoots(of: targets[targetName]!) } }
         do {
-            try ChangeApplier.apply(change, to: &store, bindings: &targets[targetName]!.bindings)
+            try changeStore(andBindingsOf: targetName) { (store, bindings) throws(ReplicaError) in
+                try ChangeApplier.apply(change, to: &store, bindings: &bindings)
+            }
         } catch {
             throw .invalidValue(path: path, reason: "the change could not be applied (a daemon bug): \(error)")
         }
@@ -122,7 +133,7 @@ extension FileRuntime {
 
     /// Drops value writes that a later write to the same property in this batch supersedes.
     private func coalesced(_ effects: [Effect]) -> [Effect] {
-        guard coalescing == .latestValue else { return effects }
+        guard coalescing == .latestValue, effects.count > 1 else { return effects }
         var seen = Set<InstanceProperty>()
         var kept: [Effect] = []
         for effect in effects.reversed() {

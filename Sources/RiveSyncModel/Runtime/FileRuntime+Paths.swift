@@ -44,7 +44,9 @@ public enum PropertyPath {
     /// Pointer's escape), so Rive's names with a `/` (`BG On/Off` → `BG On~1Off`) are paths
     /// too. A name with neither is unchanged.
     public static func escape(_ name: String) -> String {
-        guard name.contains(where: { $0 == "~" || $0 == "/" }) else { return name }
+        // Scanned as bytes (both are ASCII, never part of another character's UTF-8): a
+        // `Character` scan costs more than the rest of the path's work.
+        guard name.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else { return name }
         var segment = ""
         for character in name {
             switch character {
@@ -135,12 +137,14 @@ public enum PropertyPath {
         guard index < segments.count else { throw .invalidPath(path) }
         let first = index
         while true {
-            let here = segments[...index].joined(separator: "/")
+            // The path up to this segment, for an error (only then joined).
+            let end = index
+            func here() -> String { segments[...end].joined(separator: "/") }
             guard let state = store[current] else { throw .unknownInstance(current) }
             guard let viewModel = schema.viewModels.first(where: { $0.name == state.viewModel }),
                 let property = viewModel.property(named: names[index]),
                 let value = state.values[property.name]
-            else { throw .noSuchProperty(path: here) }
+            else { throw .noSuchProperty(path: here()) }
             index += 1
             if index == segments.count {
                 return ResolvedProperty(
@@ -149,20 +153,20 @@ public enum PropertyPath {
             }
             switch value {
             case .viewModel(let nested):
-                guard let nested else { throw .nullInstance(path: here) }
+                guard let nested else { throw .nullInstance(path: here()) }
                 current = nested
             case .list(let items):
                 guard let itemIndex = Int(segments[index]) else {
-                    throw .typeMismatch(path: here + "/" + segments[index], expected: "list index", actual: String(segments[index]))
+                    throw .typeMismatch(path: here() + "/" + segments[index], expected: "list index", actual: String(segments[index]))
                 }
                 guard items.indices.contains(itemIndex) else {
-                    throw .indexOutOfRange(path: here, index: itemIndex, count: items.count)
+                    throw .indexOutOfRange(path: here(), index: itemIndex, count: items.count)
                 }
                 current = items[itemIndex]
                 index += 1
                 guard index < segments.count else { throw .invalidPath(path) }
             default:
-                throw .typeMismatch(path: here, expected: "viewModel", actual: property.type.rawValue)
+                throw .typeMismatch(path: here(), expected: "viewModel", actual: property.type.rawValue)
             }
         }
     }

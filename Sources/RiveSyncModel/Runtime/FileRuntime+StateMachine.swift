@@ -27,7 +27,7 @@ extension FileRuntime {
     /// Runs the target's state machine for `elapsed` seconds after its queue applied,
     /// recording the changes it makes (origin `.stateMachine`) for every target that sees them.
     mutating func stepStateMachine(_ targetName: String, elapsed: Double, effects: inout [String: [Effect]]) -> StateMachineStep {
-        guard let target = targets[targetName], var machine = target.stateMachine else { return StateMachineStep() }
+        guard targets[targetName]?.hasStateMachine == true else { return StateMachineStep() }
         var changed: [ValueLocation] = []
         var rebound = false
         for effect in effects[targetName] ?? [] where effect.origin == .command {
@@ -38,8 +38,12 @@ extension FileRuntime {
                 changed.append(ValueLocation(instance: instance, property: property))
             }
         }
-        var access = access(for: target, store: store)
+        var access = access(for: targets[targetName]!, store: store)
         store = InstanceStore()
+        // The state machine is taken out of its target while it runs (put back after), so that
+        // it changes in place rather than copying what the target still holds of it.
+        var machine = targets[targetName]!.stateMachine!
+        targets[targetName]!.stateMachine = nil
         if rebound { machine.bind(access: access) }
         machine.noteChanged(changed)
         let outcome = machine.advance(by: Float(elapsed), access: &access)
@@ -58,7 +62,7 @@ extension FileRuntime {
     /// Whether the target's state machine needs no further advance (always true for a
     /// published instance, or a state machine with nothing to run).
     public func isSettled(_ targetName: String) -> Bool {
-        targets[targetName]?.stateMachine?.isSettled ?? true
+        targets[targetName]?.isSettled ?? true
     }
 
     /// Each layer's current state of the target's state machine, in layer order (empty for a

@@ -5,23 +5,65 @@
 /// always give the same ids, batches and digests. It is not thread-safe by itself: the
 /// daemon owns each one on a single worker.
 public struct FileRuntime: Sendable {
-    public let schema: FileSchema
-    public var limits: ModelLimits
-    public var coalescing: CoalescingPolicy
-    public internal(set) var store = InstanceStore()
-    var nextInstanceID: UInt64 = 1
+    /// The fields, shared by copies of the runtime until one of them changes.
+    private var storage: SharedFields<Fields>
+
+    /// The fields, unshared first: a copy of the runtime keeps the fields it had.
+    private var unique: UnsafeMutablePointer<Fields> { mutating get { SharedFields.unique(&storage) } }
+
+    public var schema: FileSchema { storage.fields.pointee.schema }
+    public var limits: ModelLimits {
+        _read { yield storage.fields.pointee.limits }
+        set { unique.pointee.limits = newValue }
+    }
+    public var coalescing: CoalescingPolicy {
+        _read { yield storage.fields.pointee.coalescing }
+        set { unique.pointee.coalescing = newValue }
+    }
+    public internal(set) var store: InstanceStore {
+        _read { yield storage.fields.pointee.store }
+        _modify { yield &unique.pointee.store }
+    }
+    var nextInstanceID: UInt64 {
+        _read { yield storage.fields.pointee.nextInstanceID }
+        _modify { yield &unique.pointee.nextInstanceID }
+    }
     /// Targets by name, plus their creation order (batches of one advance follow it).
-    var targets: [String: Target] = [:]
-    public internal(set) var targetNames: [String] = []
+    var targets: [String: Target] {
+        _read { yield storage.fields.pointee.targets }
+        _modify { yield &unique.pointee.targets }
+    }
+    public internal(set) var targetNames: [String] {
+        _read { yield storage.fields.pointee.targetNames }
+        _modify { yield &unique.pointee.targetNames }
+    }
     /// Names of deleted targets and the generation each had, so that a new target with the
     /// name gets the next one.
-    public internal(set) var retiredTargets: [String: Int] = [:]
+    public internal(set) var retiredTargets: [String: Int] {
+        _read { yield storage.fields.pointee.retiredTargets }
+        _modify { yield &unique.pointee.retiredTargets }
+    }
     /// The state machines a restore started again at their entry states because their saved
     /// state does not fit the file (it changed): target → why. Empty but after such a restore.
-    public internal(set) var restartedStateMachines: [String: String] = [:]
+    public internal(set) var restartedStateMachines: [String: String] {
+        _read { yield storage.fields.pointee.restartedStateMachines }
+        _modify { yield &unique.pointee.restartedStateMachines }
+    }
     /// Every bound instance → the target slots it is bound in (kept with the targets), so a
     /// change finds the targets that see it from its instance instead of trying every target.
-    var rootSlots: [InstanceID: [RootSlot]] = [:]
+    var rootSlots: [InstanceID: [RootSlot]] {
+        _read { yield storage.fields.pointee.rootSlots }
+        _modify { yield &unique.pointee.rootSlots }
+    }
+
+    /// Applies a change to the store and a target's bindings together (both changed at once,
+    /// which two properties of the runtime could not be).
+    mutating func changeStore<R, E>(
+        andBindingsOf targetName: String, _ body: (inout InstanceStore, inout [Binding]) throws(E) -> R
+    ) throws(E) -> R {
+        let fields = unique
+        return try body(&fields.pointee.store, &fields.pointee.targets[targetName]!.bindings)
+    }
 
     /// - Parameter firstInstanceID: the id of the first instance; a daemon gives each file
     ///   its own range so that ids never collide across files.
@@ -29,10 +71,8 @@ public struct FileRuntime: Sendable {
         schema: FileSchema, limits: ModelLimits = ModelLimits(), coalescing: CoalescingPolicy = .latestValue,
         firstInstanceID: UInt64 = 1
     ) {
-        self.schema = schema
-        self.limits = limits
-        self.coalescing = coalescing
-        self.nextInstanceID = max(firstInstanceID, 1)
+        storage = SharedFields(
+            Fields(schema: schema, limits: limits, coalescing: coalescing, nextInstanceID: max(firstInstanceID, 1)))
     }
 
     /// The target with this name.
@@ -40,6 +80,9 @@ public struct FileRuntime: Sendable {
         guard let target = targets[name] else { throw .unknownTarget(name) }
         return target
     }
+
+    /// A target's generation (`Target.generation`), read in place; nil for an unknown target.
+    public func generation(of targetName: String) -> Int? { targets[targetName]?.generation }
 
     /// Queues an operation on a target; it applies on the target's next advance.
     public mutating func enqueue(_ command: QueuedCommand, on targetName: String) throws(StateMachineError) {

@@ -7,24 +7,63 @@ public enum TargetKind: Sendable, Hashable {
 /// A state machine or published instance: named bindings, a queue of operations and the
 /// sequence number of its last batch.
 public struct Target: Sendable {
-    public let name: String
-    public let kind: TargetKind
+    /// The fields, shared by copies of the target until one of them changes: the runtime
+    /// changes its targets in place in a dictionary, and reads them out of it, several times
+    /// per command.
+    private var storage: SharedFields<Fields>
+
+    /// The fields, unshared first: a copy of the target keeps the fields it had.
+    private var unique: UnsafeMutablePointer<Fields> { mutating get { SharedFields.unique(&storage) } }
+
+    public var name: String { storage.fields.pointee.name }
+    public var kind: TargetKind { storage.fields.pointee.kind }
     /// Slots in a fixed order: main first, then globals in file order.
-    public internal(set) var bindings: [Binding]
-    public internal(set) var queue: [QueuedCommand] = []
+    public internal(set) var bindings: [Binding] {
+        _read { yield storage.fields.pointee.bindings }
+        _modify { yield &unique.pointee.bindings }
+    }
+    public internal(set) var queue: [QueuedCommand] {
+        _read { yield storage.fields.pointee.queue }
+        _modify { yield &unique.pointee.queue }
+    }
     /// The seq of the last batch (0 before the first).
-    public internal(set) var seq: UInt64 = 0
+    public internal(set) var seq: UInt64 {
+        _read { yield storage.fields.pointee.seq }
+        _modify { yield &unique.pointee.seq }
+    }
     /// How many deleted targets of this file had this name before it (0 for the first). Seqs
     /// start again at 1 for each generation, so a cursor is only meaningful within one.
-    public internal(set) var generation = 0
+    public internal(set) var generation: Int {
+        _read { yield storage.fields.pointee.generation }
+        _modify { yield &unique.pointee.generation }
+    }
     /// The running state machine of a `.stateMachine` target whose file describes it (nil for
     /// a published instance, or a file without a graph).
-    public internal(set) var stateMachine: StateMachineInstance?
+    public internal(set) var stateMachine: StateMachineInstance? {
+        _read { yield storage.fields.pointee.stateMachine }
+        _modify { yield &unique.pointee.stateMachine }
+    }
+
+    /// Whether the target has a running state machine (read in place, not copied out).
+    var hasStateMachine: Bool { storage.fields.pointee.stateMachine != nil }
+
+    /// Whether the target's state machine needs no further advance (true without one; read in
+    /// place: the state machine is not copied to ask).
+    var isSettled: Bool { storage.fields.pointee.stateMachine?.isSettled ?? true }
 
     init(name: String, kind: TargetKind, bindings: [Binding]) {
-        self.name = name
-        self.kind = kind
-        self.bindings = bindings
+        storage = SharedFields(Fields(name: name, kind: kind, bindings: bindings))
+    }
+
+    /// What a target holds (see the properties of the same names).
+    private struct Fields {
+        let name: String
+        let kind: TargetKind
+        var bindings: [Binding]
+        var queue: [QueuedCommand] = []
+        var seq: UInt64 = 0
+        var generation = 0
+        var stateMachine: StateMachineInstance?
     }
 
     /// The instance in a slot, if bound.

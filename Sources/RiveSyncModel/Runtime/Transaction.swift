@@ -53,7 +53,8 @@ extension FileRuntime {
     private mutating func trial(_ commands: [QueuedCommand], on targetName: String, undo: inout ChangeUndo) -> TransactionError? {
         for (index, queued) in commands.enumerated() {
             do {
-                for change in try plan(queued.command, in: targets[targetName]!, resolved: queued.resolved) {
+                let changes = try plan(queued.command, in: targets[targetName]!, resolved: queued.resolved)
+                for change in changes {
                     try apply(change, on: targetName, path: queued.command.path, undo: &undo)
                 }
             } catch {

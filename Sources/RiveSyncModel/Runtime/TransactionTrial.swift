@@ -21,7 +21,8 @@ extension FileRuntime {
     public mutating func attempt(
         _ command: Command, resolved: ResolvedProperty? = nil, in trial: inout TransactionTrial
     ) throws(PropertyError) {
-        for change in try plan(command, in: targets[trial.target]!, resolved: resolved) {
+        let changes = try plan(command, in: targets[trial.target]!, resolved: resolved)
+        for change in changes {
             try apply(change, on: trial.target, path: command.path, undo: &trial.undo)
         }
     }

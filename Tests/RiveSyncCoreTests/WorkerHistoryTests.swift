@@ -1,0 +1,50 @@
+import RiveSyncCore
+import RiveSyncJSON
+import RiveSyncModel
+import RiveSyncProtocol
+import Testing
+
+/// A target keeps its latest `historyBatches` batches (16 in the mock worker), oldest first,
+/// however many it has made (a ring once full): a cursor inside them resumes with the batches
+/// after it, and a cursor before them gets a snapshot.
+@Suite struct WorkerHistoryTests {
+    static let alice = ConnectionID(1)
+
+    /// A worker whose target `room` has made `count` batches, one set each.
+    static func room(batches count: Int) throws -> WorkerDriver {
+        let driver = try WorkerDriver()
+        for value in 1...count {
+            driver.request(.set(target: "room", path: "count", value: .number(Double(value))), from: Self.alice)
+            driver.environment.clock += 200_000_000
+            _ = driver.fire(.advance(target: "room"))
+        }
+        return driver
+    }
+
+    @Test func theLatestBatchesAreKeptOldestFirst() throws {
+        let limit = try WorkerDriver().core.settings.limits.historyBatches
+        for count in [limit - 1, limit, limit + 1, 2 * limit + 5] {
+            let driver = try Self.room(batches: count)
+            let seqs = try #require(driver.core.targets["room"]).batchHistory.map(\.seq)
+            #expect(seqs == Array(UInt64(max(1, count - limit + 1))...UInt64(count)), "after \(count) batches")
+        }
+    }
+
+    @Test func aCursorInsideTheKeptBatchesResumesAndOneBeforeThemGetsASnapshot() throws {
+        let limit = try WorkerDriver().core.settings.limits.historyBatches
+        let count = 2 * limit + 5
+        let driver = try Self.room(batches: count)
+        let inside = UInt64(count - 3)
+        let resumed = try WorkerDriver.messages(
+            driver.request(.subscribe(target: "room", paths: nil, cursor: Cursor(epoch: "e-1", seq: inside)), from: ConnectionID(2)),
+            to: ConnectionID(2))
+        #expect(resumed.first?["resumed"] == true)
+        #expect(resumed.dropFirst().map { $0["seq"]?.intValue } == [count - 2, count - 1, count])
+        let before = UInt64(count - limit - 1)
+        let fresh = try WorkerDriver.messages(
+            driver.request(.subscribe(target: "room", paths: nil, cursor: Cursor(epoch: "e-1", seq: before)), from: ConnectionID(3)),
+            to: ConnectionID(3))
+        #expect(fresh.map { $0["type"] } == ["snapshot"])
+        #expect(fresh.first?["resumed"] == false)
+    }
+}
