@@ -73,6 +73,8 @@ static inline void rs_timer_schedule(struct lws_context *context, rs_timer_t *ti
     timer->callback = callback;
     ev_now_update(loop);
     ev_timer_init(&timer->watcher, rs_timer_fired, (ev_tstamp)delay_us / 1e6, 0.);
+    /* Before the sockets' events of the same loop iteration. */
+    ev_set_priority(&timer->watcher, EV_MAXPRI);
     ev_timer_start(loop, &timer->watcher);
 }
 
