@@ -46,20 +46,15 @@ extension WebSocketServer {
     /// `submit` from service thread `loop`: its own sessions' commands applied at once, the
     /// rest through the other threads' inboxes.
     func submit(_ commands: [Command], from loop: ServerLoop) -> Bool {
-        guard inboxes.count > 1 else {
-            var remote: [Command] = []
-            for command in commands {
-                switch command {
-                case .adopt, .reloadCertificates: remote.append(command)
-                default: loop.applyOwn(CollectionOfOne(command))
-                }
-            }
-            return remote.isEmpty || submitToInboxes(remote)
-        }
         var remote: [Command] = []
         for command in commands {
             switch command {
             case .send(let payload, let ids):
+                // Every session on this thread (always so with one thread): no split.
+                if ids.allSatisfy({ thread(of: $0) == loop.index }) {
+                    loop.applyOwn(CollectionOfOne(command))
+                    continue
+                }
                 var own: [SessionID] = []
                 var others: [SessionID] = []
                 for id in ids {
