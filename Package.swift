@@ -95,7 +95,9 @@ let package = Package(
             path: "Tests/RiveSyncInProcess"),
         // Test-only: the tests' one process runner (and a real rivesyncd on it), polling helper and raw
         // WebSocket client.
-        .target(name: "RiveSyncTestSupport", path: "Tests/RiveSyncTestSupport"),
+        .target(name: "RiveSyncTestSupport", dependencies: ["CTestProcess"], path: "Tests/RiveSyncTestSupport"),
+        // The test process ignores SIGPIPE from its start (a constructor), as the daemon does.
+        .target(name: "CTestProcess", path: "Tests/CTestProcess"),
         // Benchmark (not a test): apply + advance throughput of the core.
         .executableTarget(name: "bench-model", dependencies: ["RiveSyncModel", "RiveFile"], path: "bench/model"),
         // libwebsockets 4.1.6 (Debian) behind a header-only shim.

@@ -27,7 +27,13 @@ public final class RedisConnection {
     /// (`SENTINEL get-master-addr-by-name`; the first that answers is believed), and the server
     /// named must say it is a primary (`ROLE`): during a failover, before a replica is promoted
     /// or while the old primary is demoted, the connect fails and the caller tries again later.
+    ///
+    /// hiredis writes with `write(2)`: a server that closed the connection would raise
+    /// `SIGPIPE`, whose default action ends the process. The first connection therefore ignores
+    /// `SIGPIPE` process-wide (as libwebsockets does when it creates a context), so the write
+    /// fails with `EPIPE` and the command throws `connectionLost`.
     public init(_ endpoint: RedisEndpoint, timeout: Duration) throws(RedisError) {
+        _ = Self.brokenPipesIgnored
         self.endpoint = endpoint
         let server =
             endpoint.usesSentinels ? try Self.primary(of: endpoint, timeout: timeout) : .init(host: endpoint.host, port: endpoint.port)
@@ -59,6 +65,8 @@ public final class RedisConnection {
     }
 
     deinit { close() }
+
+    private static let brokenPipesIgnored: Void = { _ = signal(SIGPIPE, SIG_IGN) }()
 
     /// Where the Sentinels of `endpoint` say its primary is: the first Sentinel that names one.
     private static func primary(of endpoint: RedisEndpoint, timeout: Duration) throws(RedisError) -> RedisEndpoint.Address {

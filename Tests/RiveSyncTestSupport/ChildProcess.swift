@@ -1,3 +1,4 @@
+import CTestProcess
 import Foundation
 import Glibc
 
@@ -177,9 +178,11 @@ public final class ChildProcess: @unchecked Sendable {
     }
 
     /// A write to a pipe whose reader exited must fail with `EPIPE`, not kill the test process
-    /// with `SIGPIPE` (its default action; the daemon ignores it in its own `main`).
-    static func ignoreBrokenPipes() { _ = brokenPipesIgnored }
-    private static let brokenPipesIgnored: Void = { _ = Glibc.signal(SIGPIPE, SIG_IGN) }()
+    /// with `SIGPIPE` (its default action; the daemon ignores it in its own `main`): the test
+    /// process ignores it from its start (`CTestProcess`), and this checks that it still does.
+    static func ignoreBrokenPipes() {
+        precondition(rs_test_process_ignores_broken_pipes() == 1, "the test process must ignore SIGPIPE")
+    }
 
     /// Ends the child's standard input.
     public func closeInput() { try? input?.fileHandleForWriting.close() }  // closed already: nothing to end
