@@ -50,6 +50,13 @@ extension JSONValue {
         }
     }
 
+    /// Writes an unsigned integer as `writeNumber(Double(n))` does: its digits up to 2^53,
+    /// through `Double` above (where a `Double` no longer holds every integer).
+    public static func writeNumber(_ n: UInt64, into out: inout [UInt8]) {
+        guard n < 9_007_199_254_740_992 else { return writeNumber(Double(n), into: &out) }
+        writeInteger(Int64(n), into: &out)
+    }
+
     /// Writes an integer's decimal digits (as `String(value)` spells it, without making one).
     static func writeInteger(_ value: Int64, into out: inout [UInt8]) {
         if value < 0 { out.append(UInt8(ascii: "-")) }

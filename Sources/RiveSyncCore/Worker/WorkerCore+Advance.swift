@@ -7,9 +7,14 @@ extension WorkerCore {
     /// interval, else at the next interval boundary (so it advances at most `rate` times a
     /// second, and only when something is queued or its state machine is running).
     func scheduleAdvance(_ target: String) {
+        guard let index = targets.index(forKey: target) else { return }
+        scheduleAdvance(target, at: index)
+    }
+
+    /// `scheduleAdvance` of the target whose record is at `index` in `targets`.
+    func scheduleAdvance(_ target: String, at index: [String: TargetRecord].Index) {
         // The fields are read, not the record kept: a copy of it alive while it changes would
         // copy its fields (copy on write).
-        guard let index = targets.index(forKey: target) else { return }
         let (manual, scheduled) = (targets.values[index].manual, targets.values[index].scheduled)
         guard !manual, !scheduled else { return }
         targets.values[index].scheduled = true
