@@ -9,9 +9,10 @@ extension FileRuntime {
     /// the others are undone and none of their effects is in a batch.
     public mutating func advance(_ targetName: String, elapsed: Double = 0) throws(StateMachineError) -> [ChangeBatch] {
         // Only the queue is kept: a copy of the target kept while it changes would copy its fields.
-        let queue = try target(targetName).queue
+        guard let index = targets.index(forKey: targetName) else { throw .unknownTarget(targetName) }
+        let queue = targets.values[index].queue
         guard !queue.isEmpty || needsStateMachineStep(targetName, elapsed: elapsed) else { return [] }
-        targets[targetName]!.queue = []
+        targets.values[index].queue = []
         var outcome = AdvanceOutcome()
         var start = 0
         while start < queue.count {
@@ -41,11 +42,11 @@ extension FileRuntime {
         for name in others ? targetNames : [targetName] {
             let own = name == targetName
             let effects = outcome.effects[name] ?? []
-            guard own || !effects.isEmpty else { continue }
-            targets[name]!.seq += 1
+            guard own || !effects.isEmpty, let record = targets.index(forKey: name) else { continue }
+            targets.values[record].seq += 1
             batches.append(
                 ChangeBatch(
-                    target: name, seq: targets[name]!.seq, effects: coalesced(effects), applied: own ? outcome.appliedIDs : [],
+                    target: name, seq: targets.values[record].seq, effects: coalesced(effects), applied: own ? outcome.appliedIDs : [],
                     rejected: own ? outcome.rejected : [], authors: own ? outcome.authors : [:],
                     rejectedTransactions: own ? outcome.rejectedTransactions : [], elapsed: own ? elapsed : 0,
                     events: own ? step.events : [], layers: own ? step.layers : [],
