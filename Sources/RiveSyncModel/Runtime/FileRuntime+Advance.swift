@@ -13,7 +13,7 @@ extension FileRuntime {
         let queue = targets.values[index].queue
         guard !queue.isEmpty || needsStateMachineStep(targetName, elapsed: elapsed) else { return [] }
         targets.values[index].queue = []
-        var outcome = AdvanceOutcome()
+        var outcome = AdvanceOutcome(target: targetName)
         var start = 0
         while start < queue.count {
             guard let transaction = queue[start].transaction else {
@@ -38,10 +38,9 @@ extension FileRuntime {
         var batches: [ChangeBatch] = []
         // Every target in creation order when a change shows in others; else the target's
         // own batch alone, without going through every target of the file.
-        let others = outcome.effects.keys.contains { $0 != targetName }
-        for name in others ? targetNames : [targetName] {
+        for name in outcome.effects.reachOthers ? targetNames : [targetName] {
             let own = name == targetName
-            let effects = outcome.effects[name] ?? []
+            let effects = outcome.effects.effects(for: name)
             guard own || !effects.isEmpty, let record = targets.index(forKey: name) else { continue }
             targets.values[record].seq += 1
             batches.append(
@@ -59,13 +58,13 @@ extension FileRuntime {
     /// they made and drops their effects.
     private mutating func applyTransaction(_ commands: ArraySlice<QueuedCommand>, on targetName: String, outcome: inout AdvanceOutcome) {
         var undo = ChangeUndo(target: targets[targetName]!)
-        let effectCounts = outcome.effects.mapValues(\.count)
+        let mark = outcome.effects.mark
         for (index, queued) in commands.enumerated() {
             do {
                 try apply(queued, on: targetName, effects: &outcome.effects, undo: &undo)
             } catch {
                 rollBack(undo, on: targetName)
-                for name in outcome.effects.keys { outcome.effects[name]!.removeSubrange((effectCounts[name] ?? 0)...) }
+                outcome.effects.rollBack(to: mark)
                 outcome.rejectedTransactions.append(
                     RejectedTransaction(commands: commands.map(\.id), failure: TransactionError(index: index, error: error)))
                 return
@@ -77,7 +76,7 @@ extension FileRuntime {
     /// Plans one command against the current state and applies its changes, recording each
     /// one's effect for every target that sees it.
     private mutating func apply(
-        _ queued: QueuedCommand, on targetName: String, effects: inout [String: [Effect]], undo: inout ChangeUndo
+        _ queued: QueuedCommand, on targetName: String, effects: inout AdvanceEffects, undo: inout ChangeUndo
     ) throws(PropertyError) {
         if queued.command.drivesStateMachine {
             // Checked when queued; a state machine's inputs and data binds never change.
@@ -94,7 +93,7 @@ extension FileRuntime {
             // change that fails to apply is a bug; its command is rejected with it.)
             let seen = visibility(of: change, from: targetName)
             try apply(change, on: targetName, path: queued.command.path, undo: &undo)
-            for (name, effect) in seen { effects[name, default: []].append(effect) }
+            for (name, effect) in seen { effects.append(effect, for: name) }
         }
     }
 
@@ -149,11 +148,13 @@ extension FileRuntime {
 
 /// What an advance has done so far: effects per target, and the outcome of each command.
 private struct AdvanceOutcome {
-    var effects: [String: [Effect]] = [:]
+    var effects: AdvanceEffects
     var appliedIDs: [UInt64] = []
     var authors: [UInt64: Author] = [:]
     var rejected: [RejectedCommand] = []
     var rejectedTransactions: [RejectedTransaction] = []
+
+    init(target: String) { effects = AdvanceEffects(target: target) }
 
     mutating func applied(_ command: QueuedCommand) {
         appliedIDs.append(command.id)
