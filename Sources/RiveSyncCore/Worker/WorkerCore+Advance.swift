@@ -158,7 +158,7 @@ extension WorkerCore {
             if batch.target == advanced {
                 let rejected = batch.rejected.count + batch.rejectedTransactions.reduce(0) { $0 + $1.commands.count }
                 count(.commandsApplied(target: batch.target, count: batch.applied.count))
-                count(.commandsRejected(target: batch.target, count: rejected))
+                if rejected > 0 { count(.commandsRejected(target: batch.target, count: rejected)) }
             }
         }
         outbox += replies
