@@ -31,8 +31,10 @@ extension FileRuntime {
             applyTransaction(queue[start..<end], on: targetName, outcome: &outcome)
             start = end
         }
-        let wasSettled = isSettled(targetName)
-        let step = stepStateMachine(targetName, elapsed: elapsed, effects: &outcome.effects)
+        let wasSettled = targets.values[index].isSettled
+        let step =
+            targets.values[index].hasStateMachine
+            ? stepStateMachine(targetName, elapsed: elapsed, effects: &outcome.effects) : StateMachineStep()
         guard !queue.isEmpty || !outcome.effects.isEmpty || !step.events.isEmpty || !step.layers.isEmpty || step.settled != wasSettled
         else { return [] }
         var batches: [ChangeBatch] = []
