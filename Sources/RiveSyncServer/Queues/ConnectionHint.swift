@@ -5,7 +5,7 @@ import Foundation
 /// in), percent-encoded. With several transport threads the daemon serves the connection on
 /// the thread of that target's or file's worker, so its requests and batches cross no thread.
 /// A hint names nothing the daemon must know: an unknown name, or none, is no hint.
-struct ConnectionHint: Equatable {
+struct ConnectionHint {
     var target: String?
     var file: String?
 
