@@ -9,9 +9,10 @@ struct CopiedOnWrite<Value> {
 
     init(_ value: Value) { box = Box(value) }
 
-    /// The value; changing it copies it first if another `CopiedOnWrite` shares it.
+    /// The value; changing it copies it first if another `CopiedOnWrite` shares it. Read in
+    /// place: reading one of its fields does not copy the others.
     var value: Value {
-        get { box.value }
+        _read { yield box.value }
         _modify {
             if !isKnownUniquelyReferenced(&box) { box = Box(box.value) }
             yield &box.value

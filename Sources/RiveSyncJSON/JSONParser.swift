@@ -33,6 +33,13 @@ public struct JSONParser {
         return try Array(bytes).withUnsafeBufferPointer { (buffer) throws(JSONParseError) -> JSONValue in try parse(buffer) }
     }
 
+    /// Parses one JSON document from an array (a message's bytes), read where it is. Called
+    /// from another module, the generic `parse` looks its types up on every call.
+    public func parse(_ bytes: [UInt8]) throws(JSONParseError) -> JSONValue {
+        guard bytes.count <= maxBytes else { throw .tooLarge(limit: maxBytes) }
+        return try bytes.withUnsafeBufferPointer { (buffer) throws(JSONParseError) -> JSONValue in try parse(buffer) }
+    }
+
     private func parse(_ buffer: UnsafeBufferPointer<UInt8>) throws(JSONParseError) -> JSONValue {
         var reader = Reader(bytes: buffer, maxDepth: maxDepth)
         reader.skipWhitespace()

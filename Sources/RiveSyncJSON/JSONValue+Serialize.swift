@@ -50,19 +50,27 @@ extension JSONValue {
         }
     }
 
+    /// Writes an unsigned integer as `writeNumber(Double(n))` does: its digits up to 2^53,
+    /// through `Double` above (where a `Double` no longer holds every integer).
+    public static func writeNumber(_ n: UInt64, into out: inout [UInt8]) {
+        guard n < 9_007_199_254_740_992 else { return writeNumber(Double(n), into: &out) }
+        writeInteger(Int64(n), into: &out)
+    }
+
     /// Writes an integer's decimal digits (as `String(value)` spells it, without making one).
     static func writeInteger(_ value: Int64, into out: inout [UInt8]) {
         if value < 0 { out.append(UInt8(ascii: "-")) }
         var magnitude = value.magnitude
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 19 digits at most, the last first, one per byte
-        var count = 0
+        guard magnitude >= 10 else { return out.append(UInt8(ascii: "0") + UInt8(magnitude)) }
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 19 digits at most, written from the end
         withUnsafeMutableBytes(of: &digits) { buffer in
+            var start = buffer.count
             repeat {
-                buffer[count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                start -= 1
+                buffer[start] = UInt8(ascii: "0") + UInt8(magnitude % 10)
                 magnitude /= 10
-                count += 1
             } while magnitude > 0
-            for index in stride(from: count - 1, through: 0, by: -1) { out.append(buffer[index]) }
+            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[start...]))
         }
     }
 

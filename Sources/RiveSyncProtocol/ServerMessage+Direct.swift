@@ -9,7 +9,7 @@ extension ServerMessage {
     func directlySerialized() -> [UInt8]? {
         switch self {
         case .ack(let ack, let id):
-            var out = Self.opening(.ack, id: id, capacity: 64 + ack.target.utf8.count)
+            var out = Self.opening(#"{"type":"ack""#, id: id, capacity: 64 + ack.target.utf8.count)
             Self.member("target", ack.target, into: &out)
             Self.member("seq", ack.seq, into: &out)
             Self.member("command", ack.command, into: &out)
@@ -17,7 +17,7 @@ extension ServerMessage {
             out.append(UInt8(ascii: "}"))
             return out
         case .batch(let batch):
-            var out = Self.opening(.batch, id: nil, capacity: 128 + batch.target.utf8.count + 96 * batch.effects.count)
+            var out = Self.opening(#"{"type":"batch""#, id: nil, capacity: 128 + batch.target.utf8.count + 96 * batch.effects.count)
             Self.member("target", batch.target, into: &out)
             Self.member("epoch", batch.epoch, into: &out)
             Self.member("seq", batch.seq, into: &out)
@@ -28,13 +28,21 @@ extension ServerMessage {
             }
             out.append(UInt8(ascii: "]"))
             Self.member("commands", batch.commands, into: &out)
-            var rest = batch.authors.map { [("authors", Authors.encode($0))] } ?? []
-            rest += StateMachineCodec.members(of: batch)
-            for (name, value) in rest {
-                out.append(UInt8(ascii: ","))
-                JSONValue.writeString(name, into: &out)
-                out.append(UInt8(ascii: ":"))
-                value.write(into: &out)
+            if let authors = batch.authors { Self.write(authors, into: &out) }
+            if batch.events.isEmpty, batch.layers.isEmpty {
+                // `StateMachineCodec.members(of:)` without its events and layers.
+                if batch.elapsed > 0 {
+                    Self.raw(#","elapsed":"#, into: &out)
+                    JSONValue.writeNumber(batch.elapsed, into: &out)
+                }
+                if !batch.settled { Self.raw(#","settled":false"#, into: &out) }
+            } else {
+                for (name, value) in StateMachineCodec.members(of: batch) {
+                    out.append(UInt8(ascii: ","))
+                    JSONValue.writeString(name, into: &out)
+                    out.append(UInt8(ascii: ":"))
+                    value.write(into: &out)
+                }
             }
             out.append(UInt8(ascii: "}"))
             return out
@@ -63,12 +71,32 @@ extension ServerMessage {
         out.append(UInt8(ascii: "}"))
     }
 
-    /// `{"type":…` and the `id` member when there is one.
-    private static func opening(_ type: ServerMessageType, id: JSONValue?, capacity: Int) -> [UInt8] {
+    /// A batch's `authors` as `Authors.encode` writes them (`,"authors":[…]`).
+    private static func write(_ authors: [Author?], into out: inout [UInt8]) {
+        Self.raw(#","authors":["#, into: &out)
+        for (i, author) in authors.enumerated() {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            out.append(UInt8(ascii: "{"))
+            if let client = author?.client {
+                Self.raw(#""client":"#, into: &out)
+                JSONValue.writeString(client, into: &out)
+            }
+            if let token = author?.token {
+                if author?.client != nil { out.append(UInt8(ascii: ",")) }
+                Self.raw(#""token":"#, into: &out)
+                JSONValue.writeString(token, into: &out)
+            }
+            out.append(UInt8(ascii: "}"))
+        }
+        out.append(UInt8(ascii: "]"))
+    }
+
+    /// `{"type":"…"` (`opening`, the type's name needing no escaping) and the `id` member
+    /// when there is one.
+    private static func opening(_ opening: StaticString, id: JSONValue?, capacity: Int) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(capacity)
-        Self.raw(#"{"type":"#, into: &out)
-        JSONValue.writeString(type.rawValue, into: &out)
+        Self.raw(opening, into: &out)
         if let id {
             Self.raw(#","id":"#, into: &out)
             id.write(into: &out)
@@ -83,7 +111,7 @@ extension ServerMessage {
 
     private static func member(_ name: StaticString, _ value: UInt64, into out: inout [UInt8]) {
         name.withUTF8Buffer { start(of: $0, into: &out) }
-        JSONValue.writeNumber(Double(value), into: &out)
+        JSONValue.writeNumber(value, into: &out)
     }
 
     private static func member(_ name: StaticString, _ values: [UInt64], into out: inout [UInt8]) {
@@ -91,7 +119,7 @@ extension ServerMessage {
         out.append(UInt8(ascii: "["))
         for (i, value) in values.enumerated() {
             if i > 0 { out.append(UInt8(ascii: ",")) }
-            JSONValue.writeNumber(Double(value), into: &out)
+            JSONValue.writeNumber(value, into: &out)
         }
         out.append(UInt8(ascii: "]"))
     }

@@ -39,8 +39,13 @@ public final class Payload: @unchecked Sendable {
 
     /// Creates a payload by copying `bytes`.
     public convenience init(bytes: [UInt8], isText: Bool) {
+        // One `memcpy` (`initializeMemory(as:from:)` with an array goes element by element).
         self.init(count: bytes.count, isText: isText) { target in
-            _ = target.initializeMemory(as: UInt8.self, from: bytes)
+            bytes.withUnsafeBytes { source in
+                if let start = source.baseAddress, !source.isEmpty {
+                    target.baseAddress!.copyMemory(from: start, byteCount: source.count)
+                }
+            }
         }
     }
 

@@ -33,6 +33,15 @@ struct DirectEncodingTests {
                 commands: [41, 42], authors: [Author(client: "c", token: nil), nil], elapsed: 0.5,
                 events: [ReportedEvent(name: "Done")],
                 layers: [LayerState(layer: 0, layerName: "Face", state: 3, kind: .animation, animation: "smile")], settled: false)),
+        // Authors and the state machine's members without events or layers: written directly.
+        .batch(
+            ServerMessage.Batch(
+                target: "room-2", epoch: "e", seq: 11, effects: [set("client1", .number(3))], commands: [5, 6, 7],
+                authors: [Author(client: "c\"1", token: "t"), Author(client: nil, token: "t2"), Author(client: nil, token: nil)],
+                elapsed: 0.016, settled: false)),
+        .batch(
+            ServerMessage.Batch(
+                target: "room-2", epoch: "e", seq: 1 << 53, effects: [], commands: [(1 << 53) + 1], authors: [], elapsed: 0.25)),
     ]
 
     @Test(arguments: messages)
@@ -48,5 +57,13 @@ struct DirectEncodingTests {
     ])
     func integersAreWrittenAsTheirDigits(_ number: Double, _ text: String) {
         #expect(JSONValue.number(number).jsonText == text)
+    }
+
+    /// An unsigned integer is written as the `Double` it is sent as would be.
+    @Test(arguments: [0, 1, 42, 9_007_199_254_740_991, 9_007_199_254_740_992, 1 << 60, UInt64.max])
+    func unsignedIntegersAreWrittenAsTheirDouble(_ number: UInt64) {
+        var out: [UInt8] = []
+        JSONValue.writeNumber(number, into: &out)
+        #expect(String(decoding: out, as: UTF8.self) == JSONValue.number(Double(number)).jsonText)
     }
 }

@@ -4,20 +4,26 @@ import RiveSyncModel
 /// prefixes compared segment by segment (`@Theme` covers `@Theme` and `@Theme/background`,
 /// not `@Themes`). The empty prefix is the whole target.
 public struct Scope: Sendable, Hashable {
-    public var permissions: Set<Permission>
+    public var permissions: Set<Permission> { didSet { bits = Permission.bits(of: permissions) } }
     public var targets: TargetPattern
     public var prefixes: [[Substring]]
+    /// `permissions` one bit each: a request's check tests a bit instead of hashing a name.
+    private var bits: UInt16
 
     public init(permissions: Set<Permission>, targets: TargetPattern, prefixes: [[Substring]]) {
         self.permissions = permissions
         self.targets = targets
         self.prefixes = prefixes
+        bits = Permission.bits(of: permissions)
     }
+
+    /// Whether `permissions` holds `permission`.
+    func gives(_ permission: Permission) -> Bool { bits & permission.bit != 0 }
 
     /// Whether this scope gives `permission` on `target` for a path split into `segments`
     /// (empty segments: the whole target).
     public func allows(_ permission: Permission, on target: String, segments: [Substring]) -> Bool {
-        guard permissions.contains(permission), targets.matches(target) else { return false }
+        guard gives(permission), targets.matches(target) else { return false }
         return covers(segments)
     }
 
@@ -27,7 +33,7 @@ public struct Scope: Sendable, Hashable {
     }
 
     /// Whether the scope covers every path of the targets it names.
-    var coversWholeTargets: Bool { prefixes.contains(where: \.isEmpty) }
+    var coversWholeTargets: Bool { prefixes.contains { $0.isEmpty } }
 }
 
 /// Everything one identity may do: the union of its scopes.
@@ -47,7 +53,7 @@ public struct Grants: Sendable, Hashable {
 
     /// A daemon-wide permission (`create`, `load`, `metrics`).
     public func allows(_ permission: Permission) -> Bool {
-        scopes.contains { $0.permissions.contains(permission) }
+        scopes.contains { $0.gives(permission) }
     }
 
     /// `permission` on `target` at `path` ("" = the whole target). A path that starts at an
@@ -67,12 +73,12 @@ public struct Grants: Sendable, Hashable {
     /// `allows(_:on:at:)` for the path written `text`, split by `segments` when a scope has
     /// path prefixes.
     private func allows(_ permission: Permission, on target: String, text: String, segments split: () -> [Substring]) -> Bool {
-        if text.hasPrefix("#") {
+        if text.utf8.first == UInt8(ascii: "#") {
             return scopes.contains { $0.targets == .any && $0.allows(permission, on: target, segments: []) }
         }
         var segments: [Substring]?
         return scopes.contains { scope in
-            guard scope.permissions.contains(permission), scope.targets.matches(target) else { return false }
+            guard scope.gives(permission), scope.targets.matches(target) else { return false }
             if scope.coversWholeTargets { return true }
             if segments == nil { segments = split() }
             return scope.covers(segments!)
@@ -91,14 +97,14 @@ public struct Grants: Sendable, Hashable {
 
     private func allowsWithin(_ permission: Permission, on target: String, segments: [Substring]) -> Bool {
         scopes.contains { scope in
-            scope.permissions.contains(permission) && scope.targets.matches(target)
+            scope.gives(permission) && scope.targets.matches(target)
                 && scope.prefixes.contains { prefix in zip(prefix, segments).allSatisfy { $0 == $1 } }
         }
     }
 
     /// `permission` on some path of `target`.
     public func allowsSomewhere(_ permission: Permission, on target: String) -> Bool {
-        scopes.contains { $0.permissions.contains(permission) && !permission.isDaemonWide && $0.targets.matches(target) }
+        scopes.contains { $0.gives(permission) && !permission.isDaemonWide && $0.targets.matches(target) }
     }
 
     /// Whether a subscription to `paths` of `target` (nil = the whole target) is allowed:

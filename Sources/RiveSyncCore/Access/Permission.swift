@@ -10,6 +10,23 @@ public enum Permission: String, Sendable, CaseIterable {
     /// Given per target, never under path prefixes (presence is a target's, not a path's).
     public var isPresence: Bool { self == .seePresence || self == .publishPresence }
 
+    /// This permission's bit in a scope's set of them.
+    var bit: UInt16 {
+        switch self {
+        case .read: 1 << 0
+        case .write: 1 << 1
+        case .fire: 1 << 2
+        case .seePresence: 1 << 3
+        case .publishPresence: 1 << 4
+        case .create: 1 << 5
+        case .load: 1 << 6
+        case .metrics: 1 << 7
+        }
+    }
+
+    /// The bits of a set of permissions.
+    static func bits(of permissions: Set<Permission>) -> UInt16 { permissions.reduce(0) { $0 | $1.bit } }
+
     init(_ access: TargetAccess) {
         switch access {
         case .read: self = .read

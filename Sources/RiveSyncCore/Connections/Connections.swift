@@ -64,9 +64,10 @@ public struct Connections {
 
     /// Who sends a connection's commands: its `hello` `client` and its token's name.
     func author(of connection: ConnectionID) -> Author {
+        guard let state = states[connection] else { return Author(client: nil, token: nil) }
         var token: String?
-        if case .token(let name, _)? = states[connection]?.value.identity { token = name }
-        return Author(client: states[connection]?.value.client, token: token)
+        if case .token(let name, _)? = state.value.identity { token = name }
+        return Author(client: state.value.client, token: token)
     }
 
     /// The subscriptions the workers confirmed for a connection (target → paths).

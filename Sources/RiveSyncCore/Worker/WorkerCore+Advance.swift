@@ -7,9 +7,14 @@ extension WorkerCore {
     /// interval, else at the next interval boundary (so it advances at most `rate` times a
     /// second, and only when something is queued or its state machine is running).
     func scheduleAdvance(_ target: String) {
+        guard let index = targets.index(forKey: target) else { return }
+        scheduleAdvance(target, at: index)
+    }
+
+    /// `scheduleAdvance` of the target whose record is at `index` in `targets`.
+    func scheduleAdvance(_ target: String, at index: [String: TargetRecord].Index) {
         // The fields are read, not the record kept: a copy of it alive while it changes would
         // copy its fields (copy on write).
-        guard let index = targets.index(forKey: target) else { return }
         let (manual, scheduled) = (targets.values[index].manual, targets.values[index].scheduled)
         guard !manual, !scheduled else { return }
         targets.values[index].scheduled = true
@@ -23,23 +28,25 @@ extension WorkerCore {
     /// errors it produced. `elapsed`: a manual target's `advance` request's seconds; an auto
     /// target's are decided here (`autoElapsed`). `manual`: the `advance` request to answer.
     func runAdvance(_ target: String, elapsed: Double? = nil, manual: ManualAdvance? = nil) {
-        // The fields are read, not the record kept (see `scheduleAdvance`).
-        guard targets[target] != nil else { return }
+        // The record found once (nothing here adds or removes one, so its index holds); its
+        // fields are read and changed in place, not the record kept (see `scheduleAdvance`).
+        guard let record = targets.index(forKey: target) else { return }
         let start = environment.now()
-        targets[target]!.scheduled = false
-        targets[target]!.lastAdvance = start
-        let commands = targets[target]!.queued
-        let seconds = elapsed ?? autoElapsed(target, now: start)
+        targets.values[record].scheduled = false
+        targets.values[record].lastAdvance = start
+        let commands = targets.values[record].queued
+        let file = targets.values[record].file
+        let seconds = elapsed ?? autoElapsed(target, at: record, now: start)
         // A settled state machine's time changes nothing: only commands make an advance then.
         // A running one advances on request, or on the tick of the worker that drives it.
-        guard !commands.isEmpty || (!settled(target) && (elapsed != nil || targets[target]!.drivesTime)) else {
+        guard !commands.isEmpty || (!settled(target, file: file) && (elapsed != nil || targets.values[record].drivesTime)) else {
             if let manual { sendAdvanced(target, to: manual) }
             return
         }
-        targets[target]!.queued = []
-        targets[target]!.lastStep = start
+        targets.values[record].queued = []
+        targets.values[record].lastStep = start
         propose(
-            .advance(target: target, commands: commands, elapsed: seconds), file: targets[target]!.file,
+            .advance(target: target, commands: commands, elapsed: seconds), file: file,
             .advance(target: target, commands: commands, manual: manual))
     }
 
@@ -47,15 +54,23 @@ extension WorkerCore {
     /// state machine last ran while it is running (not settled), at most
     /// `ClientRequest.maxElapsed`; 0 for a settled one (as a Rive view resumes a paused state
     /// machine from 0 when input wakes it). Decided once, by the proposing node, and recorded.
-    func autoElapsed(_ target: String, now: UInt64) -> Double {
-        guard let record = targets[target], !record.manual, let last = record.lastStep, !settled(target) else { return 0 }
+    /// `record`: the target's index in `targets`.
+    func autoElapsed(_ target: String, at record: [String: TargetRecord].Index, now: UInt64) -> Double {
+        guard !targets.values[record].manual, let last = targets.values[record].lastStep,
+            !settled(target, file: targets.values[record].file)
+        else { return 0 }
         return min(Double(now &- last) / 1e9, ClientRequest.maxElapsed)
     }
 
     /// Whether a target's state machine needs no further advance.
     func settled(_ target: String) -> Bool {
         guard let file = targets[target]?.file else { return true }
-        return files[file]?.isSettled(target) ?? true
+        return settled(target, file: file)
+    }
+
+    /// `settled` of a target of `file`.
+    func settled(_ target: String, file: String) -> Bool {
+        files[file]?.isSettled(target) ?? true
     }
 
     /// After an advance of `target` applied: who drives an auto target's time, and its next
@@ -64,12 +79,12 @@ extension WorkerCore {
     /// state machine once, not once per node. A settled target schedules nothing: an idle,
     /// settled daemon has no timer.
     func advanceApplied(_ target: String, own: Bool) {
-        // The record is not kept while it changes (see `scheduleAdvance`).
-        guard let manual = targets[target]?.manual, !manual else { return }
+        // The record found once and changed in place, not kept (see `scheduleAdvance`).
+        guard let record = targets.index(forKey: target), !targets.values[record].manual else { return }
         let drives = own || !settings.sharesManualAdvances
-        targets[target]!.drivesTime = drives
-        if !own || targets[target]!.lastStep == nil { targets[target]!.lastStep = environment.now() }
-        if drives, !replaying, !settled(target) { scheduleAdvance(target) }
+        targets.values[record].drivesTime = drives
+        if !own || targets.values[record].lastStep == nil { targets.values[record].lastStep = environment.now() }
+        if drives, !replaying, !settled(target, file: targets.values[record].file) { scheduleAdvance(target, at: record) }
     }
 
     /// After a restore: every running auto target ticks again (on a single daemon; a cluster
@@ -95,7 +110,7 @@ extension WorkerCore {
             // The record found once: nothing below adds or removes a record, so its index holds.
             guard let record = targets.index(forKey: batch.target) else { continue }
             count(.batches(target: batch.target))
-            let targetEpoch = epoch(of: batch.target)
+            let targetEpoch = epoch(of: batch.target, file: targets.values[record].file)
             let full = Frame(
                 bytes: ServerMessage.batch(
                     ServerMessage.Batch(batch, epoch: targetEpoch, effects: batch.effects, withAuthors: settings.recordsAuthors)
@@ -143,7 +158,7 @@ extension WorkerCore {
             if batch.target == advanced {
                 let rejected = batch.rejected.count + batch.rejectedTransactions.reduce(0) { $0 + $1.commands.count }
                 count(.commandsApplied(target: batch.target, count: batch.applied.count))
-                count(.commandsRejected(target: batch.target, count: rejected))
+                if rejected > 0 { count(.commandsRejected(target: batch.target, count: rejected)) }
             }
         }
         outbox += replies

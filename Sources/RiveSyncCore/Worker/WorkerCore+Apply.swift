@@ -8,9 +8,10 @@ extension WorkerCore {
     /// restore, another node — applies exactly like one this worker proposed). A record that
     /// cannot apply throws and leaves the state as it was (the model checks before it mutates).
     func apply(_ record: JournalRecord, file: String) throws(WireError) -> Applied {
-        try checkFile(file)
+        // The file found once: applying a record adds or removes no file, so its index holds.
+        guard let runtime = files.index(forKey: file) else { throw Self.unknownFile(file) }
         func model<T>(_ body: (inout FileRuntime) throws -> T) throws(WireError) -> T {
-            do { return try body(&files[file]!) } catch { throw WireError(error) }
+            do { return try body(&files.values[runtime]) } catch { throw WireError(error) }
         }
         switch record {
         case .createInstance(let source, let nested):

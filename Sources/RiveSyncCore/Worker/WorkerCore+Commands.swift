@@ -12,13 +12,15 @@ extension WorkerCore {
     ) throws(WireError) {
         let (target, command, setResolved) = try self.command(for: body, grants: grants)
         var resolved = setResolved
-        let file = try record(target).file
+        // The record found once: nothing below adds or removes a target, so its index holds.
+        guard let record = targets.index(forKey: target) else { throw WireError(StateMachineError.unknownTarget(target)) }
+        let file = targets.values[record].file
         // Against the applied state only while nothing waits to apply before this command:
         // commands queued (or proposed) ahead of it may make it valid (an insert, then a swap
         // of the new index) or invalid; then it is checked when it applies, and its error
         // carries the batch's seq. A `set`'s path was resolved in this state already; another
         // command's path is resolved here, once, and carried like a set's.
-        if checksAgainstAppliedState(target) {
+        if targets.values[record].queued.isEmpty && targets.values[record].advancesInFlight == 0 {
             do {
                 if case .set(let path, let value) = command, let setResolved {
                     try files[file]!.validateSet(value, at: setResolved, path: path)
@@ -32,7 +34,7 @@ extension WorkerCore {
             } catch { throw WireError(error) }
         }
         let number = numbering.next()
-        targets[target]!.queued.append(QueuedCommand(id: number, command: command, author: recorded(author), resolved: resolved))
+        targets.values[record].queued.append(QueuedCommand(id: number, command: command, author: recorded(author), resolved: resolved))
         let hidden: String?
         if case .bind = command {
             hidden = nil
@@ -41,7 +43,9 @@ extension WorkerCore {
         } else {
             hidden = grants.may(.read, on: target, at: "") ? nil : ""
         }
-        try queued(number, on: target, session: session, requestID: requestID, hiddenPath: hidden)
+        targets.values[record].pending[number] = PendingAck(connection: session, requestID: requestID, hiddenPath: hidden)
+        count(.commandsQueued(delta: 1))
+        scheduleAdvance(target, at: record)
     }
 
     /// Whether a new command of `target` is checked against the applied state: only while no
@@ -64,17 +68,16 @@ extension WorkerCore {
     ) throws(WireError) -> (target: String, command: Command, resolved: ResolvedProperty?) {
         let target: String
         let command: Command
-        var resolved: ResolvedProperty?
         switch body {
         case .set(let t, let path, let json):
             let file = try record(t).file
             let property: ResolvedProperty
             do { property = try files[file]!.resolve(path, inTarget: t) } catch { throw WireError(error) }
-            resolved = property
             let value: PropertyValue
             do { value = try ValueCodec.decode(json, as: property.property.type, path: path.text) } catch { throw WireError(error) }
             try checkValue(value, file: file, target: t, path: path, grants: grants)
-            (target, command) = (t, .set(path: path.text, value: value))
+            // Its target's record was found above; nothing below concerns a set.
+            return (t, .set(path: path.text, value: value), property)
         case .fire(let t, let path): (target, command) = (t, .fire(path: path.text))
         case .listAppend(let t, let path, let instance): (target, command) = (t, .listAppend(path: path.text, instance: instance))
         case .listInsert(let t, let path, let index, let instance):
@@ -121,15 +124,7 @@ extension WorkerCore {
         default:
             break
         }
-        return (target, command, resolved)
-    }
-
-    /// Records who waits for a queued command's ack and schedules the advance. `hiddenPath`:
-    /// the sender may not read there, so an error at apply time carries only code and path.
-    func queued(_ number: UInt64, on target: String, session: ConnectionID, requestID: JSONValue?, hiddenPath: String?) throws(WireError) {
-        targets[target]!.pending[number] = PendingAck(connection: session, requestID: requestID, hiddenPath: hiddenPath)
-        count(.commandsQueued(delta: 1))
-        scheduleAdvance(target)
+        return (target, command, nil)
     }
 
     /// Ends queued commands that will never apply: each one a session still waits for gets

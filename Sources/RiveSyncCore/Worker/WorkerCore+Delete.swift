@@ -6,9 +6,14 @@ extension WorkerCore {
     /// The epoch a target's cursors belong to: the daemon's, with the generation appended for
     /// a target whose name was used by deleted targets before (its seqs start again at 1).
     func epoch(of target: String) -> String {
-        // An unknown target has no epoch of its own: the else below.
-        guard let file = targets[target]?.file, let generation = files[file]?.generation(of: target), generation > 0
-        else { return settings.epoch }
+        // An unknown target has no epoch of its own.
+        guard let file = targets[target]?.file else { return settings.epoch }
+        return epoch(of: target, file: file)
+    }
+
+    /// `epoch(of:)` of a target of `file`.
+    func epoch(of target: String, file: String) -> String {
+        guard let generation = files[file]?.generation(of: target), generation > 0 else { return settings.epoch }
         return "\(settings.epoch)~\(generation)"
     }
 

@@ -240,7 +240,12 @@ public final class WorkerCore {
     /// Throws `unknown_file` unless this worker has `file` (its runtime not copied).
     func checkFile(_ file: String) throws(WireError) {
         guard files.index(forKey: file) == nil else { return }
-        throw WireError(code: .unknownFile, message: "no file '\(file)'", details: [("file", .string(file))])
+        throw Self.unknownFile(file)
+    }
+
+    /// The error for a file this worker does not have.
+    static func unknownFile(_ file: String) -> WireError {
+        WireError(code: .unknownFile, message: "no file '\(file)'", details: [("file", .string(file))])
     }
 
     /// The listing entry of a target.

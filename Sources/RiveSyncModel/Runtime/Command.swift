@@ -51,31 +51,52 @@ public enum Command: Sendable, Hashable {
 
 /// An operation with the id its submitter gave it, so that its outcome can be reported, and
 /// who sent it.
+///
+/// A value, its fields behind one reference (`SharedFields`): a queued command is copied
+/// several times on its way (into the worker's queue, the journal record, the model's queue,
+/// the advance), and a copy costs one reference count instead of one per field of its
+/// command, author and resolution.
 public struct QueuedCommand: Sendable, Hashable {
-    public var id: UInt64
-    public var command: Command
+    private var storage: SharedFields<Fields>
+
+    /// The fields, unshared first: a copy of the command keeps the fields it had.
+    private var unique: UnsafeMutablePointer<Fields> { mutating get { SharedFields.unique(&storage) } }
+
+    public var id: UInt64 {
+        get { storage.fields.pointee.id }
+        set { unique.pointee.id = newValue }
+    }
+    public var command: Command {
+        get { storage.fields.pointee.command }
+        set { unique.pointee.command = newValue }
+    }
     /// Who sent it (carried into the batch that applies it); nil when not recorded.
-    public var author: Author?
+    public var author: Author? {
+        get { storage.fields.pointee.author }
+        set { unique.pointee.author = newValue }
+    }
     /// The id of the first command of the transaction this command belongs to, or nil for a
     /// command of its own. A transaction's commands are consecutive in the queue and apply
     /// all or none (`FileRuntime.enqueue(transaction:on:)` checks and marks them; a journal
     /// restores them as they were queued).
-    public var transaction: UInt64?
+    public var transaction: UInt64? {
+        get { storage.fields.pointee.transaction }
+        set { unique.pointee.transaction = newValue }
+    }
     /// Where the command's path led when it was checked: applying it uses this instead of
     /// resolving the path again while it still holds (the state is at the same revision, or
     /// the property is on the instance the path starts at and the path still starts there).
     /// Not part of the command (records do not carry it, and two commands differing only here
     /// are equal).
-    public var resolved: ResolvedProperty?
+    public var resolved: ResolvedProperty? {
+        get { storage.fields.pointee.resolved }
+        set { unique.pointee.resolved = newValue }
+    }
 
     public init(
         id: UInt64, command: Command, author: Author? = nil, transaction: UInt64? = nil, resolved: ResolvedProperty? = nil
     ) {
-        self.id = id
-        self.command = command
-        self.author = author
-        self.transaction = transaction
-        self.resolved = resolved
+        storage = SharedFields(Fields(id: id, command: command, author: author, transaction: transaction, resolved: resolved))
     }
 
     public static func == (a: QueuedCommand, b: QueuedCommand) -> Bool {
@@ -87,5 +108,14 @@ public struct QueuedCommand: Sendable, Hashable {
         hasher.combine(command)
         hasher.combine(author)
         hasher.combine(transaction)
+    }
+
+    /// What a queued command holds (see the properties of the same names).
+    private struct Fields {
+        var id: UInt64
+        var command: Command
+        var author: Author?
+        var transaction: UInt64?
+        var resolved: ResolvedProperty?
     }
 }

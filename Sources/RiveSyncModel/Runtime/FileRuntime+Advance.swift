@@ -9,10 +9,11 @@ extension FileRuntime {
     /// the others are undone and none of their effects is in a batch.
     public mutating func advance(_ targetName: String, elapsed: Double = 0) throws(StateMachineError) -> [ChangeBatch] {
         // Only the queue is kept: a copy of the target kept while it changes would copy its fields.
-        let queue = try target(targetName).queue
+        guard let index = targets.index(forKey: targetName) else { throw .unknownTarget(targetName) }
+        let queue = targets.values[index].queue
         guard !queue.isEmpty || needsStateMachineStep(targetName, elapsed: elapsed) else { return [] }
-        targets[targetName]!.queue = []
-        var outcome = AdvanceOutcome()
+        targets.values[index].queue = []
+        var outcome = AdvanceOutcome(target: targetName)
         var start = 0
         while start < queue.count {
             guard let transaction = queue[start].transaction else {
@@ -30,22 +31,23 @@ extension FileRuntime {
             applyTransaction(queue[start..<end], on: targetName, outcome: &outcome)
             start = end
         }
-        let wasSettled = isSettled(targetName)
-        let step = stepStateMachine(targetName, elapsed: elapsed, effects: &outcome.effects)
+        let wasSettled = targets.values[index].isSettled
+        let step =
+            targets.values[index].hasStateMachine
+            ? stepStateMachine(targetName, elapsed: elapsed, effects: &outcome.effects) : StateMachineStep()
         guard !queue.isEmpty || !outcome.effects.isEmpty || !step.events.isEmpty || !step.layers.isEmpty || step.settled != wasSettled
         else { return [] }
         var batches: [ChangeBatch] = []
         // Every target in creation order when a change shows in others; else the target's
         // own batch alone, without going through every target of the file.
-        let others = outcome.effects.keys.contains { $0 != targetName }
-        for name in others ? targetNames : [targetName] {
+        for name in outcome.effects.reachOthers ? targetNames : [targetName] {
             let own = name == targetName
-            let effects = outcome.effects[name] ?? []
-            guard own || !effects.isEmpty else { continue }
-            targets[name]!.seq += 1
+            let effects = outcome.effects.effects(for: name)
+            guard own || !effects.isEmpty, let record = targets.index(forKey: name) else { continue }
+            targets.values[record].seq += 1
             batches.append(
                 ChangeBatch(
-                    target: name, seq: targets[name]!.seq, effects: coalesced(effects), applied: own ? outcome.appliedIDs : [],
+                    target: name, seq: targets.values[record].seq, effects: coalesced(effects), applied: own ? outcome.appliedIDs : [],
                     rejected: own ? outcome.rejected : [], authors: own ? outcome.authors : [:],
                     rejectedTransactions: own ? outcome.rejectedTransactions : [], elapsed: own ? elapsed : 0,
                     events: own ? step.events : [], layers: own ? step.layers : [],
@@ -58,13 +60,13 @@ extension FileRuntime {
     /// they made and drops their effects.
     private mutating func applyTransaction(_ commands: ArraySlice<QueuedCommand>, on targetName: String, outcome: inout AdvanceOutcome) {
         var undo = ChangeUndo(target: targets[targetName]!)
-        let effectCounts = outcome.effects.mapValues(\.count)
+        let mark = outcome.effects.mark
         for (index, queued) in commands.enumerated() {
             do {
                 try apply(queued, on: targetName, effects: &outcome.effects, undo: &undo)
             } catch {
                 rollBack(undo, on: targetName)
-                for name in outcome.effects.keys { outcome.effects[name]!.removeSubrange((effectCounts[name] ?? 0)...) }
+                outcome.effects.rollBack(to: mark)
                 outcome.rejectedTransactions.append(
                     RejectedTransaction(commands: commands.map(\.id), failure: TransactionError(index: index, error: error)))
                 return
@@ -76,7 +78,7 @@ extension FileRuntime {
     /// Plans one command against the current state and applies its changes, recording each
     /// one's effect for every target that sees it.
     private mutating func apply(
-        _ queued: QueuedCommand, on targetName: String, effects: inout [String: [Effect]], undo: inout ChangeUndo
+        _ queued: QueuedCommand, on targetName: String, effects: inout AdvanceEffects, undo: inout ChangeUndo
     ) throws(PropertyError) {
         if queued.command.drivesStateMachine {
             // Checked when queued; a state machine's inputs and data binds never change.
@@ -93,7 +95,7 @@ extension FileRuntime {
             // change that fails to apply is a bug; its command is rejected with it.)
             let seen = visibility(of: change, from: targetName)
             try apply(change, on: targetName, path: queued.command.path, undo: &undo)
-            for (name, effect) in seen { effects[name, default: []].append(effect) }
+            for (name, effect) in seen { effects.append(effect, for: name) }
         }
     }
 
@@ -148,11 +150,13 @@ extension FileRuntime {
 
 /// What an advance has done so far: effects per target, and the outcome of each command.
 private struct AdvanceOutcome {
-    var effects: [String: [Effect]] = [:]
+    var effects: AdvanceEffects
     var appliedIDs: [UInt64] = []
     var authors: [UInt64: Author] = [:]
     var rejected: [RejectedCommand] = []
     var rejectedTransactions: [RejectedTransaction] = []
+
+    init(target: String) { effects = AdvanceEffects(target: target) }
 
     mutating func applied(_ command: QueuedCommand) {
         appliedIDs.append(command.id)

@@ -119,7 +119,7 @@ public enum PropertyPath {
         var start = PathStart.instance
         if let root {
             current = root
-        } else if names[0].hasPrefix("@") {
+        } else if names[0].utf8.first == UInt8(ascii: "@") {
             let global = BindingSlot.global(String(names[0].dropFirst()))
             guard let id = slot(global) else { throw .noSuchSlot(path: String(segments[0])) }
             current = id

@@ -26,11 +26,11 @@ extension FileRuntime {
 
     /// Runs the target's state machine for `elapsed` seconds after its queue applied,
     /// recording the changes it makes (origin `.stateMachine`) for every target that sees them.
-    mutating func stepStateMachine(_ targetName: String, elapsed: Double, effects: inout [String: [Effect]]) -> StateMachineStep {
+    mutating func stepStateMachine(_ targetName: String, elapsed: Double, effects: inout AdvanceEffects) -> StateMachineStep {
         guard targets[targetName]?.hasStateMachine == true else { return StateMachineStep() }
         var changed: [ValueLocation] = []
         var rebound = false
-        for effect in effects[targetName] ?? [] where effect.origin == .command {
+        for effect in effects.effects(for: targetName) where effect.origin == .command {
             if case .bind = effect.change {
                 rebound = true
             } else {
@@ -48,7 +48,7 @@ extension FileRuntime {
         machine.noteChanged(changed)
         let outcome = machine.advance(by: Float(elapsed), access: &access)
         store = access.store
-        for (name, made) in access.effects { effects[name, default: []].append(contentsOf: made) }
+        for (name, made) in access.effects { effects.append(contentsOf: made, for: name) }
         targets[targetName]!.stateMachine = machine
         let states = machine.layerStates
         return StateMachineStep(

@@ -86,8 +86,8 @@ public struct FileRuntime: Sendable {
 
     /// Queues an operation on a target; it applies on the target's next advance.
     public mutating func enqueue(_ command: QueuedCommand, on targetName: String) throws(StateMachineError) {
-        guard targets[targetName] != nil else { throw .unknownTarget(targetName) }
-        targets[targetName]!.queue.append(command)
+        guard let index = targets.index(forKey: targetName) else { throw .unknownTarget(targetName) }
+        targets.values[index].queue.append(command)
     }
 
     /// Checks a command against the current state without queueing it: the error it would

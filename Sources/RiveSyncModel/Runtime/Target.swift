@@ -41,15 +41,21 @@ public struct Target: Sendable {
     /// a published instance, or a file without a graph).
     public internal(set) var stateMachine: StateMachineInstance? {
         _read { yield storage.fields.pointee.stateMachine }
-        _modify { yield &unique.pointee.stateMachine }
+        _modify {
+            let fields = unique
+            // Noted however the access ends (a throwing change of the state machine too).
+            defer { fields.pointee.noteStateMachine() }
+            yield &fields.pointee.stateMachine
+        }
     }
 
-    /// Whether the target has a running state machine (read in place, not copied out).
-    var hasStateMachine: Bool { storage.fields.pointee.stateMachine != nil }
+    /// Whether the target has a running state machine (kept with it: asking the optional
+    /// copies the whole state machine).
+    var hasStateMachine: Bool { storage.fields.pointee.hasStateMachine }
 
-    /// Whether the target's state machine needs no further advance (true without one; read in
-    /// place: the state machine is not copied to ask).
-    var isSettled: Bool { storage.fields.pointee.stateMachine?.isSettled ?? true }
+    /// Whether the target's state machine needs no further advance (true without one; kept
+    /// with it, as `hasStateMachine`).
+    var isSettled: Bool { storage.fields.pointee.isSettled }
 
     init(name: String, kind: TargetKind, bindings: [Binding]) {
         storage = SharedFields(Fields(name: name, kind: kind, bindings: bindings))
@@ -64,6 +70,16 @@ public struct Target: Sendable {
         var seq: UInt64 = 0
         var generation = 0
         var stateMachine: StateMachineInstance?
+        /// `stateMachine != nil`, as of its last change.
+        var hasStateMachine = false
+        /// `stateMachine?.isSettled ?? true`, as of its last change.
+        var isSettled = true
+
+        /// Notes what the state machine is now, after a change.
+        mutating func noteStateMachine() {
+            hasStateMachine = stateMachine != nil
+            isSettled = stateMachine?.isSettled ?? true
+        }
     }
 
     /// The instance in a slot, if bound.
