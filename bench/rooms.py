@@ -37,6 +37,9 @@ def add_arguments(p):
                    help="taskset CPU list of rivesyncd in the rooms workload, and of every node and redis-server "
                         "of the cluster systems (bench-load stays on core 1)")
     p.add_argument("--rooms-per-process", type=int, default=125, help="rooms per bench-load process")
+    p.add_argument("--no-room-hint", action="store_true",
+                   help="room clients leave their room out of their URL (by default each connects to "
+                        "/?target=room-<i>, so a daemon with several transport threads serves it on its room's thread)")
     p.add_argument("--room-files", default="schema",
                    help="what each room's state machine comes from, a comma list runs each: schema (peers/"
                         "rooms.schema.json: the view model, a state machine it only names: a set changes the value) "
@@ -98,7 +101,7 @@ def run(args, daemon_dir, count, workers, room_rate, system="rivesync-rooms"):
             for rooms in generator.split(count, args.rooms_per_process):
                 procs.append(["--rooms", str(rooms), "--first-room", str(first), "--clients-per-room", str(clients),
                               "--rate", str(rooms * clients * args.client_rate), "--duration", str(args.duration),
-                              "--drain", str(drain)])
+                              "--drain", str(drain)] + (["--no-room-hint"] if args.no_room_hint else []))
                 first += rooms
             gen = generator.Generator(os.path.join(args.build_dir, "bench-load"), 1, "rivesync",
                                       server.url("rivesync"), procs)

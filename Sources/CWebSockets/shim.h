@@ -133,4 +133,74 @@ static inline void rs_ev_run(void *loop) { ev_run((struct ev_loop *)loop, 0); }
 static inline void rs_ev_break(void *loop) { ev_break((struct ev_loop *)loop, EVBREAK_ALL); }
 static inline void rs_ev_loop_destroy(void *loop) { ev_loop_destroy((struct ev_loop *)loop); }
 
+/*
+ * A socket watched on a libev loop before lws owns it (steering, see
+ * ServerLoop+Steering.swift): `io` fires when it is readable, `deadline`
+ * once when its time is up, `retry` after a short wait when what was there
+ * was not enough (a level-triggered `io` would fire again at once for the
+ * same bytes; once waiting, the socket is only looked at again by `retry`).
+ * `callback` gets the watch and which of the three fired.
+ */
+enum { RS_WATCH_READABLE = 0, RS_WATCH_DEADLINE = 1, RS_WATCH_RETRY = 2 };
+
+typedef struct rs_watch {
+    ev_io io;
+    ev_timer deadline;
+    ev_timer retry;
+    void *owner;
+    int fd;
+    void (*callback)(struct rs_watch *watch, int event);
+} rs_watch_t;
+
+static void rs_watch_readable(struct ev_loop *loop, ev_io *io, int revents) {
+    rs_watch_t *watch = (rs_watch_t *)((char *)io - offsetof(rs_watch_t, io));
+    (void)loop;
+    (void)revents;
+    watch->callback(watch, RS_WATCH_READABLE);
+}
+
+static void rs_watch_deadline(struct ev_loop *loop, ev_timer *timer, int revents) {
+    rs_watch_t *watch = (rs_watch_t *)((char *)timer - offsetof(rs_watch_t, deadline));
+    (void)loop;
+    (void)revents;
+    watch->callback(watch, RS_WATCH_DEADLINE);
+}
+
+static void rs_watch_retry(struct ev_loop *loop, ev_timer *timer, int revents) {
+    rs_watch_t *watch = (rs_watch_t *)((char *)timer - offsetof(rs_watch_t, retry));
+    (void)loop;
+    (void)revents;
+    watch->callback(watch, RS_WATCH_RETRY);
+}
+
+/* Starts watching `fd` for reading, with a deadline `seconds` from now. */
+static inline void rs_watch_start(void *loop, rs_watch_t *watch, int fd, double seconds,
+                                  void (*callback)(rs_watch_t *, int)) {
+    struct ev_loop *l = (struct ev_loop *)loop;
+    watch->fd = fd;
+    watch->callback = callback;
+    ev_io_init(&watch->io, rs_watch_readable, fd, EV_READ);
+    ev_timer_init(&watch->deadline, rs_watch_deadline, seconds, 0.);
+    ev_timer_init(&watch->retry, rs_watch_retry, 0., 0.);
+    ev_io_start(l, &watch->io);
+    ev_timer_start(l, &watch->deadline);
+}
+
+/* Stops the readable events; RS_WATCH_RETRY fires once `seconds` have passed. */
+static inline void rs_watch_wait(void *loop, rs_watch_t *watch, double seconds) {
+    struct ev_loop *l = (struct ev_loop *)loop;
+    ev_io_stop(l, &watch->io);
+    ev_timer_stop(l, &watch->retry);
+    ev_timer_set(&watch->retry, seconds, 0.);
+    ev_timer_start(l, &watch->retry);
+}
+
+/* Stops all three (the watch may then be freed). */
+static inline void rs_watch_stop(void *loop, rs_watch_t *watch) {
+    struct ev_loop *l = (struct ev_loop *)loop;
+    ev_io_stop(l, &watch->io);
+    ev_timer_stop(l, &watch->deadline);
+    ev_timer_stop(l, &watch->retry);
+}
+
 #endif

@@ -83,6 +83,16 @@ public final class Daemon: Sendable {
         self.ready = ready
         let handler: any WebSocketServerHandler =
             configuration.testEcho ? EchoHandler(context: context) : SessionHandler(dispatcher: dispatcher)
+        // A connection whose URL names its room goes to the thread of the room's worker
+        // (worker w runs on thread w % threads, `start`); workers on queues have no thread.
+        let directory = context.directory
+        let threads = configuration.transportThreads
+        let steering: (@Sendable (String) -> Int?)? =
+            onQueues
+            ? nil
+            : { @Sendable requestTarget in
+                ConnectionHint(requestTarget: requestTarget).worker(in: directory).map { $0 % threads }
+            }
         server = WebSocketServer(
             configuration: transport, handler: handler,
             metricsAccess: { dispatcher.metricsAccess(authorization: $0, remoteAddress: $1) },
@@ -90,7 +100,7 @@ public final class Daemon: Sendable {
                 $0.prometheusText() + metrics.prometheusText() + ProcessMetrics.prometheusText()
                     + context.clusterMetricsText()
             },
-            readiness: { ready.withLock { $0 } && clusterLogs.allSatisfy(\.isReachable) })
+            readiness: { ready.withLock { $0 } && clusterLogs.allSatisfy(\.isReachable) }, steering: steering)
         context.attach(server)
         try restoreState(recovery?.journals ?? [])
         // A shard with snapshots: they hold its configured state and everything since.

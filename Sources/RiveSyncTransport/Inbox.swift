@@ -65,13 +65,16 @@ final class Inbox<Command: Sendable>: Sendable {
         }
     }
 
-    /// Stops accepting commands (service thread, before `lws_context_destroy`).
-    func close() {
+    /// Stops accepting commands (service thread, before `lws_context_destroy`); returns the
+    /// ones never drained.
+    @discardableResult
+    func close() -> [Command] {
         running.store(false, ordering: .releasing)
-        state.withLock { state in
+        return state.withLock { state in
             state.context = nil
-            state.commands = []
+            defer { state.commands = [] }
             waiting.store(false, ordering: .relaxed)
+            return state.commands
         }
     }
 }

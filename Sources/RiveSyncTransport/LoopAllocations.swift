@@ -44,12 +44,14 @@ final class LoopAllocations {
     }
 
     /// Runs `context` until `finished()` (checked after each service round) or an lws error,
-    /// then closes `inbox`, cancels the shutdown timer and destroys the context. With
+    /// then closes `inbox` (handing what it still held to `undrained`), cancels the shutdown
+    /// timer and destroys the context. With
     /// `eventLoop` (the context's foreign libev loop), runs that loop instead until its owner
     /// breaks it (`rs_ev_break`), with the shutdown timer on it (`rs_timer_t.loop`) and lws' own
     /// timeouts woken every 250 ms, and destroys the loop after the context.
     func serve<Input>(
-        _ context: OpaquePointer, inbox: Inbox<Input>, eventLoop: UnsafeMutableRawPointer? = nil, until finished: () -> Bool
+        _ context: OpaquePointer, inbox: Inbox<Input>, eventLoop: UnsafeMutableRawPointer? = nil,
+        undrained: ([Input]) -> Void = { _ in }, until finished: () -> Bool
     ) {
         if let eventLoop {
             shutdownTimer.pointee.loop = eventLoop
@@ -61,7 +63,7 @@ final class LoopAllocations {
                 if lws_service(context, 0) < 0 { break }
             }
         }
-        inbox.close()
+        undrained(inbox.close())
         rs_timer_cancel(shutdownTimer)
         lws_context_destroy(context)
         if let eventLoop {

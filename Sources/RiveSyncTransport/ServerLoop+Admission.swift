@@ -66,14 +66,45 @@ extension ServerLoop {
     /// `Command.adopt`: hands a socket accepted elsewhere to lws, counted like an accepted one
     /// (closed at once when it does not fit).
     func adopt(_ fd: Int32) {
-        guard admits(acceptedSocket: fd) else {
+        guard admits(acceptedSocket: fd), let address = admitting else {
             Glibc.close(fd)
             return
         }
+        admitting = nil
+        adopt(fd, admitted: address)
+    }
+
+    /// Hands lws a socket admitted before (steered here, `ServerLoop+Steering`), whose place
+    /// in the counts it takes over; a shutdown that began since refuses it.
+    func adopt(_ fd: Int32, admitted address: String) {
+        if stopping {
+            metrics.connectionsRejected.wrappingAdd(1, ordering: .relaxed)
+            connectionCounts.release(address)
+            Glibc.close(fd)
+            return
+        }
+        if let stale = admitting { connectionCounts.release(stale) }
+        admitting = address
         if lws_adopt_socket_vhost(lws_get_vhost_by_name(context, "default"), fd) == nil {
             if let address = admitting { connectionCounts.release(address) }
             admitting = nil
             TransportLog.log(.warning, "rivesync: could not adopt fd \(fd)")
+        }
+    }
+
+    /// Closes the sockets of adoptions that arrived after the loop stopped (and gives back the
+    /// places of those admitted already), so that no descriptor outlives the server.
+    func closeSockets(of undrained: [Input]) {
+        for input in undrained {
+            switch input {
+            case .command(.adopt(let fd)):
+                Glibc.close(fd)
+            case .adoptAdmitted(let fd, let address):
+                Glibc.close(fd)
+                connectionCounts.release(address)
+            default:
+                break
+            }
         }
     }
 

@@ -25,8 +25,10 @@ func serverCallback(
         return 0  // nonzero would close lws' own cancel pipe (LWS.md §3.6)
     case LWS_CALLBACK_FILTER_NETWORK_CONNECTION:
         let socket = Int32(Int(bitPattern: input))
+        // Kept until its request line says where it goes (ServerLoop+Steering).
+        if loop.steering != nil { return loop.holdsForSteering(socket) ? 1 : 0 }
         // Handed to another service thread: lws closes its descriptor, a duplicate lives on there.
-        if loop.handOff?(socket) == true { return 1 }
+        if loop.handOff?(socket, nil, nil) == true { return 1 }
         return loop.admits(acceptedSocket: socket) ? 0 : 1
     case LWS_CALLBACK_WSI_CREATE:
         loop.created(wsi)
@@ -217,6 +219,7 @@ extension ServerLoop {
             case .command(let command): apply(command, inTransit: true)
             case .run(let work): hosting.work.append(work)
             case .stop(let code): beginStop(closeCode: code)
+            case .adoptAdmitted(let fd, let address): adopt(fd, admitted: address)
             }
         }
         flushNewlyQueued()

@@ -18,6 +18,9 @@ final class ServerLoop: @unchecked Sendable {
         /// Work hosted on this thread (`WebSocketServer.run(onThread:_:)`), run at the end of
         /// the callback that drains it.
         case run(@Sendable () -> Void)
+        /// A socket the listening thread admitted and steered here, with its peer's address
+        /// (its place in the counts comes with it).
+        case adoptAdmitted(Int32, address: String)
     }
 
     let configuration: WebSocketServer.Configuration
@@ -53,9 +56,18 @@ final class ServerLoop: @unchecked Sendable {
     let threads: Int
     /// Whether this loop's context listens: only the first loop of several does.
     let listens: Bool
-    /// The first loop of several: hands an accepted socket to another loop (`Command.adopt`
-    /// there) and returns true, or returns false to keep it (every thread gets one in turn).
-    let handOff: (@Sendable (Int32) -> Bool)?
+    /// The first loop of several: hands an accepted socket to another loop and returns true,
+    /// or returns false to keep it. With an address, the socket was admitted here and its
+    /// place goes with it (steering); without, the other loop admits it (`Command.adopt`).
+    /// With a thread, to that one; without, every thread gets one in turn.
+    let handOff: (@Sendable (_ socket: Int32, _ admitted: String?, _ thread: Int?) -> Bool)?
+    /// The first loop of several, when connections are steered (`ServerLoop+Steering`): the
+    /// service thread that serves a request target, or nil (in turn).
+    let steering: (@Sendable (_ requestTarget: String) -> Int?)?
+    /// Accepted sockets waiting for their request line, by descriptor (steering).
+    var pendingSockets: [Int32: PendingSocket] = [:]
+    /// Where a pending socket's first bytes are looked at (`maxHeaderBytes`, made at first use).
+    var peekBuffer: [UInt8] = []
     /// The peer address of the socket being accepted, between `FILTER_NETWORK_CONNECTION`
     /// (or `Command.adopt`) and the `WSI_CREATE` of its wsi that follows at once.
     var admitting: String?
@@ -78,12 +90,14 @@ final class ServerLoop: @unchecked Sendable {
         readiness: @escaping @Sendable () -> Bool,
         inbox: Inbox<Input>, sessionStats: Locked<[SessionID: SessionStats]>,
         thread: (index: Int, of: Int), connectionCounts: ConnectionCounts,
-        handOff: (@Sendable (Int32) -> Bool)?
+        handOff: (@Sendable (_ socket: Int32, _ admitted: String?, _ thread: Int?) -> Bool)?,
+        steering: (@Sendable (_ requestTarget: String) -> Int?)?
     ) {
         index = thread.index
         threads = thread.of
         listens = configuration.listens && thread.index == 0
         self.handOff = handOff
+        self.steering = steering
         nextID = SessionID(thread.index + 1)
         self.connectionCounts = connectionCounts
         self.configuration = configuration
@@ -165,7 +179,7 @@ final class ServerLoop: @unchecked Sendable {
         let port = listens ? Int(lws_get_vhost_listen_port(lws_get_vhost_by_name(context, "default"))) : 0
         inbox.open(context: context)
         started.fulfil(.success(port))
-        allocations.serve(context, inbox: inbox, eventLoop: eventLoop) { exitRequested }
+        allocations.serve(context, inbox: inbox, eventLoop: eventLoop, undrained: closeSockets) { exitRequested }
         self.context = nil
         self.eventLoop = nil
     }
@@ -225,6 +239,7 @@ final class ServerLoop: @unchecked Sendable {
     func beginStop(closeCode: UInt16) {
         guard !stopping else { return }
         stopping = true
+        dropPendingSockets()
         for session in sessions.values {
             requestClose(session, code: closeCode, reason: "server shutting down", immediate: true)
         }

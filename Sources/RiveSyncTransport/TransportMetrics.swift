@@ -42,6 +42,11 @@ public final class TransportMetrics: Sendable {
     public let readPauses = Atomic<Int>(0)
     /// Plain HTTP requests served (counter).
     public let httpRequests = Atomic<Int>(0)
+    /// Times a service thread handed commands or hosted work to another service thread
+    /// (counter; with one thread, or a room's connections on its worker's thread, none).
+    public let threadHops = Atomic<Int>(0)
+    /// Connections the listening thread placed by their request target (`steering`; counter).
+    public let connectionsSteered = Atomic<Int>(0)
 
     /// Creates zeroed metrics.
     public init() {}
@@ -65,6 +70,14 @@ public final class TransportMetrics: Sendable {
             ("messages_too_large_total", "counter", "Messages over the size limit (1009).", messagesTooLarge.load(ordering: .relaxed)),
             ("read_pauses_total", "counter", "Times a session stopped being read (back-pressure).", readPauses.load(ordering: .relaxed)),
             ("http_requests_total", "counter", "Plain HTTP requests served.", httpRequests.load(ordering: .relaxed)),
+            (
+                "thread_hops_total", "counter", "Commands or work handed from one service thread to another.",
+                threadHops.load(ordering: .relaxed)
+            ),
+            (
+                "connections_steered_total", "counter", "Connections placed on a thread by their request target.",
+                connectionsSteered.load(ordering: .relaxed)
+            ),
         ]
         var text = ""
         for (name, type, help, value) in rows {

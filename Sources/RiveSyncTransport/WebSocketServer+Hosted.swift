@@ -22,10 +22,12 @@ extension WebSocketServer {
     /// too; the caller keeps what it must not lose).
     @discardableResult
     public func run(onThread thread: Int, _ work: @escaping @Sendable () -> Void) -> Bool {
-        if let loop = ownLoop(), loop.index == thread {
+        let loop = ownLoop()
+        if let loop, loop.index == thread {
             loop.host(work)
             return true
         }
+        if loop != nil { metrics.threadHops.wrappingAdd(1, ordering: .relaxed) }
         return inboxes[thread].submit(CollectionOfOne(.run(work)))
     }
 
@@ -68,6 +70,8 @@ extension WebSocketServer {
                 remote.append(command)
             }
         }
-        return remote.isEmpty || submitToInboxes(remote)
+        guard !remote.isEmpty else { return true }
+        metrics.threadHops.wrappingAdd(1, ordering: .relaxed)
+        return submitToInboxes(remote)
     }
 }

@@ -45,6 +45,7 @@ public final class WebSocketServer: Sendable {
     private let metricsBody: @Sendable (TransportMetrics) -> String
     private let readiness: @Sendable () -> Bool
     private let metricsAccess: @Sendable (_ authorization: String?, _ remoteAddress: String) -> HTTPAccess
+    private let steering: (@Sendable (_ requestTarget: String) -> Int?)?
     /// One per service thread.
     let inboxes: [Inbox<ServerLoop.Input>]
     private let state = Locked<RunState>(.idle)
@@ -68,17 +69,24 @@ public final class WebSocketServer: Sendable {
     ///     quick. Defaults to everyone.
     ///   - metricsBody: produces the body of `GET /metrics` (Prometheus text), on the service
     ///     thread; must be quick. Defaults to the transport's own metrics.
+    ///   - steering: with several service threads, which one serves a connection, from its
+    ///     request target (`/path?query`, as sent): the thread's index, or nil for the next in
+    ///     turn. Called on the listening thread before lws reads the request (which is left on
+    ///     the socket), so it must be quick. Only plain sockets accepted on the port are
+    ///     steered: TLS ones (the request is encrypted) and `Command.adopt`ed ones go in turn.
     public init(
         configuration: Configuration, handler: any WebSocketServerHandler,
         metricsAccess: @escaping @Sendable (_ authorization: String?, _ remoteAddress: String) -> HTTPAccess = { _, _ in .allowed },
         metricsBody: @escaping @Sendable (TransportMetrics) -> String = { $0.prometheusText() },
-        readiness: @escaping @Sendable () -> Bool = { true }
+        readiness: @escaping @Sendable () -> Bool = { true },
+        steering: (@Sendable (_ requestTarget: String) -> Int?)? = nil
     ) {
         self.configuration = configuration
         self.handler = handler
         self.metricsAccess = metricsAccess
         self.metricsBody = metricsBody
         self.readiness = readiness
+        self.steering = steering
         inboxes = (0..<max(configuration.serviceThreads, 1)).map { _ in Inbox() }
     }
 
@@ -115,12 +123,17 @@ public final class WebSocketServer: Sendable {
     /// Starts service thread `index`; returns it and the port it bound (0 when it does not
     /// listen), once it serves.
     private func startLoop(_ index: Int) throws(TransportError) -> (ServiceThread, port: Int) {
-        var handOff: (@Sendable (Int32) -> Bool)?
-        if index == 0, inboxes.count > 1 { handOff = { [weak self] socket in self?.handOff(socket) ?? false } }
+        var handOff: (@Sendable (Int32, String?, Int?) -> Bool)?
+        var steers: (@Sendable (String) -> Int?)?
+        if index == 0, inboxes.count > 1 {
+            handOff = { [weak self] socket, admitted, thread in self?.handOff(socket, admitted: admitted, to: thread) ?? false }
+            if configuration.listens, configuration.tlsCertificatePath == nil { steers = steering }
+        }
         let loop = ServerLoop(
             configuration: configuration, handler: handler, metrics: metrics,
             metricsAccess: metricsAccess, metricsBody: metricsBody, readiness: readiness, inbox: inboxes[index],
-            sessionStats: sessionStats, thread: (index, inboxes.count), connectionCounts: connectionCounts, handOff: handOff)
+            sessionStats: sessionStats, thread: (index, inboxes.count), connectionCounts: connectionCounts, handOff: handOff,
+            steering: steers)
         let started = Latch<Result<Int, TransportError>>()
         let thread = try ServiceThread {
             loop.enterServiceThread()
@@ -135,12 +148,15 @@ public final class WebSocketServer: Sendable {
         }
     }
 
-    /// The listening thread's accepted `socket`, when it is another thread's turn: a duplicate
-    /// goes to that thread as `Command.adopt` (which admits it) and true is returned, so lws
-    /// closes its own descriptor; false keeps the socket on the listening thread.
-    private func handOff(_ socket: Int32) -> Bool {
-        let index = nextAdopter.wrappingAdd(1, ordering: .relaxed).oldValue % inboxes.count
+    /// The listening thread's accepted `socket`, when it goes to another thread (`thread`, or
+    /// the next in turn): true once that thread has it, false to keep it on the listening
+    /// thread. Not `admitted`: a duplicate goes as `Command.adopt` (which admits it there) and
+    /// lws closes its own descriptor. `admitted` (a steered socket, counted with that peer
+    /// address): the socket itself goes, its place in the counts with it.
+    private func handOff(_ socket: Int32, admitted: String?, to thread: Int?) -> Bool {
+        let index = thread ?? nextAdopter.wrappingAdd(1, ordering: .relaxed).oldValue % inboxes.count
         guard index != 0 else { return false }
+        if let admitted { return inboxes[index].submit(CollectionOfOne(.adoptAdmitted(socket, address: admitted))) }
         let copy = fcntl(socket, F_DUPFD_CLOEXEC, 0)
         guard copy >= 0 else { return false }
         guard inboxes[index].submit(CollectionOfOne(.command(.adopt(fileDescriptor: copy)))) else {

@@ -1,9 +1,12 @@
+import Foundation
 import RiveSyncJSON
 import RiveSyncTestSupport
 import Testing
 
 /// A daemon serving its connections on two transport threads (`transportThreads`), through
-/// real sockets: connections go to the threads in turn, so four clients are two on each.
+/// real sockets: connections go to the threads in turn, so four clients are two on each,
+/// unless their URL names their room (`?target=`, `?file=`): then they go to the thread of the
+/// room's worker.
 @Suite struct TransportThreadsTests {
     /// Clients of one room on both threads: each client's set is acked after its batch, and
     /// every subscriber gets the room's batches in the one order.
@@ -37,5 +40,70 @@ import Testing
                 #expect(seqs == [1, 2, 3, 4])
             }
         }
+    }
+
+    /// A room on worker 1 (thread 1): its creator says `?file=two`, the others `?target=room`.
+    /// All four are served on thread 1, so their sets, acks and batches cross no thread
+    /// (`rivesync_transport_thread_hops_total` does not move); two clients without a hint go
+    /// in turn, and the one on thread 0 makes its set cross.
+    @Test func hintedClientsOfARoomCrossNoThread() async throws {
+        let directory = try PersistenceTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let schema = DaemonProcess.packageRoot + "/protocol/examples/demo.schema.json"
+        let config: JSONValue = [
+            "workers": 2,
+            "files": [["name": "one", "path": .string(schema), "worker": 0], ["name": "two", "path": .string(schema), "worker": 1]],
+            "auth": ["allowAnonymous": "loopback"],
+        ]
+        let path = directory + "/config.json"
+        try Data(config.serialized()).write(to: URL(fileURLWithPath: path))
+        try await withDaemon(["--config", path], environment: ["RIVESYNC_TRANSPORT_THREADS": "2"]) { daemon in
+            let creator = try await Self.connected(to: daemon.url + "?file=two")
+            let room = try await creator.request(["type": "createStateMachine", "file": "two", "name": "room", "artboard": "Lobby"])
+            try #require(room["type"] == "target", "\(room.jsonText)\n\(daemon.stderr)")
+            var clients = [creator]
+            for _ in 0..<3 { clients.append(try await Self.connected(to: daemon.url + "?target=room")) }
+            for client in clients {
+                let snapshot = try await client.request(["type": "subscribe", "target": "room"])
+                try #require(snapshot["type"] == "snapshot", "\(snapshot.jsonText)")
+            }
+            let before = try await Self.metrics(daemon)
+            #expect(before["rivesync_transport_connections_steered_total"] == 4, "\(before)")
+            try await Self.setTitles(clients, from: 0)
+            let after = try await Self.metrics(daemon)
+            #expect(after["rivesync_transport_thread_hops_total"] == before["rivesync_transport_thread_hops_total"])
+            var unhinted: [TestClient] = []
+            for _ in 0..<2 { unhinted.append(try await Self.connected(to: daemon.url)) }
+            try await Self.setTitles(unhinted, from: 100)
+            let crossed = try await Self.metrics(daemon)
+            #expect(crossed["rivesync_transport_thread_hops_total"]! > after["rivesync_transport_thread_hops_total"]!)
+        }
+    }
+
+    static func connected(to url: String) async throws -> TestClient {
+        let client = try TestClient(url: url)
+        let welcome = try await client.request(["type": "hello", "protocol": [1]])
+        try #require(welcome["type"] == "welcome", "\(welcome.jsonText)")
+        return client
+    }
+
+    /// Each client sets the room's title once and gets its ack.
+    static func setTitles(_ clients: [TestClient], from first: Int) async throws {
+        for (index, client) in clients.enumerated() {
+            let ack = try await client.request(["type": "set", "target": "room", "path": "title", "value": .string("t\(first + index)")])
+            #expect(ack["type"] == "ack", "\(ack.jsonText)")
+        }
+    }
+
+    /// The daemon's counters, by name.
+    static func metrics(_ daemon: DaemonProcess) async throws -> [String: Int] {
+        let (status, body) = try await MetricsTests.get(daemon, "/metrics")
+        try #require(status == 200, "\(body)")
+        var values: [String: Int] = [:]
+        for line in body.split(separator: "\n") where !line.hasPrefix("#") {
+            let parts = line.split(separator: " ")
+            if parts.count == 2, let value = Int(parts[1]) { values[String(parts[0])] = value }
+        }
+        return values
     }
 }

@@ -44,13 +44,14 @@ final class RecordingHandler: WebSocketServerHandler {
 /// Starts a server on 127.0.0.1, port 0, runs `body`, and always stops it.
 func withServer<R>(
     _ configure: (inout WebSocketServer.Configuration) -> Void = { _ in }, echo: Bool = true,
+    steering: (@Sendable (String) -> Int?)? = nil,
     _ body: (WebSocketServer, RecordingHandler) async throws -> R
 ) async throws -> R {
     PoolStarvation.watch()
     var configuration = WebSocketServer.Configuration()
     configure(&configuration)
     let handler = RecordingHandler(echo: echo)
-    let server = WebSocketServer(configuration: configuration, handler: handler)
+    let server = WebSocketServer(configuration: configuration, handler: handler, steering: steering)
     handler.attach(server)
     try server.start()
     defer {

@@ -38,7 +38,12 @@ struct LoadRun {
             let decoder = ReceiveDecoder(peer: options.peer, subscriber: subscriber)
             if subscriber, let raw {
                 let target = options.rooms > 0 ? options.layout.target(ofConnection: index) : options.target
-                raw.connect(index: collector.add(decoder), greeting: options.peer.greeting(subscriber: true, name: name, target: target))
+                // A room's client says its room in its URL: a daemon with several transport
+                // threads serves it on the room's worker's thread (the rooms floor ignores it).
+                let path = options.rooms > 0 && options.roomHint ? RoomLayout.hinted(raw.target.path, room: target) : nil
+                raw.connect(
+                    index: collector.add(decoder), greeting: options.peer.greeting(subscriber: true, name: name, target: target), path: path
+                )
             } else {
                 guard let connection = open(decoder, name: name) else { return 1 }
                 if !subscriber { writers.append(connection) }

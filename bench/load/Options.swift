@@ -34,6 +34,9 @@ struct Options: Sendable {
     var files: [String] = []
     /// Advances per second of the rooms created (`rate` of `createStateMachine`).
     var roomRate = 60
+    /// Whether a room's clients name their room in their URL (`?target=`; `--no-room-hint`
+    /// leaves it out).
+    var roomHint = true
 
     /// The room layout of a `--rooms` process.
     var layout: RoomLayout { RoomLayout(firstRoom: firstRoom, rooms: rooms, clientsPerRoom: clientsPerRoom) }
@@ -43,7 +46,7 @@ struct Options: Sendable {
                           [--subscribers N] [--writers W] [--first-writer I] [--rate R]
                           [--duration S] [--drain S] [--paths K] [--target NAME] [--idle] [--standalone]
                           [--engine raw|lws]
-                          [--rooms N [--first-room I] [--clients-per-room K]]
+                          [--rooms N [--first-room I] [--clients-per-room K] [--no-room-hint]]
                           [--create-rooms --rooms N [--first-room I] --files A,B… [--room-rate R]]
 
         Opens N subscriber and W writer connections, prints READY when all are subscribed,
@@ -58,7 +61,9 @@ struct Options: Sendable {
 
         With --rooms (rivesync, raw engine) the process runs N rooms instead: K clients per room
         (default 8), each subscribed to its room 'room-<i>' and writing its own property
-        'client<k>'; --rate is then the updates/s of all its clients together. --create-rooms
+        'client<k>'; --rate is then the updates/s of all its clients together. Each client's URL
+        names its room ('?target=room-<i>', so that a daemon with several transport threads
+        serves it on its room's thread) unless --no-room-hint is given. --create-rooms
         creates those rooms as auto state machines of the bench rooms schema (artboard Room,
         state machine room) on the given files, prints 'CREATED <count> <seconds>' and exits.
         """
@@ -100,6 +105,7 @@ struct Options: Sendable {
             case "--rooms": rooms = Int(try number(flag))
             case "--first-room": firstRoom = Int(try number(flag))
             case "--clients-per-room": clientsPerRoom = max(1, Int(try number(flag)))
+            case "--no-room-hint": roomHint = false
             case "--create-rooms": createRooms = true
             case "--files": files = try value(flag).split(separator: ",").map(String.init)
             case "--room-rate": roomRate = Int(try number(flag))

@@ -11,6 +11,8 @@ final class RawConnection {
     /// Its place in the loop's table and its epoll token.
     let slot: Int
     let greeting: [Payload]
+    /// The path (and query) of its upgrade request.
+    let path: String
     var phase = Phase.connecting
     /// Response bytes received before the handshake completed.
     var handshake: [UInt8] = []
@@ -23,11 +25,12 @@ final class RawConnection {
     /// True while the socket is registered for EPOLLOUT (it starts so, for the connect).
     var watchesWritable = true
 
-    init(fd: Int32, index: Int, slot: Int, greeting: [Payload]) {
+    init(fd: Int32, index: Int, slot: Int, greeting: [Payload], path: String) {
         self.fd = fd
         self.index = index
         self.slot = slot
         self.greeting = greeting
+        self.path = path
     }
 }
 
@@ -41,7 +44,7 @@ extension RawEventLoop {
         connection.phase = .handshaking
         connection.handshakeKey = key
         connection.outbox += WebSocketHandshake.request(
-            host: target.host, port: target.port, path: target.path, subprotocol: target.subprotocol, key: key)
+            host: target.host, port: target.port, path: connection.path, subprotocol: target.subprotocol, key: key)
         flush(connection)
     }
 

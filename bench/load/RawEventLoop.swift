@@ -71,7 +71,9 @@ final class RawEventLoop {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         let connectError = rc == 0 ? 0 : errno
-        let connection = RawConnection(fd: fd, index: request.index, slot: connections.count, greeting: request.greeting)
+        let connection = RawConnection(
+            fd: fd, index: request.index, slot: connections.count, greeting: request.greeting,
+            path: request.path ?? engine.target.path)
         connections.append(connection)
         slots[request.index] = connection.slot
         var event = epoll_event(events: EPOLLIN.rawValue | EPOLLOUT.rawValue, data: epoll_data_t(u64: UInt64(connection.slot)))

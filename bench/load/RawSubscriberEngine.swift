@@ -10,10 +10,12 @@ import Synchronization
 /// live only on the loop's thread (`RawEventLoop`). With `--rooms`, the subscribers also write
 /// (`RawEventLoop+Writing.swift`).
 final class RawSubscriberEngine: Sendable {
-    /// A connection to open: its collector index and the messages it sends once open.
+    /// A connection to open: its collector index, the messages it sends once open, and the
+    /// path of its upgrade request (nil: the URL's).
     struct Request: Sendable {
         let index: Int
         let greeting: [Payload]
+        let path: String?
     }
 
     /// Where every connection goes and what its upgrade request names.
@@ -60,9 +62,10 @@ final class RawSubscriberEngine: Sendable {
         try Self.startThread { [self] in RawEventLoop(engine: self).run() }
     }
 
-    /// Queues a connection; its events reach the collector under `index`.
-    func connect(index: Int, greeting: [Payload]) {
-        requests.withLock { $0.append(Request(index: index, greeting: greeting)) }
+    /// Queues a connection; its events reach the collector under `index`. `path`: its
+    /// upgrade request's path and query instead of the URL's.
+    func connect(index: Int, greeting: [Payload], path: String? = nil) {
+        requests.withLock { $0.append(Request(index: index, greeting: greeting, path: path)) }
         var one: UInt64 = 1
         _ = write(wake, &one, MemoryLayout<UInt64>.size)
     }

@@ -9,6 +9,12 @@ struct RoomLayout: Sendable {
     /// The target name of room `room`.
     static func name(_ room: Int) -> String { "room-\(room)" }
 
+    /// `path` with the room's hint added to its query (`?target=NAME`, protocol/PROTOCOL.md §2;
+    /// room names need no percent-encoding).
+    static func hinted(_ path: String, room: String) -> String {
+        path + (path.contains("?") ? "&" : "?") + "target=" + room
+    }
+
     /// The property client `client` of a room writes (`rooms.schema.json` has `client0`…`client7`).
     static func property(_ client: Int) -> String { "client\(client)" }
 
