@@ -186,7 +186,7 @@ import Testing
         let driver = try WorkerDriver()
         func queuedDelta(_ actions: [WorkerAction]) -> Int {
             actions.reduce(0) { sum, action in
-                guard case .count(.commandsQueued(let delta)) = action else { return sum }
+                guard case .count(.waiting(let delta, _)) = action else { return sum }
                 return sum + delta
             }
         }

@@ -109,7 +109,6 @@ extension WorkerCore {
         for batch in batches {
             // The record found once: nothing below adds or removes a record, so its index holds.
             guard let record = targets.index(forKey: batch.target) else { continue }
-            count(.batches(target: batch.target))
             let targetEpoch = epoch(of: batch.target, file: targets.values[record].file)
             let full = Frame(
                 bytes: ServerMessage.batch(
@@ -157,8 +156,9 @@ extension WorkerCore {
             }
             if batch.target == advanced {
                 let rejected = batch.rejected.count + batch.rejectedTransactions.reduce(0) { $0 + $1.commands.count }
-                count(.commandsApplied(target: batch.target, count: batch.applied.count))
-                if rejected > 0 { count(.commandsRejected(target: batch.target, count: rejected)) }
+                count(.published(target: batch.target, applied: batch.applied.count, rejected: rejected))
+            } else {
+                count(.published(target: batch.target, applied: 0, rejected: 0))
             }
         }
         outbox += replies

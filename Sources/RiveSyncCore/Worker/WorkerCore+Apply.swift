@@ -109,7 +109,7 @@ extension WorkerCore {
                 for command in commands { targets[target]!.pending[command.id] = nil }
             case .success:
                 // Counted where they were queued: another node's advance applies without a waiter.
-                count(.commandsQueued(delta: -commands.count))
+                waitingChange.commands -= commands.count
             }
             if let manual { sendAdvanced(target, to: manual) }
         case .request(let waiter):

@@ -44,7 +44,7 @@ extension WorkerCore {
             hidden = grants.may(.read, on: target, at: "") ? nil : ""
         }
         targets.values[record].pending[number] = PendingAck(connection: session, requestID: requestID, hiddenPath: hidden)
-        count(.commandsQueued(delta: 1))
+        waitingChange.commands += 1
         scheduleAdvance(target, at: record)
     }
 
@@ -131,7 +131,7 @@ extension WorkerCore {
     /// `error(command number)`, and the gauges count every one as rejected.
     func abandon(_ commands: [QueuedCommand], on target: String, pending: [UInt64: PendingAck], error: (UInt64) -> WireError) {
         count(.commandsRejected(target: target, count: commands.count))
-        count(.commandsQueued(delta: -commands.count))
+        waitingChange.commands -= commands.count
         for command in commands {
             guard let waiting = pending[command.id] else { continue }
             sendError(error(command.id), id: waiting.requestID, to: waiting.connection)

@@ -55,7 +55,7 @@ extension WorkerCore {
     func propose(_ record: JournalRecord, file: String, _ waiter: Waiter, ticket given: LogTicket? = nil) -> LogTicket {
         let ticket = given ?? nextTicket()
         waiting[ticket] = waiter
-        count(.proposalsWaiting(delta: 1))
+        waitingChange.proposals += 1
         if case .advance(let target, _, _) = waiter { targets[target]?.advancesInFlight += 1 }
         outbox.append(.append(record, file: file, ticket: ticket))
         return ticket
@@ -85,7 +85,7 @@ extension WorkerCore {
     /// A committed record (`WorkerEvent.committed`): applies it and answers its waiter.
     func committed(file: String, record: JournalRecord, ticket: LogTicket?, recordsSinceCompaction: Int) {
         let waiter = ticket.flatMap { waiting.removeValue(forKey: $0) }
-        if waiter != nil { count(.proposalsWaiting(delta: -1)) }
+        if waiter != nil { waitingChange.proposals -= 1 }
         let start = environment.now()
         let result: Result<Applied, WireError>
         do { result = .success(try apply(record, file: file)) } catch { result = .failure(error) }
@@ -118,7 +118,7 @@ extension WorkerCore {
     /// An append the log could not make durable (`WorkerEvent.appendFailed`).
     func appendFailed(file: String, ticket: LogTicket, failure: LogFailure) {
         guard let waiter = waiting.removeValue(forKey: ticket) else { return }
-        count(.proposalsWaiting(delta: -1))
+        waitingChange.proposals -= 1
         answer(waiter, ticket: ticket, with: .failure(Self.storageFailed(failure)))
     }
 
@@ -130,13 +130,13 @@ extension WorkerCore {
     func dropUnansweredProposals() {
         let dropped = waiting
         waiting.removeAll()
-        count(.proposalsWaiting(delta: -dropped.count))
+        waitingChange.proposals -= dropped.count
         for waiter in dropped.values {
             switch waiter {
             case .request(let request):
                 if let name = request.reserved, reservedTargets.remove(name) != nil { outbox.append(.targetNames(.release(name))) }
             case .advance(let target, let commands, _):
-                if targets[target] != nil { count(.commandsQueued(delta: -commands.count)) }
+                if targets[target] != nil { waitingChange.commands -= commands.count }
                 targets[target]?.advancesInFlight -= 1
                 for command in commands { targets[target]?.pending[command.id] = nil }
             case .own(let reserved):

@@ -49,7 +49,7 @@ extension WorkerCore {
         targets[target]!.pending[numbers[0]] = PendingAck(
             connection: session, requestID: requestID, hiddenPath: nil,
             transaction: PendingTransaction(commands: numbers, hiddenPaths: hiddenPaths))
-        count(.commandsQueued(delta: numbers.count))
+        waitingChange.commands += numbers.count
         scheduleAdvance(target)
     }
 

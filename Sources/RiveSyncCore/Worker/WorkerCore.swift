@@ -55,6 +55,9 @@ public final class WorkerCore {
     var presenceAwaiting: [String: [String: (announcement: PresenceAnnouncement, at: UInt64)]] = [:]
     /// Actions produced since the shell last took them.
     var outbox: [WorkerAction] = []
+    /// The changes of the `waiting` counter since the shell last took the actions (one action
+    /// for all of them, see `takeActions`).
+    var waitingChange = (commands: 0, proposals: 0)
 
     /// Worker `index` of the daemon's `workers`, numbering its commands in `numbers` (see
     /// `CommandNumbering`). `compactsEveryFile`: the shell's change log holds every file in one
@@ -123,6 +126,10 @@ public final class WorkerCore {
     /// The actions produced since the last call (by the calls the shell makes for the
     /// configuration and restore).
     public func takeActions() -> [WorkerAction] {
+        if waitingChange != (0, 0) {
+            outbox.append(.count(.waiting(commands: waitingChange.commands, proposals: waitingChange.proposals)))
+            waitingChange = (0, 0)
+        }
         let actions = outbox
         outbox = []
         // Room for an event's usual actions in one allocation (a set makes three or four).

@@ -92,16 +92,16 @@ public enum WorkerAction: Sendable {
 public enum WorkerCounter: Sendable, Equatable {
     /// Subscriptions of a target, up or down.
     case subscriptions(target: String, delta: Int)
-    case batches(target: String)
-    case commandsApplied(target: String, count: Int)
-    /// Rejected when applied, or abandoned.
+    /// One batch of `target` published; when `target` was the advanced one, with the commands
+    /// the advance applied and rejected (one counter for the three: one action, one update).
+    case published(target: String, applied: Int, rejected: Int)
+    /// Rejected when abandoned.
     case commandsRejected(target: String, count: Int)
-    /// Commands waiting for an advance, up or down.
-    case commandsQueued(delta: Int)
+    /// Commands waiting for an advance and proposals the log has not answered yet, up or down:
+    /// the changes of one event summed (`WorkerCore.takeActions`), at most one such action each.
+    case waiting(commands: Int, proposals: Int)
     case error(WireErrorCode)
     /// How long applying an advance this worker proposed took, its batches built.
     case advanceDuration(nanoseconds: UInt64)
     case catchUp
-    /// Proposals the log has not answered yet, up or down.
-    case proposalsWaiting(delta: Int)
 }

@@ -43,11 +43,30 @@ package final class DaemonMetrics: Sendable {
     /// Adds `amount` (negative for a gauge going down) to `counter` of `target`.
     func add(_ amount: Int, to counter: TargetCounter, of target: String) {
         guard amount != 0 else { return }
+        targets.withLock { all in all[label(of: target, in: all), default: Self.zeros][counter.rawValue] += amount }
+    }
+
+    /// Counts one batch of `target`, with the commands its advance applied and rejected, in
+    /// one update.
+    func addBatch(of target: String, applied: Int, rejected: Int) {
         targets.withLock { all in
-            let label =
-                all[target] != nil || all.count - (all[Self.otherTarget] == nil ? 0 : 1) < maxTargetLabels ? target : Self.otherTarget
-            all[label, default: [Int](repeating: 0, count: TargetCounter.allCases.count)][counter.rawValue] += amount
+            let label = label(of: target, in: all)
+            func count(_ counters: inout [Int]) {
+                counters[TargetCounter.batches.rawValue] += 1
+                counters[TargetCounter.commandsApplied.rawValue] += applied
+                counters[TargetCounter.commandsRejected.rawValue] += rejected
+            }
+            count(&all[label, default: Self.zeros])
         }
+    }
+
+    /// Every counter of a target at 0.
+    private static let zeros = [Int](repeating: 0, count: TargetCounter.allCases.count)
+
+    /// The label `target` counts under: its own name, or `_other` once `maxTargetLabels` targets
+    /// have theirs.
+    private func label(of target: String, in all: [String: [Int]]) -> String {
+        all[target] != nil || all.count - (all[Self.otherTarget] == nil ? 0 : 1) < maxTargetLabels ? target : Self.otherTarget
     }
 
     /// Counts one error reply by its protocol code.

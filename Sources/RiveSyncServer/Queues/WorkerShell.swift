@@ -134,14 +134,14 @@ package final class WorkerShell: @unchecked Sendable {
         let metrics = context.metrics
         switch counter {
         case .subscriptions(let target, let delta): metrics.add(delta, to: .subscriptions, of: target)
-        case .batches(let target): metrics.add(1, to: .batches, of: target)
-        case .commandsApplied(let target, let count): metrics.add(count, to: .commandsApplied, of: target)
+        case .published(let target, let applied, let rejected): metrics.addBatch(of: target, applied: applied, rejected: rejected)
         case .commandsRejected(let target, let count): metrics.add(count, to: .commandsRejected, of: target)
-        case .commandsQueued(let delta): metrics.commandsQueued.add(delta, ordering: .relaxed)
+        case .waiting(let commands, let proposals):
+            if commands != 0 { metrics.commandsQueued.add(commands, ordering: .relaxed) }
+            if proposals != 0 { metrics.proposalsWaiting.add(proposals, ordering: .relaxed) }
         case .error(let code): metrics.recordError(code: code.rawValue)
         case .advanceDuration(let nanoseconds): metrics.recordAdvance(nanoseconds: nanoseconds)
         case .catchUp: metrics.catchUps.add(1, ordering: .relaxed)
-        case .proposalsWaiting(let delta): metrics.proposalsWaiting.add(delta, ordering: .relaxed)
         }
     }
 
