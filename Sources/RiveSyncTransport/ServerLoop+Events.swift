@@ -232,8 +232,10 @@ extension ServerLoop {
         case .send(let payload, let ids):
             if inTransit { metrics.bytesInTransit.subtract(payload.count * ids.count, ordering: .relaxed) }
             for id in ids {
-                if inTransit { sessions[id]?.stats.inTransit.subtract(payload.count, ordering: .relaxed) }
-                enqueue(payload, for: id)
+                // The session found once for both (a lookup by id each was two per recipient).
+                guard let session = sessions[id] else { continue }
+                if inTransit { session.stats.inTransit.subtract(payload.count, ordering: .relaxed) }
+                enqueue(payload, to: session)
             }
         case .close(let id, let code, let reason):
             if let session = sessions[id] { requestClose(session, code: code, reason: reason, immediate: false) }
@@ -248,8 +250,7 @@ extension ServerLoop {
         }
     }
 
-    private func enqueue(_ payload: Payload, for id: SessionID) {
-        guard let session = sessions[id] else { return }
+    private func enqueue(_ payload: Payload, to session: ServerSession) {
         if session.pendingClose != nil || session.overflowed {
             metrics.messagesDropped.wrappingAdd(1, ordering: .relaxed)
             return

@@ -87,11 +87,13 @@ package final class WorkerShell: @unchecked Sendable {
     func perform(_ actions: [WorkerAction]) {
         host.assertConfined()
         var commands: [WebSocketServer.Command] = []
+        // One allocation for the event's sends and credits, not one per growth.
+        commands.reserveCapacity(actions.count)
         for action in actions {
             switch action {
             case .append(let record, let file, let ticket):
                 context.submit(commands)
-                commands = []
+                commands.removeAll(keepingCapacity: true)
                 log.append(record, file: file, ticket: ticket, sink: self)
             case .retract(let file):
                 log.retract(file: file)
@@ -105,7 +107,7 @@ package final class WorkerShell: @unchecked Sendable {
                 commands.append(.handled(connection.rawValue))
             case .subscribeAnswered(let connection, let target, let paths, let succeeded):
                 context.submit(commands)
-                commands = []
+                commands.removeAll(keepingCapacity: true)
                 subscribeAnswered?(connection, target, paths, succeeded)
             case .schedule(let timer, let at):
                 host.schedule(at: at) { [self] in run(.timerFired(timer)) }
@@ -121,7 +123,7 @@ package final class WorkerShell: @unchecked Sendable {
             case .claimTarget(let name, let file, let limit, let claim):
                 // The answer's actions go out after what came before the claim.
                 context.submit(commands)
-                commands = []
+                commands.removeAll(keepingCapacity: true)
                 run(.targetClaimed(claim: claim, context.directory.claimTarget(name, file: file, limit: limit)))
             case .sharePresence(let announcement):
                 if context.presenceRelays.indices.contains(index) { context.presenceRelays[index].publish(announcement) }
