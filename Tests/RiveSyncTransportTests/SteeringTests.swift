@@ -103,17 +103,19 @@ import Testing
 
     /// A socket that sends nothing holds its place (503 for the next) until the request time
     /// is up; then the server closes it (its peer reads EOF) and the place is free again.
+    /// (The request time is 3 s so that the next socket is accepted well before it ends, on a
+    /// loaded machine too.)
     @Test func aStalledPendingSocketIsClosedInTime() async throws {
         try await withServer(
             {
                 $0.serviceThreads = 2
                 $0.maxConnections = 1
-                $0.handshakeTimeoutSeconds = 1
+                $0.handshakeTimeoutSeconds = 3
             }, steering: Self.byQuery
         ) { server, _ in
             let port = try #require(server.port)
             let stalled = try RawSocket(port: port)
-            let refused = try RawSocket(port: port)
+            let refused = try RawSocket(port: port, timeoutSeconds: 5)
             try refused.sendUpgradeRequest()
             let reply = String(decoding: refused.readToEnd(), as: UTF8.self)
             #expect(reply.hasPrefix("HTTP/1.1 503"), "\(reply)")
