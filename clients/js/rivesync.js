@@ -140,6 +140,8 @@ export class RiveSync {
   setState(state) {
     if (this.state === state) return;
     this.state = state;
+    // Closed for good: nothing will resume; waiting presence requests go on (and fail closed).
+    if (state === 'closed') for (const target of this.targets.values()) target.resumed_();
     this.emit('state', state);
   }
 
@@ -202,6 +204,7 @@ export class RiveSync {
       this.setState('closed');
       return;
     }
+    for (const target of this.targets.values()) target.holdUntilResumed();
     this.setState('reconnecting');
     this.reconnect(200);
   }
@@ -571,6 +574,13 @@ export class Target {
     /** @private the join to send again after a reconnect (its key resumes the member) */
     this.presenceJoined = null;
     /**
+     * @private settles when the target is resubscribed (and its member resumed) after the
+     * connection was lost, or when the client closes; presence requests wait for it
+     */
+    this.resuming = Promise.resolve();
+    /** @private settles `resuming` */
+    this.resumed_ = () => {};
+    /**
      * A state machine's layers, each in its current state (`{layer, name, state, kind,
      * animation?}`, PROTOCOL.md §19), from `listTargets` when subscribed and then from every
      * batch's `layers`; empty for a published instance or a state machine with no graph.
@@ -591,9 +601,17 @@ export class Target {
     this.reset(reply);
   }
 
+  /** @private The connection was lost: presence requests wait until `resubscribe` is done. */
+  holdUntilResumed() {
+    this.resumed_();
+    this.resuming = new Promise((resolve) => {
+      this.resumed_ = resolve;
+    });
+  }
+
   /** @private After a reconnect: resume from the cursor, or start over from a snapshot. */
   async resubscribe() {
-    if (this.ended_) return;
+    if (this.ended_) return this.resumed_();
     const cursor = this.replica ? { epoch: this.replica.epoch, seq: this.replica.seq } : undefined;
     try {
       const reply = await this.client.request({ type: 'subscribe', target: this.name, cursor });
@@ -606,6 +624,8 @@ export class Target {
       for (const callback of this.listeners.snapshot) callback({ resumed: this.resumed, seq: this.replica.seq });
     } catch (error) {
       this.client.emit('error', error);
+    } finally {
+      this.resumed_();
     }
   }
 
@@ -703,20 +723,26 @@ export class Target {
    * @returns {Promise<string>}
    */
   async joinPresence(state) {
+    await this.resuming;
     const key = this.presenceJoined?.key ?? presenceKey();
     const reply = await this.client.request({ type: 'presenceJoin', target: this.name, key, state });
     this.presenceJoined = { key, state };
     return reply.member;
   }
 
-  /** Replaces this client's presence state (no merge); rejects with `not_joined` before a join. */
+  /**
+   * Replaces this client's presence state (no merge); rejects with `not_joined` before a join.
+   * After a lost connection it waits until the member is resumed.
+   */
   async updatePresence(state) {
+    await this.resuming;
     await this.client.request({ type: 'presenceUpdate', target: this.name, state });
     if (this.presenceJoined) this.presenceJoined.state = state;
   }
 
   /** Leaves the target's presence. */
   async leavePresence() {
+    await this.resuming;
     this.presenceJoined = null;
     await this.client.request({ type: 'presenceLeave', target: this.name });
   }

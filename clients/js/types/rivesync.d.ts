@@ -337,6 +337,13 @@ export class Target {
     /** @private the join to send again after a reconnect (its key resumes the member) */
     private presenceJoined;
     /**
+     * @private settles when the target is resubscribed (and its member resumed) after the
+     * connection was lost, or when the client closes; presence requests wait for it
+     */
+    private resuming;
+    /** @private settles `resuming` */
+    private resumed_;
+    /**
      * A state machine's layers, each in its current state (`{layer, name, state, kind,
      * animation?}`, PROTOCOL.md §19), from `listTargets` when subscribed and then from every
      * batch's `layers`; empty for a published instance or a state machine with no graph.
@@ -354,6 +361,8 @@ export class Target {
     file: any;
     info: any;
     schema: any;
+    /** @private The connection was lost: presence requests wait until `resubscribe` is done. */
+    private holdUntilResumed;
     /** @private After a reconnect: resume from the cursor, or start over from a snapshot. */
     private resubscribe;
     resumed: boolean;
@@ -387,7 +396,10 @@ export class Target {
      * @returns {Promise<string>}
      */
     joinPresence(state: any): Promise<string>;
-    /** Replaces this client's presence state (no merge); rejects with `not_joined` before a join. */
+    /**
+     * Replaces this client's presence state (no merge); rejects with `not_joined` before a join.
+     * After a lost connection it waits until the member is resumed.
+     */
     updatePresence(state: any): Promise<void>;
     /** Leaves the target's presence. */
     leavePresence(): Promise<void>;
