@@ -7,10 +7,11 @@
 /// Used instead of `Synchronization.Mutex`, which makes ThreadSanitizer report false
 /// "Swift access race"s on the protected data (LWS.md §4). The mutex lives on the heap so
 /// its address never moves. `@unchecked Sendable`: `value` is read and written only while
-/// `mutex` is held (in `withLock`).
+/// `mutex` is held (in `withLock`), which also makes its run-time exclusivity check
+/// redundant (`@exclusivity(unchecked)`).
 public final class Locked<Value>: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private var value: Value
+    @exclusivity(unchecked) private var value: Value
 
     /// Creates a lock protecting `value`.
     public init(_ value: Value) {
