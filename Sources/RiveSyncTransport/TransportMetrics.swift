@@ -65,7 +65,7 @@ public final class TransportMetrics: Sendable {
             ("bytes_out_total", "counter", "Message bytes written, without frame headers.", bytesOut.load(ordering: .relaxed)),
             ("writes_total", "counter", "Socket writes (lws_write calls).", writes.load(ordering: .relaxed)),
             ("direct_writes_total", "counter", "Writes made as soon as a message was queued.", directWrites.load(ordering: .relaxed)),
-            ("fed_writes_total", "counter", "Writable events given to a socket at once instead of waiting for the kernel's.", fedWrites.load(ordering: .relaxed)),
+            ("fed_writes_total", "counter", "Writable events raised at once, not awaited.", fedWrites.load(ordering: .relaxed)),
             ("queued_bytes", "gauge", "Message bytes queued in all sessions, not yet written.", queuedBytes.load(ordering: .relaxed)),
             ("queued_messages", "gauge", "Messages queued in all sessions, not yet written.", queuedMessages.load(ordering: .relaxed)),
             ("queue_overflows_total", "counter", "Send-queue overflows.", queueOverflows.load(ordering: .relaxed)),
