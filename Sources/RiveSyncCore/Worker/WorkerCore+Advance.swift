@@ -45,6 +45,8 @@ extension WorkerCore {
         }
         targets.values[record].queued = []
         targets.values[record].lastStep = start
+        // Counted here, where the record is at hand (`propose` would find it by name again).
+        targets.values[record].advancesInFlight += 1
         propose(
             .advance(target: target, commands: commands, elapsed: seconds), file: file,
             .advance(target: target, commands: commands, manual: manual))
@@ -101,15 +103,27 @@ extension WorkerCore {
     /// records it in the history, then acks or rejects the advanced target's commands —
     /// every batch of the advance before any ack, so a subscriber of any target sees the
     /// advance's batch before the ack.
-    func publish(_ batches: [ChangeBatch], advanced: String) {
+    /// `advanced`: the advanced target's record (its name and its index in `targets`) and its
+    /// file's index in `files`, found once by `apply`; nothing here adds or removes a record or
+    /// a file, so both hold.
+    func publish(
+        _ batches: [ChangeBatch], advanced: String, at advancedRecord: [String: TargetRecord].Index,
+        runtime: [String: FileRuntime].Index
+    ) {
         var replies: [WorkerAction] = []
         let limits = settings.limits
         // No connection can be lagging while the whole transport queue is under the soft limit.
         let anyBacklog = Backlog.lags(queuedBytes: sendQueues.total, maxSendQueueBytes: limits.maxSendQueueBytes)
         for batch in batches {
-            // The record found once: nothing below adds or removes a record, so its index holds.
-            guard let record = targets.index(forKey: batch.target) else { continue }
-            let targetEpoch = epoch(of: batch.target, file: targets.values[record].file)
+            // The record found once (the advanced target's by `apply`): nothing below adds or
+            // removes a record, so its index holds.
+            let found = batch.target == advanced ? advancedRecord : targets.index(forKey: batch.target)
+            guard let record = found else { continue }
+            let file = targets.values[record].file
+            // The advanced target's file is at hand: its batches are that file's.
+            let targetEpoch =
+                file == files.keys[runtime]
+                ? epoch(generation: files.values[runtime].generation(of: batch.target)) : epoch(of: batch.target, file: file)
             let full = Frame(
                 bytes: ServerMessage.batch(
                     ServerMessage.Batch(batch, epoch: targetEpoch, effects: batch.effects, withAuthors: settings.recordsAuthors)

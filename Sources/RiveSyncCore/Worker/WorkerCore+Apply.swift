@@ -44,14 +44,16 @@ extension WorkerCore {
             guard targets[target]?.file == file else { throw WireError(StateMachineError.unknownTarget(target)) }
             return try applyDelete(target)
         case .advance(let target, let commands, let elapsed):
-            guard targets[target]?.file == file else { throw WireError(StateMachineError.unknownTarget(target)) }
+            guard let record = targets.index(forKey: target), targets.values[record].file == file else {
+                throw WireError(StateMachineError.unknownTarget(target))
+            }
             for command in commands { try model { try $0.enqueue(command, on: target) } }
             let batches: [ChangeBatch]
             do { batches = try model { try $0.advance(target, elapsed: elapsed) } } catch {
                 _ = try? files[file]!.discardQueue(of: target)  // the advance's own error is the answer
                 throw error
             }
-            publish(batches, advanced: target)
+            publish(batches, advanced: target, at: record, runtime: runtime)
             return .advanced(target: target)
         }
     }

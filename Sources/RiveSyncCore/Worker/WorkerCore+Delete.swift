@@ -13,7 +13,12 @@ extension WorkerCore {
 
     /// `epoch(of:)` of a target of `file`.
     func epoch(of target: String, file: String) -> String {
-        guard let generation = files[file]?.generation(of: target), generation > 0 else { return settings.epoch }
+        epoch(generation: files[file]?.generation(of: target))
+    }
+
+    /// The epoch of a target of `generation` (nil: unknown to its file).
+    func epoch(generation: Int?) -> String {
+        guard let generation, generation > 0 else { return settings.epoch }
         return "\(settings.epoch)~\(generation)"
     }
 

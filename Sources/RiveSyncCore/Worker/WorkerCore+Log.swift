@@ -50,13 +50,13 @@ extension WorkerCore {
     }
 
     /// Proposes a record for `file`: an `append` action; `waiter` is answered once the log's
-    /// answer comes back as an event (`committed` or `appendFailed`).
+    /// answer comes back as an event (`committed` or `appendFailed`). An advance's waiter is
+    /// counted in its target's `advancesInFlight` by `runAdvance`, which has the record at hand.
     @discardableResult
     func propose(_ record: JournalRecord, file: String, _ waiter: Waiter, ticket given: LogTicket? = nil) -> LogTicket {
         let ticket = given ?? nextTicket()
         waiting[ticket] = waiter
         waitingChange.proposals += 1
-        if case .advance(let target, _, _) = waiter { targets[target]?.advancesInFlight += 1 }
         outbox.append(.append(record, file: file, ticket: ticket))
         return ticket
     }
