@@ -10,11 +10,11 @@ extension WorkerCore {
     func enqueueCommand(
         _ body: ClientRequest, session: ConnectionID, requestID: JSONValue?, grants: any RequestGrants, author: Author?
     ) throws(WireError) {
-        let (target, command, setResolved) = try self.command(for: body, grants: grants)
-        var resolved = setResolved
-        // The record found once: nothing below adds or removes a target, so its index holds.
-        guard let record = targets.index(forKey: target) else { throw WireError(StateMachineError.unknownTarget(target)) }
-        let file = targets.values[record].file
+        let checked = try self.command(for: body, grants: grants)
+        // The record and the file found once, by the check: nothing below adds or removes a
+        // target or a file, so their indexes hold.
+        let (target, command, record, runtime) = (checked.target, checked.command, checked.record, checked.runtime)
+        var resolved = checked.resolved
         // Against the applied state only while nothing waits to apply before this command:
         // commands queued (or proposed) ahead of it may make it valid (an insert, then a swap
         // of the new index) or invalid; then it is checked when it applies, and its error
@@ -22,14 +22,14 @@ extension WorkerCore {
         // command's path is resolved here, once, and carried like a set's.
         if targets.values[record].queued.isEmpty && targets.values[record].advancesInFlight == 0 {
             do {
-                if case .set(let path, let value) = command, let setResolved {
-                    try files[file]!.validateSet(value, at: setResolved, path: path)
+                if case .set(let path, let value) = command, let setResolved = checked.resolved {
+                    try files.values[runtime].validateSet(value, at: setResolved, path: path)
                 } else if let (_, path) = body.commandLocation {
-                    let here = try files[file]!.resolve(path, inTarget: target)
-                    try files[file]!.validate(command, on: target, resolved: here)
+                    let here = try files.values[runtime].resolve(path, inTarget: target)
+                    try files.values[runtime].validate(command, on: target, resolved: here)
                     resolved = here
                 } else {
-                    try files[file]!.validate(command, on: target)
+                    try files.values[runtime].validate(command, on: target)
                 }
             } catch { throw WireError(error) }
         }
@@ -62,22 +62,23 @@ extension WorkerCore {
     /// A command request as the model's command, with what the model cannot check checked:
     /// the value's type at its path (in the state as it is now), assets, and that instances
     /// exist and may be attached. `resolved`: where a `set`'s path leads now (its one
-    /// resolution while it is checked).
-    func command(
-        for body: ClientRequest, grants: any RequestGrants
-    ) throws(WireError) -> (target: String, command: Command, resolved: ResolvedProperty?) {
+    /// resolution while it is checked). `record` and `runtime`: where the target's record and
+    /// its file's runtime are in `targets` and `files`, found once here for the caller.
+    func command(for body: ClientRequest, grants: any RequestGrants) throws(WireError) -> CheckedCommand {
         let target: String
         let command: Command
         switch body {
         case .set(let t, let path, let json):
-            let file = try record(t).file
+            let (record, runtime) = try place(of: t)
+            let file = targets.values[record].file
             let property: ResolvedProperty
-            do { property = try files[file]!.resolve(path, inTarget: t) } catch { throw WireError(error) }
+            do { property = try files.values[runtime].resolve(path, inTarget: t) } catch { throw WireError(error) }
             let value: PropertyValue
             do { value = try ValueCodec.decode(json, as: property.property.type, path: path.text) } catch { throw WireError(error) }
             try checkValue(value, file: file, target: t, path: path, grants: grants)
             // Its target's record was found above; nothing below concerns a set.
-            return (t, .set(path: path.text, value: value), property)
+            return CheckedCommand(
+                target: t, command: .set(path: path.text, value: value), resolved: property, record: record, runtime: runtime)
         case .fire(let t, let path): (target, command) = (t, .fire(path: path.text))
         case .listAppend(let t, let path, let instance): (target, command) = (t, .listAppend(path: path.text, instance: instance))
         case .listInsert(let t, let path, let index, let instance):
@@ -111,7 +112,8 @@ extension WorkerCore {
         default:
             throw WireError.internalError("not a command: \(body.type)")
         }
-        let file = try record(target).file
+        let (record, runtime) = try place(of: target)
+        let file = targets.values[record].file
         switch command {
         case .listAppend(_, let instance), .listInsert(_, _, let instance):
             try checkAttach(instance, in: file, to: target, at: body.commandLocation?.path ?? "", grants: grants)
@@ -124,7 +126,17 @@ extension WorkerCore {
         default:
             break
         }
-        return (target, command, nil)
+        return CheckedCommand(target: target, command: command, resolved: nil, record: record, runtime: runtime)
+    }
+
+    /// Where `target`'s record is in `targets` and its file's runtime in `files`.
+    private func place(of target: String) throws(WireError) -> (record: [String: TargetRecord].Index, runtime: [String: FileRuntime].Index)
+    {
+        guard let record = targets.index(forKey: target) else { throw WireError(StateMachineError.unknownTarget(target)) }
+        guard let runtime = files.index(forKey: targets.values[record].file) else {
+            throw Self.unknownFile(targets.values[record].file)
+        }
+        return (record, runtime)
     }
 
     /// Ends queued commands that will never apply: each one a session still waits for gets
@@ -159,4 +171,16 @@ extension WorkerCore {
             break
         }
     }
+}
+
+/// A command request checked and made the model's command (`WorkerCore.command(for:grants:)`).
+struct CheckedCommand {
+    var target: String
+    var command: Command
+    /// Where a `set`'s path leads now (nil for other commands).
+    var resolved: ResolvedProperty?
+    /// The target's record in the worker's `targets`.
+    var record: [String: WorkerCore.TargetRecord].Index
+    /// The target's file's runtime in the worker's `files`.
+    var runtime: [String: FileRuntime].Index
 }

@@ -26,7 +26,8 @@ extension WorkerCore {
         var failure: WireError?
         for (index, body) in transaction.commands.enumerated() {
             do throws(WireError) {
-                let (_, command, resolved) = try self.command(for: body, grants: grants)
+                let checked = try self.command(for: body, grants: grants)
+                let (command, resolved) = (checked.command, checked.resolved)
                 do { try files[file]!.attempt(command, resolved: resolved, in: &trial) } catch { if final { throw WireError(error) } }
                 commands.append(command)
                 resolutions.append(resolved)
