@@ -62,7 +62,10 @@ public struct FileRuntime: Sendable {
         andBindingsOf targetName: String, _ body: (inout InstanceStore, inout [Binding]) throws(E) -> R
     ) throws(E) -> R {
         let fields = unique
-        return try body(&fields.pointee.store, &fields.pointee.targets[targetName]!.bindings)
+        // Through the target's index: changed through the dictionary's subscript, the target
+        // costs the subscript's accessor a `malloc` too (once per applied command).
+        let target = fields.pointee.targets.index(forKey: targetName)!
+        return try body(&fields.pointee.store, &fields.pointee.targets.values[target].bindings)
     }
 
     /// - Parameter firstInstanceID: the id of the first instance; a daemon gives each file
