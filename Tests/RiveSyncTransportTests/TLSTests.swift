@@ -73,7 +73,8 @@ import Testing
             let outcome = gate.stop()
             #expect(outcome.held, "the first handshake was not held")
             #expect(outcome.failure == nil)
-            #expect(outcome.connections == 2, "dialled again once")
+            // Again once, or more when other tests of the process make contexts meanwhile.
+            #expect(outcome.connections >= 2, "dialled again")
             #expect(handler.openedIDs.count == 1)
         }
     }
