@@ -134,6 +134,15 @@ static inline void rs_ev_break(void *loop) { ev_break((struct ev_loop *)loop, EV
 static inline void rs_ev_loop_destroy(void *loop) { ev_loop_destroy((struct ev_loop *)loop); }
 
 /*
+ * Tells `loop` that `fd` is writable, as if epoll had said so: the watchers of
+ * `fd` that wait for writing (lws' own, started by lws_callback_on_writable)
+ * run in this pass of the loop, with no epoll_ctl and no epoll_wait first.
+ */
+static inline void rs_ev_feed_writable(void *loop, int fd) {
+    ev_feed_fd_event((struct ev_loop *)loop, fd, EV_WRITE);
+}
+
+/*
  * A socket watched on a libev loop before lws owns it (steering, see
  * ServerLoop+Steering.swift): `io` fires when it is readable, `deadline`
  * once when its time is up, `retry` after a short wait when what was there

@@ -19,8 +19,11 @@ struct CopiedOnWrite<Value> {
         }
     }
 
+    /// Its value carries no run-time exclusivity check: it is changed only through `value`'s
+    /// `_modify`, inside the owner's own (statically checked) access, once no other
+    /// `CopiedOnWrite` shares the box.
     private final class Box {
-        var value: Value
+        @exclusivity(unchecked) var value: Value
         init(_ value: Value) { self.value = value }
     }
 }

@@ -7,10 +7,11 @@
 /// Used instead of `Synchronization.Mutex`, which makes ThreadSanitizer report false
 /// "Swift access race"s on the protected data (LWS.md §4). The mutex lives on the heap so
 /// its address never moves. `@unchecked Sendable`: `value` is read and written only while
-/// `mutex` is held (in `withLock`).
+/// `mutex` is held (in `withLock`), which also makes its run-time exclusivity check
+/// redundant (`@exclusivity(unchecked)`).
 public final class Locked<Value>: @unchecked Sendable {
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private var value: Value
+    @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    @exclusivity(unchecked) @usableFromInline var value: Value
 
     /// Creates a lock protecting `value`.
     public init(_ value: Value) {
@@ -26,6 +27,9 @@ public final class Locked<Value>: @unchecked Sendable {
     }
 
     /// Runs `body` with exclusive access to the value. Keep `body` short and non-blocking.
+    /// Inlinable: specialized where it is called (a generic call into this module costs ~250
+    /// instructions, several times per set).
+    @inlinable
     public func withLock<R, E: Error>(_ body: (inout Value) throws(E) -> R) throws(E) -> R {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }

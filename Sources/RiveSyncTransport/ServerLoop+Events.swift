@@ -166,8 +166,16 @@ extension ServerLoop {
     /// Writes to every session whose queue went from empty to non-empty during this inbox
     /// drain, at once when lws holds nothing unsent for it (`lws_partial_buffered`) and it
     /// received nothing since its last `WRITEABLE` (`writesAtOnce`): one
-    /// `send()` per session instead of a `poll()` round per batch. What is left waits for a
-    /// `WRITEABLE` as before. Everything queued in the drain leaves as one coalesced write.
+    /// `send()` per session instead of a `poll()` round per batch. Everything queued in the
+    /// drain leaves as one coalesced write.
+    ///
+    /// A session that received something since its last `WRITEABLE` may owe a pong or a close
+    /// reply that lws sends only from its own writable handling, so its write must go through
+    /// that handling: its `WRITEABLE` is requested and the loop is told at once that its
+    /// socket is writable (`rs_ev_feed_writable`), so lws runs that handling, pong or close
+    /// first, then our `WRITEABLE`, in this pass of the loop, without the `epoll_ctl`s and
+    /// the wait of a real writable event. A session that already waits for one (its socket
+    /// was full, or lws holds part of a write) waits for the real event.
     func flushNewlyQueued() {
         let flush = newlyQueued
         newlyQueued.removeAll(keepingCapacity: true)
@@ -182,8 +190,15 @@ extension ServerLoop {
                 metrics.directWrites.wrappingAdd(1, ordering: .relaxed)
                 updateReading(session)
                 if session.queue.isEmpty { continue }
+                requestWriteable(session)
+                continue
             }
+            let feeds = !session.awaitingWriteable && lws_partial_buffered(session.wsi) == 0
             requestWriteable(session)
+            if feeds, let eventLoop {
+                metrics.fedWrites.wrappingAdd(1, ordering: .relaxed)
+                rs_ev_feed_writable(eventLoop, lws_get_socket_fd(session.wsi))
+            }
         }
     }
 

@@ -6,23 +6,24 @@ import CWebSockets
 
 /// Work hosted on a service thread (`WebSocketServer.run(onThread:_:)`) and its timers: what
 /// the daemon's workers run on when they live on the transport's threads. Touched on the
-/// service thread only, like the rest of `ServerLoop`.
+/// service thread only, like the rest of `ServerLoop`, and without run-time exclusivity
+/// checks, as `ServerSession`.
 final class LoopHosting {
     /// Work to run when the outermost callback ends, in the order posted.
-    var work: [@Sendable () -> Void] = []
+    @exclusivity(unchecked) var work: [@Sendable () -> Void] = []
     /// Storage of the last batch run, kept from batch to batch.
-    var spare: [@Sendable () -> Void] = []
+    @exclusivity(unchecked) var spare: [@Sendable () -> Void] = []
     /// How deep the service thread is in lws callbacks (and the hosted work's own run).
-    var depth = 0
+    @exclusivity(unchecked) var depth = 0
     /// True while `applyInbox` applies a batch: a command of the thread then does not drain
     /// the inbox again.
-    var applyingInbox = false
+    @exclusivity(unchecked) var applyingInbox = false
     /// Pending timers, earliest first.
-    var timers = TimerHeap<@Sendable () -> Void>()
+    @exclusivity(unchecked) var timers = TimerHeap<@Sendable () -> Void>()
     /// The one timer (an ev_timer on the libev loop, else an lws sul), set to the earliest
     /// pending timer (`armedAt`).
     let timer: UnsafeMutablePointer<rs_timer_t>
-    var armedAt: UInt64?
+    @exclusivity(unchecked) var armedAt: UInt64?
 
     init() {
         timer = .allocate(capacity: 1)

@@ -9,7 +9,9 @@ import CWebSockets
 /// Thread rule (why `@unchecked Sendable` is sound): the object is built on the caller's thread
 /// and then handed to the service thread (`pthread_create` orders the two); from then on every
 /// `var` and every C allocation here is touched only on the service thread. Other threads reach
-/// it only through `inbox`, `metrics` and `sessionStats`, which are thread-safe.
+/// it only through `inbox`, `metrics` and `sessionStats`, which are thread-safe. The `var`s
+/// touched on every send (`sessions`, `newlyQueued`, `drainStorage`) carry no run-time
+/// exclusivity check, as `ServerSession`'s.
 final class ServerLoop: @unchecked Sendable {
     /// What the inbox carries: public commands plus the internal stop request.
     enum Input: Sendable {
@@ -33,7 +35,7 @@ final class ServerLoop: @unchecked Sendable {
     let sessionStats: Locked<[SessionID: SessionStats]>
 
     var context: OpaquePointer?
-    var sessions: [SessionID: ServerSession] = [:]
+    @exclusivity(unchecked) var sessions: [SessionID: ServerSession] = [:]
     var httpBodies: [OpaquePointer: Payload] = [:]
     /// Bytes an HTTP connection had received when its last request was answered (keep-alive).
     var receivedBeforeRequest: [OpaquePointer: UInt64] = [:]
@@ -74,9 +76,9 @@ final class ServerLoop: @unchecked Sendable {
     /// Most accepted connections at once: `maxConnections`, lowered to fit the file limit.
     var connectionBudget = 0
     /// Sessions whose send queue became non-empty during the current inbox drain.
-    var newlyQueued: [ServerSession] = []
+    @exclusivity(unchecked) var newlyQueued: [ServerSession] = []
     /// Empty between inbox drains: storage for the next one's commands, kept from drain to drain.
-    var drainStorage: [Input] = []
+    @exclusivity(unchecked) var drainStorage: [Input] = []
     /// Work hosted on this thread and its timers (`ServerLoop+Hosted`).
     let hosting = LoopHosting()
     private var nextID: SessionID

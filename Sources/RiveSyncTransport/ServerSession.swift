@@ -1,4 +1,9 @@
 /// Service-thread state of one WebSocket session of a server.
+///
+/// Its `var`s are touched only on the service thread, each access ending before another to
+/// the same field begins, so they carry no run-time exclusivity check (`@exclusivity(unchecked)`:
+/// one cost ~80 instructions, several per session per send; bench/README.md, "The set path,
+/// round four").
 final class ServerSession: ReceivingSession {
     /// A close that waits for the queue to drain (caller close) or not (limits, shutdown).
     struct PendingClose {
@@ -11,24 +16,24 @@ final class ServerSession: ReceivingSession {
     /// The lws connection; valid until `CLOSED`.
     let wsi: OpaquePointer
     let stats: SessionStats
-    var queue = SendQueue()
-    var assembler: MessageAssembler
+    @exclusivity(unchecked) var queue = SendQueue()
+    @exclusivity(unchecked) var assembler: MessageAssembler
     /// The buffer of the last `lws_write`, kept until the next `WRITEABLE`/`CLOSED` (LWS.md §3.2).
-    var lastWritten: Payload?
-    var overflowed = false
+    @exclusivity(unchecked) var lastWritten: Payload?
+    @exclusivity(unchecked) var overflowed = false
     /// A `WRITEABLE` was requested and has not come yet.
-    var awaitingWriteable = false
+    @exclusivity(unchecked) var awaitingWriteable = false
     /// Whether a write may leave outside `WRITEABLE`: set there, cleared by every `RECEIVE`.
     /// lws answers pings and closes only from its own writable handling, so a reply to
     /// something just received must not overtake the pong or close lws still owes.
-    var writesAtOnce = false
-    var pendingClose: PendingClose?
+    @exclusivity(unchecked) var writesAtOnce = false
+    @exclusivity(unchecked) var pendingClose: PendingClose?
     /// Messages delivered to the handler and not yet reported done (`Command.handled`).
-    var unhandledMessages = 0
+    @exclusivity(unchecked) var unhandledMessages = 0
     /// lws rx flow control is off for this session (`ServerLoop.updateReading`).
-    var readingPaused = false
+    @exclusivity(unchecked) var readingPaused = false
     /// Set once an incoming message was refused; every later `RECEIVE` returns -1 (LWS.md §3.3).
-    var rejectingInput = false
+    @exclusivity(unchecked) var rejectingInput = false
 
     init(id: SessionID, wsi: OpaquePointer, stats: SessionStats, maxMessageBytes: Int) {
         self.id = id

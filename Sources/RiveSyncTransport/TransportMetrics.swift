@@ -25,6 +25,8 @@ public final class TransportMetrics: Sendable {
     /// Writes made as soon as a batch was queued, without waiting for a `WRITEABLE` (counter;
     /// part of `writes`).
     public let directWrites = Atomic<Int>(0)
+    /// `WRITEABLE`s brought on at once by telling the loop a socket is writable.
+    public let fedWrites = Atomic<Int>(0)
     /// Message bytes queued in all sessions, not yet written (gauge).
     public let queuedBytes = Atomic<Int>(0)
     /// Bytes of sends submitted (`payload × sessions`) that the service thread has not applied
@@ -63,6 +65,7 @@ public final class TransportMetrics: Sendable {
             ("bytes_out_total", "counter", "Message bytes written, without frame headers.", bytesOut.load(ordering: .relaxed)),
             ("writes_total", "counter", "Socket writes (lws_write calls).", writes.load(ordering: .relaxed)),
             ("direct_writes_total", "counter", "Writes made as soon as a message was queued.", directWrites.load(ordering: .relaxed)),
+            ("fed_writes_total", "counter", "Writable events raised at once, not awaited.", fedWrites.load(ordering: .relaxed)),
             ("queued_bytes", "gauge", "Message bytes queued in all sessions, not yet written.", queuedBytes.load(ordering: .relaxed)),
             ("queued_messages", "gauge", "Messages queued in all sessions, not yet written.", queuedMessages.load(ordering: .relaxed)),
             ("queue_overflows_total", "counter", "Send-queue overflows.", queueOverflows.load(ordering: .relaxed)),

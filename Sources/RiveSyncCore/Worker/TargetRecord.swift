@@ -91,21 +91,23 @@ extension WorkerCore {
 
 extension WorkerCore.TargetRecord {
     /// The record's fields, shared by copies of the record until one of them changes.
-    /// Unchecked: only ever changed through `unique`, so never while another record holds it.
+    /// Unchecked: only ever changed through `unique`, so never while another record holds it;
+    /// for the same reason its fields need no run-time exclusivity check (the record's own
+    /// access, checked statically, covers them).
     fileprivate final class Fields: @unchecked Sendable {
-        var file: String
-        var manual: Bool
-        var rate: Double
-        var lastAdvance: UInt64 = 0
-        var scheduled = false
-        var lastStep: UInt64?
-        var drivesTime = true
-        var subscribers: [ConnectionID: WorkerCore.Subscription] = [:]
-        var history = WorkerCore.BatchHistory()
-        var queued: [QueuedCommand] = []
-        var advancesInFlight = 0
-        var pending: [UInt64: WorkerCore.PendingAck] = [:]
-        var presence = PresenceRecord()
+        @exclusivity(unchecked) var file: String
+        @exclusivity(unchecked) var manual: Bool
+        @exclusivity(unchecked) var rate: Double
+        @exclusivity(unchecked) var lastAdvance: UInt64 = 0
+        @exclusivity(unchecked) var scheduled = false
+        @exclusivity(unchecked) var lastStep: UInt64?
+        @exclusivity(unchecked) var drivesTime = true
+        @exclusivity(unchecked) var subscribers: [ConnectionID: WorkerCore.Subscription] = [:]
+        @exclusivity(unchecked) var history = WorkerCore.BatchHistory()
+        @exclusivity(unchecked) var queued: [QueuedCommand] = []
+        @exclusivity(unchecked) var advancesInFlight = 0
+        @exclusivity(unchecked) var pending: [UInt64: WorkerCore.PendingAck] = [:]
+        @exclusivity(unchecked) var presence = PresenceRecord()
 
         init(file: String, manual: Bool, rate: Double) {
             self.file = file

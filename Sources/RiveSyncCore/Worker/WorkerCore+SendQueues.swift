@@ -42,6 +42,11 @@ extension WorkerCore {
         return environment.now() &- last >= Self.catchUpCheckInterval
     }
 
+    /// The total of the last send-queue report: the shell reports again when it changes. Read
+    /// here, in the core's module, without the run-time exclusivity check a read of
+    /// `sendQueues` from another module makes.
+    public var reportedQueuedBytes: Int { sendQueues.total }
+
     /// A report of the send queues: while the transport is backed up, the sizes measured now
     /// join those measured before (a connection is judged on its latest measure); otherwise
     /// only the ones measured now are kept (none can lag).

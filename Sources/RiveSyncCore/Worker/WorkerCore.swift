@@ -7,57 +7,62 @@ import RiveSyncProtocol
 /// in (`handle`: requests, timers, the change log's answers), actions out; the shell runs it
 /// on one serial context and performs the actions (sends, timers, log appends and
 /// compactions, log lines, counters). It calls no log: see `ChangeLog`.
+///
+/// Its `var`s carry no run-time exclusivity check (`@exclusivity(unchecked)`, ~80
+/// instructions an access, dozens per set): the shell confines the core to one context, and
+/// no access to one of them is open while another to the same one begins (the run-time
+/// checks found none while they were on; bench/README.md, "The set path, round four").
 public final class WorkerCore {
     /// The worker's index among the daemon's workers.
     public let index: Int
     let environment: any WorkerEnvironment
     /// The configuration as the shell last sent it (`configured`).
-    public private(set) var settings: WorkerSettings
+    @exclusivity(unchecked) public private(set) var settings: WorkerSettings
     /// The change log holds every file in one sequence (`ChangeLog.compactsEveryFile`).
     let compactsEveryFile: Bool
-    public internal(set) var files: [String: FileRuntime] = [:]
-    public internal(set) var targets: [String: TargetRecord] = [:]
-    var catchUpCheckScheduled = false
+    @exclusivity(unchecked) public internal(set) var files: [String: FileRuntime] = [:]
+    @exclusivity(unchecked) public internal(set) var targets: [String: TargetRecord] = [:]
+    @exclusivity(unchecked) var catchUpCheckScheduled = false
     /// How this worker numbers the commands it queues (its own counter).
-    var numbering: CommandNumbering
+    @exclusivity(unchecked) var numbering: CommandNumbering
     /// Every file of the daemon by number, with its worker (`WorkerEvent.filePlaced`; this
     /// worker's own from `load`).
-    var placedFiles: [UInt64: (name: String, worker: Int)] = [:]
+    @exclusivity(unchecked) var placedFiles: [UInt64: (name: String, worker: Int)] = [:]
     /// The uploaded assets' ids, as the shell told them (`assetsChanged`).
-    var assets: Set<String> = []
+    @exclusivity(unchecked) var assets: Set<String> = []
     /// The send queues as the shell reported them (`WorkerEvent.sendQueues`): the latest total,
     /// and each connection's size as last measured.
-    public internal(set) var sendQueues = SendQueues()
+    @exclusivity(unchecked) public internal(set) var sendQueues = SendQueues()
     /// Connections sent batches or presence while the transport was backed up, since the last
     /// report: measured for the next one (`connectionsToMeasure`).
-    var fannedOut: Set<ConnectionID> = []
+    @exclusivity(unchecked) var fannedOut: Set<ConnectionID> = []
     /// When the shell last measured every subscriber (the transport had just backed up).
-    var lastQueueSweep: UInt64?
+    @exclusivity(unchecked) var lastQueueSweep: UInt64?
     /// What each proposal in flight answers once the log has.
-    var waiting: [LogTicket: Waiter] = [:]
+    @exclusivity(unchecked) var waiting: [LogTicket: Waiter] = [:]
     /// What the daemon's own proposals did, until `outcome(of:)`.
-    var ownOutcomes: [LogTicket: Result<Applied, WireError>] = [:]
-    var lastTicket: UInt64 = 0
+    @exclusivity(unchecked) var ownOutcomes: [LogTicket: Result<Applied, WireError>] = [:]
+    @exclusivity(unchecked) var lastTicket: UInt64 = 0
     /// Target names claimed for proposals in flight (their records claim nothing again).
-    var reservedTargets: Set<String> = []
+    @exclusivity(unchecked) var reservedTargets: Set<String> = []
     /// The target names of this worker's files, as it applied them (the directory follows
     /// through `targetNames` actions).
-    var names = Placement()
+    @exclusivity(unchecked) var names = Placement()
     /// Requests waiting for their target name's claim (`targetClaimed`).
-    var pendingClaims: [UInt64: PendingClaim] = [:]
-    var lastClaim: UInt64 = 0
+    @exclusivity(unchecked) var pendingClaims: [UInt64: PendingClaim] = [:]
+    @exclusivity(unchecked) var lastClaim: UInt64 = 0
     /// True while a journal is being restored (no snapshot is written then).
-    var replaying = false
+    @exclusivity(unchecked) var replaying = false
     /// The other cluster nodes as presence knows them.
-    var presencePeers = PresencePeers()
+    @exclusivity(unchecked) var presencePeers = PresencePeers()
     /// Other nodes' announcements of targets this node has not applied yet, by target and node
     /// (the latest), with when they came: applied once the target is there, dropped after a lease.
-    var presenceAwaiting: [String: [String: (announcement: PresenceAnnouncement, at: UInt64)]] = [:]
+    @exclusivity(unchecked) var presenceAwaiting: [String: [String: (announcement: PresenceAnnouncement, at: UInt64)]] = [:]
     /// Actions produced since the shell last took them.
-    var outbox: [WorkerAction] = []
+    @exclusivity(unchecked) var outbox: [WorkerAction] = []
     /// The changes of the `waiting` counter since the shell last took the actions (one action
     /// for all of them, see `takeActions`).
-    var waitingChange = (commands: 0, proposals: 0)
+    @exclusivity(unchecked) var waitingChange = (commands: 0, proposals: 0)
 
     /// Worker `index` of the daemon's `workers`, numbering its commands in `numbers` (see
     /// `CommandNumbering`). `compactsEveryFile`: the shell's change log holds every file in one

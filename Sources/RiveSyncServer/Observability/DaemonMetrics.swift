@@ -43,20 +43,31 @@ package final class DaemonMetrics: Sendable {
     /// Adds `amount` (negative for a gauge going down) to `counter` of `target`.
     func add(_ amount: Int, to counter: TargetCounter, of target: String) {
         guard amount != 0 else { return }
-        targets.withLock { all in all[label(of: target, in: all), default: Self.zeros][counter.rawValue] += amount }
+        targets.withLock { all in
+            // A target counted before is found once: its label is its name.
+            if let index = all.index(forKey: target) {
+                all.values[index][counter.rawValue] += amount
+            } else {
+                all[label(of: target, in: all), default: Self.zeros][counter.rawValue] += amount
+            }
+        }
     }
 
     /// Counts one batch of `target`, with the commands its advance applied and rejected, in
     /// one update.
     func addBatch(of target: String, applied: Int, rejected: Int) {
         targets.withLock { all in
-            let label = label(of: target, in: all)
             func count(_ counters: inout [Int]) {
                 counters[TargetCounter.batches.rawValue] += 1
                 counters[TargetCounter.commandsApplied.rawValue] += applied
                 counters[TargetCounter.commandsRejected.rawValue] += rejected
             }
-            count(&all[label, default: Self.zeros])
+            // A target counted before is found once (one hash of its name, not two).
+            if let index = all.index(forKey: target) {
+                count(&all.values[index])
+            } else {
+                count(&all[label(of: target, in: all), default: Self.zeros])
+            }
         }
     }
 

@@ -12,7 +12,8 @@ import RiveSyncTransport
 /// timers through `asyncAfter`, and background work (listings, uploads, file loads) off this
 /// queue. Per connection, requests reach each worker in the order they were sent. Its one
 /// `var`, the core, is confined to the queue (what makes `@unchecked Sendable` sound), checked
-/// in debug builds; the rest is constants and the locked copy of the access for `/metrics`.
+/// in debug builds, and carries no run-time exclusivity check (each message's one access is
+/// the only one open); the rest is constants and the locked copy of the access for `/metrics`.
 package final class Dispatcher: @unchecked Sendable {
     package let queue = DispatchQueue(label: "rivesyncd.dispatcher")
     /// Where uploads are hashed and stored and sent files parsed (one at a time, in order).
@@ -20,7 +21,7 @@ package final class Dispatcher: @unchecked Sendable {
     let context: ServerContext
     let workers: [WorkerShell]
     let environment: DispatcherEnvironment
-    var connections: Connections
+    @exclusivity(unchecked) var connections: Connections
     /// The tokens and anonymous access the core was last sent, for `/metrics` on the
     /// transport's service thread.
     let access: Locked<ConnectionAccess>

@@ -76,7 +76,7 @@ package final class WorkerShell: @unchecked Sendable {
     private func reportSendQueues() {
         let total = context.totalQueuedBytes()
         let measured = core.connectionsToMeasure(total: total)
-        guard total != core.sendQueues.total || !measured.isEmpty else { return }
+        guard total != core.reportedQueuedBytes || !measured.isEmpty else { return }
         var report = SendQueues(total: total)
         for connection in measured { report.connections[connection] = context.queuedBytes(connection.rawValue) }
         perform(core.handle(.sendQueues(report)))
