@@ -35,7 +35,7 @@ func clientCallback(
         }
         return 0
     case LWS_CALLBACK_CLIENT_CONNECTION_ERROR:
-        if let session = loop.session(wsi) {
+        if let session = loop.session(wsi), !loop.redialsAfterContextCreation(session) {
             let message = input.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? "connection error"
             if session.isOpen {
                 loop.finish(session, with: .closed(code: nil, reason: message))

@@ -23,7 +23,13 @@ final class ClientLoop: @unchecked Sendable {
         case send(UInt64, Payload)
         case close(UInt64, code: UInt16, reason: String)
         case shutdown
+        /// Dial a `wss://` session again (`redialsAfterContextCreation`).
+        case redial(UInt64)
     }
+
+    /// How often one connection is dialled again after its TLS handshake failed while a
+    /// context was created in the process (`ContextCreations`).
+    static let redialLimit = 3
 
     let configuration: WebSocketClient.Configuration
     let inbox: Inbox<Input>
@@ -55,7 +61,7 @@ final class ClientLoop: @unchecked Sendable {
         info.gid = -1
         info.user = Unmanaged.passUnretained(self).toOpaque()
         info.options = rs_opt_ssl_global_init() | rs_opt_validate_utf8() | rs_opt_raw_origin()
-        guard let context = lws_create_context(&info) else {
+        guard let context = ContextCreations.create(&info) else {
             started.fulfil(.failure(TransportError(.contextCreationFailed, "lws_create_context failed (client)")))
             return
         }
@@ -93,6 +99,13 @@ final class ClientLoop: @unchecked Sendable {
                 if session.isOpen, let wsi = session.wsi { lws_callback_on_writable(wsi) }
             case .shutdown:
                 beginShutdown()
+            case .redial(let id):
+                guard let session = sessions[id] else { continue }
+                if stopping {
+                    finish(session, with: .failed("client is shutting down"))
+                } else {
+                    dial(session)
+                }
             }
         }
     }
@@ -104,6 +117,13 @@ final class ClientLoop: @unchecked Sendable {
         }
         let session = ClientSession(request: request, maxMessageBytes: configuration.maxMessageBytes)
         sessions[request.id] = session
+        dial(session)
+    }
+
+    /// Has lws open the session's connection.
+    private func dial(_ session: ClientSession) {
+        let request = session.request
+        session.contextsAtDial = ContextCreations.mark()
         let strings = CStringArena()
         var info = lws_client_connect_info()
         info.context = context
@@ -127,6 +147,19 @@ final class ClientLoop: @unchecked Sendable {
         if session.wsi == nil, let failed = sessions[request.id] {
             finish(failed, with: .failed("lws_client_connect_via_info failed for \(request.url.host):\(request.url.port)"))
         }
+    }
+
+    /// Whether a connection that failed before opening goes again (and is dialled again, once
+    /// the failed one is gone): a `wss://` one whose handshake may have met a context creation
+    /// (`ContextCreations`), not closed meanwhile, at most `redialLimit` times.
+    func redialsAfterContextCreation(_ session: ClientSession) -> Bool {
+        guard session.request.url.isSecure, !session.isOpen, session.pendingClose == nil, !stopping,
+            session.redials < Self.redialLimit, ContextCreations.changed(since: session.contextsAtDial)
+        else { return false }
+        session.redials += 1
+        if let wsi = session.wsi { lws_set_opaque_user_data(wsi, nil) }
+        session.wsi = nil
+        return inbox.submit(CollectionOfOne(.redial(session.request.id)))
     }
 
     private func beginShutdown() {

@@ -15,6 +15,10 @@ final class ClientSession: ReceivingSession {
     /// Close code and reason the server sent, if any.
     var peerClose: (code: UInt16, reason: String)?
     var rejectingInput = false
+    /// The count of context creations when it was last dialled (`ContextCreations`).
+    var contextsAtDial = ContextCreations.Mark()
+    /// How often it was dialled again (`ClientLoop.redialLimit`).
+    var redials = 0
 
     init(request: ClientLoop.ConnectRequest, maxMessageBytes: Int) {
         self.request = request

@@ -167,7 +167,7 @@ final class ServerLoop: @unchecked Sendable {
         info.options |= rs_opt_libev()
         let created = foreignLoops.withUnsafeMutableBufferPointer { loops in
             info.foreign_loops = loops.baseAddress
-            return lws_create_context(&info)
+            return ContextCreations.create(&info)
         }
         guard let context = created else {
             rs_ev_loop_destroy(eventLoop)

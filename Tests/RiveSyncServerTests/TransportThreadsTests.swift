@@ -1,6 +1,7 @@
 import Foundation
 import RiveSyncJSON
 import RiveSyncTestSupport
+import RiveSyncTransport
 import Testing
 
 /// A daemon serving its connections on two transport threads (`transportThreads`), through
@@ -80,8 +81,52 @@ import Testing
         }
     }
 
-    static func connected(to url: String) async throws -> TestClient {
-        let client = try TestClient(url: url)
+    /// `wss://` on two and three transport threads (TLS sockets go to the threads in turn, not
+    /// steered: their request is encrypted when they are accepted): every handshake completes,
+    /// for clients one after another and all at once, with and without a `?target=` hint, and
+    /// each client's hello is welcomed and its set acked.
+    @Test(arguments: [2, 3]) func wssClientsOnSeveralThreadsAllComplete(threads: Int) async throws {
+        let directory = try PersistenceTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let certificate = directory + "/cert.pem"
+        let key = directory + "/key.pem"
+        try makeSelfSignedCertificate(certificate: certificate, key: key)
+        let config: JSONValue = [
+            "workers": .number(Double(threads)), "transportThreads": .number(Double(threads)),
+            "tls": ["certificate": .string(certificate), "key": .string(key)],
+            "files": [["name": "demo", "path": .string(DaemonProcess.packageRoot + "/protocol/examples/demo.schema.json")]],
+            "auth": ["allowAnonymous": "loopback"],
+        ]
+        let path = directory + "/config.json"
+        try Data(config.serialized()).write(to: URL(fileURLWithPath: path))
+        try await withDaemon(["--config", path]) { daemon in
+            let url = "wss://127.0.0.1:\(daemon.port)/"
+            let creator = try await Self.connected(to: url, tls: Self.selfSigned)
+            let room = try await creator.request(["type": "createStateMachine", "file": "demo", "name": "room", "artboard": "Lobby"])
+            try #require(room["type"] == "target", "\(room.jsonText)\n\(daemon.stderr)")
+            for index in 0..<12 {
+                let client = try await Self.connected(to: url + (index % 2 == 0 ? "" : "?target=room"), tls: Self.selfSigned)
+                try await Self.setTitles([client], from: index)
+                client.close()
+            }
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for index in 0..<24 {
+                    group.addTask {
+                        let client = try await Self.connected(to: url + (index % 2 == 0 ? "" : "?target=room"), tls: Self.selfSigned)
+                        try await Self.setTitles([client], from: 100 + index)
+                        client.close()
+                    }
+                }
+                try await group.waitForAll()
+            }
+        }
+    }
+
+    /// A self-signed certificate for 127.0.0.1, accepted as such.
+    static let selfSigned = WebSocketClient.TLSOptions(allowSelfSigned: true, skipHostnameCheck: true)
+
+    static func connected(to url: String, tls: WebSocketClient.TLSOptions = .init()) async throws -> TestClient {
+        let client = try TestClient(url: url, tls: tls)
         let welcome = try await client.request(["type": "hello", "protocol": [1]])
         try #require(welcome["type"] == "welcome", "\(welcome.jsonText)")
         return client

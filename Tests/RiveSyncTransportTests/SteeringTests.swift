@@ -1,3 +1,4 @@
+import Foundation
 import RiveSyncTestSupport
 import Testing
 
@@ -141,6 +142,43 @@ import Testing
             return socket
         }
         #expect(Self.readsEndOfStream(stalled))
+    }
+
+    /// TLS connections are not steered (their request is encrypted at accept): four
+    /// `wss://` connections whose hint says thread 1 go in turn, so thread 0 serves some.
+    /// (Not exactly two each: a handshake that met a context made elsewhere in the test
+    /// process is dialled again, `ContextCreations`, and its socket took a turn.)
+    @Test func tlsConnectionsGoInTurn() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rivesync-steer-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let cert = directory.appendingPathComponent("cert.pem").path
+        let key = directory.appendingPathComponent("key.pem").path
+        try makeSelfSignedCertificate(certificate: cert, key: key)
+        try await withServer(
+            {
+                $0.serviceThreads = 2
+                $0.tlsCertificatePath = cert
+                $0.tlsKeyPath = key
+            }, steering: Self.byQuery
+        ) { server, handler in
+            let port = try #require(server.port)
+            try await withClient { client in
+                var connections: [ClientConnection] = []
+                for _ in 0..<4 {
+                    let (connection, stream) = try client.connect(
+                        to: "wss://127.0.0.1:\(port)/?thread=1", subprotocol: "rivesync.v1",
+                        tls: .init(allowSelfSigned: true, skipHostnameCheck: true))
+                    let events = try await collect(stream) { $0 == .opened(subprotocol: "rivesync.v1") || $0.isTerminal }
+                    #expect(events == [.opened(subprotocol: "rivesync.v1")])
+                    connections.append(connection)
+                }
+                try await waitUntil("four sessions open") { handler.openedIDs.count == 4 }
+                #expect(handler.openedIDs.contains { ($0 - 1) % 2 == 0 }, "\(handler.openedIDs)")
+                #expect(server.metrics.connectionsSteered.load(ordering: .relaxed) == 0)
+                for connection in connections { connection.close() }
+            }
+        }
     }
 
     /// The request-line reader: complete, partial, and what cannot be steered.

@@ -18,13 +18,16 @@ final class TestClient: Sendable {
     struct Inbox {
         var messages: [JSONValue] = []
         var closed: UInt16?? = nil
+        /// Why the connection failed before it opened (as the transport says).
+        var failure: String?
     }
 
     typealias Timeout = TimedOut
 
-    init(url: String) throws {
+    /// Connects to `url`; `tls` for a `wss://` one.
+    init(url: String, tls: WebSocketClient.TLSOptions = .init()) throws {
         let inbox = self.inbox
-        connection = try Self.transport.connect(to: url, subprotocol: "rivesync.v1") { event in
+        connection = try Self.transport.connect(to: url, subprotocol: "rivesync.v1", tls: tls) { event in
             switch event {
             case .message(let bytes, _):
                 // Kept as a string, so a test that awaits or checks it fails showing it.
@@ -32,8 +35,11 @@ final class TestClient: Sendable {
                 inbox.withLock { $0.messages.append(json) }
             case .closed(let code, _):
                 inbox.withLock { $0.closed = .some(code) }
-            case .failed:
-                inbox.withLock { $0.closed = .some(nil) }
+            case .failed(let reason):
+                inbox.withLock {
+                    $0.closed = .some(nil)
+                    $0.failure = reason
+                }
             case .opened:
                 break
             }
@@ -74,7 +80,10 @@ final class TestClient: Sendable {
     struct Closed: Error, CustomStringConvertible {
         var code: UInt16?
         var what = ""
-        var description: String { "connection closed (\(code.map(String.init) ?? "no close code")) while waiting for \(what)" }
+        var failure: String?
+        var description: String {
+            "connection closed (\(code.map(String.init) ?? failure ?? "no close code")) while waiting for \(what)"
+        }
     }
 
     /// Removes and returns every buffered message that matches, in order.
@@ -96,7 +105,7 @@ final class TestClient: Sendable {
                 guard let index = inbox.messages.firstIndex(where: matches) else { return nil }
                 return inbox.messages.remove(at: index)
             }
-            if found == nil, let code = closeCode { throw Closed(code: code, what: what) }
+            if found == nil, let code = closeCode { throw Closed(code: code, what: what, failure: inbox.withLock { $0.failure }) }
             return found
         }
     }
