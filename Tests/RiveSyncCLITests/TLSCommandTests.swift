@@ -6,12 +6,9 @@ import XCTest
 /// refused (exit 3) without it; `--insecure` checks no certificate.
 final class TLSCommandTests: XCTestCase {
     func testCACertificateFromTheCommandLine() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rivesync-cli-tls-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let certificate = directory.appendingPathComponent("cert.pem").path
-        let key = directory.appendingPathComponent("key.pem").path
-        try makeSelfSignedCertificate(certificate: certificate, key: key)
+        let tls = try TemporaryCertificate(prefix: "rivesync-cli-tls")
+        defer { tls.remove() }
+        let (directory, certificate, key) = (tls.directory, tls.certificate, tls.key)
         let config = directory.appendingPathComponent("rivesyncd.json")
         try Data(
             """

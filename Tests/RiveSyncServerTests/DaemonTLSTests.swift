@@ -10,12 +10,9 @@ import Testing
     static let tokens: JSONValue = ["tokens": [AuthDaemon.token("tls", token, [["allow": ["read"], "target": "*"]])]]
 
     @Test func wssHelloAndRequestWithAVerifiedSelfSignedCertificate() async throws {
-        let keys = FileManager.default.temporaryDirectory.appendingPathComponent("rivesync-tls-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: keys, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: keys) }
-        let certificate = keys.appendingPathComponent("cert.pem").path
-        let key = keys.appendingPathComponent("key.pem").path
-        try makeSelfSignedCertificate(certificate: certificate, key: key)
+        let tls = try TemporaryCertificate()
+        defer { tls.remove() }
+        let (certificate, key) = (tls.certificate, tls.key)
 
         try await withAuthDaemon(
             auth: [], tokens: Self.tokens, extra: [("tls", ["certificate": .string(certificate), "key": .string(key)])]

@@ -149,12 +149,9 @@ import Testing
     /// (Not exactly two each: a handshake that met a context made elsewhere in the test
     /// process is dialled again, `ContextCreations`, and its socket took a turn.)
     @Test func tlsConnectionsGoInTurn() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rivesync-steer-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let cert = directory.appendingPathComponent("cert.pem").path
-        let key = directory.appendingPathComponent("key.pem").path
-        try makeSelfSignedCertificate(certificate: cert, key: key)
+        let tls = try TemporaryCertificate(prefix: "rivesync-steer")
+        defer { tls.remove() }
+        let (cert, key) = (tls.certificate, tls.key)
         try await withServer(
             {
                 $0.serviceThreads = 2

@@ -6,12 +6,9 @@ import Testing
 
 @Suite struct TLSTests {
     @Test func wssRoundTripWithSelfSignedCertificate() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rivesync-tls-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let cert = directory.appendingPathComponent("cert.pem").path
-        let key = directory.appendingPathComponent("key.pem").path
-        try makeSelfSignedCertificate(certificate: cert, key: key)
+        let tls = try TemporaryCertificate()
+        defer { tls.remove() }
+        let (cert, key) = (tls.certificate, tls.key)
 
         try await withServer({
             $0.tlsCertificatePath = cert
@@ -49,12 +46,9 @@ import Testing
     /// `HandshakeGate`) used to fail that handshake ("connect SSL err 1", `ContextCreations`):
     /// the connection is dialled again and opens.
     @Test func aContextMadeDuringTheHandshakeDoesNotFailIt() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rivesync-tls-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let cert = directory.appendingPathComponent("cert.pem").path
-        let key = directory.appendingPathComponent("key.pem").path
-        try makeSelfSignedCertificate(certificate: cert, key: key)
+        let tls = try TemporaryCertificate()
+        defer { tls.remove() }
+        let (cert, key) = (tls.certificate, tls.key)
         try await withServer({
             $0.serviceThreads = 2
             $0.tlsCertificatePath = cert
