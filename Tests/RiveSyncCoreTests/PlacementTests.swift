@@ -53,4 +53,24 @@ import Testing
         let again = placement.claimTarget("three", file: "a", limit: 2)
         #expect(again == .claimed)
     }
+
+    /// A target's worker is kept with its name (routing hashes the name once): a name claimed
+    /// before its file is placed is routed once the file is, and nowhere once the file is
+    /// released; the target keeps its file throughout.
+    @Test func aTargetIsRoutedOnlyWhileItsFileIsPlaced() {
+        var placement = Placement()
+        let early = placement.claimTarget("room", file: "scene")
+        #expect(early)
+        #expect(placement.target("room") == nil, "its file is not placed yet")
+        _ = placement.reserveFile("other", worker: 0)
+        _ = placement.reserveFile("scene", worker: 1)
+        #expect(placement.target("room")?.file == "scene" && placement.target("room")?.worker == 1)
+        let late = placement.claimTarget("hall", file: "scene")
+        #expect(late && placement.target("hall")?.worker == 1)
+        placement.releaseFile("scene")
+        #expect(placement.target("room") == nil && placement.target("hall") == nil)
+        #expect(placement.targetFiles == ["room": "scene", "hall": "scene"], "the names stay claimed")
+        let restored = placement.restoreFile("scene", worker: 0, number: 9)
+        #expect(restored && placement.target("room")?.worker == 0)
+    }
 }

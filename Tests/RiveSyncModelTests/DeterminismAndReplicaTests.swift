@@ -77,6 +77,38 @@ import Testing
         #expect(replica.digest == (try runtime.digest(of: "sm")))
     }
 
+    /// A `set` to an instance or a property the replica does not hold is refused with the
+    /// instance's or the property's error, and changes nothing; one that fits changes the value
+    /// (and keeps the parent index: a nested instance set in its place is reachable).
+    @Test func aSetThatDoesNotFitIsRefusedAndOneThatFitsApplies() throws {
+        var runtime = try Fixtures.kitchenRuntime()
+        var replica = Replica(snapshot: try runtime.snapshot(of: "sm"))
+        let batch = try runtime.apply(.set(path: "num", value: .number(4)))
+        let main = try runtime.mainInstance()
+        func with(_ change: Change) -> ChangeBatch {
+            var changed = batch
+            changed.effects = [Effect(paths: ["num"], change: change)]
+            return changed
+        }
+        let before = replica.digest
+        #expect(throws: ReplicaError.unknownInstance(InstanceID(999))) {
+            try replica.apply(with(.set(instance: InstanceID(999), property: "num", value: .number(4), introduced: [])))
+        }
+        #expect(throws: ReplicaError.invalidChange("\(main) has no property 'nope'")) {
+            try replica.apply(with(.set(instance: main, property: "nope", value: .number(4), introduced: [])))
+        }
+        #expect(replica.digest == before && replica.seq == 0)
+        try replica.apply(batch)
+        #expect(replica.store[main]?.values["num"] == .number(4))
+        let child = try runtime.createInstance(.blank(from: .name("Child")))
+        let nested = try runtime.apply(.set(path: "chi", value: .viewModel(child)), id: 2)
+        let label = try runtime.apply(.set(path: "chi/label", value: .string("x")), id: 3)
+        #expect(label.effects.map(\.paths) == [["chi/label"]], "the new child is found where it was set")
+        try replica.apply(nested)
+        try replica.apply(label)
+        #expect(replica.digest == (try runtime.digest(of: "sm")))
+    }
+
     @Test func digestIgnoresUnreachableInstances() throws {
         var runtime = try Fixtures.kitchenRuntime()
         let before = try runtime.digest(of: "sm")

@@ -3,8 +3,9 @@ import RiveSyncProtocol
 
 extension Connections {
     /// Answers daemon-wide requests, starts background work, or routes to the owning worker.
+    /// `state`: the connection's in `states` (nothing here adds or removes a connection).
     mutating func route(
-        _ connection: ConnectionID, _ request: Request, identity: Identity, into out: inout [ConnectionAction]
+        _ connection: ConnectionID, at state: StateIndex, _ request: Request, identity: Identity, into out: inout [ConnectionAction]
     ) -> Outcome {
         let limits = settings.limits
         switch request.body {
@@ -24,7 +25,7 @@ extension Connections {
             out.append(.startBackground(connection, .upload(kind: kind, data: data, mediaType: mediaType), id: request.id))
             return .background
         case .loadFile(let name, let content, let part):
-            if part == nil { states[connection]!.value.fileInParts = nil }
+            if part == nil { states.values[state].value.fileInParts = nil }
             guard case .riv(let bytes) = content else {
                 out.append(.startBackground(connection, .loadFile(name: name, content: content, worker: nextFileWorker()), id: request.id))
                 return .background
@@ -39,25 +40,25 @@ extension Connections {
         switch owner(of: request.body) {
         case .success(let index): worker = index
         case .failure(let error):
-            if case .unsubscribe(let target) = request.body { states[connection]!.value.unsubscribe(target) }
+            if case .unsubscribe(let target) = request.body { states.values[state].value.unsubscribe(target) }
             return fail(connection, error, id: request.id, into: &out)
         }
         switch request.body {
         case .subscribe(let target, _, _):
-            let state = states[connection]!.value
-            let known = state.subscriptions[target] != nil || state.subscribing[target] != nil
-            if !known, state.subscriptions.count + state.subscribing.count >= limits.maxSubscriptions {
+            let current = states.values[state].value
+            let known = current.subscriptions[target] != nil || current.subscribing[target] != nil
+            if !known, current.subscriptions.count + current.subscribing.count >= limits.maxSubscriptions {
                 return fail(connection, .limit("maxSubscriptions", limits.maxSubscriptions), id: request.id, into: &out)
             }
-            states[connection]!.value.subscribing[target, default: 0] += 1
+            states.values[state].value.subscribing[target, default: 0] += 1
         case .unsubscribe(let target):
-            states[connection]!.value.unsubscribe(target)
+            states.values[state].value.unsubscribe(target)
         case .deleteTarget(let target):
             for other in states.keys { states[other]!.value.unsubscribe(target) }
         default:
             break
         }
-        out.append(.route(connection, request, worker: worker, identity: identity, author: author(of: connection)))
+        out.append(.route(connection, request, worker: worker, identity: identity, author: author(at: state)))
         return .routed
     }
 

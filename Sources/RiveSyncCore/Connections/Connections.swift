@@ -64,11 +64,21 @@ public struct Connections {
 
     /// Who sends a connection's commands: its `hello` `client` and its token's name.
     func author(of connection: ConnectionID) -> Author {
-        guard let state = states[connection] else { return Author(client: nil, token: nil) }
-        var token: String?
-        if case .token(let name, _)? = state.value.identity { token = name }
-        return Author(client: state.value.client, token: token)
+        guard let state = states.index(forKey: connection) else { return Author(client: nil, token: nil) }
+        return author(at: state)
     }
+
+    /// `author(of:)` of the connection whose state is at `state` in `states`.
+    func author(at state: StateIndex) -> Author {
+        var token: String?
+        if case .token(let name, _)? = states.values[state].value.identity { token = name }
+        return Author(client: states.values[state].value.client, token: token)
+    }
+
+    /// Where a connection's state is in `states`: valid until a connection is added or
+    /// removed. A message's handling finds its connection once and goes by index (each
+    /// lookup hashes the connection's id).
+    typealias StateIndex = [ConnectionID: CopiedOnWrite<State>].Index
 
     /// The subscriptions the workers confirmed for a connection (target → paths).
     public func subscriptions(of connection: ConnectionID) -> [String: [String]] { states[connection]?.value.subscriptions ?? [:] }
@@ -90,15 +100,15 @@ public struct Connections {
             let seconds = settings.limits.helloTimeoutSeconds
             out.append(.schedule(.hello(connection), at: environment.now() &+ UInt64(seconds) * 1_000_000_000))
         case .received(let connection, let bytes, let isText):
-            guard states[connection] != nil else {
+            guard let state = states.index(forKey: connection) else {
                 out.append(.handled(connection))
                 break
             }
-            if states[connection]!.value.busy {
-                states[connection]!.value.waiting.append((bytes, isText))
+            if states.values[state].value.busy {
+                states.values[state].value.waiting.append((bytes, isText))
                 break
             }
-            receive(connection, bytes: bytes, isText: isText, into: &out)
+            receive(connection, at: state, bytes: bytes, isText: isText, into: &out)
         case .closed(let connection):
             if let state = states.removeValue(forKey: connection)?.value {
                 out.append(.log(.debug, "connection closed", [("session", "\(connection)"), ("remote", state.remoteAddress)]))
@@ -135,9 +145,11 @@ public struct Connections {
 
     /// One message of a connection that is not waiting for background work: exactly one
     /// `.handled` follows, here or from the worker it is routed to (or when its background
-    /// work is done).
-    private mutating func receive(_ connection: ConnectionID, bytes: [UInt8], isText: Bool, into out: inout [ConnectionAction]) {
-        switch process(connection, bytes: bytes, isText: isText, into: &out) {
+    /// work is done). `state`: the connection's in `states`.
+    private mutating func receive(
+        _ connection: ConnectionID, at state: StateIndex, bytes: [UInt8], isText: Bool, into out: inout [ConnectionAction]
+    ) {
+        switch process(connection, at: state, bytes: bytes, isText: isText, into: &out) {
         case .answered: out.append(.handled(connection))
         case .routed: break
         case .background: states[connection]?.value.busy = true
@@ -150,15 +162,21 @@ public struct Connections {
         out.append(.handled(connection))
         guard states[connection] != nil else { return }
         states[connection]!.value.busy = false
-        while let state = states[connection]?.value, !state.busy, !state.waiting.isEmpty {
-            let next = states[connection]!.value.waiting.removeFirst()
-            receive(connection, bytes: next.bytes, isText: next.isText, into: &out)
+        while let state = states.index(forKey: connection), !states.values[state].value.busy,
+            !states.values[state].value.waiting.isEmpty
+        {
+            let next = states.values[state].value.waiting.removeFirst()
+            receive(connection, at: state, bytes: next.bytes, isText: next.isText, into: &out)
         }
     }
 
     enum Outcome { case answered, routed, background }
 
-    private mutating func process(_ connection: ConnectionID, bytes: [UInt8], isText: Bool, into out: inout [ConnectionAction]) -> Outcome {
+    /// `state`: the connection's in `states` (nothing here adds or removes a connection until
+    /// the outcome is decided: `refuse`, which removes it, is the last thing done with it).
+    private mutating func process(
+        _ connection: ConnectionID, at state: StateIndex, bytes: [UInt8], isText: Bool, into out: inout [ConnectionAction]
+    ) -> Outcome {
         out.append(.countRequest)
         guard isText else {
             out.append(.close(connection, code: .protocolError, reason: "binary frames are not part of the protocol"))
@@ -180,11 +198,11 @@ public struct Connections {
         case .success(let decoded): request = decoded
         case .failure(let failure):
             // Before its hello a connection learns nothing but that hello comes first.
-            let greeted = states[connection]!.value.identity != nil
+            let greeted = states.values[state].value.identity != nil
             let error = !greeted && json["type"]?.stringValue != "hello" ? .helloRequired : failure.error
             return fail(connection, error, id: failure.id, into: &out)
         }
-        guard states[connection]!.value.window.admits(at: environment.now(), limit: limits.maxCommandsPerSecond) else {
+        guard states.values[state].value.window.admits(at: environment.now(), limit: limits.maxCommandsPerSecond) else {
             let error = WireError(
                 code: .rateLimited, message: "more than \(limits.maxCommandsPerSecond) requests in one second",
                 details: [("limit", "maxCommandsPerSecond")])
@@ -195,7 +213,9 @@ public struct Connections {
             if let tooLong { return fail(connection, tooLong, id: request.id, into: &out) }
             return hello(connection, versions: versions, token: token, client: client, id: request.id, into: &out)
         }
-        guard let identity = states[connection]!.value.identity else { return fail(connection, .helloRequired, id: request.id, into: &out) }
+        guard let identity = states.values[state].value.identity else {
+            return fail(connection, .helloRequired, id: request.id, into: &out)
+        }
         if let tooLong { return fail(connection, tooLong, id: request.id, into: &out) }
         // A transaction's commands each need their own permission (PROTOCOL.md §16).
         var transaction: TransactionRequest?
@@ -215,7 +235,7 @@ public struct Connections {
                 connection, WireError(code: .forbidden, message: "this daemon does not accept files from clients"), id: request.id,
                 into: &out)
         }
-        return route(connection, request, identity: identity, into: &out)
+        return route(connection, at: state, request, identity: identity, into: &out)
     }
 
     private mutating func hello(

@@ -23,10 +23,19 @@ public struct Placement: Sendable {
         }
     }
 
+    /// A claimed target's file, and that file's worker once the file is placed (a name may be
+    /// claimed before its file is, and a worker's own `names` place no files at all): routing
+    /// a request finds its target's worker with one hash of the target's name, not a second
+    /// one of its file's.
+    private struct TargetPlace {
+        var file: String
+        var worker: Int?
+    }
+
     private var files: [String: FileLocation] = [:]
     private var fileOrder: [String] = []
     private var fileNames: [UInt64: String] = [:]
-    private var targets: [String: String] = [:]
+    private var targets: [String: TargetPlace] = [:]
     /// Names of deleted targets → their file, the only one that may use the name again.
     private var retiredTargets: [String: String] = [:]
     private var nextFileNumber: UInt64 = 1
@@ -57,6 +66,7 @@ public struct Placement: Sendable {
         files[name] = location
         fileOrder.append(name)
         fileNames[location.number] = name
+        placeTargets(of: name, on: location.worker)
     }
 
     /// Forgets a reserved file whose load failed.
@@ -64,6 +74,17 @@ public struct Placement: Sendable {
         guard let location = files.removeValue(forKey: name) else { return }
         fileOrder.removeAll { $0 == name }
         fileNames[location.number] = nil
+        placeTargets(of: name, on: nil)
+    }
+
+    /// Notes the worker of a file's claimed targets (nil: the file is gone). Files come and go
+    /// rarely (loads), targets are routed on every request.
+    private mutating func placeTargets(of file: String, on worker: Int?) {
+        var index = targets.startIndex
+        while index != targets.endIndex {
+            if targets.values[index].file == file { targets.values[index].worker = worker }
+            targets.formIndex(after: &index)
+        }
     }
 
     /// Where a file lives.
@@ -85,7 +106,7 @@ public struct Placement: Sendable {
     /// so replaying the files one by one never finds it taken).
     public mutating func claimTarget(_ name: String, file: String) -> Bool {
         guard targets[name] == nil, (retiredTargets[name] ?? file) == file else { return false }
-        targets[name] = file
+        targets[name] = TargetPlace(file: file, worker: files[file]?.worker)
         return true
     }
 
@@ -95,7 +116,7 @@ public struct Placement: Sendable {
     public mutating func claimTarget(_ name: String, file: String, limit: Int) -> TargetClaim {
         guard targets[name] == nil, (retiredTargets[name] ?? file) == file else { return .taken }
         guard targets.count < limit else { return .full }
-        targets[name] = file
+        targets[name] = TargetPlace(file: file, worker: files[file]?.worker)
         return .claimed
     }
 
@@ -117,11 +138,11 @@ public struct Placement: Sendable {
     public var targetCount: Int { targets.count }
 
     /// Every target's file, by target name.
-    public var targetFiles: [String: String] { targets }
+    public var targetFiles: [String: String] { targets.mapValues(\.file) }
 
-    /// The file and worker of a target.
+    /// The file and worker of a target (nil too while its file is not placed).
     public func target(_ name: String) -> (file: String, worker: Int)? {
-        guard let file = targets[name], let location = files[file] else { return nil }
-        return (file, location.worker)
+        guard let place = targets[name], let worker = place.worker else { return nil }
+        return (place.file, worker)
     }
 }

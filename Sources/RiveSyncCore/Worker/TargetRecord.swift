@@ -10,8 +10,10 @@ extension WorkerCore {
     public struct TargetRecord: Sendable {
         private var fields: Fields
 
-        init(file: String, manual: Bool, rate: Double) {
+        /// `settled`: the model's `isSettled` of the new target.
+        init(file: String, manual: Bool, rate: Double, settled: Bool) {
             fields = Fields(file: file, manual: manual, rate: rate)
+            fields.settled = settled
         }
 
         /// The fields, unshared first: a copy of the record keeps the fields it had.
@@ -47,6 +49,14 @@ extension WorkerCore {
         var lastStep: UInt64? {
             get { fields.lastStep }
             set { unique.lastStep = newValue }
+        }
+        /// Whether the target's state machine needs no further advance, as the model said when
+        /// the record was made and after each advance applied since (`advanceApplied`): only
+        /// an advance changes it. Kept here so that proposing an advance (`autoElapsed`) does
+        /// not look the target's file and the model's target up by name.
+        var settled: Bool {
+            get { fields.settled }
+            set { unique.settled = newValue }
         }
         /// Whether this worker ticks the target while its state machine runs (see
         /// `advanceApplied`).
@@ -101,6 +111,7 @@ extension WorkerCore.TargetRecord {
         @exclusivity(unchecked) var lastAdvance: UInt64 = 0
         @exclusivity(unchecked) var scheduled = false
         @exclusivity(unchecked) var lastStep: UInt64?
+        @exclusivity(unchecked) var settled = true
         @exclusivity(unchecked) var drivesTime = true
         @exclusivity(unchecked) var subscribers: [ConnectionID: WorkerCore.Subscription] = [:]
         @exclusivity(unchecked) var history = WorkerCore.BatchHistory()
@@ -120,6 +131,7 @@ extension WorkerCore.TargetRecord {
             copy.lastAdvance = lastAdvance
             copy.scheduled = scheduled
             copy.lastStep = lastStep
+            copy.settled = settled
             copy.drivesTime = drivesTime
             copy.subscribers = subscribers
             copy.history = history

@@ -39,7 +39,7 @@ extension WorkerCore {
         let seconds = elapsed ?? autoElapsed(target, at: record, now: start)
         // A settled state machine's time changes nothing: only commands make an advance then.
         // A running one advances on request, or on the tick of the worker that drives it.
-        guard !commands.isEmpty || (!settled(target, file: file) && (elapsed != nil || targets.values[record].drivesTime)) else {
+        guard !commands.isEmpty || (!isSettled(target, at: record) && (elapsed != nil || targets.values[record].drivesTime)) else {
             if let manual { sendAdvanced(target, to: manual) }
             return
         }
@@ -58,8 +58,7 @@ extension WorkerCore {
     /// machine from 0 when input wakes it). Decided once, by the proposing node, and recorded.
     /// `record`: the target's index in `targets`.
     func autoElapsed(_ target: String, at record: [String: TargetRecord].Index, now: UInt64) -> Double {
-        guard !targets.values[record].manual, let last = targets.values[record].lastStep,
-            !settled(target, file: targets.values[record].file)
+        guard !targets.values[record].manual, let last = targets.values[record].lastStep, !isSettled(target, at: record)
         else { return 0 }
         return min(Double(now &- last) / 1e9, ClientRequest.maxElapsed)
     }
@@ -75,18 +74,34 @@ extension WorkerCore {
         files[file]?.isSettled(target) ?? true
     }
 
+    /// `settled` of the target whose record is at `record` in `targets`, as its record keeps
+    /// it (`TargetRecord.settled`; debug builds check it against the model).
+    func isSettled(_ target: String, at record: [String: TargetRecord].Index) -> Bool {
+        let settled = targets.values[record].settled
+        assert(settled == self.settled(target, file: targets.values[record].file), "target '\(target)': settled is stale")
+        return settled
+    }
+
     /// After an advance of `target` applied: who drives an auto target's time, and its next
     /// tick. The node whose advance applied last drives it (`own`: this worker proposed it; a
     /// single daemon owns every advance, a restore's too), so a cluster ticks each running
     /// state machine once, not once per node. A settled target schedules nothing: an idle,
     /// settled daemon has no timer.
     func advanceApplied(_ target: String, own: Bool) {
-        // The record found once and changed in place, not kept (see `scheduleAdvance`).
-        guard let record = targets.index(forKey: target), !targets.values[record].manual else { return }
+        guard let record = targets.index(forKey: target) else { return }
+        advanceApplied(target, at: record, settled: settled(target, file: targets.values[record].file), own: own)
+    }
+
+    /// `advanceApplied(_:own:)` of the target whose record is at `record` in `targets`, its
+    /// state machine `settled` after the advance (both as applying it found them).
+    func advanceApplied(_ target: String, at record: [String: TargetRecord].Index, settled: Bool, own: Bool) {
+        // The record changed in place, not kept (see `scheduleAdvance`).
+        targets.values[record].settled = settled
+        guard !targets.values[record].manual else { return }
         let drives = own || !settings.sharesManualAdvances
         targets.values[record].drivesTime = drives
         if !own || targets.values[record].lastStep == nil { targets.values[record].lastStep = environment.now() }
-        if drives, !replaying, !settled(target, file: targets.values[record].file) { scheduleAdvance(target, at: record) }
+        if drives, !replaying, !settled { scheduleAdvance(target, at: record) }
     }
 
     /// After a restore: every running auto target ticks again (on a single daemon; a cluster
@@ -106,9 +121,10 @@ extension WorkerCore {
     /// `advanced`: the advanced target's record (its name and its index in `targets`) and its
     /// file's index in `files`, found once by `apply`; nothing here adds or removes a record or
     /// a file, so both hold.
+    /// `generation`: the advanced target's (`AdvanceResult.generation`), for its epoch.
     func publish(
         _ batches: [ChangeBatch], advanced: String, at advancedRecord: [String: TargetRecord].Index,
-        runtime: [String: FileRuntime].Index
+        runtime: [String: FileRuntime].Index, generation: Int
     ) {
         var replies: [WorkerAction] = []
         let limits = settings.limits
@@ -117,13 +133,19 @@ extension WorkerCore {
         for batch in batches {
             // The record found once (the advanced target's by `apply`): nothing below adds or
             // removes a record, so its index holds.
-            let found = batch.target == advanced ? advancedRecord : targets.index(forKey: batch.target)
-            guard let record = found else { continue }
-            let file = targets.values[record].file
-            // The advanced target's file is at hand: its batches are that file's.
-            let targetEpoch =
-                file == files.keys[runtime]
-                ? epoch(generation: files.values[runtime].generation(of: batch.target)) : epoch(of: batch.target, file: file)
+            let own = batch.target == advanced
+            guard let record = own ? advancedRecord : targets.index(forKey: batch.target) else { continue }
+            // The advanced target's generation came with its batches; another target of its
+            // file is found in the runtime at hand.
+            let targetEpoch: String
+            if own {
+                targetEpoch = epoch(generation: generation)
+            } else {
+                let file = targets.values[record].file
+                targetEpoch =
+                    file == files.keys[runtime]
+                    ? epoch(generation: files.values[runtime].generation(of: batch.target)) : epoch(of: batch.target, file: file)
+            }
             let full = Frame(
                 bytes: ServerMessage.batch(
                     ServerMessage.Batch(batch, epoch: targetEpoch, effects: batch.effects, withAuthors: settings.recordsAuthors)
@@ -168,7 +190,7 @@ extension WorkerCore {
                 replies.append(
                     .send(Frame(bytes: ServerMessage.error(error, id: waiting.requestID).serialized()), to: [waiting.connection]))
             }
-            if batch.target == advanced {
+            if own {
                 let rejected = batch.rejected.count + batch.rejectedTransactions.reduce(0) { $0 + $1.commands.count }
                 count(.published(target: batch.target, applied: batch.applied.count, rejected: rejected))
             } else {

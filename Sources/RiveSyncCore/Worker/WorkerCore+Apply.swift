@@ -30,7 +30,8 @@ extension WorkerCore {
                 throw error
             }
             targets[resolved.name] = TargetRecord(
-                file: file, manual: request.manual, rate: request.rate ?? settings.defaultRate)
+                file: file, manual: request.manual, rate: request.rate ?? settings.defaultRate,
+                settled: files.values[runtime].isSettled(resolved.name))
             return .target(resolved.name)
         case .publish(let instance, let name):
             try claimCommitted(name, file: file)
@@ -38,7 +39,7 @@ extension WorkerCore {
                 releaseClaimed(name)
                 throw error
             }
-            targets[name] = TargetRecord(file: file, manual: false, rate: settings.defaultRate)
+            targets[name] = TargetRecord(file: file, manual: false, rate: settings.defaultRate, settled: true)
             return .target(name)
         case .deleteTarget(let target):
             guard targets[target]?.file == file else { throw WireError(StateMachineError.unknownTarget(target)) }
@@ -47,14 +48,11 @@ extension WorkerCore {
             guard let record = targets.index(forKey: target), targets.values[record].file == file else {
                 throw WireError(StateMachineError.unknownTarget(target))
             }
-            for command in commands { try model { try $0.enqueue(command, on: target) } }
-            let batches: [ChangeBatch]
-            do { batches = try model { try $0.advance(target, elapsed: elapsed) } } catch {
-                _ = try? files[file]!.discardQueue(of: target)  // the advance's own error is the answer
-                throw error
-            }
-            publish(batches, advanced: target, at: record, runtime: runtime)
-            return .advanced(target: target)
+            // Queued and advanced with one lookup of the target in the model, which also says
+            // what `publish` and `advanceApplied` would otherwise look it up again for.
+            let result = try model { try $0.advance(target, queueing: commands, elapsed: elapsed) }
+            publish(result.batches, advanced: target, at: record, runtime: runtime, generation: result.generation)
+            return .advanced(AppliedAdvance(target: target, settled: result.settled, record: record))
         }
     }
 
@@ -105,7 +103,10 @@ extension WorkerCore {
         case .advance(let target, let commands, let manual):
             // Through the record's index: changed through the dictionary's subscript, the
             // record costs the subscript's accessor a `malloc` too (~800 instructions, not ~350).
-            if let record = targets.index(forKey: target) { targets.values[record].advancesInFlight -= 1 }
+            // An applied advance brings its record's index (found by `apply`).
+            let record: [String: TargetRecord].Index?
+            if case .success(.advanced(let advance)) = result { record = advance.record } else { record = targets.index(forKey: target) }
+            if let record { targets.values[record].advancesInFlight -= 1 }
             switch result {
             case .failure(let error):
                 guard let pending = targets[target]?.pending else { break }

@@ -40,7 +40,17 @@ public enum Applied: Sendable {
     case instance(InstanceID, file: String)
     case target(String)
     case deleted(target: String, freed: [InstanceID])
-    case advanced(target: String)
+    case advanced(AppliedAdvance)
+}
+
+/// What applying an advance did to its target.
+public struct AppliedAdvance: Sendable {
+    public var target: String
+    /// Whether the target's state machine needs no further advance, after this one.
+    public var settled: Bool
+    /// The target's record in the worker's `targets`: valid until a record is added or
+    /// removed, so only for the event that applied the advance.
+    var record: [String: WorkerCore.TargetRecord].Index
 }
 
 extension WorkerCore {
@@ -93,11 +103,12 @@ extension WorkerCore {
         if let waiter, let ticket { answer(waiter, ticket: ticket, with: result) }
         guard case .success = result else { return }
         switch (record, result) {
-        case (.advance(let target, let commands, _), _):
+        case (.advance(let target, let commands, _), .success(.advanced(let advance))):
             if ticket != nil { count(.advanceDuration(nanoseconds: environment.now() &- start)) }
             // Another node's numbers: later ones of this worker go above them (CLUSTER.md §2.5).
             if ticket == nil { numbering.ensure(counterAbove: highestCounter(commands.map(\.id))) }
-            advanceApplied(target, own: ticket != nil)
+            // Answering the waiter added or removed no record: the index `apply` found holds.
+            advanceApplied(target, at: advance.record, settled: advance.settled, own: ticket != nil)
             if ticket == nil { followAdvance(of: target) }
         case (.createStateMachine, .success(.target(let target))):
             // A new state machine may need advances before it settles (its entry state).

@@ -46,7 +46,8 @@ extension WorkerCore {
                 throw JournalCodec.Invalid(description: "target '\(target.name)' is taken")
             }
             outbox.append(.targetNames(.claim(target.name, file: name)))
-            var record = TargetRecord(file: name, manual: target.manual, rate: target.rate)
+            var record = TargetRecord(
+                file: name, manual: target.manual, rate: target.rate, settled: files[name]!.isSettled(target.name))
             record.drivesTime = !settings.sharesManualAdvances
             for batch in target.history {
                 let decoded = try decodeHistoryBatch(batch, target: target.name, file: name)

@@ -60,11 +60,28 @@ public struct InstanceStore: Sendable {
         linkChildren(of: state)
     }
 
-    /// Replaces one value and keeps the parent index in step.
+    /// Replaces one value and keeps the parent index in step. The instance is found once and
+    /// changed through its index (through the dictionary's subscript, its accessor allocates a
+    /// frame for the instance's state).
     mutating func setValue(_ value: PropertyValue, of id: InstanceID, property: String) {
-        guard instances[id] != nil else { return }
+        guard let instance = instances.index(forKey: id) else { return }
         revision &+= 1
-        if let old = instances[id]!.values.updateValue(value, forKey: property) { unlink(old, parent: id, property: property) }
+        if let old = instances.values[instance].values.updateValue(value, forKey: property) {
+            unlink(old, parent: id, property: property)
+        }
+        link(value, parent: id, property: property)
+    }
+
+    /// Replaces the value of a property the instance has, as a replica applies a `set`: the
+    /// instance and the property each found once (checking both first, then `setValue`,
+    /// found each twice).
+    mutating func replaceValue(_ value: PropertyValue, of id: InstanceID, property: String) throws(ReplicaError) {
+        guard let instance = instances.index(forKey: id) else { throw .unknownInstance(id) }
+        guard let slot = instances.values[instance].values.index(forKey: property) else { throw .noProperty(id, property) }
+        revision &+= 1
+        let old = instances.values[instance].values.values[slot]
+        instances.values[instance].values.values[slot] = value
+        unlink(old, parent: id, property: property)
         link(value, parent: id, property: property)
     }
 

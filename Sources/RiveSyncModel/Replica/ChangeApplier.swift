@@ -9,6 +9,11 @@ public enum ReplicaError: Error, Sendable, Hashable {
     case unknownInstance(InstanceID)
     /// A change does not fit the replica's state (e.g. a list index out of range).
     case invalidChange(String)
+
+    /// The error for a change to a property an instance does not have.
+    static func noProperty(_ id: InstanceID, _ property: String) -> ReplicaError {
+        .invalidChange("\(id) has no property '\(property)'")
+    }
 }
 
 /// Applies changes to an instance store and its bindings. This one function is used by the
@@ -18,8 +23,7 @@ enum ChangeApplier {
         switch change {
         case .set(let id, let property, let value, let introduced):
             introduced.forEach { store.upsert($0) }
-            _ = try current(id, property, in: store)
-            store.setValue(value, of: id, property: property)
+            try store.replaceValue(value, of: id, property: property)
         case .fire(let id, let property):
             guard case .trigger(let count) = try current(id, property, in: store) else {
                 throw .invalidChange("\(id).\(property) is not a trigger")
@@ -57,7 +61,7 @@ enum ChangeApplier {
 
     private static func current(_ id: InstanceID, _ property: String, in store: InstanceStore) throws(ReplicaError) -> PropertyValue {
         guard let state = store[id] else { throw .unknownInstance(id) }
-        guard let value = state.values[property] else { throw .invalidChange("\(id) has no property '\(property)'") }
+        guard let value = state.values[property] else { throw .noProperty(id, property) }
         return value
     }
 

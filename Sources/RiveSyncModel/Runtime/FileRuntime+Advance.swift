@@ -8,10 +8,31 @@ extension FileRuntime {
     /// transaction's commands apply together or not at all: when one fails, the changes of
     /// the others are undone and none of their effects is in a batch.
     public mutating func advance(_ targetName: String, elapsed: Double = 0) throws(StateMachineError) -> [ChangeBatch] {
-        // Only the queue is kept: a copy of the target kept while it changes would copy its fields.
         guard let index = targets.index(forKey: targetName) else { throw .unknownTarget(targetName) }
+        return advance(at: index, elapsed: elapsed)
+    }
+
+    /// Queues `commands` on a target and advances it (`enqueue` of each, then
+    /// `advance(_:elapsed:)`), finding the target by its name once; the result also says what
+    /// the caller would otherwise look the target up again for.
+    public mutating func advance(
+        _ targetName: String, queueing commands: [QueuedCommand], elapsed: Double
+    ) throws(StateMachineError) -> AdvanceResult {
+        guard let index = targets.index(forKey: targetName) else { throw .unknownTarget(targetName) }
+        if !commands.isEmpty { targets.values[index].queue += commands }
+        let batches = advance(at: index, elapsed: elapsed)
+        return AdvanceResult(
+            batches: batches, settled: targets.values[index].isSettled, generation: targets.values[index].generation)
+    }
+
+    /// `advance(_:elapsed:)` of the target at `index` in `targets`. Nothing here adds or removes
+    /// a target, so the index holds throughout.
+    private mutating func advance(at index: TargetIndex, elapsed: Double) -> [ChangeBatch] {
+        let targetName = targets.keys[index]
+        // Only the queue is kept: a copy of the target kept while it changes would copy its fields.
         let queue = targets.values[index].queue
-        guard !queue.isEmpty || needsStateMachineStep(targetName, elapsed: elapsed) else { return [] }
+        // A settled target's empty advance costs nothing: only a running state machine changes.
+        guard !queue.isEmpty || !targets.values[index].isSettled else { return [] }
         targets.values[index].queue = []
         var outcome = AdvanceOutcome(target: targetName)
         var start = 0
@@ -19,7 +40,7 @@ extension FileRuntime {
             guard let transaction = queue[start].transaction else {
                 do {
                     var undo = ChangeUndo.off
-                    try apply(queue[start], on: targetName, effects: &outcome.effects, undo: &undo)
+                    try apply(queue[start], on: index, effects: &outcome.effects, undo: &undo)
                     outcome.applied(queue[start])
                 } catch {
                     outcome.rejected.append(RejectedCommand(id: queue[start].id, error: error))
@@ -28,7 +49,7 @@ extension FileRuntime {
                 continue
             }
             let end = queue[start...].firstIndex { $0.transaction != transaction } ?? queue.count
-            applyTransaction(queue[start..<end], on: targetName, outcome: &outcome)
+            applyTransaction(queue[start..<end], on: index, outcome: &outcome)
             start = end
         }
         let wasSettled = targets.values[index].isSettled
@@ -43,7 +64,8 @@ extension FileRuntime {
         for name in outcome.effects.reachOthers ? targetNames : [targetName] {
             let own = name == targetName
             let effects = outcome.effects.effects(for: name)
-            guard own || !effects.isEmpty, let record = targets.index(forKey: name) else { continue }
+            // The advanced target's own batch through its index: no name hashed again.
+            guard own || !effects.isEmpty, let record = own ? index : targets.index(forKey: name) else { continue }
             targets.values[record].seq += 1
             batches.append(
                 ChangeBatch(
@@ -57,15 +79,15 @@ extension FileRuntime {
     }
 
     /// Applies one transaction's commands in order; on the first failure undoes every change
-    /// they made and drops their effects.
-    private mutating func applyTransaction(_ commands: ArraySlice<QueuedCommand>, on targetName: String, outcome: inout AdvanceOutcome) {
-        var undo = ChangeUndo(target: targets[targetName]!)
+    /// they made and drops their effects. `target`: the target's index in `targets`.
+    private mutating func applyTransaction(_ commands: ArraySlice<QueuedCommand>, on target: TargetIndex, outcome: inout AdvanceOutcome) {
+        var undo = ChangeUndo(target: targets.values[target])
         let mark = outcome.effects.mark
         for (index, queued) in commands.enumerated() {
             do {
-                try apply(queued, on: targetName, effects: &outcome.effects, undo: &undo)
+                try apply(queued, on: target, effects: &outcome.effects, undo: &undo)
             } catch {
-                rollBack(undo, on: targetName)
+                rollBack(undo, on: targets.keys[target])
                 outcome.effects.rollBack(to: mark)
                 outcome.rejectedTransactions.append(
                     RejectedTransaction(commands: commands.map(\.id), failure: TransactionError(index: index, error: error)))
@@ -77,24 +99,25 @@ extension FileRuntime {
 
     /// Plans one command against the current state and applies its changes, recording each
     /// one's effect for every target that sees it.
+    /// `target`: the target's index in `targets`.
     private mutating func apply(
-        _ queued: QueuedCommand, on targetName: String, effects: inout AdvanceEffects, undo: inout ChangeUndo
+        _ queued: QueuedCommand, on target: TargetIndex, effects: inout AdvanceEffects, undo: inout ChangeUndo
     ) throws(PropertyError) {
         if queued.command.drivesStateMachine {
             // Checked when queued; a state machine's inputs and data binds never change.
-            do { try applyInput(queued.command, on: targetName) } catch {
+            do { try applyInput(queued.command, on: targets.keys[target]) } catch {
                 throw .invalidValue(path: "", reason: "the state machine command could not be applied (a daemon bug): \(error)")
             }
             return
         }
         // Planned first: the target read for the plan is not kept while the changes apply.
-        let changes = try plan(queued.command, in: targets[targetName]!, resolved: queued.resolved)
+        let changes = try plan(queued.command, in: targets.values[target], resolved: queued.resolved)
         for change in changes {
             // Where the change is seen, as of before it applies; recorded only once it
             // applied, so batches always say exactly what the store did. (A planned
             // change that fails to apply is a bug; its command is rejected with it.)
-            let seen = visibility(of: change, from: targetName)
-            try apply(change, on: targetName, path: queued.command.path, undo: &undo)
+            let seen = visibility(of: change, from: targets.keys[target])
+            try apply(change, on: target, path: queued.command.path, undo: &undo)
             for (name, effect) in seen { effects.append(effect, for: name) }
         }
     }
@@ -119,13 +142,18 @@ extension FileRuntime {
     /// with `invalidValue`, and nothing of the change is recorded.
     /// `undo` keeps what the change replaces.
     mutating func apply(_ change: Change, on targetName: String, path: String, undo: inout ChangeUndo) throws(PropertyError) {
+        try apply(change, on: targets.index(forKey: targetName)!, path: path, undo: &undo)
+    }
+
+    /// `apply(_:on:path:undo:)` of the target at `target` in `targets`.
+    mutating func apply(_ change: Change, on target: TargetIndex, path: String, undo: inout ChangeUndo) throws(PropertyError) {
         if case .bind = change {} else { undo.keep(change.location.0, from: store) }
         let isBind: Bool
         if case .bind = change { isBind = true } else { isBind = false }
-        if isBind { unindexRoots(of: targets[targetName]!) }
-        defer { if isBind { indexRoots(of: targets[targetName]!) } }
+        if isBind { unindexRoots(of: targets.values[target]) }
+        defer { if isBind { indexRoots(of: targets.values[target]) } }
         do {
-            try changeStore(andBindingsOf: targetName) { (store, bindings) throws(ReplicaError) in
+            try changeStore(andBindingsOf: target) { (store, bindings) throws(ReplicaError) in
                 try ChangeApplier.apply(change, to: &store, bindings: &bindings)
             }
         } catch {
@@ -146,6 +174,17 @@ extension FileRuntime {
         }
         return kept.reversed()
     }
+}
+
+/// What `FileRuntime.advance(_:queueing:elapsed:)` did: its batches, and the advanced target as
+/// the advance left it.
+public struct AdvanceResult: Sendable {
+    /// The advance's batches (`FileRuntime.advance(_:elapsed:)`).
+    public var batches: [ChangeBatch]
+    /// Whether the target's state machine needs no further advance (`FileRuntime.isSettled`).
+    public var settled: Bool
+    /// The target's generation (`Target.generation`).
+    public var generation: Int
 }
 
 /// What an advance has done so far: effects per target, and the outcome of each command.

@@ -81,12 +81,4 @@ extension FileRuntime {
         }
         retiredTargets = state.retiredTargets
     }
-
-    /// Removes and returns a target's queued commands without applying them (used when they
-    /// cannot be made durable).
-    public mutating func discardQueue(of targetName: String) throws(StateMachineError) -> [QueuedCommand] {
-        _ = try target(targetName)
-        defer { targets[targetName]!.queue = [] }
-        return targets[targetName]!.queue
-    }
 }

@@ -7,12 +7,6 @@ struct StateMachineStep {
 }
 
 extension FileRuntime {
-    /// Whether advancing the target by `elapsed` with an empty queue could change anything
-    /// (its state machine is not settled). A settled target's empty advance costs nothing.
-    func needsStateMachineStep(_ targetName: String, elapsed: Double) -> Bool {
-        !isSettled(targetName)
-    }
-
     /// Gives a state machine target whose file describes its state machine a running
     /// instance, bound to the target's instances (a JSON schema without a graph gives none).
     mutating func attachStateMachine(to targetName: String) {

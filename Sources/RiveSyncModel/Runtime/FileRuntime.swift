@@ -58,15 +58,19 @@ public struct FileRuntime: Sendable {
 
     /// Applies a change to the store and a target's bindings together (both changed at once,
     /// which two properties of the runtime could not be).
+    /// `target`: the target's index in `targets`. Through the index: changed through the
+    /// dictionary's subscript, the target costs the subscript's accessor a `malloc` too (once
+    /// per applied command).
     mutating func changeStore<R, E>(
-        andBindingsOf targetName: String, _ body: (inout InstanceStore, inout [Binding]) throws(E) -> R
+        andBindingsOf target: TargetIndex, _ body: (inout InstanceStore, inout [Binding]) throws(E) -> R
     ) throws(E) -> R {
         let fields = unique
-        // Through the target's index: changed through the dictionary's subscript, the target
-        // costs the subscript's accessor a `malloc` too (once per applied command).
-        let target = fields.pointee.targets.index(forKey: targetName)!
         return try body(&fields.pointee.store, &fields.pointee.targets.values[target].bindings)
     }
+
+    /// Where a target is in `targets`: valid until a target is added or removed (an advance
+    /// adds or removes none, so it finds its target by name once and then goes by index).
+    typealias TargetIndex = [String: Target].Index
 
     /// - Parameter firstInstanceID: the id of the first instance; a daemon gives each file
     ///   its own range so that ids never collide across files.
