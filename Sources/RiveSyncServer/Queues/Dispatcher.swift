@@ -107,7 +107,7 @@ package final class Dispatcher: @unchecked Sendable {
         for action in actions {
             switch action {
             case .send(let frame, let to):
-                commands.append(.send(Payload(bytes: frame.bytes, isText: true), to: to.map(\.rawValue)))
+                commands.append(.send(Payload(frame), to: SessionIDs(to)))
             case .close(let connection, let code, let reason):
                 commands.append(.close(connection.rawValue, code: code.rawValue, reason: reason))
             case .handled(let connection):

@@ -26,6 +26,9 @@ package final class WorkerShell: @unchecked Sendable {
     /// (the core's log is this then).
     let fileLog: FileChangeLog?
     var syncScheduled = false
+    /// An emptied array of transport commands from an event before, for the next event's sends
+    /// (no allocation per event). Touched only on the host, by one `perform` at a time.
+    @exclusivity(unchecked) private var spareCommands: [WebSocketServer.Command] = []
     /// Target names this worker applied that the directory found held by another worker's
     /// file (`Directory.apply`): a restore that meets one refuses the start.
     var nameConflicts: [(name: String, file: String)] = []
@@ -84,13 +87,17 @@ package final class WorkerShell: @unchecked Sendable {
 
     /// Performs the core's actions in order; sends and credits go in one transport submit. A
     /// log that answers inside `append` has its answer's actions performed there, in order.
-    func perform(_ actions: [WorkerAction]) {
+    /// The emptied array goes back to the core, which fills it again (`WorkerCore.recycle`).
+    func perform(_ actions: consuming [WorkerAction]) {
         host.assertConfined()
-        var commands: [WebSocketServer.Command] = []
-        // One allocation for the event's sends and credits, not one per growth.
+        // A nested `perform` (a log answering inside `append`) finds no spare and makes its own.
+        var commands = spareCommands
+        spareCommands = []
+        // At most one allocation for the event's sends and credits, not one per growth.
         commands.reserveCapacity(actions.count)
-        for action in actions {
-            switch action {
+        // By index: the array is borrowed, not consumed, so that it goes back to the core whole.
+        for index in actions.indices {
+            switch actions[index] {
             case .append(let record, let file, let ticket):
                 context.submit(commands)
                 commands.removeAll(keepingCapacity: true)
@@ -102,7 +109,7 @@ package final class WorkerShell: @unchecked Sendable {
                     context.log(.error, "snapshot failed; the journal keeps growing", [("file", file), ("error", "\(error)")])
                 }
             case .send(let frame, let to):
-                commands.append(.send(Payload(bytes: frame.bytes, isText: true), to: to.map(\.rawValue)))
+                commands.append(.send(Payload(frame), to: SessionIDs(to)))
             case .handled(let connection):
                 commands.append(.handled(connection.rawValue))
             case .subscribeAnswered(let connection, let target, let paths, let succeeded):
@@ -130,6 +137,9 @@ package final class WorkerShell: @unchecked Sendable {
             }
         }
         context.submit(commands)
+        commands.removeAll(keepingCapacity: true)
+        if commands.capacity <= 64 { spareCommands = commands }
+        core.recycle(actions)
     }
 
     private func count(_ counter: WorkerCounter) {
