@@ -177,8 +177,13 @@ extension ServerLoop {
     /// the wait of a real writable event. A session that already waits for one (its socket
     /// was full, or lws holds part of a write) waits for the real event.
     func flushNewlyQueued() {
-        let flush = newlyQueued
-        newlyQueued.removeAll(keepingCapacity: true)
+        guard !newlyQueued.isEmpty else { return }
+        var flush = spareNewlyQueued
+        swap(&flush, &newlyQueued)
+        defer {
+            flush.removeAll(keepingCapacity: true)
+            spareNewlyQueued = flush
+        }
         for session in flush where sessions[session.id] === session && !session.queue.isEmpty {
             if session.writesAtOnce, !session.awaitingWriteable, session.pendingClose == nil,
                 lws_partial_buffered(session.wsi) == 0

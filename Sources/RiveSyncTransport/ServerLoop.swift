@@ -77,6 +77,9 @@ final class ServerLoop: @unchecked Sendable {
     var connectionBudget = 0
     /// Sessions whose send queue became non-empty during the current inbox drain.
     @exclusivity(unchecked) var newlyQueued: [ServerSession] = []
+    /// Empty between flushes: `newlyQueued`'s next storage (a flush takes the array whole, so
+    /// that emptying it allocates no new one while the flush still reads it).
+    @exclusivity(unchecked) var spareNewlyQueued: [ServerSession] = []
     /// Empty between inbox drains: storage for the next one's commands, kept from drain to drain.
     @exclusivity(unchecked) var drainStorage: [Input] = []
     /// Work hosted on this thread and its timers (`ServerLoop+Hosted`).

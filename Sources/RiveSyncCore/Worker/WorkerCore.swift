@@ -60,8 +60,9 @@ public final class WorkerCore {
     @exclusivity(unchecked) var presenceAwaiting: [String: [String: (announcement: PresenceAnnouncement, at: UInt64)]] = [:]
     /// Actions produced since the shell last took them.
     @exclusivity(unchecked) var outbox: [WorkerAction] = []
-    /// An emptied array of actions the shell gave back (`recycle`): the outbox's next storage.
-    @exclusivity(unchecked) var spareOutbox: [WorkerAction] = []
+    /// Emptied arrays of actions the shell gave back (`recycle`): the outbox's next storage (a
+    /// few, as events nest: a log answering inside `append` runs an event within an event).
+    @exclusivity(unchecked) var spareOutboxes: [[WorkerAction]] = []
     /// The changes of the `waiting` counter since the shell last took the actions (one action
     /// for all of them, see `takeActions`).
     @exclusivity(unchecked) var waitingChange = (commands: 0, proposals: 0)
@@ -139,18 +140,18 @@ public final class WorkerCore {
         }
         let actions = outbox
         // The storage of actions performed before (`recycle`): an event allocates none.
-        outbox = spareOutbox
-        spareOutbox = []
+        outbox = spareOutboxes.popLast() ?? []
         return actions
     }
 
     /// Takes back an array `handle` or `takeActions` returned, once its actions are performed:
-    /// emptied, it holds the actions of an event to come. Arrays past 64 actions are let go.
+    /// emptied, it holds the actions of an event to come. Four are kept; arrays past 64
+    /// actions are let go.
     public func recycle(_ actions: consuming [WorkerAction]) {
         var actions = actions
-        guard spareOutbox.capacity == 0, actions.capacity <= 64 else { return }
+        guard spareOutboxes.count < 4, actions.capacity <= 64 else { return }
         actions.removeAll(keepingCapacity: true)
-        spareOutbox = actions
+        spareOutboxes.append(actions)
     }
 
     struct Subscription {

@@ -26,9 +26,9 @@ package final class WorkerShell: @unchecked Sendable {
     /// (the core's log is this then).
     let fileLog: FileChangeLog?
     var syncScheduled = false
-    /// An emptied array of transport commands from an event before, for the next event's sends
-    /// (no allocation per event). Touched only on the host, by one `perform` at a time.
-    @exclusivity(unchecked) private var spareCommands: [WebSocketServer.Command] = []
+    /// Emptied arrays of transport commands from events before, for the next events' sends (no
+    /// allocation per event; a few, as `perform`s nest). Touched only on the host.
+    @exclusivity(unchecked) private var spareCommands: [[WebSocketServer.Command]] = []
     /// Target names this worker applied that the directory found held by another worker's
     /// file (`Directory.apply`): a restore that meets one refuses the start.
     var nameConflicts: [(name: String, file: String)] = []
@@ -90,9 +90,7 @@ package final class WorkerShell: @unchecked Sendable {
     /// The emptied array goes back to the core, which fills it again (`WorkerCore.recycle`).
     func perform(_ actions: consuming [WorkerAction]) {
         host.assertConfined()
-        // A nested `perform` (a log answering inside `append`) finds no spare and makes its own.
-        var commands = spareCommands
-        spareCommands = []
+        var commands = spareCommands.popLast() ?? []
         // At most one allocation for the event's sends and credits, not one per growth.
         commands.reserveCapacity(actions.count)
         // By index: the array is borrowed, not consumed, so that it goes back to the core whole.
@@ -138,7 +136,7 @@ package final class WorkerShell: @unchecked Sendable {
         }
         context.submit(commands)
         commands.removeAll(keepingCapacity: true)
-        if commands.capacity <= 64 { spareCommands = commands }
+        if spareCommands.count < 4, commands.capacity <= 64 { spareCommands.append(commands) }
         core.recycle(actions)
     }
 
