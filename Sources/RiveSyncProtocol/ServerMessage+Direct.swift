@@ -51,12 +51,15 @@ extension ServerMessage {
         }
     }
 
-    /// Room for the message's bytes, so that writing them allocates once: about the size of an
-    /// `ack` or a `batch` (`writeDirectly`), 64 bytes for the rest.
+    /// Room for the message's bytes, so that writing them allocates once: a little more than an
+    /// `ack` or a `batch` takes (`writeDirectly`; an ack with an id and a 10-digit command, a
+    /// batch's set of a number with its command and author), 64 bytes for the rest.
     var expectedSize: Int {
         switch self {
-        case .ack(let ack, _): 64 + ack.target.utf8.count
-        case .batch(let batch): 128 + batch.target.utf8.count + 96 * batch.effects.count
+        case .ack(let ack, _): 96 + ack.target.utf8.count + 24 * (ack.commands?.count ?? 0)
+        case .batch(let batch):
+            192 + batch.target.utf8.count + batch.epoch.utf8.count + 128 * batch.effects.count + 24 * batch.commands.count
+                + 48 * (batch.authors?.count ?? 0)
         default: 64
         }
     }

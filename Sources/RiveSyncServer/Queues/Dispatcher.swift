@@ -97,15 +97,18 @@ package final class Dispatcher: @unchecked Sendable {
 
     /// Performs the core's actions in order: transport commands are submitted together, and
     /// before anything that hands work on, so a worker's replies follow the core's.
-    private func perform(_ actions: [ConnectionAction]) {
+    private func perform(_ actions: consuming [ConnectionAction]) {
         queue.assertConfined()
         var commands: [WebSocketServer.Command] = []
         func flush() {
             context.submit(commands)
             commands = []
         }
-        for action in actions {
-            switch action {
+        for index in actions.indices {
+            // Moved out, a counter left in its place: what the action carries is not copied.
+            var action = ConnectionAction.countRequest
+            swap(&action, &actions[index])
+            switch consume action {
             case .send(let frame, let to):
                 commands.append(.send(Payload(frame), to: SessionIDs(to)))
             case .close(let connection, let code, let reason):

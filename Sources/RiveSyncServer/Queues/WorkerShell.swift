@@ -29,6 +29,8 @@ package final class WorkerShell: @unchecked Sendable {
     /// Emptied arrays of transport commands from events before, for the next events' sends (no
     /// allocation per event; a few, as `perform`s nest). Touched only on the host.
     @exclusivity(unchecked) private var spareCommands: [[WebSocketServer.Command]] = []
+    /// The core's timers waiting for the host (see `WorkerTimers`). Touched only on the host.
+    @exclusivity(unchecked) private var timers = WorkerTimers()
     /// Target names this worker applied that the directory found held by another worker's
     /// file (`Directory.apply`): a restore that meets one refuses the start.
     var nameConflicts: [(name: String, file: String)] = []
@@ -93,9 +95,12 @@ package final class WorkerShell: @unchecked Sendable {
         var commands = spareCommands.popLast() ?? []
         // At most one allocation for the event's sends and credits, not one per growth.
         commands.reserveCapacity(actions.count)
-        // By index: the array is borrowed, not consumed, so that it goes back to the core whole.
         for index in actions.indices {
-            switch actions[index] {
+            // Moved out, a counter left in its place: what the action carries is not copied, and
+            // the array goes back to the core whole.
+            var action = WorkerAction.count(.catchUp)
+            swap(&action, &actions[index])
+            switch consume action {
             case .append(let record, let file, let ticket):
                 context.submit(commands)
                 commands.removeAll(keepingCapacity: true)
@@ -115,7 +120,8 @@ package final class WorkerShell: @unchecked Sendable {
                 commands.removeAll(keepingCapacity: true)
                 subscribeAnswered?(connection, target, paths, succeeded)
             case .schedule(let timer, let at):
-                host.schedule(at: at) { [self] in run(.timerFired(timer)) }
+                timers.add(timer, at: at)
+                host.schedule(at: at) { [self] in runEarliestTimer() }
             case .log(let level, let message, let metadata):
                 context.log(Dispatcher.level(level), message, metadata)
             case .count(let counter):
@@ -138,6 +144,12 @@ package final class WorkerShell: @unchecked Sendable {
         commands.removeAll(keepingCapacity: true)
         if spareCommands.count < 4, commands.capacity <= 64 { spareCommands.append(commands) }
         core.recycle(actions)
+    }
+
+    /// Runs the earliest timer waiting: one of the host's closures fired (`WorkerTimers`).
+    private func runEarliestTimer() {
+        guard let timer = timers.takeEarliest() else { return }
+        run(.timerFired(timer))
     }
 
     private func count(_ counter: WorkerCounter) {
