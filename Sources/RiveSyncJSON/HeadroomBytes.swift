@@ -2,81 +2,122 @@
 /// a transport which writes a frame's header right before its message (lws' `LWS_PRE`) sends
 /// them where they were written, with no copy.
 ///
-/// Written by one thread (`JSONOutput`), then only read; the headroom belongs to whoever sends
-/// the bytes (`unsafeMessageStart`). Nothing here reads or writes the headroom. The fields
-/// carry no run-time exclusivity check: they change only while the bytes are written, before
-/// the buffer is shared (that, and the headroom being left to the sender, is what makes the
-/// `@unchecked Sendable` sound).
-public final class HeadroomBytes: JSONOutput, @unchecked Sendable {
-    /// Free bytes before the message.
-    public let headroom: Int
-    /// The first message byte (`headroom` bytes into the block).
-    @usableFromInline @exclusivity(unchecked) var start: UnsafeMutableRawPointer
-    @usableFromInline @exclusivity(unchecked) var used = 0
-    /// Message bytes the block holds.
-    @usableFromInline @exclusivity(unchecked) var capacity: Int
+/// The block is one allocation: its counts, the headroom, then the message (`ManagedBuffer`).
+/// Copies share it and are copied on write. Once shared with a transport (`owner`,
+/// `unsafeMessageStart`), the bytes are only read and the headroom is the transport's;
+/// nothing here reads or writes the headroom (that is what makes `@unchecked Sendable` sound).
+public struct HeadroomBytes: JSONOutput, @unchecked Sendable {
+    @usableFromInline var block: HeadroomBlock
 
     /// An empty message with room for `capacity` bytes after `headroom` free bytes.
     public init(headroom: Int, capacity: Int = 64) {
         precondition(headroom >= 0 && capacity >= 0)
-        self.headroom = headroom
-        self.capacity = max(capacity, 1)
-        start = .allocate(byteCount: headroom + self.capacity, alignment: 16) + headroom
+        block = HeadroomBlock.make(headroom: headroom, capacity: max(capacity, 1))
     }
 
     /// A copy of `bytes`, after `headroom` free bytes.
-    public convenience init(copying bytes: [UInt8], headroom: Int) {
+    public init(copying bytes: [UInt8], headroom: Int) {
         self.init(headroom: headroom, capacity: bytes.count)
         bytes.withUnsafeBytes { append(contentsOf: $0) }
     }
 
-    deinit { (start - headroom).deallocate() }
+    /// Free bytes before the message.
+    public var headroom: Int { block.shape.pointee.headroom }
 
     /// Number of message bytes.
-    public var count: Int { used }
+    public var count: Int { block.shape.pointee.count }
 
     @inlinable
-    public func append(_ byte: UInt8) {
-        if used == capacity { grow(toHold: used + 1) }
-        start.storeBytes(of: byte, toByteOffset: used, as: UInt8.self)
-        used += 1
+    public mutating func append(_ byte: UInt8) {
+        let count = block.shape.pointee.count
+        if count == block.shape.pointee.capacity || !isKnownUniquelyReferenced(&block) { grow(toHold: count + 1) }
+        block.messageStart.storeBytes(of: byte, toByteOffset: count, as: UInt8.self)
+        block.shape.pointee.count = count + 1
     }
 
     @inlinable
-    public func append(contentsOf bytes: UnsafeRawBufferPointer) {
+    public mutating func append(contentsOf bytes: UnsafeRawBufferPointer) {
         guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
-        if bytes.count > capacity - used { grow(toHold: used + bytes.count) }
-        (start + used).copyMemory(from: source, byteCount: bytes.count)
-        used += bytes.count
+        let count = block.shape.pointee.count
+        if bytes.count > block.shape.pointee.capacity - count || !isKnownUniquelyReferenced(&block) {
+            grow(toHold: count + bytes.count)
+        }
+        (block.messageStart + count).copyMemory(from: source, byteCount: bytes.count)
+        block.shape.pointee.count = count + bytes.count
     }
 
     @inlinable
-    public func reserveCapacity(_ count: Int) {
-        if count > capacity { grow(toHold: count) }
+    public mutating func reserveCapacity(_ count: Int) {
+        if count > block.shape.pointee.capacity || !isKnownUniquelyReferenced(&block) { grow(toHold: count) }
     }
 
-    /// Moves the message (and the headroom, unwritten) to a block of at least `count` bytes,
+    /// Moves the message (not the headroom) into a block of at least `count` bytes of its own,
     /// doubling as an array does.
     @usableFromInline
-    func grow(toHold count: Int) {
-        let newCapacity = max(count, capacity * 2)
-        let block = UnsafeMutableRawPointer.allocate(byteCount: headroom + newCapacity, alignment: 16)
-        (block + headroom).copyMemory(from: start, byteCount: used)
-        (start - headroom).deallocate()
-        start = block + headroom
-        capacity = newCapacity
+    mutating func grow(toHold count: Int) {
+        let shape = block.shape.pointee
+        let moved = HeadroomBlock.make(headroom: shape.headroom, capacity: max(count, shape.capacity * 2))
+        moved.messageStart.copyMemory(from: block.messageStart, byteCount: shape.count)
+        moved.shape.pointee.count = shape.count
+        block = moved
     }
 
     /// Calls `body` with the message bytes.
     public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-        try body(UnsafeRawBufferPointer(start: start, count: used))
+        try withExtendedLifetime(block) { try body(UnsafeRawBufferPointer(start: block.messageStart, count: count)) }
     }
 
     /// A copy of the message bytes.
     public var bytes: [UInt8] { withUnsafeBytes { Array($0) } }
 
-    /// The first message byte, with `headroom` writable bytes before it, for a transport that
-    /// sends the message where it lies: it may write the headroom (on one thread at a time, as
-    /// long as this object lives) and must not write the message.
-    public var unsafeMessageStart: UnsafeMutableRawPointer { start }
+    /// What keeps the bytes at `unsafeMessageStart` alive: a transport that sends them where
+    /// they lie holds it as long as it uses them (and does nothing else with it).
+    public var owner: AnyObject { block }
+
+    /// The first message byte, with `headroom` writable bytes before it, valid while `owner`
+    /// lives, for a transport that sends the message where it lies: it may write the headroom
+    /// (on one thread at a time) and must not write the message.
+    public var unsafeMessageStart: UnsafeMutableRawPointer { block.messageStart }
+}
+
+/// The counts at the head of a `HeadroomBlock`.
+@usableFromInline
+struct HeadroomShape {
+    @usableFromInline let headroom: Int
+    /// Message bytes the block holds.
+    @usableFromInline let capacity: Int
+    /// Message bytes written.
+    @usableFromInline var count = 0
+
+    @usableFromInline
+    init(headroom: Int, capacity: Int) {
+        self.headroom = headroom
+        self.capacity = capacity
+    }
+}
+
+/// One allocation: the counts, `headroom` free bytes, then room for `capacity` message bytes.
+/// Its bytes do not move while it lives (a class instance's tail), which is what lets a
+/// transport hold a pointer to them along with the block.
+@usableFromInline
+final class HeadroomBlock: ManagedBuffer<HeadroomShape, UInt8> {
+    @usableFromInline
+    static func make(headroom: Int, capacity: Int) -> HeadroomBlock {
+        let made = create(minimumCapacity: headroom + capacity) { _ in HeadroomShape(headroom: headroom, capacity: capacity) }
+        return unsafeDowncast(made, to: HeadroomBlock.self)
+    }
+
+    // The counts and bytes are reached through pointers (they stay put while the block
+    // lives): `header`, a class's stored property, would make each access a run-time
+    // exclusivity check.
+
+    /// The counts.
+    @inlinable
+    var shape: UnsafeMutablePointer<HeadroomShape> { withUnsafeMutablePointerToHeader { $0 } }
+
+    /// The first message byte.
+    @inlinable
+    var messageStart: UnsafeMutableRawPointer {
+        withUnsafeMutablePointerToElements { UnsafeMutableRawPointer($0) + shape.pointee.headroom }
+    }
 }

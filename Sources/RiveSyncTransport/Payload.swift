@@ -18,8 +18,9 @@ public final class Payload: @unchecked Sendable {
     let base: UnsafeMutableRawPointer
     /// The block this payload allocated, freed with it; nil when `owner` keeps the bytes.
     private let block: UnsafeMutableRawPointer?
-    /// What keeps shared bytes alive (`init(sharing:)`).
-    private let owner: (any AnyObject & Sendable)?
+    /// What keeps shared bytes alive (`init(sharing:)`); only held, never used, so any object
+    /// may be the owner of a `Sendable` payload.
+    private let owner: AnyObject?
 
     /// Bytes of headroom lws needs before a buffer given to `lws_write`.
     public static let headroom = rs_lws_pre()
@@ -38,7 +39,7 @@ public final class Payload: @unchecked Sendable {
     /// A payload of the `count` bytes at `start`, sent where they lie: `owner` keeps them
     /// alive, at least `Payload.headroom` bytes before `start` are free for the transport to
     /// write (on a service thread), and nothing writes the bytes or that headroom from now on.
-    public init(sharing start: UnsafeMutableRawPointer, count: Int, isText: Bool, owner: any AnyObject & Sendable) {
+    public init(sharing start: UnsafeMutableRawPointer, count: Int, isText: Bool, owner: AnyObject) {
         self.isText = isText
         self.count = count
         block = nil

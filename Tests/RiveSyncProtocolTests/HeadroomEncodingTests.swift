@@ -41,6 +41,17 @@ struct HeadroomEncodingTests {
         #expect(out.withUnsafeBytes { $0.baseAddress } == UnsafeRawPointer(out.unsafeMessageStart))
     }
 
+    @Test func aCopyWrittenToLeavesTheOriginalAsItWas() {
+        var original = HeadroomBytes(headroom: 16, capacity: 8)
+        JSONValue.string("a").write(into: &original)
+        var copy = original
+        JSONValue.number(1).write(into: &copy)
+        #expect(original.bytes == Array(#""a""#.utf8))
+        #expect(copy.bytes == Array(#""a"1"#.utf8))
+        #expect(copy.headroom == 16)
+        #expect(copy.unsafeMessageStart != original.unsafeMessageStart)
+    }
+
     @Test func stringsAreEscapedAsJSONNeeds() {
         var out = HeadroomBytes(headroom: 16)
         JSONValue.string("a\"\\\n\r\t\u{1}\u{1F}/é").write(into: &out)

@@ -39,7 +39,7 @@ public struct Frame: Sendable, Equatable {
 
     /// Frames are equal when their bytes are (whatever their headroom).
     public static func == (a: Frame, b: Frame) -> Bool {
-        a.storage === b.storage || a.storage.withUnsafeBytes { a in b.storage.withUnsafeBytes { b in a.elementsEqual(b) } }
+        a.storage.withUnsafeBytes { a in b.storage.withUnsafeBytes { b in a.elementsEqual(b) } }
     }
 }
 

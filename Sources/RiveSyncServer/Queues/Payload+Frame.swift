@@ -7,7 +7,7 @@ extension Payload {
     convenience init(_ frame: Frame) {
         let storage = frame.storage
         if storage.headroom >= Payload.headroom {
-            self.init(sharing: storage.unsafeMessageStart, count: storage.count, isText: true, owner: storage)
+            self.init(sharing: storage.unsafeMessageStart, count: storage.count, isText: true, owner: storage.owner)
         } else {
             self.init(bytes: frame.bytes, isText: true)
         }
