@@ -29,8 +29,8 @@ package final class WorkerShell: @unchecked Sendable {
     /// Emptied arrays of transport commands from events before, for the next events' sends (no
     /// allocation per event; a few, as `perform`s nest). Touched only on the host.
     @exclusivity(unchecked) private var spareCommands: [[WebSocketServer.Command]] = []
-    /// The core's timers waiting for the host (see `WorkerTimers`). Touched only on the host.
-    @exclusivity(unchecked) private var timers = WorkerTimers()
+    /// The core's timers the host has not run yet (`runEarliestTimer`). Touched only on the host.
+    @exclusivity(unchecked) private var timers = TimerHeap<WorkerTimer>()
     /// Target names this worker applied that the directory found held by another worker's
     /// file (`Directory.apply`): a restore that meets one refuses the start.
     var nameConflicts: [(name: String, file: String)] = []
@@ -120,7 +120,7 @@ package final class WorkerShell: @unchecked Sendable {
                 commands.removeAll(keepingCapacity: true)
                 subscribeAnswered?(connection, target, paths, succeeded)
             case .schedule(let timer, let at):
-                timers.add(timer, at: at)
+                timers.insert(timer, at: at)
                 host.schedule(at: at) { [self] in runEarliestTimer() }
             case .log(let level, let message, let metadata):
                 context.log(Dispatcher.level(level), message, metadata)
@@ -146,9 +146,13 @@ package final class WorkerShell: @unchecked Sendable {
         core.recycle(actions)
     }
 
-    /// Runs the earliest timer waiting: one of the host's closures fired (`WorkerTimers`).
+    /// Runs the earliest timer waiting, when one of the host's closures fires. The closures
+    /// hold only the shell, so making one allocates nothing (one that also held its timer
+    /// allocated a context: one per advance). The earliest is always due: by the time `n` of
+    /// the closures have fired, `n` timers were due (each closure's own) and only `n - 1`
+    /// were taken before.
     private func runEarliestTimer() {
-        guard let timer = timers.takeEarliest() else { return }
+        guard let timer = timers.popFirst(dueBy: .max) else { return }
         run(.timerFired(timer))
     }
 
