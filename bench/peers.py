@@ -117,20 +117,22 @@ class Server:
     """One running server process with /proc readings."""
 
     def __init__(self, kind, build_dir, work_dir, core, rate, workers=2, room_files=0, port=None, cluster=None,
-                 share_port=False, room_file="rooms.schema.json"):
+                 share_port=False, room_file="rooms.schema.json", quota=None):
         """rivesyncd gets `workers` worker threads and either the fan-out's one state machine
         (advancing at most `rate`/s) or, with `room_files` > 0, that many copies of the rooms
         schema (`rooms-<i>` on worker i; `room_file`, in peers/, names another file with the same
         artboard and state machine) and no targets: the rooms workload creates them.
         A cluster node (bench/cluster.py) also gets a `cluster` section (`cluster`: its dict)
-        and, with `share_port`, `listen.sharePort` on the given `port`."""
+        and, with `share_port`, `listen.sharePort` on the given `port`. With `quota`
+        (bench/quota.py) the process runs in that CPU quota's group."""
         self.kind = kind
         self.port = port or free_port()
-        self.cluster, self.share_port, self.room_file = cluster, share_port, room_file
+        self.cluster, self.share_port, self.room_file, self.quota = cluster, share_port, room_file, quota
         cmd, env = self._command(build_dir, work_dir, rate, workers, room_files)
         self.log_path = os.path.join(work_dir, f"{kind}.log")
         self.log = open(self.log_path, "w")
-        self.proc = subprocess.Popen(["taskset", "-c", str(core), *cmd], env=env, stdout=self.log, stderr=self.log)
+        self.proc = subprocess.Popen(["taskset", "-c", str(core), *cmd], env=env, stdout=self.log, stderr=self.log,
+                                     preexec_fn=quota.enter if quota else None)
         if share_port:  # the port may already be served by another node: wait for this one's own line
             wait_log(self.log_path, "listening on", self.proc)
         else:
@@ -212,6 +214,8 @@ class Server:
 
     def stop(self):
         stop_process(self.proc, self.log)
+        if self.quota:
+            self.quota.remove()
 
 
 

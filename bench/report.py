@@ -13,6 +13,7 @@ KEY = ("workload", "system", "daemon", "workers", "room_rate", "N", "R")
 NUMERIC = ["delivered_per_s", "p50_ms", "p99_ms", "max_ms", "lost", "gaps", "order_violations",
            "server_cpu_s", "server_us_per_delivery", "server_peak_rss_mb", "gen_cpu_pct", "batches_per_s", "rss_per_conn_kb", "ready",
            "sent_per_s", "server_us_per_update", "rss_rooms_mb", "rss_clients_mb", "create_s", "server_wait_s",
+           "throttled_s",
            *cluster.NUMERIC]
 # Columns that are not numbers: the median row takes the first rep's.
 TEXT = cluster.TEXT

@@ -18,6 +18,7 @@ import time
 import cluster
 import generator
 import peers
+import quota
 
 # The rooms floor's system label: bench-rooms-floor, built beside bench-load.
 FLOOR = "rooms-floor"
@@ -36,6 +37,11 @@ def add_arguments(p):
     p.add_argument("--server-cores", default="0",
                    help="taskset CPU list of rivesyncd in the rooms workload, and of every node and redis-server "
                         "of the cluster systems (bench-load stays on core 1)")
+    p.add_argument("--server-quota", type=float,
+                   help="percent of one CPU the floor and rivesyncd may use in the rooms workload (a cgroup v1 cpu "
+                        "quota per --quota-period-ms; bench/quota.py): room counts compared at the same fraction "
+                        "of a core while bench-load keeps a whole one")
+    p.add_argument("--quota-period-ms", type=float, default=10, help="the quota's period (CFS bandwidth)")
     p.add_argument("--rooms-per-process", type=int, default=125, help="rooms per bench-load process")
     p.add_argument("--no-room-hint", action="store_true",
                    help="room clients leave their room out of their URL (by default each connects to "
@@ -81,14 +87,17 @@ def run(args, daemon_dir, count, workers, room_rate, system="rivesync-rooms"):
     drain = 2.0
     clients = args.clients_per_room
     with tempfile.TemporaryDirectory(prefix="rivesync-bench-") as work:
+        limit = None
+        if args.server_quota and system not in cluster.SYSTEMS:
+            limit = quota.Quota(system, args.server_quota, args.quota_period_ms)
         if system in cluster.SYSTEMS:
             server = cluster.Cluster(system, daemon_dir, work, args.server_cores, rate=None, room_files=2)
         elif system == FLOOR:
-            server = peers.Server(FLOOR, args.build_dir, work, core=args.server_cores, rate=None)
+            server = peers.Server(FLOOR, args.build_dir, work, core=args.server_cores, rate=None, quota=limit)
         else:
             room_file = next(file for label, file in ROOM_FILES.values() if label == system)
             server = peers.Server("rivesync", daemon_dir, work, core=args.server_cores, rate=None, workers=workers,
-                                  room_files=2, room_file=room_file)
+                                  room_files=2, room_file=room_file, quota=limit)
         gen = None
         try:
             time.sleep(0.5)
@@ -108,6 +117,7 @@ def run(args, daemon_dir, count, workers, room_rate, system="rivesync-rooms"):
             ready, total = gen.ready_counts(timeout=400)
             rss_ready = server.memory_kb()[0]
             batches0, cpu0, sched0 = server.batches(timeout=30), server.cpu_seconds(), server.schedstat()
+            throttled0 = limit.throttled() if limit else None
             before = server.readings() if system in cluster.SYSTEMS else None
             connections = server.connections() if before else None  # while every client is connected
             gen.go(time.monotonic_ns() + 300_000_000)
@@ -120,6 +130,11 @@ def run(args, daemon_dir, count, workers, room_rate, system="rivesync-rooms"):
                    "rss_rooms_mb": round((rss_rooms - rss_start) / 1024, 1),
                    "rss_clients_mb": round((rss_ready - rss_rooms) / 1024, 1),
                    "server_peak_rss_mb": round(server.memory_kb()[1] / 1024, 1)}
+            if limit:
+                periods, seconds = limit.throttled()
+                row["server_quota_pct"] = args.server_quota
+                row["throttled_s"] = round(seconds - throttled0[1], 2)
+                row["throttled_periods"] = periods - throttled0[0]
             row["sent_per_s"] = round(row["sent"] / args.duration)
             if row["sent"]:
                 row["server_us_per_update"] = round(row["server_cpu_s"] * 1e6 / row["sent"], 2)
@@ -159,14 +174,15 @@ def markdown(median_rows, fmt):
              "(`clients MB`), and the peak. `create s`: creating all rooms over one connection. `wait s`: "
              "time the server's threads were runnable but waiting for a CPU (`/proc/PID/task/*/schedstat`, "
              "over the same span as server CPU): other load on its core, near 0 on a quiet machine. "
+             "`throttled s`: with `--server-quota`, time the server's quota held it off its CPU (cpu.stat). "
              "`.riv`: the rooms are state machines of peers/rooms.riv (`--room-files riv`), whose listener on "
              "each client's property fires an event in the set's advance. "
              f"`{FLOOR}`: the rooms floor (bench/rooms-floor), a minimal C epoll server speaking the same "
              "requests in the same wire format, a batch per set (no advances, no coalescing), on the same core.", "",
              "| daemon | workers | adv/s | rooms | R/s | sent/s | delivered/s | p50 ms | p99 ms | max ms | lost | "
-             "gaps | server CPU s | wait s | µs/update | µs/delivery | batches/s | rooms MB | clients MB | peak RSS MB | "
+             "gaps | server CPU s | wait s | throttled s | µs/update | µs/delivery | batches/s | rooms MB | clients MB | peak RSS MB | "
              "gen CPU % | create s |",
-             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     order = {label: i for i, label in enumerate(dict.fromkeys(r.get("daemon", "") for r in rows))}
     def place(r):  # the floor first in each cell, then the schema's rooms, then the .riv's
         floor = r["system"] == FLOOR
@@ -179,7 +195,7 @@ def markdown(median_rows, fmt):
             "–" if r["system"] == FLOOR else fmt(r.get("room_rate")), fmt(r["N"]), fmt(r["R"]),
             fmt(int(r.get("sent_per_s", 0))), fmt(int(r.get("delivered_per_s", 0))), fmt(r.get("p50_ms")),
             fmt(r.get("p99_ms")), fmt(r.get("max_ms")), fmt(int(r.get("lost", 0))), fmt(int(r.get("gaps", 0))),
-            fmt(r.get("server_cpu_s")), fmt(r.get("server_wait_s")), fmt(r.get("server_us_per_update")), fmt(r.get("server_us_per_delivery")),
+            fmt(r.get("server_cpu_s")), fmt(r.get("server_wait_s")), fmt(r.get("throttled_s")), fmt(r.get("server_us_per_update")), fmt(r.get("server_us_per_delivery")),
             fmt(r.get("batches_per_s"), 0), fmt(r.get("rss_rooms_mb"), 1), fmt(r.get("rss_clients_mb"), 1),
             fmt(r.get("server_peak_rss_mb"), 1), fmt(r.get("gen_cpu_pct"), 0), fmt(r.get("create_s"))]) + " |")
     return lines + [""]

@@ -261,6 +261,9 @@ def main():
                        f"rooms advance at most {args.room_rates}/s, rivesyncd workers {args.room_workers}, "
                        f"{args.rooms_per_process} rooms per bench-load process, room files {args.room_files}; "
                        f"every rooms cell on one daemon also runs on the rooms floor (bench-rooms-floor, same core).")
+        if args.server_quota:
+            conditions += (f" The floor and rivesyncd each ran under a CPU quota of {args.server_quota:g} % of one "
+                           f"core per {args.quota_period_ms:g} ms (bench/quota.py).")
     cluster_systems = sorted({job[1] for job in jobs if job[1] in cluster.SYSTEMS}, key=list(cluster.SYSTEMS).index)
     if cluster_systems:
         conditions += (f" Cluster systems {', '.join(cluster_systems)}: every node with 1 worker, nodes and "

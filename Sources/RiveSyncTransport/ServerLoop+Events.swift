@@ -177,12 +177,13 @@ extension ServerLoop {
     /// the wait of a real writable event. A session that already waits for one (its socket
     /// was full, or lws holds part of a write) waits for the real event.
     func flushNewlyQueued() {
-        guard !newlyQueued.isEmpty else { return }
-        var flush = spareNewlyQueued
+        // The spare storage becomes the next list; a nested flush finds none and allocates.
+        var flush: [ServerSession] = []
+        swap(&flush, &flushStorage)
         swap(&flush, &newlyQueued)
         defer {
             flush.removeAll(keepingCapacity: true)
-            spareNewlyQueued = flush
+            flushStorage = flush
         }
         for session in flush where sessions[session.id] === session && !session.queue.isEmpty {
             if session.writesAtOnce, !session.awaitingWriteable, session.pendingClose == nil,

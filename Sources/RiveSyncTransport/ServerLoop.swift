@@ -10,8 +10,8 @@ import CWebSockets
 /// and then handed to the service thread (`pthread_create` orders the two); from then on every
 /// `var` and every C allocation here is touched only on the service thread. Other threads reach
 /// it only through `inbox`, `metrics` and `sessionStats`, which are thread-safe. The `var`s
-/// touched on every send (`sessions`, `newlyQueued`, `drainStorage`) carry no run-time
-/// exclusivity check, as `ServerSession`'s.
+/// touched on every send (`sessions`, `newlyQueued`, `flushStorage`, `drainStorage`) carry no
+/// run-time exclusivity check, as `ServerSession`'s.
 final class ServerLoop: @unchecked Sendable {
     /// What the inbox carries: public commands plus the internal stop request.
     enum Input: Sendable {
@@ -77,9 +77,10 @@ final class ServerLoop: @unchecked Sendable {
     var connectionBudget = 0
     /// Sessions whose send queue became non-empty during the current inbox drain.
     @exclusivity(unchecked) var newlyQueued: [ServerSession] = []
-    /// Empty between flushes: `newlyQueued`'s next storage (a flush takes the array whole, so
-    /// that emptying it allocates no new one while the flush still reads it).
-    @exclusivity(unchecked) var spareNewlyQueued: [ServerSession] = []
+    /// Empty between flushes: the storage `newlyQueued` swaps in when it is flushed, kept from
+    /// flush to flush (a list copied out and emptied with `keepingCapacity` allocated a buffer
+    /// of the same size on every flush: the copy still held the old one).
+    @exclusivity(unchecked) var flushStorage: [ServerSession] = []
     /// Empty between inbox drains: storage for the next one's commands, kept from drain to drain.
     @exclusivity(unchecked) var drainStorage: [Input] = []
     /// Work hosted on this thread and its timers (`ServerLoop+Hosted`).

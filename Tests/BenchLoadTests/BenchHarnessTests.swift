@@ -86,7 +86,8 @@ struct BenchHarnessTests {
     /// The rooms workload on a single rivesyncd (no cluster system named): `rooms.py` names
     /// its system `rivesync-rooms`, which `run.py` once looked up in its table and crashed on.
     /// Every cell runs on the rooms floor (bench-rooms-floor) first, then on each daemon, with
-    /// rooms of the JSON schema and (`--room-files riv`) of `bench/peers/rooms.riv`.
+    /// rooms of the JSON schema and (`--room-files riv`) of `bench/peers/rooms.riv`, each
+    /// server under the same CPU quota (`--server-quota`, a cgroup v1 `cpu` group per server).
     @Test func runsTheRoomsWorkloadOnOneDaemonBesideTheFloor() async throws {
         let daemon = DaemonProcess.binary()
         let load = DaemonProcess.binary("bench-load")
@@ -102,7 +103,7 @@ struct BenchHarnessTests {
                 [
                     Self.runPy, "--workloads", "rooms", "--systems", "rivesync-every", "--duration", "1", "--reps", "1",
                     "--rooms", "3", "--client-rate", "5", "--room-workers", "1", "--room-files", "schema,riv",
-                    "--build-dir", build, "--daemon", "test=\(daemonDirectory)", "--out", out.path,
+                    "--server-quota", "50", "--build-dir", build, "--daemon", "test=\(daemonDirectory)", "--out", out.path,
                 ], seconds: 300)
         }
         #expect(result.status == 0, "\(result.output)")
@@ -113,9 +114,13 @@ struct BenchHarnessTests {
             #expect(row["ready"] == row["connections"] && row["ready"] == "24", "\(row)")
             #expect(Int(row["delivered_per_s"] ?? "") ?? 0 > 0, "\(row)")
             #expect(Int(row["order_violations"] ?? "") == 0, "\(row)")
+            #expect(row["server_quota_pct"] == "50.0" && Double(row["throttled_s"] ?? "") != nil, "\(row)")
         }
         let markdown = try String(contentsOf: out.appendingPathComponent("results.md"), encoding: .utf8)
         #expect(markdown.contains("| rooms-floor | – | – | 3 | 5 |"), "\(markdown)")
+        #expect(markdown.contains("under a CPU quota of 50 % of one core per 10 ms"), "\(markdown)")
+        let groups = try FileManager.default.contentsOfDirectory(atPath: "/sys/fs/cgroup/cpu")
+        #expect(!groups.contains { $0.hasPrefix("rivesync-bench-") }, "every quota's group is removed: \(groups)")
         #expect(markdown.contains("| `test` | 1 | 60 | 3 | 5 |"), "\(markdown)")
         #expect(markdown.contains("| `test` .riv | 1 | 60 | 3 | 5 |"), "\(markdown)")
     }
