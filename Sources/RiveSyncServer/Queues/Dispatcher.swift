@@ -104,10 +104,10 @@ package final class Dispatcher: @unchecked Sendable {
             context.submit(commands)
             commands = []
         }
-        for index in actions.indices {
+        for position in actions.indices {
             // Moved out, a counter left in its place: what the action carries is not copied.
             var action = ConnectionAction.countRequest
-            swap(&action, &actions[index])
+            swap(&action, &actions[position])
             switch consume action {
             case .send(let frame, let to):
                 commands.append(.send(Payload(frame), to: SessionIDs(to)))

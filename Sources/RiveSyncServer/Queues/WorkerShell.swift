@@ -95,11 +95,11 @@ package final class WorkerShell: @unchecked Sendable {
         var commands = spareCommands.popLast() ?? []
         // At most one allocation for the event's sends and credits, not one per growth.
         commands.reserveCapacity(actions.count)
-        for index in actions.indices {
+        for position in actions.indices {
             // Moved out, a counter left in its place: what the action carries is not copied, and
             // the array goes back to the core whole.
             var action = WorkerAction.count(.catchUp)
-            swap(&action, &actions[index])
+            swap(&action, &actions[position])
             switch consume action {
             case .append(let record, let file, let ticket):
                 context.submit(commands)
