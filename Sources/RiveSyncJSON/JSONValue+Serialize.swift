@@ -12,10 +12,11 @@ extension JSONValue {
     public var jsonText: String { String(decoding: serialized(), as: UTF8.self) }
 
     /// Appends the compact JSON form of this value.
-    public func write(into out: inout [UInt8]) {
+    @inlinable
+    public func write(into out: inout some JSONOutput) {
         switch self {
-        case .null: out.append(contentsOf: "null".utf8)
-        case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
+        case .null: JSONValue.writeLiteral("null", into: &out)
+        case .bool(let b): JSONValue.writeLiteral(b ? "true" : "false", into: &out)
         case .number(let n): JSONValue.writeNumber(n, into: &out)
         case .string(let s): JSONValue.writeString(s, into: &out)
         case .array(let elements):
@@ -37,28 +38,35 @@ extension JSONValue {
         }
     }
 
+    /// Appends a literal's bytes (a `String`'s UTF-8 view would go byte by byte).
+    @inlinable
+    public static func writeLiteral(_ text: StaticString, into out: inout some JSONOutput) {
+        out.append(contentsOf: UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
     /// Writes a number; integral values within 2^53 print without a fraction.
-    public static func writeNumber(_ n: Double, into out: inout [UInt8]) {
-        guard n.isFinite else {
-            out.append(contentsOf: "null".utf8)
-            return
-        }
+    @inlinable
+    public static func writeNumber(_ n: Double, into out: inout some JSONOutput) {
+        guard n.isFinite else { return writeLiteral("null", into: &out) }
         if n.rounded() == n, abs(n) < 9.007_199_254_740_992e15 {
             writeInteger(Int64(n), into: &out)
         } else {
-            out.append(contentsOf: n.description.utf8)
+            var text = n.description
+            text.withUTF8 { out.append(contentsOf: UnsafeRawBufferPointer($0)) }
         }
     }
 
     /// Writes an unsigned integer as `writeNumber(Double(n))` does: its digits up to 2^53,
     /// through `Double` above (where a `Double` no longer holds every integer).
-    public static func writeNumber(_ n: UInt64, into out: inout [UInt8]) {
+    @inlinable
+    public static func writeNumber(_ n: UInt64, into out: inout some JSONOutput) {
         guard n < 9_007_199_254_740_992 else { return writeNumber(Double(n), into: &out) }
         writeInteger(Int64(n), into: &out)
     }
 
     /// Writes an integer's decimal digits (as `String(value)` spells it, without making one).
-    static func writeInteger(_ value: Int64, into out: inout [UInt8]) {
+    @inlinable
+    static func writeInteger(_ value: Int64, into out: inout some JSONOutput) {
         if value < 0 { out.append(UInt8(ascii: "-")) }
         var magnitude = value.magnitude
         guard magnitude >= 10 else { return out.append(UInt8(ascii: "0") + UInt8(magnitude)) }
@@ -75,32 +83,39 @@ extension JSONValue {
     }
 
     /// Writes a quoted, escaped string.
-    public static func writeString(_ s: String, into out: inout [UInt8]) {
+    @inlinable
+    public static func writeString(_ s: String, into out: inout some JSONOutput) {
         out.append(UInt8(ascii: "\""))
         // A string with nothing to escape, the usual case, goes in one copy of its bytes.
         let copied = s.utf8.withContiguousStorageIfAvailable { bytes in
             guard !bytes.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else { return false }
-            out.append(contentsOf: bytes)
+            out.append(contentsOf: UnsafeRawBufferPointer(bytes))
             return true
         }
         if copied == true {
             out.append(UInt8(ascii: "\""))
             return
         }
-        for byte in s.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): out.append(contentsOf: [0x5C, 0x22])
-            case UInt8(ascii: "\\"): out.append(contentsOf: [0x5C, 0x5C])
-            case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
-            case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
-            case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
-            case 0..<0x20:
-                let hex: [UInt8] = Array("0123456789abcdef".utf8)
-                out.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
-            default: out.append(byte)
-            }
-        }
+        for byte in s.utf8 { writeEscaped(byte, into: &out) }
         out.append(UInt8(ascii: "\""))
+    }
+
+    /// Writes one byte of a string, escaped as JSON needs it.
+    @inlinable
+    static func writeEscaped(_ byte: UInt8, into out: inout some JSONOutput) {
+        switch byte {
+        case UInt8(ascii: "\""): writeLiteral(#"\""#, into: &out)
+        case UInt8(ascii: "\\"): writeLiteral(#"\\"#, into: &out)
+        case 0x0A: writeLiteral(#"\n"#, into: &out)
+        case 0x0D: writeLiteral(#"\r"#, into: &out)
+        case 0x09: writeLiteral(#"\t"#, into: &out)
+        case 0..<0x20:
+            writeLiteral(#"\u00"#, into: &out)
+            let hex: StaticString = "0123456789abcdef"
+            out.append(hex.utf8Start[Int(byte >> 4)])
+            out.append(hex.utf8Start[Int(byte & 0xF)])
+        default: out.append(byte)
+        }
     }
 
     /// Indented JSON text for humans (two spaces), same member order.

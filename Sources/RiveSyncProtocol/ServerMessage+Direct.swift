@@ -2,22 +2,22 @@ import RiveSyncJSON
 import RiveSyncModel
 
 extension ServerMessage {
-    /// The bytes of the two messages every command makes (its `ack`, its advance's `batch`),
-    /// written straight into one buffer rather than through a `JSONValue` of the whole
-    /// message: the same bytes as `jsonValue.serialized()` (`DirectEncodingTests`). nil for
+    /// Writes the two messages every command makes (its `ack`, its advance's `batch`) straight
+    /// into `out` rather than through a `JSONValue` of the whole message: the same bytes as
+    /// `jsonValue.serialized()` (`DirectEncodingTests`). False, with nothing written, for
     /// every other message.
-    func directlySerialized() -> [UInt8]? {
+    func writeDirectly(into out: inout some JSONOutput) -> Bool {
         switch self {
         case .ack(let ack, let id):
-            var out = Self.opening(#"{"type":"ack""#, id: id, capacity: 64 + ack.target.utf8.count)
+            Self.opening(#"{"type":"ack""#, id: id, into: &out)
             Self.member("target", ack.target, into: &out)
             Self.member("seq", ack.seq, into: &out)
             Self.member("command", ack.command, into: &out)
             if let commands = ack.commands { Self.member("commands", commands, into: &out) }
             out.append(UInt8(ascii: "}"))
-            return out
+            return true
         case .batch(let batch):
-            var out = Self.opening(#"{"type":"batch""#, id: nil, capacity: 128 + batch.target.utf8.count + 96 * batch.effects.count)
+            Self.opening(#"{"type":"batch""#, id: nil, into: &out)
             Self.member("target", batch.target, into: &out)
             Self.member("epoch", batch.epoch, into: &out)
             Self.member("seq", batch.seq, into: &out)
@@ -45,15 +45,28 @@ extension ServerMessage {
                 }
             }
             out.append(UInt8(ascii: "}"))
-            return out
+            return true
         default:
-            return nil
+            return false
+        }
+    }
+
+    /// Room for the message's bytes, so that writing them allocates once: a little more than an
+    /// `ack` or a `batch` takes (`writeDirectly`; an ack with an id and a 10-digit command, a
+    /// batch's set of a number with its command and author), 64 bytes for the rest.
+    var expectedSize: Int {
+        switch self {
+        case .ack(let ack, _): 96 + ack.target.utf8.count + 24 * (ack.commands?.count ?? 0)
+        case .batch(let batch):
+            192 + batch.target.utf8.count + batch.epoch.utf8.count + 128 * batch.effects.count + 24 * batch.commands.count
+                + 48 * (batch.authors?.count ?? 0)
+        default: 64
         }
     }
 
     /// An effect as `StateCodec.encode(effect)` writes it; a `set` that introduces no
     /// instance (a value written, the usual effect) straight into `out`.
-    private static func write(_ effect: Effect, into out: inout [UInt8]) {
+    private static func write(_ effect: Effect, into out: inout some JSONOutput) {
         guard case .set(let instance, let property, let value, let states) = effect.change, states.isEmpty else {
             return StateCodec.encode(effect).write(into: &out)
         }
@@ -72,7 +85,7 @@ extension ServerMessage {
     }
 
     /// A batch's `authors` as `Authors.encode` writes them (`,"authors":[…]`).
-    private static func write(_ authors: [Author?], into out: inout [UInt8]) {
+    private static func write(_ authors: [Author?], into out: inout some JSONOutput) {
         Self.raw(#","authors":["#, into: &out)
         for (i, author) in authors.enumerated() {
             if i > 0 { out.append(UInt8(ascii: ",")) }
@@ -93,29 +106,26 @@ extension ServerMessage {
 
     /// `{"type":"…"` (`opening`, the type's name needing no escaping) and the `id` member
     /// when there is one.
-    private static func opening(_ opening: StaticString, id: JSONValue?, capacity: Int) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(capacity)
+    private static func opening(_ opening: StaticString, id: JSONValue?, into out: inout some JSONOutput) {
         Self.raw(opening, into: &out)
         if let id {
             Self.raw(#","id":"#, into: &out)
             id.write(into: &out)
         }
-        return out
     }
 
-    private static func member(_ name: StaticString, _ value: String, into out: inout [UInt8]) {
-        name.withUTF8Buffer { start(of: $0, into: &out) }
+    private static func member(_ name: StaticString, _ value: String, into out: inout some JSONOutput) {
+        start(of: name, into: &out)
         JSONValue.writeString(value, into: &out)
     }
 
-    private static func member(_ name: StaticString, _ value: UInt64, into out: inout [UInt8]) {
-        name.withUTF8Buffer { start(of: $0, into: &out) }
+    private static func member(_ name: StaticString, _ value: UInt64, into out: inout some JSONOutput) {
+        start(of: name, into: &out)
         JSONValue.writeNumber(value, into: &out)
     }
 
-    private static func member(_ name: StaticString, _ values: [UInt64], into out: inout [UInt8]) {
-        name.withUTF8Buffer { start(of: $0, into: &out) }
+    private static func member(_ name: StaticString, _ values: [UInt64], into out: inout some JSONOutput) {
+        start(of: name, into: &out)
         out.append(UInt8(ascii: "["))
         for (i, value) in values.enumerated() {
             if i > 0 { out.append(UInt8(ascii: ",")) }
@@ -125,14 +135,14 @@ extension ServerMessage {
     }
 
     /// Appends a literal's bytes (a `String`'s UTF-8 view would go byte by byte).
-    private static func raw(_ text: StaticString, into out: inout [UInt8]) {
-        text.withUTF8Buffer { out.append(contentsOf: $0) }
+    private static func raw(_ text: StaticString, into out: inout some JSONOutput) {
+        JSONValue.writeLiteral(text, into: &out)
     }
 
     /// `,"name":` (member names here need no escaping).
-    private static func start(of name: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
+    private static func start(of name: StaticString, into out: inout some JSONOutput) {
         Self.raw(",\"", into: &out)
-        out.append(contentsOf: name)
+        Self.raw(name, into: &out)
         Self.raw(#"":"#, into: &out)
     }
 }

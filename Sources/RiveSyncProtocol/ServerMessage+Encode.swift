@@ -3,7 +3,20 @@ import RiveSyncModel
 
 extension ServerMessage {
     /// The frame's bytes.
-    public func serialized() -> [UInt8] { directlySerialized() ?? jsonValue.serialized() }
+    public func serialized() -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(expectedSize)
+        if !writeDirectly(into: &out) { jsonValue.write(into: &out) }
+        return out
+    }
+
+    /// The frame's bytes, written once after `headroom` free bytes (for a transport that writes
+    /// its frame header there and sends the bytes where they lie).
+    public func serialized(headroom: Int) -> HeadroomBytes {
+        var out = HeadroomBytes(headroom: headroom, capacity: expectedSize)
+        if !writeDirectly(into: &out) { jsonValue.write(into: &out) }
+        return out
+    }
 
     /// The message as JSON, fields in the documented order (tests and digests compare bytes).
     public var jsonValue: JSONValue {

@@ -5,8 +5,10 @@ import CWebSockets
 /// The bytes live in one heap block with `LWS_PRE` bytes of headroom in front, so the server
 /// can hand the same block to `lws_write` for every session of a broadcast: server frames are
 /// not masked, and lws only scribbles the frame header into the headroom (LWS.md §3.4). The
-/// headroom is written only on the service thread; the message bytes are never modified after
-/// `init`, which is what makes the `@unchecked Sendable` sound.
+/// block is the payload's own, or one its `owner` keeps (`init(sharing:)`: bytes written
+/// where they are sent, no copy). The headroom is written only on the service thread; the
+/// message bytes are never modified after `init`, which is what makes the `@unchecked
+/// Sendable` sound.
 public final class Payload: @unchecked Sendable {
     /// True for a text message (opcode 1), false for binary (opcode 2).
     public let isText: Bool
@@ -14,18 +16,35 @@ public final class Payload: @unchecked Sendable {
     public let count: Int
     /// Start of the message bytes; `headroom` writable bytes precede it.
     let base: UnsafeMutableRawPointer
-    private let block: UnsafeMutableRawPointer
+    /// The block this payload allocated, freed with it; nil when `owner` keeps the bytes.
+    private let block: UnsafeMutableRawPointer?
+    /// What keeps shared bytes alive (`init(sharing:)`); only held, never used, so any object
+    /// may be the owner of a `Sendable` payload.
+    private let owner: AnyObject?
 
     /// Bytes of headroom lws needs before a buffer given to `lws_write`.
-    static let headroom = rs_lws_pre()
+    public static let headroom = rs_lws_pre()
 
     /// Creates an uninitialised payload of `count` bytes that `fill` writes exactly once.
     init(count: Int, isText: Bool, fill: (UnsafeMutableRawBufferPointer) -> Void) {
         self.isText = isText
         self.count = count
-        block = .allocate(byteCount: Payload.headroom + max(count, 1), alignment: 16)
+        let block = UnsafeMutableRawPointer.allocate(byteCount: Payload.headroom + max(count, 1), alignment: 16)
+        self.block = block
+        owner = nil
         base = block + Payload.headroom
         fill(UnsafeMutableRawBufferPointer(start: base, count: count))
+    }
+
+    /// A payload of the `count` bytes at `start`, sent where they lie: `owner` keeps them
+    /// alive, at least `Payload.headroom` bytes before `start` are free for the transport to
+    /// write (on a service thread), and nothing writes the bytes or that headroom from now on.
+    public init(sharing start: UnsafeMutableRawPointer, count: Int, isText: Bool, owner: AnyObject) {
+        self.isText = isText
+        self.count = count
+        block = nil
+        self.owner = owner
+        base = start
     }
 
     /// Creates a payload by copying raw bytes.
@@ -59,7 +78,7 @@ public final class Payload: @unchecked Sendable {
         }
     }
 
-    deinit { block.deallocate() }
+    deinit { block?.deallocate() }
 
     /// Calls `body` with the message bytes.
     public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {

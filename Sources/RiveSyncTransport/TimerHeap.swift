@@ -1,15 +1,29 @@
-/// Pending timers by deadline (a binary min-heap); equal deadlines in insertion order.
-struct TimerHeap<Work> {
-    private struct Entry {
-        var at: UInt64
-        var order: UInt64
-        var work: Work
+/// Pending timers by deadline (a binary min-heap); equal deadlines in insertion order. The
+/// service threads' hosted timers, and the daemon's worker shells' (which run the earliest of
+/// theirs whenever one of their host's timers fires).
+public struct TimerHeap<Work> {
+    @usableFromInline
+    struct Entry {
+        @usableFromInline var at: UInt64
+        @usableFromInline var order: UInt64
+        @usableFromInline var work: Work
 
+        @inlinable
+        init(at: UInt64, order: UInt64, work: Work) {
+            self.at = at
+            self.order = order
+            self.work = work
+        }
+
+        @inlinable
         func precedes(_ other: Entry) -> Bool { at != other.at ? at < other.at : order < other.order }
     }
 
-    private var entries: [Entry] = []
-    private var inserted: UInt64 = 0
+    // Inlinable, so that another module's heap (the worker shell's) is specialized for its work.
+    @usableFromInline var entries: [Entry] = []
+    @usableFromInline var inserted: UInt64 = 0
+
+    public init() {}
 
     var isEmpty: Bool { entries.isEmpty }
     var count: Int { entries.count }
@@ -17,7 +31,9 @@ struct TimerHeap<Work> {
     /// The earliest deadline, nil when empty.
     var firstDeadline: UInt64? { entries.first?.at }
 
-    mutating func insert(_ work: Work, at: UInt64) {
+    /// Keeps `work`, due at `at`.
+    @inlinable
+    public mutating func insert(_ work: Work, at: UInt64) {
         inserted &+= 1
         entries.append(Entry(at: at, order: inserted, work: work))
         var child = entries.count - 1
@@ -30,7 +46,8 @@ struct TimerHeap<Work> {
     }
 
     /// Removes and returns the earliest timer if it is due by `now`.
-    mutating func popFirst(dueBy now: UInt64) -> Work? {
+    @inlinable
+    public mutating func popFirst(dueBy now: UInt64) -> Work? {
         guard let first = entries.first, first.at <= now else { return nil }
         let last = entries.removeLast()
         if !entries.isEmpty {

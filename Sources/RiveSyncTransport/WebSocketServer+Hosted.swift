@@ -62,8 +62,8 @@ extension WebSocketServer {
                 for id in ids {
                     if thread(of: id) == loop.index { own.append(id) } else { others.append(id) }
                 }
-                if !own.isEmpty { loop.applyOwn(CollectionOfOne(.send(payload, to: own))) }
-                if !others.isEmpty { remote.append(.send(payload, to: others)) }
+                if !own.isEmpty { loop.applyOwn(CollectionOfOne(.send(payload, to: SessionIDs(own)))) }
+                if !others.isEmpty { remote.append(.send(payload, to: SessionIDs(others))) }
             case .close(let id, _, _), .replaceQueue(let id, _), .handled(let id):
                 if thread(of: id) == loop.index { loop.applyOwn(CollectionOfOne(command)) } else { remote.append(command) }
             case .adopt, .reloadCertificates:

@@ -17,7 +17,7 @@ public final class WebSocketServer: Sendable {
     public enum Command: Sendable {
         /// Queue `payload` for each session in `ids` (unknown or closing ids are skipped).
         /// The one `Payload` is shared by all of them, no copy per session.
-        case send(Payload, to: [SessionID])
+        case send(Payload, to: SessionIDs)
         /// Close the session with `code` / `reason` after its already queued messages are written.
         case close(SessionID, code: UInt16, reason: String)
         /// Discard the session's queued messages that have not started leaving, clear an
@@ -216,9 +216,18 @@ public final class WebSocketServer: Sendable {
     private func sort(_ command: Command, into inputs: inout [[ServerLoop.Input]]) {
         switch command {
         case .send(let payload, let ids):
+            guard let first = ids.first else { return }
+            // Every session on one thread (one session, or a room steered to its thread): no split.
+            let firstThread = thread(of: first)
+            if ids.allSatisfy({ thread(of: $0) == firstThread }) {
+                inputs[firstThread].append(.command(command))
+                return
+            }
             var split = [[SessionID]](repeating: [], count: inboxes.count)
             for id in ids { split[thread(of: id)].append(id) }
-            for (index, ids) in split.enumerated() where !ids.isEmpty { inputs[index].append(.command(.send(payload, to: ids))) }
+            for (index, ids) in split.enumerated() where !ids.isEmpty {
+                inputs[index].append(.command(.send(payload, to: SessionIDs(ids))))
+            }
         case .close(let id, _, _), .replaceQueue(let id, _), .handled(let id):
             inputs[thread(of: id)].append(.command(command))
         case .adopt:
@@ -247,7 +256,7 @@ public final class WebSocketServer: Sendable {
 
     /// Queues one shared `payload` for every session in `ids`. See `Command.send`.
     @discardableResult
-    public func send(_ payload: Payload, to ids: [SessionID]) -> Bool {
+    public func send(_ payload: Payload, to ids: SessionIDs) -> Bool {
         guard inboxes.count == 1, ownLoop() == nil else { return submit([.send(payload, to: ids)]) }
         countInTransit(CollectionOfOne(.send(payload, to: ids)))
         return inboxes[0].submit(CollectionOfOne(.command(.send(payload, to: ids))))

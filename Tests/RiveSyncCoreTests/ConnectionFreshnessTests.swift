@@ -12,7 +12,8 @@ import Testing
         _ = driver.open(2)
         let behind = driver.core.handle(.freshness(false))
         #expect(behind.sent == [["type": "freshness", "fresh": false]])
-        #expect(behind.compactMap { if case .send(_, let to) = $0 { to } else { nil } } == [[ConnectionID(1)]], "only who said hello")
+        #expect(
+            behind.compactMap { if case .send(_, let to) = $0 { to } else { nil } } == [Recipients(ConnectionID(1))], "only who said hello")
         let hello = driver.send(["type": "hello", "protocol": [1]], from: 2)
         #expect(hello.sent.map { $0["type"] } == ["welcome", "freshness"])
         let fresh = driver.core.handle(.freshness(true))

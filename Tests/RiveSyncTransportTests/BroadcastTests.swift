@@ -30,9 +30,9 @@ import Testing
                     if index % 3 == 0 {
                         #expect(server.submit(batch))
                         batch = []
-                        #expect(server.send(payload, to: ids))
+                        #expect(server.send(payload, to: SessionIDs(ids)))
                     } else {
-                        batch.append(.send(payload, to: ids))
+                        batch.append(.send(payload, to: SessionIDs(ids)))
                         if batch.count == 10 {
                             #expect(server.submit(batch))
                             batch = []
@@ -59,7 +59,7 @@ import Testing
                 // loaded machine may send all of them at lws' WRITEABLE). Now every queue is
                 // empty and every client idle: one more message leaves at once.
                 let directBefore = server.metrics.directWrites.load(ordering: .relaxed)
-                #expect(server.send(Payload(text: "last"), to: ids))
+                #expect(server.send(Payload(text: "last"), to: SessionIDs(ids)))
                 for stream in streams {
                     var last: ClientEvent?
                     for await event in stream {

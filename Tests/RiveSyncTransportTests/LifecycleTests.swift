@@ -17,7 +17,7 @@ import Testing
             try await waitUntil("sessions open") { handler.openedIDs.count == 3 }
             server.stop(closeCode: 1001)
             #expect(server.port == nil)
-            #expect(!server.send(Payload(text: "late"), to: handler.openedIDs))
+            #expect(!server.send(Payload(text: "late"), to: SessionIDs(handler.openedIDs)))
             for stream in streams {
                 let events = try await collect(stream) { $0.isTerminal }
                 #expect(events.last == .closed(code: 1001, reason: "server shutting down"))

@@ -32,7 +32,7 @@ import Testing
                 #expect(try socket.readMessage() == Array("echo \(index)".utf8))
             }
             let ids = handler.openedIDs
-            #expect(server.submit([.send(Payload(text: "one"), to: ids), .send(Payload(text: "two"), to: ids)]))
+            #expect(server.submit([.send(Payload(text: "one"), to: SessionIDs(ids)), .send(Payload(text: "two"), to: SessionIDs(ids))]))
             for socket in sockets {
                 #expect(try socket.readMessage() == Array("one".utf8))
                 #expect(try socket.readMessage() == Array("two".utf8))

@@ -44,7 +44,7 @@ public enum ConnectionTimer: Hashable, Sendable {
 
 /// What the core asks the shell to do, in order.
 public enum ConnectionAction: Sendable {
-    case send(Frame, to: [ConnectionID])
+    case send(Frame, to: Recipients)
     case close(ConnectionID, code: CloseCode, reason: String)
     /// One received message is dealt with (the transport's back-pressure credit).
     case handled(ConnectionID)

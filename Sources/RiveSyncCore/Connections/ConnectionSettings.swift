@@ -19,6 +19,9 @@ public struct ConnectionSettings: Sendable {
     /// Where other shards' files and targets are, on a cluster node of several shards (nil:
     /// this daemon holds every file and target there is).
     public var shards: ShardPlacement?
+    /// Free bytes the shell's transport wants in front of every frame the core encodes (lws'
+    /// `LWS_PRE`): with them it sends a frame where it was written (0: it copies).
+    public var frameHeadroom = 0
 
     public init(
         limits: ConnectionLimits, access: ConnectionAccess, origins: OriginPolicy, acceptsFiles: Bool, configuredFiles: Set<String>,

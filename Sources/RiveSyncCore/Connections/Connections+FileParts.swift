@@ -41,7 +41,7 @@ extension Connections {
         file.bytes += bytes
         guard file.bytes.count == file.size else {
             states[connection]!.value.fileInParts = file
-            out.append(.send(Self.frame(.filePart(name: name, received: file.bytes.count, size: file.size, id: id)), to: [connection]))
+            out.append(.send(frame(.filePart(name: name, received: file.bytes.count, size: file.size, id: id)), to: Recipients(connection)))
             return .answered
         }
         states[connection]!.value.fileInParts = nil

@@ -10,10 +10,10 @@ extension Connections {
         let limits = settings.limits
         switch request.body {
         case .ping:
-            out.append(.send(Self.frame(.pong(id: request.id)), to: [connection]))
+            out.append(.send(frame(.pong(id: request.id)), to: Recipients(connection)))
             return .answered
         case .listFiles:
-            out.append(.send(Self.frame(files(id: request.id)), to: [connection]))
+            out.append(.send(frame(files(id: request.id)), to: Recipients(connection)))
             return .answered
         case .listTargets(let page):
             out.append(.startBackground(connection, .listTargets(page, identity: identity), id: request.id))

@@ -121,7 +121,7 @@ public struct Connections {
         case .backgroundFinished(let connection, let reply):
             finished(connection, reply: reply, into: &out)
         case .fileLoaded(let connection, let id):
-            finished(connection, reply: Self.frame(files(id: id)), into: &out)
+            finished(connection, reply: frame(files(id: id)), into: &out)
         case .subscribeAnswered(let connection, let target, let paths, let succeeded):
             guard states[connection] != nil else { break }
             states[connection]!.value.answered(target, paths: paths, succeeded: succeeded)
@@ -136,7 +136,7 @@ public struct Connections {
         case .freshness(let fresh):
             stateIsFresh = fresh
             let greeted = greeted
-            if !greeted.isEmpty { out.append(.send(Self.frame(.freshness(fresh: fresh)), to: greeted)) }
+            if !greeted.isEmpty { out.append(.send(frame(.freshness(fresh: fresh)), to: Recipients(greeted))) }
         case .closeAll(let code, let reason):
             for connection in open { out.append(.close(connection, code: code, reason: reason)) }
         }
@@ -158,7 +158,7 @@ public struct Connections {
 
     /// A connection's background work is done: its reply, then the messages that waited.
     private mutating func finished(_ connection: ConnectionID, reply: Frame, into out: inout [ConnectionAction]) {
-        out.append(.send(reply, to: [connection]))
+        out.append(.send(reply, to: Recipients(connection)))
         out.append(.handled(connection))
         guard states[connection] != nil else { return }
         states[connection]!.value.busy = false
@@ -256,15 +256,15 @@ public struct Connections {
         }
         states[connection]!.value.identity = identity
         states[connection]!.value.client = client
-        out.append(.send(Self.frame(.welcome(settings.welcome, id: id)), to: [connection]))
-        if !stateIsFresh { out.append(.send(Self.frame(.freshness(fresh: false)), to: [connection])) }
+        out.append(.send(frame(.welcome(settings.welcome, id: id)), to: Recipients(connection)))
+        if !stateIsFresh { out.append(.send(frame(.freshness(fresh: false)), to: Recipients(connection))) }
         return .answered
     }
 
     /// Sends an error reply (and counts it).
     mutating func fail(_ connection: ConnectionID, _ error: WireError, id: JSONValue?, into out: inout [ConnectionAction]) -> Outcome {
         out.append(.countError(code: error.code))
-        out.append(.send(Self.frame(.error(error, id: id)), to: [connection]))
+        out.append(.send(frame(.error(error, id: id)), to: Recipients(connection)))
         return .answered
     }
 
@@ -280,7 +280,8 @@ public struct Connections {
         out.append(.forget(connection))
     }
 
-    static func frame(_ message: ServerMessage) -> Frame { Frame(bytes: message.serialized()) }
+    /// `message` encoded once, with the shell's headroom in front.
+    func frame(_ message: ServerMessage) -> Frame { Frame(message, headroom: settings.frameHeadroom) }
 }
 
 extension Connections.State {

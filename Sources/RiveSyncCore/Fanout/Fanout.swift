@@ -22,23 +22,24 @@ public enum Fanout {
     /// The sends of one batch, and the subscribers that start lagging with it.
     public struct Plan: Sendable {
         /// Who gets the whole batch (one frame for all).
-        public var wholeTarget: [ConnectionID] = []
+        public var wholeTarget = Recipients()
         /// Filtered batches, one frame per distinct set of paths.
-        public var filtered: [(Frame, [ConnectionID])] = []
+        public var filtered: [(Frame, Recipients)] = []
         public var lagging: [ConnectionID] = []
     }
 
     /// Plans a batch's delivery. `anyBacklog`: whether any connection's queue may be over the
     /// soft limit (when not, `queuedBytes` is not asked); subscribers are taken in the order
-    /// given. `withAuthors`: the batches carry their commands' authors.
+    /// given. `withAuthors`: the batches carry their commands' authors. `headroom`: free bytes in
+    /// front of each filtered frame (`WorkerSettings.frameHeadroom`).
     public static func plan(
         _ batch: ChangeBatch, epoch: String, withAuthors: Bool = false, to subscribers: [Subscriber], anyBacklog: Bool,
-        maxSendQueueBytes: Int, queuedBytes: (ConnectionID) -> Int
+        maxSendQueueBytes: Int, headroom: Int = 0, queuedBytes: (ConnectionID) -> Int
     ) -> Plan {
         var plan = Plan()
         // Room for every subscriber at once (most subscribe to the whole target).
         plan.wholeTarget.reserveCapacity(subscribers.count)
-        var byPaths: [[String]: [ConnectionID]] = [:]
+        var byPaths: [[String]: Recipients] = [:]
         var pathOrder: [[String]] = []
         for subscriber in subscribers {
             if anyBacklog, Backlog.lags(queuedBytes: queuedBytes(subscriber.connection), maxSendQueueBytes: maxSendQueueBytes) {
@@ -54,7 +55,7 @@ public enum Fanout {
             let effects = PathFilter.effects(batch.effects, visibleTo: paths)
             guard !effects.isEmpty else { continue }
             let message = ServerMessage.batch(ServerMessage.Batch(batch, epoch: epoch, effects: effects, withAuthors: withAuthors))
-            plan.filtered.append((Frame(bytes: message.serialized()), byPaths[paths]!))
+            plan.filtered.append((Frame(message, headroom: headroom), byPaths[paths]!))
         }
         return plan
     }

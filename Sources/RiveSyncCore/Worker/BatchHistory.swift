@@ -14,8 +14,9 @@ extension WorkerCore {
         /// The oldest entry kept.
         var first: HistoryEntry? { entries.isEmpty ? nil : entries[oldest] }
 
-        /// Keeps `entry` as the newest, dropping the oldest while more than `limit` are kept.
-        mutating func append(_ entry: HistoryEntry, limit: Int) {
+        /// Keeps `entry` as the newest, dropping the oldest while more than `limit` are kept
+        /// (taken, not copied: a batch and its frame hold some ten references).
+        mutating func append(_ entry: consuming HistoryEntry, limit: Int) {
             if entries.count > limit || (oldest != 0 && entries.count < limit) {
                 // The limit changed since the ring filled: laid out again, oldest first.
                 entries = Array(ordered.suffix(limit))

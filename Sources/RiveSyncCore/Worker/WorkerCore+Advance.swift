@@ -146,10 +146,8 @@ extension WorkerCore {
                     file == files.keys[runtime]
                     ? epoch(generation: files.values[runtime].generation(of: batch.target)) : epoch(of: batch.target, file: file)
             }
-            let full = Frame(
-                bytes: ServerMessage.batch(
-                    ServerMessage.Batch(batch, epoch: targetEpoch, effects: batch.effects, withAuthors: settings.recordsAuthors)
-                ).serialized())
+            let full = frame(
+                .batch(ServerMessage.Batch(batch, epoch: targetEpoch, effects: batch.effects, withAuthors: settings.recordsAuthors)))
             targets.values[record].history.append(HistoryEntry(batch: batch, frame: full), limit: limits.historyBatches)
             var subscribers: [Fanout.Subscriber] = []
             subscribers.reserveCapacity(targets.values[record].subscribers.count)
@@ -158,7 +156,7 @@ extension WorkerCore {
             }
             let plan = Fanout.plan(
                 batch, epoch: targetEpoch, withAuthors: settings.recordsAuthors, to: subscribers, anyBacklog: anyBacklog,
-                maxSendQueueBytes: limits.maxSendQueueBytes, queuedBytes: sendQueues.queuedBytes)
+                maxSendQueueBytes: limits.maxSendQueueBytes, headroom: settings.frameHeadroom, queuedBytes: sendQueues.queuedBytes)
             for (frame, connections) in plan.filtered { outbox.append(.send(frame, to: connections)) }
             if anyBacklog {
                 for (_, connections) in plan.filtered { fannedOut.formUnion(connections) }
@@ -172,7 +170,7 @@ extension WorkerCore {
                 let ack = ServerMessage.ack(
                     ServerMessage.Ack(target: batch.target, seq: batch.seq, command: number, commands: waiting.transaction?.commands),
                     id: waiting.requestID)
-                replies.append(.send(Frame(bytes: ack.serialized()), to: [waiting.connection]))
+                replies.append(.send(frame(ack), to: Recipients(waiting.connection)))
             }
             for rejected in batch.rejected {
                 guard let waiting = targets.values[record].pending.removeValue(forKey: rejected.id) else { continue }
@@ -181,14 +179,14 @@ extension WorkerCore {
                 error.details += [("seq", .number(Double(batch.seq))), ("command", .number(Double(rejected.id)))]
                 count(.error(error.code))
                 replies.append(
-                    .send(Frame(bytes: ServerMessage.error(error, id: waiting.requestID).serialized()), to: [waiting.connection]))
+                    .send(frame(.error(error, id: waiting.requestID)), to: Recipients(waiting.connection)))
             }
             for rejected in batch.rejectedTransactions {
                 guard let waiting = targets.values[record].pending.removeValue(forKey: rejected.commands[0]) else { continue }
                 let error = rejectionError(rejected, seq: batch.seq, waiting: waiting)
                 count(.error(error.code))
                 replies.append(
-                    .send(Frame(bytes: ServerMessage.error(error, id: waiting.requestID).serialized()), to: [waiting.connection]))
+                    .send(frame(.error(error, id: waiting.requestID)), to: Recipients(waiting.connection)))
             }
             if own {
                 let rejected = batch.rejected.count + batch.rejectedTransactions.reduce(0) { $0 + $1.commands.count }

@@ -33,7 +33,7 @@ extension WorkerCore {
         names.retireTarget(target, file: record.file)
         outbox.append(.targetNames(.retire(target, file: record.file)))
         let ended = ServerMessage.unsubscribed(target: target, reason: .deleted, id: nil)
-        if !record.subscribers.isEmpty { outbox.append(.send(Frame(bytes: ended.serialized()), to: Array(record.subscribers.keys))) }
+        if !record.subscribers.isEmpty { outbox.append(.send(frame(ended), to: Recipients(record.subscribers.keys))) }
         count(.subscriptions(target: target, delta: -record.subscribers.count))
         let inFlight = waiting.values.flatMap { waiter -> [QueuedCommand] in
             guard case .advance(target, let commands, _) = waiter else { return [] }

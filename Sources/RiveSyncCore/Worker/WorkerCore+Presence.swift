@@ -78,7 +78,7 @@ extension WorkerCore {
         let changes = targets[target]!.presence.members.takeChanges(now: now)
         guard !changes.isEmpty else { return }
         let maxSendQueueBytes = settings.limits.maxSendQueueBytes
-        var receivers: [ConnectionID] = []
+        var receivers = Recipients()
         for (connection, subscription) in targets[target]!.subscribers.sorted(by: { $0.key < $1.key })
         where subscription.presence && !subscription.lagging {
             if Backlog.lags(queuedBytes: sendQueues.queuedBytes(connection), maxSendQueueBytes: maxSendQueueBytes) {
@@ -91,7 +91,7 @@ extension WorkerCore {
         guard !receivers.isEmpty else { return }
         if Backlog.lags(queuedBytes: sendQueues.total, maxSendQueueBytes: maxSendQueueBytes) { fannedOut.formUnion(receivers) }
         let message = PresenceMessage(target: target, epoch: epoch(of: target), seq: currentSeq(of: target), changes: changes)
-        outbox.append(.send(Frame(bytes: ServerMessage.presence(message).serialized()), to: receivers))
+        outbox.append(.send(frame(.presence(message)), to: receivers))
     }
 
     /// A connection closed: its members start their grace periods.

@@ -55,7 +55,8 @@ extension WorkerCore {
                 // Authors recorded before `authors` was turned off are not sent.
                 let sent = settings.recordsAuthors ? batch : .object((batch.objectValue ?? []).filter { $0.0 != "authors" })
                 record.history.append(
-                    HistoryEntry(batch: decoded, frame: Frame(bytes: sent.serialized())), limit: settings.limits.historyBatches)
+                    HistoryEntry(batch: decoded, frame: Frame(sent, headroom: settings.frameHeadroom)),
+                    limit: settings.limits.historyBatches)
             }
             targets[target.name] = record
         }

@@ -24,7 +24,7 @@ extension WorkerCore {
                     target: target, epoch: epoch(of: target), seq: cursor.seq, resumed: true,
                     presence: presenceSnapshot(of: target, sees: presence)),
                 id: id)
-            out.append(.send(Frame(bytes: reply.serialized()), to: [session]))
+            out.append(.send(frame(reply), to: Recipients(session)))
             for entry in missing {
                 if let paths {
                     let effects = PathFilter.effects(entry.batch.effects, visibleTo: paths)
@@ -32,15 +32,15 @@ extension WorkerCore {
                     let message = ServerMessage.batch(
                         ServerMessage.Batch(
                             entry.batch, epoch: epoch(of: target), effects: effects, withAuthors: settings.recordsAuthors))
-                    out.append(.send(Frame(bytes: message.serialized()), to: [session]))
+                    out.append(.send(frame(message), to: Recipients(session)))
                 } else {
-                    out.append(.send(entry.frame, to: [session]))
+                    out.append(.send(entry.frame, to: Recipients(session)))
                 }
             }
         } else {
             let message = snapshot(
                 of: target, paths: paths, values: values, id: id, reason: nil, resumed: cursor == nil ? nil : false, presence: presence)
-            out.append(.send(Frame(bytes: message.serialized()), to: [session]))
+            out.append(.send(frame(message), to: Recipients(session)))
         }
         if targets[target]!.subscribers.updateValue(Subscription(paths: paths, presence: presence), forKey: session) == nil {
             count(.subscriptions(target: target, delta: 1))
@@ -75,7 +75,7 @@ extension WorkerCore {
         guard let first = record.history.first, first.batch.seq <= cursor.seq + 1 else { return nil }
         let missing = record.history.ordered.filter { $0.batch.seq > cursor.seq }
         let budget = settings.limits.maxSendQueueBytes / 2
-        guard missing.reduce(0, { $0 + $1.frame.bytes.count }) <= budget else { return nil }
+        guard missing.reduce(0, { $0 + $1.frame.count }) <= budget else { return nil }
         return missing
     }
 
@@ -133,7 +133,7 @@ extension WorkerCore {
                 let message = snapshot(
                     of: name, paths: subscription.paths, values: values, id: nil, reason: .catchUp, resumed: nil,
                     presence: subscription.presence)
-                outbox.append(.send(Frame(bytes: message.serialized()), to: [connection]))
+                outbox.append(.send(frame(message), to: Recipients(connection)))
                 targets[name]!.subscribers[connection]!.lagging = false
                 count(.catchUp)
             }

@@ -60,6 +60,9 @@ public final class WorkerCore {
     @exclusivity(unchecked) var presenceAwaiting: [String: [String: (announcement: PresenceAnnouncement, at: UInt64)]] = [:]
     /// Actions produced since the shell last took them.
     @exclusivity(unchecked) var outbox: [WorkerAction] = []
+    /// Emptied arrays of actions the shell gave back (`recycle`): the outbox's next storage (a
+    /// few, as events nest: a log answering inside `append` runs an event within an event).
+    @exclusivity(unchecked) var spareOutboxes: [[WorkerAction]] = []
     /// The changes of the `waiting` counter since the shell last took the actions (one action
     /// for all of them, see `takeActions`).
     @exclusivity(unchecked) var waitingChange = (commands: 0, proposals: 0)
@@ -136,10 +139,19 @@ public final class WorkerCore {
             waitingChange = (0, 0)
         }
         let actions = outbox
-        outbox = []
-        // Room for an event's usual actions in one allocation (a set makes three or four).
-        outbox.reserveCapacity(8)
+        // The storage of actions performed before (`recycle`): an event allocates none.
+        outbox = spareOutboxes.popLast() ?? []
         return actions
+    }
+
+    /// Takes back an array `handle` or `takeActions` returned, once its actions are performed:
+    /// emptied, it holds the actions of an event to come. Four are kept; arrays past 64
+    /// actions are let go.
+    public func recycle(_ actions: consuming [WorkerAction]) {
+        var actions = actions
+        guard spareOutboxes.count < 4, actions.capacity <= 64 else { return }
+        actions.removeAll(keepingCapacity: true)
+        spareOutboxes.append(actions)
     }
 
     struct Subscription {
@@ -173,8 +185,11 @@ public final class WorkerCore {
     // MARK: Out
 
     func send(_ message: ServerMessage, to connection: ConnectionID) {
-        outbox.append(.send(Frame(bytes: message.serialized()), to: [connection]))
+        outbox.append(.send(frame(message), to: Recipients(connection)))
     }
+
+    /// `message` encoded once, with the shell's headroom in front.
+    func frame(_ message: ServerMessage) -> Frame { Frame(message, headroom: settings.frameHeadroom) }
 
     /// Sends an error reply and counts it.
     func sendError(_ error: WireError, id: JSONValue?, to connection: ConnectionID) {

@@ -34,6 +34,9 @@ public struct WorkerSettings: Sendable {
     /// Whether commands are recorded with their authors and batches carry `authors`
     /// (configuration `authors`, PROTOCOL.md §17).
     public var recordsAuthors: Bool
+    /// Free bytes the shell's transport wants in front of every frame the core encodes (lws'
+    /// `LWS_PRE`): with them it sends a frame where it was written (0: it copies).
+    public var frameHeadroom = 0
 
     public init(
         limits: WorkerLimits, epoch: String, defaultRate: Double, snapshotEvery: Int, sharesManualAdvances: Bool = false,

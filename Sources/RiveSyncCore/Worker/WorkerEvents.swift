@@ -62,7 +62,7 @@ public enum WorkerTimer: Hashable, Sendable {
 
 /// What a worker core asks the shell to do, in order.
 public enum WorkerAction: Sendable {
-    case send(Frame, to: [ConnectionID])
+    case send(Frame, to: Recipients)
     /// A routed request is dealt with (the transport's back-pressure credit).
     case handled(ConnectionID)
     /// A routed `subscribe` was answered: the dispatcher counts only one that succeeded.

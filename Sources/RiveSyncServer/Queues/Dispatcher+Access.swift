@@ -26,13 +26,15 @@ extension ServerContext {
             case .loopback: .loopback
             case .denied: .denied
             }
-        return ConnectionSettings(
+        var settings = ConnectionSettings(
             limits: limits.connectionLimits,
             access: ConnectionAccess(
                 tokens: tokens.entries, anonymous: anonymous, anonymousGrants: auth.anonymousGrants, digest: TokenTable.digest(of:)),
             origins: OriginPolicy(allowed: auth.allowedOrigins, listenHost: configuration.host),
             acceptsFiles: configuration.allowFileUploads, configuredFiles: Set(configuration.files.map(\.name)),
             welcome: limits.welcome(epoch: epoch), shards: shardPlacement())
+        settings.frameHeadroom = Payload.headroom
+        return settings
     }
 }
 

@@ -12,7 +12,7 @@ import RiveSyncTransport
 extension Dispatcher {
     func start(_ work: BackgroundWork, for connection: ConnectionID, id: JSONValue?) {
         let finish: @Sendable (ServerMessage) -> Void = { reply in
-            self.queue.async { self.run(.backgroundFinished(connection, reply: Frame(bytes: reply.serialized()))) }
+            self.queue.async { self.run(.backgroundFinished(connection, reply: Frame(reply, headroom: Payload.headroom))) }
         }
         switch work {
         case .listTargets(let page, let identity):

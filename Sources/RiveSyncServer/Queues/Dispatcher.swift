@@ -97,17 +97,20 @@ package final class Dispatcher: @unchecked Sendable {
 
     /// Performs the core's actions in order: transport commands are submitted together, and
     /// before anything that hands work on, so a worker's replies follow the core's.
-    private func perform(_ actions: [ConnectionAction]) {
+    private func perform(_ actions: consuming [ConnectionAction]) {
         queue.assertConfined()
         var commands: [WebSocketServer.Command] = []
         func flush() {
             context.submit(commands)
             commands = []
         }
-        for action in actions {
-            switch action {
+        for position in actions.indices {
+            // Moved out, a counter left in its place: what the action carries is not copied.
+            var action = ConnectionAction.countRequest
+            swap(&action, &actions[position])
+            switch consume action {
             case .send(let frame, let to):
-                commands.append(.send(Payload(bytes: frame.bytes, isText: true), to: to.map(\.rawValue)))
+                commands.append(.send(Payload(frame), to: SessionIDs(to)))
             case .close(let connection, let code, let reason):
                 commands.append(.close(connection.rawValue, code: code.rawValue, reason: reason))
             case .handled(let connection):

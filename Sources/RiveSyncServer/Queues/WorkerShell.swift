@@ -26,6 +26,11 @@ package final class WorkerShell: @unchecked Sendable {
     /// (the core's log is this then).
     let fileLog: FileChangeLog?
     var syncScheduled = false
+    /// Emptied arrays of transport commands from events before, for the next events' sends (no
+    /// allocation per event; a few, as `perform`s nest). Touched only on the host.
+    @exclusivity(unchecked) private var spareCommands: [[WebSocketServer.Command]] = []
+    /// The core's timers the host has not run yet (`runEarliestTimer`). Touched only on the host.
+    @exclusivity(unchecked) private var timers = TimerHeap<WorkerTimer>()
     /// Target names this worker applied that the directory found held by another worker's
     /// file (`Directory.apply`): a restore that meets one refuses the start.
     var nameConflicts: [(name: String, file: String)] = []
@@ -84,13 +89,18 @@ package final class WorkerShell: @unchecked Sendable {
 
     /// Performs the core's actions in order; sends and credits go in one transport submit. A
     /// log that answers inside `append` has its answer's actions performed there, in order.
-    func perform(_ actions: [WorkerAction]) {
+    /// The emptied array goes back to the core, which fills it again (`WorkerCore.recycle`).
+    func perform(_ actions: consuming [WorkerAction]) {
         host.assertConfined()
-        var commands: [WebSocketServer.Command] = []
-        // One allocation for the event's sends and credits, not one per growth.
+        var commands = spareCommands.popLast() ?? []
+        // At most one allocation for the event's sends and credits, not one per growth.
         commands.reserveCapacity(actions.count)
-        for action in actions {
-            switch action {
+        for position in actions.indices {
+            // Moved out, a counter left in its place: what the action carries is not copied, and
+            // the array goes back to the core whole.
+            var action = WorkerAction.count(.catchUp)
+            swap(&action, &actions[position])
+            switch consume action {
             case .append(let record, let file, let ticket):
                 context.submit(commands)
                 commands.removeAll(keepingCapacity: true)
@@ -102,7 +112,7 @@ package final class WorkerShell: @unchecked Sendable {
                     context.log(.error, "snapshot failed; the journal keeps growing", [("file", file), ("error", "\(error)")])
                 }
             case .send(let frame, let to):
-                commands.append(.send(Payload(bytes: frame.bytes, isText: true), to: to.map(\.rawValue)))
+                commands.append(.send(Payload(frame), to: SessionIDs(to)))
             case .handled(let connection):
                 commands.append(.handled(connection.rawValue))
             case .subscribeAnswered(let connection, let target, let paths, let succeeded):
@@ -110,7 +120,8 @@ package final class WorkerShell: @unchecked Sendable {
                 commands.removeAll(keepingCapacity: true)
                 subscribeAnswered?(connection, target, paths, succeeded)
             case .schedule(let timer, let at):
-                host.schedule(at: at) { [self] in run(.timerFired(timer)) }
+                timers.insert(timer, at: at)
+                host.schedule(at: at) { [self] in runEarliestTimer() }
             case .log(let level, let message, let metadata):
                 context.log(Dispatcher.level(level), message, metadata)
             case .count(let counter):
@@ -130,6 +141,19 @@ package final class WorkerShell: @unchecked Sendable {
             }
         }
         context.submit(commands)
+        commands.removeAll(keepingCapacity: true)
+        if spareCommands.count < 4, commands.capacity <= 64 { spareCommands.append(commands) }
+        core.recycle(actions)
+    }
+
+    /// Runs the earliest timer waiting, when one of the host's closures fires. The closures
+    /// hold only the shell, so making one allocates nothing (one that also held its timer
+    /// allocated a context: one per advance). The earliest is always due: by the time `n` of
+    /// the closures have fired, `n` timers were due (each closure's own) and only `n - 1`
+    /// were taken before.
+    private func runEarliestTimer() {
+        guard let timer = timers.popFirst(dueBy: .max) else { return }
+        run(.timerFired(timer))
     }
 
     private func count(_ counter: WorkerCounter) {

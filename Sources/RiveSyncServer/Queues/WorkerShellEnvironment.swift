@@ -1,6 +1,7 @@
 import RiveSyncCluster
 import RiveSyncCore
 import RiveSyncModel
+import RiveSyncTransport
 
 /// What a worker core asks of the daemon, answered from the context: the monotonic clock and
 /// libcrypto's SHA-256 (the asset store's changes are events, `Daemon.tellAssets`; the transport's queue sizes are reported to the core as
@@ -37,9 +38,11 @@ extension ServerContext {
                 slot: clusterLog.numbers.slot, slots: ClusterCommandNumbers.slots,
                 leaseNanoseconds: UInt64(lease.seconds) * 1_000_000_000 + UInt64(lease.attoseconds / 1_000_000_000))
         }
-        return WorkerSettings(
+        var settings = WorkerSettings(
             limits: workerLimits, epoch: clusterLog?.epoch ?? epoch, defaultRate: configuration.defaultRate,
             snapshotEvery: configuration.snapshotEvery, sharesManualAdvances: clusterLog != nil, presenceSharing: presenceSharing,
             recordsAuthors: configuration.authors)
+        settings.frameHeadroom = Payload.headroom
+        return settings
     }
 }

@@ -1,0 +1,60 @@
+import RiveSyncJSON
+import RiveSyncModel
+import RiveSyncProtocol
+import Testing
+
+/// A frame is written once, after the transport's headroom (`serialized(headroom:)`): the bytes
+/// must be exactly the array encoding's, directly written or not, however much they outgrow
+/// the room first reserved.
+struct HeadroomEncodingTests {
+    static let messages: [ServerMessage] =
+        DirectEncodingTests.messages + [
+            .pong(id: .number(1)),
+            .error(WireError(code: .badJSON, message: "no \"target\"\n"), id: .string("x")),
+            // Far past the room expected for a batch of one effect (`expectedSize`): it grows.
+            .batch(
+                ServerMessage.Batch(
+                    target: String(repeating: "r", count: 300), epoch: "e", seq: 1,
+                    effects: [DirectEncodingTests.set("title", .string(String(repeating: "ä\u{1}", count: 2000)))], commands: [1])),
+        ]
+
+    @Test(arguments: messages, [0, 16])
+    func theBytesAfterTheHeadroomAreTheArrays(_ message: ServerMessage, headroom: Int) {
+        let bytes = message.serialized(headroom: headroom)
+        #expect(bytes.headroom == headroom)
+        #expect(bytes.count == bytes.bytes.count)
+        #expect(bytes.bytes == message.serialized())
+        #expect(bytes.bytes == message.jsonValue.serialized())
+    }
+
+    @Test func bytesAppendedOneByOneAndInRunsKeepTheirOrder() {
+        var out = HeadroomBytes(headroom: 16, capacity: 1)
+        var expected: [UInt8] = []
+        for round in 0..<100 {
+            out.append(UInt8(truncatingIfNeeded: round))
+            expected.append(UInt8(truncatingIfNeeded: round))
+            let run = [UInt8](repeating: UInt8(truncatingIfNeeded: 255 - round), count: round)
+            run.withUnsafeBytes { out.append(contentsOf: $0) }
+            expected += run
+        }
+        #expect(out.bytes == expected)
+        #expect(out.withUnsafeBytes { $0.baseAddress } == UnsafeRawPointer(out.unsafeMessageStart))
+    }
+
+    @Test func aCopyWrittenToLeavesTheOriginalAsItWas() {
+        var original = HeadroomBytes(headroom: 16, capacity: 8)
+        JSONValue.string("a").write(into: &original)
+        var copy = original
+        JSONValue.number(1).write(into: &copy)
+        #expect(original.bytes == Array(#""a""#.utf8))
+        #expect(copy.bytes == Array(#""a"1"#.utf8))
+        #expect(copy.headroom == 16)
+        #expect(copy.unsafeMessageStart != original.unsafeMessageStart)
+    }
+
+    @Test func stringsAreEscapedAsJSONNeeds() {
+        var out = HeadroomBytes(headroom: 16)
+        JSONValue.string("a\"\\\n\r\t\u{1}\u{1F}/é").write(into: &out)
+        #expect(String(decoding: out.bytes, as: UTF8.self) == #""a\"\\\n\r\t\u0001\u001f/é""#)
+    }
+}
