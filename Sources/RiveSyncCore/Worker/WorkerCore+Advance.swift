@@ -150,7 +150,8 @@ extension WorkerCore {
                 bytes: ServerMessage.batch(
                     ServerMessage.Batch(batch, epoch: targetEpoch, effects: batch.effects, withAuthors: settings.recordsAuthors)
                 ).serialized())
-            targets.values[record].history.append(HistoryEntry(batch: batch, frame: full), limit: limits.historyBatches)
+            targets.values[record].history.append(
+                HistoryEntry(batch, frame: full, store: files.values[runtime].store), limit: limits.historyBatches)
             var subscribers: [Fanout.Subscriber] = []
             subscribers.reserveCapacity(targets.values[record].subscribers.count)
             for (connection, subscription) in targets.values[record].subscribers where !subscription.lagging {
