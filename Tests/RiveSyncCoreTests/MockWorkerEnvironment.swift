@@ -95,6 +95,12 @@ final class WorkerDriver {
         _ = shell.takeActions()
     }
 
+    /// `target`'s kept batches, read back from their frames (`TargetRecord.batchHistory`).
+    func history(of target: String) throws -> [ChangeBatch] {
+        let record = try #require(core.targets[target])
+        return try record.batchHistory(of: target, in: try #require(core.files[record.file]))
+    }
+
     /// Feeds one event through the shell; returns the actions performed.
     @discardableResult
     func run(_ event: WorkerEvent) -> [WorkerAction] { shell.run(event) }

@@ -25,7 +25,7 @@ import Testing
         let limit = try WorkerDriver().core.settings.limits.historyBatches
         for count in [limit - 1, limit, limit + 1, 2 * limit + 5] {
             let driver = try Self.room(batches: count)
-            let seqs = try #require(driver.core.targets["room"]).batchHistory.map(\.seq)
+            let seqs = try driver.history(of: "room").map(\.seq)
             #expect(seqs == Array(UInt64(max(1, count - limit + 1))...UInt64(count)), "after \(count) batches")
         }
     }
@@ -46,5 +46,36 @@ import Testing
             to: ConnectionID(3))
         #expect(fresh.map { $0["type"] } == ["snapshot"])
         #expect(fresh.first?["resumed"] == false)
+    }
+}
+
+/// A target restored from a snapshot keeps its batches as the snapshot had them: a resume with
+/// paths replays the same frames from it as from the worker that wrote the snapshot.
+@Suite struct WorkerRestoredHistoryTests {
+    static func resumed(_ driver: WorkerDriver, paths: [String]?, after seq: UInt64, as connection: ConnectionID) throws -> [JSONValue] {
+        try WorkerDriver.messages(
+            driver.request(.subscribe(target: "room", paths: paths, cursor: Cursor(epoch: "e-1", seq: seq)), from: connection),
+            to: connection)
+    }
+
+    @Test(arguments: [nil, ["count"], ["title"]] as [[String]?])
+    func aRestoredTargetResumesWithTheSameBatches(paths: [String]?) throws {
+        let driver = try WorkerHistoryTests.room(batches: 5)
+        driver.request(.set(target: "room", path: "title", value: "Hi"), from: WorkerHistoryTests.alice)
+        driver.environment.clock += 200_000_000
+        _ = driver.fire(.advance(target: "room"))
+        let before = try Self.resumed(driver, paths: paths, after: 2, as: ConnectionID(2))
+        driver.core.writeSnapshot("demo")
+        _ = driver.takeActions()
+        let snapshot = try #require(driver.log.snapshots["demo"])
+        let restored = try WorkerDriver(publish: false)
+        _ = try restored.core.restore(
+            WorkerDriver.schema, as: "demo", firstInstanceID: MockWorkerEnvironment.firstInstanceID, snapshot: snapshot, records: [])
+        let after = try Self.resumed(restored, paths: paths, after: 2, as: ConnectionID(2))
+        #expect(after.first?["resumed"] == true && after.count == before.count, "\(after)")
+        #expect(after.dropFirst().map(\.jsonText) == before.dropFirst().map(\.jsonText), "the same batches (the replies' ids differ)")
+        #expect(try restored.history(of: "room") == driver.history(of: "room"))
+        let expected = paths == ["title"] ? 1 : paths == ["count"] ? 3 : 4
+        #expect(before.count == 1 + expected, "subscribed, then the batches: \(before)")
     }
 }

@@ -12,6 +12,12 @@ import Testing
 @Suite struct WorkerTimeTests {
     static let alice = ConnectionID(1)
 
+    /// `stage`'s kept batches in `core`, read back.
+    static func history(of core: WorkerCore) throws -> [ChangeBatch] {
+        let record = try #require(core.targets["stage"])
+        return try record.batchHistory(of: "stage", in: try #require(core.files["demo"]))
+    }
+
     /// A worker with the manual state machine target `stage`.
     static func manualStage() throws -> WorkerDriver {
         let driver = try WorkerDriver()
@@ -101,15 +107,15 @@ import Testing
         let driver = try Self.manualStage()
         driver.request(.set(target: "stage", path: "count", value: .number(1)), from: Self.alice)
         driver.request(.advance(target: "stage", elapsed: 0.5), from: Self.alice)
-        #expect(driver.core.targets["stage"]?.batchHistory.last?.elapsed == 0.5)
+        #expect(try Self.history(of: driver.core).last?.elapsed == 0.5)
         driver.core.writeSnapshot("demo")
         _ = driver.takeActions()
         let snapshot = try #require(driver.log.snapshots["demo"])
         let restored = WorkerCore(index: 0, of: 1, environment: MockWorkerEnvironment(), settings: MockWorkerEnvironment.settings)
         _ = try restored.restore(
             WorkerDriver.schema, as: "demo", firstInstanceID: MockWorkerEnvironment.firstInstanceID, snapshot: snapshot, records: [])
-        let history = try #require(restored.targets["stage"]?.batchHistory)
+        let history = try Self.history(of: restored)
         #expect(history.last?.elapsed == 0.5, "\(history)")
-        #expect(history == driver.core.targets["stage"]?.batchHistory)
+        #expect(try history == Self.history(of: driver.core))
     }
 }

@@ -67,8 +67,8 @@ import Testing
         _ = try replica.core.restore(
             WorkerDriver.schema, as: "demo", firstInstanceID: MockWorkerEnvironment.firstInstanceID, snapshot: nil,
             records: records.enumerated().map { (line: $0.offset + 1, record: $0.element) })
-        let original = try #require(driver.core.targets["room"]?.batchHistory.last)
-        let replayed = try #require(replica.core.targets["room"]?.batchHistory.last)
+        let original = try #require(try driver.history(of: "room").last)
+        let replayed = try #require(try replica.history(of: "room").last)
         #expect(replayed == original && replayed.authors.values.allSatisfy { $0 == Self.author } && replayed.authors.count == 2)
     }
 

@@ -79,8 +79,11 @@ extension WorkerCore {
             get { fields.queued }
             _modify { yield &unique.queued }
         }
-        /// The batches kept for resuming subscribers, oldest first.
-        public var batchHistory: [ChangeBatch] { fields.history.ordered.map(\.batch) }
+        /// The batches kept for resuming subscribers, oldest first, read back from their frames
+        /// (`name`: this record's target; `runtime`: its file's).
+        public func batchHistory(of name: String, in runtime: FileRuntime) throws -> [ChangeBatch] {
+            try fields.history.ordered.map { try $0.batch(of: name, in: runtime) }
+        }
         /// Advances proposed and not yet answered by the log.
         var advancesInFlight: Int {
             get { fields.advancesInFlight }

@@ -170,15 +170,23 @@ extension WorkerCore {
         let names = targets.keys.filter { targets[$0]!.file == file }.sorted()
         let snapshotTargets = names.map { name in
             let record = targets[name]!
-            return JournalSnapshot.Target(
-                name: name, manual: record.manual, rate: record.rate,
-                history: record.history.ordered.map { entry in
-                    ServerMessage.batch(
-                        ServerMessage.Batch(
-                            entry.batch, epoch: epoch(of: name), effects: entry.batch.effects, withAuthors: settings.recordsAuthors)
-                    ).jsonValue
-                })
+            return JournalSnapshot.Target(name: name, manual: record.manual, rate: record.rate, history: snapshotHistory(of: name))
         }
         outbox.append(.compact(file: file, state: JournalCodec.encode(runtime.persistentState), targets: snapshotTargets))
+    }
+
+    /// A target's kept batches as a snapshot keeps them: each frame's message, as sent. (Frames
+    /// are this worker's own JSON; should one not read back, only the batches after it are
+    /// kept, so the history stays gapless.)
+    private func snapshotHistory(of target: String) -> [JSONValue] {
+        var history: [JSONValue] = []
+        for entry in targets[target]!.history.ordered {
+            do { history.append(try JSONParser(maxDepth: .max, maxBytes: .max).parse(entry.frame.bytes)) } catch {
+                let about = [("target", target), ("reason", "\(error)")]
+                logLine(.warning, "a kept batch is not JSON; the snapshot keeps the later ones", about)
+                history = []
+            }
+        }
+        return history
     }
 }

@@ -50,12 +50,13 @@ extension WorkerCore {
                 file: name, manual: target.manual, rate: target.rate, settled: files[name]!.isSettled(target.name))
             record.drivesTime = !settings.sharesManualAdvances
             for batch in target.history {
-                let decoded = try decodeHistoryBatch(batch, target: target.name, file: name)
+                let runtime = files[name]!
+                let decoded = try HistoryEntry.decode(batch, target: target.name, schema: runtime.schema) { runtime.store[$0]?.viewModel }
                 highestCommand = max(highestCommand, highestCounter(decoded.applied))
                 // Authors recorded before `authors` was turned off are not sent.
                 let sent = settings.recordsAuthors ? batch : .object((batch.objectValue ?? []).filter { $0.0 != "authors" })
                 record.history.append(
-                    HistoryEntry(batch: decoded, frame: Frame(sent, headroom: settings.frameHeadroom)),
+                    HistoryEntry(decoded, frame: Frame(sent, headroom: settings.frameHeadroom), store: runtime.store),
                     limit: settings.limits.historyBatches)
             }
             targets[target.name] = record
@@ -64,34 +65,6 @@ extension WorkerCore {
         names.rememberRetired(retired, file: name)
         outbox.append(.targetNames(.rememberRetired(retired, file: name)))
         return highestCommand
-    }
-
-    /// A batch message of a snapshot's history, read strictly.
-    private func decodeHistoryBatch(_ json: JSONValue, target: String, file: String) throws -> ChangeBatch {
-        let runtime = files[file]!
-        let fields = JournalCodec.Fields(json: json, what: "history batch")
-        let effects = try fields.array("effects").map { effect in
-            try StateCodec.decodeEffect(effect, schema: runtime.schema) { runtime.store[$0]?.viewModel }
-        }
-        let seq = try fields.int("seq")
-        let applied = try fields.array("commands").map { (number) throws(JournalCodec.Invalid) -> UInt64 in
-            guard let value = number.intValue, value > 0 else {
-                throw JournalCodec.Invalid(description: "history command \(number.jsonText)")
-            }
-            return UInt64(value)
-        }
-        guard seq > 0 else { throw JournalCodec.Invalid(description: "history seq \(seq)") }
-        var authors: [UInt64: Author] = [:]
-        let recorded: [Author?]?
-        do { recorded = try ServerMessage.Batch.authors(in: json, count: applied.count) } catch {
-            throw JournalCodec.Invalid(description: "history authors: \(error.message)")
-        }
-        for (number, author) in zip(applied, recorded ?? []) { authors[number] = author }
-        var batch = ChangeBatch(target: target, seq: UInt64(seq), effects: effects, applied: applied, rejected: [], authors: authors)
-        do { try ServerMessage.Batch.stateMachineMembers(in: json, into: &batch) } catch {
-            throw JournalCodec.Invalid(description: "history batch: \(error.message)")
-        }
-        return batch
     }
 
     /// The highest counter of `numbers` (0 for none), whichever worker numbered them.

@@ -18,25 +18,16 @@ extension WorkerCore {
         }
         let seq = (try? runtime.target(target).seq) ?? 0  // resolved just above: cannot fail
         var out: [WorkerAction] = []
-        if let cursor, let missing = missingBatches(record, after: cursor, currentSeq: seq, epoch: epoch(of: target)) {
+        if let cursor, let missing = missingBatches(record, after: cursor, currentSeq: seq, epoch: epoch(of: target)),
+            let replay = replayed(missing, of: target, paths: paths)
+        {
             let reply = ServerMessage.subscribed(
                 ServerMessage.Subscribed(
                     target: target, epoch: epoch(of: target), seq: cursor.seq, resumed: true,
                     presence: presenceSnapshot(of: target, sees: presence)),
                 id: id)
             out.append(.send(frame(reply), to: Recipients(session)))
-            for entry in missing {
-                if let paths {
-                    let effects = PathFilter.effects(entry.batch.effects, visibleTo: paths)
-                    guard !effects.isEmpty else { continue }
-                    let message = ServerMessage.batch(
-                        ServerMessage.Batch(
-                            entry.batch, epoch: epoch(of: target), effects: effects, withAuthors: settings.recordsAuthors))
-                    out.append(.send(frame(message), to: Recipients(session)))
-                } else {
-                    out.append(.send(entry.frame, to: Recipients(session)))
-                }
-            }
+            for batch in replay { out.append(.send(batch, to: Recipients(session))) }
         } else {
             let message = snapshot(
                 of: target, paths: paths, values: values, id: id, reason: nil, resumed: cursor == nil ? nil : false, presence: presence)
@@ -65,6 +56,22 @@ extension WorkerCore {
         }
     }
 
+    /// The frames that replay `missing` to a subscription to `paths` (all of them, as kept,
+    /// to a whole-target one); nil when a kept batch cannot be read back to filter it: the
+    /// resume then gets a snapshot.
+    private func replayed(_ missing: [HistoryEntry], of target: String, paths: [String]?) -> [Frame]? {
+        guard let paths else { return missing.map(\.frame) }
+        let runtime = files[targets[target]!.file]!
+        do {
+            return try PathReplay.frames(
+                missing, paths: paths, epoch: epoch(of: target), withAuthors: settings.recordsAuthors,
+                headroom: settings.frameHeadroom, batch: { try $0.batch(of: target, in: runtime) })
+        } catch {
+            logLine(.warning, "a kept batch cannot be read back; resuming with a snapshot", [("target", target), ("reason", "\(error)")])
+            return nil
+        }
+    }
+
     /// The batches after the cursor, if the cursor is of this epoch and all of them are still
     /// in the history; nil when a fresh snapshot is needed instead.
     /// The replay must also fit in half the send queue (it is sent at once); a resume from
@@ -72,8 +79,8 @@ extension WorkerCore {
     private func missingBatches(_ record: TargetRecord, after cursor: Cursor, currentSeq: UInt64, epoch: String) -> [HistoryEntry]? {
         guard cursor.epoch == epoch, cursor.seq <= currentSeq else { return nil }
         if cursor.seq == currentSeq { return [] }
-        guard let first = record.history.first, first.batch.seq <= cursor.seq + 1 else { return nil }
-        let missing = record.history.ordered.filter { $0.batch.seq > cursor.seq }
+        guard let first = record.history.first, first.seq <= cursor.seq + 1 else { return nil }
+        let missing = record.history.ordered.filter { $0.seq > cursor.seq }
         let budget = settings.limits.maxSendQueueBytes / 2
         guard missing.reduce(0, { $0 + $1.frame.count }) <= budget else { return nil }
         return missing

@@ -176,12 +176,6 @@ public final class WorkerCore {
         var hiddenPaths: [String?]
     }
 
-    struct HistoryEntry {
-        var batch: ChangeBatch
-        /// The batch as whole-target subscribers receive it.
-        var frame: Frame
-    }
-
     // MARK: Out
 
     func send(_ message: ServerMessage, to connection: ConnectionID) {

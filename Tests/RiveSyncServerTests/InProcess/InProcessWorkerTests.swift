@@ -111,6 +111,14 @@ import Testing
         var history: [ChangeBatch]
     }
 
+    /// A target's kept batches read back; a batch that does not read back fails the test.
+    static func history(of name: String, _ record: WorkerCore.TargetRecord, in runtime: FileRuntime) -> [ChangeBatch] {
+        do { return try record.batchHistory(of: name, in: runtime) } catch {
+            Issue.record(error, "target \(name)")
+            return []
+        }
+    }
+
     /// Every target's seq, digest and batch history.
     static func state(of worker: WorkerShell) -> [String: TargetState] {
         var result: [String: TargetState] = [:]
@@ -118,7 +126,7 @@ import Testing
             let runtime = worker.files[record.file]!
             result[name] = TargetState(
                 seq: (try? runtime.target(name).seq) ?? 0, digest: (try? runtime.digest(of: name)) ?? "?",
-                history: record.batchHistory)
+                history: Self.history(of: name, record, in: runtime))
         }
         return result
     }
