@@ -1,7 +1,7 @@
 import CWebSockets
 
-/// One `lws_write` call produced by a `SendQueue`, with the buffer that must stay alive until
-/// the next `WRITEABLE` (or `CLOSED`) of that connection (LWS.md §3.2).
+/// One `lws_write` call produced by a `SendQueue`, with the buffer it writes from (the client
+/// keeps it until its connection's next `WRITEABLE` or `CLOSED`, LWS.md §3.2).
 struct WriteUnit {
     /// Owner of the bytes at `pointer`; has `LWS_PRE` headroom before `pointer`.
     let buffer: Payload
@@ -17,7 +17,7 @@ struct WriteUnit {
 
 /// What `SendQueue.write(to:coalesceLimit:copyEveryWrite:metrics:)` did.
 struct QueueWrite {
-    /// The written buffer, to keep alive until the next `WRITEABLE`/`CLOSED` (LWS.md §3.2).
+    /// The written buffer (the client keeps it until the next `WRITEABLE`/`CLOSED`, LWS.md §3.2).
     let buffer: Payload
     /// False if lws failed the write (the connection is dead).
     let accepted: Bool

@@ -132,7 +132,6 @@ extension ServerLoop {
         guard let session = session(wsi) else { return 0 }
         session.awaitingWriteable = false
         session.writesAtOnce = true
-        session.lastWritten = nil
         if let close = session.pendingClose, close.immediate || session.queue.isEmpty {
             Self.sendCloseReason(wsi, code: close.code, reason: close.reason)
             return -1
@@ -152,7 +151,9 @@ extension ServerLoop {
                 copyEveryWrite: false, metrics: metrics)
         else { return true }
         queueChanged(session, bytesDelta: write.bytesDelta, countDelta: write.countDelta)
-        session.lastWritten = write.buffer
+        // The buffer is not kept: the server offers no extension (no permessage-deflate, the
+        // one that reads a buffer after `lws_write` returns, LWS.md §3.2), and lws copies what
+        // the socket did not take into its own list. An idle connection kept its last message.
         return write.accepted
     }
 
@@ -215,7 +216,6 @@ extension ServerLoop {
         metrics.queuedBytes.wrappingAdd(-session.queue.bytes, ordering: .relaxed)
         metrics.queuedMessages.wrappingAdd(-session.queue.count, ordering: .relaxed)
         session.queue = SendQueue()
-        session.lastWritten = nil
         sessions[session.id] = nil
         sessionStats.withLock { $0[session.id] = nil }
         metrics.connectionsCurrent.wrappingAdd(-1, ordering: .relaxed)

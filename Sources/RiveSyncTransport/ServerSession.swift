@@ -18,8 +18,6 @@ final class ServerSession: ReceivingSession {
     let stats: SessionStats
     @exclusivity(unchecked) var queue = SendQueue()
     @exclusivity(unchecked) var assembler: MessageAssembler
-    /// The buffer of the last `lws_write`, kept until the next `WRITEABLE`/`CLOSED` (LWS.md §3.2).
-    @exclusivity(unchecked) var lastWritten: Payload?
     @exclusivity(unchecked) var overflowed = false
     /// A `WRITEABLE` was requested and has not come yet.
     @exclusivity(unchecked) var awaitingWriteable = false
