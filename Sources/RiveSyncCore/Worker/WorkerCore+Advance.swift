@@ -149,7 +149,7 @@ extension WorkerCore {
             let full = frame(
                 .batch(ServerMessage.Batch(batch, epoch: targetEpoch, effects: batch.effects, withAuthors: settings.recordsAuthors)))
             targets.values[record].history.append(
-                HistoryEntry(batch, frame: full, store: files.values[runtime].store), limit: limits.historyBatches)
+                HistoryEntry(batch, frame: full) { files.values[runtime].store[$0]?.viewModel }, limit: limits.historyBatches)
             var subscribers: [Fanout.Subscriber] = []
             subscribers.reserveCapacity(targets.values[record].subscribers.count)
             for (connection, subscription) in targets.values[record].subscribers where !subscription.lagging {

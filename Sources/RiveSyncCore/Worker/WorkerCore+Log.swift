@@ -170,9 +170,21 @@ extension WorkerCore {
         let names = targets.keys.filter { targets[$0]!.file == file }.sorted()
         let snapshotTargets = names.map { name in
             let record = targets[name]!
-            return JournalSnapshot.Target(name: name, manual: record.manual, rate: record.rate, history: snapshotHistory(of: name))
+            return JournalSnapshot.Target(
+                name: name, manual: record.manual, rate: record.rate, history: snapshotHistory(of: name),
+                freedInstances: freedInstances(of: name, store: runtime.store))
         }
         outbox.append(.compact(file: file, state: JournalCodec.encode(runtime.persistentState), targets: snapshotTargets))
+    }
+
+    /// The instances `target`'s kept batches set that `store` no longer holds, with their view
+    /// models (a restore reads those batches back by them), in id order.
+    private func freedInstances(of target: String, store: InstanceStore) -> [JournalSnapshot.FreedInstance] {
+        var freed: [InstanceID: String] = [:]
+        for entry in targets[target]!.history.ordered {
+            for set in entry.setViewModels where store[set.instance] == nil { freed[set.instance] = set.viewModel }
+        }
+        return freed.sorted { $0.key < $1.key }.map { JournalSnapshot.FreedInstance(instance: $0.key, viewModel: $0.value) }
     }
 
     /// A target's kept batches as a snapshot keeps them: each frame's message, as sent. (Frames
