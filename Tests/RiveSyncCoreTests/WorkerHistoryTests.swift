@@ -113,7 +113,9 @@ import Testing
         else { return batch }
         members[at].1 = .array(
             effects.map { effect in
-                guard case .object(var fields) = effect, let instance = fields.firstIndex(where: { $0.0 == "instance" }) else { return effect }
+                guard case .object(var fields) = effect, let instance = fields.firstIndex(where: { $0.0 == "instance" }) else {
+                    return effect
+                }
                 fields[instance].1 = 999
                 return .object(fields)
             })

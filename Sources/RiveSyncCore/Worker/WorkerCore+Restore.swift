@@ -54,7 +54,8 @@ extension WorkerCore {
             let viewModelOf = { (id: InstanceID) in runtime.store[id]?.viewModel ?? freed[id] }
             for batch in target.history {
                 let decoded: ChangeBatch
-                do { decoded = try HistoryEntry.decode(batch, target: target.name, schema: runtime.schema, viewModelOf: viewModelOf) } catch {
+                do { decoded = try HistoryEntry.decode(batch, target: target.name, schema: runtime.schema, viewModelOf: viewModelOf) } catch
+                {
                     // Only a resume reads kept batches: the state is whole without them. (A
                     // snapshot written before `freedInstances` may set an instance freed since.)
                     record.history = BatchHistory()
