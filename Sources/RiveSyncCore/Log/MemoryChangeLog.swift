@@ -22,8 +22,11 @@ public final class MemoryChangeLog: ChangeLog {
             sink.appendFailed(file: file, ticket: ticket, failure: failure)
             return
         }
-        if retains { records[file, default: []].append(record) }
-        counts[file, default: 0] += 1
+        // Counted only where a compaction reads it (a daemon's log keeps nothing: no lookup).
+        if retains {
+            records[file, default: []].append(record)
+            counts[file, default: 0] += 1
+        }
         sink.committed(file: file, record: record, ticket: ticket)
     }
 
