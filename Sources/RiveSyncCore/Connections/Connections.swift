@@ -194,7 +194,9 @@ public struct Connections {
             return fail(connection, .badJSON("\(error)"), id: nil, into: &out)
         }
         let request: Request
-        switch Request.decode(json, maxTransactionCommands: limits.maxTransactionCommands) {
+        let decoded = Request.decode(json, maxTransactionCommands: limits.maxTransactionCommands)
+        // Taken out of the result, not copied.
+        switch consume decoded {
         case .success(let decoded): request = decoded
         case .failure(let failure):
             // Before its hello a connection learns nothing but that hello comes first.
@@ -224,9 +226,14 @@ public struct Connections {
             refuse(connection, id: request.id, reason: "token revoked", into: &out)
             return .answered
         }
-        for (index, body) in (transaction?.commands ?? [request.body]).enumerated() {
-            guard let denial = grants.denial(of: body) else { continue }
-            return fail(connection, transaction == nil ? denial.error : denial.error.inCommand(index), id: request.id, into: &out)
+        // A single request is checked where it lies (an array of it copied it, and allocated).
+        if let transaction {
+            for (index, body) in transaction.commands.enumerated() {
+                guard let denial = grants.denial(of: body) else { continue }
+                return fail(connection, denial.error.inCommand(index), id: request.id, into: &out)
+            }
+        } else if let denial = grants.denial(of: request.body) {
+            return fail(connection, denial.error, id: request.id, into: &out)
         }
         // A daemon that accepts no files refuses them here, before their bytes (or a `.riv`
         // file's parts) are kept.

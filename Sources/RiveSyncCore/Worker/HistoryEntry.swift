@@ -26,7 +26,7 @@ extension WorkerCore {
         /// `batch`, kept as `frame`; `store` (its file's) gives the view models of the
         /// instances it sets. (A batch of one advance is of the advanced file; an instance not
         /// in `store` is not recorded, and reading such a batch back falls back to the store.)
-        init(_ batch: ChangeBatch, frame: Frame, store: InstanceStore) {
+        init(_ batch: borrowing ChangeBatch, frame: Frame, store: borrowing InstanceStore) {
             seq = batch.seq
             self.frame = frame
             setViewModels = []

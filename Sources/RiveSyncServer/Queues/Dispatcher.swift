@@ -137,8 +137,13 @@ package final class Dispatcher: @unchecked Sendable {
         flush()
     }
 
-    private func route(_ request: Request, from connection: ConnectionID, to worker: WorkerShell, grants: Grants, author: Author) {
-        worker.host.async { worker.run(.request(connection, request, grants: grants, author: author)) }
+    /// Hands a request to its worker: the event is made here, moved into the closure, and
+    /// copied once when the closure runs (a closure's captures cannot be moved out of).
+    private func route(
+        _ request: consuming Request, from connection: ConnectionID, to worker: WorkerShell, grants: Grants, author: Author
+    ) {
+        let event = WorkerEvent.request(connection, request, grants: grants, author: author)
+        worker.host.async { worker.run(event) }
     }
 
     static func level(_ level: LogLevel) -> Log.Level {
