@@ -83,12 +83,12 @@ public struct Connections {
     /// The subscriptions the workers confirmed for a connection (target → paths).
     public func subscriptions(of connection: ConnectionID) -> [String: [String]] { states[connection]?.value.subscriptions ?? [:] }
 
-    /// Handles one event; returns what the shell must do, in order.
-    public mutating func handle(_ event: ConnectionEvent) -> [ConnectionAction] {
+    /// Handles one event (taken, not copied); returns what the shell must do, in order.
+    public mutating func handle(_ event: consuming ConnectionEvent) -> [ConnectionAction] {
         var out: [ConnectionAction] = []
         // A request makes two or three actions (counted, routed or answered): one allocation.
         out.reserveCapacity(4)
-        switch event {
+        switch consume event {
         case .opened(let connection, let remote, let origin):
             guard settings.origins.admits(origin) else {
                 out.append(.log(.warning, "origin refused", [("origin", origin ?? ""), ("remote", remote)]))

@@ -16,7 +16,7 @@ public final class MemoryChangeLog: ChangeLog {
 
     public init(retains: Bool) { self.retains = retains }
 
-    public func append(_ record: JournalRecord, file: String, ticket: LogTicket, sink: any LogSink) {
+    public func append(_ record: consuming JournalRecord, file: String, ticket: LogTicket, sink: any LogSink) {
         if let failure = failNext {
             failNext = nil
             sink.appendFailed(file: file, ticket: ticket, failure: failure)
@@ -24,7 +24,7 @@ public final class MemoryChangeLog: ChangeLog {
         }
         // Counted only where a compaction reads it (a daemon's log keeps nothing: no lookup).
         if retains {
-            records[file, default: []].append(record)
+            records[file, default: []].append(copy record)
             counts[file, default: 0] += 1
         }
         sink.committed(file: file, record: record, ticket: ticket)

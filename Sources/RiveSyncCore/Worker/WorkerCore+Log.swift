@@ -12,6 +12,12 @@ enum Waiter {
     /// The daemon itself (configuration loading): the outcome is kept for `outcome(of:)`;
     /// `reserved`: the target name claimed for it, given back if the record does not apply.
     case own(reserved: String?)
+
+    /// The record of an advance's target, as proposed (read without copying the waiter).
+    var advancedRecord: WorkerCore.TargetHandle? {
+        guard case .advance(_, let record, _, _) = self else { return nil }
+        return record
+    }
 }
 
 /// A request waiting for its record.
@@ -96,21 +102,22 @@ extension WorkerCore {
         let start = environment.now()
         let result: Result<Applied, WireError>
         // An advance this worker proposed names its record (the waiter's): no name hashed.
-        var proposed: TargetHandle?
-        if case .advance(_, let record, _, _)? = waiter { proposed = record }
-        do { result = .success(try apply(record, file: file, proposed: proposed)) } catch { result = .failure(error) }
+        do { result = .success(try apply(record, file: file, proposed: waiter?.advancedRecord)) } catch { result = .failure(error) }
         if case .failure = result { outbox.append(.retract(file: file)) }
         if let waiter = consume waiter, let ticket { answer(waiter, ticket: ticket, with: result) }
-        guard case .success = result else { return }
-        switch (record, result) {
-        case (.advance(let target, let commands, _), .success(.advanced(let advance))):
+        guard case .success(let applied) = result else { return }
+        // The record matched where it lies (a tuple of it and the result copied it).
+        switch record {
+        case .advance(let target, let commands, _):
+            guard case .advanced(let advance) = applied else { break }
             if ticket != nil { count(.advanceDuration(nanoseconds: environment.now() &- start)) }
             // Another node's numbers: later ones of this worker go above them (CLUSTER.md §2.5).
             if ticket == nil { numbering.ensure(counterAbove: highestCounter(commands.map(\.id))) }
             // Answering the waiter removed no record: the handle `apply` found holds.
             advanceApplied(target, at: advance.record, settled: advance.settled, own: ticket != nil)
             if ticket == nil { followAdvance(of: target) }
-        case (.createStateMachine, .success(.target(let target))):
+        case .createStateMachine:
+            guard case .target(let target) = applied else { break }
             // A new state machine may need advances before it settles (its entry state).
             advanceApplied(target, own: ticket != nil)
         default:

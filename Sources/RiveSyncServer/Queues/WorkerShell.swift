@@ -237,7 +237,7 @@ package final class WorkerShell: @unchecked Sendable {
 extension WorkerShell: LogSink {
     /// The log's answer, delivered on the host (inside `append`, or later for a shared log):
     /// an event for the core, whose actions are performed at once.
-    package func committed(file: String, record: JournalRecord, ticket: LogTicket?) {
+    package func committed(file: String, record: consuming JournalRecord, ticket: LogTicket?) {
         let count = log.recordsSinceCompaction(of: file)
         run(.committed(file: file, record: record, ticket: ticket, recordsSinceCompaction: count))
     }
