@@ -160,9 +160,9 @@ package final class WorkerShell: @unchecked Sendable {
         run(.timerFired(timer))
     }
 
-    private func count(_ counter: WorkerCounter) {
+    private func count(_ counter: consuming WorkerCounter) {
         let metrics = context.metrics
-        switch counter {
+        switch consume counter {
         case .subscriptions(let target, let delta): metrics.add(delta, to: .subscriptions, of: target)
         case .published(let target, let record, let applied, let rejected):
             counters(of: target, record: record).addBatch(applied: applied, rejected: rejected)
