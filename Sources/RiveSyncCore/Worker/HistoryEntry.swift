@@ -27,7 +27,7 @@ extension WorkerCore {
         /// sets (its file's store, and on a restore the snapshot's freed instances too). (A
         /// batch of one advance is of the advanced file; an instance it does not know is not
         /// recorded, and reading such a batch back falls back to the store.)
-        init(_ batch: ChangeBatch, frame: Frame, viewModelOf: (InstanceID) -> String?) {
+        init(_ batch: borrowing ChangeBatch, frame: Frame, viewModelOf: (InstanceID) -> String?) {
             seq = batch.seq
             self.frame = frame
             setViewModels = []

@@ -47,7 +47,8 @@ extension WorkerCore {
             }
             outbox.append(.targetNames(.claim(target.name, file: name)))
             var record = TargetRecord(
-                file: name, manual: target.manual, rate: target.rate, settled: files[name]!.isSettled(target.name))
+                file: name, runtime: files.handle(of: name)!, manual: target.manual, rate: target.rate,
+                settled: files[name]!.isSettled(target.name))
             record.drivesTime = !settings.sharesManualAdvances
             let runtime = files[name]!
             let freed = Dictionary(target.freedInstances.map { ($0.instance, $0.viewModel) }) { _, last in last }
