@@ -147,7 +147,7 @@ extension ServerLoop {
     private func writeNext(_ session: ServerSession) -> Bool {
         guard
             let write = session.queue.write(
-                to: session.wsi, coalesceLimit: configuration.coalesceBytes,
+                to: session.wsi, coalescingInto: coalescing,
                 copyEveryWrite: false, metrics: metrics)
         else { return true }
         queueChanged(session, bytesDelta: write.bytesDelta, countDelta: write.countDelta)
