@@ -79,7 +79,10 @@ extension ServerLoop {
         hosting.depth += 1
         defer { hosting.depth -= 1 }
         while !hosting.work.isEmpty {
-            var batch = hosting.spare
+            // The spare storage is moved, not copied, into the list the work appends to: a copy
+            // shared it with `spare`, so the first append allocated a new buffer.
+            var batch: [@Sendable () -> Void] = []
+            swap(&batch, &hosting.spare)
             swap(&batch, &hosting.work)
             for work in batch { work() }
             batch.removeAll(keepingCapacity: true)
