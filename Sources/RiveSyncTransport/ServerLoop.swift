@@ -35,7 +35,7 @@ final class ServerLoop: @unchecked Sendable {
     let sessionStats: Locked<[SessionID: SessionStats]>
 
     var context: OpaquePointer?
-    @exclusivity(unchecked) var sessions: [SessionID: ServerSession] = [:]
+    @exclusivity(unchecked) var sessions = SessionTable()
     var httpBodies: [OpaquePointer: Payload] = [:]
     /// Bytes an HTTP connection had received when its last request was answered (keep-alive).
     var receivedBeforeRequest: [OpaquePointer: UInt64] = [:]
@@ -249,7 +249,7 @@ final class ServerLoop: @unchecked Sendable {
         guard !stopping else { return }
         stopping = true
         dropPendingSockets()
-        for session in sessions.values {
+        for session in sessions.all {
             requestClose(session, code: closeCode, reason: "server shutting down", immediate: true)
         }
         if sessions.isEmpty {
