@@ -241,7 +241,7 @@ extension ServerLoop {
         for input in batch {
             switch input {
             case .command(let command): apply(command, inTransit: true)
-            case .run(let work): hosting.work.append(work)
+            case .run(let work): hosting.work.append(HostedWork(run: work))
             case .stop(let code): beginStop(closeCode: code)
             case .adoptAdmitted(let fd, let address): adopt(fd, admitted: address)
             }
