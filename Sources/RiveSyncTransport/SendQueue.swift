@@ -100,16 +100,18 @@ struct SendQueue {
     /// Produces the next write; the queue must not be empty.
     mutating func next(coalescingInto coalescing: CoalescingBuffer?, copyEveryWrite: Bool) -> WriteUnit {
         precondition(!isEmpty, "next() of an empty send queue")
-        let message = slots[head]!
-        if headOffset > 0 || message.count > SendQueue.fragmentSize {
-            return nextFragment(of: message)
+        // The head is looked at in its slot and moved out when it leaves: no copy of it (a
+        // retain and a release per delivery).
+        let headCount = slots[head]!.count
+        if headOffset > 0 || headCount > SendQueue.fragmentSize {
+            return nextFragment()
         }
         if let coalescing, count > 1,
-            FrameHeader.size(payloadCount: message.count) + message.count < coalescing.limit
+            FrameHeader.size(payloadCount: headCount) + headCount < coalescing.limit
         {
             return coalesced(into: coalescing)
         }
-        pop()
+        let message = takeHead()
         let buffer = copyEveryWrite ? message.withUnsafeBytes { Payload(copying: $0, isText: message.isText) } : message
         return WriteUnit(
             buffer: buffer, length: message.count, flags: Self.flags(for: message),
@@ -134,7 +136,8 @@ struct SendQueue {
         return QueueWrite(buffer: unit.buffer, accepted: written >= 0, bytesDelta: bytes - bytesBefore, countDelta: count - countBefore)
     }
 
-    private mutating func nextFragment(of message: Payload) -> WriteUnit {
+    private mutating func nextFragment() -> WriteUnit {
+        let message = slots[head]!
         let length = min(SendQueue.fragmentSize, message.count - headOffset)
         let isFirst = headOffset == 0
         let isLast = headOffset + length == message.count
@@ -143,7 +146,7 @@ struct SendQueue {
         }
         let flags = lws_write_ws_flags(Int32(Self.flags(for: message).rawValue), isFirst ? 1 : 0, isLast ? 1 : 0)
         headOffset += length
-        if isLast { pop() }
+        if isLast { _ = takeHead() }
         return WriteUnit(
             buffer: fragment, length: length, flags: lws_write_protocol(rawValue: UInt32(flags)),
             completedMessages: isLast ? 1 : 0, payloadBytes: length)
@@ -157,16 +160,16 @@ struct SendQueue {
         var taken = 0
         var payloadBytes = 0
         while !isEmpty {
-            let message = slots[head]!
-            let size = FrameHeader.size(payloadCount: message.count) + message.count
+            let messageCount = slots[head]!.count
+            let size = FrameHeader.size(payloadCount: messageCount) + messageCount
             if taken > 0 && total + size > coalescing.limit { break }
+            let message = takeHead()
             let cursor = start + total
             let header = FrameHeader.write(payloadCount: message.count, isText: message.isText, to: cursor)
             if message.count > 0 { (cursor + header).copyMemory(from: message.base, byteCount: message.count) }
             total += size
             payloadBytes += message.count
             taken += 1
-            pop()
         }
         let buffer = Payload(sharing: start, count: total, isText: false, owner: coalescing.block)
         return WriteUnit(
@@ -174,14 +177,15 @@ struct SendQueue {
             completedMessages: taken, payloadBytes: payloadBytes)
     }
 
-    /// Removes the head message (its slot emptied, so its bytes are released).
-    private mutating func pop() {
-        bytes -= slots[head]!.count
-        slots[head] = nil
+    /// Removes the head message and returns it, moved out of its slot (no copy).
+    private mutating func takeHead() -> Payload {
+        let message = slots[head].take()!
+        bytes -= message.count
         head = (head + 1) & (slots.count - 1)
         count -= 1
         headOffset = 0
         if count == 0 { head = 0 }
+        return message
     }
 
     private static func flags(for message: Payload) -> lws_write_protocol {
