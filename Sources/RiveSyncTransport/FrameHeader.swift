@@ -21,4 +21,18 @@ enum FrameHeader {
         target.storeBytes(of: UInt64(payloadCount).bigEndian, toByteOffset: 2, as: UInt64.self)
         return 10
     }
+
+    /// Writes the header of a FIN frame of `payloadCount` bytes so that it ends at `end`,
+    /// unless the bytes there already are that header: a block that other threads may be
+    /// reading is then only read.
+    static func writeIfDifferent(payloadCount: Int, isText: Bool, before end: UnsafeMutableRawPointer) {
+        var header: (UInt64, UInt64) = (0, 0)
+        withUnsafeMutableBytes(of: &header) { scratch in
+            let size = write(payloadCount: payloadCount, isText: isText, to: scratch.baseAddress!)
+            let target = UnsafeMutableRawBufferPointer(start: end - size, count: size)
+            if !target.elementsEqual(scratch.prefix(size)) {
+                target.copyMemory(from: UnsafeRawBufferPointer(rebasing: scratch.prefix(size)))
+            }
+        }
+    }
 }

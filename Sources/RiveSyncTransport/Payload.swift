@@ -2,14 +2,16 @@ import CWebSockets
 
 /// An immutable WebSocket message body, shareable across threads and sessions.
 ///
-/// The bytes lie in one heap block with `LWS_PRE` bytes of headroom in front, so the server
-/// can hand the same block to `lws_write` for every session of a broadcast: server frames are
-/// not masked, and lws only scribbles the frame header into the headroom (LWS.md §3.4). The
-/// payload is a value that keeps its block alive: a `PayloadBlock` of its own (the copying
+/// The bytes lie in one heap block with `LWS_PRE` bytes of headroom in front. `init` writes the
+/// message's server frame header (FIN, text or binary, unmasked) at the end of the headroom, so
+/// the server hands `framed` to `lws_write` as a raw write for every session of a broadcast,
+/// on whichever service threads they are: nothing is written into the block after `init` (lws
+/// writes a header into the headroom only for the frames it makes itself: the client's masked
+/// copies and the fragments of a large message, each in a block of its own; LWS.md §3.4, §3.5).
+/// The payload is a value that keeps its block alive: a `PayloadBlock` of its own (the copying
 /// initializers), or the block another module wrote the bytes into (`init(sharing:)`, no copy
-/// and no allocation of the transport's). The headroom is written only on the service thread;
-/// the message bytes are never modified after `init`, which is what makes the `@unchecked
-/// Sendable` sound.
+/// and no allocation of the transport's). Neither the bytes nor the header change after
+/// `init`, which is what makes the `@unchecked Sendable` sound.
 public struct Payload: @unchecked Sendable {
     /// Number of message bytes (without headroom).
     public let count: Int
@@ -32,13 +34,22 @@ public struct Payload: @unchecked Sendable {
     }
 
     /// A payload of the `count` bytes at `start`, sent where they lie: `owner` keeps them
-    /// alive, at least `Payload.headroom` bytes before `start` are free for the transport to
-    /// write (on a service thread), and nothing writes the bytes or that headroom from now on.
+    /// alive, at least `Payload.headroom` bytes before `start` are free for the transport's
+    /// frame header (written here, once: a block shared again, such as a kept frame sent again,
+    /// already has it and is only read), and nothing else writes the bytes or that headroom
+    /// from now on.
     public init(sharing start: UnsafeMutableRawPointer, count: Int, isText: Bool, owner: AnyObject) {
         self.count = count
         base = start
         self.owner = owner
         self.isText = isText
+        FrameHeader.writeIfDifferent(payloadCount: count, isText: isText, before: start)
+    }
+
+    /// The message as one server frame: its header (at the end of the headroom) and its bytes.
+    var framed: (start: UnsafeMutableRawPointer, count: Int) {
+        let header = FrameHeader.size(payloadCount: count)
+        return (base - header, header + count)
     }
 
     /// Creates a payload by copying raw bytes.

@@ -3,8 +3,11 @@ import CWebSockets
 /// One `lws_write` call produced by a `SendQueue`, with the buffer it writes from (the client
 /// keeps it until its connection's next `WRITEABLE` or `CLOSED`, LWS.md §3.2).
 struct WriteUnit {
-    /// Owner of the bytes at `pointer`; has `LWS_PRE` headroom before `pointer`.
+    /// What the write sends (its bytes, or the frame at `start`), kept alive by the unit.
     let buffer: Payload
+    /// First byte to write: `buffer`'s bytes (with `LWS_PRE` headroom before them), or its
+    /// frame header for a raw write of a whole message (`Payload.framed`).
+    let start: UnsafeMutableRawPointer
     /// Number of bytes to write.
     let length: Int
     /// The `lws_write` protocol flags.
@@ -112,9 +115,17 @@ struct SendQueue {
             return coalesced(into: coalescing)
         }
         let message = takeHead()
-        let buffer = copyEveryWrite ? message.withUnsafeBytes { Payload(copying: $0, isText: message.isText) } : message
+        guard copyEveryWrite else {
+            // The frame its header was written for when it was made: a raw write, so that lws
+            // writes nothing into a block other sessions and threads may be sending.
+            let framed = message.framed
+            return WriteUnit(
+                buffer: message, start: framed.start, length: framed.count, flags: Self.raw, completedMessages: 1,
+                payloadBytes: message.count)
+        }
+        let copy = message.withUnsafeBytes { Payload(copying: $0, isText: message.isText) }
         return WriteUnit(
-            buffer: buffer, length: message.count, flags: Self.flags(for: message),
+            buffer: copy, start: copy.base, length: message.count, flags: Self.flags(for: message),
             completedMessages: 1, payloadBytes: message.count)
     }
 
@@ -127,7 +138,7 @@ struct SendQueue {
         let bytesBefore = bytes
         let countBefore = count
         let unit = next(coalescingInto: coalescing, copyEveryWrite: copyEveryWrite)
-        let written = lws_write(wsi, unit.buffer.base.assumingMemoryBound(to: UInt8.self), unit.length, unit.flags)
+        let written = lws_write(wsi, unit.start.assumingMemoryBound(to: UInt8.self), unit.length, unit.flags)
         if written >= 0 {
             metrics.writes.wrappingAdd(1, ordering: .relaxed)
             metrics.messagesOut.wrappingAdd(unit.completedMessages, ordering: .relaxed)
@@ -148,7 +159,7 @@ struct SendQueue {
         headOffset += length
         if isLast { _ = takeHead() }
         return WriteUnit(
-            buffer: fragment, length: length, flags: lws_write_protocol(rawValue: UInt32(flags)),
+            buffer: fragment, start: fragment.base, length: length, flags: lws_write_protocol(rawValue: UInt32(flags)),
             completedMessages: isLast ? 1 : 0, payloadBytes: length)
     }
 
@@ -173,7 +184,7 @@ struct SendQueue {
         }
         let buffer = Payload(sharing: start, count: total, isText: false, owner: coalescing.block)
         return WriteUnit(
-            buffer: buffer, length: total, flags: lws_write_protocol(rawValue: UInt32(rs_write_raw())),
+            buffer: buffer, start: buffer.base, length: total, flags: Self.raw,
             completedMessages: taken, payloadBytes: payloadBytes)
     }
 
@@ -187,6 +198,9 @@ struct SendQueue {
         if count == 0 { head = 0 }
         return message
     }
+
+    /// `lws_write`'s flags for bytes sent as they are (frames made here).
+    private static let raw = lws_write_protocol(rawValue: UInt32(rs_write_raw()))
 
     private static func flags(for message: Payload) -> lws_write_protocol {
         message.isText ? LWS_WRITE_TEXT : LWS_WRITE_BINARY

@@ -112,15 +112,36 @@ import Testing
         #expect(sent == (0..<next).map { Array("m\($0)".utf8) } && queue.bytes == 0 && queue.count == 0)
     }
 
-    @Test func sendQueueSharesOrCopiesWholeMessages() {
+    /// The server sends a whole message from its own block as one raw write of the frame its
+    /// header was written for when the payload was made (lws writes nothing into a block that
+    /// other sessions may be sending); the client sends a copy, which lws frames and masks.
+    @Test func sendQueueSharesOrCopiesWholeMessages() throws {
         var queue = SendQueue()
         let payload = Payload(text: "shared")
         queue.append(payload)
         let shared = queue.next(coalescingInto: nil, copyEveryWrite: false)
         #expect(shared.buffer.sharesBytes(with: payload))
+        #expect(shared.start == payload.base - 2 && shared.length == 2 + payload.count && shared.flags.rawValue == 3)
+        let (frame, used) = try #require(RawSocket.parseFrame(Array(UnsafeRawBufferPointer(start: shared.start, count: shared.length))))
+        #expect(frame.opcode == 1 && frame.payload == payload.bytes && used == shared.length)
         queue.append(payload)
         let copied = queue.next(coalescingInto: nil, copyEveryWrite: true)
         #expect(!copied.buffer.sharesBytes(with: payload) && copied.buffer.bytes == payload.bytes)
+        // LWS_WRITE_TEXT is 0: lws writes the header.
+        #expect(copied.start == copied.buffer.base && copied.length == payload.count && copied.flags.rawValue == 0)
+    }
+
+    /// A block shared again (a kept frame sent again) keeps the header it was given; headers of
+    /// every length frame the bytes they precede.
+    @Test func aPayloadsFrameHeaderIsWrittenOnceAndFitsItsLength() throws {
+        for count in [0, 125, 126, 65_535, 65_536] {
+            let block = Payload(bytes: [UInt8](repeating: 7, count: count), isText: count % 2 == 0)
+            let again = Payload(sharing: block.base, count: count, isText: count % 2 == 0, owner: block as AnyObject)
+            #expect(again.framed.start == block.framed.start && again.framed.count == block.framed.count)
+            let bytes = Array(UnsafeRawBufferPointer(start: again.framed.start, count: again.framed.count))
+            let (frame, used) = try #require(RawSocket.parseFrame(bytes), "\(count) bytes")
+            #expect(frame.opcode == (count % 2 == 0 ? 1 : 2) && frame.payload.count == count && used == bytes.count)
+        }
     }
 
     @Test func discardKeepsAPartlySentMessage() {
