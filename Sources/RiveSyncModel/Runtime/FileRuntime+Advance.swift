@@ -127,7 +127,8 @@ extension FileRuntime {
             // change that fails to apply is a bug; its command is rejected with it.)
             let seen = visibility(of: change, from: targets.keys[target])
             try apply(change, on: target, path: queued.command.path, undo: &undo)
-            switch seen {
+            // Moved into the effects, not copied.
+            switch consume seen {
             case .one(let name, let effect): effects.append(effect, for: name)
             case .several(let seen): for (name, effect) in seen { effects.append(effect, for: name) }
             }
