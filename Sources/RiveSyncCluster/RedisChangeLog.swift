@@ -176,7 +176,7 @@ public final class RedisChangeLog: ChangeLog, @unchecked Sendable {
 
     // MARK: ChangeLog
 
-    public func append(_ record: JournalRecord, file: String, ticket: LogTicket, sink: any LogSink) {
+    public func append(_ record: consuming JournalRecord, file: String, ticket: LogTicket, sink: any LogSink) {
         guard core != nil else {
             sink.committed(file: file, record: record, ticket: ticket)
             return

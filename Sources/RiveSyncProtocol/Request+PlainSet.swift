@@ -3,12 +3,12 @@ import RiveSyncModel
 
 extension Request {
     /// A `set` read straight from its message's bytes, without the `JSONValue` tree that
-    /// `decode` reads (the most frequent request; bench/README.md, "The set path, round
-    /// eight"): the same request `decode` gives for the document `parser` parses, or nil when
-    /// the message is not a plain `set` — one object of scalar members (the value a string,
-    /// number, Boolean or null), each key written once and without escapes, its `id` absent,
-    /// null, an integer or a string. Then `parser.parse` and `decode` read it, and give its
-    /// error if it has one.
+    /// `decode` reads (the most frequent request; bench/README.md, "A set's parse, check and
+    /// apply in the model"): the same request `decode` gives for the document `parser` parses,
+    /// or nil when the message is not a plain `set` — one object of scalar members (the value
+    /// a string, number, Boolean or null), each key written once and without escapes, its `id`
+    /// absent, null, an integer or a string. Then `parser.parse` and `decode` read it, and give
+    /// its error if it has one.
     public static func plainSet(_ bytes: [UInt8], parser: JSONParser) -> Request? {
         var type: JSONValue?
         var id: JSONValue?

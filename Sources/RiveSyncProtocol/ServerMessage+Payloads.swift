@@ -261,12 +261,24 @@ extension ServerMessage {
         }
 
         /// A change batch as a subscriber receives it, with `effects` already filtered, and
-        /// with its commands' authors when `withAuthors`.
-        public init(_ batch: ChangeBatch, epoch: String, effects: [Effect], withAuthors: Bool = false) {
-            self.init(
-                target: batch.target, epoch: epoch, seq: batch.seq, effects: effects, commands: batch.applied,
-                authors: withAuthors ? batch.applied.map { batch.authors[$0] } : nil, elapsed: batch.elapsed, events: batch.events,
-                layers: batch.layers, settled: batch.settled)
+        /// with its commands' authors when `withAuthors`. Its fields are set here, not through
+        /// `init(target:…)`: a delegating initializer copied the whole value once more.
+        public init(_ batch: borrowing ChangeBatch, epoch: String, effects: [Effect], withAuthors: Bool = false) {
+            target = batch.target
+            self.epoch = epoch
+            seq = batch.seq
+            self.effects = effects
+            commands = batch.applied
+            if withAuthors {
+                let recorded = batch.authors
+                authors = batch.applied.map { recorded[$0] }
+            } else {
+                authors = nil
+            }
+            elapsed = batch.elapsed
+            events = batch.events
+            layers = batch.layers
+            settled = batch.settled
         }
     }
 

@@ -89,7 +89,7 @@ extension ClientLoop {
             ServerLoop.sendCloseReason(wsi, code: close.code, reason: close.reason)
             return -1
         }
-        guard let write = session.queue.write(to: wsi, coalesceLimit: 0, copyEveryWrite: true, metrics: metrics) else { return 0 }
+        guard let write = session.queue.write(to: wsi, coalescingInto: nil, copyEveryWrite: true, metrics: metrics) else { return 0 }
         metrics.queuedBytes.wrappingAdd(write.bytesDelta, ordering: .relaxed)
         metrics.queuedMessages.wrappingAdd(write.countDelta, ordering: .relaxed)
         session.lastWritten = write.buffer

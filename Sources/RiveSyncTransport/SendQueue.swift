@@ -15,7 +15,7 @@ struct WriteUnit {
     let payloadBytes: Int
 }
 
-/// What `SendQueue.write(to:coalesceLimit:copyEveryWrite:metrics:)` did.
+/// What `SendQueue.write(to:coalescingInto:copyEveryWrite:metrics:)` did.
 struct QueueWrite {
     /// The written buffer (the client keeps it until the next `WRITEABLE`/`CLOSED`, LWS.md §3.2).
     let buffer: Payload
@@ -26,60 +26,92 @@ struct QueueWrite {
     let countDelta: Int
 }
 
+/// Where a server's service thread frames its coalesced writes: one block of `limit` bytes
+/// after the headroom, reused write after write. The server keeps no buffer after `lws_write`
+/// (it offers no extension, and lws copies what the socket did not take), so the next
+/// coalesced write may overwrite the last.
+struct CoalescingBuffer {
+    let block: PayloadBlock
+    /// Most bytes (frame headers included) one coalesced write carries.
+    let limit: Int
+
+    init(limit: Int) {
+        block = PayloadBlock.make(messageBytes: limit)
+        self.limit = limit
+    }
+}
+
 /// A per-connection FIFO of outgoing messages, turned into `lws_write` calls.
 ///
 /// Touched only on the service thread. Large messages leave as fragments of at most
-/// `fragmentSize` bytes, each copied into its own buffer with headroom (LWS.md §3.5). When
-/// `coalesceLimit > 0` (server role, no permessage-deflate), consecutive small messages are
-/// pre-framed into one raw write (LWS.md §5). When `copyEveryWrite` is set (client role:
+/// `fragmentSize` bytes, each copied into its own buffer with headroom (LWS.md §3.5). With a
+/// `CoalescingBuffer` (server role, no permessage-deflate), consecutive small messages are
+/// pre-framed into it for one raw write (LWS.md §5). When `copyEveryWrite` is set (client role:
 /// frames are masked in place, LWS.md §3.4), every write gets a fresh buffer.
+///
+/// The messages lie in a ring whose storage is kept once grown: queueing and writing a message
+/// allocate nothing.
 struct SendQueue {
     /// Largest frame payload written at once.
     static let fragmentSize = 64 * 1024
 
-    private var items: [Payload] = []
+    /// The ring: `slots[head]` is the oldest message, `count` follow it (wrapping); its size is
+    /// 0 or a power of two, and a slot outside the queued range is nil.
+    private var slots: [Payload?] = []
     private var head = 0
+    /// Number of queued messages, including a partly written one.
+    private(set) var count = 0
     /// Bytes of the head message already sent as fragments.
     private var headOffset = 0
     /// Bytes of all queued messages not yet completely written.
     private(set) var bytes = 0
 
     /// Whether nothing is left to write.
-    var isEmpty: Bool { head == items.count }
-
-    /// Number of queued messages, including a partly written one.
-    var count: Int { items.count - head }
+    var isEmpty: Bool { count == 0 }
 
     /// Appends a message.
     mutating func append(_ payload: Payload) {
-        items.append(payload)
+        if count == slots.count { grow() }
+        slots[(head + count) & (slots.count - 1)] = payload
+        count += 1
         bytes += payload.count
+    }
+
+    /// Doubles the ring (2 slots at first), the messages moved to its start in order.
+    private mutating func grow() {
+        var grown = [Payload?](repeating: nil, count: max(2, slots.count * 2))
+        for offset in 0..<count { swap(&grown[offset], &slots[(head + offset) & (slots.count - 1)]) }
+        slots = grown
+        head = 0
     }
 
     /// Drops every message that has not started leaving (a partly sent one is kept so the
     /// stream stays well-formed) and returns how many were dropped.
     mutating func discardUnstarted() -> Int {
-        let keep = headOffset > 0 && !isEmpty ? [items[head]] : []
-        let dropped = count - keep.count
-        items = keep
-        head = 0
-        bytes = keep.first.map { $0.count } ?? 0
+        let keep = headOffset > 0 && !isEmpty ? 1 : 0
+        let dropped = count - keep
+        for offset in keep..<count { slots[(head + offset) & (slots.count - 1)] = nil }
+        count = keep
+        bytes = keep == 1 ? slots[head]!.count : 0
+        if keep == 0 { head = 0 }
         return dropped
     }
 
-    /// Produces the next write, or nil when the queue is empty.
-    mutating func next(coalesceLimit: Int, copyEveryWrite: Bool) -> WriteUnit? {
-        guard !isEmpty else { return nil }
-        let message = items[head]
-        if headOffset > 0 || message.count > SendQueue.fragmentSize {
-            return nextFragment(of: message)
+    /// Produces the next write; the queue must not be empty.
+    mutating func next(coalescingInto coalescing: CoalescingBuffer?, copyEveryWrite: Bool) -> WriteUnit {
+        precondition(!isEmpty, "next() of an empty send queue")
+        // The head is looked at in its slot and moved out when it leaves: no copy of it (a
+        // retain and a release per delivery).
+        let headCount = slots[head]!.count
+        if headOffset > 0 || headCount > SendQueue.fragmentSize {
+            return nextFragment()
         }
-        if coalesceLimit > 0, count > 1,
-            FrameHeader.size(payloadCount: message.count) + message.count < coalesceLimit
+        if let coalescing, count > 1,
+            FrameHeader.size(payloadCount: headCount) + headCount < coalescing.limit
         {
-            return coalesced(limit: coalesceLimit)
+            return coalesced(into: coalescing)
         }
-        pop()
+        let message = takeHead()
         let buffer = copyEveryWrite ? message.withUnsafeBytes { Payload(copying: $0, isText: message.isText) } : message
         return WriteUnit(
             buffer: buffer, length: message.count, flags: Self.flags(for: message),
@@ -88,10 +120,13 @@ struct SendQueue {
 
     /// Hands the next write to lws and counts it in `metrics` (writes, messages and bytes
     /// out); nil when the queue is empty. Client and server sessions both write this way.
-    mutating func write(to wsi: OpaquePointer, coalesceLimit: Int, copyEveryWrite: Bool, metrics: TransportMetrics) -> QueueWrite? {
+    mutating func write(
+        to wsi: OpaquePointer, coalescingInto coalescing: CoalescingBuffer?, copyEveryWrite: Bool, metrics: TransportMetrics
+    ) -> QueueWrite? {
+        guard !isEmpty else { return nil }
         let bytesBefore = bytes
         let countBefore = count
-        guard let unit = next(coalesceLimit: coalesceLimit, copyEveryWrite: copyEveryWrite) else { return nil }
+        let unit = next(coalescingInto: coalescing, copyEveryWrite: copyEveryWrite)
         let written = lws_write(wsi, unit.buffer.base.assumingMemoryBound(to: UInt8.self), unit.length, unit.flags)
         if written >= 0 {
             metrics.writes.wrappingAdd(1, ordering: .relaxed)
@@ -101,7 +136,8 @@ struct SendQueue {
         return QueueWrite(buffer: unit.buffer, accepted: written >= 0, bytesDelta: bytes - bytesBefore, countDelta: count - countBefore)
     }
 
-    private mutating func nextFragment(of message: Payload) -> WriteUnit {
+    private mutating func nextFragment() -> WriteUnit {
+        let message = slots[head]!
         let length = min(SendQueue.fragmentSize, message.count - headOffset)
         let isFirst = headOffset == 0
         let isLast = headOffset + length == message.count
@@ -110,49 +146,46 @@ struct SendQueue {
         }
         let flags = lws_write_ws_flags(Int32(Self.flags(for: message).rawValue), isFirst ? 1 : 0, isLast ? 1 : 0)
         headOffset += length
-        if isLast { pop() }
+        if isLast { _ = takeHead() }
         return WriteUnit(
             buffer: fragment, length: length, flags: lws_write_protocol(rawValue: UInt32(flags)),
             completedMessages: isLast ? 1 : 0, payloadBytes: length)
     }
 
-    /// Frames consecutive small messages into one buffer for a single raw write.
-    private mutating func coalesced(limit: Int) -> WriteUnit {
+    /// Frames consecutive small messages into the coalescing buffer for a single raw write,
+    /// each one leaving the queue once copied.
+    private mutating func coalesced(into coalescing: CoalescingBuffer) -> WriteUnit {
+        let start = coalescing.block.messageStart
         var total = 0
-        var end = head
-        while end < items.count {
-            let size = FrameHeader.size(payloadCount: items[end].count) + items[end].count
-            if end > head && total + size > limit { break }
+        var taken = 0
+        var payloadBytes = 0
+        while !isEmpty {
+            let messageCount = slots[head]!.count
+            let size = FrameHeader.size(payloadCount: messageCount) + messageCount
+            if taken > 0 && total + size > coalescing.limit { break }
+            let message = takeHead()
+            let cursor = start + total
+            let header = FrameHeader.write(payloadCount: message.count, isText: message.isText, to: cursor)
+            if message.count > 0 { (cursor + header).copyMemory(from: message.base, byteCount: message.count) }
             total += size
-            end += 1
+            payloadBytes += message.count
+            taken += 1
         }
-        let batch = items[head..<end]
-        let buffer = Payload(count: total, isText: false) { target in
-            var cursor = target.baseAddress!
-            for message in batch {
-                cursor += FrameHeader.write(payloadCount: message.count, isText: message.isText, to: cursor)
-                if message.count > 0 { cursor.copyMemory(from: message.base, byteCount: message.count) }
-                cursor += message.count
-            }
-        }
-        let payloadBytes = batch.reduce(0) { $0 + $1.count }
-        for _ in batch { pop() }
+        let buffer = Payload(sharing: start, count: total, isText: false, owner: coalescing.block)
         return WriteUnit(
             buffer: buffer, length: total, flags: lws_write_protocol(rawValue: UInt32(rs_write_raw())),
-            completedMessages: batch.count, payloadBytes: payloadBytes)
+            completedMessages: taken, payloadBytes: payloadBytes)
     }
 
-    private mutating func pop() {
-        bytes -= items[head].count
-        head += 1
+    /// Removes the head message and returns it, moved out of its slot (no copy).
+    private mutating func takeHead() -> Payload {
+        let message = slots[head].take()!
+        bytes -= message.count
+        head = (head + 1) & (slots.count - 1)
+        count -= 1
         headOffset = 0
-        if head == items.count {
-            items.removeAll(keepingCapacity: true)
-            head = 0
-        } else if head >= 1024 && head * 2 >= items.count {
-            items.removeFirst(head)
-            head = 0
-        }
+        if count == 0 { head = 0 }
+        return message
     }
 
     private static func flags(for message: Payload) -> lws_write_protocol {

@@ -10,16 +10,16 @@ import CWebSockets
 /// checks, as `ServerSession`.
 final class LoopHosting {
     /// Work to run when the outermost callback ends, in the order posted.
-    @exclusivity(unchecked) var work: [@Sendable () -> Void] = []
+    @exclusivity(unchecked) var work: [HostedWork] = []
     /// Storage of the last batch run, kept from batch to batch.
-    @exclusivity(unchecked) var spare: [@Sendable () -> Void] = []
+    @exclusivity(unchecked) var spare: [HostedWork] = []
     /// How deep the service thread is in lws callbacks (and the hosted work's own run).
     @exclusivity(unchecked) var depth = 0
     /// True while `applyInbox` applies a batch: a command of the thread then does not drain
     /// the inbox again.
     @exclusivity(unchecked) var applyingInbox = false
     /// Pending timers, earliest first.
-    @exclusivity(unchecked) var timers = TimerHeap<@Sendable () -> Void>()
+    @exclusivity(unchecked) var timers = TimerHeap<HostedWork>()
     /// The one timer (an ev_timer on the libev loop, else an lws sul), set to the earliest
     /// pending timer (`armedAt`).
     let timer: UnsafeMutablePointer<rs_timer_t>
@@ -31,6 +31,14 @@ final class LoopHosting {
     }
 
     deinit { timer.deallocate() }
+}
+
+/// A closure of hosted work, wrapped so that the generic lists holding it (an array, the timer
+/// heap) store it as it is: a bare function type as their element is kept at its most general
+/// form, and each closure put in or taken out went through a reabstraction thunk, one
+/// allocation each (~2 per set: the worker's advance timer).
+struct HostedWork {
+    let run: @Sendable () -> Void
 }
 
 /// The loop whose service thread this is (set as the thread starts, `enterServiceThread`).
@@ -62,14 +70,14 @@ extension ServerLoop {
     /// Hosts `work` on this thread: it runs at the end of the current callback.
     func host(_ work: @escaping @Sendable () -> Void) {
         takeInboxFirst()
-        hosting.work.append(work)
+        hosting.work.append(HostedWork(run: work))
     }
 
-    /// Applies commands of this thread for its own sessions at once (no lock, no wakeup);
-    /// their writes go out at the end of the callback.
-    func applyOwn(_ commands: some Sequence<WebSocketServer.Command>) {
+    /// Applies a command of this thread for its own sessions at once (no lock, no wakeup);
+    /// its writes go out at the end of the callback.
+    func applyOwn(_ command: WebSocketServer.Command) {
         takeInboxFirst()
-        for command in commands { apply(command, inTransit: false) }
+        apply(command, inTransit: false)
     }
 
     /// Runs the hosted work, then writes what it queued (`flushNewlyQueued`): at the end of
@@ -79,9 +87,12 @@ extension ServerLoop {
         hosting.depth += 1
         defer { hosting.depth -= 1 }
         while !hosting.work.isEmpty {
-            var batch = hosting.spare
+            // The spare storage is moved, not copied, into the list the work appends to: a copy
+            // shared it with `spare`, so the first append allocated a new buffer.
+            var batch: [HostedWork] = []
+            swap(&batch, &hosting.spare)
             swap(&batch, &hosting.work)
-            for work in batch { work() }
+            for work in batch { work.run() }
             batch.removeAll(keepingCapacity: true)
             hosting.spare = batch
         }
@@ -93,7 +104,7 @@ extension ServerLoop {
     func schedule(after nanoseconds: UInt64, _ work: @escaping @Sendable () -> Void) -> Bool {
         guard inbox.isOpen, let context else { return false }
         let at = Self.monotonicNow() &+ nanoseconds
-        hosting.timers.insert(work, at: at)
+        hosting.timers.insert(HostedWork(run: work), at: at)
         if hosting.armedAt.map({ at < $0 }) ?? true { arm(at, context: context) }
         return true
     }

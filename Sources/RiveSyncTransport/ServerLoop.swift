@@ -35,7 +35,7 @@ final class ServerLoop: @unchecked Sendable {
     let sessionStats: Locked<[SessionID: SessionStats]>
 
     var context: OpaquePointer?
-    @exclusivity(unchecked) var sessions: [SessionID: ServerSession] = [:]
+    @exclusivity(unchecked) var sessions = SessionTable()
     var httpBodies: [OpaquePointer: Payload] = [:]
     /// Bytes an HTTP connection had received when its last request was answered (keep-alive).
     var receivedBeforeRequest: [OpaquePointer: UInt64] = [:]
@@ -83,6 +83,8 @@ final class ServerLoop: @unchecked Sendable {
     @exclusivity(unchecked) var flushStorage: [ServerSession] = []
     /// Empty between inbox drains: storage for the next one's commands, kept from drain to drain.
     @exclusivity(unchecked) var drainStorage: [Input] = []
+    /// Where coalesced writes are framed (nil when `coalesceBytes` is 0: no coalescing).
+    let coalescing: CoalescingBuffer?
     /// Work hosted on this thread and its timers (`ServerLoop+Hosted`).
     let hosting = LoopHosting()
     private var nextID: SessionID
@@ -114,6 +116,7 @@ final class ServerLoop: @unchecked Sendable {
         self.readiness = readiness
         self.inbox = inbox
         self.sessionStats = sessionStats
+        coalescing = configuration.coalesceBytes > 0 ? CoalescingBuffer(limit: configuration.coalesceBytes) : nil
         staticFiles = configuration.staticFiles.mapValues { file in
             (file.contentType, file.headers, Payload(bytes: file.bytes, isText: false))
         }
@@ -246,7 +249,7 @@ final class ServerLoop: @unchecked Sendable {
         guard !stopping else { return }
         stopping = true
         dropPendingSockets()
-        for session in sessions.values {
+        for session in sessions.all {
             requestClose(session, code: closeCode, reason: "server shutting down", immediate: true)
         }
         if sessions.isEmpty {

@@ -32,6 +32,9 @@ final class ServerSession: ReceivingSession {
     @exclusivity(unchecked) var readingPaused = false
     /// Set once an incoming message was refused; every later `RECEIVE` returns -1 (LWS.md §3.3).
     @exclusivity(unchecked) var rejectingInput = false
+    /// Set at `CLOSED`, when the session leaves the loop's `sessions`: a list that still holds
+    /// it (`newlyQueued`) skips it.
+    @exclusivity(unchecked) var isClosed = false
 
     init(id: SessionID, wsi: OpaquePointer, stats: SessionStats, maxMessageBytes: Int) {
         self.id = id

@@ -53,8 +53,8 @@ extension WebSocketServer {
             switch command {
             case .send(let payload, let ids):
                 // Every session on this thread (always so with one thread): no split.
-                if ids.allSatisfy({ thread(of: $0) == loop.index }) {
-                    loop.applyOwn(CollectionOfOne(command))
+                if inboxes.count == 1 || ids.allSatisfy({ thread(of: $0) == loop.index }) {
+                    loop.applyOwn(command)
                     continue
                 }
                 var own: [SessionID] = []
@@ -62,10 +62,10 @@ extension WebSocketServer {
                 for id in ids {
                     if thread(of: id) == loop.index { own.append(id) } else { others.append(id) }
                 }
-                if !own.isEmpty { loop.applyOwn(CollectionOfOne(.send(payload, to: SessionIDs(own)))) }
+                if !own.isEmpty { loop.applyOwn(.send(payload, to: SessionIDs(own))) }
                 if !others.isEmpty { remote.append(.send(payload, to: SessionIDs(others))) }
             case .close(let id, _, _), .replaceQueue(let id, _), .handled(let id):
-                if thread(of: id) == loop.index { loop.applyOwn(CollectionOfOne(command)) } else { remote.append(command) }
+                if thread(of: id) == loop.index { loop.applyOwn(command) } else { remote.append(command) }
             case .adopt, .reloadCertificates:
                 remote.append(command)
             }

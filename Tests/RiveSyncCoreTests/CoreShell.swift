@@ -85,7 +85,7 @@ final class CoreShell: LogSink {
         }
     }
 
-    func committed(file: String, record: JournalRecord, ticket: LogTicket?) {
+    func committed(file: String, record: consuming JournalRecord, ticket: LogTicket?) {
         reportSendQueues()
         perform(
             core.handle(

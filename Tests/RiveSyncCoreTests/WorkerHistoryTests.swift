@@ -78,4 +78,47 @@ import Testing
         let expected = paths == ["title"] ? 1 : paths == ["count"] ? 3 : 4
         #expect(before.count == 1 + expected, "subscribed, then the batches: \(before)")
     }
+
+    /// A kept batch that cannot be read back (a snapshot written before `freedInstances` that
+    /// sets an instance freed since) does not stop the restore: the state is whole, the target
+    /// keeps the batches after it, and a cursor before them gets a snapshot.
+    @Test func aKeptBatchThatCannotBeReadDropsItAndTheOlderOnes() throws {
+        let driver = try WorkerHistoryTests.room(batches: 5)
+        driver.core.writeSnapshot("demo")
+        _ = driver.takeActions()
+        var snapshot = try #require(driver.log.snapshots["demo"])
+        let index = try #require(snapshot.targets.firstIndex { $0.name == "room" })
+        #expect(snapshot.targets[index].history.count == 5)
+        snapshot.targets[index].history[1] = Self.settingAnUnknownInstance(snapshot.targets[index].history[1])
+        let restored = try WorkerDriver(publish: false)
+        _ = try restored.core.restore(
+            WorkerDriver.schema, as: "demo", firstInstanceID: MockWorkerEnvironment.firstInstanceID, snapshot: snapshot, records: [])
+        let warnings = restored.takeActions().compactMap { action -> String? in
+            guard case .log(.warning, let message, _) = action else { return nil }
+            return message
+        }
+        #expect(warnings == ["a kept batch of the snapshot cannot be read; the target keeps the later ones"])
+        #expect(try restored.history(of: "room").map(\.seq) == [3, 4, 5])
+        #expect(try restored.room().digest == driver.room().digest, "the state is whole")
+        let resumed = try Self.resumed(restored, paths: nil, after: 2, as: ConnectionID(2))
+        #expect(resumed.first?["resumed"] == true && resumed.dropFirst().map { $0["seq"]?.intValue } == [3, 4, 5], "\(resumed)")
+        let fresh = try Self.resumed(restored, paths: nil, after: 1, as: ConnectionID(3))
+        #expect(fresh.map { $0["type"] } == ["snapshot"] && fresh.first?["resumed"] == false, "\(fresh)")
+    }
+
+    /// `batch` with the instance its `set` effect names replaced by one no store holds.
+    static func settingAnUnknownInstance(_ batch: JSONValue) -> JSONValue {
+        guard case .object(var members) = batch, let at = members.firstIndex(where: { $0.0 == "effects" }),
+            case .array(let effects) = members[at].1
+        else { return batch }
+        members[at].1 = .array(
+            effects.map { effect in
+                guard case .object(var fields) = effect, let instance = fields.firstIndex(where: { $0.0 == "instance" }) else {
+                    return effect
+                }
+                fields[instance].1 = 999
+                return .object(fields)
+            })
+        return .object(members)
+    }
 }

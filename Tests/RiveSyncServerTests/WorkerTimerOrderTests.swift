@@ -33,7 +33,7 @@ struct WorkerTimerOrderTests {
             let at = (seed >> 33) % 50 + UInt64(index)
             timers.insert(.advance(target: String(at)), at: at)
             expected.append(at)
-            if index % 3 == 0, case .advance(let target)? = timers.popFirst(dueBy: .max) {
+            if index % 3 == 0, case .advance(let target, _)? = timers.popFirst(dueBy: .max) {
                 let first = expected.min()!
                 #expect(UInt64(target) == first)
                 expected.remove(at: expected.firstIndex(of: first)!)
@@ -41,7 +41,7 @@ struct WorkerTimerOrderTests {
             }
         }
         var rest: [UInt64] = []
-        while case .advance(let target)? = timers.popFirst(dueBy: .max) { rest.append(UInt64(target)!) }
+        while case .advance(let target, _)? = timers.popFirst(dueBy: .max) { rest.append(UInt64(target)!) }
         #expect(rest == expected.sorted())
         #expect(taken.count + rest.count == 300)
         #expect(timers.popFirst(dueBy: .max) == nil)

@@ -49,9 +49,10 @@ import Testing
         queue.append(big)
         #expect(queue.count == 6 && queue.bytes == 20 + big.count)
 
-        let next = queue.next(coalesceLimit: 16 * 1024, copyEveryWrite: false)
-        let batch = try #require(next)
+        let coalescing = CoalescingBuffer(limit: 16 * 1024)
+        let batch = queue.next(coalescingInto: coalescing, copyEveryWrite: false)
         #expect(batch.completedMessages == 5 && batch.payloadBytes == 20 && batch.flags.rawValue == 3)
+        #expect(batch.buffer.base == coalescing.block.messageStart)
         var raw = Array(UnsafeRawBufferPointer(start: batch.buffer.base, count: batch.length))
         for index in 0..<5 {
             let (frame, used) = try #require(RawSocket.parseFrame(raw))
@@ -62,8 +63,9 @@ import Testing
 
         var joined: [UInt8] = []
         var fragments = 0
-        while let unit = queue.next(coalesceLimit: 16 * 1024, copyEveryWrite: false) {
-            #expect(unit.buffer !== big)
+        while !queue.isEmpty {
+            let unit = queue.next(coalescingInto: coalescing, copyEveryWrite: false)
+            #expect(!unit.buffer.sharesBytes(with: big))
             #expect(unit.length <= SendQueue.fragmentSize)
             joined += UnsafeRawBufferPointer(start: unit.buffer.base, count: unit.length)
             fragments += 1
@@ -71,28 +73,66 @@ import Testing
         #expect(fragments == 3 && joined == big.bytes && queue.isEmpty && queue.bytes == 0)
     }
 
-    @Test func sendQueueSharesOrCopiesWholeMessages() throws {
+    /// A coalesced write takes what fits in the buffer's limit; the rest waits for the next
+    /// write, which frames it where the last one lay (the buffer is reused).
+    @Test func coalescedWritesStopAtTheLimitAndReuseTheBuffer() throws {
+        var queue = SendQueue()
+        let messages = (0..<6).map { Payload(bytes: [UInt8](repeating: UInt8($0), count: 100), isText: false) }
+        messages.forEach { queue.append($0) }
+        // 102 bytes per framed message: three fit in 310, the fourth would not.
+        let coalescing = CoalescingBuffer(limit: 310)
+        var frames: [[UInt8]] = []
+        for expected in [3, 3] {
+            let unit = queue.next(coalescingInto: coalescing, copyEveryWrite: false)
+            #expect(unit.completedMessages == expected && unit.length == 306)
+            #expect(unit.buffer.base == coalescing.block.messageStart)
+            var raw = Array(UnsafeRawBufferPointer(start: unit.buffer.base, count: unit.length))
+            while let (frame, used) = RawSocket.parseFrame(raw) {
+                frames.append(frame.payload)
+                raw.removeFirst(used)
+            }
+        }
+        #expect(queue.isEmpty && frames == messages.map(\.bytes))
+    }
+
+    /// The ring grows past its first slots with the messages kept in order, also when they
+    /// wrap around its end.
+    @Test func sendQueueKeepsOrderAcrossItsRingsGrowth() {
+        var queue = SendQueue()
+        var sent: [[UInt8]] = []
+        var next = 0
+        for round in 1...5 {
+            for _ in 0..<(round * 3) {
+                queue.append(Payload(text: "m\(next)"))
+                next += 1
+            }
+            for _ in 0..<(round * 2) { sent.append(queue.next(coalescingInto: nil, copyEveryWrite: false).buffer.bytes) }
+        }
+        while !queue.isEmpty { sent.append(queue.next(coalescingInto: nil, copyEveryWrite: false).buffer.bytes) }
+        #expect(sent == (0..<next).map { Array("m\($0)".utf8) } && queue.bytes == 0 && queue.count == 0)
+    }
+
+    @Test func sendQueueSharesOrCopiesWholeMessages() {
         var queue = SendQueue()
         let payload = Payload(text: "shared")
         queue.append(payload)
-        let shared = queue.next(coalesceLimit: 0, copyEveryWrite: false)
-        #expect(try #require(shared).buffer === payload)
+        let shared = queue.next(coalescingInto: nil, copyEveryWrite: false)
+        #expect(shared.buffer.sharesBytes(with: payload))
         queue.append(payload)
-        let next = queue.next(coalesceLimit: 0, copyEveryWrite: true)
-        let copied = try #require(next)
-        #expect(copied.buffer !== payload && copied.buffer.bytes == payload.bytes)
+        let copied = queue.next(coalescingInto: nil, copyEveryWrite: true)
+        #expect(!copied.buffer.sharesBytes(with: payload) && copied.buffer.bytes == payload.bytes)
     }
 
-    @Test func discardKeepsAPartlySentMessage() throws {
+    @Test func discardKeepsAPartlySentMessage() {
         var queue = SendQueue()
         let big = Payload(bytes: [UInt8](repeating: 1, count: 100_000), isText: false)
         queue.append(big)
         queue.append(Payload(text: "x"))
-        let first = queue.next(coalesceLimit: 0, copyEveryWrite: false)
-        #expect(first?.completedMessages == 0)
+        let first = queue.next(coalescingInto: nil, copyEveryWrite: false)
+        #expect(first.completedMessages == 0)
         #expect(queue.discardUnstarted() == 1)
-        let next = queue.next(coalesceLimit: 0, copyEveryWrite: false)
-        let rest = try #require(next)
+        #expect(queue.count == 1 && queue.bytes == 100_000)
+        let rest = queue.next(coalescingInto: nil, copyEveryWrite: false)
         #expect(rest.length == 100_000 - SendQueue.fragmentSize && rest.completedMessages == 1)
         #expect(queue.isEmpty)
     }

@@ -5,7 +5,8 @@ extension Connections {
     /// Answers daemon-wide requests, starts background work, or routes to the owning worker.
     /// `state`: the connection's in `states` (nothing here adds or removes a connection).
     mutating func route(
-        _ connection: ConnectionID, at state: StateIndex, _ request: Request, identity: Identity, into out: inout [ConnectionAction]
+        _ connection: ConnectionID, at state: StateIndex, _ request: consuming Request, identity: Identity,
+        into out: inout [ConnectionAction]
     ) -> Outcome {
         let limits = settings.limits
         switch request.body {
@@ -58,7 +59,8 @@ extension Connections {
         default:
             break
         }
-        out.append(.route(connection, request, worker: worker, identity: identity, author: author(at: state)))
+        // Moved into the action, not copied.
+        out.append(.route(connection, consume request, worker: worker, identity: identity, author: author(at: state)))
         return .routed
     }
 

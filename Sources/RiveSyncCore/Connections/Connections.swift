@@ -83,12 +83,12 @@ public struct Connections {
     /// The subscriptions the workers confirmed for a connection (target → paths).
     public func subscriptions(of connection: ConnectionID) -> [String: [String]] { states[connection]?.value.subscriptions ?? [:] }
 
-    /// Handles one event; returns what the shell must do, in order.
-    public mutating func handle(_ event: ConnectionEvent) -> [ConnectionAction] {
+    /// Handles one event (taken, not copied); returns what the shell must do, in order.
+    public mutating func handle(_ event: consuming ConnectionEvent) -> [ConnectionAction] {
         var out: [ConnectionAction] = []
         // A request makes two or three actions (counted, routed or answered): one allocation.
         out.reserveCapacity(4)
-        switch event {
+        switch consume event {
         case .opened(let connection, let remote, let origin):
             guard settings.origins.admits(origin) else {
                 out.append(.log(.warning, "origin refused", [("origin", origin ?? ""), ("remote", remote)]))
@@ -199,7 +199,9 @@ public struct Connections {
             } catch {
                 return fail(connection, .badJSON("\(error)"), id: nil, into: &out)
             }
-            switch Request.decode(json, maxTransactionCommands: limits.maxTransactionCommands) {
+            let decoded = Request.decode(json, maxTransactionCommands: limits.maxTransactionCommands)
+            // Taken out of the result, not copied.
+            switch consume decoded {
             case .success(let decoded): request = decoded
             case .failure(let failure):
                 // Before its hello a connection learns nothing but that hello comes first.
@@ -230,9 +232,14 @@ public struct Connections {
             refuse(connection, id: request.id, reason: "token revoked", into: &out)
             return .answered
         }
-        for (index, body) in (transaction?.commands ?? [request.body]).enumerated() {
-            guard let denial = grants.denial(of: body) else { continue }
-            return fail(connection, transaction == nil ? denial.error : denial.error.inCommand(index), id: request.id, into: &out)
+        // A single request is checked where it lies (an array of it copied it, and allocated).
+        if let transaction {
+            for (index, body) in transaction.commands.enumerated() {
+                guard let denial = grants.denial(of: body) else { continue }
+                return fail(connection, denial.error.inCommand(index), id: request.id, into: &out)
+            }
+        } else if let denial = grants.denial(of: request.body) {
+            return fail(connection, denial.error, id: request.id, into: &out)
         }
         // A daemon that accepts no files refuses them here, before their bytes (or a `.riv`
         // file's parts) are kept.

@@ -36,8 +36,8 @@ import RiveSyncJSON
 public protocol ChangeLog: AnyObject {
     /// Performs an `append` action: appends `record` to `file`'s log after everything appended
     /// for that file before, and answers the ticket exactly once through `sink` (possibly
-    /// before returning).
-    func append(_ record: JournalRecord, file: String, ticket: LogTicket, sink: any LogSink)
+    /// before returning). The record is taken, not copied.
+    func append(_ record: consuming JournalRecord, file: String, ticket: LogTicket, sink: any LogSink)
 
     /// Performs a `retract` action: the record just committed for `file` did not apply. A log
     /// may take it back when it is its last (the file journal does, so a restore never meets
@@ -68,7 +68,7 @@ extension ChangeLog {
 /// answer to its core as an event.
 public protocol LogSink: AnyObject {
     /// A committed record, in log order.
-    func committed(file: String, record: JournalRecord, ticket: LogTicket?)
+    func committed(file: String, record: consuming JournalRecord, ticket: LogTicket?)
 
     /// An append that could not be made durable: nothing applies.
     func appendFailed(file: String, ticket: LogTicket, failure: LogFailure)

@@ -1,4 +1,5 @@
 import RiveSyncJSON
+import RiveSyncModel
 
 /// `file.json`: which file a journal belongs to, on which worker, with which schema.
 public struct JournalHeader: Sendable {
@@ -50,12 +51,28 @@ public struct JournalSnapshot: Sendable {
         public var rate: Double
         /// Batch messages, oldest first.
         public var history: [JSONValue]
+        /// The view model of each instance a batch of `history` sets a value of that `state` no
+        /// longer holds (freed since the batch): reading the batch back types the value by it.
+        /// Written as `freedInstances` when there are any (snapshots before it had none).
+        public var freedInstances: [FreedInstance]
 
-        public init(name: String, manual: Bool, rate: Double, history: [JSONValue]) {
+        public init(name: String, manual: Bool, rate: Double, history: [JSONValue], freedInstances: [FreedInstance] = []) {
             self.name = name
             self.manual = manual
             self.rate = rate
             self.history = history
+            self.freedInstances = freedInstances
+        }
+    }
+
+    /// An instance a kept batch sets, gone from the snapshot's state, and its view model.
+    public struct FreedInstance: Sendable, Equatable {
+        public var instance: InstanceID
+        public var viewModel: String
+
+        public init(instance: InstanceID, viewModel: String) {
+            self.instance = instance
+            self.viewModel = viewModel
         }
     }
 
@@ -66,10 +83,17 @@ public struct JournalSnapshot: Sendable {
                 "targets",
                 .array(
                     targets.map { target in
-                        .object([
+                        var members: [(String, JSONValue)] = [
                             ("name", .string(target.name)), ("manual", .bool(target.manual)), ("rate", .number(target.rate)),
                             ("history", .array(target.history)),
-                        ])
+                        ]
+                        if !target.freedInstances.isEmpty {
+                            let freed = target.freedInstances.map { freed -> JSONValue in
+                                .object([("instance", .number(Double(freed.instance.rawValue))), ("viewModel", .string(freed.viewModel))])
+                            }
+                            members.append(("freedInstances", .array(freed)))
+                        }
+                        return .object(members)
                     })
             ),
         ])
@@ -90,9 +114,14 @@ public struct JournalSnapshot: Sendable {
         state = try fields.value("state")
         targets = try fields.array("targets").map { (item) throws(JournalCodec.Invalid) in
             let target = JournalCodec.Fields(json: item, what: "snapshot target")
+            let freed = item["freedInstances"] == nil ? [] : try target.array("freedInstances")
             return Target(
                 name: try target.string("name"), manual: try target.bool("manual"), rate: try target.number("rate"),
-                history: try target.array("history"))
+                history: try target.array("history"),
+                freedInstances: try freed.map { (item) throws(JournalCodec.Invalid) in
+                    let fields = JournalCodec.Fields(json: item, what: "freed instance")
+                    return FreedInstance(instance: try fields.instance("instance"), viewModel: try fields.string("viewModel"))
+                })
         }
     }
 }

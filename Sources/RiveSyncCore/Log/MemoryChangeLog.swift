@@ -16,14 +16,17 @@ public final class MemoryChangeLog: ChangeLog {
 
     public init(retains: Bool) { self.retains = retains }
 
-    public func append(_ record: JournalRecord, file: String, ticket: LogTicket, sink: any LogSink) {
+    public func append(_ record: consuming JournalRecord, file: String, ticket: LogTicket, sink: any LogSink) {
         if let failure = failNext {
             failNext = nil
             sink.appendFailed(file: file, ticket: ticket, failure: failure)
             return
         }
-        if retains { records[file, default: []].append(record) }
-        counts[file, default: 0] += 1
+        // Counted only where a compaction reads it (a daemon's log keeps nothing: no lookup).
+        if retains {
+            records[file, default: []].append(copy record)
+            counts[file, default: 0] += 1
+        }
         sink.committed(file: file, record: record, ticket: ticket)
     }
 

@@ -23,18 +23,19 @@ extension WorkerCore {
             var viewModel: String
         }
 
-        /// `batch`, kept as `frame`; `store` (its file's) gives the view models of the
-        /// instances it sets. (A batch of one advance is of the advanced file; an instance not
-        /// in `store` is not recorded, and reading such a batch back falls back to the store.)
-        init(_ batch: ChangeBatch, frame: Frame, store: InstanceStore) {
+        /// `batch`, kept as `frame`; `viewModelOf` gives the view models of the instances it
+        /// sets (its file's store, and on a restore the snapshot's freed instances too). (A
+        /// batch of one advance is of the advanced file; an instance it does not know is not
+        /// recorded, and reading such a batch back falls back to the store.)
+        init(_ batch: borrowing ChangeBatch, frame: Frame, viewModelOf: (InstanceID) -> String?) {
             seq = batch.seq
             self.frame = frame
             setViewModels = []
             for effect in batch.effects {
                 guard case .set(let instance, _, _, let introduced) = effect.change, !introduced.contains(where: { $0.id == instance }),
-                    !setViewModels.contains(where: { $0.instance == instance }), let state = store[instance]
+                    !setViewModels.contains(where: { $0.instance == instance }), let viewModel = viewModelOf(instance)
                 else { continue }
-                setViewModels.append(SetViewModel(instance: instance, viewModel: state.viewModel))
+                setViewModels.append(SetViewModel(instance: instance, viewModel: viewModel))
             }
         }
 

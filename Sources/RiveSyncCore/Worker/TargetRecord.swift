@@ -10,9 +10,10 @@ extension WorkerCore {
     public struct TargetRecord: Sendable {
         private var fields: Fields
 
-        /// `settled`: the model's `isSettled` of the new target.
-        init(file: String, manual: Bool, rate: Double, settled: Bool) {
-            fields = Fields(file: file, manual: manual, rate: rate)
+        /// `settled`: the model's `isSettled` of the new target; `runtime`: its file's handle
+        /// in the worker's `files`.
+        init(file: String, runtime: FileHandle, manual: Bool, rate: Double, settled: Bool) {
+            fields = Fields(file: file, runtime: runtime, manual: manual, rate: rate)
             fields.settled = settled
         }
 
@@ -24,10 +25,10 @@ extension WorkerCore {
             }
         }
 
-        public var file: String {
-            get { fields.file }
-            set { unique.file = newValue }
-        }
+        public var file: String { fields.file }
+        /// Where the target's file is in the worker's `files` (a target lives as long as its
+        /// file, so this holds while the record does).
+        var runtime: FileHandle { fields.runtime }
         public var manual: Bool {
             get { fields.manual }
             set { unique.manual = newValue }
@@ -90,7 +91,7 @@ extension WorkerCore {
             set { unique.advancesInFlight = newValue }
         }
         /// Commands queued on this target that wait for their advance, by command number.
-        var pending: [UInt64: PendingAck] {
+        var pending: PendingAcks {
             get { fields.pending }
             _modify { yield &unique.pending }
         }
@@ -108,7 +109,8 @@ extension WorkerCore.TargetRecord {
     /// for the same reason its fields need no run-time exclusivity check (the record's own
     /// access, checked statically, covers them).
     fileprivate final class Fields: @unchecked Sendable {
-        @exclusivity(unchecked) var file: String
+        let file: String
+        let runtime: WorkerCore.FileHandle
         @exclusivity(unchecked) var manual: Bool
         @exclusivity(unchecked) var rate: Double
         @exclusivity(unchecked) var lastAdvance: UInt64 = 0
@@ -120,17 +122,18 @@ extension WorkerCore.TargetRecord {
         @exclusivity(unchecked) var history = WorkerCore.BatchHistory()
         @exclusivity(unchecked) var queued: [QueuedCommand] = []
         @exclusivity(unchecked) var advancesInFlight = 0
-        @exclusivity(unchecked) var pending: [UInt64: WorkerCore.PendingAck] = [:]
+        @exclusivity(unchecked) var pending = WorkerCore.PendingAcks()
         @exclusivity(unchecked) var presence = PresenceRecord()
 
-        init(file: String, manual: Bool, rate: Double) {
+        init(file: String, runtime: WorkerCore.FileHandle, manual: Bool, rate: Double) {
             self.file = file
+            self.runtime = runtime
             self.manual = manual
             self.rate = rate
         }
 
         func copy() -> Fields {
-            let copy = Fields(file: file, manual: manual, rate: rate)
+            let copy = Fields(file: file, runtime: runtime, manual: manual, rate: rate)
             copy.lastAdvance = lastAdvance
             copy.scheduled = scheduled
             copy.lastStep = lastStep

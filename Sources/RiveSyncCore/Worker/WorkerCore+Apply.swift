@@ -7,11 +7,14 @@ extension WorkerCore {
     /// record: no clock, no grants, no per-connection data (a record without a ticket — a
     /// restore, another node — applies exactly like one this worker proposed). A record that
     /// cannot apply throws and leaves the state as it was (the model checks before it mutates).
-    func apply(_ record: JournalRecord, file: String) throws(WireError) -> Applied {
-        // The file found once: applying a record adds or removes no file, so its index holds.
-        guard let runtime = files.index(forKey: file) else { throw Self.unknownFile(file) }
+    /// `proposed`: the record of the target of an advance this worker proposed (its waiter's),
+    /// which finds the record and its file without hashing their names while it holds.
+    func apply(_ record: JournalRecord, file: String, proposed: TargetHandle? = nil) throws(WireError) -> Applied {
+        // The file found once: applying a record adds or removes no file, so its handle holds.
+        let known = proposed.flatMap { targets.contains($0) ? $0 : nil }
+        guard let runtime = known.map({ targets[$0].runtime }) ?? files.handle(of: file) else { throw Self.unknownFile(file) }
         func model<T>(_ body: (inout FileRuntime) throws -> T) throws(WireError) -> T {
-            do { return try body(&files.values[runtime]) } catch { throw WireError(error) }
+            do { return try body(&files[runtime]) } catch { throw WireError(error) }
         }
         switch record {
         case .createInstance(let source, let nested):
@@ -30,8 +33,8 @@ extension WorkerCore {
                 throw error
             }
             targets[resolved.name] = TargetRecord(
-                file: file, manual: request.manual, rate: request.rate ?? settings.defaultRate,
-                settled: files.values[runtime].isSettled(resolved.name))
+                file: file, runtime: runtime, manual: request.manual, rate: request.rate ?? settings.defaultRate,
+                settled: files[runtime].isSettled(resolved.name))
             return .target(resolved.name)
         case .publish(let instance, let name):
             try claimCommitted(name, file: file)
@@ -39,15 +42,16 @@ extension WorkerCore {
                 releaseClaimed(name)
                 throw error
             }
-            targets[name] = TargetRecord(file: file, manual: false, rate: settings.defaultRate, settled: true)
+            targets[name] = TargetRecord(file: file, runtime: runtime, manual: false, rate: settings.defaultRate, settled: true)
             return .target(name)
         case .deleteTarget(let target):
             guard targets[target]?.file == file else { throw WireError(StateMachineError.unknownTarget(target)) }
             return try applyDelete(target)
         case .advance(let target, let commands, let elapsed):
-            guard let record = targets.index(forKey: target), targets.values[record].file == file else {
+            guard let record = known ?? targets.handle(of: target), targets[record].runtime == runtime else {
                 throw WireError(StateMachineError.unknownTarget(target))
             }
+            assert(targets.name(of: record) == target && targets[record].file == file, "a proposal's record is another target's")
             // Queued and advanced with one lookup of the target in the model, which also says
             // what `publish` and `advanceApplied` would otherwise look it up again for.
             let result = try model { try $0.advance(target, queueing: commands, elapsed: elapsed) }
@@ -93,20 +97,23 @@ extension WorkerCore {
     }
 
     /// Answers whoever waited for a record.
-    func answer(_ waiter: Waiter, ticket: LogTicket, with result: Result<Applied, WireError>) {
-        switch waiter {
+    func answer(_ waiter: consuming Waiter, ticket: LogTicket, with result: Result<Applied, WireError>) {
+        switch consume waiter {
         case .own(let reserved):
             ownOutcomes[ticket] = result
             if case .failure = result, let name = reserved, reservedTargets.remove(name) != nil {
                 outbox.append(.targetNames(.release(name)))
             }
-        case .advance(let target, let commands, let manual):
-            // Through the record's index: changed through the dictionary's subscript, the
-            // record costs the subscript's accessor a `malloc` too (~800 instructions, not ~350).
-            // An applied advance brings its record's index (found by `apply`).
-            let record: [String: TargetRecord].Index?
-            if case .success(.advanced(let advance)) = result { record = advance.record } else { record = targets.index(forKey: target) }
-            if let record { targets.values[record].advancesInFlight -= 1 }
+        case .advance(let target, let known, let commands, let manual):
+            // Through the record's handle: an applied advance brings it (found by `apply`), and
+            // the proposal's holds unless the target was deleted meanwhile.
+            let record: TargetHandle?
+            if case .success(.advanced(let advance)) = result {
+                record = advance.record
+            } else {
+                record = targets.contains(known) ? known : targets.handle(of: target)
+            }
+            if let record { targets[record].advancesInFlight -= 1 }
             switch result {
             case .failure(let error):
                 guard let pending = targets[target]?.pending else { break }

@@ -55,7 +55,9 @@ extension WorkerCore {
         }
         switch pending.then {
         case .request(let waiter): sendError(waiter.grants.visible(error, for: waiter.body), id: waiter.id, to: waiter.connection)
-        case .own(let ticket): ownOutcomes[ticket] = .failure(error)
+        case .own(let ticket):
+            waiting.release(ticket)
+            ownOutcomes[ticket] = .failure(error)
         }
     }
 }

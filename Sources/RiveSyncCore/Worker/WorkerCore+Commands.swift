@@ -11,8 +11,7 @@ extension WorkerCore {
         _ body: ClientRequest, session: ConnectionID, requestID: JSONValue?, grants: any RequestGrants, author: Author?
     ) throws(WireError) {
         let checked = try self.command(for: body, grants: grants)
-        // The record and the file found once, by the check: nothing below adds or removes a
-        // target or a file, so their indexes hold.
+        // The record and the file found once, by the check.
         let (target, command, record, runtime) = (checked.target, checked.command, checked.record, checked.runtime)
         var resolved = checked.resolved
         // Against the applied state only while nothing waits to apply before this command:
@@ -20,21 +19,21 @@ extension WorkerCore {
         // of the new index) or invalid; then it is checked when it applies, and its error
         // carries the batch's seq. A `set`'s path was resolved in this state already; another
         // command's path is resolved here, once, and carried like a set's.
-        if targets.values[record].queued.isEmpty && targets.values[record].advancesInFlight == 0 {
+        if targets[record].queued.isEmpty && targets[record].advancesInFlight == 0 {
             do {
                 if case .set(let path, let value) = command, let setResolved = checked.resolved {
-                    try files.values[runtime].validateSet(value, at: setResolved, path: path)
+                    try files[runtime].validateSet(value, at: setResolved, path: path)
                 } else if let (_, path) = body.commandLocation {
-                    let here = try files.values[runtime].resolve(path, inTarget: target)
-                    try files.values[runtime].validate(command, on: target, resolved: here)
+                    let here = try files[runtime].resolve(path, inTarget: target)
+                    try files[runtime].validate(command, on: target, resolved: here)
                     resolved = here
                 } else {
-                    try files.values[runtime].validate(command, on: target)
+                    try files[runtime].validate(command, on: target)
                 }
             } catch { throw WireError(error) }
         }
         let number = numbering.next()
-        targets.values[record].queued.append(QueuedCommand(id: number, command: command, author: recorded(author), resolved: resolved))
+        targets[record].queued.append(QueuedCommand(id: number, command: command, author: recorded(author), resolved: resolved))
         let hidden: String?
         if case .bind = command {
             hidden = nil
@@ -43,7 +42,7 @@ extension WorkerCore {
         } else {
             hidden = grants.may(.read, on: target, at: "") ? nil : ""
         }
-        targets.values[record].pending[number] = PendingAck(connection: session, requestID: requestID, hiddenPath: hidden)
+        targets[record].pending[number] = PendingAck(connection: session, requestID: requestID, hiddenPath: hidden)
         waitingChange.commands += 1
         scheduleAdvance(target, at: record)
     }
@@ -70,9 +69,9 @@ extension WorkerCore {
         switch body {
         case .set(let t, let path, let json):
             let (record, runtime) = try place(of: t)
-            let file = targets.values[record].file
+            let file = targets[record].file
             let property: ResolvedProperty
-            do { property = try files.values[runtime].resolve(path, inTarget: t) } catch { throw WireError(error) }
+            do { property = try files[runtime].resolve(path, inTarget: t) } catch { throw WireError(error) }
             let value: PropertyValue
             do { value = try ValueCodec.decode(json, as: property.property.type, path: path.text) } catch { throw WireError(error) }
             try checkValue(value, file: file, target: t, path: path, grants: grants)
@@ -113,7 +112,7 @@ extension WorkerCore {
             throw WireError.internalError("not a command: \(body.type)")
         }
         let (record, runtime) = try place(of: target)
-        let file = targets.values[record].file
+        let file = targets[record].file
         switch command {
         case .listAppend(_, let instance), .listInsert(_, _, let instance):
             try checkAttach(instance, in: file, to: target, at: body.commandLocation?.path ?? "", grants: grants)
@@ -129,19 +128,16 @@ extension WorkerCore {
         return CheckedCommand(target: target, command: command, resolved: nil, record: record, runtime: runtime)
     }
 
-    /// Where `target`'s record is in `targets` and its file's runtime in `files`.
-    private func place(of target: String) throws(WireError) -> (record: [String: TargetRecord].Index, runtime: [String: FileRuntime].Index)
-    {
-        guard let record = targets.index(forKey: target) else { throw WireError(StateMachineError.unknownTarget(target)) }
-        guard let runtime = files.index(forKey: targets.values[record].file) else {
-            throw Self.unknownFile(targets.values[record].file)
-        }
-        return (record, runtime)
+    /// Where `target`'s record is in `targets` and its file's runtime in `files` (one hash of
+    /// the target's name: the record knows its file's handle).
+    private func place(of target: String) throws(WireError) -> (record: TargetHandle, runtime: FileHandle) {
+        guard let record = targets.handle(of: target) else { throw WireError(StateMachineError.unknownTarget(target)) }
+        return (record, targets[record].runtime)
     }
 
     /// Ends queued commands that will never apply: each one a session still waits for gets
     /// `error(command number)`, and the gauges count every one as rejected.
-    func abandon(_ commands: [QueuedCommand], on target: String, pending: [UInt64: PendingAck], error: (UInt64) -> WireError) {
+    func abandon(_ commands: [QueuedCommand], on target: String, pending: PendingAcks, error: (UInt64) -> WireError) {
         count(.commandsRejected(target: target, count: commands.count))
         waitingChange.commands -= commands.count
         for command in commands {
@@ -180,7 +176,7 @@ struct CheckedCommand {
     /// Where a `set`'s path leads now (nil for other commands).
     var resolved: ResolvedProperty?
     /// The target's record in the worker's `targets`.
-    var record: [String: WorkerCore.TargetRecord].Index
+    var record: WorkerCore.TargetHandle
     /// The target's file's runtime in the worker's `files`.
-    var runtime: [String: FileRuntime].Index
+    var runtime: WorkerCore.FileHandle
 }

@@ -35,8 +35,8 @@ extension WorkerCore {
         let ended = ServerMessage.unsubscribed(target: target, reason: .deleted, id: nil)
         if !record.subscribers.isEmpty { outbox.append(.send(frame(ended), to: Recipients(record.subscribers.keys))) }
         count(.subscriptions(target: target, delta: -record.subscribers.count))
-        let inFlight = waiting.values.flatMap { waiter -> [QueuedCommand] in
-            guard case .advance(target, let commands, _) = waiter else { return [] }
+        let inFlight = waiting.waiters.flatMap { waiter -> [QueuedCommand] in
+            guard case .advance(target, _, let commands, _) = waiter else { return [] }
             return commands
         }
         abandon(record.queued + inFlight + removal.dropped, on: target, pending: record.pending) { number in

@@ -6,12 +6,18 @@ import RiveSyncProtocol
 enum Waiter {
     /// A client's request: its reply (or its error) goes to the connection.
     case request(RequestWaiter)
-    /// An advance's commands (their senders wait in the target's `pending`); `manual`: the
-    /// `advance` request that asked for it.
-    case advance(target: String, commands: [QueuedCommand], manual: ManualAdvance?)
+    /// An advance's commands (their senders wait in the target's `pending`); `record`: the
+    /// target's record when it was proposed; `manual`: the `advance` request that asked for it.
+    case advance(target: String, record: WorkerCore.TargetHandle, commands: [QueuedCommand], manual: ManualAdvance?)
     /// The daemon itself (configuration loading): the outcome is kept for `outcome(of:)`;
     /// `reserved`: the target name claimed for it, given back if the record does not apply.
     case own(reserved: String?)
+
+    /// The record of an advance's target, as proposed (read without copying the waiter).
+    var advancedRecord: WorkerCore.TargetHandle? {
+        guard case .advance(_, let record, _, _) = self else { return nil }
+        return record
+    }
 }
 
 /// A request waiting for its record.
@@ -48,9 +54,8 @@ public struct AppliedAdvance: Sendable {
     public var target: String
     /// Whether the target's state machine needs no further advance, after this one.
     public var settled: Bool
-    /// The target's record in the worker's `targets`: valid until a record is added or
-    /// removed, so only for the event that applied the advance.
-    var record: [String: WorkerCore.TargetRecord].Index
+    /// The target's record in the worker's `targets`.
+    var record: WorkerCore.TargetHandle
 }
 
 extension WorkerCore {
@@ -62,10 +67,11 @@ extension WorkerCore {
     /// Proposes a record for `file`: an `append` action; `waiter` is answered once the log's
     /// answer comes back as an event (`committed` or `appendFailed`). An advance's waiter is
     /// counted in its target's `advancesInFlight` by `runAdvance`, which has the record at hand.
+    /// The record and the waiter are taken, not copied.
     @discardableResult
-    func propose(_ record: JournalRecord, file: String, _ waiter: Waiter, ticket given: LogTicket? = nil) -> LogTicket {
+    func propose(_ record: consuming JournalRecord, file: String, _ waiter: consuming Waiter, ticket given: LogTicket? = nil) -> LogTicket {
         let ticket = given ?? nextTicket()
-        waiting[ticket] = waiter
+        waiting.wait(waiter, on: ticket)
         waitingChange.proposals += 1
         outbox.append(.append(record, file: file, ticket: ticket))
         return ticket
@@ -76,11 +82,8 @@ extension WorkerCore {
     /// `outcome(of:)` tells what applying it did.
     public func proposeOwn(_ record: JournalRecord, file: String) -> LogTicket { propose(record, file: file, .own(reserved: nil)) }
 
-    /// A fresh ticket.
-    func nextTicket() -> LogTicket {
-        lastTicket += 1
-        return LogTicket(lastTicket)
-    }
+    /// A fresh ticket (see `Proposals`).
+    func nextTicket() -> LogTicket { waiting.newTicket() }
 
     /// What applying the record of the daemon's own proposal `ticket` did (then forgotten):
     /// its error if it did not apply, `internal_error` if the log has not answered yet (a log
@@ -94,23 +97,27 @@ extension WorkerCore {
 
     /// A committed record (`WorkerEvent.committed`): applies it and answers its waiter.
     func committed(file: String, record: JournalRecord, ticket: LogTicket?, recordsSinceCompaction: Int) {
-        let waiter = ticket.flatMap { waiting.removeValue(forKey: $0) }
+        let waiter = ticket.flatMap { waiting.remove($0) }
         if waiter != nil { waitingChange.proposals -= 1 }
         let start = environment.now()
         let result: Result<Applied, WireError>
-        do { result = .success(try apply(record, file: file)) } catch { result = .failure(error) }
+        // An advance this worker proposed names its record (the waiter's): no name hashed.
+        do { result = .success(try apply(record, file: file, proposed: waiter?.advancedRecord)) } catch { result = .failure(error) }
         if case .failure = result { outbox.append(.retract(file: file)) }
-        if let waiter, let ticket { answer(waiter, ticket: ticket, with: result) }
-        guard case .success = result else { return }
-        switch (record, result) {
-        case (.advance(let target, let commands, _), .success(.advanced(let advance))):
+        if let waiter = consume waiter, let ticket { answer(waiter, ticket: ticket, with: result) }
+        guard case .success(let applied) = result else { return }
+        // The record matched where it lies (a tuple of it and the result copied it).
+        switch record {
+        case .advance(let target, let commands, _):
+            guard case .advanced(let advance) = applied else { break }
             if ticket != nil { count(.advanceDuration(nanoseconds: environment.now() &- start)) }
             // Another node's numbers: later ones of this worker go above them (CLUSTER.md §2.5).
             if ticket == nil { numbering.ensure(counterAbove: highestCounter(commands.map(\.id))) }
-            // Answering the waiter added or removed no record: the index `apply` found holds.
+            // Answering the waiter removed no record: the handle `apply` found holds.
             advanceApplied(target, at: advance.record, settled: advance.settled, own: ticket != nil)
             if ticket == nil { followAdvance(of: target) }
-        case (.createStateMachine, .success(.target(let target))):
+        case .createStateMachine:
+            guard case .target(let target) = applied else { break }
             // A new state machine may need advances before it settles (its entry state).
             advanceApplied(target, own: ticket != nil)
         default:
@@ -128,7 +135,7 @@ extension WorkerCore {
 
     /// An append the log could not make durable (`WorkerEvent.appendFailed`).
     func appendFailed(file: String, ticket: LogTicket, failure: LogFailure) {
-        guard let waiter = waiting.removeValue(forKey: ticket) else { return }
+        guard let waiter = waiting.remove(ticket) else { return }
         waitingChange.proposals -= 1
         answer(waiter, ticket: ticket, with: .failure(Self.storageFailed(failure)))
     }
@@ -139,14 +146,13 @@ extension WorkerCore {
     /// name claimed for a dropped proposal is released; if its record commits, applying it
     /// claims the name again, as on every other node.
     func dropUnansweredProposals() {
-        let dropped = waiting
-        waiting.removeAll()
+        let dropped = waiting.removeAll()
         waitingChange.proposals -= dropped.count
-        for waiter in dropped.values {
+        for waiter in dropped {
             switch waiter {
             case .request(let request):
                 if let name = request.reserved, reservedTargets.remove(name) != nil { outbox.append(.targetNames(.release(name))) }
-            case .advance(let target, let commands, _):
+            case .advance(let target, _, let commands, _):
                 if targets[target] != nil { waitingChange.commands -= commands.count }
                 targets[target]?.advancesInFlight -= 1
                 for command in commands { targets[target]?.pending[command.id] = nil }
@@ -170,9 +176,21 @@ extension WorkerCore {
         let names = targets.keys.filter { targets[$0]!.file == file }.sorted()
         let snapshotTargets = names.map { name in
             let record = targets[name]!
-            return JournalSnapshot.Target(name: name, manual: record.manual, rate: record.rate, history: snapshotHistory(of: name))
+            return JournalSnapshot.Target(
+                name: name, manual: record.manual, rate: record.rate, history: snapshotHistory(of: name),
+                freedInstances: freedInstances(of: name, store: runtime.store))
         }
         outbox.append(.compact(file: file, state: JournalCodec.encode(runtime.persistentState), targets: snapshotTargets))
+    }
+
+    /// The instances `target`'s kept batches set that `store` no longer holds, with their view
+    /// models (a restore reads those batches back by them), in id order.
+    private func freedInstances(of target: String, store: InstanceStore) -> [JournalSnapshot.FreedInstance] {
+        var freed: [InstanceID: String] = [:]
+        for entry in targets[target]!.history.ordered {
+            for set in entry.setViewModels where store[set.instance] == nil { freed[set.instance] = set.viewModel }
+        }
+        return freed.sorted { $0.key < $1.key }.map { JournalSnapshot.FreedInstance(instance: $0.key, viewModel: $0.value) }
     }
 
     /// A target's kept batches as a snapshot keeps them: each frame's message, as sent. (Frames

@@ -47,16 +47,30 @@ extension WorkerCore {
             }
             outbox.append(.targetNames(.claim(target.name, file: name)))
             var record = TargetRecord(
-                file: name, manual: target.manual, rate: target.rate, settled: files[name]!.isSettled(target.name))
+                file: name, runtime: files.handle(of: name)!, manual: target.manual, rate: target.rate,
+                settled: files[name]!.isSettled(target.name))
             record.drivesTime = !settings.sharesManualAdvances
+            let runtime = files[name]!
+            let freed = Dictionary(target.freedInstances.map { ($0.instance, $0.viewModel) }) { _, last in last }
+            let viewModelOf = { (id: InstanceID) in runtime.store[id]?.viewModel ?? freed[id] }
             for batch in target.history {
-                let runtime = files[name]!
-                let decoded = try HistoryEntry.decode(batch, target: target.name, schema: runtime.schema) { runtime.store[$0]?.viewModel }
+                let decoded: ChangeBatch
+                do { decoded = try HistoryEntry.decode(batch, target: target.name, schema: runtime.schema, viewModelOf: viewModelOf) } catch
+                {
+                    // Only a resume reads kept batches: the state is whole without them. (A
+                    // snapshot written before `freedInstances` may set an instance freed since.)
+                    record.history = BatchHistory()
+                    outbox.append(
+                        .log(
+                            .warning, "a kept batch of the snapshot cannot be read; the target keeps the later ones",
+                            [("file", name), ("target", target.name), ("reason", "\(error)")]))
+                    continue
+                }
                 highestCommand = max(highestCommand, highestCounter(decoded.applied))
                 // Authors recorded before `authors` was turned off are not sent.
                 let sent = settings.recordsAuthors ? batch : .object((batch.objectValue ?? []).filter { $0.0 != "authors" })
                 record.history.append(
-                    HistoryEntry(decoded, frame: Frame(sent, headroom: settings.frameHeadroom), store: runtime.store),
+                    HistoryEntry(decoded, frame: Frame(sent, headroom: settings.frameHeadroom), viewModelOf: viewModelOf),
                     limit: settings.limits.historyBatches)
             }
             targets[target.name] = record

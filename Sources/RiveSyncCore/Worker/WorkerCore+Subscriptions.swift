@@ -155,7 +155,7 @@ extension WorkerCore {
             if targets[name]!.subscribers.removeValue(forKey: connection) != nil {
                 count(.subscriptions(target: name, delta: -1))
             }
-            targets[name]!.pending = targets[name]!.pending.filter { $0.value.connection != connection }
+            targets[name]!.pending.removeAll { $0.connection == connection }
         }
     }
 }

@@ -20,8 +20,10 @@ public final class WorkerCore {
     @exclusivity(unchecked) public private(set) var settings: WorkerSettings
     /// The change log holds every file in one sequence (`ChangeLog.compactsEveryFile`).
     let compactsEveryFile: Bool
-    @exclusivity(unchecked) public internal(set) var files: [String: FileRuntime] = [:]
-    @exclusivity(unchecked) public internal(set) var targets: [String: TargetRecord] = [:]
+    /// The files by name, in slots an event can name by handle (`FileHandle`).
+    @exclusivity(unchecked) public internal(set) var files = NamedSlots<FileRuntime>()
+    /// The targets by name, in slots an event can name by handle (`TargetHandle`).
+    @exclusivity(unchecked) public internal(set) var targets = NamedSlots<TargetRecord>()
     @exclusivity(unchecked) var catchUpCheckScheduled = false
     /// How this worker numbers the commands it queues (its own counter).
     @exclusivity(unchecked) var numbering: CommandNumbering
@@ -38,11 +40,10 @@ public final class WorkerCore {
     @exclusivity(unchecked) var fannedOut: Set<ConnectionID> = []
     /// When the shell last measured every subscriber (the transport had just backed up).
     @exclusivity(unchecked) var lastQueueSweep: UInt64?
-    /// What each proposal in flight answers once the log has.
-    @exclusivity(unchecked) var waiting: [LogTicket: Waiter] = [:]
+    /// What each proposal in flight answers once the log has, by ticket.
+    @exclusivity(unchecked) var waiting = Proposals()
     /// What the daemon's own proposals did, until `outcome(of:)`.
     @exclusivity(unchecked) var ownOutcomes: [LogTicket: Result<Applied, WireError>] = [:]
-    @exclusivity(unchecked) var lastTicket: UInt64 = 0
     /// Target names claimed for proposals in flight (their records claim nothing again).
     @exclusivity(unchecked) var reservedTargets: Set<String> = []
     /// The target names of this worker's files, as it applied them (the directory follows
@@ -67,6 +68,11 @@ public final class WorkerCore {
     /// for all of them, see `takeActions`).
     @exclusivity(unchecked) var waitingChange = (commands: 0, proposals: 0)
 
+    /// Where a file is in `files`.
+    public typealias FileHandle = NamedSlots<FileRuntime>.Handle
+    /// Where a target's record is in `targets`.
+    public typealias TargetHandle = NamedSlots<TargetRecord>.Handle
+
     /// Worker `index` of the daemon's `workers`, numbering its commands in `numbers` (see
     /// `CommandNumbering`). `compactsEveryFile`: the shell's change log holds every file in one
     /// sequence.
@@ -82,8 +88,9 @@ public final class WorkerCore {
     }
 
     /// Feeds one event; returns every action produced since the last call that returned them.
-    public func handle(_ event: WorkerEvent) -> [WorkerAction] {
-        switch event {
+    /// The event is taken, not copied: what it carries moves into the state it changes.
+    public func handle(_ event: consuming WorkerEvent) -> [WorkerAction] {
+        switch consume event {
         case .request(let connection, let request, let grants, let author):
             let succeeded = handle(request, from: connection, grants: grants, author: author)
             outbox.append(.handled(connection))
@@ -103,8 +110,8 @@ public final class WorkerCore {
             placedFiles[number] = nil
         case .targetClaimed(let claim, let result):
             targetClaimed(claim, result)
-        case .timerFired(.advance(let target)):
-            runAdvance(target)
+        case .timerFired(.advance(let target, let record)):
+            runAdvance(target, record: record)
         case .timerFired(.catchUpCheck):
             checkCatchUp()
         case .timerFired(.presenceMessage(let target)):
@@ -209,7 +216,7 @@ public final class WorkerCore {
     func configured(_ new: WorkerSettings) {
         settings = new
         let limits = settings.limits.model
-        for name in files.keys { files[name]!.limits = limits }
+        for name in Array(files.keys) { files[name]!.limits = limits }
     }
 
     /// The file an instance id belongs to, and the file's worker (as placed).
@@ -260,7 +267,7 @@ public final class WorkerCore {
 
     /// Throws `unknown_file` unless this worker has `file` (its runtime not copied).
     func checkFile(_ file: String) throws(WireError) {
-        guard files.index(forKey: file) == nil else { return }
+        guard files.handle(of: file) == nil else { return }
         throw Self.unknownFile(file)
     }
 

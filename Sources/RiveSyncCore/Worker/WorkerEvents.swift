@@ -48,8 +48,9 @@ public enum WorkerEvent: Sendable {
 
 /// A timer the core asked for (`.schedule`).
 public enum WorkerTimer: Hashable, Sendable {
-    /// An auto target's advance is due.
-    case advance(target: String)
+    /// An auto target's advance is due. `record`: where its record was when the timer was set
+    /// (found without hashing the name while it still holds it; else by name).
+    case advance(target: String, record: WorkerCore.TargetHandle? = nil)
     /// Lagging subscribers are checked for a drained send queue.
     case catchUpCheck
     /// A target's coalesced presence message may be sent (at most `rate` a second).
@@ -92,9 +93,10 @@ public enum WorkerAction: Sendable {
 public enum WorkerCounter: Sendable, Equatable {
     /// Subscriptions of a target, up or down.
     case subscriptions(target: String, delta: Int)
-    /// One batch of `target` published; when `target` was the advanced one, with the commands
-    /// the advance applied and rejected (one counter for the three: one action, one update).
-    case published(target: String, applied: Int, rejected: Int)
+    /// One batch of `target` (its record `record`) published; when `target` was the advanced
+    /// one, with the commands the advance applied and rejected (one counter for the three: one
+    /// action, one update). The shell finds the target's metrics by `record`, not by name.
+    case published(target: String, record: WorkerCore.TargetHandle, applied: Int, rejected: Int)
     /// Rejected when abandoned.
     case commandsRejected(target: String, count: Int)
     /// Commands waiting for an advance and proposals the log has not answered yet, up or down:

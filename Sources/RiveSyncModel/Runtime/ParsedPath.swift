@@ -4,7 +4,8 @@
 /// The usual path, one name with nothing to unescape (a property of the main slot), keeps no
 /// arrays: its one segment and name are its text. A request's path is parsed on a transport
 /// thread and freed on its worker's, so arrays made for it were also freed on another thread
-/// than the one that made them (bench/README.md, "The set path, round eight").
+/// than the one that made them (bench/README.md, "A set's parse, check and apply in the
+/// model").
 public struct ParsedPath: Sendable, Hashable {
     /// The path as written.
     public let text: String

@@ -31,7 +31,7 @@ package final class DaemonMetrics: Sendable {
     let catchUps = Atomic<Int>(0)
     let requests = Atomic<Int>(0)
     private let maxTargetLabels: Int
-    private let targets = Locked<[String: [Int]]>([:])
+    private let targets = Locked<[String: TargetCounters]>([:])
     private let errors = Locked<[String: Int]>([:])
     /// Advance durations: counts per bucket (upper bounds in seconds below), plus sum in ns.
     static let advanceBuckets: [Double] = [0.0001, 0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1]
@@ -40,43 +40,63 @@ package final class DaemonMetrics: Sendable {
 
     init(maxTargetLabels: Int) { self.maxTargetLabels = maxTargetLabels }
 
+    /// One label's counters: counted without the lock once found (a worker keeps the
+    /// counters of its targets, so a batch hashes no name).
+    final class TargetCounters: Sendable {
+        private let subscriptions = Atomic<Int>(0)
+        private let batches = Atomic<Int>(0)
+        private let commandsApplied = Atomic<Int>(0)
+        private let commandsRejected = Atomic<Int>(0)
+
+        /// Adds `amount` (negative for a gauge going down) to `counter`.
+        func add(_ amount: Int, to counter: TargetCounter) {
+            switch counter {
+            case .subscriptions: subscriptions.add(amount, ordering: .relaxed)
+            case .batches: batches.add(amount, ordering: .relaxed)
+            case .commandsApplied: commandsApplied.add(amount, ordering: .relaxed)
+            case .commandsRejected: commandsRejected.add(amount, ordering: .relaxed)
+            }
+        }
+
+        /// Counts one batch, with the commands its advance applied and rejected.
+        func addBatch(applied: Int, rejected: Int) {
+            batches.add(1, ordering: .relaxed)
+            if applied != 0 { commandsApplied.add(applied, ordering: .relaxed) }
+            if rejected != 0 { commandsRejected.add(rejected, ordering: .relaxed) }
+        }
+
+        func value(of counter: TargetCounter) -> Int {
+            switch counter {
+            case .subscriptions: subscriptions.load(ordering: .relaxed)
+            case .batches: batches.load(ordering: .relaxed)
+            case .commandsApplied: commandsApplied.load(ordering: .relaxed)
+            case .commandsRejected: commandsRejected.load(ordering: .relaxed)
+            }
+        }
+    }
+
+    /// The counters `target` counts under (its own, or `_other`'s), made on first use.
+    func counters(of target: String) -> TargetCounters {
+        targets.withLock { all in
+            // A target counted before is found once: its label is its name.
+            if let found = all[target] { return found }
+            let label = label(of: target, in: all)
+            if let shared = all[label] { return shared }
+            let made = TargetCounters()
+            all[label] = made
+            return made
+        }
+    }
+
     /// Adds `amount` (negative for a gauge going down) to `counter` of `target`.
     func add(_ amount: Int, to counter: TargetCounter, of target: String) {
         guard amount != 0 else { return }
-        targets.withLock { all in
-            // A target counted before is found once: its label is its name.
-            if let index = all.index(forKey: target) {
-                all.values[index][counter.rawValue] += amount
-            } else {
-                all[label(of: target, in: all), default: Self.zeros][counter.rawValue] += amount
-            }
-        }
+        counters(of: target).add(amount, to: counter)
     }
-
-    /// Counts one batch of `target`, with the commands its advance applied and rejected, in
-    /// one update.
-    func addBatch(of target: String, applied: Int, rejected: Int) {
-        targets.withLock { all in
-            func count(_ counters: inout [Int]) {
-                counters[TargetCounter.batches.rawValue] += 1
-                counters[TargetCounter.commandsApplied.rawValue] += applied
-                counters[TargetCounter.commandsRejected.rawValue] += rejected
-            }
-            // A target counted before is found once (one hash of its name, not two).
-            if let index = all.index(forKey: target) {
-                count(&all.values[index])
-            } else {
-                count(&all[label(of: target, in: all), default: Self.zeros])
-            }
-        }
-    }
-
-    /// Every counter of a target at 0.
-    private static let zeros = [Int](repeating: 0, count: TargetCounter.allCases.count)
 
     /// The label `target` counts under: its own name, or `_other` once `maxTargetLabels` targets
     /// have theirs.
-    private func label(of target: String, in all: [String: [Int]]) -> String {
+    private func label(of target: String, in all: [String: TargetCounters]) -> String {
         all[target] != nil || all.count - (all[Self.otherTarget] == nil ? 0 : 1) < maxTargetLabels ? target : Self.otherTarget
     }
 
@@ -108,7 +128,7 @@ package final class DaemonMetrics: Sendable {
         for counter in TargetCounter.allCases {
             let (name, type, help) = counter.exposition
             header(name, type, help)
-            for (target, values) in perTarget { sample(name, [("target", target)], "\(values[counter.rawValue])") }
+            for (target, counters) in perTarget { sample(name, [("target", target)], "\(counters.value(of: counter))") }
         }
         header("commands_queued", "gauge", "Commands waiting for an advance.")
         sample("commands_queued", [], "\(commandsQueued.load(ordering: .relaxed))")

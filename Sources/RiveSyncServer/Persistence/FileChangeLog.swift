@@ -18,7 +18,7 @@ final class FileChangeLog: ChangeLog {
 
     func journal(of file: String) -> FileJournal? { journals[file] }
 
-    func append(_ record: JournalRecord, file: String, ticket: LogTicket, sink: any LogSink) {
+    func append(_ record: consuming JournalRecord, file: String, ticket: LogTicket, sink: any LogSink) {
         guard let journal = journals[file] else {
             sink.appendFailed(file: file, ticket: ticket, failure: LogFailure("file '\(file)' has no journal"))
             return

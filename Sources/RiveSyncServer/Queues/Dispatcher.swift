@@ -90,7 +90,7 @@ package final class Dispatcher: @unchecked Sendable {
     }
 
     /// Feeds one event to the core and performs its actions (on the queue).
-    func run(_ event: ConnectionEvent) {
+    func run(_ event: consuming ConnectionEvent) {
         queue.assertConfined()
         perform(connections.handle(event))
     }
@@ -137,8 +137,14 @@ package final class Dispatcher: @unchecked Sendable {
         flush()
     }
 
-    private func route(_ request: Request, from connection: ConnectionID, to worker: WorkerShell, grants: Grants, author: Author) {
-        worker.host.async { worker.run(.request(connection, request, grants: grants, author: author)) }
+    /// Hands a request to its worker: the event is made where the closure captures it, and
+    /// copied once when the closure runs (a closure's captures cannot be moved out of).
+    private func route(
+        _ request: consuming Request, from connection: ConnectionID, to worker: WorkerShell, grants: Grants, author: Author
+    ) {
+        worker.host.async { [event = WorkerEvent.request(connection, request, grants: grants, author: author)] in
+            worker.run(event)
+        }
     }
 
     static func level(_ level: LogLevel) -> Log.Level {

@@ -4,7 +4,7 @@ import RiveSyncTransport
 extension Payload {
     /// A frame's text message: its bytes where the core wrote them when they have the
     /// transport's headroom in front (`WorkerSettings.frameHeadroom`), else a copy.
-    convenience init(_ frame: Frame) {
+    init(_ frame: Frame) {
         let storage = frame.storage
         if storage.headroom >= Payload.headroom {
             self.init(sharing: storage.unsafeMessageStart, count: storage.count, isText: true, owner: storage.owner)

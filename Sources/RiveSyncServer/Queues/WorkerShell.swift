@@ -31,6 +31,10 @@ package final class WorkerShell: @unchecked Sendable {
     @exclusivity(unchecked) private var spareCommands: [[WebSocketServer.Command]] = []
     /// The core's timers the host has not run yet (`runEarliestTimer`). Touched only on the host.
     @exclusivity(unchecked) private var timers = TimerHeap<WorkerTimer>()
+    /// Each target's counters in the metrics, at its record's slot with the record's handle:
+    /// found by name once per target, not per batch. Touched only on the host.
+    @exclusivity(unchecked) private var targetCounters: [(record: WorkerCore.TargetHandle, counters: DaemonMetrics.TargetCounters)?] =
+        []
     /// Target names this worker applied that the directory found held by another worker's
     /// file (`Directory.apply`): a restore that meets one refuses the start.
     var nameConflicts: [(name: String, file: String)] = []
@@ -57,19 +61,19 @@ package final class WorkerShell: @unchecked Sendable {
         fileLog?.unsynced = { [unowned self] in scheduleSync() }
     }
 
-    var files: [String: FileRuntime] {
+    var files: NamedSlots<FileRuntime> {
         host.assertConfined()
         return core.files
     }
 
-    var targets: [String: TargetRecord] {
+    var targets: NamedSlots<TargetRecord> {
         host.assertConfined()
         return core.targets
     }
 
     /// Feeds one event to the core and performs its actions (on the host), the transport's
     /// send queues reported first when they changed (see `SendQueues`).
-    func run(_ event: WorkerEvent) {
+    func run(_ event: consuming WorkerEvent) {
         host.assertConfined()
         reportSendQueues()
         perform(core.handle(event))
@@ -156,11 +160,12 @@ package final class WorkerShell: @unchecked Sendable {
         run(.timerFired(timer))
     }
 
-    private func count(_ counter: WorkerCounter) {
+    private func count(_ counter: consuming WorkerCounter) {
         let metrics = context.metrics
-        switch counter {
+        switch consume counter {
         case .subscriptions(let target, let delta): metrics.add(delta, to: .subscriptions, of: target)
-        case .published(let target, let applied, let rejected): metrics.addBatch(of: target, applied: applied, rejected: rejected)
+        case .published(let target, let record, let applied, let rejected):
+            counters(of: target, record: record).addBatch(applied: applied, rejected: rejected)
         case .commandsRejected(let target, let count): metrics.add(count, to: .commandsRejected, of: target)
         case .waiting(let commands, let proposals):
             if commands != 0 { metrics.commandsQueued.add(commands, ordering: .relaxed) }
@@ -169,6 +174,16 @@ package final class WorkerShell: @unchecked Sendable {
         case .advanceDuration(let nanoseconds): metrics.recordAdvance(nanoseconds: nanoseconds)
         case .catchUp: metrics.catchUps.add(1, ordering: .relaxed)
         }
+    }
+
+    /// The metrics' counters of `target`, whose record `record` is (cached by its slot).
+    private func counters(of target: String, record: WorkerCore.TargetHandle) -> DaemonMetrics.TargetCounters {
+        let slot = record.slot
+        if slot < targetCounters.count, let cached = targetCounters[slot], cached.record == record { return cached.counters }
+        let found = context.metrics.counters(of: target)
+        if slot >= targetCounters.count { targetCounters += repeatElement(nil, count: slot + 1 - targetCounters.count) }
+        targetCounters[slot] = (record, found)
+        return found
     }
 
     // MARK: The daemon's own calls (on the host)
@@ -222,7 +237,7 @@ package final class WorkerShell: @unchecked Sendable {
 extension WorkerShell: LogSink {
     /// The log's answer, delivered on the host (inside `append`, or later for a shared log):
     /// an event for the core, whose actions are performed at once.
-    package func committed(file: String, record: JournalRecord, ticket: LogTicket?) {
+    package func committed(file: String, record: consuming JournalRecord, ticket: LogTicket?) {
         let count = log.recordsSinceCompaction(of: file)
         run(.committed(file: file, record: record, ticket: ticket, recordsSinceCompaction: count))
     }
