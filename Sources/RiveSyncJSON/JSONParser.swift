@@ -55,6 +55,26 @@ public struct JSONParser {
     }
 }
 
+extension JSONParser {
+    /// Reads a document that is one object of scalar members (strings, numbers, `true`, `false`,
+    /// `null`; no nested object or array) without making a tree: `member` gets each key's UTF-8
+    /// bytes and its value, in document order, and returns false to stop. True when the whole
+    /// document was read so; false when it is anything else (a key written with an escape or
+    /// outside ASCII too), is not valid JSON or is past the limits, or `member` stopped — then
+    /// the members seen so far mean nothing, and `parse` reads the document (or gives its
+    /// error). The values are those `parse` gives.
+    public func readFlatObject(_ bytes: [UInt8], _ member: (UnsafeBufferPointer<UInt8>, JSONValue) -> Bool) -> Bool {
+        guard bytes.count <= maxBytes, maxDepth >= 1 else { return false }
+        return bytes.withUnsafeBufferPointer { buffer in
+            var reader = Reader(bytes: buffer, maxDepth: maxDepth)
+            do { return try reader.readFlatObject(member) } catch {
+                // Not valid JSON: `parse` finds the same error and reports it.
+                return false
+            }
+        }
+    }
+}
+
 private struct Reader {
     let bytes: UnsafeBufferPointer<UInt8>
     let maxDepth: Int
@@ -98,6 +118,44 @@ private struct Reader {
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber()
         default: throw error("unexpected character")
         }
+    }
+
+    /// `JSONParser.readFlatObject`: false as soon as the document is not a flat object (an
+    /// error thrown only for invalid JSON inside a value).
+    mutating func readFlatObject(_ member: (UnsafeBufferPointer<UInt8>, JSONValue) -> Bool) throws(JSONParseError) -> Bool {
+        skipWhitespace()
+        guard current == UInt8(ascii: "{") else { return false }
+        index += 1
+        skipWhitespace()
+        if current == UInt8(ascii: "}") {
+            index += 1
+        } else {
+            members: while true {
+                skipWhitespace()
+                guard current == UInt8(ascii: "\"") else { return false }
+                let keyStart = index + 1
+                let keyEnd = plainEnd(from: keyStart)
+                guard keyEnd < bytes.count, bytes[keyEnd] == UInt8(ascii: "\"") else { return false }
+                index = keyEnd + 1
+                skipWhitespace()
+                guard current == UInt8(ascii: ":") else { return false }
+                index += 1
+                skipWhitespace()
+                guard let first = current, first != UInt8(ascii: "{"), first != UInt8(ascii: "[") else { return false }
+                let value = try parseValue(depth: 1)
+                guard member(UnsafeBufferPointer(rebasing: bytes[keyStart..<keyEnd]), value) else { return false }
+                skipWhitespace()
+                switch current {
+                case UInt8(ascii: ","): index += 1
+                case UInt8(ascii: "}"):
+                    index += 1
+                    break members
+                default: return false
+                }
+            }
+        }
+        skipWhitespace()
+        return index == bytes.count
     }
 
     mutating func parseObject(depth: Int) throws(JSONParseError) -> JSONValue {
@@ -204,6 +262,13 @@ private struct Reader {
     /// appended between runs.
     mutating func parseString() throws(JSONParseError) -> String {
         index += 1
+        // The usual string, printable ASCII to its closing quote, in one pass: no escape to
+        // append and nothing to validate.
+        let end = plainEnd(from: index)
+        if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
+            defer { index = end + 1 }
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[index..<end]), as: UTF8.self)
+        }
         var text = ""
         var runStart = index
         while true {
@@ -223,6 +288,18 @@ private struct Reader {
             guard byte >= 0x20 else { throw error("control character in string") }
             index += 1
         }
+    }
+
+    /// Where a run of a string's printable ASCII bytes that starts at `start` ends: at a quote,
+    /// a backslash, a control character, a byte outside ASCII, or the end of the input.
+    func plainEnd(from start: Int) -> Int {
+        var end = start
+        while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\"), bytes[end] >= 0x20,
+            bytes[end] < 0x80
+        {
+            end += 1
+        }
+        return end
     }
 
     /// Validates a run of raw UTF-8 bytes and appends it. An ASCII run, the usual case, needs

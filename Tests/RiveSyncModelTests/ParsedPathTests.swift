@@ -11,6 +11,16 @@ import Testing
         #expect(ParsedPath("mood").segments == ["mood"] && ParsedPath("mood").names == ["mood"])
     }
 
+    @Test func itsSegmentsAndNamesAreReadOneByOneAsFromItsArrays() {
+        for text in ["mood", "", "a//b", "a~2b", "Sub~1Part/x~1y", "@Theme/name", "#17/x", "players/0/name", "a~0b"] {
+            let path = ParsedPath(text)
+            #expect(path.segmentCount == path.segments.count, "\(text)")
+            #expect((0..<path.segmentCount).map { path.segment($0) } == path.segments, "\(text)")
+            #expect(path.hasNames == (path.names != nil), "\(text)")
+            if let names = path.names { #expect((0..<path.segmentCount).map { path.name($0) } == names, "\(text)") }
+        }
+    }
+
     @Test func anEmptySegmentOrABadEscapeHasNoNames() {
         for text in ["", "a//b", "a/", "/a", "a~2b"] {
             #expect(ParsedPath(text).names == nil, "\(text)")

@@ -183,26 +183,32 @@ public struct Connections {
             return .answered
         }
         let limits = settings.limits
-        let json: JSONValue
-        do {
-            json = try JSONParser(maxDepth: limits.maxJSONDepth, maxBytes: limits.maxMessageBytes).parse(bytes)
-        } catch .tooDeep(let limit) {
-            let error = WireError(
-                code: .tooDeep, message: "JSON nested deeper than \(limit)", details: [("limit", .number(Double(limit)))])
-            return fail(connection, error, id: nil, into: &out)
-        } catch {
-            return fail(connection, .badJSON("\(error)"), id: nil, into: &out)
-        }
+        let parser = JSONParser(maxDepth: limits.maxJSONDepth, maxBytes: limits.maxMessageBytes)
         let request: Request
-        let decoded = Request.decode(json, maxTransactionCommands: limits.maxTransactionCommands)
-        // Taken out of the result, not copied.
-        switch consume decoded {
-        case .success(let decoded): request = decoded
-        case .failure(let failure):
-            // Before its hello a connection learns nothing but that hello comes first.
-            let greeted = states.values[state].value.identity != nil
-            let error = !greeted && json["type"]?.stringValue != "hello" ? .helloRequired : failure.error
-            return fail(connection, error, id: failure.id, into: &out)
+        if let set = Request.plainSet(bytes, parser: parser) {
+            // The usual `set`, read without a JSON tree: what `decode` reads from one.
+            request = set
+        } else {
+            let json: JSONValue
+            do {
+                json = try parser.parse(bytes)
+            } catch .tooDeep(let limit) {
+                let error = WireError(
+                    code: .tooDeep, message: "JSON nested deeper than \(limit)", details: [("limit", .number(Double(limit)))])
+                return fail(connection, error, id: nil, into: &out)
+            } catch {
+                return fail(connection, .badJSON("\(error)"), id: nil, into: &out)
+            }
+            let decoded = Request.decode(json, maxTransactionCommands: limits.maxTransactionCommands)
+            // Taken out of the result, not copied.
+            switch consume decoded {
+            case .success(let decoded): request = decoded
+            case .failure(let failure):
+                // Before its hello a connection learns nothing but that hello comes first.
+                let greeted = states.values[state].value.identity != nil
+                let error = !greeted && json["type"]?.stringValue != "hello" ? .helloRequired : failure.error
+                return fail(connection, error, id: failure.id, into: &out)
+            }
         }
         guard states.values[state].value.window.admits(at: environment.now(), limit: limits.maxCommandsPerSecond) else {
             let error = WireError(

@@ -52,6 +52,13 @@ public struct InstanceStore: Sendable {
 
     public subscript(id: InstanceID) -> InstanceState? { instances[id] }
 
+    /// The value of one property of an instance, read where it lies (`self[id]?.values[property]`
+    /// copies the instance's state first).
+    public func value(of id: InstanceID, property: String) -> PropertyValue? {
+        guard let instance = instances.index(forKey: id) else { return nil }
+        return instances.values[instance].values[property]
+    }
+
     /// Inserts or replaces an instance and keeps the parent index in step.
     mutating func upsert(_ state: InstanceState) {
         revision &+= 1

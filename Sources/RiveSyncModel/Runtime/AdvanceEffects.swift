@@ -18,7 +18,7 @@ struct AdvanceEffects {
     var reachOthers: Bool { !others.isEmpty }
 
     /// Records an effect that `name` sees.
-    mutating func append(_ effect: Effect, for name: String) {
+    mutating func append(_ effect: consuming Effect, for name: String) {
         if name == target { own.append(effect) } else { others[name, default: []].append(effect) }
     }
 

@@ -67,7 +67,8 @@ public struct QueuedCommand: Sendable, Hashable {
         set { unique.pointee.id = newValue }
     }
     public var command: Command {
-        get { storage.fields.pointee.command }
+        // Read in place: applying a command reads it three times.
+        _read { yield storage.fields.pointee.command }
         set { unique.pointee.command = newValue }
     }
     /// Who sent it (carried into the batch that applies it); nil when not recorded.

@@ -58,24 +58,33 @@ extension FileRuntime {
             ? stepStateMachine(targetName, elapsed: elapsed, effects: &outcome.effects) : StateMachineStep()
         guard !queue.isEmpty || !outcome.effects.isEmpty || !step.events.isEmpty || !step.layers.isEmpty || step.settled != wasSettled
         else { return [] }
+        // The target's own batch alone when no other target sees a change (nothing made to go
+        // through); else every target that sees one, in creation order.
+        guard outcome.effects.reachOthers else { return [batch(of: index, own: true, outcome, step, elapsed: elapsed)] }
         var batches: [ChangeBatch] = []
-        // Every target in creation order when a change shows in others; else the target's
-        // own batch alone, without going through every target of the file.
-        for name in outcome.effects.reachOthers ? targetNames : [targetName] {
+        for name in targetNames {
             let own = name == targetName
-            let effects = outcome.effects.effects(for: name)
             // The advanced target's own batch through its index: no name hashed again.
-            guard own || !effects.isEmpty, let record = own ? index : targets.index(forKey: name) else { continue }
-            targets.values[record].seq += 1
-            batches.append(
-                ChangeBatch(
-                    target: name, seq: targets.values[record].seq, effects: coalesced(effects), applied: own ? outcome.appliedIDs : [],
-                    rejected: own ? outcome.rejected : [], authors: own ? outcome.authors : [:],
-                    rejectedTransactions: own ? outcome.rejectedTransactions : [], elapsed: own ? elapsed : 0,
-                    events: own ? step.events : [], layers: own ? step.layers : [],
-                    settled: own ? step.settled : isSettled(name)))
+            guard own || !outcome.effects.effects(for: name).isEmpty, let record = own ? index : targets.index(forKey: name) else {
+                continue
+            }
+            batches.append(batch(of: record, own: own, outcome, step, elapsed: elapsed))
         }
         return batches
+    }
+
+    /// The next batch of the target at `record`: the advanced target's own (`own`), or what
+    /// another target sees of it.
+    private mutating func batch(
+        of record: TargetIndex, own: Bool, _ outcome: AdvanceOutcome, _ step: StateMachineStep, elapsed: Double
+    ) -> ChangeBatch {
+        let name = targets.keys[record]
+        targets.values[record].seq += 1
+        return ChangeBatch(
+            target: name, seq: targets.values[record].seq, effects: coalesced(outcome.effects.effects(for: name)),
+            applied: own ? outcome.appliedIDs : [], rejected: own ? outcome.rejected : [], authors: own ? outcome.authors : [:],
+            rejectedTransactions: own ? outcome.rejectedTransactions : [], elapsed: own ? elapsed : 0,
+            events: own ? step.events : [], layers: own ? step.layers : [], settled: own ? step.settled : isSettled(name))
     }
 
     /// Applies one transaction's commands in order; on the first failure undoes every change
@@ -118,23 +127,35 @@ extension FileRuntime {
             // change that fails to apply is a bug; its command is rejected with it.)
             let seen = visibility(of: change, from: targets.keys[target])
             try apply(change, on: target, path: queued.command.path, undo: &undo)
-            for (name, effect) in seen { effects.append(effect, for: name) }
+            // Moved into the effects, not copied.
+            switch consume seen {
+            case .one(let name, let effect): effects.append(effect, for: name)
+            case .several(let seen): for (name, effect) in seen { effects.append(effect, for: name) }
+            }
         }
+    }
+
+    /// The targets that see a change, with the effect each sees (`visibility(of:from:)`).
+    private enum Seen {
+        /// One target (the usual change), held without an array.
+        case one(String, Effect)
+        case several([(String, Effect)])
     }
 
     /// Records a change for every target that can see it, with that target's paths. A change
     /// to an instance no slot of a target reaches (addressed as `#id/…`) is in no batch of
     /// that target: its replicas do not hold the instance.
-    private func visibility(of change: Change, from origin: String) -> [(String, Effect)] {
-        if case .bind(let slot, _, _) = change { return [(origin, Effect(paths: [slot.pathPrefix], change: change))] }
+    private func visibility(of change: Change, from origin: String) -> Seen {
+        if case .bind(let slot, _, _) = change { return .one(origin, Effect(paths: [slot.pathPrefix], change: change)) }
         let (instance, property) = change.location
         // One slot's own instance, held by no other (the usual change): that slot's path alone.
         if let roots = rootSlots[instance], roots.count == 1, store.parents[instance] == nil {
-            return [(roots[0].target, Effect(paths: [PropertyPath.appending(property, to: roots[0].prefix)], change: change))]
+            return .one(roots[0].target, Effect(paths: [PropertyPath.appending(property, to: roots[0].prefix)], change: change))
         }
-        return store.paths(to: instance, rootSlots: rootSlots).map { name, paths in
-            (name, Effect(paths: paths.map { PropertyPath.appending(property, to: $0) }, change: change))
-        }
+        return .several(
+            store.paths(to: instance, rootSlots: rootSlots).map { name, paths in
+                (name, Effect(paths: paths.map { PropertyPath.appending(property, to: $0) }, change: change))
+            })
     }
 
     /// Applies one planned change to the store (and, for a bind, to the target's bindings and

@@ -87,7 +87,7 @@ public enum PropertyPath {
     public static func escape(_ name: String) -> String {
         // Scanned as bytes (both are ASCII, never part of another character's UTF-8): a
         // `Character` scan costs more than the rest of the path's work.
-        guard name.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else { return name }
+        guard writesEscapeOrSlash(name) else { return name }
         var segment = ""
         for character in name {
             switch character {
@@ -97,6 +97,14 @@ public enum PropertyPath {
             }
         }
         return segment
+    }
+
+    /// Whether `text` has a `~` or a `/` (the bytes `escape` replaces and paths split at),
+    /// scanned in its UTF-8 buffer: through `String.UTF8View`'s iterator the scan cost more
+    /// than a `set`'s path resolution.
+    static func writesEscapeOrSlash(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in bytes.contains { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") } }
     }
 
     /// The name a segment writes (the reverse of `escape`); nil when a `~` is not followed by
@@ -151,22 +159,23 @@ public enum PropertyPath {
         maxSegments: Int = 32
     ) throws(PropertyError) -> ResolvedProperty {
         let path = parsed.text
-        let segments = parsed.segments
-        guard segments.count <= maxSegments else { throw .limitExceeded(limit: "maxPathSegments", value: maxSegments) }
-        guard let names = parsed.names else { throw .invalidPath(path) }
+        let count = parsed.segmentCount
+        guard count <= maxSegments else { throw .limitExceeded(limit: "maxPathSegments", value: maxSegments) }
+        guard parsed.hasNames else { throw .invalidPath(path) }
         func slot(_ slot: BindingSlot) -> InstanceID? { bindings.first { $0.slot == slot }?.instance }
         var index = 0
         var current: InstanceID
         var start = PathStart.instance
+        let first = parsed.name(0)
         if let root {
             current = root
-        } else if names[0].utf8.first == UInt8(ascii: "@") {
-            let global = BindingSlot.global(String(names[0].dropFirst()))
-            guard let id = slot(global) else { throw .noSuchSlot(path: String(segments[0])) }
+        } else if first.utf8.first == UInt8(ascii: "@") {
+            let global = BindingSlot.global(String(first.dropFirst()))
+            guard let id = slot(global) else { throw .noSuchSlot(path: String(parsed.segment(0))) }
             current = id
             start = .slot(global)
             index = 1
-        } else if segments[0].hasPrefix("#"), let raw = UInt64(segments[0].dropFirst()) {
+        } else if parsed.segment(0).utf8.first == UInt8(ascii: "#"), let raw = UInt64(parsed.segment(0).dropFirst()) {
             guard store[InstanceID(raw)] != nil else { throw .unknownInstance(InstanceID(raw)) }
             current = InstanceID(raw)
             index = 1
@@ -175,37 +184,38 @@ public enum PropertyPath {
             current = id
             start = .slot(.main)
         }
-        guard index < segments.count else { throw .invalidPath(path) }
-        let first = index
+        guard index < count else { throw .invalidPath(path) }
+        let firstProperty = index
         while true {
             // The path up to this segment, for an error (only then joined).
             let end = index
-            func here() -> String { segments[...end].joined(separator: "/") }
+            func here() -> String { (0...end).map { parsed.segment($0) }.joined(separator: "/") }
             guard let state = store[current] else { throw .unknownInstance(current) }
             guard let viewModel = schema.viewModels.first(where: { $0.name == state.viewModel }),
-                let property = viewModel.property(named: names[index]),
+                let property = viewModel.property(named: parsed.name(index)),
                 let value = state.values[property.name]
             else { throw .noSuchProperty(path: here()) }
             index += 1
-            if index == segments.count {
+            if index == count {
                 return ResolvedProperty(
                     instance: current, property: property, value: value, revision: store.revision, start: start,
-                    isDirect: index == first + 1, path: parsed)
+                    isDirect: index == firstProperty + 1, path: parsed)
             }
             switch value {
             case .viewModel(let nested):
                 guard let nested else { throw .nullInstance(path: here()) }
                 current = nested
             case .list(let items):
-                guard let itemIndex = Int(segments[index]) else {
-                    throw .typeMismatch(path: here() + "/" + segments[index], expected: "list index", actual: String(segments[index]))
+                let segment = parsed.segment(index)
+                guard let itemIndex = Int(segment) else {
+                    throw .typeMismatch(path: here() + "/" + segment, expected: "list index", actual: String(segment))
                 }
                 guard items.indices.contains(itemIndex) else {
                     throw .indexOutOfRange(path: here(), index: itemIndex, count: items.count)
                 }
                 current = items[itemIndex]
                 index += 1
-                guard index < segments.count else { throw .invalidPath(path) }
+                guard index < count else { throw .invalidPath(path) }
             default:
                 throw .typeMismatch(path: here(), expected: "viewModel", actual: property.type.rawValue)
             }
@@ -231,22 +241,27 @@ extension FileRuntime {
         try PropertyPath.resolve(path, schema: schema, store: store, bindings: target.bindings, maxSegments: limits.maxPathSegments)
     }
 
-    /// Where a command's path leads: `earlier`, its resolution when it was checked, while it
-    /// still holds — the state has not changed since (the same revision), or the property is
-    /// on the instance the path starts at and the path still starts there (its value read
-    /// again); else the path resolved now (from its parsed form when `earlier` kept it).
-    func resolve(_ path: String, in target: Target, reusing earlier: ResolvedProperty?) throws(PropertyError) -> ResolvedProperty {
-        guard var earlier else { return try resolve(path, in: target) }
-        if earlier.revision == store.revision { return earlier }
+    /// Where a command's path leads, and the value there now: `earlier`, its resolution when it
+    /// was checked, while it still holds — the state has not changed since (the same
+    /// revision), or the property is on the instance the path starts at and the path still
+    /// starts there (its value read again, beside the resolution: `earlier` is not copied to
+    /// hold it) — else the path resolved now (from its parsed form when `earlier` kept it).
+    func resolve(
+        _ path: String, in target: Target, reusing earlier: ResolvedProperty?
+    ) throws(PropertyError) -> (resolved: ResolvedProperty, value: PropertyValue) {
+        guard let earlier else { return Self.withValue(try resolve(path, in: target)) }
+        if earlier.revision == store.revision { return (earlier, earlier.value) }
         guard earlier.isDirect, startsAt(earlier.instance, earlier.start, in: target),
-            let value = store[earlier.instance]?.values[earlier.property.name]
+            let value = store.value(of: earlier.instance, property: earlier.property.name)
         else {
-            guard let parsed = earlier.path, parsed.text == path else { return try resolve(path, in: target) }
-            return try resolve(parsed, in: target)
+            guard let parsed = earlier.path, parsed.text == path else { return Self.withValue(try resolve(path, in: target)) }
+            return Self.withValue(try resolve(parsed, in: target))
         }
-        earlier.value = value
-        earlier.revision = store.revision
-        return earlier
+        return (earlier, value)
+    }
+
+    private static func withValue(_ resolved: ResolvedProperty) -> (resolved: ResolvedProperty, value: PropertyValue) {
+        (resolved, resolved.value)
     }
 
     /// Whether a path that started at `instance` from `start` would start there now.

@@ -7,16 +7,16 @@ extension FileRuntime {
     func plan(_ command: Command, in target: Target, resolved earlier: ResolvedProperty? = nil) throws(PropertyError) -> [Change] {
         switch command {
         case .set(let path, let value):
-            let resolved = try resolve(path, in: target, reusing: earlier)
+            let (resolved, current) = try resolve(path, in: target, reusing: earlier)
             try check(value, for: resolved, path: path)
-            guard resolved.value != value else { return [] }
+            guard current != value else { return [] }
             return [
                 .set(
                     instance: resolved.instance, property: resolved.property.name, value: value,
                     introduced: introduced(by: value))
             ]
         case .fire(let path):
-            let resolved = try resolve(path, in: target, reusing: earlier)
+            let (resolved, _) = try resolve(path, in: target, reusing: earlier)
             try expect(.trigger, resolved, path)
             return [.fire(instance: resolved.instance, property: resolved.property.name)]
         case .listAppend(let path, let item):
@@ -70,8 +70,8 @@ extension FileRuntime {
     private func list(
         _ path: String, in target: Target, reusing earlier: ResolvedProperty?
     ) throws(PropertyError) -> (ResolvedProperty, [InstanceID]) {
-        let resolved = try resolve(path, in: target, reusing: earlier)
-        guard case .list(let items) = resolved.value else {
+        let (resolved, value) = try resolve(path, in: target, reusing: earlier)
+        guard case .list(let items) = value else {
             throw .typeMismatch(path: path, expected: DataType.list.rawValue, actual: resolved.property.type.rawValue)
         }
         return (resolved, items)
