@@ -144,9 +144,9 @@ import Testing
         }
     }
 
-    @Test func snapshotsCompactTheJournal() async throws {
-        let state = try Self.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: state) }
+    /// Writes a configuration whose journal in `state` is compacted every 10 records (the demo
+    /// schema, its `lobby` state machine with the `theme` global) and returns its path.
+    static func compactingConfiguration(in state: String) throws -> String {
         let config: JSONValue = [
             "files": [["name": "demo", "path": .string(DaemonProcess.packageRoot + "/protocol/examples/demo.schema.json")]],
             "instances": [["name": "theme", "file": "demo", "viewModel": "Theme", "instance": "Light"]],
@@ -156,6 +156,13 @@ import Testing
         ]
         let configPath = state + "/config.json"
         try Data(config.serialized()).write(to: URL(fileURLWithPath: configPath))
+        return configPath
+    }
+
+    @Test func snapshotsCompactTheJournal() async throws {
+        let state = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: state) }
+        let configPath = try Self.compactingConfiguration(in: state)
         let daemon = try await DaemonProcess.start(["--config", configPath])
         let client = try await TestClient.connected(to: daemon)
         let acked = try await Self.appendPlayers(client, prefix: "s", count: 12)

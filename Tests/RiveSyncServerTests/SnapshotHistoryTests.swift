@@ -12,15 +12,7 @@ import Testing
     @Test func aSnapshotKeepsABatchOfAnInstanceFreedBeforeIt() async throws {
         let state = try PersistenceTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: state) }
-        let config: JSONValue = [
-            "files": [["name": "demo", "path": .string(DaemonProcess.packageRoot + "/protocol/examples/demo.schema.json")]],
-            "instances": [["name": "theme", "file": "demo", "viewModel": "Theme", "instance": "Light"]],
-            "stateMachines": [["name": "lobby", "file": "demo", "artboard": "Lobby", "globals": ["Theme": "theme"]]],
-            "stateDirectory": .string(state), "snapshotEvery": 10, "durability": "everysec",
-            "auth": ["allowAnonymous": "loopback"],
-        ]
-        let configPath = state + "/config.json"
-        try Data(config.serialized()).write(to: URL(fileURLWithPath: configPath))
+        let configPath = try PersistenceTests.compactingConfiguration(in: state)
 
         let daemon = try await DaemonProcess.start(["--config", configPath])
         let client = try await TestClient.connected(to: daemon)
