@@ -62,7 +62,13 @@ import Testing
     /// A request line that arrives in pieces is waited for, then steered; nothing of it is
     /// lost (lws reads the whole request).
     @Test func aRequestLineInPiecesIsWaitedFor() async throws {
-        try await withServer({ $0.serviceThreads = 2 }, steering: Self.byQuery) { server, handler in
+        // A deadline far beyond the pauses: under a loaded test run the pieces once came more
+        // than the default 10 s apart, and the pending socket was dropped (as it should be).
+        let configure: (inout WebSocketServer.Configuration) -> Void = {
+            $0.serviceThreads = 2
+            $0.handshakeTimeoutSeconds = 120
+        }
+        try await withServer(configure, steering: Self.byQuery) { server, handler in
             let socket = try RawSocket(port: try #require(server.port))
             try socket.send("GET /?thr")
             try await Task.sleep(for: .milliseconds(100))
