@@ -106,6 +106,23 @@ import Testing
         #expect(fresh.map { $0["type"] } == ["snapshot"] && fresh.first?["resumed"] == false, "\(fresh)")
     }
 
+    /// A dropped batch's command numbers still count toward the restored worker's numbering
+    /// (the snapshot's batches are where a restore finds them), also when it is the last one.
+    @Test func theCommandsOfADroppedBatchStillCount() throws {
+        let driver = try WorkerHistoryTests.room(batches: 3)
+        driver.core.writeSnapshot("demo")
+        _ = driver.takeActions()
+        let whole = try #require(driver.log.snapshots["demo"])
+        var damaged = whole
+        let index = try #require(damaged.targets.firstIndex { $0.name == "room" })
+        damaged.targets[index].history[2] = Self.settingAnUnknownInstance(damaged.targets[index].history[2])
+        let highest = try [whole, damaged].map { snapshot in
+            try WorkerDriver(publish: false).core.restore(
+                WorkerDriver.schema, as: "demo", firstInstanceID: MockWorkerEnvironment.firstInstanceID, snapshot: snapshot, records: [])
+        }
+        #expect(highest[0] > 0 && highest[1] == highest[0], "\(highest)")
+    }
+
     /// `batch` with the instance its `set` effect names replaced by one no store holds.
     static func settingAnUnknownInstance(_ batch: JSONValue) -> JSONValue {
         guard case .object(var members) = batch, let at = members.firstIndex(where: { $0.0 == "effects" }),

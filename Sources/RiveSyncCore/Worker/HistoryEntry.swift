@@ -53,6 +53,17 @@ extension WorkerCore {
             }
         }
 
+        /// The numbers of the commands a batch message applied (its `commands`), read strictly.
+        static func commands(in json: JSONValue) throws(JournalCodec.Invalid) -> [UInt64] {
+            try JournalCodec.Fields(json: json, what: "history batch").array("commands").map {
+                (number) throws(JournalCodec.Invalid) -> UInt64 in
+                guard let value = number.intValue, value > 0 else {
+                    throw JournalCodec.Invalid(description: "history command \(number.jsonText)")
+                }
+                return UInt64(value)
+            }
+        }
+
         /// A batch message (a kept frame's, or a snapshot's history batch), read strictly;
         /// `viewModelOf` gives the view model of an instance it sets and does not introduce.
         static func decode(
@@ -63,12 +74,7 @@ extension WorkerCore {
                 try StateCodec.decodeEffect(effect, schema: schema, viewModelOf: viewModelOf)
             }
             let seq = try fields.int("seq")
-            let applied = try fields.array("commands").map { (number) throws(JournalCodec.Invalid) -> UInt64 in
-                guard let value = number.intValue, value > 0 else {
-                    throw JournalCodec.Invalid(description: "history command \(number.jsonText)")
-                }
-                return UInt64(value)
-            }
+            let applied = try commands(in: json)
             guard seq > 0 else { throw JournalCodec.Invalid(description: "history seq \(seq)") }
             var authors: [UInt64: Author] = [:]
             let recorded: [Author?]?

@@ -59,6 +59,10 @@ extension WorkerCore {
                 {
                     // Only a resume reads kept batches: the state is whole without them. (A
                     // snapshot written before `freedInstances` may set an instance freed since.)
+                    // Its command numbers still count: later commands are numbered above them.
+                    if let commands = try? HistoryEntry.commands(in: batch) {
+                        highestCommand = max(highestCommand, highestCounter(commands))
+                    }
                     record.history = BatchHistory()
                     outbox.append(
                         .log(
