@@ -181,7 +181,13 @@ extension ServerLoop {
     /// the wait of a real writable event. A session that already waits for one (its socket
     /// was full, or lws holds part of a write) waits for the real event. The writes are counted
     /// in the metrics once, at the end.
-    func flushNewlyQueued() {
+    ///
+    /// `outsideLws` (the hosted timer's flush, no lws call under way): instead of being fed to
+    /// the loop, the writable handling of those sessions runs here, after the direct writes
+    /// (`rs_service_writable`, in the same order). Fed, each socket event would start lws'
+    /// idle watcher, and the loop would make one more `epoll_wait` before it sleeps: on a
+    /// wake-up by the timer, the one that found nothing to do.
+    func flushNewlyQueued(outsideLws: Bool = false) {
         // The spare storage becomes the next list; a nested flush finds none and allocates.
         var flush: [ServerSession] = []
         swap(&flush, &flushStorage)
@@ -210,10 +216,30 @@ extension ServerLoop {
             }
             let feeds = !session.awaitingWriteable && lws_partial_buffered(session.wsi) == 0
             requestWriteable(session)
-            if feeds, let eventLoop {
-                tally.fed += 1
+            guard feeds, let eventLoop else { continue }
+            tally.fed += 1
+            if outsideLws {
+                servicedStorage.append(session)
+            } else {
                 rs_ev_feed_writable(eventLoop, lws_get_socket_fd(session.wsi))
             }
+        }
+        serviceWritable()
+    }
+
+    /// Runs lws' writable handling of the sessions the flush put in `servicedStorage`, each
+    /// still open and still waiting for it, then empties the list (its storage kept).
+    private func serviceWritable() {
+        guard let context else { return }
+        while !servicedStorage.isEmpty {
+            var serviced: [ServerSession] = []
+            swap(&serviced, &servicedStorage)
+            for session in serviced where !session.isClosed && session.awaitingWriteable {
+                _ = rs_service_writable(context, session.wsi)
+            }
+            while serviced.popLast() != nil {}
+            // Kept unless a flush run meanwhile left sessions of its own, served next.
+            if servicedStorage.isEmpty { servicedStorage = serviced }
         }
     }
 
