@@ -200,9 +200,24 @@ extension ServerLoop {
             while flush.popLast() != nil {}
             flushStorage = flush
         }
+        // lws' state of every session read first, in a loop of its own: the reads find the
+        // sessions and their connections out of cache (they were last touched one advance
+        // ago), and with nothing else in the loop the processor overlaps them, where each
+        // write's `send()` between them made them wait one after the other. A write changes
+        // no other session's state in lws. The list holds the sessions: read unretained (a
+        // retain is a locked instruction, which would make each read wait for the last).
+        flush.withUnsafeBufferPointer { list in
+            list.withMemoryRebound(to: Unmanaged<ServerSession>.self) { sessions in
+                for session in sessions {
+                    session._withUnsafeGuaranteedRef { session in
+                        if !session.isClosed { session.heldOutputAtFlush = lws_partial_buffered(session.wsi) != 0 }
+                    }
+                }
+            }
+        }
         for session in flush where !session.isClosed && !session.queue.isEmpty {
             if session.writesAtOnce, !session.awaitingWriteable, session.pendingClose == nil,
-                lws_partial_buffered(session.wsi) == 0
+                !session.heldOutputAtFlush
             {
                 guard writeNext(session, tally: &tally) else {
                     lws_set_timeout(session.wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC)
@@ -214,7 +229,7 @@ extension ServerLoop {
                 requestWriteable(session)
                 continue
             }
-            let feeds = !session.awaitingWriteable && lws_partial_buffered(session.wsi) == 0
+            let feeds = !session.awaitingWriteable && !session.heldOutputAtFlush
             requestWriteable(session)
             guard feeds, let eventLoop else { continue }
             tally.fed += 1
