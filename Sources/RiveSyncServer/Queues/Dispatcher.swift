@@ -14,10 +14,11 @@ import Synchronization
 /// into the core in arrival order, on the calling service thread under one lock (`withCore`),
 /// and performs the actions the core returns — sends and closes to the transport, requests to
 /// the worker that owns their file or target, timers through the clock, and background work
-/// (listings, uploads, file loads) off the core. Events from other threads (timers, the
-/// directory's changes, the workers' answers, background work done) are posted (`post`): kept
-/// in order and run under the lock before the next transport event, or by `queue` if none
-/// comes, so an event posted before a message was received runs before it. Per connection,
+/// (listings, uploads, file loads) off the core. Events from other threads (the directory's
+/// changes, the workers' answers, background work done) are posted (`post`): kept in order and
+/// run under the lock before the next transport event, or by `queue` if none comes, so an event
+/// posted before a message was received runs before it; the core's timers fire on `queue`,
+/// under the lock, after what was posted before. Per connection,
 /// requests reach each worker in the order they were sent. Its one `var`, the core, is only
 /// reached under the lock (what makes `@unchecked Sendable` sound), checked in debug builds,
 /// and carries no run-time exclusivity check (each event's one access is the only one open);
@@ -174,7 +175,9 @@ package final class Dispatcher: @unchecked Sendable {
             case .handled(let connection):
                 commands.append(.handled(connection.rawValue))
             case .schedule(let timer, let at):
-                context.clock.schedule(at: at, on: queue) { self.post(.timerFired(timer)) }
+                // Run on the queue under the lock (after what was posted before), not posted:
+                // a posted event would take one more block on the queue.
+                context.clock.schedule(at: at, on: queue) { self.withCore { self.run(.timerFired(timer)) } }
             case .route(let connection, let request, let index, let grants, let author):
                 flush()
                 workers[index].route(.request(connection, request, grants: grants, author: author))
