@@ -3,9 +3,10 @@ import RiveSyncProtocol
 
 extension Connections {
     /// Answers daemon-wide requests, starts background work, or routes to the owning worker.
-    /// `state`: the connection's in `states` (nothing here adds or removes a connection).
+    /// `state`: the connection's in `states` (nothing here adds or removes a connection);
+    /// `grants`: `identity`'s, which the request was checked against (the worker's too).
     mutating func route(
-        _ connection: ConnectionID, at state: StateIndex, _ request: consuming Request, identity: Identity,
+        _ connection: ConnectionID, at state: StateIndex, _ request: consuming Request, identity: Identity, grants: consuming Grants,
         into out: inout [ConnectionAction]
     ) -> Outcome {
         let limits = settings.limits
@@ -60,7 +61,7 @@ extension Connections {
             break
         }
         // Moved into the action, not copied.
-        out.append(.route(connection, consume request, worker: worker, identity: identity, author: author(at: state)))
+        out.append(.route(connection, consume request, worker: worker, grants: grants, author: author(at: state)))
         return .routed
     }
 
@@ -80,7 +81,7 @@ extension Connections {
                 if case .success(let worker) = owner(of: unsubscribe) {
                     out.append(
                         .route(
-                            connection, Request(id: nil, body: unsubscribe), worker: worker, identity: identity,
+                            connection, Request(id: nil, body: unsubscribe), worker: worker, grants: grants,
                             author: author(of: connection)))
                 }
             }

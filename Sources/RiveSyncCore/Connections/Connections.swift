@@ -248,7 +248,7 @@ public struct Connections {
                 connection, WireError(code: .forbidden, message: "this daemon does not accept files from clients"), id: request.id,
                 into: &out)
         }
-        return route(connection, at: state, request, identity: identity, into: &out)
+        return route(connection, at: state, request, identity: identity, grants: grants, into: &out)
     }
 
     private mutating func hello(

@@ -126,7 +126,9 @@ extension WorkerCore {
     /// file's handle in `files`, found once by `apply`.
     /// `generation`: the advanced target's (`AdvanceResult.generation`), for its epoch.
     func publish(_ batches: [ChangeBatch], advanced: String, at advancedRecord: TargetHandle, runtime: FileHandle, generation: Int) {
-        var replies: [WorkerAction] = []
+        // The answers wait for every batch's sends; an advance of one batch (the usual one)
+        // answers straight after its sends, with no array of its own.
+        var replies: [WorkerAction]? = batches.count > 1 ? [] : nil
         // No connection can be lagging while the whole transport queue is under the soft limit.
         let anyBacklog = Backlog.lags(queuedBytes: sendQueues.total, maxSendQueueBytes: settings.limits.maxSendQueueBytes)
         // Each batch borrowed where it lies: iterating the array, or reading an element through
@@ -151,14 +153,15 @@ extension WorkerCore {
                     replies: &replies)
             }
         }
-        outbox += replies
+        if let replies { outbox += replies }
     }
 
     /// `publish` of one batch (`own`: of the advanced target) whose record `record` finds,
-    /// its file's runtime `runtime`; the acks and errors it answers go to `replies`.
+    /// its file's runtime `runtime`; the acks and errors it answers go to `replies`, or after
+    /// its sends in the outbox if nil.
     private func publish(
         _ batch: borrowing ChangeBatch, own: Bool, record: TargetHandle, runtime: FileHandle, epoch targetEpoch: String,
-        anyBacklog: Bool, replies: inout [WorkerAction]
+        anyBacklog: Bool, replies: inout [WorkerAction]?
     ) {
         let limits = settings.limits
         let full = frame(
@@ -186,7 +189,7 @@ extension WorkerCore {
             let ack = ServerMessage.ack(
                 ServerMessage.Ack(target: batch.target, seq: batch.seq, command: number, commands: waiting.transaction?.commands),
                 id: waiting.requestID)
-            replies.append(.send(frame(ack), to: Recipients(waiting.connection)))
+            queueAnswer(.send(frame(ack), to: Recipients(waiting.connection)), into: &replies)
         }
         for rejected in batch.rejected {
             guard let waiting = targets[record].pending.removeValue(forKey: rejected.id) else { continue }
@@ -194,13 +197,13 @@ extension WorkerCore {
             if let path = waiting.hiddenPath { error = error.withoutState(path: path) }
             error.details += [("seq", .number(Double(batch.seq))), ("command", .number(Double(rejected.id)))]
             count(.error(error.code))
-            replies.append(.send(frame(.error(error, id: waiting.requestID)), to: Recipients(waiting.connection)))
+            queueAnswer(.send(frame(.error(error, id: waiting.requestID)), to: Recipients(waiting.connection)), into: &replies)
         }
         for rejected in batch.rejectedTransactions {
             guard let waiting = targets[record].pending.removeValue(forKey: rejected.commands[0]) else { continue }
             let error = rejectionError(rejected, seq: batch.seq, waiting: waiting)
             count(.error(error.code))
-            replies.append(.send(frame(.error(error, id: waiting.requestID)), to: Recipients(waiting.connection)))
+            queueAnswer(.send(frame(.error(error, id: waiting.requestID)), to: Recipients(waiting.connection)), into: &replies)
         }
         if own {
             let rejected = batch.rejected.count + batch.rejectedTransactions.reduce(0) { $0 + $1.commands.count }
@@ -208,6 +211,13 @@ extension WorkerCore {
         } else {
             count(.published(target: batch.target, record: record, applied: 0, rejected: 0))
         }
+    }
+}
+
+extension WorkerCore {
+    /// Keeps an ack or error of `publish` in `replies`, or puts it in the outbox if nil.
+    fileprivate func queueAnswer(_ reply: consuming WorkerAction, into replies: inout [WorkerAction]?) {
+        if replies != nil { replies!.append(reply) } else { outbox.append(reply) }
     }
 }
 

@@ -47,6 +47,9 @@ public struct InstanceStore: Sendable {
     /// while the revision is the same (`ResolvedProperty.revision`). It only grows, so two
     /// states of one store never share a revision.
     public private(set) var revision: UInt64 = 0
+    /// Which instances the store holds and which properties each has: replaced whenever
+    /// either changes (positions found under it hold while it is the same).
+    private(set) var layout = Layout()
 
     public init() {}
 
@@ -62,6 +65,7 @@ public struct InstanceStore: Sendable {
     /// Inserts or replaces an instance and keeps the parent index in step.
     mutating func upsert(_ state: InstanceState) {
         revision &+= 1
+        layout = Layout()
         if let old = instances[state.id] { unlinkChildren(of: old) }
         instances[state.id] = state
         linkChildren(of: state)
@@ -75,6 +79,8 @@ public struct InstanceStore: Sendable {
         revision &+= 1
         if let old = instances.values[instance].values.updateValue(value, forKey: property) {
             unlink(old, parent: id, property: property)
+        } else {
+            layout = Layout()
         }
         link(value, parent: id, property: property)
     }
@@ -85,11 +91,20 @@ public struct InstanceStore: Sendable {
     mutating func replaceValue(_ value: PropertyValue, of id: InstanceID, property: String) throws(ReplicaError) {
         guard let instance = instances.index(forKey: id) else { throw .unknownInstance(id) }
         guard let slot = instances.values[instance].values.index(forKey: property) else { throw .noProperty(id, property) }
+        replace(value, instance: instance, value: slot, of: id, property: property)
+    }
+
+    /// Replaces the value at these positions (of `property` of `id`) and keeps the parent
+    /// index in step. The old value is moved out, not copied, and links are only walked for
+    /// values that hold instances.
+    mutating func replace(
+        _ value: PropertyValue, instance: InstancePosition, value slot: ValuePosition, of id: InstanceID, property: String
+    ) {
         revision &+= 1
-        let old = instances.values[instance].values.values[slot]
-        instances.values[instance].values.values[slot] = value
-        unlink(old, parent: id, property: property)
-        link(value, parent: id, property: property)
+        var old = value
+        swap(&old, &instances.values[instance].values.values[slot])
+        if old.isInstanceReference { unlink(old, parent: id, property: property) }
+        if value.isInstanceReference { link(value, parent: id, property: property) }
     }
 
     /// Removes an instance and its links to its children. Links to it from other instances
@@ -97,6 +112,7 @@ public struct InstanceStore: Sendable {
     mutating func remove(_ id: InstanceID) {
         guard let old = instances.removeValue(forKey: id) else { return }
         revision &+= 1
+        layout = Layout()
         unlinkChildren(of: old)
         parents[id] = nil
     }

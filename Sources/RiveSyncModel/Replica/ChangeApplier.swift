@@ -19,11 +19,15 @@ public enum ReplicaError: Error, Sendable, Hashable {
 /// Applies changes to an instance store and its bindings. This one function is used by the
 /// source during an advance and by every replica, which is what makes them converge.
 enum ChangeApplier {
-    static func apply(_ change: Change, to store: inout InstanceStore, bindings: inout [Binding]) throws(ReplicaError) {
+    /// `found`: the source's resolution that found a `set`'s value (it applies where the
+    /// value lies, `InstanceStore.Layout`; replicas find it by name).
+    static func apply(
+        _ change: Change, to store: inout InstanceStore, bindings: inout [Binding], found: ResolvedProperty? = nil
+    ) throws(ReplicaError) {
         switch change {
         case .set(let id, let property, let value, let introduced):
             introduced.forEach { store.upsert($0) }
-            try store.replaceValue(value, of: id, property: property)
+            try store.replaceValue(value, foundBy: found, of: id, property: property)
         case .fire(let id, let property):
             guard case .trigger(let count) = try current(id, property, in: store) else {
                 throw .invalidChange("\(id).\(property) is not a trigger")

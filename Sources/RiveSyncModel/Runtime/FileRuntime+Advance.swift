@@ -19,21 +19,22 @@ extension FileRuntime {
         _ targetName: String, queueing commands: [QueuedCommand], elapsed: Double
     ) throws(StateMachineError) -> AdvanceResult {
         guard let index = targets.index(forKey: targetName) else { throw .unknownTarget(targetName) }
-        if !commands.isEmpty { targets.values[index].queue += commands }
-        let batches = advance(at: index, elapsed: elapsed)
+        let batches = advance(at: index, queueing: commands, elapsed: elapsed)
         return AdvanceResult(
             batches: batches, settled: targets.values[index].isSettled, generation: targets.values[index].generation)
     }
 
-    /// `advance(_:elapsed:)` of the target at `index` in `targets`. Nothing here adds or removes
-    /// a target, so the index holds throughout.
-    private mutating func advance(at index: TargetIndex, elapsed: Double) -> [ChangeBatch] {
+    /// `advance(_:elapsed:)` of the target at `index` in `targets`, `commands` queued after its
+    /// queue. Nothing here adds or removes a target, so the index holds throughout.
+    private mutating func advance(at index: TargetIndex, queueing commands: [QueuedCommand] = [], elapsed: Double) -> [ChangeBatch] {
         let targetName = targets.keys[index]
-        // Only the queue is kept: a copy of the target kept while it changes would copy its fields.
-        let queue = targets.values[index].queue
+        // Only the queue is kept: a copy of the target kept while it changes would copy its
+        // fields. Commands given to an empty queue are the queue (not appended to it).
+        var queue = targets.values[index].queue
+        if queue.isEmpty { queue = commands } else { queue += commands }
         // A settled target's empty advance costs nothing: only a running state machine changes.
         guard !queue.isEmpty || !targets.values[index].isSettled else { return [] }
-        targets.values[index].queue = []
+        if !targets.values[index].queue.isEmpty { targets.values[index].queue = [] }
         var outcome = AdvanceOutcome(target: targetName)
         var start = 0
         while start < queue.count {
@@ -119,19 +120,35 @@ extension FileRuntime {
             }
             return
         }
-        // Planned first: the target read for the plan is not kept while the changes apply.
-        let changes = try plan(queued.command, in: targets.values[target], resolved: queued.resolved)
-        for change in changes {
-            // Where the change is seen, as of before it applies; recorded only once it
-            // applied, so batches always say exactly what the store did. (A planned
-            // change that fails to apply is a bug; its command is rejected with it.)
-            let seen = visibility(of: change, from: targets.keys[target])
-            try apply(change, on: target, path: queued.command.path, undo: &undo)
-            // Moved into the effects, not copied.
-            switch consume seen {
-            case .one(let name, let effect): effects.append(effect, for: name)
-            case .several(let seen): for (name, effect) in seen { effects.append(effect, for: name) }
+        // Planned first: the target read for the plan is not kept while the changes apply. A
+        // `set` (the usual command) makes at most one change, planned without an array and
+        // applied where its resolution found the value.
+        if case .set(let path, let value) = queued.command {
+            var found: ResolvedProperty?
+            guard let change = try planSet(value, at: path, in: targets.values[target], resolved: queued.resolved, found: &found) else {
+                return
             }
+            return try record(change, on: target, path: path, effects: &effects, undo: &undo, found: found)
+        }
+        for change in try plan(queued.command, in: targets.values[target], resolved: queued.resolved) {
+            try record(change, on: target, path: queued.command.path, effects: &effects, undo: &undo, found: nil)
+        }
+    }
+
+    /// Applies one planned change and records its effect for every target that sees it.
+    private mutating func record(
+        _ change: Change, on target: TargetIndex, path: String, effects: inout AdvanceEffects, undo: inout ChangeUndo,
+        found: ResolvedProperty?
+    ) throws(PropertyError) {
+        // Where the change is seen, as of before it applies; recorded only once it
+        // applied, so batches always say exactly what the store did. (A planned
+        // change that fails to apply is a bug; its command is rejected with it.)
+        let seen = visibility(of: change, from: targets.keys[target])
+        try apply(change, on: target, path: path, undo: &undo, found: found)
+        // Moved into the effects, not copied.
+        switch consume seen {
+        case .one(let name, let effect): effects.append(effect, for: name)
+        case .several(let seen): for (name, effect) in seen { effects.append(effect, for: name) }
         }
     }
 
@@ -166,8 +183,11 @@ extension FileRuntime {
         try apply(change, on: targets.index(forKey: targetName)!, path: path, undo: &undo)
     }
 
-    /// `apply(_:on:path:undo:)` of the target at `target` in `targets`.
-    mutating func apply(_ change: Change, on target: TargetIndex, path: String, undo: inout ChangeUndo) throws(PropertyError) {
+    /// `apply(_:on:path:undo:)` of the target at `target` in `targets`; `found`: the resolution
+    /// that found a `set`'s value (the change applies where it lies, `InstanceStore.Layout`).
+    mutating func apply(
+        _ change: Change, on target: TargetIndex, path: String, undo: inout ChangeUndo, found: ResolvedProperty? = nil
+    ) throws(PropertyError) {
         if case .bind = change {} else { undo.keep(change.location.0, from: store) }
         let isBind: Bool
         if case .bind = change { isBind = true } else { isBind = false }
@@ -175,7 +195,7 @@ extension FileRuntime {
         defer { if isBind { indexRoots(of: targets.values[target]) } }
         do {
             try changeStore(andBindingsOf: target) { (store, bindings) throws(ReplicaError) in
-                try ChangeApplier.apply(change, to: &store, bindings: &bindings)
+                try ChangeApplier.apply(change, to: &store, bindings: &bindings, found: found)
             }
         } catch {
             throw .invalidValue(path: path, reason: "the change could not be applied (a daemon bug): \(error)")

@@ -11,11 +11,17 @@ public struct ResolvedProperty: Sendable, Hashable {
 
     public var instance: InstanceID {
         get { storage.fields.pointee.instance }
-        set { unique.pointee.instance = newValue }
+        set {
+            unique.pointee.instance = newValue
+            unique.pointee.layout = nil
+        }
     }
     public var property: PropertySchema {
         get { storage.fields.pointee.property }
-        set { unique.pointee.property = newValue }
+        set {
+            unique.pointee.property = newValue
+            unique.pointee.layout = nil
+        }
     }
     public var value: PropertyValue {
         get { storage.fields.pointee.value }
@@ -44,6 +50,17 @@ public struct ResolvedProperty: Sendable, Hashable {
         get { storage.fields.pointee.path }
         set { unique.pointee.path = newValue }
     }
+    /// Where the value lies in the store it was resolved in, while that store's layout is
+    /// `layout` (nil when not, when made by hand, or when `instance` or `property` changed
+    /// since): a change to it applies there without hashing the instance and the property
+    /// again (`InstanceStore.Layout`). Read in place, field by field.
+    func positions(under layout: InstanceStore.Layout) -> (InstanceStore.InstancePosition, InstanceStore.ValuePosition)? {
+        let fields = storage.fields
+        guard fields.pointee.layout === layout, let instance = fields.pointee.instancePosition,
+            let value = fields.pointee.valuePosition
+        else { return nil }
+        return (instance, value)
+    }
 
     public init(
         instance: InstanceID, property: PropertySchema, value: PropertyValue, revision: UInt64 = 0, start: PathStart = .instance,
@@ -53,13 +70,26 @@ public struct ResolvedProperty: Sendable, Hashable {
             Fields(instance: instance, property: property, value: value, revision: revision, start: start, isDirect: isDirect, path: path))
     }
 
+    /// A resolution that found its value at these positions of a store with this layout.
+    init(
+        instance: InstanceID, property: PropertySchema, value: PropertyValue, revision: UInt64, start: PathStart, isDirect: Bool,
+        path: ParsedPath, at positions: (InstanceStore.InstancePosition, InstanceStore.ValuePosition), under layout: InstanceStore.Layout
+    ) {
+        storage = SharedFields(
+            Fields(
+                instance: instance, property: property, value: value, revision: revision, start: start, isDirect: isDirect, path: path,
+                layout: layout, instancePosition: positions.0, valuePosition: positions.1))
+    }
+
     public static func == (a: ResolvedProperty, b: ResolvedProperty) -> Bool {
         a.storage === b.storage || a.storage.fields.pointee == b.storage.fields.pointee
     }
 
     public func hash(into hasher: inout Hasher) { hasher.combine(storage.fields.pointee) }
 
-    /// What a resolution holds (see the properties of the same names).
+    /// What a resolution holds (see the properties of the same names). The positions are where
+    /// the rest was found (`positions(under:)`), not part of what the resolution says: equality
+    /// and hashing leave them out.
     private struct Fields: Hashable {
         var instance: InstanceID
         var property: PropertySchema
@@ -68,6 +98,25 @@ public struct ResolvedProperty: Sendable, Hashable {
         var start: PathStart
         var isDirect: Bool
         var path: ParsedPath?
+        /// The layout of the store the positions are in (nil: none).
+        var layout: InstanceStore.Layout? = nil
+        var instancePosition: InstanceStore.InstancePosition? = nil
+        var valuePosition: InstanceStore.ValuePosition? = nil
+
+        static func == (a: Fields, b: Fields) -> Bool {
+            a.instance == b.instance && a.property == b.property && a.value == b.value && a.revision == b.revision
+                && a.start == b.start && a.isDirect == b.isDirect && a.path == b.path
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(instance)
+            hasher.combine(property)
+            hasher.combine(value)
+            hasher.combine(revision)
+            hasher.combine(start)
+            hasher.combine(isDirect)
+            hasher.combine(path)
+        }
     }
 }
 
@@ -190,16 +239,19 @@ public enum PropertyPath {
             // The path up to this segment, for an error (only then joined).
             let end = index
             func here() -> String { (0...end).map { parsed.segment($0) }.joined(separator: "/") }
-            guard let state = store[current] else { throw .unknownInstance(current) }
+            // Found by position, kept with the resolution (read once: each read copies the state).
+            guard let at = store.instances.index(forKey: current) else { throw .unknownInstance(current) }
+            let state = store.instances.values[at]
             guard let viewModel = schema.viewModels.first(where: { $0.name == state.viewModel }),
                 let property = viewModel.property(named: parsed.name(index)),
-                let value = state.values[property.name]
+                let found = state.values.index(forKey: property.name)
             else { throw .noSuchProperty(path: here()) }
+            let value = state.values.values[found]
             index += 1
             if index == count {
                 return ResolvedProperty(
                     instance: current, property: property, value: value, revision: store.revision, start: start,
-                    isDirect: index == firstProperty + 1, path: parsed)
+                    isDirect: index == firstProperty + 1, path: parsed, at: (at, found), under: store.layout)
             }
             switch value {
             case .viewModel(let nested):
@@ -252,7 +304,7 @@ extension FileRuntime {
         guard let earlier else { return Self.withValue(try resolve(path, in: target)) }
         if earlier.revision == store.revision { return (earlier, earlier.value) }
         guard earlier.isDirect, startsAt(earlier.instance, earlier.start, in: target),
-            let value = store.value(of: earlier.instance, property: earlier.property.name)
+            let value = store.value(foundBy: earlier) ?? store.value(of: earlier.instance, property: earlier.property.name)
         else {
             guard let parsed = earlier.path, parsed.text == path else { return Self.withValue(try resolve(path, in: target)) }
             return Self.withValue(try resolve(parsed, in: target))

@@ -7,14 +7,8 @@ extension FileRuntime {
     func plan(_ command: Command, in target: Target, resolved earlier: ResolvedProperty? = nil) throws(PropertyError) -> [Change] {
         switch command {
         case .set(let path, let value):
-            let (resolved, current) = try resolve(path, in: target, reusing: earlier)
-            try check(value, for: resolved, path: path)
-            guard current != value else { return [] }
-            return [
-                .set(
-                    instance: resolved.instance, property: resolved.property.name, value: value,
-                    introduced: introduced(by: value))
-            ]
+            var found: ResolvedProperty?
+            return try planSet(value, at: path, in: target, resolved: earlier, found: &found).map { [$0] } ?? []
         case .fire(let path):
             let (resolved, _) = try resolve(path, in: target, reusing: earlier)
             try expect(.trigger, resolved, path)
@@ -59,6 +53,19 @@ extension FileRuntime {
             // No view-model change: the state machine takes it (`applyInput`).
             return []
         }
+    }
+
+    /// `plan` of a `set` of `value` at `path`: its change, or nil for a write of the value
+    /// already there. `found`: the path's resolution (the change applies where it found the
+    /// value, `apply(_:on:path:undo:found:)`).
+    func planSet(
+        _ value: PropertyValue, at path: String, in target: Target, resolved earlier: ResolvedProperty?, found: inout ResolvedProperty?
+    ) throws(PropertyError) -> Change? {
+        let (resolved, current) = try resolve(path, in: target, reusing: earlier)
+        try check(value, for: resolved, path: path)
+        guard current != value else { return nil }
+        found = resolved
+        return .set(instance: resolved.instance, property: resolved.property.name, value: value, introduced: introduced(by: value))
     }
 
     private func expect(_ type: DataType, _ resolved: ResolvedProperty, _ path: String) throws(PropertyError) {

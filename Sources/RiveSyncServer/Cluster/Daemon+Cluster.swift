@@ -159,19 +159,19 @@ extension Dispatcher {
     /// cluster's (`freshness`, PROTOCOL.md §7.1): false once it cannot read the log, true once
     /// it has caught up again.
     func tellFreshness(_ fresh: Bool) {
-        queue.async { [self] in run(.freshness(fresh)) }
+        post(.freshness(fresh))
     }
 
     /// Tells the connection core where the other shards' nodes and targets are, as the shard
     /// directory read them (`wrong_node` answers carry them, protocol/CLUSTER.md §6.3).
     func tellShardsRead(nodes: [String: [String]], targets: [String: String]) {
-        queue.async { [self] in run(.shardsRead(nodes: nodes, targets: targets)) }
+        post(.shardsRead(nodes: nodes, targets: targets))
     }
 
     /// Closes every connection (a cluster node whose lease ended: its acks can no longer be
     /// trusted, so its clients go on elsewhere, protocol/CLUSTER.md §3.2).
     func closeEveryConnection(code: CloseCode, reason: String) {
-        queue.async { [self] in run(.closeAll(code: code, reason: reason)) }
+        post(.closeAll(code: code, reason: reason))
     }
 }
 

@@ -11,7 +11,7 @@ final class DispatcherEnvironment: ConnectionEnvironment, Sendable {
 
     init(context: ServerContext) { self.context = context }
 
-    func now() -> UInt64 { context.clock.now() }
+    func now() -> UInt64 { context.now() }
 }
 
 extension ServerContext {
@@ -72,11 +72,11 @@ extension Dispatcher {
         return token == nil ? .unauthorized : .forbidden
     }
 
-    /// Changes the connection core's settings in order with the transport's events (on the
-    /// queue), with the interfaces' addresses read again, and the copy `/metrics` reads.
+    /// Changes the connection core's settings in order with the transport's events (under the
+    /// core's lock), with the interfaces' addresses read again, and the copy `/metrics` reads.
     func reconfigure(_ change: (inout ConnectionSettings) -> Void) {
         let interfaceAddresses = OriginPolicy.interfaceAddresses()
-        queue.sync {
+        withCore {
             var settings = connections.settings
             change(&settings)
             settings.origins.interfaceAddresses = interfaceAddresses

@@ -7,12 +7,12 @@ import RiveSyncModel
 import RiveSyncProtocol
 import RiveSyncTransport
 
-/// The dispatcher's background work: nothing here runs on its queue but the start and the
-/// answer (`backgroundFinished`, or `fileLoaded` for a file the core then lists).
+/// The dispatcher's background work: nothing here runs under the core's lock but the start
+/// and the answer (`backgroundFinished`, or `fileLoaded` for a file the core then lists).
 extension Dispatcher {
     func start(_ work: BackgroundWork, for connection: ConnectionID, id: JSONValue?) {
         let finish: @Sendable (ServerMessage) -> Void = { reply in
-            self.queue.async { self.run(.backgroundFinished(connection, reply: Frame(reply, headroom: Payload.headroom))) }
+            self.post(.backgroundFinished(connection, reply: Frame(reply, headroom: Payload.headroom)))
         }
         switch work {
         case .listTargets(let page, let identity):
@@ -25,7 +25,7 @@ extension Dispatcher {
                 self.share(reference, reply: reply, then: finish)
             }
         case .loadFile(let name, let content, let index):
-            let loaded: @Sendable () -> Void = { self.queue.async { self.run(.fileLoaded(connection, id: id)) } }
+            let loaded: @Sendable () -> Void = { self.post(.fileLoaded(connection, id: id)) }
             background.async { self.loadFile(name: name, content: content, onto: index, id: id, loaded: loaded, else: finish) }
         }
     }

@@ -4,17 +4,27 @@ import RiveSyncJSON
 import RiveSyncModel
 import RiveSyncProtocol
 import RiveSyncTransport
+import Synchronization
 
-/// The shell around the connection core (`Connections`): one serial queue that carries the
-/// transport's events into the core in arrival order (run on the calling service thread) and
-/// performs the actions it returns —
-/// sends and closes to the transport, requests to the worker that owns their file or target,
-/// timers through `asyncAfter`, and background work (listings, uploads, file loads) off this
-/// queue. Per connection, requests reach each worker in the order they were sent. Its one
-/// `var`, the core, is confined to the queue (what makes `@unchecked Sendable` sound), checked
-/// in debug builds, and carries no run-time exclusivity check (each message's one access is
-/// the only one open); the rest is constants and the locked copy of the access for `/metrics`.
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The shell around the connection core (`Connections`): it carries the transport's events
+/// into the core in arrival order, on the calling service thread under one lock (`withCore`),
+/// and performs the actions the core returns — sends and closes to the transport, requests to
+/// the worker that owns their file or target, timers through the clock, and background work
+/// (listings, uploads, file loads) off the core. Events from other threads (the directory's
+/// changes, the workers' answers, background work done) are posted (`post`): kept in order and
+/// run under the lock before the next transport event, or by `queue` if none comes, so an event
+/// posted before a message was received runs before it; the core's timers fire on `queue`,
+/// under the lock, after what was posted before. Per connection,
+/// requests reach each worker in the order they were sent. Its one `var`, the core, is only
+/// reached under the lock (what makes `@unchecked Sendable` sound), checked in debug builds,
+/// and carries no run-time exclusivity check (each event's one access is the only one open);
+/// the rest is constants, the posted events and the locked copy of the access for `/metrics`.
 package final class Dispatcher: @unchecked Sendable {
+    /// Where posted events are run when no transport event comes first to run them.
     package let queue = DispatchQueue(label: "rivesyncd.dispatcher")
     /// Where uploads are hashed and stored and sent files parsed (one at a time, in order).
     let background = DispatchQueue(label: "rivesyncd.background")
@@ -25,6 +35,15 @@ package final class Dispatcher: @unchecked Sendable {
     /// The tokens and anonymous access the core was last sent, for `/metrics` on the
     /// transport's service thread.
     let access: Locked<ConnectionAccess>
+    /// Held while the core runs.
+    private let core = Locked(())
+    /// The thread holding `core`, in debug builds (`assertConfined`); 0 when none.
+    private let coreOwner = Atomic<UInt>(0)
+    /// Events posted from other threads, not run yet, in the order posted.
+    private let posted = Locked<[ConnectionEvent]>([])
+    /// How many events `posted` holds: a transport event reads it without the lock, and takes
+    /// `posted`'s lock only when an event waits.
+    private let postedCount = Atomic<Int>(0)
 
     /// Reads the tokens file of the configuration, if any.
     init(context: ServerContext, workers: [WorkerShell]) throws(ConfigurationError) {
@@ -41,15 +60,14 @@ package final class Dispatcher: @unchecked Sendable {
         Self.follow(context.directory, in: self)
     }
 
-    /// Has the directory tell `dispatcher`'s core every change, on its queue in the order made:
-    /// a worker makes its change before it sends the reply that follows it, so a client's next
+    /// Has the directory tell `dispatcher`'s core every change, posted in the order made: a
+    /// worker makes its change before it sends the reply that follows it, so a client's next
     /// request finds the change applied. The core starts from the placement as it is now (taken
-    /// on the queue, so the changes that follow it run after).
+    /// under the core's lock, so the changes that follow it run after).
     private static func follow(_ directory: Directory, in dispatcher: Dispatcher) {
-        dispatcher.queue.sync {
+        dispatcher.withCore {
             let placement = directory.follow { [weak dispatcher] change in
-                guard let dispatcher else { return }
-                dispatcher.queue.async { dispatcher.run(.placed(change)) }
+                dispatcher?.post(.placed(change))
             }
             dispatcher.connections = Connections(
                 environment: dispatcher.environment, settings: dispatcher.connections.settings, placement: placement,
@@ -62,43 +80,84 @@ package final class Dispatcher: @unchecked Sendable {
         for worker in workers {
             worker.host.sync {
                 worker.subscribeAnswered = { [weak dispatcher] connection, target, paths, succeeded in
-                    guard let dispatcher else { return }
-                    dispatcher.queue.async {
-                        dispatcher.run(.subscribeAnswered(connection, target: target, paths: paths, succeeded: succeeded))
-                    }
+                    dispatcher?.post(.subscribeAnswered(connection, target: target, paths: paths, succeeded: succeeded))
                 }
             }
         }
     }
 
-    // The transport's events run on the caller's thread (a service thread), in the queue's
-    // order: `sync` on an idle serial queue runs the block right there, so a routed request
-    // goes from the service thread to its worker with no thread hop in between. Nothing run
-    // here blocks (background work and workers get `async`), and nothing on the queue calls
-    // back into the transport's handler, so the wait is short and cannot deadlock.
+    // The transport's events run on the caller's thread (a service thread) under the core's
+    // lock: a routed request goes from the service thread to its worker with no thread hop in
+    // between. Nothing run under the lock blocks (background work and workers get `async`), and
+    // nothing run under it calls back into the transport's handler or takes the lock again
+    // (workers and background work answer through `post`), so the wait is short and cannot
+    // deadlock.
 
     package func opened(_ session: SessionID, info: SessionInfo) {
-        queue.sync { run(.opened(ConnectionID(session), remoteAddress: info.remoteAddress, origin: info.origin)) }
+        withCore { run(.opened(ConnectionID(session), remoteAddress: info.remoteAddress, origin: info.origin)) }
     }
 
-    package func closed(_ session: SessionID) { queue.sync { run(.closed(ConnectionID(session))) } }
+    package func closed(_ session: SessionID) { withCore { run(.closed(ConnectionID(session))) } }
 
     /// Handles one message. Each ends in exactly one `.handled` for the transport's
     /// back-pressure (`maxPendingRequests`): from the core, or from the worker it routes to.
     package func received(_ session: SessionID, bytes: [UInt8], isText: Bool) {
-        queue.sync { run(.received(ConnectionID(session), bytes: bytes, isText: isText)) }
+        withCore { run(.received(ConnectionID(session), bytes: bytes, isText: isText)) }
     }
 
-    /// Feeds one event to the core and performs its actions (on the queue).
+    /// Runs `body` holding the core's lock, after the events posted before it.
+    func withCore<T>(_ body: () -> T) -> T {
+        core.withLock { _ in
+            #if DEBUG
+                coreOwner.store(UInt(pthread_self()), ordering: .relaxed)
+                defer { coreOwner.store(0, ordering: .relaxed) }
+            #endif
+            runPosted()
+            return body()
+        }
+    }
+
+    /// Keeps `event` to run under the core's lock after the events posted before it: before
+    /// the next transport event, or on `queue`. Takes only `posted`'s lock, so a worker run
+    /// inline under the core's lock may post.
+    func post(_ event: ConnectionEvent) {
+        posted.withLock { events in
+            events.append(event)
+            postedCount.add(1, ordering: .releasing)
+        }
+        queue.async { [self] in withCore {} }
+    }
+
+    /// Runs the posted events (holding the core's lock), those posted meanwhile included.
+    private func runPosted() {
+        while postedCount.load(ordering: .acquiring) != 0 {
+            let events = posted.withLock { events in
+                defer { events = [] }
+                postedCount.subtract(events.count, ordering: .relaxed)
+                return events
+            }
+            for event in events { run(event) }
+        }
+    }
+
+    /// Feeds one event to the core and performs its actions (holding the core's lock).
     func run(_ event: consuming ConnectionEvent) {
-        queue.assertConfined()
+        assertConfined()
         perform(connections.handle(event))
+    }
+
+    /// Stops a debug build when the caller does not hold the core's lock. Release builds check
+    /// nothing.
+    func assertConfined() {
+        #if DEBUG
+            precondition(coreOwner.load(ordering: .relaxed) == UInt(pthread_self()), "the dispatcher's core reached without its lock")
+        #endif
     }
 
     /// Performs the core's actions in order: transport commands are submitted together, and
     /// before anything that hands work on, so a worker's replies follow the core's.
     private func perform(_ actions: consuming [ConnectionAction]) {
-        queue.assertConfined()
+        assertConfined()
         var commands: [WebSocketServer.Command] = []
         func flush() {
             context.submit(commands)
@@ -116,11 +175,12 @@ package final class Dispatcher: @unchecked Sendable {
             case .handled(let connection):
                 commands.append(.handled(connection.rawValue))
             case .schedule(let timer, let at):
-                context.clock.schedule(at: at, on: queue) { self.run(.timerFired(timer)) }
-            case .route(let connection, let request, let index, let identity, let author):
+                // Run on the queue under the lock (after what was posted before), not posted:
+                // a posted event would take one more block on the queue.
+                context.clock.schedule(at: at, on: queue) { self.withCore { self.run(.timerFired(timer)) } }
+            case .route(let connection, let request, let index, let grants, let author):
                 flush()
-                let grants = connections.settings.access.grants(of: identity) ?? Grants(scopes: [])
-                route(request, from: connection, to: workers[index], grants: grants, author: author)
+                workers[index].route(.request(connection, request, grants: grants, author: author))
             case .startBackground(let connection, let work, let id):
                 flush()
                 start(work, for: connection, id: id)
@@ -135,16 +195,6 @@ package final class Dispatcher: @unchecked Sendable {
             }
         }
         flush()
-    }
-
-    /// Hands a request to its worker: the event is made where the closure captures it, and
-    /// copied once when the closure runs (a closure's captures cannot be moved out of).
-    private func route(
-        _ request: consuming Request, from connection: ConnectionID, to worker: WorkerShell, grants: Grants, author: Author
-    ) {
-        worker.host.async { [event = WorkerEvent.request(connection, request, grants: grants, author: author)] in
-            worker.run(event)
-        }
     }
 
     static func level(_ level: LogLevel) -> Log.Level {

@@ -33,12 +33,16 @@ package final class ServerContext: Sendable {
     private let server = Locked<(any TransportOutlet)?>(nil)
     /// Where the workers and the dispatcher read the time and set their timers.
     let clock: any DaemonClock
+    /// Whether `clock` is the system's: `now()` then reads it directly (asked once; through
+    /// the existential, each read copied it first, several times per set).
+    private let clockIsSystem: Bool
 
     init(
         configuration: DaemonConfiguration, epoch: String, log: Log, stateDirectory: StateDirectory? = nil,
         clusterLogs: [RedisChangeLog] = [], clock: any DaemonClock = SystemClock()
     ) {
         self.clock = clock
+        clockIsSystem = clock is SystemClock
         self.stateDirectory = stateDirectory
         self.clusterLogs = clusterLogs
         self.presenceRelays = clusterLogs.map { PresenceRelay($0.settings) }
@@ -50,6 +54,9 @@ package final class ServerContext: Sendable {
         self.epoch = epoch
         self.log = log
     }
+
+    /// `clock`'s now, in nanoseconds.
+    func now() -> UInt64 { clockIsSystem ? SystemClock().now() : clock.now() }
 
     /// Where transport commands go: the WebSocket server, or an in-process test's recorder.
     package func attach(_ server: any TransportOutlet) { self.server.withLock { $0 = server } }

@@ -123,7 +123,8 @@ package final class TransportHost: WorkerHost, @unchecked Sendable {
 
     package func schedule(at: UInt64, _ work: @escaping @Sendable () -> Void) {
         if clockIsSystem, case .thread(let server, let thread) = state.withLock({ $0.mode }) {
-            let now = clock.now()
+            // The system's clock read directly (through the existential, it was copied first).
+            let now = SystemClock().now()
             if server.schedule(onThread: thread, afterNanoseconds: at > now ? at - now : 0, work) { return }
         }
         clock.schedule(at: at, on: timerQueue) { [self] in async(work) }

@@ -38,6 +38,8 @@ package final class WorkerShell: @unchecked Sendable {
     /// Target names this worker applied that the directory found held by another worker's
     /// file (`Directory.apply`): a restore that meets one refuses the start.
     var nameConflicts: [(name: String, file: String)] = []
+    /// Requests the dispatcher routed here that the host has not run yet (`route`).
+    private let routed = Locked(RoutedRequests())
     /// Tells the dispatcher a routed `subscribe` was answered (set once, before any request).
     var subscribeAnswered: ((ConnectionID, String, [String]?, Bool) -> Void)?
 
@@ -79,6 +81,23 @@ package final class WorkerShell: @unchecked Sendable {
         perform(core.handle(event))
     }
 
+    /// Hands a request the dispatcher routed (`WorkerEvent.request`) to the host, after
+    /// everything posted to it before. The event waits in `routed` and the host runs a closure
+    /// that holds only the shell (no allocation, the event moved, not copied): each such
+    /// closure runs the first event waiting, and as closures and events go in the same order
+    /// (the dispatcher routes one at a time), each runs its own.
+    func route(_ event: consuming WorkerEvent) {
+        var waiting: WorkerEvent? = consume event
+        routed.withLock { $0.append(waiting.take()!) }
+        host.async { [self] in runRouted() }
+    }
+
+    /// Runs the first routed request waiting (see `route`).
+    private func runRouted() {
+        guard let event = routed.withLock({ $0.removeFirst() }) else { return }
+        run(consume event)
+    }
+
     /// Measures the send queues the core asks for (`connectionsToMeasure`) and reports them
     /// with the total, unless nothing is to be measured and the total is the one reported:
     /// read right before the event, after every submit so far.
@@ -106,8 +125,7 @@ package final class WorkerShell: @unchecked Sendable {
             swap(&action, &actions[position])
             switch consume action {
             case .append(let record, let file, let ticket):
-                context.submit(commands)
-                commands.removeAll(keepingCapacity: true)
+                submit(&commands)
                 log.append(record, file: file, ticket: ticket, sink: self)
             case .retract(let file):
                 log.retract(file: file)
@@ -120,8 +138,7 @@ package final class WorkerShell: @unchecked Sendable {
             case .handled(let connection):
                 commands.append(.handled(connection.rawValue))
             case .subscribeAnswered(let connection, let target, let paths, let succeeded):
-                context.submit(commands)
-                commands.removeAll(keepingCapacity: true)
+                submit(&commands)
                 subscribeAnswered?(connection, target, paths, succeeded)
             case .schedule(let timer, let at):
                 timers.insert(timer, at: at)
@@ -137,17 +154,23 @@ package final class WorkerShell: @unchecked Sendable {
                 }
             case .claimTarget(let name, let file, let limit, let claim):
                 // The answer's actions go out after what came before the claim.
-                context.submit(commands)
-                commands.removeAll(keepingCapacity: true)
+                submit(&commands)
                 run(.targetClaimed(claim: claim, context.directory.claimTarget(name, file: file, limit: limit)))
             case .sharePresence(let announcement):
                 if context.presenceRelays.indices.contains(index) { context.presenceRelays[index].publish(announcement) }
             }
         }
-        context.submit(commands)
-        commands.removeAll(keepingCapacity: true)
+        submit(&commands)
         if spareCommands.count < 4, commands.capacity <= 64 { spareCommands.append(commands) }
         core.recycle(actions)
+    }
+
+    /// Hands `commands` to the transport in one submit and empties them, if there are any
+    /// (emptying an empty array still costs a generic `replaceSubrange`).
+    private func submit(_ commands: inout [WebSocketServer.Command]) {
+        guard !commands.isEmpty else { return }
+        context.submit(commands)
+        commands.removeAll(keepingCapacity: true)
     }
 
     /// Runs the earliest timer waiting, when one of the host's closures fires. The closures

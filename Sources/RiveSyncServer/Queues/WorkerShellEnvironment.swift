@@ -12,7 +12,7 @@ final class WorkerShellEnvironment: WorkerEnvironment {
 
     init(context: ServerContext) { self.context = context }
 
-    func now() -> UInt64 { context.clock.now() }
+    func now() -> UInt64 { context.now() }
     func sha256Hex(_ bytes: [UInt8]) -> String { SHA256Digest.hex(bytes) }
 }
 

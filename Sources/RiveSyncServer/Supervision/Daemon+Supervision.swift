@@ -9,10 +9,11 @@ extension Daemon {
         server.submit([.adopt(fileDescriptor: connection)])
     }
 
-    /// One liveness round: the dispatcher queue, every worker queue, then an HTTP `GET /healthz`
+    /// One liveness round: the dispatcher's core and queue, every worker's host, then an HTTP `GET /healthz`
     /// answered by the transport's service thread on an adopted socket pair.
     /// - Returns: true when every stage answered (the transport within `timeout`, at least 1 s).
     func probe(timeout: Duration) -> Bool {
+        dispatcher.withCore {}
         dispatcher.queue.sync {}
         for worker in workers { worker.host.sync {} }
         var ends: [Int32] = [-1, -1]

@@ -2,10 +2,11 @@ import Foundation
 
 /// Keeps the systemd watchdog fed (`WatchdogSec=`), but only while the daemon's loops are alive.
 ///
-/// Every half interval one probe round passes through the dispatcher queue, every worker queue
-/// and the transport's service thread (an HTTP `GET /healthz` over a socket pair adopted by the
-/// transport); `WATCHDOG=1` is sent only when the whole round completes. A wedged queue blocks
-/// the round, a wedged service thread times it out, and systemd then restarts the daemon.
+/// Every half interval one probe round passes through the dispatcher (its lock and its queue),
+/// every worker's host and the transport's service thread (an HTTP `GET /healthz` over a socket
+/// pair adopted by the transport); `WATCHDOG=1` is sent only when the whole round completes. A
+/// wedged lock or queue blocks the round, a wedged service thread times it out, and systemd
+/// then restarts the daemon.
 final class Watchdog: Sendable {
     private let stopRequested = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
