@@ -143,6 +143,23 @@ static inline void rs_ev_feed_writable(void *loop, int fd) {
 }
 
 /*
+ * Runs lws' writable handling of `wsi` now, as if its socket had just been
+ * reported writable (pong or close reply first, then the protocol's
+ * WRITEABLE): what rs_ev_feed_writable brings on in the loop's next pass, for
+ * a caller outside every lws call (the hosted timer). lws' libev plugin
+ * starts its idle watcher after each socket event it handles, which costs the
+ * loop one more epoll_wait (timeout 0) before it sleeps; this call starts
+ * none. Returns lws_service_fd's result (nonzero: the wsi was closed).
+ */
+static inline int rs_service_writable(struct lws_context *context, struct lws *wsi) {
+    struct lws_pollfd pollfd;
+    pollfd.fd = lws_get_socket_fd(wsi);
+    pollfd.events = LWS_POLLOUT;
+    pollfd.revents = LWS_POLLOUT;
+    return lws_service_fd(context, &pollfd);
+}
+
+/*
  * A socket watched on a libev loop before lws owns it (steering, see
  * ServerLoop+Steering.swift): `io` fires when it is readable, `deadline`
  * once when its time is up, `retry` after a short wait when what was there

@@ -89,9 +89,9 @@ extension ClientLoop {
             ServerLoop.sendCloseReason(wsi, code: close.code, reason: close.reason)
             return -1
         }
-        guard let write = session.queue.write(to: wsi, coalescingInto: nil, copyEveryWrite: true, metrics: metrics) else { return 0 }
-        metrics.queuedBytes.wrappingAdd(write.bytesDelta, ordering: .relaxed)
-        metrics.queuedMessages.wrappingAdd(write.countDelta, ordering: .relaxed)
+        var tally = WriteTally()
+        guard let write = session.queue.write(to: wsi, coalescingInto: nil, copyEveryWrite: true, tally: &tally) else { return 0 }
+        tally.publish(to: metrics)
         session.lastWritten = write.buffer
         if !write.accepted { return -1 }
         if !session.queue.isEmpty || session.pendingClose != nil { lws_callback_on_writable(wsi) }

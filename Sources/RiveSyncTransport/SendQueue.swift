@@ -18,15 +18,12 @@ struct WriteUnit {
     let payloadBytes: Int
 }
 
-/// What `SendQueue.write(to:coalescingInto:copyEveryWrite:metrics:)` did.
+/// What `SendQueue.write(to:coalescingInto:copyEveryWrite:tally:)` did.
 struct QueueWrite {
     /// The written buffer (the client keeps it until the next `WRITEABLE`/`CLOSED`, LWS.md §3.2).
     let buffer: Payload
     /// False if lws failed the write (the connection is dead).
     let accepted: Bool
-    /// Change of the queue's byte and message counts, for the gauges.
-    let bytesDelta: Int
-    let countDelta: Int
 }
 
 /// Where a server's service thread frames its coalesced writes: one block of `limit` bytes
@@ -53,14 +50,20 @@ struct CoalescingBuffer {
 /// frames are masked in place, LWS.md §3.4), every write gets a fresh buffer.
 ///
 /// The messages lie in a ring whose storage is kept once grown: queueing and writing a message
-/// allocate nothing.
+/// allocate nothing. The ring's size is kept here, beside the counts, and its slots are reached
+/// through their address: queueing a message only stores into the ring (no bounds check, no
+/// uniqueness check, no read of the slot's old value), so the ring's memory, often not in
+/// cache when a room's batch reaches a connection, costs no wait there (bench/README.md, "The
+/// transport's wake-ups and deliveries").
 struct SendQueue {
     /// Largest frame payload written at once.
     static let fragmentSize = 64 * 1024
 
-    /// The ring: `slots[head]` is the oldest message, `count` follow it (wrapping); its size is
-    /// 0 or a power of two, and a slot outside the queued range is nil.
-    private var slots: [Payload?] = []
+    /// The ring (nil until the first message): slot `head` holds the oldest message, `count`
+    /// follow it (wrapping); a slot outside the queued range is nil.
+    private var ring: SendRing?
+    /// The ring's number of slots: 0 or a power of two.
+    private var capacity = 0
     private var head = 0
     /// Number of queued messages, including a partly written one.
     private(set) var count = 0
@@ -74,18 +77,36 @@ struct SendQueue {
 
     /// Appends a message.
     mutating func append(_ payload: Payload) {
-        if count == slots.count { grow() }
-        slots[(head + count) & (slots.count - 1)] = payload
+        if count == capacity { grow() }
+        let index = (head + count) & (capacity - 1)
+        // The slot is outside the queued range, so it holds nil (nothing to release): the
+        // message is written over it without reading it.
+        ring.unsafelyUnwrapped.withUnsafeMutablePointerToElements { ($0 + index).initialize(to: payload) }
         count += 1
         bytes += payload.count
     }
 
     /// Doubles the ring (2 slots at first), the messages moved to its start in order.
     private mutating func grow() {
-        var grown = [Payload?](repeating: nil, count: max(2, slots.count * 2))
-        for offset in 0..<count { swap(&grown[offset], &slots[(head + offset) & (slots.count - 1)]) }
-        slots = grown
+        let grownCapacity = max(2, capacity * 2)
+        let grown = SendRing.make(capacity: grownCapacity)
+        if let ring {
+            let (head, count, mask) = (head, count, capacity - 1)
+            ring.withUnsafeMutablePointerToElements { old in
+                grown.withUnsafeMutablePointerToElements { new in
+                    for offset in 0..<count { new[offset] = old[(head + offset) & mask].take() }
+                }
+            }
+        }
+        ring = grown
+        capacity = grownCapacity
         head = 0
+    }
+
+    /// The head message's byte count (the queue must not be empty), read where it lies.
+    private var headCount: Int {
+        let head = head
+        return ring.unsafelyUnwrapped.withUnsafeMutablePointerToElements { $0[head].unsafelyUnwrapped.count }
     }
 
     /// Drops every message that has not started leaving (a partly sent one is kept so the
@@ -93,9 +114,14 @@ struct SendQueue {
     mutating func discardUnstarted() -> Int {
         let keep = headOffset > 0 && !isEmpty ? 1 : 0
         let dropped = count - keep
-        for offset in keep..<count { slots[(head + offset) & (slots.count - 1)] = nil }
+        if let ring {
+            let (head, count, mask) = (head, count, capacity - 1)
+            ring.withUnsafeMutablePointerToElements { slots in
+                for offset in keep..<count { slots[(head + offset) & mask] = nil }
+            }
+        }
         count = keep
-        bytes = keep == 1 ? slots[head]!.count : 0
+        bytes = keep == 1 ? headCount : 0
         if keep == 0 { head = 0 }
         return dropped
     }
@@ -105,7 +131,7 @@ struct SendQueue {
         precondition(!isEmpty, "next() of an empty send queue")
         // The head is looked at in its slot and moved out when it leaves: no copy of it (a
         // retain and a release per delivery).
-        let headCount = slots[head]!.count
+        let headCount = headCount
         if headOffset > 0 || headCount > SendQueue.fragmentSize {
             return nextFragment()
         }
@@ -129,10 +155,11 @@ struct SendQueue {
             completedMessages: 1, payloadBytes: message.count)
     }
 
-    /// Hands the next write to lws and counts it in `metrics` (writes, messages and bytes
-    /// out); nil when the queue is empty. Client and server sessions both write this way.
+    /// Hands the next write to lws and counts it in `tally` (writes, messages and bytes out,
+    /// the queue's change); nil when the queue is empty. Client and server sessions both write
+    /// this way.
     mutating func write(
-        to wsi: OpaquePointer, coalescingInto coalescing: CoalescingBuffer?, copyEveryWrite: Bool, metrics: TransportMetrics
+        to wsi: OpaquePointer, coalescingInto coalescing: CoalescingBuffer?, copyEveryWrite: Bool, tally: inout WriteTally
     ) -> QueueWrite? {
         guard !isEmpty else { return nil }
         let bytesBefore = bytes
@@ -140,15 +167,18 @@ struct SendQueue {
         let unit = next(coalescingInto: coalescing, copyEveryWrite: copyEveryWrite)
         let written = lws_write(wsi, unit.start.assumingMemoryBound(to: UInt8.self), unit.length, unit.flags)
         if written >= 0 {
-            metrics.writes.wrappingAdd(1, ordering: .relaxed)
-            metrics.messagesOut.wrappingAdd(unit.completedMessages, ordering: .relaxed)
-            metrics.bytesOut.wrappingAdd(unit.payloadBytes, ordering: .relaxed)
+            tally.writes += 1
+            tally.messages += unit.completedMessages
+            tally.bytes += unit.payloadBytes
         }
-        return QueueWrite(buffer: unit.buffer, accepted: written >= 0, bytesDelta: bytes - bytesBefore, countDelta: count - countBefore)
+        tally.queuedBytes += bytes - bytesBefore
+        tally.queuedMessages += count - countBefore
+        return QueueWrite(buffer: unit.buffer, accepted: written >= 0)
     }
 
     private mutating func nextFragment() -> WriteUnit {
-        let message = slots[head]!
+        let head = head
+        let message = ring.unsafelyUnwrapped.withUnsafeMutablePointerToElements { $0[head].unsafelyUnwrapped }
         let length = min(SendQueue.fragmentSize, message.count - headOffset)
         let isFirst = headOffset == 0
         let isLast = headOffset + length == message.count
@@ -171,7 +201,7 @@ struct SendQueue {
         var taken = 0
         var payloadBytes = 0
         while !isEmpty {
-            let messageCount = slots[head]!.count
+            let messageCount = headCount
             let size = FrameHeader.size(payloadCount: messageCount) + messageCount
             if taken > 0 && total + size > coalescing.limit { break }
             let message = takeHead()
@@ -190,9 +220,10 @@ struct SendQueue {
 
     /// Removes the head message and returns it, moved out of its slot (no copy).
     private mutating func takeHead() -> Payload {
-        let message = slots[head].take()!
+        let taken = head
+        let message = ring.unsafelyUnwrapped.withUnsafeMutablePointerToElements { $0[taken].take().unsafelyUnwrapped }
         bytes -= message.count
-        head = (head + 1) & (slots.count - 1)
+        head = (taken + 1) & (capacity - 1)
         count -= 1
         headOffset = 0
         if count == 0 { head = 0 }
@@ -204,5 +235,20 @@ struct SendQueue {
 
     private static func flags(for message: Payload) -> lws_write_protocol {
         message.isText ? LWS_WRITE_TEXT : LWS_WRITE_BINARY
+    }
+}
+
+/// A send queue's ring storage: `capacity` slots after the header, each nil or a queued
+/// message, all of them released with the ring. Owned by one queue, never shared.
+final class SendRing: ManagedBuffer<Int, Payload?> {
+    /// A ring of `capacity` empty slots.
+    static func make(capacity: Int) -> SendRing {
+        let made = create(minimumCapacity: capacity) { _ in capacity }
+        made.withUnsafeMutablePointerToElements { $0.initialize(repeating: nil, count: capacity) }
+        return unsafeDowncast(made, to: SendRing.self)
+    }
+
+    deinit {
+        withUnsafeMutablePointers { capacity, slots in _ = slots.deinitialize(count: capacity.pointee) }
     }
 }

@@ -136,21 +136,24 @@ extension ServerLoop {
             Self.sendCloseReason(wsi, code: close.code, reason: close.reason)
             return -1
         }
-        guard writeNext(session) else { return -1 }
+        var tally = WriteTally()
+        let accepted = writeNext(session, tally: &tally)
+        tally.publish(to: metrics)
+        guard accepted else { return -1 }
         if !session.queue.isEmpty || session.pendingClose != nil { requestWriteable(session) }
         updateReading(session)
         return 0
     }
 
-    /// Hands the next write of the session's queue to lws; false if lws failed it (the
-    /// connection is dead).
-    private func writeNext(_ session: ServerSession) -> Bool {
+    /// Hands the next write of the session's queue to lws, counted in `tally`; false if lws
+    /// failed it (the connection is dead).
+    private func writeNext(_ session: ServerSession, tally: inout WriteTally) -> Bool {
         guard
             let write = session.queue.write(
                 to: session.wsi, coalescingInto: coalescing,
-                copyEveryWrite: false, metrics: metrics)
+                copyEveryWrite: false, tally: &tally)
         else { return true }
-        queueChanged(session, bytesDelta: write.bytesDelta, countDelta: write.countDelta)
+        session.stats.queuedBytes.store(session.queue.bytes, ordering: .relaxed)
         // The buffer is not kept: the server offers no extension (no permessage-deflate, the
         // one that reads a buffer after `lws_write` returns, LWS.md §3.2), and lws copies what
         // the socket did not take into its own list. An idle connection kept its last message.
@@ -176,38 +179,82 @@ extension ServerLoop {
     /// socket is writable (`rs_ev_feed_writable`), so lws runs that handling, pong or close
     /// first, then our `WRITEABLE`, in this pass of the loop, without the `epoll_ctl`s and
     /// the wait of a real writable event. A session that already waits for one (its socket
-    /// was full, or lws holds part of a write) waits for the real event.
-    func flushNewlyQueued() {
+    /// was full, or lws holds part of a write) waits for the real event. The writes are counted
+    /// in the metrics once, at the end.
+    ///
+    /// `outsideLws` (the hosted timer's flush, no lws call under way): instead of being fed to
+    /// the loop, the writable handling of those sessions runs here, after the direct writes
+    /// (`rs_service_writable`, in the same order). Fed, each socket event would start lws'
+    /// idle watcher, and the loop would make one more `epoll_wait` before it sleeps: on a
+    /// wake-up by the timer, the one that found nothing to do.
+    func flushNewlyQueued(outsideLws: Bool = false) {
         // The spare storage becomes the next list; a nested flush finds none and allocates.
         var flush: [ServerSession] = []
         swap(&flush, &flushStorage)
         swap(&flush, &newlyQueued)
+        var tally = WriteTally()
         defer {
+            tally.publish(to: metrics)
             // Emptied from the end: `removeAll(keepingCapacity:)` goes through the generic
             // `replaceSubrange` (~220 instructions a flush before the releases).
             while flush.popLast() != nil {}
             flushStorage = flush
         }
+        // lws' state of every session read first, in a loop of its own: the reads find the
+        // sessions and their connections out of cache (they were last touched one advance
+        // ago), and with nothing else in the loop the processor overlaps them, where each
+        // write's `send()` between them made them wait one after the other. A write changes
+        // no other session's state in lws. The list holds the sessions: read unretained (a
+        // retain is a locked instruction, which would make each read wait for the last).
+        flush.withUnsafeBufferPointer { list in
+            list.withMemoryRebound(to: Unmanaged<ServerSession>.self) { sessions in
+                for session in sessions {
+                    session._withUnsafeGuaranteedRef { session in
+                        if !session.isClosed { session.heldOutputAtFlush = lws_partial_buffered(session.wsi) != 0 }
+                    }
+                }
+            }
+        }
         for session in flush where !session.isClosed && !session.queue.isEmpty {
             if session.writesAtOnce, !session.awaitingWriteable, session.pendingClose == nil,
-                lws_partial_buffered(session.wsi) == 0
+                !session.heldOutputAtFlush
             {
-                guard writeNext(session) else {
+                guard writeNext(session, tally: &tally) else {
                     lws_set_timeout(session.wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC)
                     continue
                 }
-                metrics.directWrites.wrappingAdd(1, ordering: .relaxed)
+                tally.direct += 1
                 updateReading(session)
                 if session.queue.isEmpty { continue }
                 requestWriteable(session)
                 continue
             }
-            let feeds = !session.awaitingWriteable && lws_partial_buffered(session.wsi) == 0
+            let feeds = !session.awaitingWriteable && !session.heldOutputAtFlush
             requestWriteable(session)
-            if feeds, let eventLoop {
-                metrics.fedWrites.wrappingAdd(1, ordering: .relaxed)
+            guard feeds, let eventLoop else { continue }
+            tally.fed += 1
+            if outsideLws {
+                servicedStorage.append(session)
+            } else {
                 rs_ev_feed_writable(eventLoop, lws_get_socket_fd(session.wsi))
             }
+        }
+        serviceWritable()
+    }
+
+    /// Runs lws' writable handling of the sessions the flush put in `servicedStorage`, each
+    /// still open and still waiting for it, then empties the list (its storage kept).
+    private func serviceWritable() {
+        guard let context else { return }
+        while !servicedStorage.isEmpty {
+            var serviced: [ServerSession] = []
+            swap(&serviced, &servicedStorage)
+            for session in serviced where !session.isClosed && session.awaitingWriteable {
+                _ = rs_service_writable(context, session.wsi)
+            }
+            while serviced.popLast() != nil {}
+            // Kept unless a flush run meanwhile left sessions of its own, served next.
+            if servicedStorage.isEmpty { servicedStorage = serviced }
         }
     }
 
@@ -255,12 +302,15 @@ extension ServerLoop {
         switch command {
         case .send(let payload, let ids):
             if inTransit { metrics.bytesInTransit.subtract(payload.count * ids.count, ordering: .relaxed) }
+            // The gauges change once per send, not once per recipient.
+            var tally = WriteTally()
             for id in ids {
                 // The session found once for both (a lookup by id each was two per recipient).
                 guard let session = sessions[id] else { continue }
                 if inTransit { session.stats.inTransit.subtract(payload.count, ordering: .relaxed) }
-                enqueue(payload, to: session)
+                enqueue(payload, to: session, tally: &tally)
             }
+            tally.publish(to: metrics)
         case .close(let id, let code, let reason):
             if let session = sessions[id] { requestClose(session, code: code, reason: reason, immediate: false) }
         case .replaceQueue(let id, let payloads):
@@ -274,22 +324,28 @@ extension ServerLoop {
         }
     }
 
-    private func enqueue(_ payload: Payload, to session: ServerSession) {
+    private func enqueue(_ payload: Payload, to session: ServerSession, tally: inout WriteTally) {
         if session.pendingClose != nil || session.overflowed {
             metrics.messagesDropped.wrappingAdd(1, ordering: .relaxed)
             return
         }
         if session.queue.bytes + payload.count > configuration.maxQueuedBytesPerSession {
+            // The handler hears of the overflow with the gauges up to date.
+            tally.publish(to: metrics)
+            tally = WriteTally()
             overflow(session)
             return
         }
-        append(payload, to: session)
+        append(payload, to: session, tally: &tally)
     }
 
-    private func append(_ payload: Payload, to session: ServerSession) {
+    /// Queues `payload` for `session`; the change of the gauges goes into `tally`.
+    private func append(_ payload: Payload, to session: ServerSession, tally: inout WriteTally) {
         let wasEmpty = session.queue.isEmpty
         session.queue.append(payload)
-        queueChanged(session, bytesDelta: payload.count, countDelta: 1)
+        session.stats.queuedBytes.store(session.queue.bytes, ordering: .relaxed)
+        tally.queuedBytes += payload.count
+        tally.queuedMessages += 1
         if wasEmpty { newlyQueued.append(session) }
         if !session.readingPaused, session.queue.bytes > configuration.maxQueuedBytesPerSession / 2 { updateReading(session) }
     }
@@ -308,7 +364,9 @@ extension ServerLoop {
         guard let session = sessions[id], session.pendingClose == nil else { return }
         discardQueue(of: session)
         session.overflowed = false
-        for payload in payloads { append(payload, to: session) }
+        var tally = WriteTally()
+        for payload in payloads { append(payload, to: session, tally: &tally) }
+        tally.publish(to: metrics)
     }
 
     /// Stores the close code and reason lws sends when the callback then returns -1.

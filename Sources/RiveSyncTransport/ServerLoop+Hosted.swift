@@ -81,22 +81,26 @@ extension ServerLoop {
     }
 
     /// Runs the hosted work, then writes what it queued (`flushNewlyQueued`): at the end of
-    /// the outermost callback and of the hosted timer's callback.
-    func finishCallback() {
+    /// the outermost callback and of the hosted timer's callback. `outsideLws`: no lws call is
+    /// under way (the hosted timer), so the flush may run lws' writable handling itself, and
+    /// what that handling brings on (a session's `closed` posting work, say) is run here too.
+    func finishCallback(outsideLws: Bool = false) {
         guard !hosting.work.isEmpty || !newlyQueued.isEmpty else { return }
         hosting.depth += 1
         defer { hosting.depth -= 1 }
-        while !hosting.work.isEmpty {
-            // The spare storage is moved, not copied, into the list the work appends to: a copy
-            // shared it with `spare`, so the first append allocated a new buffer.
-            var batch: [HostedWork] = []
-            swap(&batch, &hosting.spare)
-            swap(&batch, &hosting.work)
-            for work in batch { work.run() }
-            batch.removeAll(keepingCapacity: true)
-            hosting.spare = batch
-        }
-        flushNewlyQueued()
+        repeat {
+            while !hosting.work.isEmpty {
+                // The spare storage is moved, not copied, into the list the work appends to: a
+                // copy shared it with `spare`, so the first append allocated a new buffer.
+                var batch: [HostedWork] = []
+                swap(&batch, &hosting.spare)
+                swap(&batch, &hosting.work)
+                for work in batch { work.run() }
+                batch.removeAll(keepingCapacity: true)
+                hosting.spare = batch
+            }
+            flushNewlyQueued(outsideLws: outsideLws)
+        } while !hosting.work.isEmpty || !newlyQueued.isEmpty
     }
 
     /// Runs `work` on this thread `nanoseconds` from now (with the other hosted work of its
@@ -130,7 +134,8 @@ extension ServerLoop {
         let now = Self.monotonicNow()
         while let work = hosting.timers.popFirst(dueBy: now) { hosting.work.append(work) }
         if let next = hosting.timers.firstDeadline, inbox.isOpen, let context { arm(next, context: context) }
-        finishCallback()
+        // Called by the event loop itself, outside every lws call.
+        finishCallback(outsideLws: true)
     }
 
     /// `CLOCK_MONOTONIC` in nanoseconds (the scale of `DispatchTime.uptimeNanoseconds`).

@@ -81,6 +81,9 @@ final class ServerLoop: @unchecked Sendable {
     /// flush to flush (a list copied out and emptied with `keepingCapacity` allocated a buffer
     /// of the same size on every flush: the copy still held the old one).
     @exclusivity(unchecked) var flushStorage: [ServerSession] = []
+    /// Empty between flushes: sessions whose writable handling a flush outside lws runs itself
+    /// (`flushNewlyQueued(outsideLws:)`), storage kept from flush to flush.
+    @exclusivity(unchecked) var servicedStorage: [ServerSession] = []
     /// Empty between inbox drains: storage for the next one's commands, kept from drain to drain.
     @exclusivity(unchecked) var drainStorage: [Input] = []
     /// Where coalesced writes are framed (nil when `coalesceBytes` is 0: no coalescing).

@@ -35,6 +35,9 @@ final class ServerSession: ReceivingSession {
     /// Set at `CLOSED`, when the session leaves the loop's `sessions`: a list that still holds
     /// it (`newlyQueued`) skips it.
     @exclusivity(unchecked) var isClosed = false
+    /// Whether lws held unsent bytes of the session (`lws_partial_buffered`) when the current
+    /// flush began: read for all of its sessions before its first write (`flushNewlyQueued`).
+    @exclusivity(unchecked) var heldOutputAtFlush = false
 
     init(id: SessionID, wsi: OpaquePointer, stats: SessionStats, maxMessageBytes: Int) {
         self.id = id

@@ -25,7 +25,8 @@ public final class TransportMetrics: Sendable {
     /// Writes made as soon as a batch was queued, without waiting for a `WRITEABLE` (counter;
     /// part of `writes`).
     public let directWrites = Atomic<Int>(0)
-    /// `WRITEABLE`s brought on at once by telling the loop a socket is writable.
+    /// `WRITEABLE`s brought on at once by telling the loop a socket is writable, or, from the
+    /// hosted timer, by running lws' writable handling at once.
     public let fedWrites = Atomic<Int>(0)
     /// Message bytes queued in all sessions, not yet written (gauge).
     public let queuedBytes = Atomic<Int>(0)
