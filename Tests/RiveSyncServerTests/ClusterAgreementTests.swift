@@ -102,8 +102,16 @@ import Testing
                 "type": "upload", "kind": "blob", "data": .string(Data([1, 2, 3]).base64EncodedString()),
             ])
             let asset = try #require(uploaded["asset"], "\(uploaded.jsonText)")
-            let set = try await onB.request(["type": "set", "target": "card", "path": "blob", "value": asset])
-            #expect(set["type"] == "ack", "node B accepts the asset node A received: \(set.jsonText)")
+            // Node B accepts it once it has applied the `asset` entry (CLUSTER.md §1): until
+            // then, and only then, the set is refused as an asset it does not know.
+            try await waitUntil("node B to accept the asset node A received") {
+                let set = try await onB.request(["type": "set", "target": "card", "path": "blob", "value": asset])
+                if set["type"] == "ack" { return true }
+                #expect(set["code"] == "invalid_asset", "node B refuses only what it has not applied yet: \(set.jsonText)")
+                return set["code"] != "invalid_asset"
+            }
+            let read = try await onB.request(["type": "get", "target": "card", "path": "blob"])
+            #expect(read["value"]?["id"] == asset["id"], "\(read.jsonText)")
             let added = try await offThePool { try cluster.addNode() }
             let onC = try await TestClient.connected(to: cluster.node(added))
             let again = try await onC.request(["type": "set", "target": "card", "path": "blob", "value": asset])
