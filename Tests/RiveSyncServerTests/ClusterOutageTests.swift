@@ -12,10 +12,11 @@ import Testing
 /// A Redis outage under write load (protocol/CLUSTER.md §3.3): a busy node is fresh and ready
 /// again once its reader has applied the log up to its end as of the reconnection, and a write
 /// while the node is cut off is answered `storage_failed` at once, the first after it acks.
+///
+/// The writers' acks are counted, not timed: a wait for a number of them fails only when none
+/// came for the hang guard's time (a loaded machine got 200 in more than 30 s). How long a node
+/// takes to be fresh again is printed, not bounded: CLUSTER.md promises when, not how fast.
 @Suite(.serialized) struct ClusterOutageTests {
-    /// How long after Redis answers again a node must be fresh and ready (the reader retries
-    /// every 100 ms and reads 512 entries a round trip; the rest is slack for a loaded machine).
-    static let recoveryBoundSeconds = 15.0
     /// CLUSTER.md §3.3: a write on a node cut off from the log is refused within its
     /// `timeoutMilliseconds` (2000 by default); the rest is slack for a loaded machine.
     static let refusalBoundSeconds = 5.0
@@ -72,16 +73,16 @@ import Testing
     }
 
     /// Waits until the node at `index` is fresh again (its subscriber told), `/readyz` 200 and
-    /// `rivesync_cluster_reachable` 1, within the bound; prints how long it took.
+    /// `rivesync_cluster_reachable` 1; prints how long it took.
     static func expectReady(_ cluster: ClusterNodes, _ index: Int, subscriber: TestClient, since: ContinuousClock.Instant, _ what: String)
         async throws
     {
         let port = cluster.node(index).port
         let fresh = try await subscriber.next(
-            where: { $0["type"] == "freshness" }, what: "freshness true on node \(index) under write load", seconds: recoveryBoundSeconds)
+            where: { $0["type"] == "freshness" }, what: "freshness true on node \(index) under write load", seconds: defaultWaitSeconds)
         #expect(fresh == ["type": "freshness", "fresh": true], "\(fresh.jsonText)")
         var last: (reachable: String?, ready: Int) = (nil, 0)
-        try await waitUntil("node \(index) ready, last \(last)", seconds: recoveryBoundSeconds) {
+        try await waitUntil("node \(index) ready, last \(last)") {
             last = try await readiness(port)
             if last.reachable == "1", last.ready == 200 { return true }
             try await Task.sleep(for: .milliseconds(50))
@@ -98,13 +99,13 @@ import Testing
 
     /// Writers on every node keep setting the lobby's title (refusals and all) while Redis is
     /// killed and restarted from its AOF: each node tells its subscriber `freshness` true,
-    /// answers `/readyz` 200 and shows `rivesync_cluster_reachable 1` again within the bound,
-    /// with the writers still going; and they ack again.
+    /// answers `/readyz` 200 and shows `rivesync_cluster_reachable 1` again, with the writers
+    /// still going; and they ack again.
     @Test func busyNodesAreFreshAndReadyAgainAfterARedisOutage() async throws {
         try await stopping(try await ClusterNodes.start(count: 2, leaseMilliseconds: 30000)) { cluster in
             let subscribers = [try await Self.subscribed(to: cluster.node(0)), try await Self.subscribed(to: cluster.node(1))]
             let writers = Writers(on: (0..<4).map { cluster.node($0 % 2) })
-            try await waitUntil("the writers ack") { writers.acked > 200 }
+            try await waitUntil("200 acks of the writers", progressing: { writers.acked }) { writers.acked > 200 }
             await cluster.redis.crashed()
             for subscriber in subscribers {
                 let stale = try await subscriber.next(where: { $0["type"] == "freshness" }, what: "freshness false", seconds: 30)
@@ -117,7 +118,7 @@ import Testing
             for index in 0..<2 {
                 try await Self.expectReady(cluster, index, subscriber: subscribers[index], since: restarted, "Redis restarted")
             }
-            try await waitUntil("writes ack again after the outage") { writers.acked > acksAtRestart + 100 }
+            try await waitUntil("100 acks after the outage", progressing: { writers.acked }) { writers.acked > acksAtRestart + 100 }
             try await writers.stop()
             print("Redis outage under load: \(writers.acked) acks, \(writers.refusals.withLock { $0 }) refusals")
         }
@@ -131,7 +132,7 @@ import Testing
             let name = try cluster.nodeName(0)
             let subscriber = try await Self.subscribed(to: cluster.node(0))
             let writers = Writers(on: Array(repeating: cluster.node(1), count: 4))
-            try await waitUntil("the writers ack") { writers.acked > 200 }
+            try await waitUntil("200 acks of the writers", progressing: { writers.acked }) { writers.acked > 200 }
             let killed = ContinuousClock.now
             try await offThePool { try cluster.killRedisClient(named: "rivesync-read-\(name)") }
             let stale = try await subscriber.next(where: { $0["type"] == "freshness" }, what: "freshness false", seconds: 30)
