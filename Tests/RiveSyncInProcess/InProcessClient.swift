@@ -49,9 +49,9 @@ package struct InProcessClient: Sendable {
     /// drained, then its clock jumps to the next timer. The hang guard is `seconds` of the wall
     /// clock and as much of the daemon's, which moves only when this loop finds the daemon idle
     /// (the wall clock alone once no timer is left to move it). A loaded machine, or tests
-    /// elsewhere that hold the cooperative threads, slow this loop down but cannot fail it: with
+    /// elsewhere that hold the cooperative threads, slow this loop down but cannot fail it. With
     /// the wall clock alone, a wait for a presence message due 1/60 s later on the daemon's clock
-    /// gave up after 30 s in a full parallel run.
+    /// gave up after 30 s in a full parallel run (a test of 0.2 s alone that took 73 s there).
     private func waitFor<T>(_ what: String, seconds: Double, _ found: () throws -> T?) async throws -> T {
         let start = daemon.clock.now()
         let deadline = Date().addingTimeInterval(seconds)
