@@ -27,46 +27,50 @@ package struct InProcessClient: Sendable {
     /// Removes and returns every received message that matches, in order.
     package func takeAll(where matches: (JSONValue) -> Bool) -> [JSONValue] { daemon.outlet.takeAll(session, where: matches) }
 
-    /// Removes and returns the first message that matches, waiting for it: while none is
-    /// there, the daemon's queues are drained, then its clock jumps to the next timer. The
-    /// timeout only detects a hang (a test elsewhere that blocks the cooperative threads
-    /// stalls this loop meanwhile).
+    /// Removes and returns the first message that matches, waiting for it as `waitFor` says.
     package func next(
         where matches: @escaping @Sendable (JSONValue) -> Bool = { _ in true }, what: String = "a message", seconds: Double = 120
     ) async throws -> JSONValue {
-        let deadline = Date().addingTimeInterval(seconds)
-        var misses = 0
-        while Date() < deadline {
+        try await waitFor(what, seconds: seconds) {
             if let message = daemon.outlet.take(session, where: matches) { return message }
             if let code = closeCode {
                 throw InProcessDaemon.Timeout(description: "session \(session) closed with \(code) while waiting for \(what)")
             }
-            misses += 1
-            if misses.isMultiple(of: InProcessDaemon.missesBeforeIdle) {
-                daemon.drain()
-                if let message = daemon.outlet.take(session, where: matches) { return message }
-                if daemon.clock.fireNext() { continue }
-            }
-            try await Task.sleep(nanoseconds: 100_000)
+            return nil
         }
-        throw InProcessDaemon.Timeout(description: "no \(what) for session \(session) within \(seconds) s")
     }
 
-    /// The close code, once the daemon has closed the connection (waiting as `next` does).
+    /// The close code, once the daemon has closed the connection (waiting as `waitFor` says).
     package func closeCodeWhenClosed(seconds: Double = 120) async throws -> UInt16? {
+        try await waitFor("the close of session \(session)", seconds: seconds) { closeCode }
+    }
+
+    /// Polls `found` until it returns a value: while it finds nothing, the daemon's queues are
+    /// drained, then its clock jumps to the next timer. The hang guard is `seconds` of the wall
+    /// clock and as much of the daemon's, which moves only when this loop finds the daemon idle
+    /// (the wall clock alone once no timer is left to move it). A loaded machine, or tests
+    /// elsewhere that hold the cooperative threads, slow this loop down but cannot fail it. With
+    /// the wall clock alone, a wait for a presence message due 1/60 s later on the daemon's clock
+    /// gave up after 30 s in a full parallel run (a test of 0.2 s alone that took 73 s there).
+    private func waitFor<T>(_ what: String, seconds: Double, _ found: () throws -> T?) async throws -> T {
+        let start = daemon.clock.now()
         let deadline = Date().addingTimeInterval(seconds)
         var misses = 0
-        while Date() < deadline {
-            if let code = closeCode { return code }
+        while true {
+            if let value = try found() { return value }
             misses += 1
             if misses.isMultiple(of: InProcessDaemon.missesBeforeIdle) {
                 daemon.drain()
-                if let code = closeCode { return code }
-                if daemon.clock.fireNext() { continue }
+                if let value = try found() { return value }
+                let fired = daemon.clock.fireNext()
+                if Date() >= deadline, !fired || daemon.clock.now() - start >= UInt64(seconds * 1e9) {
+                    throw InProcessDaemon.Timeout(
+                        description: "no \(what) for session \(session) within \(seconds) s, on the wall clock and the daemon's")
+                }
+                if fired { continue }
             }
             try await Task.sleep(nanoseconds: 100_000)
         }
-        throw InProcessDaemon.Timeout(description: "session \(session) was not closed within \(seconds) s")
     }
 
     /// The next batch of a target.

@@ -12,10 +12,11 @@ import Testing
 /// A Redis outage under write load (protocol/CLUSTER.md §3.3): a busy node is fresh and ready
 /// again once its reader has applied the log up to its end as of the reconnection, and a write
 /// while the node is cut off is answered `storage_failed` at once, the first after it acks.
+///
+/// The writers' acks are counted, not timed: a wait for a number of them fails only when none
+/// came for the hang guard's time (a loaded machine got 200 in more than 30 s). How long a node
+/// takes to be fresh again is printed, not bounded: CLUSTER.md promises when, not how fast.
 @Suite(.serialized) struct ClusterOutageTests {
-    /// How long after Redis answers again a node must be fresh and ready (the reader retries
-    /// every 100 ms and reads 512 entries a round trip; the rest is slack for a loaded machine).
-    static let recoveryBoundSeconds = 15.0
     /// CLUSTER.md §3.3: a write on a node cut off from the log is refused within its
     /// `timeoutMilliseconds` (2000 by default); the rest is slack for a loaded machine.
     static let refusalBoundSeconds = 5.0
@@ -34,33 +35,53 @@ import Testing
     }
 
     /// Clients that keep setting the lobby's title on the given nodes, counting acks and refusals.
+    /// A writer whose connection a node closed with 1001 (its lease ended, CLUSTER.md §2.8: on a
+    /// loaded machine Redis may not answer a renewal in time) connects again, as clients do, and
+    /// is counted in `comebacks`; that set's outcome is unknown and counted in neither.
     final class Writers: Sendable {
         let running = Locked(true)
         let acks = Locked(0)
         let refusals = Locked(0)
+        let comebacks = Locked(0)
         private let task: Task<Void, any Error>
 
         init(on nodes: [DaemonProcess]) {
-            let (running, acks, refusals) = (running, acks, refusals)
+            let (running, acks, refusals, comebacks) = (running, acks, refusals, comebacks)
             task = Task {
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     for (index, node) in nodes.enumerated() {
                         group.addTask {
-                            let writer = try await TestClient.connected(to: node)
-                            defer { writer.close() }
                             var count = 0
                             while running.withLock({ $0 }) {
-                                count += 1
-                                let reply = try await writer.request([
-                                    "type": "set", "target": "lobby", "path": "title", "value": .string("w\(index)-\(count)"),
-                                ])
-                                if reply["type"] == "ack" { acks.withLock { $0 += 1 } } else { refusals.withLock { $0 += 1 } }
+                                let writer = try await TestClient.connected(to: node)
+                                defer { writer.close() }
+                                do {
+                                    while running.withLock({ $0 }) {
+                                        count += 1
+                                        let reply = try await writer.request([
+                                            "type": "set", "target": "lobby", "path": "title", "value": .string("w\(index)-\(count)"),
+                                        ])
+                                        if reply["type"] == "ack" { acks.withLock { $0 += 1 } } else { refusals.withLock { $0 += 1 } }
+                                    }
+                                } catch let closed as TestClient.Closed where closed.code == 1001 {
+                                    comebacks.withLock { $0 += 1 }
+                                }
                             }
                         }
                     }
                     try await group.waitForAll()
                 }
             }
+        }
+
+        /// What to print after the writers stopped: the counts, and the nodes' lease lines when a
+        /// writer had to come back.
+        func summary(_ cluster: ClusterNodes) -> String {
+            let comebacks = comebacks.withLock { $0 }
+            let counts = "\(acked) acks, \(refusals.withLock { $0 }) refusals, \(comebacks) connections closed 1001"
+            guard comebacks > 0 else { return counts }
+            let lines = cluster.logs.split(separator: "\n").filter { $0.contains("lease") || $0.contains("cut off") || $0.hasPrefix("---") }
+            return counts + "\n" + lines.joined(separator: "\n")
         }
 
         var acked: Int { acks.withLock { $0 } }
@@ -72,16 +93,16 @@ import Testing
     }
 
     /// Waits until the node at `index` is fresh again (its subscriber told), `/readyz` 200 and
-    /// `rivesync_cluster_reachable` 1, within the bound; prints how long it took.
+    /// `rivesync_cluster_reachable` 1; prints how long it took.
     static func expectReady(_ cluster: ClusterNodes, _ index: Int, subscriber: TestClient, since: ContinuousClock.Instant, _ what: String)
         async throws
     {
         let port = cluster.node(index).port
         let fresh = try await subscriber.next(
-            where: { $0["type"] == "freshness" }, what: "freshness true on node \(index) under write load", seconds: recoveryBoundSeconds)
+            where: { $0["type"] == "freshness" }, what: "freshness true on node \(index) under write load", seconds: defaultWaitSeconds)
         #expect(fresh == ["type": "freshness", "fresh": true], "\(fresh.jsonText)")
         var last: (reachable: String?, ready: Int) = (nil, 0)
-        try await waitUntil("node \(index) ready, last \(last)", seconds: recoveryBoundSeconds) {
+        try await waitUntil("node \(index) ready, last \(last)") {
             last = try await readiness(port)
             if last.reachable == "1", last.ready == 200 { return true }
             try await Task.sleep(for: .milliseconds(50))
@@ -98,13 +119,13 @@ import Testing
 
     /// Writers on every node keep setting the lobby's title (refusals and all) while Redis is
     /// killed and restarted from its AOF: each node tells its subscriber `freshness` true,
-    /// answers `/readyz` 200 and shows `rivesync_cluster_reachable 1` again within the bound,
-    /// with the writers still going; and they ack again.
+    /// answers `/readyz` 200 and shows `rivesync_cluster_reachable 1` again, with the writers
+    /// still going; and they ack again.
     @Test func busyNodesAreFreshAndReadyAgainAfterARedisOutage() async throws {
         try await stopping(try await ClusterNodes.start(count: 2, leaseMilliseconds: 30000)) { cluster in
             let subscribers = [try await Self.subscribed(to: cluster.node(0)), try await Self.subscribed(to: cluster.node(1))]
             let writers = Writers(on: (0..<4).map { cluster.node($0 % 2) })
-            try await waitUntil("the writers ack") { writers.acked > 200 }
+            try await waitUntil("200 acks of the writers", progressing: { writers.acked }) { writers.acked > 200 }
             await cluster.redis.crashed()
             for subscriber in subscribers {
                 let stale = try await subscriber.next(where: { $0["type"] == "freshness" }, what: "freshness false", seconds: 30)
@@ -117,9 +138,9 @@ import Testing
             for index in 0..<2 {
                 try await Self.expectReady(cluster, index, subscriber: subscribers[index], since: restarted, "Redis restarted")
             }
-            try await waitUntil("writes ack again after the outage") { writers.acked > acksAtRestart + 100 }
+            try await waitUntil("100 acks after the outage", progressing: { writers.acked }) { writers.acked > acksAtRestart + 100 }
             try await writers.stop()
-            print("Redis outage under load: \(writers.acked) acks, \(writers.refusals.withLock { $0 }) refusals")
+            print("Redis outage under load: \(writers.summary(cluster))")
         }
     }
 
@@ -131,7 +152,7 @@ import Testing
             let name = try cluster.nodeName(0)
             let subscriber = try await Self.subscribed(to: cluster.node(0))
             let writers = Writers(on: Array(repeating: cluster.node(1), count: 4))
-            try await waitUntil("the writers ack") { writers.acked > 200 }
+            try await waitUntil("200 acks of the writers", progressing: { writers.acked }) { writers.acked > 200 }
             let killed = ContinuousClock.now
             try await offThePool { try cluster.killRedisClient(named: "rivesync-read-\(name)") }
             let stale = try await subscriber.next(where: { $0["type"] == "freshness" }, what: "freshness false", seconds: 30)
@@ -140,6 +161,7 @@ import Testing
             try await Self.expectReady(cluster, 0, subscriber: subscriber, since: killed, "its reader's connection was killed")
             #expect(writers.acked > acksBefore, "the log stayed busy meanwhile")
             try await writers.stop()
+            print("one node cut off under load: \(writers.summary(cluster))")
         }
     }
 

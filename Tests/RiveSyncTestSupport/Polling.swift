@@ -53,3 +53,25 @@ public func waitUntilBlocking(_ what: @autoclosure () -> String, seconds: Double
         Thread.sleep(forTimeInterval: 0.005)
     }
 }
+
+/// Polls `condition` every 5 ms until it holds, with a hang guard on progress instead of on the
+/// whole wait: throws `TimedOut` naming `what` only when `progress` (a count that grows while the
+/// awaited work goes on: acks, applied entries) stayed the same for `seconds`. For a wait for an
+/// amount of work, whose length is the machine's speed (a loaded one gets through less in a
+/// given time), not something the test checks.
+public func waitUntil(
+    _ what: @autoclosure () -> String, progressing progress: () async throws -> Int, seconds: Double = defaultWaitSeconds,
+    isolation: isolated (any Actor)? = #isolation, _ condition: () async throws -> Bool
+) async throws {
+    var last = try await progress()
+    var deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+    while try await !condition() {
+        let now = try await progress()
+        if now != last {
+            last = now
+            deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+        }
+        guard ContinuousClock.now < deadline else { throw TimedOut(what: "\(what()) (no progress from \(last))", seconds: seconds) }
+        try await Task.sleep(for: .milliseconds(5))
+    }
+}
