@@ -131,18 +131,31 @@ extension ServerLoop {
         handler.opened(id, info: info)
     }
 
+    /// The session of `wsi` lent, not retained: `sessions` holds it until its `CLOSED`, which
+    /// lws calls only after the callback at hand returns.
+    func lentSession(_ wsi: OpaquePointer) -> Unmanaged<ServerSession>? {
+        lws_get_opaque_user_data(wsi).map { Unmanaged<ServerSession>.fromOpaque($0) }
+    }
+
     func received(_ wsi: OpaquePointer, _ chunk: UnsafeRawBufferPointer) -> Int32 {
-        guard let session = session(wsi), !session.rejectingInput else { return -1 }
-        session.writesAtOnce = false
-        return session.receive(chunk, on: wsi, metrics: metrics) { message, isText in
-            if configuration.maxUnhandledMessagesPerSession > 0 { session.unhandledMessages += 1 }
-            handler.received(session.id, message: message, isText: isText)
-            updateReading(session)
+        guard let lent = lentSession(wsi) else { return -1 }
+        return lent._withUnsafeGuaranteedRef { session in
+            guard !session.rejectingInput else { return -1 }
+            session.writesAtOnce = false
+            return session.receive(chunk, on: wsi, metrics: metrics) { message, isText in
+                if configuration.maxUnhandledMessagesPerSession > 0 { session.unhandledMessages += 1 }
+                handler.received(session.id, message: message, isText: isText)
+                updateReading(session)
+            }
         }
     }
 
     func writeable(_ wsi: OpaquePointer) -> Int32 {
-        guard let session = session(wsi) else { return 0 }
+        guard let lent = lentSession(wsi) else { return 0 }
+        return lent._withUnsafeGuaranteedRef { writeable(wsi, $0) }
+    }
+
+    private func writeable(_ wsi: OpaquePointer, _ session: ServerSession) -> Int32 {
         session.awaitingWriteable = false
         session.writesAtOnce = true
         if let close = session.pendingClose, close.immediate || session.queue.isEmpty {

@@ -54,6 +54,11 @@ extension ServerLoop {
         pthread_getspecific(currentLoopKey).map { Unmanaged<ServerLoop>.fromOpaque($0).takeUnretainedValue() }
     }
 
+    /// `current`, lent (not retained: the loop outlives its thread's run).
+    static var lentCurrent: Unmanaged<ServerLoop>? {
+        pthread_getspecific(currentLoopKey).map { Unmanaged<ServerLoop>.fromOpaque($0) }
+    }
+
     /// Marks the calling thread as this loop's service thread (first thing on it).
     func enterServiceThread() {
         pthread_setspecific(currentLoopKey, Unmanaged.passUnretained(self).toOpaque())
