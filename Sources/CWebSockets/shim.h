@@ -6,7 +6,9 @@
 #ifndef RIVESYNC_CWEBSOCKETS_SHIM_H
 #define RIVESYNC_CWEBSOCKETS_SHIM_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <malloc.h>
 #include <libwebsockets.h>
 #include <ev.h>
 
@@ -158,6 +160,99 @@ static inline int rs_service_writable(struct lws_context *context, struct lws *w
     pollfd.revents = LWS_POLLOUT;
     return lws_service_fd(context, &pollfd);
 }
+
+/*
+ * lws' idle work run before the loop polls, not after an empty poll.
+ *
+ * lws 4.1.6's libev plugin starts an idle watcher after every socket event it
+ * serves (its io callback). The watcher's callback does lws' deferred work:
+ * rx flow control that became ripe, "forced service" of connections with
+ * input lws already holds, and lws' own timeouts; it stops the watcher when
+ * nothing is left. An active idle watcher makes libev poll with a zero
+ * timeout, and libev runs idle watchers only after a poll: so every wake-up
+ * with a socket event made one more epoll_wait that found nothing.
+ *
+ * `rs_idle_driver_t` runs lws' idle callback from a prepare watcher (libev
+ * runs those before it computes the poll's timeout): when it stops the idle
+ * watcher, the loop then sleeps at once; when lws still has work (the
+ * callback leaves its watcher running), the poll has a zero timeout as before.
+ * Its `before_poll` runs first: the server's hosted timers that are already
+ * due run there, not after a poll with a zero timeout.
+ *
+ * lws exports no way to reach the watcher. The plugin keeps it in its data of
+ * the service thread, the last bytes of the context's one allocation (4.1.6,
+ * one thread, no per-context plugin data): the thread's loop, a timer, the
+ * idle watcher, a signal watcher and its context, the thread's lws data.
+ * `rs_lws_idle_watcher` looks there and accepts the place only if the loop,
+ * the context and the thread's data (pointed to by both the timer and the
+ * last field) are where that layout puts them; otherwise it finds nothing and
+ * lws' idle watcher is left as it is.
+ */
+typedef struct rs_lws_ev_thread {
+    struct ev_loop *loop;
+    ev_timer timer;
+    ev_idle idle;
+    ev_signal signal;
+    struct lws_context *signal_context;
+    void *thread;
+} rs_lws_ev_thread_t;
+
+static inline ev_idle *rs_lws_idle_watcher(struct lws_context *context, void *loop) {
+    size_t usable = malloc_usable_size(context);
+    /* malloc rounds the request up by less than 16 bytes; the data is 8-aligned. */
+    for (size_t slack = 0; slack < 16 && slack + sizeof(rs_lws_ev_thread_t) <= usable; slack += 8) {
+        rs_lws_ev_thread_t *data =
+            (rs_lws_ev_thread_t *)((char *)context + usable - slack - sizeof(rs_lws_ev_thread_t));
+        if (data->loop == loop && data->signal_context == context && data->timer.data == data->thread &&
+            (char *)data->thread > (char *)context && (char *)data->thread < (char *)data &&
+            data->idle.cb != NULL)
+            return &data->idle;
+    }
+    return NULL;
+}
+
+typedef struct rs_idle_driver {
+    ev_prepare prepare;
+    /* lws' idle watcher, or NULL when it was not found. */
+    ev_idle *idle;
+    /* Called first, before lws' idle work, each time the loop is about to poll. */
+    void (*before_poll)(void *owner);
+    void *owner;
+} rs_idle_driver_t;
+
+static void rs_idle_driver_prepared(struct ev_loop *loop, ev_prepare *prepare, int revents) {
+    rs_idle_driver_t *driver = (rs_idle_driver_t *)prepare;
+    (void)revents;
+    if (driver->before_poll)
+        driver->before_poll(driver->owner);
+    if (driver->idle && ev_is_active(driver->idle))
+        ev_invoke(loop, driver->idle, EV_IDLE);
+}
+
+/* Starts calling `before_poll` (may be NULL), then lws' idle work, before each
+   poll; returns whether lws' idle watcher was found (if not, lws' idle watcher
+   is left to libev). */
+static inline bool rs_idle_driver_start(void *loop, rs_idle_driver_t *driver, struct lws_context *context,
+                                        void (*before_poll)(void *owner), void *owner) {
+    driver->idle = rs_lws_idle_watcher(context, loop);
+    driver->before_poll = before_poll;
+    driver->owner = owner;
+    ev_prepare_init(&driver->prepare, rs_idle_driver_prepared);
+    ev_prepare_start((struct ev_loop *)loop, &driver->prepare);
+    /* The loop ends by ev_break, not for want of watchers: this one keeps nothing alive. */
+    ev_unref((struct ev_loop *)loop);
+    return driver->idle != NULL;
+}
+
+static inline void rs_idle_driver_stop(void *loop, rs_idle_driver_t *driver) {
+    ev_ref((struct ev_loop *)loop);
+    ev_prepare_stop((struct ev_loop *)loop, &driver->prepare);
+    driver->idle = NULL;
+    driver->before_poll = NULL;
+}
+
+/* How many times `loop` has polled (libev's iteration count). */
+static inline unsigned int rs_ev_iteration(void *loop) { return ev_iteration((struct ev_loop *)loop); }
 
 /*
  * A socket watched on a libev loop before lws owns it (steering, see

@@ -12,51 +12,64 @@ func serverCallback(
     guard let wsi, let raw = lws_context_user(lws_get_context(wsi)) else {
         return lws_callback_http_dummy(wsi, reason, user, input, length)
     }
-    let loop = Unmanaged<ServerLoop>.fromOpaque(raw).takeUnretainedValue()
-    // Work hosted on this thread runs when the outermost callback ends (ServerLoop+Hosted).
-    loop.hosting.depth += 1
-    defer {
-        loop.hosting.depth -= 1
-        if loop.hosting.depth == 0 { loop.finishCallback() }
+    // The loop outlives its context: used where it lies, not retained (a locked instruction,
+    // ~6 callbacks per set).
+    return Unmanaged<ServerLoop>.fromOpaque(raw)._withUnsafeGuaranteedRef { loop in
+        loop.handle(wsi, reason, user, input, length)
     }
-    switch reason {
-    case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
-        loop.applyInbox()
-        return 0  // nonzero would close lws' own cancel pipe (LWS.md §3.6)
-    case LWS_CALLBACK_FILTER_NETWORK_CONNECTION:
-        let socket = Int32(Int(bitPattern: input))
-        // Kept until its request line says where it goes (ServerLoop+Steering).
-        if loop.steering != nil { return loop.holdsForSteering(socket) ? 1 : 0 }
-        // Handed to another service thread: lws closes its descriptor, a duplicate lives on there.
-        if loop.handOff?(socket, nil, nil) == true { return 1 }
-        return loop.admits(acceptedSocket: socket) ? 0 : 1
-    case LWS_CALLBACK_WSI_CREATE:
-        loop.created(wsi)
-        return 0
-    case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
-        return loop.acceptsHandshake(wsi) ? 0 : 1
-    case LWS_CALLBACK_ESTABLISHED:
-        loop.opened(wsi)
-        return 0
-    case LWS_CALLBACK_RECEIVE:
-        return loop.received(wsi, UnsafeRawBufferPointer(start: input, count: length))
-    case LWS_CALLBACK_SERVER_WRITEABLE:
-        return loop.writeable(wsi)
-    case LWS_CALLBACK_CLOSED:
-        loop.closed(wsi)
-        return 0
-    case LWS_CALLBACK_HTTP:
-        let path = input.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? "/"
-        return loop.http(wsi, path: path)
-    case LWS_CALLBACK_HTTP_WRITEABLE:
-        return loop.httpWriteable(wsi)
-    case LWS_CALLBACK_WSI_DESTROY:
-        loop.httpBodies[wsi] = nil
-        loop.receivedBeforeRequest[wsi] = nil
-        loop.destroyed(wsi)
-        return 0
-    default:
-        return lws_callback_http_dummy(wsi, reason, user, input, length)
+}
+
+extension ServerLoop {
+    /// One lws callback of this loop's context (`serverCallback`).
+    fileprivate func handle(
+        _ wsi: OpaquePointer, _ reason: lws_callback_reasons, _ user: UnsafeMutableRawPointer?,
+        _ input: UnsafeMutableRawPointer?, _ length: Int
+    ) -> Int32 {
+        // Work hosted on this thread runs when the outermost callback ends (ServerLoop+Hosted).
+        hosting.depth += 1
+        defer {
+            hosting.depth -= 1
+            if hosting.depth == 0 { finishCallback() }
+        }
+        switch reason {
+        case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
+            applyInbox()
+            return 0  // nonzero would close lws' own cancel pipe (LWS.md §3.6)
+        case LWS_CALLBACK_FILTER_NETWORK_CONNECTION:
+            let socket = Int32(Int(bitPattern: input))
+            // Kept until its request line says where it goes (ServerLoop+Steering).
+            if steering != nil { return holdsForSteering(socket) ? 1 : 0 }
+            // Handed to another service thread: lws closes its descriptor, a duplicate lives on there.
+            if handOff?(socket, nil, nil) == true { return 1 }
+            return admits(acceptedSocket: socket) ? 0 : 1
+        case LWS_CALLBACK_WSI_CREATE:
+            created(wsi)
+            return 0
+        case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
+            return acceptsHandshake(wsi) ? 0 : 1
+        case LWS_CALLBACK_ESTABLISHED:
+            opened(wsi)
+            return 0
+        case LWS_CALLBACK_RECEIVE:
+            return received(wsi, UnsafeRawBufferPointer(start: input, count: length))
+        case LWS_CALLBACK_SERVER_WRITEABLE:
+            return writeable(wsi)
+        case LWS_CALLBACK_CLOSED:
+            closed(wsi)
+            return 0
+        case LWS_CALLBACK_HTTP:
+            let path = input.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? "/"
+            return http(wsi, path: path)
+        case LWS_CALLBACK_HTTP_WRITEABLE:
+            return httpWriteable(wsi)
+        case LWS_CALLBACK_WSI_DESTROY:
+            httpBodies[wsi] = nil
+            receivedBeforeRequest[wsi] = nil
+            destroyed(wsi)
+            return 0
+        default:
+            return lws_callback_http_dummy(wsi, reason, user, input, length)
+        }
     }
 }
 
@@ -118,18 +131,31 @@ extension ServerLoop {
         handler.opened(id, info: info)
     }
 
+    /// The session of `wsi` lent, not retained: `sessions` holds it until its `CLOSED`, which
+    /// lws calls only after the callback at hand returns.
+    func lentSession(_ wsi: OpaquePointer) -> Unmanaged<ServerSession>? {
+        lws_get_opaque_user_data(wsi).map { Unmanaged<ServerSession>.fromOpaque($0) }
+    }
+
     func received(_ wsi: OpaquePointer, _ chunk: UnsafeRawBufferPointer) -> Int32 {
-        guard let session = session(wsi), !session.rejectingInput else { return -1 }
-        session.writesAtOnce = false
-        return session.receive(chunk, on: wsi, metrics: metrics) { message, isText in
-            if configuration.maxUnhandledMessagesPerSession > 0 { session.unhandledMessages += 1 }
-            handler.received(session.id, message: message, isText: isText)
-            updateReading(session)
+        guard let lent = lentSession(wsi) else { return -1 }
+        return lent._withUnsafeGuaranteedRef { session in
+            guard !session.rejectingInput else { return -1 }
+            session.writesAtOnce = false
+            return session.receive(chunk, on: wsi, metrics: metrics) { message, isText in
+                if configuration.maxUnhandledMessagesPerSession > 0 { session.unhandledMessages += 1 }
+                handler.received(session.id, message: message, isText: isText)
+                updateReading(session)
+            }
         }
     }
 
     func writeable(_ wsi: OpaquePointer) -> Int32 {
-        guard let session = session(wsi) else { return 0 }
+        guard let lent = lentSession(wsi) else { return 0 }
+        return lent._withUnsafeGuaranteedRef { writeable(wsi, $0) }
+    }
+
+    private func writeable(_ wsi: OpaquePointer, _ session: ServerSession) -> Int32 {
         session.awaitingWriteable = false
         session.writesAtOnce = true
         if let close = session.pendingClose, close.immediate || session.queue.isEmpty {
@@ -189,14 +215,13 @@ extension ServerLoop {
     /// wake-up by the timer, the one that found nothing to do.
     func flushNewlyQueued(outsideLws: Bool = false) {
         // The spare storage becomes the next list; a nested flush finds none and allocates.
-        var flush: [ServerSession] = []
+        var flush: [Unmanaged<ServerSession>] = []
         swap(&flush, &flushStorage)
         swap(&flush, &newlyQueued)
         var tally = WriteTally()
         defer {
             tally.publish(to: metrics)
-            // Emptied from the end: `removeAll(keepingCapacity:)` goes through the generic
-            // `replaceSubrange` (~220 instructions a flush before the releases).
+            // `removeAll(keepingCapacity:)` goes through the generic `replaceSubrange`.
             while flush.popLast() != nil {}
             flushStorage = flush
         }
@@ -204,42 +229,52 @@ extension ServerLoop {
         // sessions and their connections out of cache (they were last touched one advance
         // ago), and with nothing else in the loop the processor overlaps them, where each
         // write's `send()` between them made them wait one after the other. A write changes
-        // no other session's state in lws. The list holds the sessions: read unretained (a
-        // retain is a locked instruction, which would make each read wait for the last).
-        flush.withUnsafeBufferPointer { list in
-            list.withMemoryRebound(to: Unmanaged<ServerSession>.self) { sessions in
-                for session in sessions {
-                    session._withUnsafeGuaranteedRef { session in
-                        if !session.isClosed { session.heldOutputAtFlush = lws_partial_buffered(session.wsi) != 0 }
-                    }
-                }
+        // no other session's state in lws. The list lends the sessions (no retain: a locked
+        // instruction, which would make each read wait for the last); one closed since it
+        // was listed is kept alive by `closedWhileListed` until this flush is over.
+        for listed in flush {
+            listed._withUnsafeGuaranteedRef { session in
+                if !session.isClosed { session.heldOutputAtFlush = lws_partial_buffered(session.wsi) != 0 }
             }
         }
-        for session in flush where !session.isClosed && !session.queue.isEmpty {
-            if session.writesAtOnce, !session.awaitingWriteable, session.pendingClose == nil,
-                !session.heldOutputAtFlush
-            {
-                guard writeNext(session, tally: &tally) else {
-                    lws_set_timeout(session.wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC)
-                    continue
-                }
-                tally.direct += 1
-                updateReading(session)
-                if session.queue.isEmpty { continue }
-                requestWriteable(session)
-                continue
-            }
-            let feeds = !session.awaitingWriteable && !session.heldOutputAtFlush
-            requestWriteable(session)
-            guard feeds, let eventLoop else { continue }
-            tally.fed += 1
-            if outsideLws {
-                servicedStorage.append(session)
-            } else {
-                rs_ev_feed_writable(eventLoop, lws_get_socket_fd(session.wsi))
+        for listed in flush {
+            listed._withUnsafeGuaranteedRef { session in
+                guard !session.isClosed, !session.queue.isEmpty else { return }
+                write(session, outsideLws: outsideLws, tally: &tally)
             }
         }
+        // Unlisted only now: a session listed twice (its queue replaced) stays held until its
+        // last entry is read.
+        for listed in flush { listed._withUnsafeGuaranteedRef { $0.listedForFlush = false } }
         serviceWritable()
+        // What no flush lists any more (a nested one may have listed a session again).
+        if !closedWhileListed.isEmpty { closedWhileListed.removeAll { !$0.listedForFlush } }
+    }
+
+    /// A flushed session's queue: written at once, or through lws' writable handling (see
+    /// `flushNewlyQueued`).
+    private func write(_ session: ServerSession, outsideLws: Bool, tally: inout WriteTally) {
+        if session.writesAtOnce, !session.awaitingWriteable, session.pendingClose == nil,
+            !session.heldOutputAtFlush
+        {
+            guard writeNext(session, tally: &tally) else {
+                lws_set_timeout(session.wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC)
+                return
+            }
+            tally.direct += 1
+            updateReading(session)
+            if !session.queue.isEmpty { requestWriteable(session) }
+            return
+        }
+        let feeds = !session.awaitingWriteable && !session.heldOutputAtFlush
+        requestWriteable(session)
+        guard feeds, let eventLoop else { return }
+        tally.fed += 1
+        if outsideLws {
+            servicedStorage.append(session)
+        } else {
+            rs_ev_feed_writable(eventLoop, lws_get_socket_fd(session.wsi))
+        }
     }
 
     /// Runs lws' writable handling of the sessions the flush put in `servicedStorage`, each
@@ -262,6 +297,8 @@ extension ServerLoop {
         guard let session = session(wsi) else { return }
         lws_set_opaque_user_data(wsi, nil)
         session.isClosed = true
+        // `newlyQueued` (or the flush under way) lends it: kept alive until the flush is over.
+        if session.listedForFlush { closedWhileListed.append(session) }
         metrics.messagesDropped.wrappingAdd(session.queue.count, ordering: .relaxed)
         metrics.queuedBytes.wrappingAdd(-session.queue.bytes, ordering: .relaxed)
         metrics.queuedMessages.wrappingAdd(-session.queue.count, ordering: .relaxed)
@@ -305,10 +342,12 @@ extension ServerLoop {
             // The gauges change once per send, not once per recipient.
             var tally = WriteTally()
             for id in ids {
-                // The session found once for both (a lookup by id each was two per recipient).
-                guard let session = sessions[id] else { continue }
-                if inTransit { session.stats.inTransit.subtract(payload.count, ordering: .relaxed) }
-                enqueue(payload, to: session, tally: &tally)
+                // The session found once for both (a lookup by id each was two per recipient),
+                // lent by the table (no retain).
+                sessions.lend(id)?._withUnsafeGuaranteedRef { session in
+                    if inTransit { session.stats.inTransit.subtract(payload.count, ordering: .relaxed) }
+                    enqueue(payload, to: session, tally: &tally)
+                }
             }
             tally.publish(to: metrics)
         case .close(let id, let code, let reason):
@@ -346,7 +385,10 @@ extension ServerLoop {
         session.stats.queuedBytes.store(session.queue.bytes, ordering: .relaxed)
         tally.queuedBytes += payload.count
         tally.queuedMessages += 1
-        if wasEmpty { newlyQueued.append(session) }
+        if wasEmpty {
+            session.listedForFlush = true
+            newlyQueued.append(Unmanaged.passUnretained(session))
+        }
         if !session.readingPaused, session.queue.bytes > configuration.maxQueuedBytesPerSession / 2 { updateReading(session) }
     }
 

@@ -54,6 +54,11 @@ extension ServerLoop {
         pthread_getspecific(currentLoopKey).map { Unmanaged<ServerLoop>.fromOpaque($0).takeUnretainedValue() }
     }
 
+    /// `current`, lent (not retained: the loop outlives its thread's run).
+    static var lentCurrent: Unmanaged<ServerLoop>? {
+        pthread_getspecific(currentLoopKey).map { Unmanaged<ServerLoop>.fromOpaque($0) }
+    }
+
     /// Marks the calling thread as this loop's service thread (first thing on it).
     func enterServiceThread() {
         pthread_setspecific(currentLoopKey, Unmanaged.passUnretained(self).toOpaque())
@@ -123,8 +128,18 @@ extension ServerLoop {
         let delay = at > now ? (at - now + 999) / 1000 : 0
         rs_timer_schedule(
             context, hosting.timer,
-            { sul in Unmanaged<ServerLoop>.fromOpaque(rs_timer_owner(sul)!).takeUnretainedValue().timersFired() },
+            { sul in Unmanaged<ServerLoop>.fromOpaque(rs_timer_owner(sul)!)._withUnsafeGuaranteedRef { $0.timersFired() } },
             lws_usec_t(delay))
+    }
+
+    /// Before the loop polls: when the earliest hosted timer is already due, it runs now (with
+    /// every other one due), not after a poll with a zero timeout. A worker that took a set
+    /// schedules its advance at once when its last one is far enough back: that poll was one
+    /// more `epoll_wait` per set (bench/README.md, "Empty polls and retains").
+    func runDueTimers() {
+        guard let armedAt = hosting.armedAt, armedAt <= Self.monotonicNow() else { return }
+        rs_timer_cancel(hosting.timer)
+        timersFired()
     }
 
     /// The lws timer's callback: every timer due runs, in deadline order, then the lws timer

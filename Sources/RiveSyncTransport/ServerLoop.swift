@@ -75,12 +75,18 @@ final class ServerLoop: @unchecked Sendable {
     var admitting: String?
     /// Most accepted connections at once: `maxConnections`, lowered to fit the file limit.
     var connectionBudget = 0
-    /// Sessions whose send queue became non-empty during the current inbox drain.
-    @exclusivity(unchecked) var newlyQueued: [ServerSession] = []
+    /// Sessions whose send queue became non-empty during the current inbox drain, not
+    /// retained (each a locked instruction, twice per delivery): `sessions` holds them, and a
+    /// session closed while listed (`ServerSession.listedForFlush`) is held by
+    /// `closedWhileListed` until the flush is over.
+    @exclusivity(unchecked) var newlyQueued: [Unmanaged<ServerSession>] = []
     /// Empty between flushes: the storage `newlyQueued` swaps in when it is flushed, kept from
     /// flush to flush (a list copied out and emptied with `keepingCapacity` allocated a buffer
     /// of the same size on every flush: the copy still held the old one).
-    @exclusivity(unchecked) var flushStorage: [ServerSession] = []
+    @exclusivity(unchecked) var flushStorage: [Unmanaged<ServerSession>] = []
+    /// Sessions closed while `newlyQueued` (or a flush under way) lists them, kept alive until
+    /// no flush lists them.
+    var closedWhileListed: [ServerSession] = []
     /// Empty between flushes: sessions whose writable handling a flush outside lws runs itself
     /// (`flushNewlyQueued(outsideLws:)`), storage kept from flush to flush.
     @exclusivity(unchecked) var servicedStorage: [ServerSession] = []
@@ -191,7 +197,14 @@ final class ServerLoop: @unchecked Sendable {
         let port = listens ? Int(lws_get_vhost_listen_port(lws_get_vhost_by_name(context, "default"))) : 0
         inbox.open(context: context)
         started.fulfil(.success(port))
-        allocations.serve(context, inbox: inbox, eventLoop: eventLoop, undrained: closeSockets) { exitRequested }
+        // Hosted timers already due run before the loop polls (`runDueTimers`).
+        let beforePoll: @convention(c) (UnsafeMutableRawPointer?) -> Void = { owner in
+            Unmanaged<ServerLoop>.fromOpaque(owner!)._withUnsafeGuaranteedRef { $0.runDueTimers() }
+        }
+        allocations.serve(
+            context, inbox: inbox, eventLoop: eventLoop, beforePoll: (Unmanaged.passUnretained(self).toOpaque(), beforePoll),
+            undrained: closeSockets
+        ) { exitRequested }
         self.context = nil
         self.eventLoop = nil
     }
@@ -291,6 +304,12 @@ final class ServerLoop: @unchecked Sendable {
         metrics.queuedBytes.wrappingAdd(bytesDelta, ordering: .relaxed)
         metrics.queuedMessages.wrappingAdd(countDelta, ordering: .relaxed)
     }
+
+    /// Whether lws' idle work runs before each poll of the loop (`LoopAllocations.serve`).
+    var drivesLwsIdle: Bool { allocations.drivesLwsIdle }
+
+    /// How many times the loop has polled (`epoll_wait`), 0 before it runs.
+    var loopIterations: Int { eventLoop.map { Int(rs_ev_iteration($0)) } ?? 0 }
 
     /// Allocates the id of a new session.
     func makeSessionID() -> SessionID {

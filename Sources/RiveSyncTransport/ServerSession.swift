@@ -35,6 +35,9 @@ final class ServerSession: ReceivingSession {
     /// Set at `CLOSED`, when the session leaves the loop's `sessions`: a list that still holds
     /// it (`newlyQueued`) skips it.
     @exclusivity(unchecked) var isClosed = false
+    /// Listed in the loop's `newlyQueued`, which does not retain it: from the append that made
+    /// its queue non-empty until the flush that takes the list reads it.
+    @exclusivity(unchecked) var listedForFlush = false
     /// Whether lws held unsent bytes of the session (`lws_partial_buffered`) when the current
     /// flush began: read for all of its sessions before its first write (`flushNewlyQueued`).
     @exclusivity(unchecked) var heldOutputAtFlush = false

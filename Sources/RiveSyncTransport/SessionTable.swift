@@ -18,12 +18,28 @@ struct SessionTable {
 
     /// The session of `id`, or nil.
     subscript(id: SessionID) -> ServerSession? {
+        slot(of: id).map { sessions[$0] } ?? nil
+    }
+
+    /// The session of `id` lent, not retained, or nil: the table holds it until `remove`, so
+    /// it may be used (`_withUnsafeGuaranteedRef`) until then. A send looks up each of its
+    /// sessions, and a retain is a locked instruction (bench/README.md, "Empty polls and
+    /// retains").
+    func lend(_ id: SessionID) -> Unmanaged<ServerSession>? {
+        guard let slot = slot(of: id) else { return nil }
+        return sessions.withUnsafeBufferPointer { held in
+            held.withMemoryRebound(to: Unmanaged<ServerSession>?.self) { $0[slot] }
+        }
+    }
+
+    /// Where `id` is held, or nil.
+    private func slot(of id: SessionID) -> Int? {
         guard count > 0 else { return nil }
         let mask = ids.count - 1
         var slot = Self.home(of: id, mask: mask)
         while true {
             let held = ids[slot]
-            if held == id { return sessions[slot] }
+            if held == id { return slot }
             if held == 0 { return nil }
             slot = (slot + 1) & mask
         }

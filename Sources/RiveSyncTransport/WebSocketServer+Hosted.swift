@@ -14,7 +14,7 @@ extension WebSocketServer {
     public var serviceThreadCount: Int { inboxes.count }
 
     /// Whether the caller runs on service thread `thread` of this server.
-    public func isServiceThread(_ thread: Int) -> Bool { ownLoop()?.index == thread }
+    public func isServiceThread(_ thread: Int) -> Bool { ownLoop()?._withUnsafeGuaranteedRef { $0.index } == thread }
 
     /// Runs `work` on service thread `thread`: at the end of the current callback when called
     /// there, else after the thread's next wakeup. False (and `work` dropped) when the thread
@@ -22,12 +22,15 @@ extension WebSocketServer {
     /// too; the caller keeps what it must not lose).
     @discardableResult
     public func run(onThread thread: Int, _ work: @escaping @Sendable () -> Void) -> Bool {
-        let loop = ownLoop()
-        if let loop, loop.index == thread {
-            loop.host(work)
-            return true
+        if let loop = ownLoop() {
+            let hosted = loop._withUnsafeGuaranteedRef { loop in
+                guard loop.index == thread else { return false }
+                loop.host(work)
+                return true
+            }
+            if hosted { return true }
+            metrics.threadHops.wrappingAdd(1, ordering: .relaxed)
         }
-        if loop != nil { metrics.threadHops.wrappingAdd(1, ordering: .relaxed) }
         return inboxes[thread].submit(CollectionOfOne(.run(work)))
     }
 
@@ -35,14 +38,17 @@ extension WebSocketServer {
     /// own lws timer, set to the earliest of its pending timers). Call it on that thread;
     /// false when called elsewhere or once the thread is stopping (nothing is scheduled).
     public func schedule(onThread thread: Int, afterNanoseconds nanoseconds: UInt64, _ work: @escaping @Sendable () -> Void) -> Bool {
-        guard let loop = ownLoop(), loop.index == thread else { return false }
-        return loop.schedule(after: nanoseconds, work)
+        guard let loop = ownLoop() else { return false }
+        return loop._withUnsafeGuaranteedRef { $0.index == thread && $0.schedule(after: nanoseconds, work) }
     }
 
-    /// The loop of this server served by the calling thread, if it is one of them.
-    func ownLoop() -> ServerLoop? {
-        guard let loop = ServerLoop.current, loop.index < inboxes.count, inboxes[loop.index] === loop.inbox else { return nil }
-        return loop
+    /// The loop of this server served by the calling thread, if it is one of them; lent, not
+    /// retained (it outlives the thread's run; every submit and post from the thread asks).
+    func ownLoop() -> Unmanaged<ServerLoop>? {
+        guard let lent = ServerLoop.lentCurrent,
+            lent._withUnsafeGuaranteedRef({ $0.index < inboxes.count && inboxes[$0.index] === $0.inbox })
+        else { return nil }
+        return lent
     }
 
     /// `submit` from service thread `loop`: its own sessions' commands applied at once, the

@@ -193,7 +193,7 @@ public final class WebSocketServer: Sendable {
     /// - Returns: false when the server is not running (nothing was queued).
     @discardableResult
     public func submit(_ commands: [Command]) -> Bool {
-        if let loop = ownLoop() { return submit(commands, from: loop) }
+        if let loop = ownLoop() { return loop._withUnsafeGuaranteedRef { submit(commands, from: $0) } }
         return submitToInboxes(commands)
     }
 

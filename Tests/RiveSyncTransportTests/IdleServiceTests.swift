@@ -1,0 +1,44 @@
+import RiveSyncTestSupport
+import Testing
+
+@testable import RiveSyncTransport
+
+/// lws' idle work (rx flow control that became ripe, input it already holds, its own timeouts)
+/// runs before the server's loop polls (`rs_idle_driver_t`, `LoopAllocations.serve`), so a
+/// wake-up with a socket event polls once: left to lws' idle watcher, the loop polled once more,
+/// with a zero timeout, before it ran that work (bench/README.md, "Empty polls and retains").
+@Suite struct IdleServiceTests {
+    /// The loop found lws' idle watcher, and a message echoed one at a time costs about one
+    /// poll of the loop (up to two each, the second empty, with the watcher left to libev).
+    @Test func aMessageAnsweredCostsOnePoll() async throws {
+        try await withServer { server, _ in
+            let socket = try RawSocket(port: try #require(server.port))
+            #expect(try socket.upgrade().hasPrefix("HTTP/1.1 101"))
+            try socket.send(text: "warm")
+            #expect(try socket.readMessage() == Array("warm".utf8))
+            let before = try await Self.loopState(server)
+            #expect(before.drivesLwsIdle)
+            let messages = 400
+            for n in 0..<messages {
+                try socket.send(text: "m\(n)")
+                #expect(try socket.readMessage() == Array("m\(n)".utf8))
+            }
+            let after = try await Self.loopState(server)
+            // lws' own timeouts wake the loop 4 times a second as well, and reading the count
+            // is a wake-up of its own: well within the margin of a quarter of a poll per message.
+            #expect(after.polls - before.polls < messages * 5 / 4, "\(after.polls - before.polls) polls")
+        }
+    }
+
+    /// Whether thread 0's loop runs lws' idle work itself, and how often it has polled.
+    static func loopState(_ server: WebSocketServer) async throws -> (drivesLwsIdle: Bool, polls: Int) {
+        let state = Locked<(drivesLwsIdle: Bool, polls: Int)?>(nil)
+        #expect(
+            server.run(onThread: 0) {
+                let loop = ServerLoop.current
+                state.withLock { $0 = (loop?.drivesLwsIdle ?? false, loop?.loopIterations ?? 0) }
+            })
+        try await waitUntil("the loop's state was read") { state.withLock { $0 } != nil }
+        return try #require(state.withLock { $0 })
+    }
+}
