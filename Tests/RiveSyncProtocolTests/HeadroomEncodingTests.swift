@@ -58,3 +58,54 @@ struct HeadroomEncodingTests {
         #expect(String(decoding: out.bytes, as: UTF8.self) == #""a\"\\\n\r\t\u0001\u001f/é""#)
     }
 }
+
+/// `HeadroomWriter` writes a message into a block of its own, growing it past the room it was
+/// given as often as needed.
+struct HeadroomWriterTests {
+    @Test(arguments: [0, 1, 7, 300])
+    func bytesAppendedOneByOneAndInRunsKeepTheirOrder(capacity: Int) {
+        var out = HeadroomWriter(headroom: 16, capacity: capacity)
+        var expected: [UInt8] = []
+        for round in 0..<100 {
+            out.append(UInt8(truncatingIfNeeded: round))
+            expected.append(UInt8(truncatingIfNeeded: round))
+            let run = [UInt8](repeating: UInt8(truncatingIfNeeded: 255 - round), count: round)
+            run.withUnsafeBytes { out.append(contentsOf: $0) }
+            expected += run
+            if round == 50 { out.reserveCapacity(expected.count + 4_000) }
+        }
+        #expect(out.count == expected.count)
+        let bytes = out.finish()
+        #expect(bytes.bytes == expected)
+        #expect(bytes.headroom == 16)
+        #expect(bytes.count == expected.count)
+    }
+
+    @Test func aStringIsEscapedWhereverItsFirstEscapeIs() {
+        for text in ["", "plain", "\"first", "last\\", "mid\ndle", "\u{1}\u{1F}é/"] {
+            var out = HeadroomWriter(headroom: 0, capacity: 2)
+            JSONValue.writeString(text, into: &out)
+            #expect(String(decoding: out.finish().bytes, as: UTF8.self) == Self.escaped(text))
+            var array: [UInt8] = []
+            JSONValue.writeString(text, into: &array)
+            #expect(String(decoding: array, as: UTF8.self) == Self.escaped(text))
+        }
+    }
+
+    /// JSON's escaping, spelled out.
+    static func escaped(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20: out += "\\u00" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+}
