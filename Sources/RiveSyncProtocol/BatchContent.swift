@@ -8,7 +8,10 @@ protocol BatchContent: ~Copyable {
     var seq: UInt64 { get }
     /// The commands the batch applied, in order.
     var commands: [UInt64] { get }
-    /// The author of `commands[index]`, if recorded.
+    /// How many authors the batch lists (a `Batch` lists its own; a change batch one per
+    /// command).
+    var authorCount: Int { get }
+    /// The author listed at `index` (of `commands[index]`), if recorded.
     func author(ofCommandAt index: Int) -> Author?
     var elapsed: Double { get }
     var events: [ReportedEvent] { get }
@@ -17,11 +20,15 @@ protocol BatchContent: ~Copyable {
 }
 
 extension ServerMessage.Batch: BatchContent {
+    var authorCount: Int { authors?.count ?? 0 }
+
     func author(ofCommandAt index: Int) -> Author? { authors?[index] ?? nil }
 }
 
 extension ChangeBatch: BatchContent {
     var commands: [UInt64] { applied }
+
+    var authorCount: Int { applied.count }
 
     func author(ofCommandAt index: Int) -> Author? { authors[applied[index]] }
 }

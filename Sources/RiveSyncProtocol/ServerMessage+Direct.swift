@@ -106,7 +106,7 @@ extension ServerMessage {
     /// A batch's `authors` as `Authors.encode` writes them (`,"authors":[…]`).
     private static func writeAuthors(of batch: borrowing some BatchContent, into out: inout some JSONOutput & ~Copyable) {
         raw(#","authors":["#, into: &out)
-        for i in 0..<batch.commands.count {
+        for i in 0..<batch.authorCount {
             if i > 0 { out.append(UInt8(ascii: ",")) }
             out.append(UInt8(ascii: "{"))
             let author = batch.author(ofCommandAt: i)

@@ -32,9 +32,9 @@ extension ServerMessage {
         for i in effects.indices { size += length(of: effects[i]) }
         size += length(#","commands":"#) + length(of: batch.commands) + 1
         if withAuthors {
-            let commands = batch.commands.count
-            size += length(#","authors":[]"#) + max(commands - 1, 0) + 2 * commands
-            for i in 0..<commands {
+            let authors = batch.authorCount
+            size += length(#","authors":[]"#) + max(authors - 1, 0) + 2 * authors
+            for i in 0..<authors {
                 let author = batch.author(ofCommandAt: i)
                 if let client = author?.client { size += length(#""client":"#) + string(client) }
                 if let token = author?.token { size += length(#""token":"#) + string(token) + (author?.client != nil ? 1 : 0) }

@@ -1,7 +1,8 @@
 import RiveSyncJSON
 import RiveSyncModel
-import RiveSyncProtocol
 import Testing
+
+@testable import RiveSyncProtocol
 
 /// A batch and its acks are written straight from the advance's `ChangeBatch`
 /// (`ServerMessage.batchBytes`, `ackBytes`): byte for byte what `.batch(Batch(…))` and `.ack`
