@@ -58,13 +58,7 @@ struct BatchBytesTests {
                 set(3, "t", .trigger(1 << 54)), set(3, "vm", .viewModel(nil)), set(3, "l", .list([InstanceID(4), InstanceID(5)])),
                 set(3, "a", .artboard("Main")), set(3, "i", .symbolListIndex(3)),
                 set(3, "asset", .asset(AssetReference(id: "x", byteCount: 3, mediaType: "image/png"))),
-                Effect(paths: ["head/t"], change: .fire(instance: InstanceID(2), property: "t")),
-                Effect(
-                    paths: ["list"],
-                    change: .set(
-                        instance: InstanceID(2), property: "child", value: .viewModel(InstanceID(5)),
-                        introduced: [InstanceState(id: InstanceID(5), viewModel: "Item", name: "", values: ["x": .number(1)])])),
-            ],
+            ] + DirectEncodingTests.rarerEffects,
             applied: [41, 42, 43, (1 << 53) + 1], rejected: [],
             authors: [41: Author(client: "c\"1", token: "t"), 42: Author(client: nil, token: "t2"), 43: Author(client: nil, token: nil)],
             elapsed: 0.016, settled: false),

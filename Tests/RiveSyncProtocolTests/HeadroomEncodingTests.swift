@@ -27,8 +27,8 @@ struct HeadroomEncodingTests {
         #expect(bytes.bytes == message.jsonValue.serialized())
     }
 
-    @Test func bytesAppendedOneByOneAndInRunsKeepTheirOrder() {
-        var out = HeadroomBytes(headroom: 16, capacity: 1)
+    /// Appends 100 rounds of one byte, then a run of `round` bytes, to `out`; returns them.
+    static func appendRounds(to out: inout some JSONOutput & ~Copyable) -> [UInt8] {
         var expected: [UInt8] = []
         for round in 0..<100 {
             out.append(UInt8(truncatingIfNeeded: round))
@@ -36,7 +36,14 @@ struct HeadroomEncodingTests {
             let run = [UInt8](repeating: UInt8(truncatingIfNeeded: 255 - round), count: round)
             run.withUnsafeBytes { out.append(contentsOf: $0) }
             expected += run
+            if round == 50 { out.reserveCapacity(expected.count + 4_000) }
         }
+        return expected
+    }
+
+    @Test func bytesAppendedOneByOneAndInRunsKeepTheirOrder() {
+        var out = HeadroomBytes(headroom: 16, capacity: 1)
+        let expected = Self.appendRounds(to: &out)
         #expect(out.bytes == expected)
         #expect(out.withUnsafeBytes { $0.baseAddress } == UnsafeRawPointer(out.unsafeMessageStart))
     }
@@ -65,15 +72,7 @@ struct HeadroomWriterTests {
     @Test(arguments: [0, 1, 7, 300])
     func bytesAppendedOneByOneAndInRunsKeepTheirOrder(capacity: Int) {
         var out = HeadroomWriter(headroom: 16, capacity: capacity)
-        var expected: [UInt8] = []
-        for round in 0..<100 {
-            out.append(UInt8(truncatingIfNeeded: round))
-            expected.append(UInt8(truncatingIfNeeded: round))
-            let run = [UInt8](repeating: UInt8(truncatingIfNeeded: 255 - round), count: round)
-            run.withUnsafeBytes { out.append(contentsOf: $0) }
-            expected += run
-            if round == 50 { out.reserveCapacity(expected.count + 4_000) }
-        }
+        let expected = HeadroomEncodingTests.appendRounds(to: &out)
         #expect(out.count == expected.count)
         let bytes = out.finish()
         #expect(bytes.bytes == expected)
@@ -81,31 +80,16 @@ struct HeadroomWriterTests {
         #expect(bytes.count == expected.count)
     }
 
-    @Test func aStringIsEscapedWhereverItsFirstEscapeIs() {
-        for text in ["", "plain", "\"first", "last\\", "mid\ndle", "\u{1}\u{1F}é/"] {
-            var out = HeadroomWriter(headroom: 0, capacity: 2)
-            JSONValue.writeString(text, into: &out)
-            #expect(String(decoding: out.finish().bytes, as: UTF8.self) == Self.escaped(text))
-            var array: [UInt8] = []
-            JSONValue.writeString(text, into: &array)
-            #expect(String(decoding: array, as: UTF8.self) == Self.escaped(text))
-        }
-    }
-
-    /// JSON's escaping, spelled out.
-    static func escaped(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20: out += "\\u00" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
+    @Test(arguments: [
+        ("", #""""#), ("plain", #""plain""#), ("\"first", #""\"first""#), ("last\\", #""last\\""#),
+        ("mid\ndle", #""mid\ndle""#), ("\u{1}\u{1F}é/\t\r", #""\u0001\u001fé/\t\r""#),
+    ])
+    func aStringIsEscapedWhereverItsFirstEscapeIs(_ text: String, _ json: String) {
+        var out = HeadroomWriter(headroom: 0, capacity: 2)
+        JSONValue.writeString(text, into: &out)
+        #expect(String(decoding: out.finish().bytes, as: UTF8.self) == json)
+        var array: [UInt8] = []
+        JSONValue.writeString(text, into: &array)
+        #expect(String(decoding: array, as: UTF8.self) == json)
     }
 }
