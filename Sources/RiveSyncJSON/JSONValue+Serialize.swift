@@ -93,6 +93,10 @@ extension JSONValue {
             guard let start = bytes.baseAddress else { return }
             let count = bytes.count
             var clean = 0
+            // Eight bytes at a time while none of them needs escaping, then byte by byte.
+            while clean &+ 8 <= count, !anyNeedsEscaping(UnsafeRawPointer(start + clean).loadUnaligned(as: UInt64.self)) {
+                clean &+= 8
+            }
             while clean < count, !needsEscaping(start[clean]) { clean &+= 1 }
             out.append(contentsOf: UnsafeRawBufferPointer(start: start, count: clean))
             while clean < count {
@@ -101,6 +105,20 @@ extension JSONValue {
             }
         }
         out.append(UInt8(ascii: "\""))
+    }
+
+    /// Whether any of the eight bytes in `word` is written escaped: a byte below 0x20, a quote
+    /// or a backslash (each test exact for whether some byte matches, whichever it is).
+    @inlinable
+    static func anyNeedsEscaping(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let control = (word &- 0x20 &* ones) & ~word & highs
+        let quote = word ^ (0x22 &* ones)
+        let backslash = word ^ (0x5C &* ones)
+        let quotes = (quote &- ones) & ~quote & highs
+        let backslashes = (backslash &- ones) & ~backslash & highs
+        return control | quotes | backslashes != 0
     }
 
     /// Whether a string's byte is written escaped.

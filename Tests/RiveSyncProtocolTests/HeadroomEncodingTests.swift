@@ -83,6 +83,10 @@ struct HeadroomWriterTests {
     @Test(arguments: [
         ("", #""""#), ("plain", #""plain""#), ("\"first", #""\"first""#), ("last\\", #""last\\""#),
         ("mid\ndle", #""mid\ndle""#), ("\u{1}\u{1F}é/\t\r", #""\u0001\u001fé/\t\r""#),
+        // Past eight bytes, read eight at a time: the escape at each edge of a word.
+        ("0123456789abcdef", #""0123456789abcdef""#), ("0123456\"89", #""0123456\"89""#),
+        ("01234567\\9", #""01234567\\9""#), ("0123456789abcde\u{1F}", #""0123456789abcde\u001f""#),
+        ("éééé\"ü ~!#[]{}", #""éééé\"ü ~!#[]{}""#), ("abcdefghijklmnopq\n", #""abcdefghijklmnopq\n""#),
     ])
     func aStringIsEscapedWhereverItsFirstEscapeIs(_ text: String, _ json: String) {
         var out = HeadroomWriter(headroom: 0, capacity: 2)
