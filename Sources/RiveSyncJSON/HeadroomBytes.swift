@@ -15,6 +15,9 @@ public struct HeadroomBytes: JSONOutput, @unchecked Sendable {
         block = HeadroomBlock.make(headroom: headroom, capacity: max(capacity, 1))
     }
 
+    /// The bytes a `HeadroomWriter` wrote into `block`.
+    init(block: HeadroomBlock) { self.block = block }
+
     /// A copy of `bytes`, after `headroom` free bytes.
     public init(copying bytes: [UInt8], headroom: Int) {
         self.init(headroom: headroom, capacity: bytes.count)

@@ -1,6 +1,7 @@
 /// Where the serializer writes JSON text: a byte array, or a buffer that keeps room for a
-/// transport's frame header in front of the text (`HeadroomBytes`).
-public protocol JSONOutput {
+/// transport's frame header in front of the text (`HeadroomBytes`, and `HeadroomWriter`, which
+/// writes one into a block of its own).
+public protocol JSONOutput: ~Copyable {
     mutating func append(_ byte: UInt8)
     mutating func append(contentsOf bytes: UnsafeRawBufferPointer)
     /// Makes room for `count` bytes in all, so that writing them allocates at most once.

@@ -6,97 +6,117 @@ extension ServerMessage {
     /// into `out` rather than through a `JSONValue` of the whole message: the same bytes as
     /// `jsonValue.serialized()` (`DirectEncodingTests`). False, with nothing written, for
     /// every other message.
-    func writeDirectly(into out: inout some JSONOutput) -> Bool {
+    func writeDirectly(into out: inout some JSONOutput & ~Copyable) -> Bool {
         switch self {
         case .ack(let ack, let id):
-            Self.opening(#"{"type":"ack""#, id: id, into: &out)
-            Self.member("target", ack.target, into: &out)
-            Self.member("seq", ack.seq, into: &out)
-            Self.member("command", ack.command, into: &out)
-            if let commands = ack.commands { Self.member("commands", commands, into: &out) }
-            out.append(UInt8(ascii: "}"))
+            Self.writeAck(target: ack.target, seq: ack.seq, command: ack.command, commands: ack.commands, id: id, into: &out)
             return true
         case .batch(let batch):
-            Self.opening(#"{"type":"batch""#, id: nil, into: &out)
-            Self.member("target", batch.target, into: &out)
-            Self.member("epoch", batch.epoch, into: &out)
-            Self.member("seq", batch.seq, into: &out)
-            Self.raw(#","effects":["#, into: &out)
-            for (i, effect) in batch.effects.enumerated() {
-                if i > 0 { out.append(UInt8(ascii: ",")) }
-                Self.write(effect, into: &out)
-            }
-            out.append(UInt8(ascii: "]"))
-            Self.member("commands", batch.commands, into: &out)
-            if let authors = batch.authors { Self.write(authors, into: &out) }
-            if batch.events.isEmpty, batch.layers.isEmpty {
-                // `StateMachineCodec.members(of:)` without its events and layers.
-                if batch.elapsed > 0 {
-                    Self.raw(#","elapsed":"#, into: &out)
-                    JSONValue.writeNumber(batch.elapsed, into: &out)
-                }
-                if !batch.settled { Self.raw(#","settled":false"#, into: &out) }
-            } else {
-                for (name, value) in StateMachineCodec.members(of: batch) {
-                    out.append(UInt8(ascii: ","))
-                    JSONValue.writeString(name, into: &out)
-                    out.append(UInt8(ascii: ":"))
-                    value.write(into: &out)
-                }
-            }
-            out.append(UInt8(ascii: "}"))
+            Self.writeBatch(batch, epoch: batch.epoch, effects: batch.effects, withAuthors: batch.authors != nil, into: &out)
             return true
         default:
             return false
         }
     }
 
-    /// Room for the message's bytes, so that writing them allocates once: a little more than an
-    /// `ack` or a `batch` takes (`writeDirectly`; an ack with an id and a 10-digit command, a
-    /// batch's set of a number with its command and author), 64 bytes for the rest.
-    var expectedSize: Int {
-        switch self {
-        case .ack(let ack, _): 96 + ack.target.utf8.count + 24 * (ack.commands?.count ?? 0)
-        case .batch(let batch):
-            192 + batch.target.utf8.count + batch.epoch.utf8.count + 128 * batch.effects.count + 24 * batch.commands.count
-                + 48 * (batch.authors?.count ?? 0)
-        default: 64
+    /// An `ack` (`ServerMessage.ack`'s members, in order).
+    static func writeAck(
+        target: String, seq: UInt64, command: UInt64, commands: [UInt64]?, id: JSONValue?, into out: inout some JSONOutput & ~Copyable
+    ) {
+        opening(#"{"type":"ack""#, id: id, into: &out)
+        member(#","target":"#, target, into: &out)
+        member(#","seq":"#, seq, into: &out)
+        member(#","command":"#, command, into: &out)
+        if let commands { member(#","commands":"#, commands, into: &out) }
+        out.append(UInt8(ascii: "}"))
+    }
+
+    /// A `batch` of `effects` (all of `batch`'s, or those a subscriber's paths see), with its
+    /// commands' authors when `withAuthors`.
+    static func writeBatch(
+        _ batch: borrowing some BatchContent, epoch: String, effects: [Effect], withAuthors: Bool,
+        into out: inout some JSONOutput & ~Copyable
+    ) {
+        member(#"{"type":"batch","target":"#, batch.target, into: &out)
+        member(#","epoch":"#, epoch, into: &out)
+        member(#","seq":"#, batch.seq, into: &out)
+        raw(#","effects":["#, into: &out)
+        for i in effects.indices {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            write(effects[i], into: &out)
         }
+        out.append(UInt8(ascii: "]"))
+        member(#","commands":"#, batch.commands, into: &out)
+        if withAuthors { writeAuthors(of: batch, into: &out) }
+        // `StateMachineCodec.members(of:)`.
+        if batch.elapsed > 0 {
+            raw(#","elapsed":"#, into: &out)
+            JSONValue.writeNumber(batch.elapsed, into: &out)
+        }
+        if !batch.events.isEmpty {
+            raw(#","events":"#, into: &out)
+            JSONValue.array(batch.events.map(StateMachineCodec.encode)).write(into: &out)
+        }
+        if !batch.layers.isEmpty {
+            raw(#","layers":"#, into: &out)
+            JSONValue.array(batch.layers.map(StateMachineCodec.encode)).write(into: &out)
+        }
+        if !batch.settled { raw(#","settled":false"#, into: &out) }
+        out.append(UInt8(ascii: "}"))
     }
 
     /// An effect as `StateCodec.encode(effect)` writes it; a `set` that introduces no
     /// instance (a value written, the usual effect) straight into `out`.
-    private static func write(_ effect: Effect, into out: inout some JSONOutput) {
+    private static func write(_ effect: Effect, into out: inout some JSONOutput & ~Copyable) {
         guard case .set(let instance, let property, let value, let states) = effect.change, states.isEmpty else {
             return StateCodec.encode(effect).write(into: &out)
         }
-        Self.raw(#"{"op":"set","paths":["#, into: &out)
-        for (i, path) in effect.paths.enumerated() {
+        raw(#"{"op":"set","paths":["#, into: &out)
+        for i in effect.paths.indices {
             if i > 0 { out.append(UInt8(ascii: ",")) }
-            JSONValue.writeString(path, into: &out)
+            JSONValue.writeString(effect.paths[i], into: &out)
         }
-        out.append(UInt8(ascii: "]"))
-        member("instance", instance.rawValue, into: &out)
-        member("property", property, into: &out)
-        Self.raw(#","value":"#, into: &out)
-        ValueCodec.encode(value).write(into: &out)
-        if effect.origin == .stateMachine { Self.raw(#","by":"stateMachine""#, into: &out) }
+        member(#"],"instance":"#, instance.rawValue, into: &out)
+        member(#","property":"#, property, into: &out)
+        raw(#","value":"#, into: &out)
+        write(value, into: &out)
+        if effect.origin == .stateMachine { raw(#","by":"stateMachine""#, into: &out) }
         out.append(UInt8(ascii: "}"))
     }
 
+    /// A value as `ValueCodec.encode(value)` writes it; text, booleans, trigger counts and
+    /// whole numbers a `Float` holds exactly without making a `JSONValue` (or, for a number,
+    /// the `String` `ValueCodec.number` reads it back from).
+    private static func write(_ value: PropertyValue, into out: inout some JSONOutput & ~Copyable) {
+        switch value {
+        case .string(let text), .enumValue(let text): JSONValue.writeString(text, into: &out)
+        case .boolean(let on): raw(on ? "true" : "false", into: &out)
+        case .trigger(let count): JSONValue.writeNumber(count, into: &out)
+        case .number(let n) where isWholeFloat(n): JSONValue.writeNumber(Double(n), into: &out)
+        default: ValueCodec.encode(value).write(into: &out)
+        }
+    }
+
+    /// Whether `n` is a whole number below 2^24, which its `Float` holds exactly: its shortest
+    /// text is its digits, so `ValueCodec.number(n)` is `Double(n)`.
+    static func isWholeFloat(_ n: Float) -> Bool {
+        n.rounded() == n && abs(n) < 16_777_216
+    }
+
     /// A batch's `authors` as `Authors.encode` writes them (`,"authors":[…]`).
-    private static func write(_ authors: [Author?], into out: inout some JSONOutput) {
-        Self.raw(#","authors":["#, into: &out)
-        for (i, author) in authors.enumerated() {
+    private static func writeAuthors(of batch: borrowing some BatchContent, into out: inout some JSONOutput & ~Copyable) {
+        raw(#","authors":["#, into: &out)
+        for i in 0..<batch.authorCount {
             if i > 0 { out.append(UInt8(ascii: ",")) }
             out.append(UInt8(ascii: "{"))
+            let author = batch.author(ofCommandAt: i)
             if let client = author?.client {
-                Self.raw(#""client":"#, into: &out)
+                raw(#""client":"#, into: &out)
                 JSONValue.writeString(client, into: &out)
             }
             if let token = author?.token {
                 if author?.client != nil { out.append(UInt8(ascii: ",")) }
-                Self.raw(#""token":"#, into: &out)
+                raw(#""token":"#, into: &out)
                 JSONValue.writeString(token, into: &out)
             }
             out.append(UInt8(ascii: "}"))
@@ -106,43 +126,39 @@ extension ServerMessage {
 
     /// `{"type":"…"` (`opening`, the type's name needing no escaping) and the `id` member
     /// when there is one.
-    private static func opening(_ opening: StaticString, id: JSONValue?, into out: inout some JSONOutput) {
-        Self.raw(opening, into: &out)
+    private static func opening(_ opening: StaticString, id: JSONValue?, into out: inout some JSONOutput & ~Copyable) {
+        raw(opening, into: &out)
         if let id {
-            Self.raw(#","id":"#, into: &out)
+            raw(#","id":"#, into: &out)
             id.write(into: &out)
         }
     }
 
-    private static func member(_ name: StaticString, _ value: String, into out: inout some JSONOutput) {
-        start(of: name, into: &out)
+    /// `key` (the member's `,"name":`, or all that goes before the value: member names here
+    /// need no escaping), then the value.
+    private static func member(_ key: StaticString, _ value: String, into out: inout some JSONOutput & ~Copyable) {
+        raw(key, into: &out)
         JSONValue.writeString(value, into: &out)
     }
 
-    private static func member(_ name: StaticString, _ value: UInt64, into out: inout some JSONOutput) {
-        start(of: name, into: &out)
+    private static func member(_ key: StaticString, _ value: UInt64, into out: inout some JSONOutput & ~Copyable) {
+        raw(key, into: &out)
         JSONValue.writeNumber(value, into: &out)
     }
 
-    private static func member(_ name: StaticString, _ values: [UInt64], into out: inout some JSONOutput) {
-        start(of: name, into: &out)
+    private static func member(_ key: StaticString, _ values: [UInt64], into out: inout some JSONOutput & ~Copyable) {
+        raw(key, into: &out)
         out.append(UInt8(ascii: "["))
-        for (i, value) in values.enumerated() {
+        for i in values.indices {
             if i > 0 { out.append(UInt8(ascii: ",")) }
-            JSONValue.writeNumber(value, into: &out)
+            JSONValue.writeNumber(values[i], into: &out)
         }
         out.append(UInt8(ascii: "]"))
     }
 
     /// Appends a literal's bytes (a `String`'s UTF-8 view would go byte by byte).
-    private static func raw(_ text: StaticString, into out: inout some JSONOutput) {
+    @inline(__always)
+    private static func raw(_ text: StaticString, into out: inout some JSONOutput & ~Copyable) {
         JSONValue.writeLiteral(text, into: &out)
-    }
-
-    /// `,"name":` (member names here need no escaping).
-    private static func start(of name: StaticString, into out: inout some JSONOutput) {
-        Self.raw(",\"", into: &out)
-        Self.raw(name, into: &out)
-        Self.raw(#"":"#, into: &out)
     }
 }

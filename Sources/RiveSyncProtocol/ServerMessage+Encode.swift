@@ -13,9 +13,32 @@ extension ServerMessage {
     /// The frame's bytes, written once after `headroom` free bytes (for a transport that writes
     /// its frame header there and sends the bytes where they lie).
     public func serialized(headroom: Int) -> HeadroomBytes {
-        var out = HeadroomBytes(headroom: headroom, capacity: expectedSize)
+        var out = HeadroomWriter(headroom: headroom, capacity: expectedSize)
         if !writeDirectly(into: &out) { jsonValue.write(into: &out) }
-        return out
+        return out.finish()
+    }
+
+    /// The bytes of `.ack(Ack(target:seq:command:commands:), id:)` after `headroom` free bytes,
+    /// written without making the message.
+    public static func ackBytes(
+        target: String, seq: UInt64, command: UInt64, commands: [UInt64]?, id: JSONValue?, headroom: Int
+    ) -> HeadroomBytes {
+        var out = HeadroomWriter(
+            headroom: headroom, capacity: ackSize(target: target, seq: seq, command: command, commands: commands, id: id))
+        writeAck(target: target, seq: seq, command: command, commands: commands, id: id, into: &out)
+        return out.finish()
+    }
+
+    /// The bytes of `.batch(Batch(batch, epoch: epoch, effects: effects, withAuthors: withAuthors))`
+    /// after `headroom` free bytes, written from the change batch without making the message.
+    /// `effects`: the batch's, or those a subscriber's paths see.
+    public static func batchBytes(
+        _ batch: borrowing ChangeBatch, epoch: String, effects: [Effect], withAuthors: Bool, headroom: Int
+    ) -> HeadroomBytes {
+        var out = HeadroomWriter(
+            headroom: headroom, capacity: batchSize(batch, epoch: epoch, effects: effects, withAuthors: withAuthors))
+        writeBatch(batch, epoch: epoch, effects: effects, withAuthors: withAuthors, into: &out)
+        return out.finish()
     }
 
     /// The message as JSON, fields in the documented order (tests and digests compare bytes).

@@ -20,6 +20,8 @@ import Testing
         #expect(values["sym"] == .symbolListIndex(0))
         #expect(values.count == 13)
         #expect(runtime.store[id]?.name == "")
+        #expect(runtime.store.viewModel(of: id) == "All")
+        #expect(runtime.store.viewModel(of: InstanceID(id.rawValue + 1_000)) == nil)
     }
 
     /// Rive's `createViewModelInstance`: a blank instance's nested view-model property holds a

@@ -12,6 +12,16 @@ struct DirectEncodingTests {
             origin: origin)
     }
 
+    /// A trigger fired and a set that introduces an instance (encoded through `StateCodec`).
+    static let rarerEffects = [
+        Effect(paths: ["head/t"], change: .fire(instance: InstanceID(2), property: "t")),
+        Effect(
+            paths: ["list"],
+            change: .set(
+                instance: InstanceID(2), property: "child", value: .viewModel(InstanceID(5)),
+                introduced: [InstanceState(id: InstanceID(5), viewModel: "Item", name: "", values: ["x": .number(1)])])),
+    ]
+
     static let messages: [ServerMessage] = [
         .ack(ServerMessage.Ack(target: "room-1", seq: 7, command: 4_294_967_301, commands: nil), id: .number(3)),
         .ack(ServerMessage.Ack(target: "ro\"om", seq: 0, command: 1, commands: [1, 2, 3]), id: .string("a\nb")),
@@ -23,13 +33,7 @@ struct DirectEncodingTests {
                 target: "room-1", epoch: "e", seq: 10,
                 effects: [
                     set("client3", .number(0.25)), set("name", .string("Ana \"B\"")), set("on", .boolean(true), origin: .stateMachine),
-                    Effect(paths: ["head/t"], change: .fire(instance: InstanceID(2), property: "t")),
-                    Effect(
-                        paths: ["list"],
-                        change: .set(
-                            instance: InstanceID(2), property: "child", value: .viewModel(InstanceID(5)),
-                            introduced: [InstanceState(id: InstanceID(5), viewModel: "Item", name: "", values: ["x": .number(1)])])),
-                ],
+                ] + rarerEffects,
                 commands: [41, 42], authors: [Author(client: "c", token: nil), nil], elapsed: 0.5,
                 events: [ReportedEvent(name: "Done")],
                 layers: [LayerState(layer: 0, layerName: "Face", state: 3, kind: .animation, animation: "smile")], settled: false)),

@@ -21,6 +21,9 @@ public struct Frame: Sendable, Equatable {
     /// `message`'s bytes after `headroom` free bytes.
     public init(_ message: ServerMessage, headroom: Int) { storage = message.serialized(headroom: headroom) }
 
+    /// Bytes written with their headroom (`ServerMessage.batchBytes`, `ackBytes`).
+    public init(written storage: HeadroomBytes) { self.storage = storage }
+
     /// `json`'s bytes after `headroom` free bytes (a batch of a file's snapshot).
     public init(_ json: JSONValue, headroom: Int) {
         var storage = HeadroomBytes(headroom: headroom)

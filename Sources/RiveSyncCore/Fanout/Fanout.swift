@@ -54,8 +54,8 @@ public enum Fanout {
         for paths in pathOrder {
             let effects = PathFilter.effects(batch.effects, visibleTo: paths)
             guard !effects.isEmpty else { continue }
-            let message = ServerMessage.batch(ServerMessage.Batch(batch, epoch: epoch, effects: effects, withAuthors: withAuthors))
-            plan.filtered.append((Frame(message, headroom: headroom), byPaths[paths]!))
+            let bytes = ServerMessage.batchBytes(batch, epoch: epoch, effects: effects, withAuthors: withAuthors, headroom: headroom)
+            plan.filtered.append((Frame(written: bytes), byPaths[paths]!))
         }
         return plan
     }

@@ -16,8 +16,8 @@ public enum PathReplay {
             let batch = try batch(entry)
             let effects = PathFilter.effects(batch.effects, visibleTo: paths)
             guard !effects.isEmpty else { continue }
-            let message = ServerMessage.batch(ServerMessage.Batch(batch, epoch: epoch, effects: effects, withAuthors: withAuthors))
-            frames.append(Frame(message, headroom: headroom))
+            let bytes = ServerMessage.batchBytes(batch, epoch: epoch, effects: effects, withAuthors: withAuthors, headroom: headroom)
+            frames.append(Frame(written: bytes))
         }
         return frames
     }

@@ -1,3 +1,5 @@
+import RiveSyncModel
+
 extension WorkerCore {
     /// A target's latest batches, oldest first, at most a limit (`historyBatches`), kept as a
     /// ring: once full, the newest replaces the oldest in place. (An array trimmed with
@@ -13,6 +15,12 @@ extension WorkerCore {
 
         /// The oldest entry kept.
         var first: HistoryEntry? { entries.isEmpty ? nil : entries[oldest] }
+
+        /// The view model the newest entry recorded for `instance`, if its batch set it.
+        func viewModel(lastSetOn instance: InstanceID) -> String? {
+            guard !entries.isEmpty else { return nil }
+            return entries[(oldest + entries.count - 1) % entries.count].viewModel(setOn: instance)
+        }
 
         /// Keeps `entry` as the newest, dropping the oldest while more than `limit` are kept
         /// (taken, not copied: a batch and its frame hold some ten references).

@@ -15,8 +15,11 @@ extension WorkerCore {
         var frame: Frame
         /// The view model of each instance the batch sets a value of (and does not introduce):
         /// reading the batch back types the value by it, and the instance may be gone by then
-        /// (freed with the last target that held it).
-        var setViewModels: [SetViewModel]
+        /// (freed with the last target that held it). The first is kept inline, so a batch that
+        /// sets values of one instance (the usual one) allocates no array for it.
+        private var firstSet: SetViewModel?
+        /// The others, in the batch's order.
+        private var otherSets: [SetViewModel] = []
 
         struct SetViewModel {
             var instance: InstanceID
@@ -30,13 +33,25 @@ extension WorkerCore {
         init(_ batch: borrowing ChangeBatch, frame: Frame, viewModelOf: (InstanceID) -> String?) {
             seq = batch.seq
             self.frame = frame
-            setViewModels = []
             for effect in batch.effects {
-                guard case .set(let instance, _, _, let introduced) = effect.change, !introduced.contains(where: { $0.id == instance }),
-                    !setViewModels.contains(where: { $0.instance == instance }), let viewModel = viewModelOf(instance)
+                guard case .set(let instance, _, _, let introduced) = effect.change, viewModel(setOn: instance) == nil,
+                    !introduced.contains(where: { $0.id == instance }), let viewModel = viewModelOf(instance)
                 else { continue }
-                setViewModels.append(SetViewModel(instance: instance, viewModel: viewModel))
+                if firstSet == nil {
+                    firstSet = SetViewModel(instance: instance, viewModel: viewModel)
+                } else {
+                    otherSets.append(SetViewModel(instance: instance, viewModel: viewModel))
+                }
             }
+        }
+
+        /// The view models of the instances the batch sets, in its order.
+        var setViewModels: [SetViewModel] { (firstSet.map { [$0] } ?? []) + otherSets }
+
+        /// The view model kept for `instance`, if the batch sets a value of it.
+        func viewModel(setOn instance: InstanceID) -> String? {
+            if firstSet?.instance == instance { return firstSet?.viewModel }
+            return otherSets.first { $0.instance == instance }?.viewModel
         }
 
         /// The batch read back from the frame through the journal's reading of a batch message
@@ -49,7 +64,7 @@ extension WorkerCore {
                 throw JournalCodec.Invalid(description: "kept batch \(seq) is not JSON: \(error)")
             }
             return try Self.decode(json, target: target, schema: runtime.schema) { id in
-                setViewModels.first { $0.instance == id }?.viewModel ?? runtime.store[id]?.viewModel
+                viewModel(setOn: id) ?? runtime.store.viewModel(of: id)
             }
         }
 

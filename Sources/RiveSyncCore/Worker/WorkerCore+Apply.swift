@@ -55,8 +55,10 @@ extension WorkerCore {
             // Queued and advanced with one lookup of the target in the model, which also says
             // what `publish` and `advanceApplied` would otherwise look it up again for.
             let result = try model { try $0.advance(target, queueing: commands, elapsed: elapsed) }
-            publish(result.batches, advanced: target, at: record, runtime: runtime, generation: result.generation)
-            return .advanced(AppliedAdvance(target: target, settled: result.settled, record: record))
+            let (settled, generation) = (result.settled, result.generation)
+            // The batches handed over, not copied: `publish` moves each out in turn.
+            publish((consume result).batches, advanced: target, at: record, runtime: runtime, generation: generation)
+            return .advanced(AppliedAdvance(target: target, settled: settled, record: record))
         }
     }
 

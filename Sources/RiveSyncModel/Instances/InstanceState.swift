@@ -62,6 +62,13 @@ public struct InstanceStore: Sendable {
         return instances.values[instance].values[property]
     }
 
+    /// The view model of an instance, read where it lies (`self[id]?.viewModel` copies the
+    /// instance's state first).
+    public func viewModel(of id: InstanceID) -> String? {
+        guard let instance = instances.index(forKey: id) else { return nil }
+        return instances.values[instance].viewModel
+    }
+
     /// Inserts or replaces an instance and keeps the parent index in step.
     mutating func upsert(_ state: InstanceState) {
         revision &+= 1
