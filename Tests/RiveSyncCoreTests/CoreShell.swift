@@ -27,7 +27,7 @@ final class CoreShell: LogSink {
     /// Feeds one event; returns every action performed since the last call that returned them.
     func run(_ event: WorkerEvent) -> [WorkerAction] {
         reportSendQueues()
-        perform(core.handle(event))
+        perform(core.handle(event).actions)
         return takeActions()
     }
 
@@ -39,12 +39,12 @@ final class CoreShell: LogSink {
         guard total != core.sendQueues.total || !measured.isEmpty else { return }
         var report = SendQueues(total: total)
         for connection in measured { report.connections[connection] = queued[connection] ?? 0 }
-        perform(core.handle(.sendQueues(report)))
+        perform(core.handle(.sendQueues(report)).actions)
     }
 
     /// The actions performed since the last call (the core's own leftovers performed first).
     func takeActions() -> [WorkerAction] {
-        perform(core.takeActions())
+        perform(core.takeActions().actions)
         defer { performed = [] }
         return performed
     }
@@ -58,7 +58,7 @@ final class CoreShell: LogSink {
     /// `createStateMachine`, `proposeOwn`) and returns what applying it did.
     @discardableResult
     func settle(_ ticket: LogTicket) throws(WireError) -> Applied {
-        perform(core.takeActions())
+        perform(core.takeActions().actions)
         return try core.outcome(of: ticket)
     }
 
@@ -74,7 +74,7 @@ final class CoreShell: LogSink {
                 directory.apply(change)
             case .claimTarget(let name, let file, let limit, let claim):
                 reportSendQueues()
-                perform(core.handle(.targetClaimed(claim: claim, directory.claimTarget(name, file: file, limit: limit))))
+                perform(core.handle(.targetClaimed(claim: claim, directory.claimTarget(name, file: file, limit: limit))).actions)
             case .compact(let file, let state, let targets):
                 do { try log.compact(file: file, state: state, targets: targets) } catch {
                     performed.append(.log(.error, "snapshot failed", [("file", file), ("error", "\(error)")]))
@@ -94,6 +94,6 @@ final class CoreShell: LogSink {
 
     func appendFailed(file: String, ticket: LogTicket, failure: LogFailure) {
         reportSendQueues()
-        perform(core.handle(.appendFailed(file: file, ticket: ticket, failure: failure)))
+        perform(core.handle(.appendFailed(file: file, ticket: ticket, failure: failure)).actions)
     }
 }

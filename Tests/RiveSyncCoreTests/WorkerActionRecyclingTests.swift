@@ -3,8 +3,8 @@ import RiveSyncJSON
 import RiveSyncProtocol
 import Testing
 
-/// The shell gives back each array of actions once performed (`WorkerCore.recycle`): an event's
-/// actions are written into one of those, not into an array allocated for the event.
+/// The shell gives back each list of actions once performed (`WorkerCore.recycle`): an event's
+/// actions are written into one of those, not into storage allocated for the event.
 struct WorkerActionRecyclingTests {
     static func subscribe(_ id: Int) -> WorkerEvent {
         .request(
@@ -12,35 +12,48 @@ struct WorkerActionRecyclingTests {
             grants: AllGrants())
     }
 
-    static func storage(of actions: [WorkerAction]) -> UnsafeRawPointer? {
-        actions.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+    /// Takes every action out of `list`, as the shell does when it performs them.
+    static func performed(_ list: inout ActionList<WorkerAction>) -> [WorkerAction] {
+        var taken: [WorkerAction] = []
+        while let action = list.popFirst() { taken.append(action) }
+        return taken
     }
 
-    @Test func anEventsActionsGoIntoAnArrayGivenBack() throws {
+    @Test func anEventsActionsGoIntoAListGivenBack() throws {
+        let core = try WorkerDriver().core
+        var first = core.handle(Self.subscribe(1))
+        #expect(!Self.performed(&first).isEmpty)
+        #expect(first.isEmpty && first.capacity > 0, "emptied by taking its actions, its storage kept")
+        core.recycle(consume first)
+        var second = core.handle(Self.subscribe(2))
+        #expect(try WorkerDriver.messages(Self.performed(&second), to: ConnectionID(1)).map { $0["id"] } == [2])
+        core.recycle(consume second)
+        var third = core.handle(Self.subscribe(3))
+        #expect(try WorkerDriver.messages(Self.performed(&third), to: ConnectionID(1)).map { $0["id"] } == [3])
+    }
+
+    @Test func actionsNotTakenAreDroppedWhenTheListIsGivenBack() throws {
         let core = try WorkerDriver().core
         let first = core.handle(Self.subscribe(1))
-        let firstStorage = Self.storage(of: first)
-        #expect(!first.isEmpty)
-        core.recycle(consume first)
-        let second = core.handle(Self.subscribe(2))
-        // The outbox in use when `first` was taken was not given back: the second array is new.
-        #expect(Self.storage(of: second) != firstStorage)
-        core.recycle(consume second)
-        let third = core.handle(Self.subscribe(3))
-        #expect(Self.storage(of: third) == firstStorage)
-        #expect(try WorkerDriver.messages(third, to: ConnectionID(1)).map { $0["id"] } == [3])
+        core.recycle(first)
+        var second = core.handle(Self.subscribe(2))
+        core.recycle(Self.performed(&second).isEmpty ? ActionList() : second)
+        // The third event's list is the first one: it holds the third event's actions only.
+        var third = core.handle(Self.subscribe(3))
+        #expect(try WorkerDriver.messages(Self.performed(&third), to: ConnectionID(1)).map { $0["id"] } == [3])
     }
 
-    @Test func anArrayHeldElsewhereKeepsItsActionsAndALargeOneIsLetGo() throws {
+    @Test func aListHeldElsewhereKeepsItsActionsAndALargeOneIsLetGo() throws {
         let core = try WorkerDriver().core
         let first = core.handle(Self.subscribe(1))
         let kept = first
         core.recycle(first)
         _ = core.handle(Self.subscribe(2))
-        // `kept` still holds the first array's actions, as they were.
-        #expect(try WorkerDriver.messages(kept, to: ConnectionID(1)).map { $0["id"] } == [1])
-        var large: [WorkerAction] = []
-        large.reserveCapacity(100)
+        // `kept` still holds the first list's actions, as they were.
+        #expect(try WorkerDriver.messages(kept.actions, to: ConnectionID(1)).map { $0["id"] } == [1])
+        var large = ActionList<WorkerAction>()
+        for _ in 0..<100 { large.append(.count(.catchUp)) }
+        _ = Self.performed(&large)
         core.recycle(consume large)
         let next = core.handle(Self.subscribe(3))
         #expect(next.capacity < 100)

@@ -65,17 +65,17 @@ import Testing
         func propose(_ value: Double, id: Int) throws -> (JournalRecord, String, LogTicket) {
             _ = driver.core.handle(
                 .request(Self.alice, Request(id: .number(Double(id)), body: Self.set("room", value)), grants: AllGrants()))
-            return try #require(Self.appends(driver.core.handle(.timerFired(.advance(target: "room")))).first)
+            return try #require(Self.appends(driver.core.handle(.timerFired(.advance(target: "room"))).actions).first)
         }
         let first = try propose(1, id: 1)
-        let committed = driver.core.handle(.committed(file: first.1, record: first.0, ticket: first.2, recordsSinceCompaction: 1))
+        let committed = driver.core.handle(.committed(file: first.1, record: first.0, ticket: first.2, recordsSinceCompaction: 1)).actions
         #expect(try WorkerDriver.types(committed, to: Self.alice) == ["ack"])
         driver.environment.clock += 1_000_000_000
         let second = try propose(2, id: 2)
         #expect(second.2 != first.2, "no two tickets alike, though the second reuses the first's slot")
-        let late = driver.core.handle(.appendFailed(file: first.1, ticket: first.2, failure: LogFailure("late")))
+        let late = driver.core.handle(.appendFailed(file: first.1, ticket: first.2, failure: LogFailure("late"))).actions
         #expect(try WorkerDriver.types(late, to: Self.alice).isEmpty, "the answered ticket answers nobody")
-        let acked = driver.core.handle(.committed(file: second.1, record: second.0, ticket: second.2, recordsSinceCompaction: 2))
+        let acked = driver.core.handle(.committed(file: second.1, record: second.0, ticket: second.2, recordsSinceCompaction: 2)).actions
         #expect(try WorkerDriver.messages(acked, to: Self.alice).map { $0["type"] } == ["ack"])
         #expect(try driver.room().seq == 2)
     }

@@ -14,7 +14,8 @@ extension Connections {
     /// A part at offset 0 starts a file anew; one at another offset must follow the bytes
     /// received so far (else `invalid_file`, and the unfinished file is dropped).
     mutating func loadRiv(
-        _ connection: ConnectionID, name: String, bytes: [UInt8], part: FilePart?, id: JSONValue?, into out: inout [ConnectionAction]
+        _ connection: ConnectionID, name: String, bytes: [UInt8], part: FilePart?, id: JSONValue?,
+        into out: inout ActionList<ConnectionAction>
     ) -> Outcome {
         let maxFileBytes = settings.limits.maxFileBytes
         guard let part else {

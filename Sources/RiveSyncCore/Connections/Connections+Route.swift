@@ -7,7 +7,7 @@ extension Connections {
     /// `grants`: `identity`'s, which the request was checked against (the worker's too).
     mutating func route(
         _ connection: ConnectionID, at state: StateIndex, _ request: consuming Request, identity: Identity, grants: consuming Grants,
-        into out: inout [ConnectionAction]
+        into out: inout ActionList<ConnectionAction>
     ) -> Outcome {
         let limits = settings.limits
         switch request.body {
@@ -67,7 +67,7 @@ extension Connections {
 
     /// Applies the tokens as they are now to every open connection: a revoked one is refused;
     /// a subscription the new scopes no longer allow is ended (the worker sends `unsubscribed`).
-    mutating func recheck(into out: inout [ConnectionAction]) {
+    mutating func recheck(into out: inout ActionList<ConnectionAction>) {
         for connection in states.keys.sorted() {
             guard let identity = states[connection]?.value.identity else { continue }
             guard let grants = settings.access.grants(of: identity) else {

@@ -85,9 +85,14 @@ public struct Connections {
 
     /// Handles one event (taken, not copied); returns what the shell must do, in order.
     public mutating func handle(_ event: consuming ConnectionEvent) -> [ConnectionAction] {
-        var out: [ConnectionAction] = []
-        // A request makes two or three actions (counted, routed or answered): one allocation.
-        out.reserveCapacity(4)
+        var out = ActionList<ConnectionAction>()
+        handle(event, into: &out)
+        return out.actions
+    }
+
+    /// Handles one event (taken, not copied): appends what the shell must do, in order, to
+    /// `out` (the shell's list, kept from message to message: no allocation per message).
+    public mutating func handle(_ event: consuming ConnectionEvent, into out: inout ActionList<ConnectionAction>) {
         switch consume event {
         case .opened(let connection, let remote, let origin):
             guard settings.origins.admits(origin) else {
@@ -140,14 +145,13 @@ public struct Connections {
         case .closeAll(let code, let reason):
             for connection in open { out.append(.close(connection, code: code, reason: reason)) }
         }
-        return out
     }
 
     /// One message of a connection that is not waiting for background work: exactly one
     /// `.handled` follows, here or from the worker it is routed to (or when its background
     /// work is done). `state`: the connection's in `states`.
     private mutating func receive(
-        _ connection: ConnectionID, at state: StateIndex, bytes: [UInt8], isText: Bool, into out: inout [ConnectionAction]
+        _ connection: ConnectionID, at state: StateIndex, bytes: [UInt8], isText: Bool, into out: inout ActionList<ConnectionAction>
     ) {
         switch process(connection, at: state, bytes: bytes, isText: isText, into: &out) {
         case .answered: out.append(.handled(connection))
@@ -157,7 +161,7 @@ public struct Connections {
     }
 
     /// A connection's background work is done: its reply, then the messages that waited.
-    private mutating func finished(_ connection: ConnectionID, reply: Frame, into out: inout [ConnectionAction]) {
+    private mutating func finished(_ connection: ConnectionID, reply: Frame, into out: inout ActionList<ConnectionAction>) {
         out.append(.send(reply, to: Recipients(connection)))
         out.append(.handled(connection))
         guard states[connection] != nil else { return }
@@ -175,7 +179,7 @@ public struct Connections {
     /// `state`: the connection's in `states` (nothing here adds or removes a connection until
     /// the outcome is decided: `refuse`, which removes it, is the last thing done with it).
     private mutating func process(
-        _ connection: ConnectionID, at state: StateIndex, bytes: [UInt8], isText: Bool, into out: inout [ConnectionAction]
+        _ connection: ConnectionID, at state: StateIndex, bytes: [UInt8], isText: Bool, into out: inout ActionList<ConnectionAction>
     ) -> Outcome {
         out.append(.countRequest)
         guard isText else {
@@ -248,12 +252,13 @@ public struct Connections {
                 connection, WireError(code: .forbidden, message: "this daemon does not accept files from clients"), id: request.id,
                 into: &out)
         }
-        return route(connection, at: state, request, identity: identity, grants: grants, into: &out)
+        // Moved into the route, not copied.
+        return route(connection, at: state, consume request, identity: identity, grants: grants, into: &out)
     }
 
     private mutating func hello(
         _ connection: ConnectionID, versions: [Int], token: String?, client: String?, id: JSONValue?,
-        into out: inout [ConnectionAction]
+        into out: inout ActionList<ConnectionAction>
     ) -> Outcome {
         guard states[connection]!.value.identity == nil else {
             return fail(connection, WireError(code: .badMessage, message: "hello was already sent"), id: id, into: &out)
@@ -275,7 +280,9 @@ public struct Connections {
     }
 
     /// Sends an error reply (and counts it).
-    mutating func fail(_ connection: ConnectionID, _ error: WireError, id: JSONValue?, into out: inout [ConnectionAction]) -> Outcome {
+    mutating func fail(_ connection: ConnectionID, _ error: WireError, id: JSONValue?, into out: inout ActionList<ConnectionAction>)
+        -> Outcome
+    {
         out.append(.countError(code: error.code))
         out.append(.send(frame(.error(error, id: id)), to: Recipients(connection)))
         return .answered
@@ -283,7 +290,7 @@ public struct Connections {
 
     /// Answers `unauthorized`, closes with 1008 and forgets the connection at once: its later
     /// messages are ignored and its subscriptions get no more batches.
-    mutating func refuse(_ connection: ConnectionID, id: JSONValue?, reason: String, into out: inout [ConnectionAction]) {
+    mutating func refuse(_ connection: ConnectionID, id: JSONValue?, reason: String, into out: inout ActionList<ConnectionAction>) {
         var metadata = [("reason", reason), ("remote", states[connection]?.value.remoteAddress ?? "")]
         if case .token(let name, _)? = states[connection]?.value.identity { metadata.append(("token", name)) }
         out.append(.log(.warning, "connection refused", metadata))

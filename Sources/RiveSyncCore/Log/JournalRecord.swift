@@ -35,8 +35,10 @@ public enum JournalRecord: Sendable, Equatable {
     /// A new instance; a blank one's nested view-model properties hold what `nested` says.
     case createInstance(InstanceSource, nested: NestedBlanks = .blankInstances)
     /// A state machine, its name, state machine and rate resolved; blank default instances'
-    /// nested view-model properties hold what `nested` says.
-    case createStateMachine(StateMachineRequest, nested: NestedBlanks = .blankInstances)
+    /// nested view-model properties hold what `nested` says. Boxed: inline, its request made
+    /// every record (and every worker action and event that carries one) over 128 bytes, each
+    /// move of an advance's record or action a `memcpy` call.
+    indirect case createStateMachine(StateMachineRequest, nested: NestedBlanks = .blankInstances)
     case publish(instance: InstanceID, name: String)
     case deleteTarget(String)
     /// An advance of `target`: the commands it applied, in order, then `elapsed` seconds of its

@@ -10,10 +10,9 @@ extension WorkerCore {
     func enqueueCommand(
         _ body: ClientRequest, session: ConnectionID, requestID: JSONValue?, grants: any RequestGrants, author: Author?
     ) throws(WireError) {
-        let checked = try self.command(for: body, grants: grants)
-        // The record and the file found once, by the check.
-        let (target, command, record, runtime) = (checked.target, checked.command, checked.record, checked.runtime)
-        var resolved = checked.resolved
+        // The record and the file found once, by the check; the parts moved out, not copied.
+        let (target, command, checkedResolution, record, runtime) = try self.command(for: body, grants: grants)
+        var resolved = checkedResolution
         // Against the applied state only while nothing waits to apply before this command:
         // commands queued (or proposed) ahead of it may make it valid (an insert, then a swap
         // of the new index) or invalid; then it is checked when it applies, and its error
@@ -21,7 +20,7 @@ extension WorkerCore {
         // command's path is resolved here, once, and carried like a set's.
         if targets[record].queued.isEmpty && targets[record].advancesInFlight == 0 {
             do {
-                if case .set(let path, let value) = command, let setResolved = checked.resolved {
+                if case .set(let path, let value) = command, let setResolved = checkedResolution {
                     try files[runtime].validateSet(value, at: setResolved, path: path)
                 } else if let (_, path) = body.commandLocation {
                     let here = try files[runtime].resolve(path, inTarget: target)
@@ -32,8 +31,6 @@ extension WorkerCore {
                 }
             } catch { throw WireError(error) }
         }
-        let number = numbering.next()
-        targets[record].queued.append(QueuedCommand(id: number, command: command, author: recorded(author), resolved: resolved))
         let hidden: String?
         if case .bind = command {
             hidden = nil
@@ -42,6 +39,8 @@ extension WorkerCore {
         } else {
             hidden = grants.may(.read, on: target, at: "") ? nil : ""
         }
+        let number = numbering.next()
+        targets[record].queued.append(QueuedCommand(id: number, command: consume command, author: recorded(author), resolved: resolved))
         targets[record].pending[number] = PendingAck(connection: session, requestID: requestID, hiddenPath: hidden)
         waitingChange.commands += 1
         scheduleAdvance(target, at: record)
@@ -76,8 +75,7 @@ extension WorkerCore {
             do { value = try ValueCodec.decode(json, as: property.property.type, path: path.text) } catch { throw WireError(error) }
             try checkValue(value, file: file, target: t, path: path, grants: grants)
             // Its target's record was found above; nothing below concerns a set.
-            return CheckedCommand(
-                target: t, command: .set(path: path.text, value: value), resolved: property, record: record, runtime: runtime)
+            return (t, .set(path: path.text, value: value), property, record, runtime)
         case .fire(let t, let path): (target, command) = (t, .fire(path: path.text))
         case .listAppend(let t, let path, let instance): (target, command) = (t, .listAppend(path: path.text, instance: instance))
         case .listInsert(let t, let path, let index, let instance):
@@ -125,7 +123,7 @@ extension WorkerCore {
         default:
             break
         }
-        return CheckedCommand(target: target, command: command, resolved: nil, record: record, runtime: runtime)
+        return (target, command, nil, record, runtime)
     }
 
     /// Where `target`'s record is in `targets` and its file's runtime in `files` (one hash of
@@ -169,14 +167,11 @@ extension WorkerCore {
     }
 }
 
-/// A command request checked and made the model's command (`WorkerCore.command(for:grants:)`).
-struct CheckedCommand {
-    var target: String
-    var command: Command
-    /// Where a `set`'s path leads now (nil for other commands).
-    var resolved: ResolvedProperty?
-    /// The target's record in the worker's `targets`.
-    var record: WorkerCore.TargetHandle
-    /// The target's file's runtime in the worker's `files`.
-    var runtime: WorkerCore.FileHandle
-}
+/// A command request checked and made the model's command (`WorkerCore.command(for:grants:)`):
+/// its target; the command; where a `set`'s path leads now (`resolved`, nil for other
+/// commands); the target's record in the worker's `targets` and its file's runtime in `files`.
+/// A tuple, so that its parts are moved out of it, not copied (a struct's fields were read as
+/// copies, the command's ~160 instructions each).
+typealias CheckedCommand = (
+    target: String, command: Command, resolved: ResolvedProperty?, record: WorkerCore.TargetHandle, runtime: WorkerCore.FileHandle
+)

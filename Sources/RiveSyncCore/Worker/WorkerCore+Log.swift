@@ -4,8 +4,10 @@ import RiveSyncProtocol
 
 /// What a proposal in flight answers once the log has.
 enum Waiter {
-    /// A client's request: its reply (or its error) goes to the connection.
-    case request(RequestWaiter)
+    /// A client's request: its reply (or its error) goes to the connection. Boxed: a waiter
+    /// held inline with its grants' existential could only be read by copying it whole (an
+    /// advance's waiter, the usual one, was copied twice when its answer came).
+    indirect case request(RequestWaiter)
     /// An advance's commands (their senders wait in the target's `pending`); `record`: the
     /// target's record when it was proposed; `manual`: the `advance` request that asked for it.
     case advance(target: String, record: WorkerCore.TargetHandle, commands: [QueuedCommand], manual: ManualAdvance?)

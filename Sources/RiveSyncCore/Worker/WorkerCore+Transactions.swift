@@ -26,8 +26,7 @@ extension WorkerCore {
         var failure: WireError?
         for (index, body) in transaction.commands.enumerated() {
             do throws(WireError) {
-                let checked = try self.command(for: body, grants: grants)
-                let (command, resolved) = (checked.command, checked.resolved)
+                let (_, command, resolved, _, _) = try self.command(for: body, grants: grants)
                 do { try files[file]!.attempt(command, resolved: resolved, in: &trial) } catch { if final { throw WireError(error) } }
                 commands.append(command)
                 resolutions.append(resolved)

@@ -60,10 +60,10 @@ public final class WorkerCore {
     /// (the latest), with when they came: applied once the target is there, dropped after a lease.
     @exclusivity(unchecked) var presenceAwaiting: [String: [String: (announcement: PresenceAnnouncement, at: UInt64)]] = [:]
     /// Actions produced since the shell last took them.
-    @exclusivity(unchecked) var outbox: [WorkerAction] = []
-    /// Emptied arrays of actions the shell gave back (`recycle`): the outbox's next storage (a
+    @exclusivity(unchecked) var outbox = ActionList<WorkerAction>()
+    /// Emptied lists of actions the shell gave back (`recycle`): the outbox's next storage (a
     /// few, as events nest: a log answering inside `append` runs an event within an event).
-    @exclusivity(unchecked) var spareOutboxes: [[WorkerAction]] = []
+    @exclusivity(unchecked) var spareOutboxes: [ActionList<WorkerAction>] = []
     /// The changes of the `waiting` counter since the shell last took the actions (one action
     /// for all of them, see `takeActions`).
     @exclusivity(unchecked) var waitingChange = (commands: 0, proposals: 0)
@@ -89,7 +89,7 @@ public final class WorkerCore {
 
     /// Feeds one event; returns every action produced since the last call that returned them.
     /// The event is taken, not copied: what it carries moves into the state it changes.
-    public func handle(_ event: consuming WorkerEvent) -> [WorkerAction] {
+    public func handle(_ event: consuming WorkerEvent) -> ActionList<WorkerAction> {
         switch consume event {
         case .request(let connection, let request, let grants, let author):
             let succeeded = handle(request, from: connection, grants: grants, author: author)
@@ -140,25 +140,26 @@ public final class WorkerCore {
 
     /// The actions produced since the last call (by the calls the shell makes for the
     /// configuration and restore).
-    public func takeActions() -> [WorkerAction] {
+    public func takeActions() -> ActionList<WorkerAction> {
         if waitingChange != (0, 0) {
             outbox.append(.count(.waiting(commands: waitingChange.commands, proposals: waitingChange.proposals)))
             waitingChange = (0, 0)
         }
-        let actions = outbox
-        // The storage of actions performed before (`recycle`): an event allocates none.
-        outbox = spareOutboxes.popLast() ?? []
+        // The storage of actions performed before (`recycle`): an event allocates none. Moved
+        // out, not copied (a copy would retain the storage).
+        var actions = spareOutboxes.popLast() ?? ActionList()
+        swap(&actions, &outbox)
         return actions
     }
 
-    /// Takes back an array `handle` or `takeActions` returned, once its actions are performed:
-    /// emptied, it holds the actions of an event to come. Four are kept; arrays past 64
-    /// actions are let go.
-    public func recycle(_ actions: consuming [WorkerAction]) {
-        var actions = actions
+    /// Takes back a list `handle` or `takeActions` returned, once its actions are performed
+    /// (taken out of it): it holds the actions of an event to come. Four are kept; lists past
+    /// 64 actions are let go. Actions not taken are dropped.
+    public func recycle(_ actions: consuming ActionList<WorkerAction>) {
         guard spareOutboxes.count < 4, actions.capacity <= 64 else { return }
-        actions.removeAll(keepingCapacity: true)
-        spareOutboxes.append(actions)
+        var emptied = consume actions
+        if !emptied.isEmpty { emptied.removeAll() }
+        spareOutboxes.append(consume emptied)
     }
 
     struct Subscription {

@@ -32,6 +32,9 @@ package final class Dispatcher: @unchecked Sendable {
     let workers: [WorkerShell]
     let environment: DispatcherEnvironment
     @exclusivity(unchecked) var connections: Connections
+    /// The list the core appends an event's actions to, emptied as they are performed and
+    /// kept for the next event (no allocation per message); reached only under the lock.
+    @exclusivity(unchecked) private var actions = ActionList<ConnectionAction>()
     /// The tokens and anonymous access the core was last sent, for `/metrics` on the
     /// transport's service thread.
     let access: Locked<ConnectionAccess>
@@ -143,7 +146,13 @@ package final class Dispatcher: @unchecked Sendable {
     /// Feeds one event to the core and performs its actions (holding the core's lock).
     func run(_ event: consuming ConnectionEvent) {
         assertConfined()
-        perform(connections.handle(event))
+        // The list taken while its actions are performed (none of them runs the core again;
+        // should one, it would get a list of its own), then kept for the next event.
+        var out = ActionList<ConnectionAction>()
+        swap(&out, &actions)
+        connections.handle(event, into: &out)
+        perform(&out)
+        swap(&out, &actions)
     }
 
     /// Stops a debug build when the caller does not hold the core's lock. Release builds check
@@ -156,17 +165,15 @@ package final class Dispatcher: @unchecked Sendable {
 
     /// Performs the core's actions in order: transport commands are submitted together, and
     /// before anything that hands work on, so a worker's replies follow the core's.
-    private func perform(_ actions: consuming [ConnectionAction]) {
+    private func perform(_ actions: inout ActionList<ConnectionAction>) {
         assertConfined()
         var commands: [WebSocketServer.Command] = []
         func flush() {
             context.submit(commands)
             commands = []
         }
-        for position in actions.indices {
-            // Moved out, a counter left in its place: what the action carries is not copied.
-            var action = ConnectionAction.countRequest
-            swap(&action, &actions[position])
+        // Each taken out of the list: what the action carries is moved, not copied.
+        while let action = actions.popFirst() {
             switch consume action {
             case .send(let frame, let to):
                 commands.append(.send(Payload(frame), to: SessionIDs(to)))
@@ -180,7 +187,7 @@ package final class Dispatcher: @unchecked Sendable {
                 context.clock.schedule(at: at, on: queue) { self.withCore { self.run(.timerFired(timer)) } }
             case .route(let connection, let request, let index, let grants, let author):
                 flush()
-                workers[index].route(.request(connection, request, grants: grants, author: author))
+                workers[index].route(.request(connection, consume request, grants: grants, author: author))
             case .startBackground(let connection, let work, let id):
                 flush()
                 start(work, for: connection, id: id)

@@ -112,17 +112,15 @@ package final class WorkerShell: @unchecked Sendable {
 
     /// Performs the core's actions in order; sends and credits go in one transport submit. A
     /// log that answers inside `append` has its answer's actions performed there, in order.
-    /// The emptied array goes back to the core, which fills it again (`WorkerCore.recycle`).
-    func perform(_ actions: consuming [WorkerAction]) {
+    /// The emptied list goes back to the core, which fills it again (`WorkerCore.recycle`).
+    func perform(_ actions: consuming ActionList<WorkerAction>) {
         host.assertConfined()
         var commands = spareCommands.popLast() ?? []
         // At most one allocation for the event's sends and credits, not one per growth.
         commands.reserveCapacity(actions.count)
-        for position in actions.indices {
-            // Moved out, a counter left in its place: what the action carries is not copied, and
-            // the array goes back to the core whole.
-            var action = WorkerAction.count(.catchUp)
-            swap(&action, &actions[position])
+        // Each taken out of the list: what the action carries is moved, not copied, and the
+        // list goes back to the core empty.
+        while let action = actions.popFirst() {
             switch consume action {
             case .append(let record, let file, let ticket):
                 submit(&commands)
@@ -162,7 +160,7 @@ package final class WorkerShell: @unchecked Sendable {
         }
         submit(&commands)
         if spareCommands.count < 4, commands.capacity <= 64 { spareCommands.append(commands) }
-        core.recycle(actions)
+        core.recycle(consume actions)
     }
 
     /// Hands `commands` to the transport in one submit and empties them, if there are any
@@ -184,29 +182,43 @@ package final class WorkerShell: @unchecked Sendable {
     }
 
     private func count(_ counter: consuming WorkerCounter) {
-        let metrics = context.metrics
+        // The counters of every set (`waiting`, `published`, `advanceDuration`) reach the
+        // metrics without a retain (a locked instruction each): the context holds them as long
+        // as the shell.
+        let metrics = Unmanaged.passUnretained(context.metrics)
         switch consume counter {
-        case .subscriptions(let target, let delta): metrics.add(delta, to: .subscriptions, of: target)
+        case .subscriptions(let target, let delta): context.metrics.add(delta, to: .subscriptions, of: target)
         case .published(let target, let record, let applied, let rejected):
-            counters(of: target, record: record).addBatch(applied: applied, rejected: rejected)
-        case .commandsRejected(let target, let count): metrics.add(count, to: .commandsRejected, of: target)
+            metrics._withUnsafeGuaranteedRef { metrics in
+                counters(of: target, record: record, in: metrics)._withUnsafeGuaranteedRef {
+                    $0.addBatch(applied: applied, rejected: rejected)
+                }
+            }
+        case .commandsRejected(let target, let count): context.metrics.add(count, to: .commandsRejected, of: target)
         case .waiting(let commands, let proposals):
-            if commands != 0 { metrics.commandsQueued.add(commands, ordering: .relaxed) }
-            if proposals != 0 { metrics.proposalsWaiting.add(proposals, ordering: .relaxed) }
-        case .error(let code): metrics.recordError(code: code.rawValue)
-        case .advanceDuration(let nanoseconds): metrics.recordAdvance(nanoseconds: nanoseconds)
-        case .catchUp: metrics.catchUps.add(1, ordering: .relaxed)
+            metrics._withUnsafeGuaranteedRef { metrics in
+                if commands != 0 { metrics.commandsQueued.add(commands, ordering: .relaxed) }
+                if proposals != 0 { metrics.proposalsWaiting.add(proposals, ordering: .relaxed) }
+            }
+        case .error(let code): context.metrics.recordError(code: code.rawValue)
+        case .advanceDuration(let nanoseconds): metrics._withUnsafeGuaranteedRef { $0.recordAdvance(nanoseconds: nanoseconds) }
+        case .catchUp: context.metrics.catchUps.add(1, ordering: .relaxed)
         }
     }
 
-    /// The metrics' counters of `target`, whose record `record` is (cached by its slot).
-    private func counters(of target: String, record: WorkerCore.TargetHandle) -> DaemonMetrics.TargetCounters {
+    /// The counters of `target` in `metrics`, whose record `record` is (cached by its slot), lent
+    /// without a retain: the cache holds them until the slot holds another target's.
+    private func counters(
+        of target: String, record: WorkerCore.TargetHandle, in metrics: DaemonMetrics
+    ) -> Unmanaged<DaemonMetrics.TargetCounters> {
         let slot = record.slot
-        if slot < targetCounters.count, let cached = targetCounters[slot], cached.record == record { return cached.counters }
-        let found = context.metrics.counters(of: target)
+        if slot < targetCounters.count, let cached = targetCounters[slot], cached.record == record {
+            return Unmanaged.passUnretained(cached.counters)
+        }
+        let found = metrics.counters(of: target)
         if slot >= targetCounters.count { targetCounters += repeatElement(nil, count: slot + 1 - targetCounters.count) }
         targetCounters[slot] = (record, found)
-        return found
+        return Unmanaged.passUnretained(found)
     }
 
     // MARK: The daemon's own calls (on the host)

@@ -88,7 +88,7 @@ import Testing
         #expect(records.count >= 10, "\(records.count) records")
         let replica = second.daemon.workers[0]
         let actions = replica.host.sync {
-            records.flatMap { replica.core.handle(.committed(file: "demo", record: $0, ticket: nil, recordsSinceCompaction: 0)) }
+            records.flatMap { replica.core.handle(.committed(file: "demo", record: $0, ticket: nil, recordsSinceCompaction: 0)).actions }
         }
         #expect(!actions.contains { if case .retract = $0 { true } else { false } }, "every record applies")
         let original = first.daemon.workers[0]
