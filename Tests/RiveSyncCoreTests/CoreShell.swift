@@ -89,7 +89,8 @@ final class CoreShell: LogSink {
         reportSendQueues()
         perform(
             core.handle(
-                .committed(file: file, record: record, ticket: ticket, recordsSinceCompaction: log.recordsSinceCompaction(of: file))))
+                .committed(file: file, record: record, ticket: ticket, recordsSinceCompaction: log.recordsSinceCompaction(of: file))
+            ).actions)
     }
 
     func appendFailed(file: String, ticket: LogTicket, failure: LogFailure) {

@@ -49,7 +49,7 @@ import Testing
         let seq = try driver.room().seq
         _ = driver.core.handle(
             .request(Self.alice, Request(id: 1, body: .set(target: "room", path: "count", value: 5)), grants: AllGrants()))
-        let proposed = driver.core.handle(.timerFired(.advance(target: "room")))
+        let proposed = driver.core.handle(.timerFired(.advance(target: "room"))).actions
         #expect(log.calls.isEmpty, "the core called no log")
         let appends = Self.appends(proposed)
         try #require(appends.count == 1)
@@ -62,7 +62,8 @@ import Testing
         #expect(try driver.room().seq == seq, "nothing applied before the commit")
 
         let committed = driver.core.handle(
-            .committed(file: appends[0].1, record: appends[0].0, ticket: appends[0].2, recordsSinceCompaction: 1))
+            .committed(file: appends[0].1, record: appends[0].0, ticket: appends[0].2, recordsSinceCompaction: 1)
+        ).actions
         #expect(log.calls.isEmpty, "the core called no log while committing")
         #expect(try WorkerDriver.types(committed, to: Self.alice) == ["ack"])
         #expect(try driver.room().seq == seq + 1)
@@ -73,10 +74,11 @@ import Testing
         let proposed = driver.core.handle(
             .request(
                 Self.alice, Request(id: 7, body: .createInstance(file: "demo", source: .blank(from: .name("Room")), publish: nil)),
-                grants: AllGrants()))
+                grants: AllGrants())
+        ).actions
         let append = try #require(Self.appends(proposed).first)
         #expect(try WorkerDriver.types(proposed, to: Self.alice).isEmpty)
-        let failed = driver.core.handle(.appendFailed(file: append.1, ticket: append.2, failure: LogFailure("disk full")))
+        let failed = driver.core.handle(.appendFailed(file: append.1, ticket: append.2, failure: LogFailure("disk full"))).actions
         #expect(log.calls.isEmpty)
         let replies = try WorkerDriver.messages(failed, to: Self.alice)
         #expect(replies.map { $0["code"] } == ["storage_failed"], "\(replies.map(\.jsonText))")
@@ -86,12 +88,14 @@ import Testing
     @Test func aRecordThatDoesNotApplyIsRetractedAndADueLogIsCompactedAsActions() throws {
         let (driver, log) = try Self.core()
         let rejected = driver.core.handle(
-            .committed(file: "demo", record: .deleteTarget("nowhere"), ticket: nil, recordsSinceCompaction: 0))
+            .committed(file: "demo", record: .deleteTarget("nowhere"), ticket: nil, recordsSinceCompaction: 0)
+        ).actions
         #expect(rejected.contains { if case .retract(file: "demo") = $0 { true } else { false } })
         let due = driver.core.handle(
             .committed(
                 file: "demo", record: .createInstance(.blank(from: .name("Room"))), ticket: nil,
-                recordsSinceCompaction: driver.core.settings.snapshotEvery))
+                recordsSinceCompaction: driver.core.settings.snapshotEvery)
+        ).actions
         let compactions = due.compactMap { action -> String? in if case .compact(let file, _, _) = action { file } else { nil } }
         #expect(compactions == ["demo"])
         #expect(log.calls.isEmpty)

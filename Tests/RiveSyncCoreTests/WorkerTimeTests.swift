@@ -98,7 +98,7 @@ import Testing
         let replayed = try #require(restored.files["demo"])
         #expect(try replayed.target("stage").seq == original.target("stage").seq)
         #expect(try replayed.digest(of: "stage") == original.digest(of: "stage"))
-        #expect(WorkerDriver.timers(restored.takeActions()).isEmpty, "nothing runs after it: no tick")
+        #expect(WorkerDriver.timers(restored.takeActions().actions).isEmpty, "nothing runs after it: no tick")
     }
 
     /// A snapshot's batch history keeps each batch's seconds (and the state machine's other
