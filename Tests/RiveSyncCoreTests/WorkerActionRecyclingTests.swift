@@ -19,29 +19,37 @@ struct WorkerActionRecyclingTests {
         return taken
     }
 
+    /// The ids of the replies to connection 1 among `list`'s actions, taken out of it.
+    static func replyIDs(_ list: inout ActionList<WorkerAction>) throws -> [JSONValue?] {
+        try WorkerDriver.messages(performed(&list), to: ConnectionID(1)).map { $0["id"] }
+    }
+
+    /// Runs subscribe `id` on `core` and gives its list back performed; the replies' ids.
+    static func runAndGiveBack(_ id: Int, on core: WorkerCore) throws -> [JSONValue?] {
+        var list = core.handle(subscribe(id))
+        let ids = try replyIDs(&list)
+        core.recycle(consume list)
+        return ids
+    }
+
     @Test func anEventsActionsGoIntoAListGivenBack() throws {
         let core = try WorkerDriver().core
         var first = core.handle(Self.subscribe(1))
         #expect(!Self.performed(&first).isEmpty)
         #expect(first.isEmpty && first.capacity > 0, "emptied by taking its actions, its storage kept")
         core.recycle(consume first)
-        var second = core.handle(Self.subscribe(2))
-        #expect(try WorkerDriver.messages(Self.performed(&second), to: ConnectionID(1)).map { $0["id"] } == [2])
-        core.recycle(consume second)
+        #expect(try Self.runAndGiveBack(2, on: core) == [2])
         var third = core.handle(Self.subscribe(3))
-        #expect(try WorkerDriver.messages(Self.performed(&third), to: ConnectionID(1)).map { $0["id"] } == [3])
+        #expect(try Self.replyIDs(&third) == [3])
     }
 
     @Test func actionsNotTakenAreDroppedWhenTheListIsGivenBack() throws {
         let core = try WorkerDriver().core
-        let first = core.handle(Self.subscribe(1))
-        core.recycle(first)
-        var second = core.handle(Self.subscribe(2))
-        _ = Self.performed(&second)
-        core.recycle(consume second)
+        core.recycle(core.handle(Self.subscribe(1)))
+        #expect(try Self.runAndGiveBack(2, on: core) == [2])
         // The third event's list is the first one: it holds the third event's actions only.
         var third = core.handle(Self.subscribe(3))
-        #expect(try WorkerDriver.messages(Self.performed(&third), to: ConnectionID(1)).map { $0["id"] } == [3])
+        #expect(try Self.replyIDs(&third) == [3])
     }
 
     @Test func aListHeldElsewhereKeepsItsActionsAndALargeOneIsLetGo() throws {
