@@ -37,9 +37,22 @@ extension ServerMessage {
         _ batch: borrowing some BatchContent, epoch: String, effects: [Effect], withAuthors: Bool,
         into out: inout some JSONOutput & ~Copyable
     ) {
-        member(#"{"type":"batch","target":"#, batch.target, into: &out)
+        writeBatchOpening(target: batch.target, epoch: epoch, into: &out)
+        writeBatchRest(batch, effects: effects, withAuthors: withAuthors, into: &out)
+    }
+
+    /// What every `batch` of `target` in `epoch` starts with, up to its seq (`BatchOpening`).
+    static func writeBatchOpening(target: String, epoch: String, into out: inout some JSONOutput & ~Copyable) {
+        member(#"{"type":"batch","target":"#, target, into: &out)
         member(#","epoch":"#, epoch, into: &out)
-        member(#","seq":"#, batch.seq, into: &out)
+        raw(#","seq":"#, into: &out)
+    }
+
+    /// A `batch` from its seq on (after `writeBatchOpening`).
+    static func writeBatchRest(
+        _ batch: borrowing some BatchContent, effects: [Effect], withAuthors: Bool, into out: inout some JSONOutput & ~Copyable
+    ) {
+        JSONValue.writeNumber(batch.seq, into: &out)
         raw(#","effects":["#, into: &out)
         for i in effects.indices {
             if i > 0 { out.append(UInt8(ascii: ",")) }

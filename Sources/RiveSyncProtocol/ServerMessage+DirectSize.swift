@@ -27,8 +27,17 @@ extension ServerMessage {
 
     /// `writeBatch`'s length.
     static func batchSize(_ batch: borrowing some BatchContent, epoch: String, effects: [Effect], withAuthors: Bool) -> Int {
-        var size = length(#"{"type":"batch""#) + length(#","target":"#) + string(batch.target) + length(#","epoch":"#) + string(epoch)
-        size += length(#","seq":"#) + length(of: batch.seq) + length(#","effects":[]"#) + max(effects.count - 1, 0)
+        batchOpeningSize(target: batch.target, epoch: epoch) + batchRestSize(batch, effects: effects, withAuthors: withAuthors)
+    }
+
+    /// `writeBatchOpening`'s length.
+    static func batchOpeningSize(target: String, epoch: String) -> Int {
+        length(#"{"type":"batch""#) + length(#","target":"#) + string(target) + length(#","epoch":"#) + string(epoch) + length(#","seq":"#)
+    }
+
+    /// `writeBatchRest`'s length.
+    static func batchRestSize(_ batch: borrowing some BatchContent, effects: [Effect], withAuthors: Bool) -> Int {
+        var size = length(of: batch.seq) + length(#","effects":[]"#) + max(effects.count - 1, 0)
         for i in effects.indices { size += length(of: effects[i]) }
         size += length(#","commands":"#) + length(of: batch.commands) + 1
         if withAuthors {

@@ -41,6 +41,18 @@ extension ServerMessage {
         return out.finish()
     }
 
+    /// `batchBytes(_:epoch:effects:withAuthors:headroom:)` of a batch of `opening`'s target and
+    /// epoch: the opening's bytes copied in, the rest written.
+    public static func batchBytes(
+        _ batch: borrowing ChangeBatch, opening: BatchOpening, effects: [Effect], withAuthors: Bool, headroom: Int
+    ) -> HeadroomBytes {
+        var out = HeadroomWriter(
+            headroom: headroom, capacity: opening.bytes.count + batchRestSize(batch, effects: effects, withAuthors: withAuthors))
+        opening.write(into: &out)
+        writeBatchRest(batch, effects: effects, withAuthors: withAuthors, into: &out)
+        return out.finish()
+    }
+
     /// The message as JSON, fields in the documented order (tests and digests compare bytes).
     public var jsonValue: JSONValue {
         var members: [(String, JSONValue)] = [("type", .string(type.rawValue))]
