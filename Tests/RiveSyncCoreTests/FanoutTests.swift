@@ -17,7 +17,7 @@ import Testing
         Fanout.Subscriber(connection: ConnectionID(id), paths: paths)
     }
 
-    static let opening = ServerMessage.BatchOpening(target: "room", epoch: "e-1")
+    static let openings = ServerMessage.TargetOpenings(target: "room", epoch: "e-1")
 
     @Test func eachDistinctSetOfPathsIsEncodedOnce() throws {
         let subscribers = [
@@ -26,7 +26,7 @@ import Testing
         ]
         let audience = Fanout.Audience(subscribers)
         #expect(audience.byPaths.map(\.paths) == [["mood"], ["title"], ["nothing"]], "in the order first given")
-        let plan = Fanout.plan(Self.batch, opening: Self.opening, to: audience)
+        let plan = Fanout.plan(Self.batch, openings: Self.openings, to: audience)
         #expect(plan.wholeTarget == [ConnectionID(1), ConnectionID(3)])
         #expect(plan.filtered.map(\.1) == [[ConnectionID(2), ConnectionID(4)], [ConnectionID(5)]], "nothing for 'nothing'")
         let mood = try JSONParser().parse(plan.filtered[0].0.bytes)
@@ -45,7 +45,7 @@ import Testing
                 queuedBytes: connection == ConnectionID(1) || connection == ConnectionID(2) ? 513 : 512, maxSendQueueBytes: 1024)
         }
         #expect(asked == [ConnectionID(1), ConnectionID(2), ConnectionID(3)])
-        let plan = Fanout.plan(Self.batch, opening: Self.opening, to: audience)
+        let plan = Fanout.plan(Self.batch, openings: Self.openings, to: audience)
         #expect(plan.lagging == [ConnectionID(1), ConnectionID(2)])
         #expect(plan.wholeTarget == [ConnectionID(3)] && plan.filtered.isEmpty)
     }

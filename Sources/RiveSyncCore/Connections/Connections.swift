@@ -66,10 +66,16 @@ public struct Connections {
     /// Open connections.
     public var count: Int { states.count }
 
-    /// What a connection's requests are checked against and routed with (`State.credentials`).
-    struct Credentials {
-        var grants: Grants
-        var sender: RequestSender
+    /// What a connection's requests are checked against and routed with (`State.credentials`):
+    /// a class, so that reading them takes one reference, not the grants' and the sender's.
+    final class Credentials {
+        let grants: Grants
+        let sender: RequestSender
+
+        init(grants: Grants, sender: RequestSender) {
+            self.grants = grants
+            self.sender = sender
+        }
     }
 
     /// The credentials of the connection whose state is at `state` in `states`, an identity

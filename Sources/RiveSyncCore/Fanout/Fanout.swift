@@ -61,18 +61,18 @@ public enum Fanout {
         public var lagging: [ConnectionID] = []
     }
 
-    /// Plans a batch's delivery to `audience`. `opening`: the bytes the target's batches start
+    /// Plans a batch's delivery to `audience`. `openings`: the bytes the target's batches start
     /// with (its name and epoch). `withAuthors`: the batches carry their commands' authors.
     /// `headroom`: free bytes in front of each filtered frame (`WorkerSettings.frameHeadroom`).
     public static func plan(
-        _ batch: borrowing ChangeBatch, opening: ServerMessage.BatchOpening, withAuthors: Bool = false, to audience: Audience,
+        _ batch: borrowing ChangeBatch, openings: ServerMessage.TargetOpenings, withAuthors: Bool = false, to audience: Audience,
         headroom: Int = 0
     ) -> Plan {
         var plan = Plan(wholeTarget: audience.wholeTarget, lagging: audience.lagging)
         for (paths, connections) in audience.byPaths {
             let effects = PathFilter.effects(batch.effects, visibleTo: paths)
             guard !effects.isEmpty else { continue }
-            let bytes = ServerMessage.batchBytes(batch, opening: opening, effects: effects, withAuthors: withAuthors, headroom: headroom)
+            let bytes = ServerMessage.batchBytes(batch, openings: openings, effects: effects, withAuthors: withAuthors, headroom: headroom)
             plan.filtered.append((Frame(written: bytes), connections))
         }
         return plan

@@ -91,10 +91,11 @@ extension WorkerCore {
                 fields.subscribers.lazy.filter { !$0.value.lagging }.map { Fanout.Subscriber(connection: $0.key, paths: $0.value.paths) },
                 lags: lags)
         }
-        /// The bytes the target's latest batch opened with (its name and epoch), for the next.
-        var batchOpening: ServerMessage.BatchOpening? {
-            get { fields.batchOpening }
-            set { unique.batchOpening = newValue }
+        /// The bytes the target's latest batch and acks opened with (its name and epoch), for the
+        /// next.
+        var openings: ServerMessage.TargetOpenings? {
+            get { fields.openings }
+            set { unique.openings = newValue }
         }
         /// The latest batches, oldest first, at most `historyBatches`.
         var history: BatchHistory {
@@ -147,7 +148,7 @@ extension WorkerCore.TargetRecord {
         @exclusivity(unchecked) var drivesTime = true
         @exclusivity(unchecked) var subscribers: [ConnectionID: WorkerCore.Subscription] = [:]
         @exclusivity(unchecked) var audience: Fanout.Audience?
-        @exclusivity(unchecked) var batchOpening: ServerMessage.BatchOpening?
+        @exclusivity(unchecked) var openings: ServerMessage.TargetOpenings?
         @exclusivity(unchecked) var history = WorkerCore.BatchHistory()
         @exclusivity(unchecked) var queued: [QueuedCommand] = []
         @exclusivity(unchecked) var advancesInFlight = 0
@@ -170,7 +171,7 @@ extension WorkerCore.TargetRecord {
             copy.drivesTime = drivesTime
             copy.subscribers = subscribers
             copy.audience = audience
-            copy.batchOpening = batchOpening
+            copy.openings = openings
             copy.history = history
             copy.queued = queued
             copy.advancesInFlight = advancesInFlight

@@ -164,11 +164,11 @@ extension WorkerCore {
         anyBacklog: Bool, replies: inout [WorkerAction]?
     ) {
         let limits = settings.limits
-        let opening = batchOpening(of: batch.target, epoch: targetEpoch, at: record)
+        let openings = openings(of: batch.target, epoch: targetEpoch, at: record)
         // Written straight from the batch (no `ServerMessage.Batch` made and destroyed).
         let full = Frame(
             written: ServerMessage.batchBytes(
-                batch, opening: opening, effects: batch.effects, withAuthors: settings.recordsAuthors, headroom: settings.frameHeadroom))
+                batch, openings: openings, effects: batch.effects, withAuthors: settings.recordsAuthors, headroom: settings.frameHeadroom))
         let kept = HistoryEntry(batch, frame: full) { instance in
             // An instance's view model never changes (a file gives no id twice): the one the
             // target's latest kept batch recorded is taken from there when that batch set the
@@ -184,7 +184,7 @@ extension WorkerCore {
             }
             : targets[record].audience
         let plan = Fanout.plan(
-            batch, opening: opening, withAuthors: settings.recordsAuthors, to: audience, headroom: settings.frameHeadroom)
+            batch, openings: openings, withAuthors: settings.recordsAuthors, to: audience, headroom: settings.frameHeadroom)
         for (frame, connections) in plan.filtered { outbox.append(.send(frame, to: connections)) }
         if anyBacklog {
             for (_, connections) in plan.filtered { fannedOut.formUnion(connections) }
@@ -196,7 +196,7 @@ extension WorkerCore {
         for number in batch.applied {
             guard let waiting = targets[record].pending.removeValue(forKey: number) else { continue }
             let ack = ServerMessage.ackBytes(
-                target: batch.target, seq: batch.seq, command: number, commands: waiting.transaction?.commands, id: waiting.requestID,
+                openings: openings, seq: batch.seq, command: number, commands: waiting.transaction?.commands, id: waiting.requestID,
                 headroom: settings.frameHeadroom)
             queueAnswer(.send(Frame(written: ack), to: Recipients(waiting.connection)), into: &replies)
         }
@@ -224,13 +224,13 @@ extension WorkerCore {
 }
 
 extension WorkerCore {
-    /// The bytes `target`'s batches in `epoch` open with: the ones its record `record` keeps
-    /// when they still hold (the usual case), else made and kept.
-    fileprivate func batchOpening(of target: String, epoch: String, at record: TargetHandle) -> ServerMessage.BatchOpening {
-        if let kept = targets[record].batchOpening, kept.opens(target, epoch: epoch) { return kept }
-        let opening = ServerMessage.BatchOpening(target: target, epoch: epoch)
-        targets[record].batchOpening = opening
-        return opening
+    /// The bytes `target`'s batches and acks in `epoch` open with: the ones its record `record`
+    /// keeps when they still hold (the usual case), else made and kept.
+    fileprivate func openings(of target: String, epoch: String, at record: TargetHandle) -> ServerMessage.TargetOpenings {
+        if let kept = targets[record].openings, kept.open(target, epoch: epoch) { return kept }
+        let openings = ServerMessage.TargetOpenings(target: target, epoch: epoch)
+        targets[record].openings = openings
+        return openings
     }
 
     /// Keeps an ack or error of `publish` in `replies`, or puts it in the outbox if nil.
