@@ -23,9 +23,25 @@ extension ServerMessage {
     static func writeAck(
         target: String, seq: UInt64, command: UInt64, commands: [UInt64]?, id: JSONValue?, into out: inout some JSONOutput & ~Copyable
     ) {
+        writeAckOpening(id: id, into: &out)
+        writeAckTarget(target, into: &out)
+        writeAckRest(seq: seq, command: command, commands: commands, into: &out)
+    }
+
+    /// An `ack`'s type and id.
+    static func writeAckOpening(id: JSONValue?, into out: inout some JSONOutput & ~Copyable) {
         opening(#"{"type":"ack""#, id: id, into: &out)
+    }
+
+    /// An `ack`'s target, up to its seq (`TargetOpenings`).
+    static func writeAckTarget(_ target: String, into out: inout some JSONOutput & ~Copyable) {
         member(#","target":"#, target, into: &out)
-        member(#","seq":"#, seq, into: &out)
+        raw(#","seq":"#, into: &out)
+    }
+
+    /// An `ack` from its seq on (after `writeAckTarget`).
+    static func writeAckRest(seq: UInt64, command: UInt64, commands: [UInt64]?, into out: inout some JSONOutput & ~Copyable) {
+        JSONValue.writeNumber(seq, into: &out)
         member(#","command":"#, command, into: &out)
         if let commands { member(#","commands":"#, commands, into: &out) }
         out.append(UInt8(ascii: "}"))
@@ -37,9 +53,22 @@ extension ServerMessage {
         _ batch: borrowing some BatchContent, epoch: String, effects: [Effect], withAuthors: Bool,
         into out: inout some JSONOutput & ~Copyable
     ) {
-        member(#"{"type":"batch","target":"#, batch.target, into: &out)
+        writeBatchOpening(target: batch.target, epoch: epoch, into: &out)
+        writeBatchRest(batch, effects: effects, withAuthors: withAuthors, into: &out)
+    }
+
+    /// What every `batch` of `target` in `epoch` starts with, up to its seq (`TargetOpenings`).
+    static func writeBatchOpening(target: String, epoch: String, into out: inout some JSONOutput & ~Copyable) {
+        member(#"{"type":"batch","target":"#, target, into: &out)
         member(#","epoch":"#, epoch, into: &out)
-        member(#","seq":"#, batch.seq, into: &out)
+        raw(#","seq":"#, into: &out)
+    }
+
+    /// A `batch` from its seq on (after `writeBatchOpening`).
+    static func writeBatchRest(
+        _ batch: borrowing some BatchContent, effects: [Effect], withAuthors: Bool, into out: inout some JSONOutput & ~Copyable
+    ) {
+        JSONValue.writeNumber(batch.seq, into: &out)
         raw(#","effects":["#, into: &out)
         for i in effects.indices {
             if i > 0 { out.append(UInt8(ascii: ",")) }

@@ -18,7 +18,7 @@ extension ServerMessage {
 
     /// `writeAck`'s length.
     static func ackSize(target: String, seq: UInt64, command: UInt64, commands: [UInt64]?, id: JSONValue?) -> Int {
-        var size = length(#"{"type":"ack""#) + length(#","target":"#) + string(target) + length(#","seq":"#) + length(of: seq)
+        var size = length(#"{"type":"ack""#) + ackTargetSize(target) + length(of: seq)
         size += length(#","command":"#) + length(of: command) + 1
         if let id { size += length(#","id":"#) + length(of: id) }
         if let commands { size += length(#","commands":"#) + length(of: commands) }
@@ -27,8 +27,20 @@ extension ServerMessage {
 
     /// `writeBatch`'s length.
     static func batchSize(_ batch: borrowing some BatchContent, epoch: String, effects: [Effect], withAuthors: Bool) -> Int {
-        var size = length(#"{"type":"batch""#) + length(#","target":"#) + string(batch.target) + length(#","epoch":"#) + string(epoch)
-        size += length(#","seq":"#) + length(of: batch.seq) + length(#","effects":[]"#) + max(effects.count - 1, 0)
+        batchOpeningSize(target: batch.target, epoch: epoch) + batchRestSize(batch, effects: effects, withAuthors: withAuthors)
+    }
+
+    /// `writeAckTarget`'s length.
+    static func ackTargetSize(_ target: String) -> Int { length(#","target":"#) + string(target) + length(#","seq":"#) }
+
+    /// `writeBatchOpening`'s length.
+    static func batchOpeningSize(target: String, epoch: String) -> Int {
+        length(#"{"type":"batch""#) + length(#","target":"#) + string(target) + length(#","epoch":"#) + string(epoch) + length(#","seq":"#)
+    }
+
+    /// `writeBatchRest`'s length.
+    static func batchRestSize(_ batch: borrowing some BatchContent, effects: [Effect], withAuthors: Bool) -> Int {
+        var size = length(of: batch.seq) + length(#","effects":[]"#) + max(effects.count - 1, 0)
         for i in effects.indices { size += length(of: effects[i]) }
         size += length(#","commands":"#) + length(of: batch.commands) + 1
         if withAuthors {

@@ -29,6 +29,19 @@ extension ServerMessage {
         return out.finish()
     }
 
+    /// `ackBytes(target:seq:command:commands:id:headroom:)` of an ack of `openings`' target: their
+    /// ack's bytes copied in.
+    public static func ackBytes(
+        openings: TargetOpenings, seq: UInt64, command: UInt64, commands: [UInt64]?, id: JSONValue?, headroom: Int
+    ) -> HeadroomBytes {
+        let size = ackSize(target: openings.target, seq: seq, command: command, commands: commands, id: id)
+        var out = HeadroomWriter(headroom: headroom, capacity: size)
+        writeAckOpening(id: id, into: &out)
+        out.append(openings.ack)
+        writeAckRest(seq: seq, command: command, commands: commands, into: &out)
+        return out.finish()
+    }
+
     /// The bytes of `.batch(Batch(batch, epoch: epoch, effects: effects, withAuthors: withAuthors))`
     /// after `headroom` free bytes, written from the change batch without making the message.
     /// `effects`: the batch's, or those a subscriber's paths see.
@@ -38,6 +51,18 @@ extension ServerMessage {
         var out = HeadroomWriter(
             headroom: headroom, capacity: batchSize(batch, epoch: epoch, effects: effects, withAuthors: withAuthors))
         writeBatch(batch, epoch: epoch, effects: effects, withAuthors: withAuthors, into: &out)
+        return out.finish()
+    }
+
+    /// `batchBytes(_:epoch:effects:withAuthors:headroom:)` of a batch of `openings`' target and
+    /// epoch: their batch's bytes copied in, the rest written.
+    public static func batchBytes(
+        _ batch: borrowing ChangeBatch, openings: TargetOpenings, effects: [Effect], withAuthors: Bool, headroom: Int
+    ) -> HeadroomBytes {
+        var out = HeadroomWriter(
+            headroom: headroom, capacity: openings.batch.count + batchRestSize(batch, effects: effects, withAuthors: withAuthors))
+        out.append(openings.batch)
+        writeBatchRest(batch, effects: effects, withAuthors: withAuthors, into: &out)
         return out.finish()
     }
 

@@ -10,7 +10,7 @@ import Testing
     /// The workers the routed requests went to.
     static func workers(_ out: [ConnectionAction]) -> [Int] {
         out.compactMap { action in
-            guard case .route(_, _, let worker, _, _) = action else { return nil }
+            guard case .route(_, _, let worker, _) = action else { return nil }
             return worker
         }
     }

@@ -11,10 +11,10 @@ import Testing
         ["type": "transaction", "id": 5, "target": "room", "commands": .array(commands)]
     }
 
-    static func routed(_ actions: [ConnectionAction]) -> [(Request, Author)] {
+    static func routed(_ actions: [ConnectionAction]) -> [(Request, Author?)] {
         actions.compactMap { action in
-            guard case .route(_, let request, _, _, let author) = action else { return nil }
-            return (request, author)
+            guard case .route(_, let request, _, let sender) = action else { return nil }
+            return (request, sender.author)
         }
     }
 

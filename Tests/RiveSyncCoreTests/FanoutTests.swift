@@ -1,6 +1,7 @@
 import RiveSyncCore
 import RiveSyncJSON
 import RiveSyncModel
+import RiveSyncProtocol
 import Testing
 
 /// The fan-out of one batch as a pure plan: whole-target subscribers share the caller's one
@@ -16,28 +17,35 @@ import Testing
         Fanout.Subscriber(connection: ConnectionID(id), paths: paths)
     }
 
+    static let openings = ServerMessage.TargetOpenings(target: "room", epoch: "e-1")
+
     @Test func eachDistinctSetOfPathsIsEncodedOnce() throws {
         let subscribers = [
             Self.subscriber(1), Self.subscriber(2, ["mood"]), Self.subscriber(3), Self.subscriber(4, ["mood"]),
             Self.subscriber(5, ["title"]), Self.subscriber(6, ["nothing"]),
         ]
-        let plan = Fanout.plan(Self.batch, epoch: "e-1", to: subscribers, anyBacklog: false, maxSendQueueBytes: 1024) { _ in
-            Issue.record("queue sizes are not asked without a backlog")
-            return 0
-        }
+        let audience = Fanout.Audience(subscribers)
+        #expect(audience.byPaths.map(\.paths) == [["mood"], ["title"], ["nothing"]], "in the order first given")
+        let plan = Fanout.plan(Self.batch, openings: Self.openings, to: audience)
         #expect(plan.wholeTarget == [ConnectionID(1), ConnectionID(3)])
         #expect(plan.filtered.map(\.1) == [[ConnectionID(2), ConnectionID(4)], [ConnectionID(5)]], "nothing for 'nothing'")
         let mood = try JSONParser().parse(plan.filtered[0].0.bytes)
-        #expect(mood["type"] == "batch" && mood["seq"] == 3 && mood["effects"]?.arrayValue?.count == 1)
+        #expect(mood["type"] == "batch" && mood["target"] == "room" && mood["epoch"] == "e-1" && mood["seq"] == 3)
+        #expect(mood["effects"]?.arrayValue?.count == 1)
         #expect(mood["effects"]?.arrayValue?.first?["property"] == "mood" && mood["commands"] == [7])
         #expect(plan.lagging.isEmpty)
     }
 
     @Test func subscribersOverHalfTheirQueueLag() {
         let subscribers = [Self.subscriber(1), Self.subscriber(2, ["mood"]), Self.subscriber(3)]
-        let plan = Fanout.plan(Self.batch, epoch: "e-1", to: subscribers, anyBacklog: true, maxSendQueueBytes: 1024) { connection in
-            connection == ConnectionID(1) || connection == ConnectionID(2) ? 513 : 512
+        var asked: [ConnectionID] = []
+        let audience = Fanout.Audience(subscribers) { connection in
+            asked.append(connection)
+            return Backlog.lags(
+                queuedBytes: connection == ConnectionID(1) || connection == ConnectionID(2) ? 513 : 512, maxSendQueueBytes: 1024)
         }
+        #expect(asked == [ConnectionID(1), ConnectionID(2), ConnectionID(3)])
+        let plan = Fanout.plan(Self.batch, openings: Self.openings, to: audience)
         #expect(plan.lagging == [ConnectionID(1), ConnectionID(2)])
         #expect(plan.wholeTarget == [ConnectionID(3)] && plan.filtered.isEmpty)
     }

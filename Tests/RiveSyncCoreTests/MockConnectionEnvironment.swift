@@ -94,7 +94,7 @@ extension [ConnectionAction] {
 
     var routed: [Request] {
         compactMap { action in
-            guard case .route(_, let request, _, _, _) = action else { return nil }
+            guard case .route(_, let request, _, _) = action else { return nil }
             return request
         }
     }

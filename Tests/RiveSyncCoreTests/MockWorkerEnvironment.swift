@@ -112,7 +112,8 @@ final class WorkerDriver {
     @discardableResult
     func request(_ body: ClientRequest, from connection: ConnectionID) -> [WorkerAction] {
         nextID += 1
-        return run(.request(connection, Request(id: .number(Double(nextID)), body: body), grants: AllGrants()))
+        return run(
+            .request(connection, Request(id: .number(Double(nextID)), body: body), sender: RequestSender(grants: AllGrants(), author: nil)))
     }
 
     func fire(_ timer: WorkerTimer) -> [WorkerAction] { run(.timerFired(timer)) }

@@ -9,7 +9,7 @@ struct WorkerActionRecyclingTests {
     static func subscribe(_ id: Int) -> WorkerEvent {
         .request(
             ConnectionID(1), Request(id: .number(Double(id)), body: .subscribe(target: "nowhere", paths: nil, cursor: nil)),
-            grants: AllGrants())
+            sender: RequestSender(grants: AllGrants(), author: nil))
     }
 
     /// Takes every action out of `list`, as the shell does when it performs them.

@@ -64,7 +64,9 @@ import Testing
         let driver = try WorkerDriver()
         func propose(_ value: Double, id: Int) throws -> (JournalRecord, String, LogTicket) {
             _ = driver.core.handle(
-                .request(Self.alice, Request(id: .number(Double(id)), body: Self.set("room", value)), grants: AllGrants()))
+                .request(
+                    Self.alice, Request(id: .number(Double(id)), body: Self.set("room", value)),
+                    sender: RequestSender(grants: AllGrants(), author: nil)))
             return try #require(Self.appends(driver.core.handle(.timerFired(.advance(target: "room"))).actions).first)
         }
         let first = try propose(1, id: 1)

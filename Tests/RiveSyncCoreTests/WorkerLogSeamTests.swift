@@ -48,7 +48,9 @@ import Testing
         let (driver, log) = try Self.core()
         let seq = try driver.room().seq
         _ = driver.core.handle(
-            .request(Self.alice, Request(id: 1, body: .set(target: "room", path: "count", value: 5)), grants: AllGrants()))
+            .request(
+                Self.alice, Request(id: 1, body: .set(target: "room", path: "count", value: 5)),
+                sender: RequestSender(grants: AllGrants(), author: nil)))
         let proposed = driver.core.handle(.timerFired(.advance(target: "room"))).actions
         #expect(log.calls.isEmpty, "the core called no log")
         let appends = Self.appends(proposed)
@@ -74,7 +76,7 @@ import Testing
         let proposed = driver.core.handle(
             .request(
                 Self.alice, Request(id: 7, body: .createInstance(file: "demo", source: .blank(from: .name("Room")), publish: nil)),
-                grants: AllGrants())
+                sender: RequestSender(grants: AllGrants(), author: nil))
         ).actions
         let append = try #require(Self.appends(proposed).first)
         #expect(try WorkerDriver.types(proposed, to: Self.alice).isEmpty)
@@ -105,7 +107,10 @@ import Testing
         let driver = try WorkerDriver()
         let log = RecordingLog()
         let shell = CoreShell(core: driver.core, log: log, directory: driver.directory)
-        _ = shell.run(.request(Self.alice, Request(id: 1, body: .set(target: "room", path: "count", value: 5)), grants: AllGrants()))
+        _ = shell.run(
+            .request(
+                Self.alice, Request(id: 1, body: .set(target: "room", path: "count", value: 5)),
+                sender: RequestSender(grants: AllGrants(), author: nil)))
         #expect(log.calls.isEmpty, "a queued command appends nothing")
         _ = shell.run(.timerFired(.advance(target: "room")))
         #expect(log.calls.count == 1)

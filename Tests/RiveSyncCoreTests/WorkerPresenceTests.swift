@@ -129,7 +129,8 @@ import Testing
     @Test func withoutSeePresenceASubscriptionCarriesNoPresenceAtAll() throws {
         let driver = try WorkerDriver()
         driver.request(Self.join(Self.aliceKey, ["name": "Ana"]), from: Self.alice)
-        let plain = driver.run(.request(Self.carol, Request(id: 1, body: Self.subscribe), grants: PresenceBlindGrants()))
+        let plain = driver.run(
+            .request(Self.carol, Request(id: 1, body: Self.subscribe), sender: RequestSender(grants: PresenceBlindGrants(), author: nil)))
         let snapshot = try #require(try WorkerDriver.messages(plain, to: Self.carol).first)
         #expect(snapshot["type"] == "snapshot" && snapshot["presence"] == nil)
         driver.environment.clock += Self.interval

@@ -17,7 +17,8 @@ import Testing
     }
 
     static func request(_ driver: WorkerDriver, _ body: ClientRequest, id: Int) -> [WorkerAction] {
-        driver.run(.request(alice, Request(id: .number(Double(id)), body: body), grants: AllGrants(), author: author))
+        driver.run(
+            .request(alice, Request(id: .number(Double(id)), body: body), sender: RequestSender(grants: AllGrants(), author: author)))
     }
 
     @Test func aTransactionIsQueuedAsOneUnitAndAckedWithEveryNumber() throws {

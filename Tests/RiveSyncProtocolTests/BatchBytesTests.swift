@@ -26,12 +26,15 @@ struct BatchBytesTests {
         ],
         applied: [88_417], rejected: [], authors: [88_417: Author(client: "bench-5", token: nil)])
 
+    /// The typical batch in epoch `e~1`, with its authors.
+    static let typicalBytes =
+        #"{"type":"batch","target":"room-3","epoch":"e~1","seq":1042,"effects":[{"op":"set","paths":["w5"],"#
+        + #""instance":7,"property":"w5","value":"0123456789abcdef"}],"commands":[88417],"authors":[{"client":"bench-5"}]}"#
+
     /// The golden bytes: a changed byte here is a wire change (PROTOCOL.md §7, §17).
     @Test func aTypicalBatchAndAckAreTheseBytes() {
         let batch = ServerMessage.batchBytes(Self.typical, epoch: "e~1", effects: Self.typical.effects, withAuthors: true, headroom: 16)
-        let expected =
-            #"{"type":"batch","target":"room-3","epoch":"e~1","seq":1042,"effects":[{"op":"set","paths":["w5"],"#
-            + #""instance":7,"property":"w5","value":"0123456789abcdef"}],"commands":[88417],"authors":[{"client":"bench-5"}]}"#
+        let expected = Self.typicalBytes
         #expect(String(decoding: batch.bytes, as: UTF8.self) == expected)
         #expect(batch.headroom == 16)
         let message = ServerMessage.batch(ServerMessage.Batch(Self.typical, epoch: "e~1", effects: Self.typical.effects, withAuthors: true))
@@ -75,7 +78,22 @@ struct BatchBytesTests {
             let bytes = ServerMessage.batchBytes(batch, epoch: "e~2", effects: effects, withAuthors: withAuthors, headroom: 8)
             #expect(bytes.bytes == message.jsonValue.serialized())
             #expect(bytes.bytes == message.serialized())
+            let openings = ServerMessage.TargetOpenings(target: batch.target, epoch: "e~2")
+            let opened = ServerMessage.batchBytes(batch, openings: openings, effects: effects, withAuthors: withAuthors, headroom: 8)
+            #expect(opened.bytes == bytes.bytes && opened.headroom == 8, "from the target's kept opening")
         }
+    }
+
+    /// A target's kept openings hold for its name and epoch only.
+    @Test func openingsOpenTheirTargetsBatchesAndAcksInTheirEpoch() {
+        let openings = ServerMessage.TargetOpenings(target: "room-3", epoch: "e~1")
+        #expect(openings.open("room-3", epoch: "e~1"))
+        #expect(!openings.open("room-3", epoch: "e~2") && !openings.open("room-4", epoch: "e~1"))
+        let batch = ServerMessage.batchBytes(
+            Self.typical, openings: openings, effects: Self.typical.effects, withAuthors: true, headroom: 16)
+        #expect(String(decoding: batch.bytes, as: UTF8.self) == Self.typicalBytes)
+        let ack = ServerMessage.ackBytes(openings: openings, seq: 1_042, command: 88_417, commands: nil, id: .number(311), headroom: 16)
+        #expect(String(decoding: ack.bytes, as: UTF8.self) == #"{"type":"ack","id":311,"target":"room-3","seq":1042,"command":88417}"#)
     }
 
     @Test(arguments: [nil, [], [7, 8, 1 << 60]] as [[UInt64]?], [nil, .number(-3), .string("a\"b"), .array([.null])] as [JSONValue?])
@@ -83,6 +101,9 @@ struct BatchBytesTests {
         let message = ServerMessage.ack(ServerMessage.Ack(target: "t\u{1}", seq: 12, command: 7, commands: commands), id: id)
         let bytes = ServerMessage.ackBytes(target: "t\u{1}", seq: 12, command: 7, commands: commands, id: id, headroom: 4)
         #expect(bytes.bytes == message.jsonValue.serialized())
+        let openings = ServerMessage.TargetOpenings(target: "t\u{1}", epoch: "e")
+        let opened = ServerMessage.ackBytes(openings: openings, seq: 12, command: 7, commands: commands, id: id, headroom: 4)
+        #expect(opened.bytes == bytes.bytes, "from the target's kept openings")
     }
 
     /// Without strings to escape or numbers other than whole ones, the room reserved is the

@@ -51,9 +51,10 @@ public enum ConnectionAction: Sendable {
     /// Deliver `timerFired(timer)` at `at` (the injected clock's nanoseconds).
     case schedule(ConnectionTimer, at: UInt64)
     /// Hand a request to the worker that owns its file or target; the worker answers it and
-    /// reports it handled. `grants`: what the sender may do (its identity's, as the core
-    /// checked the request against them); `author`: who sends it (PROTOCOL.md §17).
-    case route(ConnectionID, Request, worker: Int, grants: Grants, author: Author)
+    /// reports it handled. `sender`: what the connection may do (its identity's grants, as the
+    /// core checked the request against them) and who sends it (PROTOCOL.md §17), one for all
+    /// the connection's requests until the configuration changes.
+    case route(ConnectionID, Request, worker: Int, sender: RequestSender)
     /// Run work off the dispatcher and report `backgroundFinished`; until then the
     /// connection's later messages wait, so replies and effects stay in request order.
     case startBackground(ConnectionID, BackgroundWork, id: JSONValue?)

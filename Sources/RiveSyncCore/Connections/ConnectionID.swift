@@ -49,7 +49,7 @@ public struct Frame: Sendable, Equatable {
 /// Who a connection is, fixed by its `hello`.
 public enum Identity: Sendable, Hashable {
     case anonymous
-    /// A token of the tokens file, by digest: its scopes are looked up again on every request,
-    /// so a reload applies to open connections.
+    /// A token of the tokens file, by digest: its scopes are looked up again after every
+    /// reload (at the connection's next request), so a reload applies to open connections.
     case token(name: String, digest: [UInt8])
 }

@@ -4,9 +4,10 @@ import RiveSyncProtocol
 extension Connections {
     /// Answers daemon-wide requests, starts background work, or routes to the owning worker.
     /// `state`: the connection's in `states` (nothing here adds or removes a connection);
-    /// `grants`: `identity`'s, which the request was checked against (the worker's too).
+    /// `sender`: its credentials' (`identity`'s grants, which the request was checked against:
+    /// the worker's too).
     mutating func route(
-        _ connection: ConnectionID, at state: StateIndex, _ request: consuming Request, identity: Identity, grants: consuming Grants,
+        _ connection: ConnectionID, at state: StateIndex, _ request: consuming Request, identity: Identity, sender: RequestSender,
         into out: inout ActionList<ConnectionAction>
     ) -> Outcome {
         let limits = settings.limits
@@ -61,7 +62,7 @@ extension Connections {
             break
         }
         // Moved into the action, not copied.
-        out.append(.route(connection, consume request, worker: worker, grants: grants, author: author(at: state)))
+        out.append(.route(connection, consume request, worker: worker, sender: sender))
         return .routed
     }
 
@@ -69,20 +70,17 @@ extension Connections {
     /// a subscription the new scopes no longer allow is ended (the worker sends `unsubscribed`).
     mutating func recheck(into out: inout ActionList<ConnectionAction>) {
         for connection in states.keys.sorted() {
-            guard let identity = states[connection]?.value.identity else { continue }
-            guard let grants = settings.access.grants(of: identity) else {
+            guard let state = states.index(forKey: connection), let identity = states.values[state].value.identity else { continue }
+            guard let credentials = credentials(at: state, identity: identity) else {
                 refuse(connection, id: nil, reason: "token revoked", into: &out)
                 continue
             }
-            for (target, paths) in states[connection]!.value.subscriptions.sorted(by: { $0.key < $1.key })
-            where !grants.allowsSubscription(to: target, paths: paths) {
-                states[connection]!.value.unsubscribe(target)
+            for (target, paths) in states.values[state].value.subscriptions.sorted(by: { $0.key < $1.key })
+            where !credentials.grants.allowsSubscription(to: target, paths: paths) {
+                states.values[state].value.unsubscribe(target)
                 let unsubscribe = ClientRequest.unsubscribe(target: target)
                 if case .success(let worker) = owner(of: unsubscribe) {
-                    out.append(
-                        .route(
-                            connection, Request(id: nil, body: unsubscribe), worker: worker, grants: grants,
-                            author: author(of: connection)))
+                    out.append(.route(connection, Request(id: nil, body: unsubscribe), worker: worker, sender: credentials.sender))
                 }
             }
         }

@@ -30,6 +30,10 @@ public struct Connections {
         var identity: Identity?
         /// The `hello`'s `client` (free text), for the authors of this connection's commands.
         var client: String?
+        /// Its identity's grants and the sender its requests are routed with, as the settings
+        /// give them: looked up at its first request after `hello` and kept until the settings
+        /// change (`configured` drops them), not looked up and copied for every request.
+        var credentials: Credentials?
         /// Target → subscribed paths (`[""]`: the whole target), as the workers confirmed.
         var subscriptions: [String: [String]] = [:]
         /// Subscribes routed and not yet answered, per target (they count toward the limit
@@ -62,13 +66,31 @@ public struct Connections {
     /// Open connections.
     public var count: Int { states.count }
 
-    /// Who sends a connection's commands: its `hello` `client` and its token's name.
-    func author(of connection: ConnectionID) -> Author {
-        guard let state = states.index(forKey: connection) else { return Author(client: nil, token: nil) }
-        return author(at: state)
+    /// What a connection's requests are checked against and routed with (`State.credentials`):
+    /// a class, so that reading them takes one reference, not the grants' and the sender's.
+    final class Credentials {
+        let grants: Grants
+        let sender: RequestSender
+
+        init(grants: Grants, sender: RequestSender) {
+            self.grants = grants
+            self.sender = sender
+        }
     }
 
-    /// `author(of:)` of the connection whose state is at `state` in `states`.
+    /// The credentials of the connection whose state is at `state` in `states`, an identity
+    /// of `identity`: kept ones, or looked up in the settings and kept; nil when its token
+    /// gives nothing any more (revoked).
+    mutating func credentials(at state: StateIndex, identity: Identity) -> Credentials? {
+        if let kept = states.values[state].value.credentials { return kept }
+        guard let grants = settings.access.grants(of: identity) else { return nil }
+        let credentials = Credentials(grants: grants, sender: RequestSender(grants: grants, author: author(at: state)))
+        states.values[state].value.credentials = credentials
+        return credentials
+    }
+
+    /// Who sends a connection's commands (the connection at `state` in `states`): its `hello`
+    /// `client` and its token's name.
     func author(at state: StateIndex) -> Author {
         var token: String?
         if case .token(let name, _)? = states.values[state].value.identity { token = name }
@@ -134,6 +156,7 @@ public struct Connections {
             placement.apply(change)
         case .configured(let new):
             settings = new
+            for state in states.values.indices { states.values[state].value.credentials = nil }
             recheck(into: &out)
         case .shardsRead(let nodes, let targets):
             settings.shards?.nodes = nodes
@@ -232,17 +255,17 @@ public struct Connections {
         // A transaction's commands each need their own permission (PROTOCOL.md §16).
         var transaction: TransactionRequest?
         if case .transaction(let t) = request.body { transaction = t }
-        guard let grants = settings.access.grants(of: identity) else {
+        guard let credentials = credentials(at: state, identity: identity) else {
             refuse(connection, id: request.id, reason: "token revoked", into: &out)
             return .answered
         }
         // A single request is checked where it lies (an array of it copied it, and allocated).
         if let transaction {
             for (index, body) in transaction.commands.enumerated() {
-                guard let denial = grants.denial(of: body) else { continue }
+                guard let denial = credentials.grants.denial(of: body) else { continue }
                 return fail(connection, denial.error.inCommand(index), id: request.id, into: &out)
             }
-        } else if let denial = grants.denial(of: request.body) {
+        } else if let denial = credentials.grants.denial(of: request.body) {
             return fail(connection, denial.error, id: request.id, into: &out)
         }
         // A daemon that accepts no files refuses them here, before their bytes (or a `.riv`
@@ -253,7 +276,7 @@ public struct Connections {
                 into: &out)
         }
         // Moved into the route, not copied.
-        return route(connection, at: state, consume request, identity: identity, grants: grants, into: &out)
+        return route(connection, at: state, consume request, identity: identity, sender: credentials.sender, into: &out)
     }
 
     private mutating func hello(

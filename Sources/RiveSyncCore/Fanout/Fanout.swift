@@ -19,6 +19,39 @@ public enum Fanout {
         }
     }
 
+    /// A target's subscribers as its batches reach them: the whole-target ones in one list, the
+    /// others grouped by their set of paths. It depends on the subscribers alone (unless some
+    /// lag), so a worker keeps it per target until they change: a batch then makes no list
+    /// of its subscribers.
+    public struct Audience: Sendable {
+        /// Who gets the whole batch, in the order given.
+        public private(set) var wholeTarget = Recipients()
+        /// Each distinct set of paths with its subscribers, in the order first given.
+        public private(set) var byPaths: [(paths: [String], connections: Recipients)] = []
+        /// The subscribers `lags` set apart, in the order given.
+        public private(set) var lagging: [ConnectionID] = []
+
+        /// `subscribers` grouped in the order given, those `lags` says lag set apart (`lags`
+        /// is asked of every subscriber, in order).
+        public init(_ subscribers: some Sequence<Subscriber>, lags: (ConnectionID) -> Bool = { _ in false }) {
+            var group: [[String]: Int] = [:]
+            for subscriber in subscribers {
+                if lags(subscriber.connection) {
+                    lagging.append(subscriber.connection)
+                } else if let paths = subscriber.paths {
+                    if let index = group[paths] {
+                        byPaths[index].connections.append(subscriber.connection)
+                    } else {
+                        group[paths] = byPaths.count
+                        byPaths.append((paths, Recipients(subscriber.connection)))
+                    }
+                } else {
+                    wholeTarget.append(subscriber.connection)
+                }
+            }
+        }
+    }
+
     /// The sends of one batch, and the subscribers that start lagging with it.
     public struct Plan: Sendable {
         /// Who gets the whole batch (one frame for all).
@@ -28,34 +61,19 @@ public enum Fanout {
         public var lagging: [ConnectionID] = []
     }
 
-    /// Plans a batch's delivery. `anyBacklog`: whether any connection's queue may be over the
-    /// soft limit (when not, `queuedBytes` is not asked); subscribers are taken in the order
-    /// given. `withAuthors`: the batches carry their commands' authors. `headroom`: free bytes in
-    /// front of each filtered frame (`WorkerSettings.frameHeadroom`).
+    /// Plans a batch's delivery to `audience`. `openings`: the bytes the target's batches start
+    /// with (its name and epoch). `withAuthors`: the batches carry their commands' authors.
+    /// `headroom`: free bytes in front of each filtered frame (`WorkerSettings.frameHeadroom`).
     public static func plan(
-        _ batch: ChangeBatch, epoch: String, withAuthors: Bool = false, to subscribers: [Subscriber], anyBacklog: Bool,
-        maxSendQueueBytes: Int, headroom: Int = 0, queuedBytes: (ConnectionID) -> Int
+        _ batch: borrowing ChangeBatch, openings: ServerMessage.TargetOpenings, withAuthors: Bool = false, to audience: Audience,
+        headroom: Int = 0
     ) -> Plan {
-        var plan = Plan()
-        // Room for every subscriber at once (most subscribe to the whole target).
-        plan.wholeTarget.reserveCapacity(subscribers.count)
-        var byPaths: [[String]: Recipients] = [:]
-        var pathOrder: [[String]] = []
-        for subscriber in subscribers {
-            if anyBacklog, Backlog.lags(queuedBytes: queuedBytes(subscriber.connection), maxSendQueueBytes: maxSendQueueBytes) {
-                plan.lagging.append(subscriber.connection)
-            } else if let paths = subscriber.paths {
-                if byPaths[paths] == nil { pathOrder.append(paths) }
-                byPaths[paths, default: []].append(subscriber.connection)
-            } else {
-                plan.wholeTarget.append(subscriber.connection)
-            }
-        }
-        for paths in pathOrder {
+        var plan = Plan(wholeTarget: audience.wholeTarget, lagging: audience.lagging)
+        for (paths, connections) in audience.byPaths {
             let effects = PathFilter.effects(batch.effects, visibleTo: paths)
             guard !effects.isEmpty else { continue }
-            let bytes = ServerMessage.batchBytes(batch, epoch: epoch, effects: effects, withAuthors: withAuthors, headroom: headroom)
-            plan.filtered.append((Frame(written: bytes), byPaths[paths]!))
+            let bytes = ServerMessage.batchBytes(batch, openings: openings, effects: effects, withAuthors: withAuthors, headroom: headroom)
+            plan.filtered.append((Frame(written: bytes), connections))
         }
         return plan
     }

@@ -1,4 +1,5 @@
 import RiveSyncModel
+import RiveSyncProtocol
 
 extension WorkerCore {
     /// A target's state in the worker.
@@ -67,7 +68,34 @@ extension WorkerCore {
         }
         var subscribers: [ConnectionID: Subscription] {
             get { fields.subscribers }
-            _modify { yield &unique.subscribers }
+            _modify {
+                // Any change of a subscription changes who gets the batches.
+                defer { fields.audience = nil }
+                yield &unique.subscribers
+            }
+        }
+        /// The subscribers as a batch reaches them while none lags (all of them but those
+        /// lagging already): made on the first batch and kept until `subscribers` change.
+        var audience: Fanout.Audience {
+            mutating get {
+                if let audience = fields.audience { return audience }
+                let audience = freshAudience { _ in false }
+                unique.audience = audience
+                return audience
+            }
+        }
+        /// The subscribers not lagging already as a batch reaches them, those `lags` says lag
+        /// set apart (asked of each in turn).
+        func freshAudience(lags: (ConnectionID) -> Bool) -> Fanout.Audience {
+            Fanout.Audience(
+                fields.subscribers.lazy.filter { !$0.value.lagging }.map { Fanout.Subscriber(connection: $0.key, paths: $0.value.paths) },
+                lags: lags)
+        }
+        /// The bytes the target's latest batch and acks opened with (its name and epoch), for the
+        /// next.
+        var openings: ServerMessage.TargetOpenings? {
+            get { fields.openings }
+            set { unique.openings = newValue }
         }
         /// The latest batches, oldest first, at most `historyBatches`.
         var history: BatchHistory {
@@ -119,6 +147,8 @@ extension WorkerCore.TargetRecord {
         @exclusivity(unchecked) var settled = true
         @exclusivity(unchecked) var drivesTime = true
         @exclusivity(unchecked) var subscribers: [ConnectionID: WorkerCore.Subscription] = [:]
+        @exclusivity(unchecked) var audience: Fanout.Audience?
+        @exclusivity(unchecked) var openings: ServerMessage.TargetOpenings?
         @exclusivity(unchecked) var history = WorkerCore.BatchHistory()
         @exclusivity(unchecked) var queued: [QueuedCommand] = []
         @exclusivity(unchecked) var advancesInFlight = 0
@@ -140,6 +170,8 @@ extension WorkerCore.TargetRecord {
             copy.settled = settled
             copy.drivesTime = drivesTime
             copy.subscribers = subscribers
+            copy.audience = audience
+            copy.openings = openings
             copy.history = history
             copy.queued = queued
             copy.advancesInFlight = advancesInFlight

@@ -164,10 +164,11 @@ extension WorkerCore {
         anyBacklog: Bool, replies: inout [WorkerAction]?
     ) {
         let limits = settings.limits
+        let openings = openings(of: batch.target, epoch: targetEpoch, at: record)
         // Written straight from the batch (no `ServerMessage.Batch` made and destroyed).
         let full = Frame(
             written: ServerMessage.batchBytes(
-                batch, epoch: targetEpoch, effects: batch.effects, withAuthors: settings.recordsAuthors, headroom: settings.frameHeadroom))
+                batch, openings: openings, effects: batch.effects, withAuthors: settings.recordsAuthors, headroom: settings.frameHeadroom))
         let kept = HistoryEntry(batch, frame: full) { instance in
             // An instance's view model never changes (a file gives no id twice): the one the
             // target's latest kept batch recorded is taken from there when that batch set the
@@ -175,14 +176,15 @@ extension WorkerCore {
             targets[record].history.viewModel(lastSetOn: instance) ?? files[runtime].store.viewModel(of: instance)
         }
         targets[record].history.append(kept, limit: limits.historyBatches)
-        var subscribers: [Fanout.Subscriber] = []
-        subscribers.reserveCapacity(targets[record].subscribers.count)
-        for (connection, subscription) in targets[record].subscribers where !subscription.lagging {
-            subscribers.append(Fanout.Subscriber(connection: connection, paths: subscription.paths))
-        }
+        // Kept in the record while no connection can lag; else each subscriber's queue is asked.
+        let audience =
+            anyBacklog
+            ? targets[record].freshAudience {
+                Backlog.lags(queuedBytes: sendQueues.queuedBytes($0), maxSendQueueBytes: limits.maxSendQueueBytes)
+            }
+            : targets[record].audience
         let plan = Fanout.plan(
-            batch, epoch: targetEpoch, withAuthors: settings.recordsAuthors, to: subscribers, anyBacklog: anyBacklog,
-            maxSendQueueBytes: limits.maxSendQueueBytes, headroom: settings.frameHeadroom, queuedBytes: sendQueues.queuedBytes)
+            batch, openings: openings, withAuthors: settings.recordsAuthors, to: audience, headroom: settings.frameHeadroom)
         for (frame, connections) in plan.filtered { outbox.append(.send(frame, to: connections)) }
         if anyBacklog {
             for (_, connections) in plan.filtered { fannedOut.formUnion(connections) }
@@ -194,7 +196,7 @@ extension WorkerCore {
         for number in batch.applied {
             guard let waiting = targets[record].pending.removeValue(forKey: number) else { continue }
             let ack = ServerMessage.ackBytes(
-                target: batch.target, seq: batch.seq, command: number, commands: waiting.transaction?.commands, id: waiting.requestID,
+                openings: openings, seq: batch.seq, command: number, commands: waiting.transaction?.commands, id: waiting.requestID,
                 headroom: settings.frameHeadroom)
             queueAnswer(.send(Frame(written: ack), to: Recipients(waiting.connection)), into: &replies)
         }
@@ -222,6 +224,15 @@ extension WorkerCore {
 }
 
 extension WorkerCore {
+    /// The bytes `target`'s batches and acks in `epoch` open with: the ones its record `record`
+    /// keeps when they still hold (the usual case), else made and kept.
+    fileprivate func openings(of target: String, epoch: String, at record: TargetHandle) -> ServerMessage.TargetOpenings {
+        if let kept = targets[record].openings, kept.open(target, epoch: epoch) { return kept }
+        let openings = ServerMessage.TargetOpenings(target: target, epoch: epoch)
+        targets[record].openings = openings
+        return openings
+    }
+
     /// Keeps an ack or error of `publish` in `replies`, or puts it in the outbox if nil.
     fileprivate func queueAnswer(_ reply: consuming WorkerAction, into replies: inout [WorkerAction]?) {
         if replies != nil { replies!.append(reply) } else { outbox.append(reply) }

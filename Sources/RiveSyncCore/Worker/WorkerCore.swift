@@ -91,8 +91,8 @@ public final class WorkerCore {
     /// The event is taken, not copied: what it carries moves into the state it changes.
     public func handle(_ event: consuming WorkerEvent) -> ActionList<WorkerAction> {
         switch consume event {
-        case .request(let connection, let request, let grants, let author):
-            let succeeded = handle(request, from: connection, grants: grants, author: author)
+        case .request(let connection, let request, let sender):
+            let succeeded = handle(request, from: connection, grants: sender.grants, author: sender.author)
             outbox.append(.handled(connection))
             if case .subscribe(let target, let paths, _) = request.body {
                 outbox.append(.subscribeAnswered(connection, target: target, paths: paths, succeeded: succeeded))

@@ -4,16 +4,17 @@ import RiveSyncProtocol
 
 /// What the shell tells a worker core, the change log's answers included.
 public enum WorkerEvent: Sendable {
-    /// A request the dispatcher routed here, with what its connection may do and who sent it
-    /// (its `hello` `client` and token name; recorded with its commands, PROTOCOL.md §17).
-    case request(ConnectionID, Request, grants: any RequestGrants, author: Author? = nil)
+    /// A request the dispatcher routed here, with who sent it: what its connection may do and
+    /// the author its commands are recorded with.
+    case request(ConnectionID, Request, sender: RequestSender)
     case timerFired(WorkerTimer)
     /// What the transport holds now (see `SendQueues`): the shell reports it before an event
     /// whenever it changed; the core's lag and catch-up decisions read the latest report.
     case sendQueues(SendQueues)
     /// A reload changed the configuration: the core keeps it (the files already loaded take
-    /// its limits).
-    case configured(WorkerSettings)
+    /// its limits). Boxed: inline, the settings (160 bytes) would make every event, routed
+    /// requests included, too large to move without a `memcpy` call.
+    indirect case configured(WorkerSettings)
     /// The daemon placed a file (on this worker or another; told to every worker before the
     /// file's worker loads it, so before any of its instance ids can reach a request here):
     /// an instance id names its file, and the file's worker (`wrong_worker`).

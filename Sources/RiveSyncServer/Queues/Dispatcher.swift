@@ -185,9 +185,9 @@ package final class Dispatcher: @unchecked Sendable {
                 // Run on the queue under the lock (after what was posted before), not posted:
                 // a posted event would take one more block on the queue.
                 context.clock.schedule(at: at, on: queue) { self.withCore { self.run(.timerFired(timer)) } }
-            case .route(let connection, let request, let index, let grants, let author):
+            case .route(let connection, let request, let index, let sender):
                 flush()
-                workers[index].route(.request(connection, consume request, grants: grants, author: author))
+                workers[index].route(.request(connection, consume request, sender: sender))
             case .startBackground(let connection, let work, let id):
                 flush()
                 start(work, for: connection, id: id)

@@ -30,7 +30,12 @@ package final class ServerContext: Sendable {
     /// Where the nodes of every shard are, for `wrong_node` errors (nil unless the cluster has
     /// `shards`).
     let shardDirectory: ShardDirectory?
-    private let server = Locked<(any TransportOutlet)?>(nil)
+    /// The transport's outlet once attached, read without a lock or a retain (`withOutlet`,
+    /// on every submit and every worker event): the holder it points to is kept by `attached`.
+    private let outlet = Atomic<Unmanaged<OutletHolder>?>(nil)
+    /// Every outlet holder attached, kept as long as the context: a later `attach` replaces the
+    /// outlet while a reader may still be using the one it read.
+    private let attached = Locked<[OutletHolder]>([])
     /// Where the workers and the dispatcher read the time and set their timers.
     let clock: any DaemonClock
     /// Whether `clock` is the system's: `now()` then reads it directly (asked once; through
@@ -59,27 +64,44 @@ package final class ServerContext: Sendable {
     func now() -> UInt64 { clockIsSystem ? SystemClock().now() : clock.now() }
 
     /// Where transport commands go: the WebSocket server, or an in-process test's recorder.
-    package func attach(_ server: any TransportOutlet) { self.server.withLock { $0 = server } }
+    package func attach(_ server: any TransportOutlet) {
+        let holder = OutletHolder(server)
+        attached.withLock { $0.append(holder) }
+        outlet.store(Unmanaged.passUnretained(holder), ordering: .releasing)
+    }
+
+    /// `body` with the outlet lent (nil before `attach`): no lock taken, no reference counted.
+    private func withOutlet<Result>(_ body: (any TransportOutlet) -> Result) -> Result? {
+        guard let holder = outlet.load(ordering: .acquiring) else { return nil }
+        return holder._withUnsafeGuaranteedRef { body($0.outlet) }
+    }
 
     /// Hands transport commands to the service thread in one submit (one lock, one wakeup).
     func submit(_ commands: [WebSocketServer.Command]) {
         guard !commands.isEmpty else { return }
-        _ = server.withLock { $0 }?.submit(commands)
+        _ = withOutlet { $0.submit(commands) }
     }
 
     /// Bytes queued for a session on the service thread (a recent snapshot).
     func queuedBytes(_ session: SessionID) -> Int {
-        guard let server = server.withLock({ $0 }) else { return 0 }
-        return server.queuedBytes(session) ?? 0
+        withOutlet { $0.queuedBytes(session) ?? 0 } ?? 0
     }
 
     /// Bytes queued on the service thread for all sessions together (a recent snapshot).
     func totalQueuedBytes() -> Int {
-        server.withLock { $0 }?.totalQueuedBytes ?? 0
+        withOutlet { $0.totalQueuedBytes } ?? 0
     }
 
     /// Encodes a message once as a shareable text payload.
     static func payload(_ message: ServerMessage) -> Payload {
         Payload(bytes: message.serialized(), isText: true)
     }
+}
+
+/// The transport's outlet, for `ServerContext`'s reads without a lock (an existential of a
+/// class is two words: one reference to this is what the context can swap atomically).
+private final class OutletHolder: Sendable {
+    let outlet: any TransportOutlet
+
+    init(_ outlet: any TransportOutlet) { self.outlet = outlet }
 }

@@ -1,5 +1,6 @@
 import Dispatch
 import RiveSyncTransport
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -33,6 +34,13 @@ package final class TransportHost: WorkerHost, @unchecked Sendable {
     }
 
     private let state = Locked(State())
+    /// `state.mode`'s service thread (nil: inline), for `async` and `schedule` to read
+    /// without a lock or a retain (each runs once or twice per set). The thread it points to
+    /// is kept by `attached`.
+    private let hostingThread = Atomic<Unmanaged<HostingThread>?>(nil)
+    /// Every service thread attached, kept as long as the host (a reader may still use one a
+    /// later `attach` or `detach` replaced).
+    private let attached = Locked<[HostingThread]>([])
     private let executor = Locked(())
     private let clock: any DaemonClock
     /// Whether `clock` is the system's (its timers may be the service thread's own): asked
@@ -49,7 +57,14 @@ package final class TransportHost: WorkerHost, @unchecked Sendable {
 
     /// From now on, runs on service thread `thread` of `server` (which runs).
     func attach(_ server: WebSocketServer, thread: Int) {
-        executor.withLock { _ in state.withLock { $0.mode = .thread(server, thread) } }
+        let hosting = HostingThread(server: server, index: thread)
+        attached.withLock { $0.append(hosting) }
+        executor.withLock { _ in
+            state.withLock { state in
+                state.mode = .thread(server, thread)
+                hostingThread.store(Unmanaged.passUnretained(hosting), ordering: .releasing)
+            }
+        }
     }
 
     /// The transport stopped (its threads joined): runs the work it did not, then runs inline.
@@ -57,6 +72,7 @@ package final class TransportHost: WorkerHost, @unchecked Sendable {
         executor.withLock { _ in
             let left = state.withLock { state in
                 state.mode = .inline
+                hostingThread.store(nil, ordering: .releasing)
                 state.inlineThread = pthread_self()
                 defer { state.posted = [] }
                 return state.posted
@@ -67,15 +83,13 @@ package final class TransportHost: WorkerHost, @unchecked Sendable {
     }
 
     package func async(_ work: @escaping @Sendable () -> Void) {
-        switch state.withLock({ $0.mode }) {
-        case .thread(let server, let thread):
-            if server.isServiceThread(thread) {
-                server.run(onThread: thread, work)
+        guard let hosting = hostingThread.load(ordering: .acquiring) else { return runInline(work) }
+        hosting._withUnsafeGuaranteedRef { hosting in
+            if hosting.server.isServiceThread(hosting.index) {
+                hosting.server.run(onThread: hosting.index, work)
             } else {
-                post(work, to: server, thread: thread)
+                post(work, to: hosting.server, thread: hosting.index)
             }
-        case .inline:
-            runInline(work)
         }
     }
 
@@ -122,10 +136,13 @@ package final class TransportHost: WorkerHost, @unchecked Sendable {
     }
 
     package func schedule(at: UInt64, _ work: @escaping @Sendable () -> Void) {
-        if clockIsSystem, case .thread(let server, let thread) = state.withLock({ $0.mode }) {
+        if clockIsSystem, let hosting = hostingThread.load(ordering: .acquiring) {
             // The system's clock read directly (through the existential, it was copied first).
             let now = SystemClock().now()
-            if server.schedule(onThread: thread, afterNanoseconds: at > now ? at - now : 0, work) { return }
+            let scheduled = hosting._withUnsafeGuaranteedRef {
+                $0.server.schedule(onThread: $0.index, afterNanoseconds: at > now ? at - now : 0, work)
+            }
+            if scheduled { return }
         }
         clock.schedule(at: at, on: timerQueue) { [self] in async(work) }
     }
@@ -169,6 +186,17 @@ package final class TransportHost: WorkerHost, @unchecked Sendable {
             if pending.isEmpty { return }
             for work in pending { work() }
         }
+    }
+}
+
+/// A service thread a `TransportHost` runs on, for its reads without a lock.
+private final class HostingThread: Sendable {
+    let server: WebSocketServer
+    let index: Int
+
+    init(server: WebSocketServer, index: Int) {
+        self.server = server
+        self.index = index
     }
 }
 
