@@ -13,7 +13,8 @@ import RiveSyncTransport
 public final class Daemon: Sendable {
     package let context: ServerContext
     package let workers: [WorkerShell]
-    package let dispatcher: Dispatcher
+    /// The connection cores, one per transport service thread.
+    package let dispatcher: Dispatchers
     let server: WebSocketServer
     /// What `GET /readyz` says: set by `start()` (the state is restored by then), cleared when
     /// draining begins.
@@ -59,7 +60,7 @@ public final class Daemon: Sendable {
         context.assets.observe { added, removed in
             for worker in workers { worker.host.async { worker.run(.assetsChanged(added: added, removed: removed)) } }
         }
-        let dispatcher = try Dispatcher(context: context, workers: workers)
+        let dispatcher = try Dispatchers(context: context, workers: workers, threads: configuration.transportThreads)
         self.context = context
         self.workers = workers
         self.dispatcher = dispatcher

@@ -249,7 +249,11 @@ public final class WebSocketServer: Sendable {
     }
 
     /// The service thread a session lives on.
-    func thread(of id: SessionID) -> Int { Int((id &- 1) % SessionID(inboxes.count)) }
+    func thread(of id: SessionID) -> Int { Self.serviceThread(of: id, among: inboxes.count) }
+
+    /// The service thread a session lives on in a server of `threads` service threads (its
+    /// id says it), for a handler that keeps state per thread.
+    public static func serviceThread(of id: SessionID, among threads: Int) -> Int { Int((id &- 1) % SessionID(max(threads, 1))) }
 
     /// The inbox of a session's service thread.
     private func inbox(of id: SessionID) -> Inbox<ServerLoop.Input> { inboxes[thread(of: id)] }

@@ -94,7 +94,7 @@ package final class InProcessDaemon: @unchecked Sendable {
     /// around: a worker's answer may hand the dispatcher more).
     package func drain() {
         for _ in 0..<2 {
-            daemon.dispatcher.queue.sync {}
+            daemon.dispatcher.sync()
             for worker in daemon.workers { worker.host.sync {} }
         }
     }

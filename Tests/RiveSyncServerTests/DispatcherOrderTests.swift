@@ -14,7 +14,7 @@ import Testing
     /// received after it: the connection is closed, and the `hello` gets no `welcome`.
     @Test func anEventPostedBeforeAMessageRunsBeforeIt() throws {
         let inProcess = try InProcessDaemon()
-        let dispatcher = inProcess.daemon.dispatcher
+        let dispatcher = inProcess.daemon.dispatcher.all[0]
         let client = inProcess.connect()
         dispatcher.queue.suspend()
         defer { dispatcher.queue.resume() }

@@ -19,7 +19,7 @@ public struct Connections {
     /// How many workers the daemon has (a client's files go to each in turn).
     let workers: Int
     /// The worker the next client's file goes to.
-    var lastFileWorker = 0
+    var lastFileWorker: Int
     /// False while the daemon's state may be behind (the last `freshness` event); a single
     /// daemon's never is.
     public private(set) var stateIsFresh = true
@@ -53,14 +53,17 @@ public struct Connections {
 
     /// A core with the daemon's `settings` at start, that routes by `placement` (the
     /// directory's as it is now) and the changes that follow it, and places clients' files on
-    /// `workers` workers in turn.
+    /// `workers` workers in turn, from `firstFileWorker` on (a daemon with a core per service
+    /// thread starts each at its own).
     public init(
-        environment: any ConnectionEnvironment, settings: ConnectionSettings, placement: Placement = Placement(), workers: Int = 1
+        environment: any ConnectionEnvironment, settings: ConnectionSettings, placement: Placement = Placement(), workers: Int = 1,
+        firstFileWorker: Int = 0
     ) {
         self.environment = environment
         self.settings = settings
         self.placement = placement
         self.workers = max(workers, 1)
+        lastFileWorker = max(firstFileWorker, 0) % max(workers, 1)
     }
 
     /// Open connections.
@@ -154,6 +157,15 @@ public struct Connections {
             states[connection]!.value.answered(target, paths: paths, succeeded: succeeded)
         case .placed(let change):
             placement.apply(change)
+            // A deleted target (through this core, another core or another node) ends every
+            // subscription to it the workers confirmed. Its worker told the directory before it
+            // answered any later subscribe, and the answers come after this (in order): only
+            // subscriptions to the deleted target are ended, none in flight is overtaken.
+            if case .targetNames(.retire(let name, _)) = change {
+                for connection in states.keys where states[connection]!.value.subscriptions[name] != nil {
+                    states[connection]!.value.subscriptions[name] = nil
+                }
+            }
         case .configured(let new):
             settings = new
             for state in states.values.indices { states.values[state].value.credentials = nil }

@@ -154,7 +154,7 @@ extension Daemon {
     static let logLostStatus: Int32 = 75
 }
 
-extension Dispatcher {
+extension Dispatchers {
     /// Tells every connection that has said hello whether the node's state may be behind the
     /// cluster's (`freshness`, PROTOCOL.md §7.1): false once it cannot read the log, true once
     /// it has caught up again.
@@ -162,7 +162,7 @@ extension Dispatcher {
         post(.freshness(fresh))
     }
 
-    /// Tells the connection core where the other shards' nodes and targets are, as the shard
+    /// Tells the connection cores where the other shards' nodes and targets are, as the shard
     /// directory read them (`wrong_node` answers carry them, protocol/CLUSTER.md §6.3).
     func tellShardsRead(nodes: [String: [String]], targets: [String: String]) {
         post(.shardsRead(nodes: nodes, targets: targets))

@@ -4,8 +4,8 @@ import RiveSyncTransport
 /// The daemon's one `Placement` (where files and targets live; the rules are the core's),
 /// shared by the workers' shells and the dispatcher's background work: every access takes one
 /// short lock. The workers' cores claim and change target names through actions
-/// (`claimTarget`, `targetNames`) that their shells perform here. The dispatcher core keeps a
-/// copy: every change is handed to its follower under the lock, so in the order made and
+/// (`claimTarget`, `targetNames`) that their shells perform here. Each dispatcher core keeps a
+/// copy: every change is handed to every follower under the lock, so in the order made and
 /// before the reply of the worker that made it.
 final class Directory: Sendable {
     /// Instance ids of file number `n` start at `n << fileIDShift`, so an id names its file.
@@ -17,28 +17,29 @@ final class Directory: Sendable {
     /// Tells every worker where a file was placed, or that its number was released, before the
     /// file's worker loads it (set once by the daemon, before any file is placed).
     private let placements = Locked<(@Sendable (WorkerEvent) -> Void)?>(nil)
-    /// Where every change goes, under the lock (the dispatcher, to its queue).
-    private let follower = Locked<(@Sendable (PlacementChange) -> Void)?>(nil)
+    /// Where every change goes, under the lock (each dispatcher, to its queue).
+    private let followers = Locked<[@Sendable (PlacementChange) -> Void]>([])
 
     /// Where placements go from now on (the daemon, to every worker's queue).
     func tellPlacements(to deliver: @escaping @Sendable (WorkerEvent) -> Void) { placements.withLock { $0 = deliver } }
 
     private func tell(_ event: WorkerEvent) { placements.withLock { $0 }?(event) }
 
-    /// Hands every change from now on to `deliver`, which must not block (it runs under the
-    /// lock); returns the placement as it is now, the one the changes apply to.
+    /// Hands every change from now on to `deliver` (as well as to the followers before it),
+    /// which must not block (it runs under the lock); returns the placement as it is now, the
+    /// one the changes apply to.
     func follow(_ deliver: @escaping @Sendable (PlacementChange) -> Void) -> Placement {
         state.withLock { placement in
-            follower.withLock { $0 = deliver }
+            followers.withLock { $0.append(deliver) }
             return placement
         }
     }
 
-    /// Changes the placement, and tells the follower what `change` returns (nil: nothing changed).
+    /// Changes the placement, and tells the followers what `change` returns (nil: nothing changed).
     private func change<Result>(_ body: (inout Placement) -> (Result, PlacementChange?)) -> Result {
         state.withLock { placement in
             let (result, change) = body(&placement)
-            if let change { follower.withLock { $0 }?(change) }
+            if let change { for deliver in followers.withLock({ $0 }) { deliver(change) } }
             return result
         }
     }

@@ -84,14 +84,4 @@ extension Dispatcher {
             run(.configured(settings))
         }
     }
-
-    /// SIGHUP: reads the tokens file again. On success, connections whose token is gone are
-    /// closed (1008) and subscriptions the new scopes no longer allow are ended; on failure
-    /// the old tokens stay.
-    func reloadTokens() throws(ConfigurationError) {
-        guard let path = context.configuration.auth.tokensFile else { return }
-        let table = try TokenTable.read(path)
-        reconfigure { $0.access.tokens = table.entries }
-        context.log(.info, "tokens reloaded", [("path", path), ("tokens", "\(table.entries.count)")])
-    }
 }

@@ -10,8 +10,9 @@ import Synchronization
     import Glibc
 #endif
 
-/// The shell around the connection core (`Connections`): it carries the transport's events
-/// into the core in arrival order, on the calling service thread under one lock (`withCore`),
+/// The shell around a connection core (`Connections`), one per transport service thread
+/// (`Dispatchers`): it carries the events of that thread's connections into the core in
+/// arrival order, on the service thread under the core's lock (`withCore`),
 /// and performs the actions the core returns — sends and closes to the transport, requests to
 /// the worker that owns their file or target, timers through the clock, and background work
 /// (listings, uploads, file loads) off the core. Events from other threads (the directory's
@@ -25,9 +26,10 @@ import Synchronization
 /// the rest is constants, the posted events and the locked copy of the access for `/metrics`.
 package final class Dispatcher: @unchecked Sendable {
     /// Where posted events are run when no transport event comes first to run them.
-    package let queue = DispatchQueue(label: "rivesyncd.dispatcher")
-    /// Where uploads are hashed and stored and sent files parsed (one at a time, in order).
-    let background = DispatchQueue(label: "rivesyncd.background")
+    package let queue: DispatchQueue
+    /// Where uploads are hashed and stored and sent files parsed (one at a time, in order;
+    /// shared by every dispatcher).
+    let background: DispatchQueue
     let context: ServerContext
     let workers: [WorkerShell]
     let environment: DispatcherEnvironment
@@ -48,44 +50,33 @@ package final class Dispatcher: @unchecked Sendable {
     /// `posted`'s lock only when an event waits.
     private let postedCount = Atomic<Int>(0)
 
-    /// Reads the tokens file of the configuration, if any.
-    init(context: ServerContext, workers: [WorkerShell]) throws(ConfigurationError) {
+    /// The dispatcher of service thread `index`, with the configuration's `tokens`; its
+    /// background work runs on `background`.
+    init(context: ServerContext, workers: [WorkerShell], tokens: TokenTable, index: Int, background: DispatchQueue) {
         self.context = context
         self.workers = workers
-        let table = try context.configuration.auth.tokensFile.map { (path) throws(ConfigurationError) in
-            do { return try TokenTable.read(path) } catch { throw .invalid("auth.tokensFile: \(error)") }
-        }
+        self.background = background
+        queue = DispatchQueue(label: index == 0 ? "rivesyncd.dispatcher" : "rivesyncd.dispatcher.\(index)")
         environment = DispatcherEnvironment(context: context)
-        let settings = context.connectionSettings(tokens: table ?? TokenTable())
+        let settings = context.connectionSettings(tokens: tokens)
         access = Locked(settings.access)
         connections = Connections(environment: environment, settings: settings)
-        Self.hear(workers, in: self)
-        Self.follow(context.directory, in: self)
+        Self.follow(context.directory, in: self, firstFileWorker: index)
     }
 
     /// Has the directory tell `dispatcher`'s core every change, posted in the order made: a
     /// worker makes its change before it sends the reply that follows it, so a client's next
     /// request finds the change applied. The core starts from the placement as it is now (taken
-    /// under the core's lock, so the changes that follow it run after).
-    private static func follow(_ directory: Directory, in dispatcher: Dispatcher) {
+    /// under the core's lock, so the changes that follow it run after); its clients' files go
+    /// to the workers in turn from `firstFileWorker`.
+    private static func follow(_ directory: Directory, in dispatcher: Dispatcher, firstFileWorker: Int) {
         dispatcher.withCore {
             let placement = directory.follow { [weak dispatcher] change in
                 dispatcher?.post(.placed(change))
             }
             dispatcher.connections = Connections(
                 environment: dispatcher.environment, settings: dispatcher.connections.settings, placement: placement,
-                workers: dispatcher.workers.count)
-        }
-    }
-
-    /// Has the workers tell `dispatcher` when they answered a routed `subscribe`.
-    private static func hear(_ workers: [WorkerShell], in dispatcher: Dispatcher) {
-        for worker in workers {
-            worker.host.sync {
-                worker.subscribeAnswered = { [weak dispatcher] connection, target, paths, succeeded in
-                    dispatcher?.post(.subscribeAnswered(connection, target: target, paths: paths, succeeded: succeeded))
-                }
-            }
+                workers: dispatcher.workers.count, firstFileWorker: firstFileWorker)
         }
     }
 

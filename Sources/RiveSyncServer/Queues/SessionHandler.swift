@@ -1,10 +1,11 @@
 import RiveSyncTransport
 
-/// Turns transport events (on the service thread) into dispatcher work, without blocking.
+/// Turns transport events (on the service thread) into the work of that thread's dispatcher,
+/// without blocking.
 final class SessionHandler: WebSocketServerHandler {
-    let dispatcher: Dispatcher
+    let dispatcher: Dispatchers
 
-    init(dispatcher: Dispatcher) { self.dispatcher = dispatcher }
+    init(dispatcher: Dispatchers) { self.dispatcher = dispatcher }
 
     func opened(_ id: SessionID, info: SessionInfo) { dispatcher.opened(id, info: info) }
     func received(_ id: SessionID, message: [UInt8], isText: Bool) { dispatcher.received(id, bytes: message, isText: isText) }

@@ -9,12 +9,12 @@ extension Daemon {
         server.submit([.adopt(fileDescriptor: connection)])
     }
 
-    /// One liveness round: the dispatcher's core and queue, every worker's host, then an HTTP `GET /healthz`
+    /// One liveness round: every dispatcher's core and queue, every worker's host, then an HTTP `GET /healthz`
     /// answered by the transport's service thread on an adopted socket pair.
     /// - Returns: true when every stage answered (the transport within `timeout`, at least 1 s).
     func probe(timeout: Duration) -> Bool {
-        dispatcher.withCore {}
-        dispatcher.queue.sync {}
+        for core in dispatcher.all { core.withCore {} }
+        dispatcher.sync()
         for worker in workers { worker.host.sync {} }
         var ends: [Int32] = [-1, -1]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends) == 0 else { return false }
