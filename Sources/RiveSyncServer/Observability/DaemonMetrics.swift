@@ -25,20 +25,23 @@ package final class DaemonMetrics: Sendable {
     /// The label that targets past `maxTargetLabels` share.
     static let otherTarget = "_other"
 
-    let commandsQueued = Atomic<Int>(0)
-    /// Proposals the change log has not answered yet, over every worker.
-    let proposalsWaiting = Atomic<Int>(0)
-    let catchUps = Atomic<Int>(0)
-    let requests = Atomic<Int>(0)
+    /// Each worker's and each dispatcher's counters of every set (`stripe()`).
+    private let stripes = Locked<[MetricStripe]>([])
     private let maxTargetLabels: Int
     private let targets = Locked<[String: TargetCounters]>([:])
     private let errors = Locked<[String: Int]>([:])
-    /// Advance durations: counts per bucket (upper bounds in seconds below), plus sum in ns.
+    /// Advance durations' buckets (upper bounds in seconds), counted in the stripes.
     static let advanceBuckets: [Double] = [0.0001, 0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1]
-    private let advanceCounts = Locked([Int](repeating: 0, count: advanceBuckets.count + 1))
-    private let advanceSumNanoseconds = Atomic<Int>(0)
 
     init(maxTargetLabels: Int) { self.maxTargetLabels = maxTargetLabels }
+
+    /// A new stripe of the daemon-wide counters for one worker or dispatcher, summed into
+    /// `/metrics` from now on.
+    func stripe() -> MetricStripe {
+        let made = MetricStripe()
+        stripes.withLock { $0.append(made) }
+        return made
+    }
 
     /// One label's counters: counted without the lock once found (a worker keeps the
     /// counters of its targets, so a batch hashes no name).
@@ -105,13 +108,6 @@ package final class DaemonMetrics: Sendable {
         errors.withLock { $0[code, default: 0] += 1 }
     }
 
-    func recordAdvance(nanoseconds: UInt64) {
-        let seconds = Double(nanoseconds) / 1e9
-        let bucket = Self.advanceBuckets.firstIndex { seconds <= $0 } ?? Self.advanceBuckets.count
-        advanceCounts.withLock { $0[bucket] += 1 }
-        advanceSumNanoseconds.add(Int(nanoseconds), ordering: .relaxed)
-    }
-
     /// Prometheus text for the daemon's own metrics.
     package func prometheusText() -> String {
         var text = ""
@@ -130,20 +126,29 @@ package final class DaemonMetrics: Sendable {
             header(name, type, help)
             for (target, counters) in perTarget { sample(name, [("target", target)], "\(counters.value(of: counter))") }
         }
+        let stripes = self.stripes.withLock { $0 }
+        func sum(_ counter: (MetricStripe) -> Int) -> Int { stripes.reduce(0) { $0 + counter($1) } }
         header("commands_queued", "gauge", "Commands waiting for an advance.")
-        sample("commands_queued", [], "\(commandsQueued.load(ordering: .relaxed))")
+        sample("commands_queued", [], "\(sum { $0.commandsQueued.load(ordering: .relaxed) })")
         header("proposals_waiting", "gauge", "Changes proposed to the change log and not answered yet.")
-        sample("proposals_waiting", [], "\(proposalsWaiting.load(ordering: .relaxed))")
+        sample("proposals_waiting", [], "\(sum { $0.proposalsWaiting.load(ordering: .relaxed) })")
         header("catch_ups_total", "counter", "Catch-up snapshots sent to slow subscribers.")
-        sample("catch_ups_total", [], "\(catchUps.load(ordering: .relaxed))")
+        sample("catch_ups_total", [], "\(sum { $0.catchUps.load(ordering: .relaxed) })")
         header("requests_total", "counter", "Requests received.")
-        sample("requests_total", [], "\(requests.load(ordering: .relaxed))")
+        sample("requests_total", [], "\(sum { $0.requests.load(ordering: .relaxed) })")
         header("errors_total", "counter", "Error replies sent, by protocol error code.")
         for (code, count) in errors.withLock({ $0 }).sorted(by: { $0.key < $1.key }) {
             sample("errors_total", [("code", code)], "\(count)")
         }
         header("advance_duration_seconds", "histogram", "Time to apply one advance and build its batches.")
-        let counts = advanceCounts.withLock { $0 }
+        var counts = [Int](repeating: 0, count: Self.advanceBuckets.count + 1)
+        var sumNanoseconds = 0
+        for stripe in stripes {
+            stripe.advances.withLock { histogram in
+                for index in counts.indices { counts[index] += histogram.counts[index] }
+                sumNanoseconds += histogram.sumNanoseconds
+            }
+        }
         var cumulative = 0
         for (i, bound) in Self.advanceBuckets.enumerated() {
             cumulative += counts[i]
@@ -151,7 +156,7 @@ package final class DaemonMetrics: Sendable {
         }
         cumulative += counts[Self.advanceBuckets.count]
         sample("advance_duration_seconds_bucket", [("le", "+Inf")], "\(cumulative)")
-        sample("advance_duration_seconds_sum", [], "\(Double(advanceSumNanoseconds.load(ordering: .relaxed)) / 1e9)")
+        sample("advance_duration_seconds_sum", [], "\(Double(sumNanoseconds) / 1e9)")
         sample("advance_duration_seconds_count", [], "\(cumulative)")
         return text
     }

@@ -31,6 +31,8 @@ package final class Dispatcher: @unchecked Sendable {
     /// shared by every dispatcher).
     let background: DispatchQueue
     let context: ServerContext
+    /// This dispatcher's stripe of the daemon-wide counters (no cache line shared per message).
+    let stripe: MetricStripe
     let workers: [WorkerShell]
     let environment: DispatcherEnvironment
     @exclusivity(unchecked) var connections: Connections
@@ -54,6 +56,7 @@ package final class Dispatcher: @unchecked Sendable {
     /// background work runs on `background`.
     init(context: ServerContext, workers: [WorkerShell], tokens: TokenTable, index: Int, background: DispatchQueue) {
         self.context = context
+        stripe = context.metrics.stripe()
         self.workers = workers
         self.background = background
         queue = DispatchQueue(label: index == 0 ? "rivesyncd.dispatcher" : "rivesyncd.dispatcher.\(index)")
@@ -187,7 +190,7 @@ package final class Dispatcher: @unchecked Sendable {
             case .log(let level, let message, let metadata):
                 context.log(Self.level(level), message, metadata)
             case .countRequest:
-                context.metrics.requests.add(1, ordering: .relaxed)
+                stripe.requests.add(1, ordering: .relaxed)
             case .countError(let code):
                 context.metrics.recordError(code: code.rawValue)
             }

@@ -17,6 +17,8 @@ package final class WorkerShell: @unchecked Sendable {
     /// Where the worker's events run.
     package let host: any WorkerHost
     let context: ServerContext
+    /// This worker's stripe of the daemon-wide counters (no cache line shared per set).
+    let stripe: MetricStripe
     let core: WorkerCore
     /// Where this worker's files' changes are appended and committed (see `ChangeLog`): the
     /// cluster's log on a cluster node, the file journals with a state directory, else a log in
@@ -50,6 +52,7 @@ package final class WorkerShell: @unchecked Sendable {
     init(index: Int, of workers: Int, context: ServerContext, host: any WorkerHost, log: (any ChangeLog)? = nil) {
         self.index = index
         self.context = context
+        stripe = context.metrics.stripe()
         self.host = host
         let fileLog = log != nil || context.stateDirectory == nil ? nil : FileChangeLog(log: context.log)
         self.fileLog = fileLog
@@ -185,9 +188,10 @@ package final class WorkerShell: @unchecked Sendable {
 
     private func count(_ counter: consuming WorkerCounter) {
         // The counters of every set (`waiting`, `published`, `advanceDuration`) reach the
-        // metrics without a retain (a locked instruction each): the context holds them as long
-        // as the shell.
+        // metrics without a retain (a locked instruction each): the context and the shell hold
+        // them as long as the shell; the daemon-wide ones are this worker's stripe.
         let metrics = Unmanaged.passUnretained(context.metrics)
+        let stripe = Unmanaged.passUnretained(stripe)
         switch consume counter {
         case .subscriptions(let target, let delta): context.metrics.add(delta, to: .subscriptions, of: target)
         case .published(let target, let record, let applied, let rejected):
@@ -198,13 +202,13 @@ package final class WorkerShell: @unchecked Sendable {
             }
         case .commandsRejected(let target, let count): context.metrics.add(count, to: .commandsRejected, of: target)
         case .waiting(let commands, let proposals):
-            metrics._withUnsafeGuaranteedRef { metrics in
-                if commands != 0 { metrics.commandsQueued.add(commands, ordering: .relaxed) }
-                if proposals != 0 { metrics.proposalsWaiting.add(proposals, ordering: .relaxed) }
+            stripe._withUnsafeGuaranteedRef { stripe in
+                if commands != 0 { stripe.commandsQueued.add(commands, ordering: .relaxed) }
+                if proposals != 0 { stripe.proposalsWaiting.add(proposals, ordering: .relaxed) }
             }
         case .error(let code): context.metrics.recordError(code: code.rawValue)
-        case .advanceDuration(let nanoseconds): metrics._withUnsafeGuaranteedRef { $0.recordAdvance(nanoseconds: nanoseconds) }
-        case .catchUp: context.metrics.catchUps.add(1, ordering: .relaxed)
+        case .advanceDuration(let nanoseconds): stripe._withUnsafeGuaranteedRef { $0.recordAdvance(nanoseconds: nanoseconds) }
+        case .catchUp: stripe._withUnsafeGuaranteedRef { _ = $0.catchUps.add(1, ordering: .relaxed) }
         }
     }
 

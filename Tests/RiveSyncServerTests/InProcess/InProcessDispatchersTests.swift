@@ -87,4 +87,33 @@ import Testing
         let other = try await watcher.request(["type": "subscribe", "target": "second"])
         #expect(other["type"] == "snapshot", "the deleted target's subscription no longer counts: \(other.jsonText)")
     }
+
+    /// The daemon-wide counters are kept per worker and per core (`MetricStripe`) and summed
+    /// in `/metrics`: requests read by either core, and the advances of either worker.
+    @Test func theCountersOfEveryCoreAndWorkerAreSummed() async throws {
+        let daemon = try Self.daemon(threads: 2, workers: 2)
+        let first = try await daemon.connected()
+        let second = try await daemon.connected()
+        func value(_ name: String) throws -> Double {
+            let line = daemon.metricsText().split(separator: "\n").first { $0.hasPrefix(name + " ") }
+            return try #require(line.flatMap { Double($0.split(separator: " ")[1]) }, "\(name) in /metrics")
+        }
+        let requests = try value("rivesync_requests_total")
+        let advances = try value("rivesync_advance_duration_seconds_count")
+        for (client, file) in [(first, "a"), (second, "b")] {
+            let loaded = try await client.request(["type": "loadFile", "name": .string(file), "schema": Self.schema])
+            try #require(loaded["type"] == "files", "\(loaded.jsonText)")
+            let made = try await client.request([
+                "type": "createInstance", "file": .string(file), "source": ["blank": ["viewModel": "A"]], "publish": .string(file),
+            ])
+            try #require(made["type"] == "instance", "\(made.jsonText)")
+            for value in 1...3 {
+                let ack = try await client.request(["type": "set", "target": .string(file), "path": "n", "value": .number(Double(value))])
+                try #require(ack["type"] == "ack", "\(ack.jsonText)")
+            }
+        }
+        #expect(try value("rivesync_requests_total") - requests == 10, "5 requests through each core")
+        #expect(try value("rivesync_advance_duration_seconds_count") - advances >= 6, "3 sets on each worker, each in an advance")
+        #expect(try value("rivesync_commands_queued") == 0)
+    }
 }
