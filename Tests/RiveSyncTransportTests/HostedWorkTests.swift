@@ -82,6 +82,23 @@ import Testing
             #expect(try socket.readMessage() == Array("own".utf8))
         }
     }
+
+    /// On the session's thread, what it just queued counts in `queuedBytes` before the flush
+    /// at the end of the callback writes it (the figure other threads read is published by
+    /// that flush); once written, every thread reads 0.
+    @Test func theThreadReadsWhatItJustQueued() async throws {
+        let handler = HostingHandler()
+        try await withHandler(handler) { server in
+            let socket = try RawSocket(port: try #require(server.port))
+            #expect(try socket.upgrade().hasPrefix("HTTP/1.1 101"))
+            try await waitUntil("the session is open") { handler.session.withLock { $0 } != nil }
+            let id = try #require(handler.session.withLock { $0 })
+            try socket.send(text: "measure")
+            #expect(try socket.readMessage() == Array("queued".utf8))
+            #expect(handler.measured.withLock { $0 } == [6, 6])
+            try await waitUntil("the write published") { server.queuedBytes(id) == 0 }
+        }
+    }
 }
 
 /// Posts work and sends from the service thread (see the tests above).
@@ -91,6 +108,8 @@ private final class HostingHandler: WebSocketServerHandler {
     let session = Locked<SessionID?>(nil)
     let waiting = DispatchSemaphore(value: 0)
     let proceed = DispatchSemaphore(value: 0)
+    /// `queuedBytes` read on the service thread right after a send and in hosted work after it.
+    let measured = Locked<[Int?]>([])
 
     func opened(_ id: SessionID, info: SessionInfo) { session.withLock { $0 = id } }
 
@@ -110,6 +129,10 @@ private final class HostingHandler: WebSocketServerHandler {
             waiting.signal()
             proceed.wait()
             server.submit([.send(Payload(text: "own"), to: [id])])
+        case "measure":
+            server.submit([.send(Payload(text: "queued"), to: [id])])
+            measured.withLock { $0.append(server.queuedBytes(id)) }
+            server.run(onThread: 0) { [measured] in measured.withLock { $0.append(server.queuedBytes(id)) } }
         default:
             break
         }
