@@ -69,11 +69,7 @@ import Testing
     /// once and the other one waits in the inbox.
     @Test func theThreadsOwnSendsDoNotOvertakeEarlierOnes() async throws {
         let handler = HostingHandler()
-        try await withHandler(handler) { server in
-            let socket = try RawSocket(port: try #require(server.port))
-            #expect(try socket.upgrade().hasPrefix("HTTP/1.1 101"))
-            try await waitUntil("the session is open") { handler.session.withLock { $0 } != nil }
-            let id = try #require(handler.session.withLock { $0 })
+        try await withSession(handler) { server, socket, id in
             try socket.send(text: "wait")
             handler.waiting.wait()
             #expect(server.submit([.send(Payload(text: "from elsewhere"), to: [id])]))
@@ -88,11 +84,7 @@ import Testing
     /// that flush); once written, every thread reads 0.
     @Test func theThreadReadsWhatItJustQueued() async throws {
         let handler = HostingHandler()
-        try await withHandler(handler) { server in
-            let socket = try RawSocket(port: try #require(server.port))
-            #expect(try socket.upgrade().hasPrefix("HTTP/1.1 101"))
-            try await waitUntil("the session is open") { handler.session.withLock { $0 } != nil }
-            let id = try #require(handler.session.withLock { $0 })
+        try await withSession(handler) { server, socket, id in
             try socket.send(text: "measure")
             #expect(try socket.readMessage() == Array("queued".utf8))
             #expect(handler.measured.withLock { $0 } == [6, 6])
@@ -152,4 +144,17 @@ private func withHandler(_ handler: HostingHandler, _ body: (WebSocketServer) as
         handler.server.withLock { $0 = nil }
     }
     try await body(server)
+}
+
+/// `withHandler` with one client upgraded and its session open: `body` gets the server, the
+/// client's socket and the session's id.
+private func withSession(
+    _ handler: HostingHandler, _ body: (WebSocketServer, RawSocket, SessionID) async throws -> Void
+) async throws {
+    try await withHandler(handler) { server in
+        let socket = try RawSocket(port: try #require(server.port))
+        #expect(try socket.upgrade().hasPrefix("HTTP/1.1 101"))
+        try await waitUntil("the session is open") { handler.session.withLock { $0 } != nil }
+        try await body(server, socket, try #require(handler.session.withLock { $0 }))
+    }
 }
