@@ -34,7 +34,6 @@ static inline long rs_ssl_options_tls12_floor(void) {
     return (long)(SSL_OP_NO_SSLv3 | SSL_OP_NO_TLSv1 | SSL_OP_NO_TLSv1_1);
 }
 
-
 /*
  * A timer on the service thread whose callback can find its owner: lws hands
  * the callback only the lws_sorted_usec_list_t pointer, so embed it first in a

@@ -11,8 +11,7 @@ import CWebSockets
 /// `var` and every C allocation here is touched only on the service thread. Other threads reach
 /// it only through `inbox`, `metrics` and `sessionStats`, which are thread-safe. The `var`s
 /// touched on every send (`sessions`, `newlyQueued`, `flushStorage`, `recipientStorage`,
-/// `drainStorage`) carry no
-/// run-time exclusivity check, as `ServerSession`'s.
+/// `drainStorage`) carry no run-time exclusivity check, as `ServerSession`'s.
 final class ServerLoop: @unchecked Sendable {
     /// What the inbox carries: public commands plus the internal stop request.
     enum Input: Sendable {
