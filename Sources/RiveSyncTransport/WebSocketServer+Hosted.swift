@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Work hosted on the service threads: the daemon runs each of its workers on one of them, so
 /// that a request, a timer and the sends they make cross no thread when the worker's
 /// connections are on its thread (bench/README.md, hosted workers).
@@ -45,7 +49,7 @@ extension WebSocketServer {
     /// The loop of this server served by the calling thread, if it is one of them; lent, not
     /// retained (it outlives the thread's run; every submit and post from the thread asks).
     func ownLoop() -> Unmanaged<ServerLoop>? {
-        guard let lent = ServerLoop.lentCurrent,
+        guard let lent = pthread_getspecific(loopKey).map({ Unmanaged<ServerLoop>.fromOpaque($0) }),
             lent._withUnsafeGuaranteedRef({ $0.index < inboxes.count && inboxes[$0.index] === $0.inbox })
         else { return nil }
         return lent

@@ -53,6 +53,8 @@ public final class WebSocketServer: Sendable {
     private let connectionCounts = ConnectionCounts()
     /// The thread the next adopted socket goes to (in turn).
     private let nextAdopter = Atomic<Int>(0)
+    /// Where a service thread keeps its loop (`ServerLoop.threadKey`), read once.
+    let loopKey = ServerLoop.threadKey
 
     private enum RunState {
         case idle
