@@ -77,8 +77,14 @@ extension ClientLoop {
 
     func received(_ wsi: OpaquePointer, _ chunk: UnsafeRawBufferPointer) -> Int32 {
         guard let session = session(wsi), !session.rejectingInput else { return -1 }
-        return session.receive(chunk, on: wsi, metrics: metrics) { message, isText in
+        switch session.receive(chunk, on: wsi, metrics: metrics) {
+        case .partial:
+            return 0
+        case .complete(let message, let isText):
             session.request.onEvent(.message(message, isText: isText))
+            return 0
+        case .tooLarge:
+            return -1
         }
     }
 

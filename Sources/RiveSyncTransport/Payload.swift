@@ -23,8 +23,9 @@ public struct Payload: @unchecked Sendable {
     /// True for a text message (opcode 1), false for binary (opcode 2).
     public let isText: Bool
 
-    /// Bytes of headroom lws needs before a buffer given to `lws_write`.
-    public static let headroom = rs_lws_pre()
+    /// Bytes of headroom lws needs before a buffer given to `lws_write`: a constant, not a
+    /// static made at first use (whose `swift_once` every read would call).
+    public static var headroom: Int { rs_lws_pre() }
 
     /// Creates an uninitialised payload of `count` bytes that `fill` writes exactly once.
     init(count: Int, isText: Bool, fill: (UnsafeMutableRawBufferPointer) -> Void) {

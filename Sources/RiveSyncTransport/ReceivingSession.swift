@@ -9,29 +9,26 @@ protocol ReceivingSession: AnyObject {
 }
 
 extension ReceivingSession {
-    /// Feeds one `RECEIVE` chunk of `wsi`; hands a completed message to `deliver`. Returns the
-    /// callback's result: -1 (close) for a message over the limit, after queueing close 1009.
-    func receive(
-        _ chunk: UnsafeRawBufferPointer, on wsi: OpaquePointer, metrics: TransportMetrics,
-        deliver: ([UInt8], _ isText: Bool) -> Void
-    ) -> Int32 {
+    /// Feeds one `RECEIVE` chunk of `wsi` and returns what it completed: a message for the
+    /// caller to deliver, or `.tooLarge` after queueing close 1009 (the callback then returns
+    /// -1). Returned, not handed to a closure: a closure that captured the loop and the session
+    /// retained both for every message, and the message was copied into its call.
+    func receive(_ chunk: UnsafeRawBufferPointer, on wsi: OpaquePointer, metrics: TransportMetrics) -> MessageAssembler.Step {
         let step = assembler.append(
             chunk, first: lws_is_first_fragment(wsi) != 0,
             final: lws_is_final_fragment(wsi) != 0,
             binary: lws_frame_is_binary(wsi) != 0)
         switch step {
         case .partial:
-            return 0
-        case .complete(let message, let isText):
+            break
+        case .complete(let message, _):
             metrics.messagesIn.wrappingAdd(1, ordering: .relaxed)
             metrics.bytesIn.wrappingAdd(message.count, ordering: .relaxed)
-            deliver(message, isText)
-            return 0
         case .tooLarge:
             metrics.messagesTooLarge.wrappingAdd(1, ordering: .relaxed)
             rejectingInput = true
             ServerLoop.sendCloseReason(wsi, code: 1009, reason: "message too big")
-            return -1
         }
+        return step
     }
 }

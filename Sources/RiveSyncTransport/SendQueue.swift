@@ -3,8 +3,9 @@ import CWebSockets
 /// One `lws_write` call produced by a `SendQueue`, with the buffer it writes from (the client
 /// keeps it until its connection's next `WRITEABLE` or `CLOSED`, LWS.md §3.2).
 struct WriteUnit {
-    /// What the write sends (its bytes, or the frame at `start`), kept alive by the unit.
-    let buffer: Payload
+    /// What the write sends (its bytes, or the frame at `start`), kept alive by the unit; nil
+    /// for a coalesced write (its loop keeps the coalescing buffer's block).
+    let buffer: Payload?
     /// First byte to write: `buffer`'s bytes (with `LWS_PRE` headroom before them), or its
     /// frame header for a raw write of a whole message (`Payload.framed`).
     let start: UnsafeMutableRawPointer
@@ -20,24 +21,30 @@ struct WriteUnit {
 
 /// What `SendQueue.write(to:coalescingInto:copyEveryWrite:tally:)` did.
 struct QueueWrite {
-    /// The written buffer (the client keeps it until the next `WRITEABLE`/`CLOSED`, LWS.md §3.2).
-    let buffer: Payload
+    /// The written buffer (the client keeps it until the next `WRITEABLE`/`CLOSED`, LWS.md §3.2);
+    /// nil for a coalesced write.
+    let buffer: Payload?
     /// False if lws failed the write (the connection is dead).
     let accepted: Bool
 }
 
-/// Where a server's service thread frames its coalesced writes: one block of `limit` bytes
-/// after the headroom, reused write after write. The server keeps no buffer after `lws_write`
-/// (it offers no extension, and lws copies what the socket did not take), so the next
-/// coalesced write may overwrite the last.
+/// Where a server's service thread frames its coalesced writes: `limit` bytes after the
+/// headroom of one block, reused write after write. The server keeps no buffer after
+/// `lws_write` (it offers no extension, and lws copies what the socket did not take), so the
+/// next coalesced write may overwrite the last. The loop that made it keeps the block
+/// (`ServerLoop.coalescingBlock`); the buffer itself holds only its start and its limit, so
+/// that handing it to a write retains nothing.
 struct CoalescingBuffer {
-    let block: PayloadBlock
+    /// The first byte a write is framed at (the block's first message byte).
+    let start: UnsafeMutableRawPointer
     /// Most bytes (frame headers included) one coalesced write carries.
     let limit: Int
 
-    init(limit: Int) {
-        block = PayloadBlock.make(messageBytes: limit)
-        self.limit = limit
+    /// A block of `limit` bytes and the buffer in it; the caller keeps the block as long as it
+    /// uses the buffer.
+    static func make(limit: Int) -> (block: PayloadBlock, buffer: CoalescingBuffer) {
+        let block = PayloadBlock.make(messageBytes: limit)
+        return (block, CoalescingBuffer(start: block.messageStart, limit: limit))
     }
 }
 
@@ -196,7 +203,7 @@ struct SendQueue {
     /// Frames consecutive small messages into the coalescing buffer for a single raw write,
     /// each one leaving the queue once copied.
     private mutating func coalesced(into coalescing: CoalescingBuffer) -> WriteUnit {
-        let start = coalescing.block.messageStart
+        let start = coalescing.start
         var total = 0
         var taken = 0
         var payloadBytes = 0
@@ -212,9 +219,10 @@ struct SendQueue {
             payloadBytes += message.count
             taken += 1
         }
-        let buffer = Payload(sharing: start, count: total, isText: false, owner: coalescing.block)
+        // No payload made for it (its owner retained and released once per write): the bytes
+        // are the loop's, and the server keeps nothing after `lws_write`.
         return WriteUnit(
-            buffer: buffer, start: buffer.base, length: total, flags: Self.raw,
+            buffer: nil, start: start, length: total, flags: Self.raw,
             completedMessages: taken, payloadBytes: payloadBytes)
     }
 
@@ -230,8 +238,11 @@ struct SendQueue {
         return message
     }
 
-    /// `lws_write`'s flags for bytes sent as they are (frames made here).
-    private static let raw = lws_write_protocol(rawValue: UInt32(rs_write_raw()))
+    /// `lws_write`'s flags for bytes sent as they are (frames made here): `LWS_WRITE_RAW`, a
+    /// macro alias of `LWS_WRITE_HTTP`. A constant, not a static made at first use: the
+    /// `swift_once` that reads such a static on every write came between taking a message out
+    /// of the ring and writing it, and the compiler retained the message across it.
+    private static var raw: lws_write_protocol { LWS_WRITE_HTTP }
 
     private static func flags(for message: Payload) -> lws_write_protocol {
         message.isText ? LWS_WRITE_TEXT : LWS_WRITE_BINARY

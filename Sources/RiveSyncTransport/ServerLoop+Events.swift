@@ -142,10 +142,16 @@ extension ServerLoop {
         return lent._withUnsafeGuaranteedRef { session in
             guard !session.rejectingInput else { return -1 }
             session.writesAtOnce = false
-            return session.receive(chunk, on: wsi, metrics: metrics) { message, isText in
+            switch session.receive(chunk, on: wsi, metrics: metrics) {
+            case .partial:
+                return 0
+            case .complete(let message, let isText):
                 if configuration.maxUnhandledMessagesPerSession > 0 { session.unhandledMessages += 1 }
                 handler.received(session.id, message: message, isText: isText)
                 updateReading(session)
+                return 0
+            case .tooLarge:
+                return -1
             }
         }
     }
@@ -165,6 +171,7 @@ extension ServerLoop {
         var tally = WriteTally()
         let accepted = writeNext(session, tally: &tally)
         tally.publish(to: metrics)
+        publishQueuedBytes(session)
         guard accepted else { return -1 }
         if !session.queue.isEmpty || session.pendingClose != nil { requestWriteable(session) }
         updateReading(session)
@@ -172,14 +179,13 @@ extension ServerLoop {
     }
 
     /// Hands the next write of the session's queue to lws, counted in `tally`; false if lws
-    /// failed it (the connection is dead).
+    /// failed it (the connection is dead). The caller publishes the queued bytes.
     private func writeNext(_ session: ServerSession, tally: inout WriteTally) -> Bool {
         guard
             let write = session.queue.write(
                 to: session.wsi, coalescingInto: coalescing,
                 copyEveryWrite: false, tally: &tally)
         else { return true }
-        session.stats.queuedBytes.store(session.queue.bytes, ordering: .relaxed)
         // The buffer is not kept: the server offers no extension (no permessage-deflate, the
         // one that reads a buffer after `lws_write` returns, LWS.md §3.2), and lws copies what
         // the socket did not take into its own list. An idle connection kept its last message.
@@ -232,15 +238,22 @@ extension ServerLoop {
         // no other session's state in lws. The list lends the sessions (no retain: a locked
         // instruction, which would make each read wait for the last); one closed since it
         // was listed is kept alive by `closedWhileListed` until this flush is over.
+        // The same loop asks for the lines the writes read next: lws' own state of each
+        // connection that `lws_write` reads, and the session's published queued bytes.
         for listed in flush {
             listed._withUnsafeGuaranteedRef { session in
-                if !session.isClosed { session.heldOutputAtFlush = lws_partial_buffered(session.wsi) != 0 }
+                guard !session.isClosed else { return }
+                session.heldOutputAtFlush = lws_partial_buffered(session.wsi) != 0
+                rs_prefetch_write_state(session.wsi)
+                rs_prefetch(Unmanaged.passUnretained(session.stats).toOpaque(), SessionStats.bytes)
             }
         }
         for listed in flush {
             listed._withUnsafeGuaranteedRef { session in
-                guard !session.isClosed, !session.queue.isEmpty else { return }
-                write(session, outsideLws: outsideLws, tally: &tally)
+                guard !session.isClosed else { return }
+                if !session.queue.isEmpty { write(session, outsideLws: outsideLws, tally: &tally) }
+                // Once per flushed session, what its appends and write left.
+                publishQueuedBytes(session)
             }
         }
         // Unlisted only now: a session listed twice (its queue replaced) stays held until its
@@ -341,13 +354,10 @@ extension ServerLoop {
             if inTransit { metrics.bytesInTransit.subtract(payload.count * ids.count, ordering: .relaxed) }
             // The gauges change once per send, not once per recipient.
             var tally = WriteTally()
-            for id in ids {
-                // The session found once for both (a lookup by id each was two per recipient),
-                // lent by the table (no retain).
-                sessions.lend(id)?._withUnsafeGuaranteedRef { session in
-                    if inTransit { session.stats.inTransit.subtract(payload.count, ordering: .relaxed) }
-                    enqueue(payload, to: session, tally: &tally)
-                }
+            if case .one(let id) = ids.storage {
+                sessions.lend(id)?._withUnsafeGuaranteedRef { deliver(payload, to: $0, inTransit: inTransit, tally: &tally) }
+            } else {
+                deliver(payload, toEach: ids, inTransit: inTransit, tally: &tally)
             }
             tally.publish(to: metrics)
         case .close(let id, let code, let reason):
@@ -361,6 +371,40 @@ extension ServerLoop {
         case .reloadCertificates(let done):
             done(reloadCertificates())
         }
+    }
+
+    /// Queues `payload` for every session of `ids` that is open, in two passes: the first
+    /// looks them all up and asks for their lines (`ServerSession.hotBytes`), the second
+    /// queues. Each session was last touched one advance ago and is out of cache at 100 rooms;
+    /// queued one after the other, each waited for its own lines (perf put nearly half of this
+    /// loop's samples on a session's first read), where asked for together the misses overlap.
+    /// The sessions are lent by the table (no retain): nothing the second pass does runs lws'
+    /// service, so none of them is closed before it is done.
+    private func deliver(_ payload: Payload, toEach ids: SessionIDs, inTransit: Bool, tally: inout WriteTally) {
+        // The spare storage becomes this send's list; a nested send finds none and allocates.
+        var recipients: [Unmanaged<ServerSession>] = []
+        swap(&recipients, &recipientStorage)
+        ids.forEachID { id in
+            guard let lent = sessions.lend(id) else { return }
+            rs_prefetch(lent.toOpaque(), ServerSession.hotBytes)
+            recipients.append(lent)
+        }
+        for lent in recipients {
+            lent._withUnsafeGuaranteedRef { deliver(payload, to: $0, inTransit: inTransit, tally: &tally) }
+        }
+        // `removeAll(keepingCapacity:)` goes through the generic `replaceSubrange`.
+        while recipients.popLast() != nil {}
+        recipientStorage = recipients
+    }
+
+    /// Queues `payload` for `session`. A send from another thread was counted in the
+    /// session's bytes in transit until now: its queued bytes are published first, so a
+    /// reader never misses the payload in both.
+    private func deliver(_ payload: Payload, to session: ServerSession, inTransit: Bool, tally: inout WriteTally) {
+        enqueue(payload, to: session, tally: &tally)
+        guard inTransit else { return }
+        publishQueuedBytes(session)
+        session.stats.inTransit.subtract(payload.count, ordering: .relaxed)
     }
 
     private func enqueue(_ payload: Payload, to session: ServerSession, tally: inout WriteTally) {
@@ -378,16 +422,20 @@ extension ServerLoop {
         append(payload, to: session, tally: &tally)
     }
 
-    /// Queues `payload` for `session`; the change of the gauges goes into `tally`.
+    /// Queues `payload` for `session`; the change of the gauges goes into `tally`. Its queued
+    /// bytes are published by the flush that lists it, or here when none does.
     private func append(_ payload: Payload, to session: ServerSession, tally: inout WriteTally) {
         let wasEmpty = session.queue.isEmpty
         session.queue.append(payload)
-        session.stats.queuedBytes.store(session.queue.bytes, ordering: .relaxed)
         tally.queuedBytes += payload.count
         tally.queuedMessages += 1
         if wasEmpty {
+            // The flush at the end of this callback publishes its queued bytes.
             session.listedForFlush = true
             newlyQueued.append(Unmanaged.passUnretained(session))
+        } else if !session.listedForFlush {
+            // It waits for its `WRITEABLE`: no flush lists it.
+            publishQueuedBytes(session)
         }
         if !session.readingPaused, session.queue.bytes > configuration.maxQueuedBytesPerSession / 2 { updateReading(session) }
     }

@@ -54,10 +54,10 @@ extension ServerLoop {
         pthread_getspecific(currentLoopKey).map { Unmanaged<ServerLoop>.fromOpaque($0).takeUnretainedValue() }
     }
 
-    /// `current`, lent (not retained: the loop outlives its thread's run).
-    static var lentCurrent: Unmanaged<ServerLoop>? {
-        pthread_getspecific(currentLoopKey).map { Unmanaged<ServerLoop>.fromOpaque($0) }
-    }
+    /// The key under which a service thread keeps its loop (made at first use). A server reads
+    /// it once and keeps it (`WebSocketServer.loopKey`): read here, every submit and post paid a
+    /// `swift_once`.
+    static var threadKey: pthread_key_t { currentLoopKey }
 
     /// Marks the calling thread as this loop's service thread (first thing on it).
     func enterServiceThread() {

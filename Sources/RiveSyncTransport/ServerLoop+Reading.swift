@@ -33,8 +33,11 @@ extension ServerLoop {
 
     /// `Command.handled`: one delivered message of the session is done with.
     func handled(_ id: SessionID) {
-        guard let session = sessions[id], session.unhandledMessages > 0 else { return }
-        session.unhandledMessages -= 1
-        updateReading(session)
+        // Lent by the table (no retain): one per message received.
+        sessions.lend(id)?._withUnsafeGuaranteedRef { session in
+            guard session.unhandledMessages > 0 else { return }
+            session.unhandledMessages -= 1
+            updateReading(session)
+        }
     }
 }

@@ -10,8 +10,8 @@ import CWebSockets
 /// and then handed to the service thread (`pthread_create` orders the two); from then on every
 /// `var` and every C allocation here is touched only on the service thread. Other threads reach
 /// it only through `inbox`, `metrics` and `sessionStats`, which are thread-safe. The `var`s
-/// touched on every send (`sessions`, `newlyQueued`, `flushStorage`, `drainStorage`) carry no
-/// run-time exclusivity check, as `ServerSession`'s.
+/// touched on every send (`sessions`, `newlyQueued`, `flushStorage`, `recipientStorage`,
+/// `drainStorage`) carry no run-time exclusivity check, as `ServerSession`'s.
 final class ServerLoop: @unchecked Sendable {
     /// What the inbox carries: public commands plus the internal stop request.
     enum Input: Sendable {
@@ -90,10 +90,15 @@ final class ServerLoop: @unchecked Sendable {
     /// Empty between flushes: sessions whose writable handling a flush outside lws runs itself
     /// (`flushNewlyQueued(outsideLws:)`), storage kept from flush to flush.
     @exclusivity(unchecked) var servicedStorage: [ServerSession] = []
+    /// Empty between sends: the sessions of a send to several (`deliver(_:toEach:…)`), lent,
+    /// storage kept from send to send.
+    @exclusivity(unchecked) var recipientStorage: [Unmanaged<ServerSession>] = []
     /// Empty between inbox drains: storage for the next one's commands, kept from drain to drain.
     @exclusivity(unchecked) var drainStorage: [Input] = []
-    /// Where coalesced writes are framed (nil when `coalesceBytes` is 0: no coalescing).
+    /// Where coalesced writes are framed (nil when `coalesceBytes` is 0: no coalescing), and
+    /// the block that holds its bytes.
     let coalescing: CoalescingBuffer?
+    let coalescingBlock: PayloadBlock?
     /// Work hosted on this thread and its timers (`ServerLoop+Hosted`).
     let hosting = LoopHosting()
     private var nextID: SessionID
@@ -125,7 +130,9 @@ final class ServerLoop: @unchecked Sendable {
         self.readiness = readiness
         self.inbox = inbox
         self.sessionStats = sessionStats
-        coalescing = configuration.coalesceBytes > 0 ? CoalescingBuffer(limit: configuration.coalesceBytes) : nil
+        let coalescingMade = configuration.coalesceBytes > 0 ? CoalescingBuffer.make(limit: configuration.coalesceBytes) : nil
+        coalescing = coalescingMade?.buffer
+        coalescingBlock = coalescingMade?.block
         staticFiles = configuration.staticFiles.mapValues { file in
             (file.contentType, file.headers, Payload(bytes: file.bytes, isText: false))
         }
@@ -300,9 +307,16 @@ final class ServerLoop: @unchecked Sendable {
 
     /// Publishes a change of a session's queue to the per-session and total gauges.
     func queueChanged(_ session: ServerSession, bytesDelta: Int, countDelta: Int) {
-        session.stats.queuedBytes.store(session.queue.bytes, ordering: .relaxed)
+        publishQueuedBytes(session)
         metrics.queuedBytes.wrappingAdd(bytesDelta, ordering: .relaxed)
         metrics.queuedMessages.wrappingAdd(countDelta, ordering: .relaxed)
+    }
+
+    /// Stores the session's queued bytes where other threads read them (`queuedBytes(_:)`):
+    /// once per flush that lists the session, after its write, and wherever its queue changes
+    /// outside a flush's reach (bench/README.md, "A delivery's cache misses").
+    func publishQueuedBytes(_ session: ServerSession) {
+        session.stats.queuedBytes.store(session.queue.bytes, ordering: .relaxed)
     }
 
     /// Whether lws' idle work runs before each poll of the loop (`LoopAllocations.serve`).

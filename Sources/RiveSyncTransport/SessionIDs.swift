@@ -25,6 +25,16 @@ public struct SessionIDs: Sendable, RandomAccessCollection, ExpressibleByArrayLi
         }
     }
 
+    /// Calls `body` with each id in order, reading the list where it lies (a `for … in` holds a
+    /// copy of the ids in its iterator: a retain and a release of the list per send).
+    @inline(__always)
+    func forEachID(_ body: (SessionID) -> Void) {
+        switch storage {
+        case .one(let id): body(id)
+        case .list(let ids): ids.withUnsafeBufferPointer { for id in $0 { body(id) } }
+        }
+    }
+
     public subscript(position: Int) -> SessionID {
         switch storage {
         case .one(let id):

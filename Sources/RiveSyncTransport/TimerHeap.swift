@@ -31,9 +31,9 @@ public struct TimerHeap<Work> {
     /// The earliest deadline, nil when empty.
     var firstDeadline: UInt64? { entries.first?.at }
 
-    /// Keeps `work`, due at `at`.
+    /// Keeps `work`, due at `at` (moved in: a closure's context is not retained again).
     @inlinable
-    public mutating func insert(_ work: Work, at: UInt64) {
+    public mutating func insert(_ work: consuming Work, at: UInt64) {
         inserted &+= 1
         entries.append(Entry(at: at, order: inserted, work: work))
         var child = entries.count - 1
@@ -48,10 +48,12 @@ public struct TimerHeap<Work> {
     /// Removes and returns the earliest timer if it is due by `now`.
     @inlinable
     public mutating func popFirst(dueBy now: UInt64) -> Work? {
-        guard let first = entries.first, first.at <= now else { return nil }
-        let last = entries.removeLast()
-        if !entries.isEmpty {
-            entries[0] = last
+        guard !entries.isEmpty, entries[0].at <= now else { return nil }
+        // The first entry is moved out (swapped to the end and removed), not copied: a copy
+        // retained its work, and overwriting it released it again.
+        entries.swapAt(0, entries.count - 1)
+        let first = entries.removeLast()
+        if entries.count > 1 {
             var parent = 0
             while true {
                 let left = 2 * parent + 1

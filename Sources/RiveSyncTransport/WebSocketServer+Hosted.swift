@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Work hosted on the service threads: the daemon runs each of its workers on one of them, so
 /// that a request, a timer and the sends they make cross no thread when the worker's
 /// connections are on its thread (bench/README.md, hosted workers).
@@ -45,7 +49,7 @@ extension WebSocketServer {
     /// The loop of this server served by the calling thread, if it is one of them; lent, not
     /// retained (it outlives the thread's run; every submit and post from the thread asks).
     func ownLoop() -> Unmanaged<ServerLoop>? {
-        guard let lent = ServerLoop.lentCurrent,
+        guard let lent = pthread_getspecific(loopKey).map({ Unmanaged<ServerLoop>.fromOpaque($0) }),
             lent._withUnsafeGuaranteedRef({ $0.index < inboxes.count && inboxes[$0.index] === $0.inbox })
         else { return nil }
         return lent
@@ -56,13 +60,14 @@ extension WebSocketServer {
     func submit(_ commands: [Command], from loop: ServerLoop) -> Bool {
         var remote: [Command] = []
         for command in commands {
+            // Decided without binding what the command carries: each binding copied it (a
+            // retain and a release of its payload's owner or its list of ids, per command).
+            if concernsOnly(command, thread: loop.index) {
+                loop.applyOwn(command)
+                continue
+            }
             switch command {
             case .send(let payload, let ids):
-                // Every session on this thread (always so with one thread): no split.
-                if inboxes.count == 1 || ids.allSatisfy({ thread(of: $0) == loop.index }) {
-                    loop.applyOwn(command)
-                    continue
-                }
                 var own: [SessionID] = []
                 var others: [SessionID] = []
                 for id in ids {
@@ -70,14 +75,23 @@ extension WebSocketServer {
                 }
                 if !own.isEmpty { loop.applyOwn(.send(payload, to: SessionIDs(own))) }
                 if !others.isEmpty { remote.append(.send(payload, to: SessionIDs(others))) }
-            case .close(let id, _, _), .replaceQueue(let id, _), .handled(let id):
-                if thread(of: id) == loop.index { loop.applyOwn(command) } else { remote.append(command) }
-            case .adopt, .reloadCertificates:
+            case .close, .replaceQueue, .handled, .adopt, .reloadCertificates:
                 remote.append(command)
             }
         }
         guard !remote.isEmpty else { return true }
         metrics.threadHops.wrappingAdd(1, ordering: .relaxed)
         return submitToInboxes(remote)
+    }
+
+    /// Whether every session `command` concerns lives on service thread `thread` (always so
+    /// for a send with one thread); false for `adopt` and `reloadCertificates`, which go
+    /// through the inboxes.
+    private func concernsOnly(_ command: Command, thread index: Int) -> Bool {
+        switch command {
+        case .send(_, let ids): inboxes.count == 1 || ids.allSatisfy { thread(of: $0) == index }
+        case .close(let id, _, _), .replaceQueue(let id, _), .handled(let id): thread(of: id) == index
+        case .adopt, .reloadCertificates: false
+        }
     }
 }

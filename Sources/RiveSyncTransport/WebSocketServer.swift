@@ -53,6 +53,8 @@ public final class WebSocketServer: Sendable {
     private let connectionCounts = ConnectionCounts()
     /// The thread the next adopted socket goes to (in turn).
     private let nextAdopter = Atomic<Int>(0)
+    /// Where a service thread keeps its loop (`ServerLoop.threadKey`), read once.
+    let loopKey = ServerLoop.threadKey
 
     private enum RunState {
         case idle
@@ -294,7 +296,17 @@ public final class WebSocketServer: Sendable {
     /// slow-consumer policy (e.g. replace a growing backlog with a catch-up via
     /// `Command.replaceQueue`).
     public func queuedBytes(_ id: SessionID) -> Int? {
-        sessionStats.withLock { $0[id] }.map { $0.queuedBytes.load(ordering: .relaxed) + $0.inTransit.load(ordering: .relaxed) }
+        // On the session's own service thread its queue is read where it lies: what the thread
+        // queued is published by the flush at the end of its callback (hosted work that runs
+        // before that flush asks here).
+        if let loop = ownLoop()?.takeUnretainedValue(), loop.index == thread(of: id) {
+            return loop.sessions.lend(id)?._withUnsafeGuaranteedRef {
+                $0.queue.bytes + $0.stats.inTransit.load(ordering: .relaxed)
+            }
+        }
+        return sessionStats.withLock { $0[id] }.map {
+            $0.queuedBytes.load(ordering: .relaxed) + $0.inTransit.load(ordering: .relaxed)
+        }
     }
 
     /// Message bytes queued for all sessions together, sends in transit included.
@@ -321,6 +333,10 @@ public final class WebSocketServer: Sendable {
 
 /// Cross-thread view of one session, for `queuedBytes(_:)`.
 final class SessionStats: Sendable {
+    /// The object's size on 64-bit (its header and the two counters), for `rs_prefetch`.
+    static let bytes = 32
+    /// The session's queued bytes as its service thread last published them
+    /// (`ServerLoop.publishQueuedBytes`).
     let queuedBytes = Atomic<Int>(0)
     /// Bytes of sends submitted to the session that the service thread has not applied yet.
     let inTransit = Atomic<Int>(0)

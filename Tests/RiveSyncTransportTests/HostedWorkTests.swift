@@ -69,17 +69,26 @@ import Testing
     /// once and the other one waits in the inbox.
     @Test func theThreadsOwnSendsDoNotOvertakeEarlierOnes() async throws {
         let handler = HostingHandler()
-        try await withHandler(handler) { server in
-            let socket = try RawSocket(port: try #require(server.port))
-            #expect(try socket.upgrade().hasPrefix("HTTP/1.1 101"))
-            try await waitUntil("the session is open") { handler.session.withLock { $0 } != nil }
-            let id = try #require(handler.session.withLock { $0 })
+        try await withSession(handler) { server, socket, id in
             try socket.send(text: "wait")
             handler.waiting.wait()
             #expect(server.submit([.send(Payload(text: "from elsewhere"), to: [id])]))
             handler.proceed.signal()
             #expect(try socket.readMessage() == Array("from elsewhere".utf8))
             #expect(try socket.readMessage() == Array("own".utf8))
+        }
+    }
+
+    /// On the session's thread, what it just queued counts in `queuedBytes` before the flush
+    /// at the end of the callback writes it (the figure other threads read is published by
+    /// that flush); once written, every thread reads 0.
+    @Test func theThreadReadsWhatItJustQueued() async throws {
+        let handler = HostingHandler()
+        try await withSession(handler) { server, socket, id in
+            try socket.send(text: "measure")
+            #expect(try socket.readMessage() == Array("queued".utf8))
+            #expect(handler.measured.withLock { $0 } == [6, 6])
+            try await waitUntil("the write published") { server.queuedBytes(id) == 0 }
         }
     }
 }
@@ -91,6 +100,8 @@ private final class HostingHandler: WebSocketServerHandler {
     let session = Locked<SessionID?>(nil)
     let waiting = DispatchSemaphore(value: 0)
     let proceed = DispatchSemaphore(value: 0)
+    /// `queuedBytes` read on the service thread right after a send and in hosted work after it.
+    let measured = Locked<[Int?]>([])
 
     func opened(_ id: SessionID, info: SessionInfo) { session.withLock { $0 = id } }
 
@@ -110,6 +121,10 @@ private final class HostingHandler: WebSocketServerHandler {
             waiting.signal()
             proceed.wait()
             server.submit([.send(Payload(text: "own"), to: [id])])
+        case "measure":
+            server.submit([.send(Payload(text: "queued"), to: [id])])
+            measured.withLock { $0.append(server.queuedBytes(id)) }
+            server.run(onThread: 0) { [measured] in measured.withLock { $0.append(server.queuedBytes(id)) } }
         default:
             break
         }
@@ -129,4 +144,17 @@ private func withHandler(_ handler: HostingHandler, _ body: (WebSocketServer) as
         handler.server.withLock { $0 = nil }
     }
     try await body(server)
+}
+
+/// `withHandler` with one client upgraded and its session open: `body` gets the server, the
+/// client's socket and the session's id.
+private func withSession(
+    _ handler: HostingHandler, _ body: (WebSocketServer, RawSocket, SessionID) async throws -> Void
+) async throws {
+    try await withHandler(handler) { server in
+        let socket = try RawSocket(port: try #require(server.port))
+        #expect(try socket.upgrade().hasPrefix("HTTP/1.1 101"))
+        try await waitUntil("the session is open") { handler.session.withLock { $0 } != nil }
+        try await body(server, socket, try #require(handler.session.withLock { $0 }))
+    }
 }
