@@ -147,21 +147,6 @@ static inline void rs_prefetch(const void *start, size_t bytes) {
 }
 
 /*
- * Prefetches the lines of `wsi` that lws_write reads and lws_partial_buffered
- * does not (a flush reads the latter first, for every connection): in Debian's
- * lws 4.1.6 build the vhost pointer at 0xc8, the role's operations at 0x278
- * and the socket at 0x30c (read from its machine code: perf put nine tenths of
- * lws_write's samples on the load at 0x278). Another layout makes these
- * useless prefetches, nothing worse.
- */
-static inline void rs_prefetch_write_state(const struct lws *wsi) {
-    const char *base = (const char *)wsi;
-    __builtin_prefetch(base + 0xc8, 0, 3);
-    __builtin_prefetch(base + 0x278, 0, 3);
-    __builtin_prefetch(base + 0x30c, 0, 3);
-}
-
-/*
  * Tells `loop` that `fd` is writable, as if epoll had said so: the watchers of
  * `fd` that wait for writing (lws' own, started by lws_callback_on_writable)
  * run in this pass of the loop, with no epoll_ctl and no epoll_wait first.

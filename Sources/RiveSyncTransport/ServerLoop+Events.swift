@@ -238,13 +238,12 @@ extension ServerLoop {
         // no other session's state in lws. The list lends the sessions (no retain: a locked
         // instruction, which would make each read wait for the last); one closed since it
         // was listed is kept alive by `closedWhileListed` until this flush is over.
-        // The same loop asks for the lines the writes read next: lws' own state of each
-        // connection that `lws_write` reads, and the session's published queued bytes.
+        // The same loop asks for the session's published queued bytes, which the write
+        // updates next.
         for listed in flush {
             listed._withUnsafeGuaranteedRef { session in
                 guard !session.isClosed else { return }
                 session.heldOutputAtFlush = lws_partial_buffered(session.wsi) != 0
-                rs_prefetch_write_state(session.wsi)
                 rs_prefetch(Unmanaged.passUnretained(session.stats).toOpaque(), SessionStats.bytes)
             }
         }
