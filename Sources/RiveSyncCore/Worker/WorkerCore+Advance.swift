@@ -47,7 +47,7 @@ extension WorkerCore {
             if let manual { sendAdvanced(target, to: manual) }
             return
         }
-        targets[record].queued = []
+        targets[record].queued = QueuedCommands()
         targets[record].lastStep = start
         // Counted here, where the record is at hand (`propose` would find it by name again).
         targets[record].advancesInFlight += 1

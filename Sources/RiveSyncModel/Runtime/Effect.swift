@@ -29,17 +29,21 @@ extension Change {
 /// which it is visible, used to filter what each subscriber receives.
 public struct Effect: Sendable, Hashable {
     /// Paths of the changed property (or of the slot, for a bind), at least one.
-    public var paths: [String]
+    public var paths: EffectPaths
     public var change: Change
     /// Whether a client's command or the state machine made the change.
     public var origin: EffectOrigin
 
-    public init(paths: [String], change: Change, origin: EffectOrigin = .command) {
+    public init(paths: EffectPaths, change: Change, origin: EffectOrigin = .command) {
         self.paths = paths
         self.change = change
         self.origin = origin
     }
 }
+
+/// The paths at which a target sees a change (`Effect.paths`), from that target's slots. The
+/// usual change (to one slot's own instance) is seen at one, held without an array.
+public typealias EffectPaths = CompactList<String>
 
 /// An operation the advance could not apply, with the reason.
 public struct RejectedCommand: Sendable, Hashable {
@@ -68,7 +72,7 @@ public struct ChangeBatch: Sendable, Hashable {
     /// The target's own operations that were rejected, in order.
     public var rejected: [RejectedCommand]
     /// The author of each applied command that has one, by command id.
-    public var authors: [UInt64: Author]
+    public var authors: CommandAuthors
     /// The target's own transactions that were rejected (nothing of them applied), in order.
     public var rejectedTransactions: [RejectedTransaction]
     /// Seconds of state machine time this advance ran (0 for a batch of another target, or an
@@ -84,7 +88,7 @@ public struct ChangeBatch: Sendable, Hashable {
 
     public init(
         target: String, seq: UInt64, effects: [Effect], applied: [UInt64], rejected: [RejectedCommand],
-        authors: [UInt64: Author] = [:], rejectedTransactions: [RejectedTransaction] = [],
+        authors: CommandAuthors = [:], rejectedTransactions: [RejectedTransaction] = [],
         elapsed: Double = 0, events: [ReportedEvent] = [], layers: [LayerState] = [], settled: Bool = true
     ) {
         self.elapsed = elapsed
