@@ -1,8 +1,8 @@
-/// A list that holds one element inline, and two or more in an array: a list of one (an
-/// advance of one command, a change seen at one path) allocates nothing. Copying it copies
-/// one reference, as an array's does.
+/// A list that holds one element inline, and two or more in an array: a list of one (the
+/// usual advance's one command) allocates nothing. Copying it copies one reference, as an
+/// array's does.
 ///
-/// Its API is inlinable so that other modules (the daemon's worker, the batch writers) get
+/// Its API is inlinable so that other modules (the daemon's worker) get
 /// code specialised for their element type (bench/README.md, "The set path, round eleven").
 public struct CompactList<Element> {
     @usableFromInline var storage: Storage

@@ -130,7 +130,7 @@ public enum StateCodec {
         case "stateMachine": origin = .stateMachine
         default: throw .badField("by", "\"stateMachine\" or absent")
         }
-        return Effect(paths: EffectPaths(paths), change: change, origin: origin)
+        return Effect(paths: paths, change: change, origin: origin)
     }
 
     /// Reads the bindings of a snapshot.

@@ -1,11 +1,13 @@
 import RiveSyncModel
 import Testing
 
-/// `CompactList` (an advance's `QueuedCommands`, an effect's `EffectPaths`): one element held
-/// without an array, two or more in one, and the same list whichever way it was made.
+/// `CompactList` (an advance's `QueuedCommands`): one element held without an array, two or
+/// more in one, and the same list whichever way it was made.
 struct CompactListTests {
+    typealias Paths = CompactList<String>
+
     @Test func appendingKeepsTheOrder() {
-        var paths = EffectPaths()
+        var paths = Paths()
         #expect(paths.isEmpty && Array(paths) == [])
         paths.append("a")
         #expect(paths.count == 1 && paths[0] == "a" && paths.first == "a")
@@ -15,15 +17,15 @@ struct CompactListTests {
     }
 
     @Test func aListIsEqualHoweverItWasMade() {
-        var appended = EffectPaths()
+        var appended = Paths()
         appended.append("only")
-        let lists: [EffectPaths] = [EffectPaths("only"), EffectPaths(["only"]), ["only"], appended]
+        let lists: [Paths] = [Paths("only"), Paths(["only"]), ["only"], appended]
         for list in lists {
-            #expect(list == EffectPaths("only"))
-            #expect(list.hashValue == EffectPaths("only").hashValue)
+            #expect(list == Paths("only"))
+            #expect(list.hashValue == Paths("only").hashValue)
         }
-        #expect(EffectPaths(["a", "b"]) == ["a", "b"] && EffectPaths(["a", "b"]) != ["b", "a"])
-        #expect(EffectPaths("a") != ["a", "a"] && EffectPaths() != ["a"] && EffectPaths() == [])
+        #expect(Paths(["a", "b"]) == ["a", "b"] && Paths(["a", "b"]) != ["b", "a"])
+        #expect(Paths("a") != ["a", "a"] && Paths() != ["a"] && Paths() == [])
     }
 
     @Test func replacingARangeKeepsTheOtherElements() {
@@ -40,11 +42,11 @@ struct CompactListTests {
 
     /// Growing a list of several does not change a copy of it (the array is not shared).
     @Test func aCopyKeepsWhatItHad() {
-        var list: EffectPaths = ["a", "b"]
+        var list: Paths = ["a", "b"]
         let copy = list
         list.append("c")
         #expect(Array(copy) == ["a", "b"] && Array(list) == ["a", "b", "c"])
-        var one = EffectPaths("x")
+        var one = Paths("x")
         let copyOfOne = one
         one.append("y")
         #expect(Array(copyOfOne) == ["x"] && Array(one) == ["x", "y"])

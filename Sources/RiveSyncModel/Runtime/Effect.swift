@@ -29,21 +29,17 @@ extension Change {
 /// which it is visible, used to filter what each subscriber receives.
 public struct Effect: Sendable, Hashable {
     /// Paths of the changed property (or of the slot, for a bind), at least one.
-    public var paths: EffectPaths
+    public var paths: [String]
     public var change: Change
     /// Whether a client's command or the state machine made the change.
     public var origin: EffectOrigin
 
-    public init(paths: EffectPaths, change: Change, origin: EffectOrigin = .command) {
+    public init(paths: [String], change: Change, origin: EffectOrigin = .command) {
         self.paths = paths
         self.change = change
         self.origin = origin
     }
 }
-
-/// The paths at which a target sees a change (`Effect.paths`), from that target's slots. The
-/// usual change (to one slot's own instance) is seen at one, held without an array.
-public typealias EffectPaths = CompactList<String>
 
 /// An operation the advance could not apply, with the reason.
 public struct RejectedCommand: Sendable, Hashable {

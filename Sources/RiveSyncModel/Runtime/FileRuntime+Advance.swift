@@ -165,16 +165,15 @@ extension FileRuntime {
     /// to an instance no slot of a target reaches (addressed as `#id/…`) is in no batch of
     /// that target: its replicas do not hold the instance.
     private func visibility(of change: Change, from origin: String) -> Seen {
-        if case .bind(let slot, _, _) = change { return .one(origin, Effect(paths: EffectPaths(slot.pathPrefix), change: change)) }
+        if case .bind(let slot, _, _) = change { return .one(origin, Effect(paths: [slot.pathPrefix], change: change)) }
         let (instance, property) = change.location
         // One slot's own instance, held by no other (the usual change): that slot's path alone.
         if let roots = rootSlots[instance], roots.count == 1, store.parents[instance] == nil {
-            let path = PropertyPath.appending(property, to: roots[0].prefix)
-            return .one(roots[0].target, Effect(paths: EffectPaths(path), change: change))
+            return .one(roots[0].target, Effect(paths: [PropertyPath.appending(property, to: roots[0].prefix)], change: change))
         }
         return .several(
             store.paths(to: instance, rootSlots: rootSlots).map { name, paths in
-                (name, Effect(paths: EffectPaths(paths.map { PropertyPath.appending(property, to: $0) }), change: change))
+                (name, Effect(paths: paths.map { PropertyPath.appending(property, to: $0) }, change: change))
             })
     }
 

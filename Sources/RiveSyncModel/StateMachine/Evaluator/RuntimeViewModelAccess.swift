@@ -67,7 +67,7 @@ struct RuntimeViewModelAccess: ViewModelAccess {
         }
         for (target, paths) in seen {
             let full = paths.map { $0.isEmpty ? property : $0 + "/" + property }
-            effects[target, default: []].append(Effect(paths: EffectPaths(full), change: change, origin: .stateMachine))
+            effects[target, default: []].append(Effect(paths: full, change: change, origin: .stateMachine))
         }
         return true
     }
