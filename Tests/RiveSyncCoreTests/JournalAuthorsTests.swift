@@ -12,7 +12,7 @@ import Testing
     }
 
     @Test func authorsAndTransactionsSurviveTheJournal() throws {
-        let commands = [
+        let commands: QueuedCommands = [
             QueuedCommand(id: 7, command: .set(path: "mood", value: .number(2)), author: Author(client: "inspector/2.1", token: "qa")),
             QueuedCommand(id: 8, command: .fire(path: "jump"), author: Author(client: nil, token: "qa"), transaction: 8),
             QueuedCommand(

@@ -70,7 +70,7 @@ import Testing
             records: records.enumerated().map { (line: $0.offset + 1, record: $0.element) })
         let original = try #require(try driver.history(of: "room").last)
         let replayed = try #require(try replica.history(of: "room").last)
-        #expect(replayed == original && replayed.authors.values.allSatisfy { $0 == Self.author } && replayed.authors.count == 2)
+        #expect(replayed == original && replayed.authors.dictionary.values.allSatisfy { $0 == Self.author } && replayed.authors.count == 2)
     }
 
     @Test func authorsOffRecordsNone() throws {

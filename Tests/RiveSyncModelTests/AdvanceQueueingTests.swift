@@ -7,7 +7,7 @@ import Testing
     @Test func itMakesTheBatchesOfEnqueueThenAdvance() throws {
         var queued = try Fixtures.kitchenRuntime()
         var once = try Fixtures.kitchenRuntime()
-        let commands = [
+        let commands: QueuedCommands = [
             QueuedCommand(id: 1, command: .set(path: "num", value: .number(3))),
             QueuedCommand(id: 2, command: .set(path: "nope", value: .number(1))),
             QueuedCommand(id: 3, command: .fire(path: "tri")),
@@ -36,7 +36,7 @@ import Testing
         var runtime = try StateMachineCommandTests.triggers()
         var sawRunning = false
         for advance in 0..<20 {
-            let commands = advance == 10 ? [QueuedCommand(id: 1, command: .fireInput(name: "Trigger 1"))] : []
+            let commands: QueuedCommands = advance == 10 ? [QueuedCommand(id: 1, command: .fireInput(name: "Trigger 1"))] : []
             let result = try runtime.advance("legacy", queueing: commands, elapsed: 0.1)
             #expect(result.settled == runtime.isSettled("legacy"), "advance \(advance)")
             #expect(result.generation == 0)

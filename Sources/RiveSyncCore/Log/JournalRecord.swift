@@ -43,7 +43,7 @@ public enum JournalRecord: Sendable, Equatable {
     case deleteTarget(String)
     /// An advance of `target`: the commands it applied, in order, then `elapsed` seconds of its
     /// state machine (decided once, by whoever proposed it, so every replay runs the same time).
-    case advance(target: String, commands: [QueuedCommand], elapsed: Double = 0)
+    case advance(target: String, commands: QueuedCommands, elapsed: Double = 0)
 }
 
 extension JournalRecord {
@@ -101,7 +101,7 @@ extension JournalRecord {
         }
         switch type {
         case "advance":
-            var commands: [QueuedCommand] = []
+            var commands = QueuedCommands()
             for command in try fields.array("commands") { commands.append(try JournalCodec.decodeQueued(command)) }
             self = .advance(target: try fields.string("target"), commands: commands, elapsed: try fields.elapsed("elapsed"))
         case "createInstance":

@@ -91,7 +91,7 @@ extension WorkerCore {
             let seq = try fields.int("seq")
             let applied = try commands(in: json)
             guard seq > 0 else { throw JournalCodec.Invalid(description: "history seq \(seq)") }
-            var authors: [UInt64: Author] = [:]
+            var authors = CommandAuthors()
             let recorded: [Author?]?
             do { recorded = try ServerMessage.Batch.authors(in: json, count: applied.count) } catch {
                 throw JournalCodec.Invalid(description: "history authors: \(error.message)")

@@ -104,7 +104,7 @@ extension WorkerCore {
         }
         /// Commands waiting for this target's next advance, in arrival order: proposed with
         /// it, and applied only once the log commits it.
-        public internal(set) var queued: [QueuedCommand] {
+        public internal(set) var queued: QueuedCommands {
             get { fields.queued }
             _modify { yield &unique.queued }
         }
@@ -150,7 +150,7 @@ extension WorkerCore.TargetRecord {
         @exclusivity(unchecked) var audience: Fanout.Audience?
         @exclusivity(unchecked) var openings: ServerMessage.TargetOpenings?
         @exclusivity(unchecked) var history = WorkerCore.BatchHistory()
-        @exclusivity(unchecked) var queued: [QueuedCommand] = []
+        @exclusivity(unchecked) var queued = QueuedCommands()
         @exclusivity(unchecked) var advancesInFlight = 0
         @exclusivity(unchecked) var pending = WorkerCore.PendingAcks()
         @exclusivity(unchecked) var presence = PresenceRecord()

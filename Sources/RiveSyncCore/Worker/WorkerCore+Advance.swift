@@ -38,16 +38,18 @@ extension WorkerCore {
         let start = environment.now()
         targets[record].scheduled = false
         targets[record].lastAdvance = start
-        let commands = targets[record].queued
         let file = targets[record].file
         let seconds = elapsed ?? autoElapsed(target, at: record, now: start)
         // A settled state machine's time changes nothing: only commands make an advance then.
         // A running one advances on request, or on the tick of the worker that drives it.
-        guard !commands.isEmpty || (!isSettled(target, at: record) && (elapsed != nil || targets[record].drivesTime)) else {
+        guard !targets[record].queued.isEmpty || (!isSettled(target, at: record) && (elapsed != nil || targets[record].drivesTime))
+        else {
             if let manual { sendAdvanced(target, to: manual) }
             return
         }
-        targets[record].queued = []
+        // Taken out of the record, not copied and emptied.
+        var commands = QueuedCommands()
+        swap(&commands, &targets[record].queued)
         targets[record].lastStep = start
         // Counted here, where the record is at hand (`propose` would find it by name again).
         targets[record].advancesInFlight += 1

@@ -135,7 +135,7 @@ extension WorkerCore {
 
     /// Ends queued commands that will never apply: each one a session still waits for gets
     /// `error(command number)`, and the gauges count every one as rejected.
-    func abandon(_ commands: [QueuedCommand], on target: String, pending: PendingAcks, error: (UInt64) -> WireError) {
+    func abandon(_ commands: some Collection<QueuedCommand>, on target: String, pending: PendingAcks, error: (UInt64) -> WireError) {
         count(.commandsRejected(target: target, count: commands.count))
         waitingChange.commands -= commands.count
         for command in commands {

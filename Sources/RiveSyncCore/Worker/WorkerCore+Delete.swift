@@ -37,9 +37,9 @@ extension WorkerCore {
         count(.subscriptions(target: target, delta: -record.subscribers.count))
         let inFlight = waiting.waiters.flatMap { waiter -> [QueuedCommand] in
             guard case .advance(target, _, let commands, _) = waiter else { return [] }
-            return commands
+            return Array(commands)
         }
-        abandon(record.queued + inFlight + removal.dropped, on: target, pending: record.pending) { number in
+        abandon(Array(record.queued) + inFlight + removal.dropped, on: target, pending: record.pending) { number in
             WireError(
                 code: .targetDeleted, message: "target '\(target)' was deleted before this command applied",
                 details: [("target", .string(target)), ("command", .number(Double(number)))])

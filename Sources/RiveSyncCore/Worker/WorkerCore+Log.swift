@@ -10,7 +10,7 @@ enum Waiter {
     indirect case request(RequestWaiter)
     /// An advance's commands (their senders wait in the target's `pending`); `record`: the
     /// target's record when it was proposed; `manual`: the `advance` request that asked for it.
-    case advance(target: String, record: WorkerCore.TargetHandle, commands: [QueuedCommand], manual: ManualAdvance?)
+    case advance(target: String, record: WorkerCore.TargetHandle, commands: QueuedCommands, manual: ManualAdvance?)
     /// The daemon itself (configuration loading): the outcome is kept for `outcome(of:)`;
     /// `reserved`: the target name claimed for it, given back if the record does not apply.
     case own(reserved: String?)

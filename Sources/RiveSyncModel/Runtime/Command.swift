@@ -120,3 +120,8 @@ public struct QueuedCommand: Sendable, Hashable {
         var resolved: ResolvedProperty?
     }
 }
+
+/// Commands queued on a target, in arrival order: what one advance applies (a worker's queue,
+/// an advance's journal record, `FileRuntime.advance(_:queueing:elapsed:)`). The usual advance
+/// has one command, held without an array.
+public typealias QueuedCommands = CompactList<QueuedCommand>

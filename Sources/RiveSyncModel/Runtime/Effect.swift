@@ -68,7 +68,7 @@ public struct ChangeBatch: Sendable, Hashable {
     /// The target's own operations that were rejected, in order.
     public var rejected: [RejectedCommand]
     /// The author of each applied command that has one, by command id.
-    public var authors: [UInt64: Author]
+    public var authors: CommandAuthors
     /// The target's own transactions that were rejected (nothing of them applied), in order.
     public var rejectedTransactions: [RejectedTransaction]
     /// Seconds of state machine time this advance ran (0 for a batch of another target, or an
@@ -84,7 +84,7 @@ public struct ChangeBatch: Sendable, Hashable {
 
     public init(
         target: String, seq: UInt64, effects: [Effect], applied: [UInt64], rejected: [RejectedCommand],
-        authors: [UInt64: Author] = [:], rejectedTransactions: [RejectedTransaction] = [],
+        authors: CommandAuthors = [:], rejectedTransactions: [RejectedTransaction] = [],
         elapsed: Double = 0, events: [ReportedEvent] = [], layers: [LayerState] = [], settled: Bool = true
     ) {
         self.elapsed = elapsed

@@ -16,7 +16,7 @@ extension FileRuntime {
     /// `advance(_:elapsed:)`), finding the target by its name once; the result also says what
     /// the caller would otherwise look the target up again for.
     public mutating func advance(
-        _ targetName: String, queueing commands: [QueuedCommand], elapsed: Double
+        _ targetName: String, queueing commands: QueuedCommands, elapsed: Double
     ) throws(StateMachineError) -> AdvanceResult {
         guard let index = targets.index(forKey: targetName) else { throw .unknownTarget(targetName) }
         let batches = advance(at: index, queueing: commands, elapsed: elapsed)
@@ -26,15 +26,17 @@ extension FileRuntime {
 
     /// `advance(_:elapsed:)` of the target at `index` in `targets`, `commands` queued after its
     /// queue. Nothing here adds or removes a target, so the index holds throughout.
-    private mutating func advance(at index: TargetIndex, queueing commands: [QueuedCommand] = [], elapsed: Double) -> [ChangeBatch] {
+    private mutating func advance(at index: TargetIndex, queueing commands: QueuedCommands = [], elapsed: Double) -> [ChangeBatch] {
         let targetName = targets.keys[index]
         // Only the queue is kept: a copy of the target kept while it changes would copy its
-        // fields. Commands given to an empty queue are the queue (not appended to it).
-        var queue = targets.values[index].queue
-        if queue.isEmpty { queue = commands } else { queue += commands }
+        // fields. Commands given to an empty queue are the queue (no array made of them).
+        var queue = commands
+        if !targets.values[index].queue.isEmpty {
+            queue = QueuedCommands(targets.values[index].queue + commands)
+            targets.values[index].queue = []
+        }
         // A settled target's empty advance costs nothing: only a running state machine changes.
         guard !queue.isEmpty || !targets.values[index].isSettled else { return [] }
-        if !targets.values[index].queue.isEmpty { targets.values[index].queue = [] }
         var outcome = AdvanceOutcome(target: targetName)
         var start = 0
         while start < queue.count {
@@ -90,7 +92,7 @@ extension FileRuntime {
 
     /// Applies one transaction's commands in order; on the first failure undoes every change
     /// they made and drops their effects. `target`: the target's index in `targets`.
-    private mutating func applyTransaction(_ commands: ArraySlice<QueuedCommand>, on target: TargetIndex, outcome: inout AdvanceOutcome) {
+    private mutating func applyTransaction(_ commands: Slice<QueuedCommands>, on target: TargetIndex, outcome: inout AdvanceOutcome) {
         var undo = ChangeUndo(target: targets.values[target])
         let mark = outcome.effects.mark
         for (index, queued) in commands.enumerated() {
@@ -232,7 +234,7 @@ public struct AdvanceResult: Sendable {
 private struct AdvanceOutcome {
     var effects: AdvanceEffects
     var appliedIDs: [UInt64] = []
-    var authors: [UInt64: Author] = [:]
+    var authors = CommandAuthors()
     var rejected: [RejectedCommand] = []
     var rejectedTransactions: [RejectedTransaction] = []
 
