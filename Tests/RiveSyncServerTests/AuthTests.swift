@@ -224,8 +224,12 @@ import Testing
         }
     }
 
-    @Test func reloadAddsRevokesAndNarrowsTokens() async throws {
-        try await withAuthDaemon(auth: [], tokens: Self.tokens) { server in
+    /// With two transport threads the two connections are served on different threads, each
+    /// by its own connection core (`Dispatchers`): the reload reaches both.
+    @Test(arguments: [1, 2])
+    func reloadAddsRevokesAndNarrowsTokens(transportThreads: Int) async throws {
+        let threads: [(String, JSONValue)] = [("transportThreads", .number(Double(transportThreads)))]
+        try await withAuthDaemon(auth: [], tokens: Self.tokens, extra: threads) { server in
             let revoked = try await server.connect(token: Self.admin)
             let narrowed = try await server.connect(token: Self.reader)
             let whole = try await narrowed.request(["type": "subscribe", "target": "character"])

@@ -13,12 +13,14 @@ import RiveSyncTransport
 package final class Dispatchers: Sendable {
     /// The cores, by service thread.
     package let all: [Dispatcher]
+    private let context: ServerContext
 
     /// `threads` cores over `workers` (at least one), from the configuration's tokens file.
     init(context: ServerContext, workers: [WorkerShell], threads: Int) throws(ConfigurationError) {
         let table = try context.configuration.auth.tokensFile.map { (path) throws(ConfigurationError) in
             do { return try TokenTable.read(path) } catch { throw .invalid("auth.tokensFile: \(error)") }
         }
+        self.context = context
         let background = DispatchQueue(label: "rivesyncd.background")
         all = (0..<max(threads, 1)).map { index in
             Dispatcher(context: context, workers: workers, tokens: table ?? TokenTable(), index: index, background: background)
@@ -70,10 +72,10 @@ package final class Dispatchers: Sendable {
     /// closed (1008) and subscriptions the new scopes no longer allow are ended; on failure
     /// the old tokens stay.
     func reloadTokens() throws(ConfigurationError) {
-        guard let path = all[0].context.configuration.auth.tokensFile else { return }
+        guard let path = context.configuration.auth.tokensFile else { return }
         let table = try TokenTable.read(path)
         reconfigure { $0.access.tokens = table.entries }
-        all[0].context.log(.info, "tokens reloaded", [("path", path), ("tokens", "\(table.entries.count)")])
+        context.log(.info, "tokens reloaded", [("path", path), ("tokens", "\(table.entries.count)")])
     }
 
     /// Posts `event` to every core.
