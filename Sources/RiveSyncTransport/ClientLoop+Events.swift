@@ -77,7 +77,7 @@ extension ClientLoop {
 
     func received(_ wsi: OpaquePointer, _ chunk: UnsafeRawBufferPointer) -> Int32 {
         guard let session = session(wsi), !session.rejectingInput else { return -1 }
-        switch session.receive(chunk, on: wsi, metrics: metrics) {
+        switch session.receive(chunk, on: wsi, stripe: stripe, metrics: metrics) {
         case .partial:
             return 0
         case .complete(let message, let isText):
@@ -97,7 +97,7 @@ extension ClientLoop {
         }
         var tally = WriteTally()
         guard let write = session.queue.write(to: wsi, coalescingInto: nil, copyEveryWrite: true, tally: &tally) else { return 0 }
-        tally.publish(to: metrics)
+        tally.publish(to: stripe)
         session.lastWritten = write.buffer
         if !write.accepted { return -1 }
         if !session.queue.isEmpty || session.pendingClose != nil { lws_callback_on_writable(wsi) }

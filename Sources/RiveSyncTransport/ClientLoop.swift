@@ -34,6 +34,8 @@ final class ClientLoop: @unchecked Sendable {
     let configuration: WebSocketClient.Configuration
     let inbox: Inbox<Input>
     let metrics: TransportMetrics
+    /// The counters written on every message (a client has one stripe).
+    let stripe: TransportStripe
 
     var context: OpaquePointer?
     var sessions: [UInt64: ClientSession] = [:]
@@ -46,6 +48,7 @@ final class ClientLoop: @unchecked Sendable {
         self.configuration = configuration
         self.inbox = inbox
         self.metrics = metrics
+        stripe = metrics.stripes[0]
         allocations = LoopAllocations(
             protocolName: ClientLoop.protocolName, callback: clientCallback, rxBufferSize: 64 * 1024, txPacketSize: 64 * 1024,
             pingIntervalSeconds: configuration.pingIntervalSeconds,
@@ -90,8 +93,8 @@ final class ClientLoop: @unchecked Sendable {
                 }
                 let wasEmpty = session.queue.isEmpty
                 session.queue.append(payload)
-                metrics.queuedBytes.wrappingAdd(payload.count, ordering: .relaxed)
-                metrics.queuedMessages.wrappingAdd(1, ordering: .relaxed)
+                stripe.queuedBytes.wrappingAdd(payload.count, ordering: .relaxed)
+                stripe.queuedMessages.wrappingAdd(1, ordering: .relaxed)
                 if wasEmpty, session.isOpen, let wsi = session.wsi { lws_callback_on_writable(wsi) }
             case .close(let id, let code, let reason):
                 guard let session = sessions[id], session.pendingClose == nil else { continue }
@@ -183,8 +186,8 @@ final class ClientLoop: @unchecked Sendable {
 
     /// Delivers the terminal event and forgets the session.
     func finish(_ session: ClientSession, with event: ClientEvent) {
-        metrics.queuedBytes.wrappingAdd(-session.queue.bytes, ordering: .relaxed)
-        metrics.queuedMessages.wrappingAdd(-session.queue.count, ordering: .relaxed)
+        stripe.queuedBytes.wrappingAdd(-session.queue.bytes, ordering: .relaxed)
+        stripe.queuedMessages.wrappingAdd(-session.queue.count, ordering: .relaxed)
         session.queue = SendQueue()
         session.lastWritten = nil
         sessions[session.request.id] = nil

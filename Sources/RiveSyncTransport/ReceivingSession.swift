@@ -13,7 +13,9 @@ extension ReceivingSession {
     /// caller to deliver, or `.tooLarge` after queueing close 1009 (the callback then returns
     /// -1). Returned, not handed to a closure: a closure that captured the loop and the session
     /// retained both for every message, and the message was copied into its call.
-    func receive(_ chunk: UnsafeRawBufferPointer, on wsi: OpaquePointer, metrics: TransportMetrics) -> MessageAssembler.Step {
+    func receive(
+        _ chunk: UnsafeRawBufferPointer, on wsi: OpaquePointer, stripe: TransportStripe, metrics: TransportMetrics
+    ) -> MessageAssembler.Step {
         let step = assembler.append(
             chunk, first: lws_is_first_fragment(wsi) != 0,
             final: lws_is_final_fragment(wsi) != 0,
@@ -22,8 +24,8 @@ extension ReceivingSession {
         case .partial:
             break
         case .complete(let message, _):
-            metrics.messagesIn.wrappingAdd(1, ordering: .relaxed)
-            metrics.bytesIn.wrappingAdd(message.count, ordering: .relaxed)
+            stripe.messagesIn.wrappingAdd(1, ordering: .relaxed)
+            stripe.bytesIn.wrappingAdd(message.count, ordering: .relaxed)
         case .tooLarge:
             metrics.messagesTooLarge.wrappingAdd(1, ordering: .relaxed)
             rejectingInput = true

@@ -142,7 +142,7 @@ extension ServerLoop {
         return lent._withUnsafeGuaranteedRef { session in
             guard !session.rejectingInput else { return -1 }
             session.writesAtOnce = false
-            switch session.receive(chunk, on: wsi, metrics: metrics) {
+            switch session.receive(chunk, on: wsi, stripe: stripe, metrics: metrics) {
             case .partial:
                 return 0
             case .complete(let message, let isText):
@@ -170,7 +170,7 @@ extension ServerLoop {
         }
         var tally = WriteTally()
         let accepted = writeNext(session, tally: &tally)
-        tally.publish(to: metrics)
+        tally.publish(to: stripe)
         publishQueuedBytes(session)
         guard accepted else { return -1 }
         if !session.queue.isEmpty || session.pendingClose != nil { requestWriteable(session) }
@@ -226,7 +226,7 @@ extension ServerLoop {
         swap(&flush, &newlyQueued)
         var tally = WriteTally()
         defer {
-            tally.publish(to: metrics)
+            tally.publish(to: stripe)
             // `removeAll(keepingCapacity:)` goes through the generic `replaceSubrange`.
             while flush.popLast() != nil {}
             flushStorage = flush
@@ -312,8 +312,8 @@ extension ServerLoop {
         // `newlyQueued` (or the flush under way) lends it: kept alive until the flush is over.
         if session.listedForFlush { closedWhileListed.append(session) }
         metrics.messagesDropped.wrappingAdd(session.queue.count, ordering: .relaxed)
-        metrics.queuedBytes.wrappingAdd(-session.queue.bytes, ordering: .relaxed)
-        metrics.queuedMessages.wrappingAdd(-session.queue.count, ordering: .relaxed)
+        stripe.queuedBytes.wrappingAdd(-session.queue.bytes, ordering: .relaxed)
+        stripe.queuedMessages.wrappingAdd(-session.queue.count, ordering: .relaxed)
         session.queue = SendQueue()
         sessions.remove(session.id)
         sessionStats.withLock { $0[session.id] = nil }
@@ -350,7 +350,7 @@ extension ServerLoop {
     func apply(_ command: WebSocketServer.Command, inTransit: Bool) {
         switch command {
         case .send(let payload, let ids):
-            if inTransit { metrics.bytesInTransit.subtract(payload.count * ids.count, ordering: .relaxed) }
+            if inTransit { stripe.bytesInTransit.subtract(payload.count * ids.count, ordering: .relaxed) }
             // The gauges change once per send, not once per recipient.
             var tally = WriteTally()
             if case .one(let id) = ids.storage {
@@ -358,7 +358,7 @@ extension ServerLoop {
             } else {
                 deliver(payload, toEach: ids, inTransit: inTransit, tally: &tally)
             }
-            tally.publish(to: metrics)
+            tally.publish(to: stripe)
         case .close(let id, let code, let reason):
             if let session = sessions[id] { requestClose(session, code: code, reason: reason, immediate: false) }
         case .replaceQueue(let id, let payloads):
@@ -413,7 +413,7 @@ extension ServerLoop {
         }
         if session.queue.bytes + payload.count > configuration.maxQueuedBytesPerSession {
             // The handler hears of the overflow with the gauges up to date.
-            tally.publish(to: metrics)
+            tally.publish(to: stripe)
             tally = WriteTally()
             overflow(session)
             return
@@ -455,7 +455,7 @@ extension ServerLoop {
         session.overflowed = false
         var tally = WriteTally()
         for payload in payloads { append(payload, to: session, tally: &tally) }
-        tally.publish(to: metrics)
+        tally.publish(to: stripe)
     }
 
     /// Stores the close code and reason lws sends when the callback then returns -1.

@@ -28,6 +28,8 @@ final class ServerLoop: @unchecked Sendable {
     let configuration: WebSocketServer.Configuration
     let handler: any WebSocketServerHandler
     let metrics: TransportMetrics
+    /// This thread's part of `metrics`: the counters written on every message.
+    let stripe: TransportStripe
     let metricsAccess: @Sendable (_ authorization: String?, _ remoteAddress: String) -> HTTPAccess
     let metricsBody: @Sendable (TransportMetrics) -> String
     let readiness: @Sendable () -> Bool
@@ -125,6 +127,7 @@ final class ServerLoop: @unchecked Sendable {
         self.configuration = configuration
         self.handler = handler
         self.metrics = metrics
+        stripe = metrics.stripes[thread.index]
         self.metricsAccess = metricsAccess
         self.metricsBody = metricsBody
         self.readiness = readiness
@@ -308,8 +311,8 @@ final class ServerLoop: @unchecked Sendable {
     /// Publishes a change of a session's queue to the per-session and total gauges.
     func queueChanged(_ session: ServerSession, bytesDelta: Int, countDelta: Int) {
         publishQueuedBytes(session)
-        metrics.queuedBytes.wrappingAdd(bytesDelta, ordering: .relaxed)
-        metrics.queuedMessages.wrappingAdd(countDelta, ordering: .relaxed)
+        stripe.queuedBytes.wrappingAdd(bytesDelta, ordering: .relaxed)
+        stripe.queuedMessages.wrappingAdd(countDelta, ordering: .relaxed)
     }
 
     /// Stores the session's queued bytes where other threads read them (`queuedBytes(_:)`):

@@ -81,7 +81,7 @@ extension WebSocketServer {
         }
         guard !remote.isEmpty else { return true }
         metrics.threadHops.wrappingAdd(1, ordering: .relaxed)
-        return submitToInboxes(remote)
+        return submitToInboxes(remote, countedOn: loop.stripe)
     }
 
     /// Whether every session `command` concerns lives on service thread `thread` (always so

@@ -39,7 +39,7 @@ public final class WebSocketServer: Sendable {
     /// The settings this server was created with.
     public let configuration: Configuration
     /// Live counters, readable from any thread (include them in `/metrics`).
-    public let metrics = TransportMetrics()
+    public let metrics: TransportMetrics
 
     private let handler: any WebSocketServerHandler
     private let metricsBody: @Sendable (TransportMetrics) -> String
@@ -90,6 +90,7 @@ public final class WebSocketServer: Sendable {
         self.readiness = readiness
         self.steering = steering
         inboxes = (0..<max(configuration.serviceThreads, 1)).map { _ in Inbox() }
+        metrics = TransportMetrics(serviceThreads: inboxes.count)
     }
 
     /// Binds, starts the service thread, and returns once the server accepts connections.
@@ -199,9 +200,10 @@ public final class WebSocketServer: Sendable {
         return submitToInboxes(commands)
     }
 
-    /// `submit` through the inboxes (from a thread that is not one of the service threads).
-    func submitToInboxes(_ commands: [Command]) -> Bool {
-        countInTransit(commands)
+    /// `submit` through the inboxes. `stripe`: where the sends in transit are counted (the
+    /// submitting service thread's own; the first thread's from any other thread).
+    func submitToInboxes(_ commands: [Command], countedOn stripe: TransportStripe? = nil) -> Bool {
+        countInTransit(commands, on: stripe ?? metrics.stripes[0])
         guard inboxes.count > 1 else { return inboxes[0].submit(commands.lazy.map { .command($0) }) }
         var inputs = [[ServerLoop.Input]](repeating: [], count: inboxes.count)
         for command in commands { sort(command, into: &inputs) }
@@ -264,14 +266,14 @@ public final class WebSocketServer: Sendable {
     @discardableResult
     public func send(_ payload: Payload, to ids: SessionIDs) -> Bool {
         guard inboxes.count == 1, ownLoop() == nil else { return submit([.send(payload, to: ids)]) }
-        countInTransit(CollectionOfOne(.send(payload, to: ids)))
+        countInTransit(CollectionOfOne(.send(payload, to: ids)), on: metrics.stripes[0])
         return inboxes[0].submit(CollectionOfOne(.command(.send(payload, to: ids))))
     }
 
     /// Counts the sends of a submit before the service thread applies them, so `queuedBytes`
     /// includes them from the moment they are submitted (a reading taken right after a submit
     /// is never stale). One lock for the whole submit, none when it sends nothing.
-    private func countInTransit(_ commands: some Collection<Command>) {
+    private func countInTransit(_ commands: some Collection<Command>, on stripe: TransportStripe) {
         var total = 0
         for case .send(let payload, let ids) in commands { total += payload.count * ids.count }
         guard total > 0 else { return }
@@ -280,7 +282,7 @@ public final class WebSocketServer: Sendable {
                 for id in ids { stats[id]?.inTransit.add(payload.count, ordering: .relaxed) }
             }
         }
-        metrics.bytesInTransit.add(total, ordering: .relaxed)
+        stripe.bytesInTransit.add(total, ordering: .relaxed)
     }
 
     /// Closes a session after its queued messages. See `Command.close`.
@@ -311,7 +313,7 @@ public final class WebSocketServer: Sendable {
 
     /// Message bytes queued for all sessions together, sends in transit included.
     public var totalQueuedBytes: Int {
-        metrics.queuedBytes.load(ordering: .relaxed) + metrics.bytesInTransit.load(ordering: .relaxed)
+        metrics.queuedBytes + metrics.bytesInTransit
     }
 
     /// Sends close frames with `closeCode` to every session, waits up to

@@ -15,16 +15,16 @@ struct WriteTally {
     var direct = 0
     var fed = 0
 
-    /// Adds the counts to `metrics` (relaxed, as every update of them).
-    func publish(to metrics: TransportMetrics) {
+    /// Adds the counts to the service thread's `stripe` (relaxed, as every update of them).
+    func publish(to stripe: TransportStripe) {
         if writes != 0 {
-            metrics.writes.wrappingAdd(writes, ordering: .relaxed)
-            metrics.messagesOut.wrappingAdd(messages, ordering: .relaxed)
-            metrics.bytesOut.wrappingAdd(bytes, ordering: .relaxed)
+            stripe.writes.wrappingAdd(writes, ordering: .relaxed)
+            stripe.messagesOut.wrappingAdd(messages, ordering: .relaxed)
+            stripe.bytesOut.wrappingAdd(bytes, ordering: .relaxed)
         }
-        if queuedBytes != 0 { metrics.queuedBytes.wrappingAdd(queuedBytes, ordering: .relaxed) }
-        if queuedMessages != 0 { metrics.queuedMessages.wrappingAdd(queuedMessages, ordering: .relaxed) }
-        if direct != 0 { metrics.directWrites.wrappingAdd(direct, ordering: .relaxed) }
-        if fed != 0 { metrics.fedWrites.wrappingAdd(fed, ordering: .relaxed) }
+        if queuedBytes != 0 { stripe.queuedBytes.wrappingAdd(queuedBytes, ordering: .relaxed) }
+        if queuedMessages != 0 { stripe.queuedMessages.wrappingAdd(queuedMessages, ordering: .relaxed) }
+        if direct != 0 { stripe.directWrites.wrappingAdd(direct, ordering: .relaxed) }
+        if fed != 0 { stripe.fedWrites.wrappingAdd(fed, ordering: .relaxed) }
     }
 }

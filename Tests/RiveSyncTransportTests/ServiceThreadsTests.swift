@@ -13,7 +13,8 @@ import Testing
 @Suite struct ServiceThreadsTests {
     /// Adopted sockets go to the threads in turn, so six sockets on three threads land two on
     /// each (ids 1, 4 on the first; 2, 5 on the second; 3, 6 on the third). Each is echoed
-    /// by its own thread, and one broadcast to all six reaches every one after its echo.
+    /// by its own thread, and one broadcast to all six reaches every one after its echo. The
+    /// counters every thread writes on its own are summed.
     @Test func sessionsOnEveryThreadAreServedInSubmitOrder() async throws {
         try await withServer({ $0.serviceThreads = 3 }) { server, handler in
             var sockets: [RawSocket] = []
@@ -38,6 +39,14 @@ import Testing
                 #expect(try socket.readMessage() == Array("two".utf8))
             }
             #expect(server.metrics.connectionsCurrent.load(ordering: .relaxed) == 6)
+            // Each thread counts its own messages; the metrics are the sum over the three.
+            #expect(server.metrics.messagesIn == 6)
+            #expect(server.metrics.bytesIn == (0..<6).reduce(0) { $0 + "echo \($1)".utf8.count })
+            try await waitUntil("every write counted") { server.metrics.messagesOut == 6 + 12 }
+            #expect(server.metrics.bytesOut == server.metrics.bytesIn + 6 * 6)
+            #expect(server.metrics.queuedBytes == 0)
+            #expect(server.metrics.queuedMessages == 0)
+            #expect(server.totalQueuedBytes == 0)
         }
     }
 
