@@ -68,6 +68,9 @@ package final class DaemonMetrics: Sendable {
             if rejected != 0 { commandsRejected.add(rejected, ordering: .relaxed) }
         }
 
+        /// Whether any counter is not 0.
+        var isCounted: Bool { TargetCounter.allCases.contains { value(of: $0) != 0 } }
+
         func value(of counter: TargetCounter) -> Int {
             switch counter {
             case .subscriptions: subscriptions.load(ordering: .relaxed)
@@ -87,6 +90,18 @@ package final class DaemonMetrics: Sendable {
             if let shared = all[label] { return shared }
             let made = TargetCounters()
             all[label] = made
+            return made
+        }
+    }
+
+    /// The counters a worker counts `target`'s batches under: its own, or, past the label cap,
+    /// the worker's `stripe`'s share of `_other` (no two workers write one `_other` per batch).
+    func counters(of target: String, apartFrom stripe: MetricStripe) -> TargetCounters {
+        targets.withLock { all in
+            if let found = all[target] { return found }
+            guard label(of: target, in: all) == target else { return stripe.otherTargets }
+            let made = TargetCounters()
+            all[target] = made
             return made
         }
     }
@@ -120,13 +135,19 @@ package final class DaemonMetrics: Sendable {
         }
         header("build_info", "gauge", "Always 1; the labels say which release and protocol this daemon is.")
         sample("build_info", [("version", RiveSyncVersion.current), ("protocol", "1")], "1")
-        let perTarget = targets.withLock { $0 }.sorted { $0.key < $1.key }
+        let stripes = self.stripes.withLock { $0 }
+        // `_other` sums its shared counters and every worker's share (`MetricStripe.otherTargets`).
+        var perTarget = targets.withLock { $0 }.mapValues { [$0] }
+        let others = stripes.map(\.otherTargets).filter(\.isCounted)
+        if !others.isEmpty { perTarget[Self.otherTarget, default: []] += others }
+        let labelled = perTarget.sorted { $0.key < $1.key }
         for counter in TargetCounter.allCases {
             let (name, type, help) = counter.exposition
             header(name, type, help)
-            for (target, counters) in perTarget { sample(name, [("target", target)], "\(counters.value(of: counter))") }
+            for (target, counters) in labelled {
+                sample(name, [("target", target)], "\(counters.reduce(0) { $0 + $1.value(of: counter) })")
+            }
         }
-        let stripes = self.stripes.withLock { $0 }
         func sum(_ counter: (MetricStripe) -> Int) -> Int { stripes.reduce(0) { $0 + counter($1) } }
         header("commands_queued", "gauge", "Commands waiting for an advance.")
         sample("commands_queued", [], "\(sum { $0.commandsQueued.load(ordering: .relaxed) })")

@@ -12,6 +12,9 @@ final class MetricStripe: Sendable {
     let requests = Atomic<Int>(0)
     /// Advance durations: counts per bucket of `DaemonMetrics.advanceBuckets`, and the sum in ns.
     let advances = Mutex(AdvanceHistogram())
+    /// The batches and commands of this worker's targets past `metrics.maxTargetLabels`:
+    /// `/metrics` adds them to `target="_other"`, which every worker would otherwise write.
+    let otherTargets = DaemonMetrics.TargetCounters()
     /// Keeps the next stripe's counters off this one's last cache line.
     private let padding: (Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0)
 

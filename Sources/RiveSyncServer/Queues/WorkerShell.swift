@@ -196,7 +196,7 @@ package final class WorkerShell: @unchecked Sendable {
         case .subscriptions(let target, let delta): context.metrics.add(delta, to: .subscriptions, of: target)
         case .published(let target, let record, let applied, let rejected):
             metrics._withUnsafeGuaranteedRef { metrics in
-                counters(of: target, record: record, in: metrics)._withUnsafeGuaranteedRef {
+                counters(of: target, record: record, in: metrics, apartFrom: stripe)._withUnsafeGuaranteedRef {
                     $0.addBatch(applied: applied, rejected: rejected)
                 }
             }
@@ -212,16 +212,17 @@ package final class WorkerShell: @unchecked Sendable {
         }
     }
 
-    /// The counters of `target` in `metrics`, whose record `record` is (cached by its slot), lent
-    /// without a retain: the cache holds them until the slot holds another target's.
+    /// The counters of `target` in `metrics` (past the label cap, this worker's share of
+    /// `_other` in `stripe`), whose record `record` is (cached by its slot), lent without a
+    /// retain: the cache holds them until the slot holds another target's.
     private func counters(
-        of target: String, record: WorkerCore.TargetHandle, in metrics: DaemonMetrics
+        of target: String, record: WorkerCore.TargetHandle, in metrics: DaemonMetrics, apartFrom stripe: Unmanaged<MetricStripe>
     ) -> Unmanaged<DaemonMetrics.TargetCounters> {
         let slot = record.slot
         if slot < targetCounters.count, let cached = targetCounters[slot], cached.record == record {
             return Unmanaged.passUnretained(cached.counters)
         }
-        let found = metrics.counters(of: target)
+        let found = stripe._withUnsafeGuaranteedRef { metrics.counters(of: target, apartFrom: $0) }
         if slot >= targetCounters.count { targetCounters += repeatElement(nil, count: slot + 1 - targetCounters.count) }
         targetCounters[slot] = (record, found)
         return Unmanaged.passUnretained(found)
