@@ -117,17 +117,19 @@ class Server:
     """One running server process with /proc readings."""
 
     def __init__(self, kind, build_dir, work_dir, core, rate, workers=2, room_files=0, port=None, cluster=None,
-                 share_port=False, room_file="rooms.schema.json", quota=None):
+                 share_port=False, room_file="rooms.schema.json", quota=None, threads=None):
         """rivesyncd gets `workers` worker threads and either the fan-out's one state machine
         (advancing at most `rate`/s) or, with `room_files` > 0, that many copies of the rooms
         schema (`rooms-<i>` on worker i; `room_file`, in peers/, names another file with the same
         artboard and state machine) and no targets: the rooms workload creates them.
         A cluster node (bench/cluster.py) also gets a `cluster` section (`cluster`: its dict)
         and, with `share_port`, `listen.sharePort` on the given `port`. With `quota`
-        (bench/quota.py) the process runs in that CPU quota's group."""
+        (bench/quota.py) the process runs in that CPU quota's group; `threads`: rivesyncd's
+        `transportThreads` (default: its own)."""
         self.kind = kind
         self.port = port or free_port()
         self.cluster, self.share_port, self.room_file, self.quota = cluster, share_port, room_file, quota
+        self.threads = threads
         cmd, env = self._command(build_dir, work_dir, rate, workers, room_files)
         self.log_path = os.path.join(work_dir, f"{kind}.log")
         self.log = open(self.log_path, "w")
@@ -157,6 +159,8 @@ class Server:
                         "auth": {"allowAnonymous": "loopback"}}
             if self.share_port:
                 listen["sharePort"] = True
+            if self.threads:
+                settings["transportThreads"] = self.threads
             if self.cluster:
                 settings["cluster"] = self.cluster
             with open(config, "w") as f:
@@ -204,12 +208,17 @@ class Server:
         0 before any target has a batch (no sample yet; a cluster node that has not yet applied
         the setup's batches answers so too). Raises if /metrics does not answer within `timeout`
         seconds."""
+        # One sample before the metrics were labelled by target; one per target since.
+        return self.metric("rivesync_batches_total", timeout)
+
+    def metric(self, name, timeout=5):
+        """The sum of rivesyncd's samples of metric `name` in /metrics (None for other servers).
+        Raises if /metrics does not answer within `timeout` seconds."""
         if self.kind != "rivesync":
             return None
         with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/metrics", timeout=timeout) as response:
-            # One sample before the metrics were labelled by target; one per target since.
             samples = [line for line in response.read().decode().splitlines()
-                       if line.startswith("rivesync_batches_total ") or line.startswith("rivesync_batches_total{")]
+                       if line.startswith(name + " ") or line.startswith(name + "{")]
         return sum(int(float(line.rsplit(" ", 1)[1])) for line in samples)
 
     def stop(self):

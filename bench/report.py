@@ -7,9 +7,10 @@ import statistics
 import subprocess
 
 import cluster
+import cores
 import rooms
 
-KEY = ("workload", "system", "daemon", "workers", "room_rate", "N", "R")
+KEY = ("workload", "system", "daemon", "workers", "room_rate", "cores", "N", "R")
 NUMERIC = ["delivered_per_s", "p50_ms", "p99_ms", "max_ms", "lost", "gaps", "order_violations",
            "server_cpu_s", "server_us_per_delivery", "server_peak_rss_mb", "gen_cpu_pct", "batches_per_s", "rss_per_conn_kb", "ready",
            "sent_per_s", "server_us_per_update", "rss_rooms_mb", "rss_clients_mb", "create_s", "server_wait_s",
@@ -51,7 +52,7 @@ def read_runs(out_dir):
 
 
 def medians(rows):
-    """One row per KEY (workload, system, daemon, workers, room rate, N, R): the median of each numeric column over reps."""
+    """One row per KEY (workload, system, daemon, workers, room rate, cores, N, R): the median of each numeric column over reps."""
     groups = {}
     for row in rows:
         groups.setdefault(tuple(row.get(k) for k in KEY), []).append(row)
@@ -86,7 +87,9 @@ def label(row, median_rows):
     return f"{row['system']} @{row['daemon']}" if several and row.get("daemon") else row["system"]
 
 
-def markdown(median_rows, conditions):
+def markdown(median_rows, conditions, rows=()):
+    """results.md: the conditions, then each workload's medians; `rows` (every repetition) for the
+    rooms' core-set comparison."""
     lines = ["# RiveSync side-by-side benchmark", "", conditions, ""]
     fanout = [r for r in median_rows if r["workload"] in ("fanout", "writers") and r["system"] not in cluster.SYSTEMS]
     if fanout:
@@ -116,6 +119,7 @@ def markdown(median_rows, conditions):
                          f"{fmt(r.get('rss_per_conn_kb'), 1)} | {fmt(r.get('server_peak_rss_mb'), 1)} |")
         lines.append("")
     lines += rooms.markdown(median_rows, fmt)
+    lines += cores.comparison(rows, fmt)
     lines += cluster.markdown(median_rows, fmt)
     errors = [f"- {r['workload']} {label(r, median_rows)} N={r['N']} R={r['R']}: {r['errors']}" for r in median_rows if r.get("errors")]
     if errors:

@@ -36,7 +36,11 @@ def add_arguments(p):
     p.add_argument("--room-workers", default="1,2", help="rivesyncd worker counts to compare")
     p.add_argument("--server-cores", default="0",
                    help="taskset CPU list of rivesyncd in the rooms workload, and of every node and redis-server "
-                        "of the cluster systems (bench-load stays on core 1)")
+                        "of the cluster systems (bench-load stays on core 1). Several lists separated by / (e.g. "
+                        "0/0,1) compare core counts in one run: each rooms cell runs each daemon on each list in "
+                        "turn, with one transport thread and one worker per core of the list (--room-workers is "
+                        "then not used), the floor on the first list, and results.md compares each list's CPU "
+                        "per set with the first's, repetition by repetition")
     p.add_argument("--server-quota", type=float,
                    help="percent of one CPU the floor and rivesyncd may use in the rooms workload (a cgroup v1 cpu "
                         "quota per --quota-period-ms; bench/quota.py): room counts compared at the same fraction "
@@ -53,19 +57,40 @@ def add_arguments(p):
                         "fires the event `wrote` in the set's advance)")
 
 
+def core_sets(args):
+    """The CPU lists of --server-cores (one, or several separated by /)."""
+    return args.server_cores.split("/")
+
+
+def threads_of(cores):
+    """Transport threads (and workers) for a daemon on CPU list `cores` when core counts are
+    compared: one per core (`0,1` and `0-1` are two)."""
+    count = 0
+    for part in cores.split(","):
+        first, _, last = part.partition("-")
+        count += int(last or first) - int(first) + 1
+    return count
+
+
 def plan(args, daemons, rep, cluster_systems=()):
     """The rooms jobs of one repetition: (workload, system, N, R, rep, daemon, workers,
-    room rate) for every room count, room rate and worker count, daemons alternating, after
-    the floor's run of the same cell; with `cluster_systems`, for each of them instead of each
-    worker count (a node has 1 worker) and no floor."""
+    room rate, cores) for every room count, room rate and worker count, daemons alternating,
+    after the floor's run of the same cell; with several --server-cores lists, for each list
+    (one worker per core) instead of each worker count; with `cluster_systems`, for each of them
+    instead of each worker count (a node has 1 worker) and no floor."""
+    sets = core_sets(args)
     if cluster_systems:
-        return [("rooms", system, int(n), int(args.client_rate), rep, label, 1, int(rate))
+        if len(sets) > 1:
+            raise SystemExit("--server-cores lists several core sets: the cluster systems take one")
+        return [("rooms", system, int(n), int(args.client_rate), rep, label, 1, int(rate), sets[0])
                 for n in args.rooms.split(",") for rate in args.room_rates.split(",")
                 for system in cluster_systems for label, _ in daemons]
+    daemon_runs = ([(cores, threads_of(cores)) for cores in sets] if len(sets) > 1
+                   else [(sets[0], int(workers)) for workers in args.room_workers.split(",")])
     return [job for n in args.rooms.split(",") for rate in args.room_rates.split(",")
-            for job in [("rooms", FLOOR, int(n), int(args.client_rate), rep, "", 1, int(rate))]
-            + [("rooms", ROOM_FILES[kind][0], int(n), int(args.client_rate), rep, label, int(workers), int(rate))
-               for kind in args.room_files.split(",") for workers in args.room_workers.split(",")
+            for job in [("rooms", FLOOR, int(n), int(args.client_rate), rep, "", 1, int(rate), sets[0])]
+            + [("rooms", ROOM_FILES[kind][0], int(n), int(args.client_rate), rep, label, workers, int(rate), cores)
+               for kind in args.room_files.split(",") for cores, workers in daemon_runs
                for label, _ in daemons]]
 
 
@@ -80,10 +105,13 @@ def create_rooms(args, url, count, room_rate):
     return float(lines[0].split()[2])
 
 
-def run(args, daemon_dir, count, workers, room_rate, system="rivesync-rooms"):
+def run(args, daemon_dir, count, workers, room_rate, system="rivesync-rooms", cores=None):
     """One timed run of `count` rooms on a fresh daemon with `workers` workers (or a cluster
-    system's fresh nodes and redis-server), rooms advancing at most `room_rate`/s; returns the
-    row's figures."""
+    system's fresh nodes and redis-server) on CPU list `cores` (default --server-cores), rooms
+    advancing at most `room_rate`/s; returns the row's figures. When --server-cores compares
+    core sets, the daemon gets a transport thread per worker."""
+    cores = cores or args.server_cores
+    threads = workers if len(core_sets(args)) > 1 else None
     drain = 2.0
     clients = args.clients_per_room
     with tempfile.TemporaryDirectory(prefix="rivesync-bench-") as work:
@@ -91,13 +119,13 @@ def run(args, daemon_dir, count, workers, room_rate, system="rivesync-rooms"):
         if args.server_quota and system not in cluster.SYSTEMS:
             limit = quota.Quota(system, args.server_quota, args.quota_period_ms)
         if system in cluster.SYSTEMS:
-            server = cluster.Cluster(system, daemon_dir, work, args.server_cores, rate=None, room_files=2)
+            server = cluster.Cluster(system, daemon_dir, work, cores, rate=None, room_files=2)
         elif system == FLOOR:
-            server = peers.Server(FLOOR, args.build_dir, work, core=args.server_cores, rate=None, quota=limit)
+            server = peers.Server(FLOOR, args.build_dir, work, core=cores, rate=None, quota=limit)
         else:
             room_file = next(file for label, file in ROOM_FILES.values() if label == system)
-            server = peers.Server("rivesync", daemon_dir, work, core=args.server_cores, rate=None, workers=workers,
-                                  room_files=2, room_file=room_file, quota=limit)
+            server = peers.Server("rivesync", daemon_dir, work, core=cores, rate=None, workers=workers,
+                                  room_files=2, room_file=room_file, quota=limit, threads=threads)
         gen = None
         try:
             time.sleep(0.5)
@@ -147,6 +175,9 @@ def run(args, daemon_dir, count, workers, room_rate, system="rivesync-rooms"):
                 batches1 = server.batches(timeout=30)
                 if batches1 is not None:  # the floor has no /metrics
                     row["batches_per_s"] = round((batches1 - batches0) / args.duration, 1)
+                if batches1 is not None and system not in cluster.SYSTEMS:
+                    # connections the listening thread placed on their room's thread (0 with one thread)
+                    row["steered"] = server.metric("rivesync_transport_connections_steered_total", timeout=30)
             except OSError as error:
                 row["errors"] = (row["errors"] + "; " if row["errors"] else "") + f"/metrics after the run: {error}"
             return row
@@ -184,13 +215,18 @@ def markdown(median_rows, fmt):
              "gen CPU % | create s |",
              "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     order = {label: i for i, label in enumerate(dict.fromkeys(r.get("daemon", "") for r in rows))}
+    sets = {str(r.get("cores")) for r in rows if r["system"] != FLOOR and r.get("cores") not in (None, "")}
     def place(r):  # the floor first in each cell, then the schema's rooms, then the .riv's
         floor = r["system"] == FLOOR
-        return (r.get("room_rate") or 0, r["N"], not floor, r["system"], r.get("workers") or 0, order[r.get("daemon", "")])
+        return (r.get("room_rate") or 0, r["N"], not floor, r["system"], r.get("workers") or 0, str(r.get("cores")),
+                order[r.get("daemon", "")])
+    def on_cores(r):  # with several core sets, each daemon row says its own
+        return f" on {r['cores']}" if len(sets) > 1 and r["system"] != FLOOR else ""
 
     for r in sorted(rows, key=place):
         lines.append("| " + " | ".join([
-            FLOOR if r["system"] == FLOOR else f"`{r.get('daemon', '')}`" + (" .riv" if r["system"] == ROOM_FILES["riv"][0] else ""),
+            FLOOR if r["system"] == FLOOR else f"`{r.get('daemon', '')}`" + (" .riv" if r["system"] == ROOM_FILES["riv"][0] else "")
+            + on_cores(r),
             "–" if r["system"] == FLOOR else fmt(r.get("workers")),
             "–" if r["system"] == FLOOR else fmt(r.get("room_rate")), fmt(r["N"]), fmt(r["R"]),
             fmt(int(r.get("sent_per_s", 0))), fmt(int(r.get("delivered_per_s", 0))), fmt(r.get("p50_ms")),

@@ -165,16 +165,17 @@ def run_connections(args, daemon_dir, system, count, rep):
 
 def plan(args, builds):
     """Jobs: (workload, system, N, R, rep, daemon label or "", rivesyncd workers, rooms' advance
-    rate or None). rivesync systems run once per daemon, the peers once."""
+    rate or None, the rooms' CPU list or None). rivesync systems run once per daemon, the peers
+    once."""
     systems = [s for s in args.systems.split(",") if s]
     workloads = args.workloads.split(",")
     labels = [label for label, _ in builds]
 
     def each(workload, system, n, rate, rep):
         if SYSTEMS[system][0] != "rivesync":
-            return [(workload, system, n, rate, rep, "", 2, None)]
+            return [(workload, system, n, rate, rep, "", 2, None, None)]
         workers = 1 if system in cluster.SYSTEMS else 2
-        return [(workload, system, n, rate, rep, label, workers, None) for label in labels]
+        return [(workload, system, n, rate, rep, label, workers, None, None) for label in labels]
 
     jobs = []
     for rep in range(1, args.reps + 1):
@@ -201,7 +202,7 @@ def write_outputs(args, rows, conditions):
     report.write_csv(os.path.join(args.out, "runs.csv"), rows)
     report.write_csv(os.path.join(args.out, "medians.csv"), median_rows)
     with open(os.path.join(args.out, "results.md"), "w") as f:
-        f.write(report.markdown(median_rows, conditions) + "\n")
+        f.write(report.markdown(median_rows, conditions, rows) + "\n")
     png = report.plot(median_rows, args.out)
     print("wrote", args.out, "(runs.csv, medians.csv, results.md" + (", fanout.png)" if png else ")"))
 
@@ -227,16 +228,17 @@ def main():
     # where each run's redis-server keeps its AOF
     fsync = cluster.fsync_latency(tempfile.gettempdir()) if any(job[1] in cluster.SYSTEMS for job in jobs) else None
     rows = []
-    for i, (workload, system, n, rate, rep, daemon, workers, room_rate) in enumerate(jobs, 1):
+    for i, (workload, system, n, rate, rep, daemon, workers, room_rate, cores) in enumerate(jobs, 1):
         on = f" @{daemon} ({workers} workers)" if daemon else ""
+        on += f" on cores {cores}" if cores else ""
         on += f", rooms advance {room_rate}/s" if room_rate else ""
         print(f"[{i}/{len(jobs)}] {workload} {system}{on} N={n} R={int(rate)} rep {rep} (load {loadavg()})", flush=True)
         row = {"workload": workload, "system": system, "N": n, "R": int(rate), "rep": rep, "daemon": daemon}
         if workload == "rooms":
-            row.update(workers=workers, room_rate=room_rate)
+            row.update(workers=workers, room_rate=room_rate, cores=cores)
         try:
             if workload == "rooms":
-                row.update(rooms.run(args, directories.get(daemon), n, workers, room_rate, system))
+                row.update(rooms.run(args, directories.get(daemon), n, workers, room_rate, system, cores))
             elif workload == "connections":
                 row.update(run_connections(args, directories.get(daemon), system, n, rep))
             else:
@@ -258,8 +260,11 @@ def main():
                   f"Fan-out cells with N×R > {args.max_deliveries:g} deliveries/s skipped.")
     if "rooms" in args.workloads.split(","):
         conditions += (f" Rooms: {args.rooms} rooms × {args.clients_per_room} clients at {args.client_rate:g} sets/s, "
-                       f"rooms advance at most {args.room_rates}/s, rivesyncd workers {args.room_workers}, "
-                       f"{args.rooms_per_process} rooms per bench-load process, room files {args.room_files}; "
+                       f"rooms advance at most {args.room_rates}/s, "
+                       + (f"rivesyncd on core sets {', '.join(rooms.core_sets(args))} in turn, a transport thread and "
+                          f"a worker per core, the floor on {rooms.core_sets(args)[0]}, "
+                          if len(rooms.core_sets(args)) > 1 else f"rivesyncd workers {args.room_workers}, ")
+                       + f"{args.rooms_per_process} rooms per bench-load process, room files {args.room_files}; "
                        f"every rooms cell on one daemon also runs on the rooms floor (bench-rooms-floor, same core).")
         if args.server_quota:
             conditions += (f" The floor and rivesyncd each ran under a CPU quota of {args.server_quota:g} % of one "
