@@ -7,21 +7,11 @@ import Testing
 /// per core, and results.md sets each core set's CPU per set beside the first's.
 struct BenchCoresTests {
     @Test func eachRepetitionRunsTheDaemonOnEveryCoreSetAndComparesThem() async throws {
-        let daemon = DaemonProcess.binary()
-        let load = DaemonProcess.binary("bench-load")
-        let out = FileManager.default.temporaryDirectory.appendingPathComponent("bench-cores-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: out) }  // cleanup only
-        let build = URL(fileURLWithPath: load).deletingLastPathComponent().path
-        let daemonDirectory = URL(fileURLWithPath: daemon).deletingLastPathComponent().path
-        let result = try await offThePool {
-            try ChildProcess.run(
-                "/usr/bin/python3",
-                [
-                    BenchHarnessTests.runPy, "--workloads", "rooms", "--duration", "1", "--reps", "2", "--rooms", "3",
-                    "--client-rate", "5", "--server-cores", "0/0,1", "--build-dir", build, "--daemon", "test=\(daemonDirectory)",
-                    "--out", out.path,
-                ], seconds: 300)
-        }
+        let run = try await RoomsRun.run([
+            "--duration", "1", "--reps", "2", "--rooms", "3", "--client-rate", "5", "--server-cores", "0/0,1",
+        ])
+        defer { run.remove() }
+        let (out, result) = (run.out, run.result)
         #expect(result.status == 0, "\(result.output)")
         // runs.csv through Python's own reader: a core list such as "0,1" is a quoted field.
         let reader = "import csv, json, sys; print(json.dumps(list(csv.DictReader(open(sys.argv[1])))))"
@@ -42,7 +32,7 @@ struct BenchCoresTests {
         // Two transport threads: the listening thread placed each client on its room's thread.
         #expect(rows.filter { $0["cores"] == "0,1" }.allSatisfy { $0["steered"] == "24" }, "\(rows)")
         #expect(rows.filter { $0["cores"] == "0" && $0["system"] != "rooms-floor" }.allSatisfy { $0["steered"] == "0" }, "\(rows)")
-        let markdown = try String(contentsOf: out.appendingPathComponent("results.md"), encoding: .utf8)
+        let markdown = try run.markdown()
         #expect(markdown.contains("| `test` on 0 | 1 | 60 | 3 | 5 |"), "\(markdown)")
         #expect(markdown.contains("| `test` on 0,1 | 2 | 60 | 3 | 5 |"), "\(markdown)")
         #expect(markdown.contains("## Cores: CPU per set on each core set against the first"), "\(markdown)")

@@ -89,23 +89,14 @@ struct BenchHarnessTests {
     /// rooms of the JSON schema and (`--room-files riv`) of `bench/peers/rooms.riv`, each
     /// server under the same CPU quota (`--server-quota`, a cgroup v1 `cpu` group per server).
     @Test func runsTheRoomsWorkloadOnOneDaemonBesideTheFloor() async throws {
-        let daemon = DaemonProcess.binary()
-        let load = DaemonProcess.binary("bench-load")
         let floor = DaemonProcess.binary("bench-rooms-floor")
         #expect(FileManager.default.isExecutableFile(atPath: floor), "the floor is built beside bench-load: \(floor)")
-        let out = FileManager.default.temporaryDirectory.appendingPathComponent("bench-rooms-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: out) }  // cleanup only
-        let build = URL(fileURLWithPath: load).deletingLastPathComponent().path
-        let daemonDirectory = URL(fileURLWithPath: daemon).deletingLastPathComponent().path
-        let result = try await offThePool {
-            try ChildProcess.run(
-                "/usr/bin/python3",
-                [
-                    Self.runPy, "--workloads", "rooms", "--systems", "rivesync-every", "--duration", "1", "--reps", "1",
-                    "--rooms", "3", "--client-rate", "5", "--room-workers", "1", "--room-files", "schema,riv",
-                    "--server-quota", "50", "--build-dir", build, "--daemon", "test=\(daemonDirectory)", "--out", out.path,
-                ], seconds: 300)
-        }
+        let run = try await RoomsRun.run([
+            "--systems", "rivesync-every", "--duration", "1", "--reps", "1", "--rooms", "3", "--client-rate", "5",
+            "--room-workers", "1", "--room-files", "schema,riv", "--server-quota", "50",
+        ])
+        defer { run.remove() }
+        let (out, result) = (run.out, run.result)
         #expect(result.status == 0, "\(result.output)")
         let (csv, rows) = try Self.runs(in: out)
         #expect(rows.map { $0["system"] } == ["rooms-floor", "rivesync-rooms", "rivesync-rooms-riv"], "\(csv)")
