@@ -2,13 +2,18 @@ import Foundation
 import RiveSyncTestSupport
 import XCTest
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// `Packages/ClientPackage/` depends only on the `RiveSyncClient` product, as an app would. Built with
 /// the default transport it links libwebsockets and talks to the daemon; built with
 /// `RIVESYNC_CLIENT_TRANSPORT=foundation` (what Apple hosts get) SwiftPM never looks for
 /// libwebsockets and no libwebsockets target is planned, built or linked. A `libwebsockets.pc` that
 /// `Requires:` a missing package is put first on `PKG_CONFIG_PATH` to see whether SwiftPM asks
 /// for it (it warns when it does). All builds share one scratch directory under `.build/`, so
-/// after the first only the client (and what differs) compiles again.
+/// after the first only the client (and what differs) compiles again; each test holds a lock on
+/// it while it builds (`swift test --parallel` runs the two at once, in two processes).
 final class ClientPackageTests: ClientTestCase {
     private static let package = DaemonProcess.packageRoot + "/Tests/RiveSyncClientTests/Packages/ClientPackage"
     private static let scratch = DaemonProcess.packageRoot + "/.build/client-package"
@@ -16,6 +21,8 @@ final class ClientPackageTests: ClientTestCase {
     func testAPackageOnTheClientProductBuildsWithEitherTransport() async throws {
         try startDemoProcess()
         let probe = try Self.writeProbe()
+        let lock = try Self.lockScratch()
+        defer { close(lock) }
 
         let onLibWebSockets = try Self.build(environment: ["PKG_CONFIG_PATH": probe])
         XCTAssertTrue(
@@ -50,6 +57,8 @@ final class ClientPackageTests: ClientTestCase {
     /// real RiveRuntime needs a Mac.
     func testAnAppImportingRiveRuntimeAndTheClientBuildsWithTheAdapter() throws {
         let tests = DaemonProcess.packageRoot + "/Tests/RiveSyncClientTests/Packages"
+        let lock = try Self.lockScratch()
+        defer { close(lock) }
         Self.forgetBuildPlan()
         let result = try Self.execute(
             "/usr/bin/env",
@@ -86,6 +95,20 @@ final class ClientPackageTests: ClientTestCase {
     /// with different roots and manifests, and a plan left by another one would be reused.
     private static func forgetBuildPlan() {
         for file in ["debug.yaml", "debug/description.json"] { try? FileManager.default.removeItem(atPath: scratch + "/" + file) }
+    }
+
+    /// Waits for, then holds, the scratch directory's lock (`flock` on a file beside it) until the
+    /// returned descriptor is closed: one test's `forgetBuildPlan` removed the plan another
+    /// test's build had just written.
+    private static func lockScratch() throws -> Int32 {
+        try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+        let descriptor = open(scratch + ".lock", O_CREAT | O_RDWR, 0o644)
+        guard descriptor >= 0 else { throw BuildFailed(output: "cannot open \(scratch).lock: errno \(errno)") }
+        guard flock(descriptor, LOCK_EX) == 0 else {
+            close(descriptor)
+            throw BuildFailed(output: "cannot lock \(scratch).lock: errno \(errno)")
+        }
+        return descriptor
     }
 
     private static func libraries() throws -> String {
