@@ -1,3 +1,5 @@
+import Glibc
+
 /// One update as it travels through every peer: writer index, per-writer sequence number and
 /// the writer's `CLOCK_MONOTONIC` send time, as the ASCII text `~R<writer>:<seq>:<sendNs>;`.
 ///
@@ -16,7 +18,21 @@ public struct Record: Sendable, Hashable {
 
     /// The record's text as bytes.
     public var bytes: [UInt8] {
-        Array("~R\(writer):\(seq):\(sentNanoseconds);".utf8)
+        var out: [UInt8] = []
+        append(to: &out)
+        return out
+    }
+
+    /// Appends the record's text to `out`, digit by digit: a writer's send makes no string.
+    public func append(to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "~"))
+        out.append(UInt8(ascii: "R"))
+        Decimal.append(writer, to: &out)
+        out.append(UInt8(ascii: ":"))
+        Decimal.append(seq, to: &out)
+        out.append(UInt8(ascii: ":"))
+        Decimal.append(sentNanoseconds, to: &out)
+        out.append(UInt8(ascii: ";"))
     }
 }
 
@@ -31,9 +47,19 @@ public struct RecordScanner: Sendable {
 
     public init() {}
 
-    /// Calls `found` for every record completed by `bytes`, in stream order.
+    /// Calls `found` for every record completed by `bytes`, in stream order. Between records
+    /// it jumps to the next `~` with `memchr` rather than stepping through every byte.
     public mutating func scan(_ bytes: UnsafeRawBufferPointer, _ found: (Record) -> Void) {
-        for byte in bytes { step(byte, found) }
+        guard let base = bytes.baseAddress else { return }
+        var offset = 0
+        while offset < bytes.count {
+            if phase == .search {
+                guard let marker = memchr(base + offset, Int32(UInt8(ascii: "~")), bytes.count - offset) else { return }
+                offset = base.distance(to: UnsafeRawPointer(marker))
+            }
+            step(bytes[offset], found)
+            offset += 1
+        }
     }
 
     /// Array convenience for `scan(_:_:)`.
