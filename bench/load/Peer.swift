@@ -147,13 +147,11 @@ struct UpdateEncoder: Sendable {
         }
     }
 
-    /// Appends the message carrying `record` to `out` as one masked client frame (the raw
-    /// engine's writers); a rivesync set is written in place, with no string or payload made.
+    /// Appends the `set` carrying `record` to `out` as one masked client frame, written in
+    /// place with no string or payload made: the raw engine's writers, which only `--rooms`
+    /// has, and only with `--peer rivesync` (`Options`).
     mutating func appendFrame(_ record: Record, maskKey: UInt32, to out: inout [UInt8]) {
-        guard peer != .rivesync else { return sets.appendMaskedFrame(record, maskKey: maskKey, to: &out) }
-        let payload = encode(record)
-        payload.withUnsafeBytes {
-            WebSocketFrameEncoder.appendMaskedFrame(opcode: payload.isText ? .text : .binary, payload: $0, maskKey: maskKey, to: &out)
-        }
+        precondition(peer == .rivesync, "the raw engine writes rivesync sets only")
+        sets.appendMaskedFrame(record, maskKey: maskKey, to: &out)
     }
 }
