@@ -63,6 +63,31 @@ struct FramingTests {
         }
     }
 
+    @Test func scannerReadsWholeRecordsAsItReadsThemByteByByte() {
+        let pieces = [
+            "~R1:2:3;", "~R12:0:99;", "~R1:2;", "~R:1:2;", "~R1::2;", "~R1:2:3", "~R1:2:3~R4:5:6;", "~~R7:8:9;", "~X", "R1:2:3;", "x",
+        ]
+        var generator = SplitMix64(seed: 7)
+        for _ in 0..<300 {
+            let stream = (0..<6).flatMap { _ in Array(pieces[Int(generator.next() % UInt64(pieces.count))].utf8) }
+            var whole = RecordScanner()
+            var byByte = RecordScanner()
+            var fromWhole: [Record] = []
+            var fromBytes: [Record] = []
+            whole.scan(stream) { fromWhole.append($0) }
+            for byte in stream { byByte.scan([byte]) { fromBytes.append($0) } }
+            #expect(fromWhole == fromBytes, "\(String(decoding: stream, as: UTF8.self))")
+        }
+        var scanner = RecordScanner()
+        var found: [Record] = []
+        scanner.scan(Array("~R1:2:3~R4:5:6;~R99999999999999999999:1:18446744073709551615;".utf8)) { found.append($0) }
+        #expect(
+            found == [
+                Record(writer: 4, seq: 5, sentNanoseconds: 6),
+                Record(writer: Int(truncatingIfNeeded: 7_766_279_631_452_241_919 as UInt64), seq: 1, sentNanoseconds: .max),
+            ])
+    }
+
     @Test func histogramBucketsRoundTrip() {
         var histogram = LatencyHistogram()
         for value: UInt64 in [5, 63, 64, 1_000, 1_000_000, 50_000_000] {

@@ -25,9 +25,14 @@ public enum WebSocketFrameEncoder {
             out.append(0x80 | 127)
             for shift in stride(from: 56, through: 0, by: -8) { out.append(UInt8(truncatingIfNeeded: UInt64(count) >> UInt64(shift))) }
         }
-        let key = [UInt8(maskKey >> 24), UInt8((maskKey >> 16) & 0xFF), UInt8((maskKey >> 8) & 0xFF), UInt8(maskKey & 0xFF)]
-        out += key
-        for (offset, byte) in payload.enumerated() { out.append(byte ^ key[offset & 3]) }
+        for shift in stride(from: 24, through: 0, by: -8) { out.append(UInt8(truncatingIfNeeded: maskKey >> UInt32(shift))) }
+        let start = out.count
+        out.append(contentsOf: payload)
+        out.withUnsafeMutableBufferPointer { frame in
+            for offset in 0..<count {
+                frame[start + offset] ^= UInt8(truncatingIfNeeded: maskKey >> (24 - 8 * UInt32(offset & 3)))
+            }
+        }
     }
 
     /// One masked frame carrying `payload`.

@@ -6,16 +6,15 @@ import Synchronization
 /// (subscribers with `--engine raw`); a subscriber process uses one of them, so the lock is
 /// uncontended there. The main thread takes it to read readiness and the final figures.
 final class Collector: Sendable {
-    /// One connection's state; a class so the receive path mutates it in place. Reached only
-    /// through the lock.
-    final class Connection {
+    /// One connection's state, reached only through the lock. A value in the locked state's
+    /// array, so the receive path changes it in place with no retain or dynamic exclusivity
+    /// check (a class's stored properties need one per access).
+    struct Connection {
         var decoder: ReceiveDecoder
         var scanner = RecordScanner()
         /// Next expected seq per writer index.
         var expected: [Int] = []
         var closed = false
-
-        init(decoder: ReceiveDecoder) { self.decoder = decoder }
     }
 
     /// Counters over all subscriber connections.
@@ -94,33 +93,39 @@ final class Collector: Sendable {
     }
 
     private static func receive(_ bytes: UnsafeRawBufferPointer, now: UInt64, into state: inout State, index: Int) {
-        let connection = state.connections[index]
-        guard connection.decoder.subscriber else {
-            connection.decoder.receive(bytes) { _ in }
+        guard state.connections[index].decoder.subscriber else {
+            state.connections[index].decoder.receive(bytes) { _ in }
             return
         }
         state.tally.messages += 1
         state.tally.bytes += bytes.count
         let windowEnd = state.windowEnd
+        deliver(bytes, now: now, windowEnd: windowEnd, to: &state.connections[index], tally: &state.tally)
+    }
+
+    /// Counts the records of one subscriber's message.
+    private static func deliver(
+        _ bytes: UnsafeRawBufferPointer, now: UInt64, windowEnd: UInt64, to connection: inout Connection, tally: inout Tally
+    ) {
         connection.decoder.receive(bytes) { recordBytes in
             connection.scanner.scan(recordBytes) { record in
-                Self.count(record, now: now, windowEnd: windowEnd, connection: connection, tally: &state.tally)
+                count(record, now: now, windowEnd: windowEnd, expected: &connection.expected, tally: &tally)
             }
         }
     }
 
-    private static func count(_ record: Record, now: UInt64, windowEnd: UInt64, connection: Connection, tally: inout Tally) {
+    private static func count(_ record: Record, now: UInt64, windowEnd: UInt64, expected: inout [Int], tally: inout Tally) {
         tally.received += 1
         if now <= windowEnd { tally.receivedInWindow += 1 }
         tally.latency.record(now >= record.sentNanoseconds ? now - record.sentNanoseconds : 0)
-        if record.writer >= connection.expected.count {
+        if record.writer >= expected.count {
             guard record.writer < 4096 else { return }
-            connection.expected += Array(repeating: 0, count: record.writer + 1 - connection.expected.count)
+            expected += Array(repeating: 0, count: record.writer + 1 - expected.count)
         }
-        let expected = connection.expected[record.writer]
-        if record.seq >= expected {
-            tally.gaps += record.seq - expected
-            connection.expected[record.writer] = record.seq + 1
+        let next = expected[record.writer]
+        if record.seq >= next {
+            tally.gaps += record.seq - next
+            expected[record.writer] = record.seq + 1
         } else {
             tally.orderViolations += 1
         }

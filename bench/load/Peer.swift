@@ -1,4 +1,5 @@
 import BenchLoadKit
+import Glibc
 import RiveSyncTransport
 
 /// The servers the generator can drive, each with its thin protocol adapter.
@@ -104,7 +105,7 @@ struct ReceiveDecoder: Sendable {
     private static func typePrefix(_ type: String) -> [UInt8] { Array(#"{"type":"\#(type)""#.utf8) }
 
     private static func starts(_ bytes: UnsafeRawBufferPointer, with prefix: [UInt8]) -> Bool {
-        bytes.count >= prefix.count && bytes.prefix(prefix.count).elementsEqual(prefix)
+        bytes.count >= prefix.count && prefix.withUnsafeBytes { memcmp(bytes.baseAddress!, $0.baseAddress!, $0.count) == 0 }
     }
 }
 
@@ -112,38 +113,45 @@ struct ReceiveDecoder: Sendable {
 struct UpdateEncoder: Sendable {
     let peer: Peer
     let writer: Int
-    /// rivesync: the paths this writer cycles through (`s<i>`).
-    let paths: [String]
     let target: String
+    /// rivesync: its `set` requests, over the paths this writer cycles through (`s<i>`).
+    private var sets: SetRequestEncoder
     /// Yjs client id (unique per writer and process) and next clock.
     private let client: UInt
     private var clock: UInt = 0
-    private var requestID = 10
 
     init(peer: Peer, writer: Int, paths: [String], target: String, processID: Int) {
         self.peer = peer
         self.writer = writer
-        self.paths = paths
         self.target = target
+        sets = SetRequestEncoder(target: target, paths: paths, firstID: 11)
         client = UInt(truncatingIfNeeded: processID &* 64 &+ writer) & 0x3FFF_FFFF
     }
 
     /// The message carrying `record`.
     mutating func encode(_ record: Record) -> Payload {
-        let text = String(decoding: record.bytes, as: UTF8.self)
         switch peer {
         case .rivesync:
-            requestID += 1
-            let path = paths[record.seq % paths.count]
-            return Payload(text: #"{"type":"set","id":\#(requestID),"target":"\#(target)","path":"\#(path)","value":"\#(text)"}"#)
+            var bytes: [UInt8] = []
+            sets.appendPayload(record, to: &bytes)
+            return Payload(bytes: bytes, isText: true)
         case .mqtt:
             return Payload(bytes: MQTTFraming.publish(topic: "bench/\(writer)", payload: record.bytes), isText: false)
         case .yjs:
             defer { clock += 1 }
+            let text = String(decoding: record.bytes, as: UTF8.self)
             let update = YjsFraming.mapSetUpdate(client: client, clock: clock, root: "bench", key: "w\(writer)", value: text)
             return Payload(bytes: YjsFraming.updateMessage(update), isText: false)
         case .mirror:
-            return Payload(text: text)
+            return Payload(bytes: record.bytes, isText: true)
         }
+    }
+
+    /// Appends the `set` carrying `record` to `out` as one masked client frame, written in
+    /// place with no string or payload made: the raw engine's writers, which only `--rooms`
+    /// has, and only with `--peer rivesync` (`Options`).
+    mutating func appendFrame(_ record: Record, maskKey: UInt32, to out: inout [UInt8]) {
+        precondition(peer == .rivesync, "the raw engine writes rivesync sets only")
+        sets.appendMaskedFrame(record, maskKey: maskKey, to: &out)
     }
 }

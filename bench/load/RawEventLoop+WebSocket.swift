@@ -65,7 +65,7 @@ extension RawEventLoop {
             for payload in connection.greeting {
                 payload.withUnsafeBytes {
                     WebSocketFrameEncoder.appendMaskedFrame(
-                        opcode: payload.isText ? .text : .binary, payload: $0, maskKey: .random(in: .min ... .max), to: &connection.outbox)
+                        opcode: payload.isText ? .text : .binary, payload: $0, maskKey: nextMaskKey(), to: &connection.outbox)
                 }
             }
             flush(connection)
@@ -85,14 +85,14 @@ extension RawEventLoop {
                 collector.receive(message, receivedAt: now, index: index)
             case .ping(let payload):
                 WebSocketFrameEncoder.appendMaskedFrame(
-                    opcode: .pong, payload: payload, maskKey: .random(in: .min ... .max), to: &connection.outbox)
+                    opcode: .pong, payload: payload, maskKey: nextMaskKey(), to: &connection.outbox)
             case .pong:
                 break
             case .close(let code, let reason):
                 let echo: [UInt8] = code.map { [UInt8($0 >> 8), UInt8($0 & 0xFF)] } ?? []
                 echo.withUnsafeBytes {
                     WebSocketFrameEncoder.appendMaskedFrame(
-                        opcode: .close, payload: $0, maskKey: .random(in: .min ... .max), to: &connection.outbox)
+                        opcode: .close, payload: $0, maskKey: nextMaskKey(), to: &connection.outbox)
                 }
                 ending = "closed \(code.map(String.init) ?? "-") \(reason)"
             case .failure(let reason):

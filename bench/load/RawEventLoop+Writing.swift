@@ -19,26 +19,20 @@ extension RawEventLoop {
     }
 
     /// Sends every update that is due; ends the plan (and reports the count) when it has run out.
-    /// An update due on a connection that is not open is skipped and not counted as sent.
+    /// An update due on a connection that is not open is skipped and not counted as sent. The
+    /// plan is changed where it lies (`writing?.…`): a copy of it would copy every encoder.
     func sendDue() {
-        guard var plan = writing else { return }
-        var sent = 0
         let now = Clock.now()
-        while let due = plan.pacer.nextDue, due <= now {
-            let (writer, seq) = plan.pacer.take()
-            let index = plan.order[writer]
+        var sent = 0
+        while let (index, seq) = writing?.take(dueBy: now) {
             guard let connection = openConnection(index: index) else { continue }
-            let record = Record(writer: plan.encoders[index].writer, seq: seq, sentNanoseconds: Clock.now())
-            let payload = plan.encoders[index].encode(record)
-            payload.withUnsafeBytes {
-                WebSocketFrameEncoder.appendMaskedFrame(
-                    opcode: .text, payload: $0, maskKey: .random(in: .min ... .max), to: &connection.outbox)
-            }
+            writing?.appendFrame(index: index, seq: seq, maskKey: nextMaskKey(), to: &connection.outbox)
             flush(connection)
             sent += 1
         }
-        plan.sent += sent
-        writing = plan.pacer.nextDue == nil ? nil : plan
-        if writing == nil { engine.finishWriting(sent: plan.sent) }
+        writing?.sent += sent
+        guard let plan = writing, plan.pacer.nextDue == nil else { return }
+        writing = nil
+        engine.finishWriting(sent: plan.sent)
     }
 }

@@ -1,3 +1,4 @@
+import BenchLoadKit
 import CEpoll
 import Glibc
 
@@ -15,11 +16,13 @@ final class RawEventLoop {
     let engine: RawSubscriberEngine
     private var connections: [RawConnection?] = []
     /// The slot of each collector index (they differ when the process also has lws writers).
-    private var slots: [Int: Int] = [:]
+    private var slots: [Int?] = []
     /// Updates to send from the connections, while the run lasts.
     var writing: RawSubscriberEngine.WritePlan?
     /// The one receive buffer, allocated for the life of the thread (the loop never returns).
     private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: receiveBytes, alignment: 16)
+    /// Mask keys of the frames sent (one `getrandom` call per frame would cost more than the frame).
+    private var maskKeys = SplitMix64(seed: .random(in: .min ... .max))
 
     init(engine: RawSubscriberEngine) { self.engine = engine }
 
@@ -53,7 +56,9 @@ final class RawEventLoop {
 
     /// The open connection of collector index `index`, if it is open.
     func openConnection(index: Int) -> RawConnection? {
-        guard let slot = slots[index], let connection = connections[slot], connection.phase == .open else { return nil }
+        guard index < slots.count, let slot = slots[index], let connection = connections[slot], connection.phase == .open else {
+            return nil
+        }
         return connection
     }
 
@@ -75,6 +80,7 @@ final class RawEventLoop {
             fd: fd, index: request.index, slot: connections.count, greeting: request.greeting,
             path: request.path ?? engine.target.path)
         connections.append(connection)
+        if request.index >= slots.count { slots += Array(repeating: nil, count: request.index + 1 - slots.count) }
         slots[request.index] = connection.slot
         var event = epoll_event(events: EPOLLIN.rawValue | EPOLLOUT.rawValue, data: epoll_data_t(u64: UInt64(connection.slot)))
         if connectError != 0, connectError != EINPROGRESS {
@@ -129,7 +135,7 @@ final class RawEventLoop {
         }
         let pending = connection.sent < connection.outbox.count
         if !pending {
-            connection.outbox = []
+            connection.outbox.removeAll(keepingCapacity: true)
             connection.sent = 0
         }
         guard pending != connection.watchesWritable else { return }
@@ -138,6 +144,9 @@ final class RawEventLoop {
             events: EPOLLIN.rawValue | (pending ? EPOLLOUT.rawValue : 0), data: epoll_data_t(u64: UInt64(connection.slot)))
         if epoll_ctl(engine.epoll, EPOLL_CTL_MOD, connection.fd, &event) != 0 { close(connection, "epoll_ctl: \(errnoText())") }
     }
+
+    /// The mask key of the next frame sent.
+    func nextMaskKey() -> UInt32 { UInt32(truncatingIfNeeded: maskKeys.next()) }
 
     /// Closes the socket once and reports `reason` to the collector.
     func close(_ connection: RawConnection, _ reason: String) {

@@ -36,6 +36,20 @@ final class RawSubscriberEngine: Sendable {
         var pacer: RoundRobinPacer
         /// Updates sent so far (those due on a connection that had closed are not).
         var sent = 0
+
+        /// Takes the next send if it is due by `now`: the collector index of the connection
+        /// that makes it, and its seq.
+        mutating func take(dueBy now: UInt64) -> (index: Int, seq: Int)? {
+            guard let due = pacer.nextDue, due <= now else { return nil }
+            let (writer, seq) = pacer.take()
+            return (order[writer], seq)
+        }
+
+        /// Appends update `seq` of connection `index`, stamped with the clock now, as a masked frame.
+        mutating func appendFrame(index: Int, seq: Int, maskKey: UInt32, to out: inout [UInt8]) {
+            let record = Record(writer: encoders[index].writer, seq: seq, sentNanoseconds: Clock.now())
+            encoders[index].appendFrame(record, maskKey: maskKey, to: &out)
+        }
     }
 
     let target: Target
