@@ -33,8 +33,8 @@ def quantile(histogram, fraction):
 
 
 class Generator:
-    """A group of bench-load processes pinned to one core: writer processes and subscriber
-    processes (subscribers spread over several processes, LWS.md §5)."""
+    """A group of bench-load processes pinned to `core` (a taskset CPU list): writer processes and
+    subscriber processes (subscribers spread over several processes, LWS.md §5)."""
 
     def __init__(self, binary, core, peer, url, args_list):
         self.procs = []

@@ -36,7 +36,7 @@ def add_arguments(p):
     p.add_argument("--room-workers", default="1,2", help="rivesyncd worker counts to compare")
     p.add_argument("--server-cores", default="0",
                    help="taskset CPU list of rivesyncd in the rooms workload, and of every node and redis-server "
-                        "of the cluster systems (bench-load stays on core 1). Several lists separated by / (e.g. "
+                        "of the cluster systems (bench-load on --generator-cores). Several lists separated by / (e.g. "
                         "0/0,1) compare core counts in one run: each rooms cell runs each daemon on each list in "
                         "turn, with one transport thread and one worker per core of the list (--room-workers is "
                         "then not used), the floor on the first list, and results.md compares each list's CPU "
@@ -96,7 +96,7 @@ def plan(args, daemons, rep, cluster_systems=()):
 
 def create_rooms(args, url, count, room_rate):
     """Creates `count` rooms over the protocol (one bench-load connection); returns its seconds."""
-    cmd = ["taskset", "-c", "1", os.path.join(args.build_dir, "bench-load"), "--peer", "rivesync", "--url", url,
+    cmd = ["taskset", "-c", args.generator_cores, os.path.join(args.build_dir, "bench-load"), "--peer", "rivesync", "--url", url,
            "--create-rooms", "--rooms", str(count), "--files", "rooms-0,rooms-1", "--room-rate", str(room_rate)]
     done = subprocess.run(cmd, capture_output=True, text=True, timeout=400)
     lines = [line for line in done.stdout.splitlines() if line.startswith("CREATED ")]
@@ -140,7 +140,7 @@ def run(args, daemon_dir, count, workers, room_rate, system="rivesync-rooms", co
                               "--rate", str(rooms * clients * args.client_rate), "--duration", str(args.duration),
                               "--drain", str(drain)] + (["--no-room-hint"] if args.no_room_hint else []))
                 first += rooms
-            gen = generator.Generator(os.path.join(args.build_dir, "bench-load"), 1, "rivesync",
+            gen = generator.Generator(os.path.join(args.build_dir, "bench-load"), args.generator_cores, "rivesync",
                                       server.url("rivesync"), procs)
             ready, total = gen.ready_counts(timeout=400)
             rss_ready = server.memory_kb()[0]

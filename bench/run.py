@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Side-by-side WebSocket fan-out benchmark: rivesyncd vs Mosquitto, y-websocket and the
-libwebsockets mirror floor, on loopback, server pinned to core 0 and bench-load to core 1;
+libwebsockets mirror floor, on loopback, server pinned to core 0 and bench-load to core 1 (--generator-cores);
 the rooms workload (rivesyncd beside the rooms floor, bench/rooms.py); and rivesyncd's cluster systems on Redis
 for both (bench/cluster.py: rivesync-1, rivesync-1r, rivesync-3r).
 
@@ -51,6 +51,8 @@ def parse_args():
     p.add_argument("--engine", choices=("raw", "lws"), default="raw",
                    help="bench-load subscriber engine: raw sockets + epoll (default) or the libwebsockets client")
     p.add_argument("--build-dir", default="/tmp/build-bench/release", help="where bench-load is")
+    p.add_argument("--generator-cores", default="1",
+                   help="taskset CPU list of bench-load (default 1; on a larger machine, cores the server does not use)")
     p.add_argument("--daemon-dir", help="where rivesyncd is (default: --build-dir)")
     p.add_argument("--daemon", action="append", metavar="LABEL=DIR",
                    help="a rivesyncd to measure, named LABEL (repeat to compare; bench/run.sh passes one per BENCH_REV)")
@@ -113,7 +115,8 @@ def run_traffic(args, daemon_dir, system, workload, n, rate, writers, rep):
             common = ["--duration", str(args.duration), "--drain", str(drain), "--paths", str(paths), "--engine", args.engine]
             procs = [["--writers", str(writers), "--rate", str(rate), *common]]
             procs += [["--subscribers", str(k), *common] for k in generator.split(n, args.subs_per_process)]
-            gen = generator.Generator(os.path.join(args.build_dir, "bench-load"), 1, peer, server.url(peer), procs)
+            gen = generator.Generator(os.path.join(args.build_dir, "bench-load"), args.generator_cores, peer,
+                                      server.url(peer), procs)
             ready, total = gen.ready_counts(timeout=240)
             batches0, cpu0 = server.batches(), server.cpu_seconds()
             before = server.readings() if isinstance(server, cluster.Cluster) else None
@@ -150,7 +153,8 @@ def run_connections(args, daemon_dir, system, count, rep):
             time.sleep(1)
             base = server.memory_kb()[0]
             procs = [["--subscribers", str(k), "--idle", "--engine", args.engine] for k in generator.split(count, 2500)]
-            gen = generator.Generator(os.path.join(args.build_dir, "bench-load"), 1, peer, server.url(peer), procs)
+            gen = generator.Generator(os.path.join(args.build_dir, "bench-load"), args.generator_cores, peer,
+                                      server.url(peer), procs)
             ready, _ = gen.ready_counts(timeout=300)
             time.sleep(2)
             rss, peak = server.memory_kb()
@@ -253,7 +257,8 @@ def main():
                                                 "server_cpu_s", "rss_per_conn_kb", "ready", "errors") if k in row}, flush=True)
     names = ", ".join(f"`{label}`" for label, _ in builds)
     conditions = (f"Run {started} on `{os.uname().nodename}` ({os.cpu_count()} cores), rivesyncd from {names}; "
-                  f"{args.duration:g} s per run, {args.reps} rep(s), medians; server on core 0, bench-load on core 1 "
+                  f"{args.duration:g} s per run, {args.reps} rep(s), medians; server on core 0, bench-load on core(s) "
+                  f"{args.generator_cores} "
                   f"(taskset), subscribers on bench-load's {ENGINES[args.engine]} (`--engine {args.engine}`); "
                   f"fan-out rivesyncd advances at most {args.advance_rate:g}/s with 2 workers; load average before "
                   f"{load_before}, after {loadavg()} (other engineers' builds share the machine). Peers: {peers.versions()}. "
@@ -272,7 +277,7 @@ def main():
     cluster_systems = sorted({job[1] for job in jobs if job[1] in cluster.SYSTEMS}, key=list(cluster.SYSTEMS).index)
     if cluster_systems:
         conditions += (f" Cluster systems {', '.join(cluster_systems)}: every node with 1 worker, nodes and "
-                       f"redis-server pinned to core(s) {args.server_cores}, bench-load to core 1; three nodes share one "
+                       f"redis-server pinned to core(s) {args.server_cores}, bench-load to core(s) {args.generator_cores}; three nodes share one "
                        f"port (listen.sharePort); redis-server {cluster.redis_version()} started per run on a free "
                        f"loopback port with its own directory, --appendonly yes and the system's --appendfsync "
                        f"(always unless the label says everysec), --save \"\". fsync of a 200-byte append in "

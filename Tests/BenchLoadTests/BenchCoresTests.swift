@@ -4,11 +4,13 @@ import Testing
 
 /// bench/run.py compares core counts in one run (`--server-cores 0/0,1`, issue 23): every
 /// repetition runs the daemon on each core set in turn, with a transport thread and a worker
-/// per core, and results.md sets each core set's CPU per set beside the first's.
+/// per core, and results.md sets each core set's CPU per set beside the first's; bench-load runs
+/// where `--generator-cores` says.
 struct BenchCoresTests {
     @Test func eachRepetitionRunsTheDaemonOnEveryCoreSetAndComparesThem() async throws {
         let run = try await RoomsRun.run([
             "--duration", "1", "--reps", "2", "--rooms", "3", "--client-rate", "5", "--server-cores", "0/0,1",
+            "--generator-cores", "0,1",
         ])
         defer { run.remove() }
         let (out, result) = (run.out, run.result)
@@ -36,6 +38,7 @@ struct BenchCoresTests {
         #expect(markdown.contains("| `test` on 0 | 1 | 60 | 3 | 5 |"), "\(markdown)")
         #expect(markdown.contains("| `test` on 0,1 | 2 | 60 | 3 | 5 |"), "\(markdown)")
         #expect(markdown.contains("## Cores: CPU per set on each core set against the first"), "\(markdown)")
+        #expect(markdown.contains("bench-load on core(s) 0,1"), "\(markdown)")
         let comparison = try #require(markdown.split(separator: "\n").first { $0.hasPrefix("| `test` | 3 | 60 | 0,1 | ") })
         #expect(comparison.hasSuffix(" of 2 |"), "both repetitions compared: \(comparison)")
     }
