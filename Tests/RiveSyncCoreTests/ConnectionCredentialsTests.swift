@@ -39,8 +39,10 @@ import Testing
     }
 
     /// Every move of a value over 128 bytes is a `memcpy` call, and a request's action and event
-    /// move several times on the way from the connection core to the worker core.
+    /// move several times on the way from the connection core to the worker core; the message
+    /// that becomes the request moves into the connection core as a `ConnectionEvent`.
     @Test func aRoutedRequestsActionAndEventFitIn128Bytes() {
+        #expect(MemoryLayout<ConnectionEvent>.size <= 128, "\(MemoryLayout<ConnectionEvent>.size)")
         #expect(MemoryLayout<ConnectionAction>.size <= 128, "\(MemoryLayout<ConnectionAction>.size)")
         #expect(MemoryLayout<WorkerEvent>.size <= 128, "\(MemoryLayout<WorkerEvent>.size)")
     }

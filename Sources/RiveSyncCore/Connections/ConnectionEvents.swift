@@ -22,7 +22,9 @@ public enum ConnectionEvent: Sendable {
     case placed(PlacementChange)
     /// The configuration or tokens changed (a reload, or the port once the daemon listens):
     /// the core keeps the new settings, and every connection is checked against their tokens.
-    case configured(ConnectionSettings)
+    /// Boxed (`indirect`): held inline, the settings made every event, a received message's
+    /// too, 288 bytes, moved with `memcpy`.
+    indirect case configured(ConnectionSettings)
     /// Whether the daemon's state may be behind (false: a cluster node that cannot read the
     /// cluster's log) or is fresh again (PROTOCOL.md §7.1): every connection that said hello
     /// is told, and while not fresh a later `hello` gets `freshness` false after `welcome`.
