@@ -15,8 +15,10 @@ final class TransportStripe: Sendable {
     let fedWrites = Atomic<Int>(0)
     let queuedBytes = Atomic<Int>(0)
     let queuedMessages = Atomic<Int>(0)
-    /// Bytes of sends submitted through this thread's inbox and not applied yet. Added by the
-    /// submitting thread, taken away by this one: a stripe alone may go below 0, the sum not.
+    /// Bytes of sends submitted through an inbox and not applied yet: added to the submitting
+    /// service thread's stripe (the first one's when no service thread submits), taken away
+    /// from the stripe of the thread that applies them. A stripe alone may go below 0, the sum
+    /// not.
     let bytesInTransit = Atomic<Int>(0)
     /// Keeps the next allocation's fields off this stripe's last cache line.
     private let trailing: (Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0)
