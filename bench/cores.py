@@ -6,14 +6,14 @@ per set against the first."""
 
 import statistics
 
-# The rooms floor's system label (rooms.FLOOR; not imported: rooms imports nothing of this).
-FLOOR = "rooms-floor"
+from rooms import FLOOR
 
 
 def comparison(rows, fmt):
     """Markdown lines of the comparison, or none when the rows hold one core set."""
-    runs = [r for r in rows if r.get("workload") == "rooms" and r.get("system") != FLOOR and r.get("cores")
-            and r.get("server_us_per_update") not in (None, "")]
+    # (--rerender reads core list 0 back as the number 0)
+    runs = [r for r in rows if r.get("workload") == "rooms" and r.get("system") != FLOOR
+            and r.get("cores") not in (None, "") and r.get("server_us_per_update") not in (None, "")]
     sets = list(dict.fromkeys(str(r["cores"]) for r in runs))
     if len(sets) < 2:
         return []

@@ -41,5 +41,11 @@ struct BenchCoresTests {
         #expect(markdown.contains("bench-load on core(s) 0,1"), "\(markdown)")
         let comparison = try #require(markdown.split(separator: "\n").first { $0.hasPrefix("| `test` | 3 | 60 | 0,1 | ") })
         #expect(comparison.hasSuffix(" of 2 |"), "both repetitions compared: \(comparison)")
+        // Rendered again from runs.csv (where core list 0 reads back as a number), the same.
+        let rerendered = try ChildProcess.run(
+            "/usr/bin/python3", [BenchHarnessTests.runPy, "--rerender", "--out", out.path], seconds: 60)
+        #expect(rerendered.status == 0, "\(rerendered.output)")
+        let again = try run.markdown()
+        #expect(again.contains(String(comparison)), "\(again)")
     }
 }
