@@ -10,35 +10,42 @@ extension Request {
     /// absent, null, an integer or a string. Then `parser.parse` and `decode` read it, and give
     /// its error if it has one.
     public static func plainSet(_ bytes: [UInt8], parser: JSONParser) -> Request? {
-        var type: JSONValue?
+        var typed = false
+        var identified = false
         var id: JSONValue?
-        var target: JSONValue?
-        var path: JSONValue?
+        var target: String?
+        var path: String?
         var value: JSONValue?
+        // A repeated member (`decode` reads the first) or one that is not a plain set's (`decode`
+        // gives its error, or reads another request) stops the reading: `decode` has it.
         let read = parser.readFlatObject(bytes) { key, member in
-            // A repeated member: `decode` reads the first, so it is left to `decode`.
-            func take(_ field: inout JSONValue?) -> Bool {
-                guard field == nil else { return false }
-                field = member
-                return true
+            if Self.named(key, "type") {
+                guard !typed, member.isString("set") else { return false }
+                typed = true
+            } else if Self.named(key, "id") {
+                guard !identified else { return false }
+                identified = true
+                switch member.value {
+                case .null: break
+                case let written where written.stringValue != nil || written.intValue != nil: id = written
+                default: return false
+                }
+            } else if Self.named(key, "target") {
+                guard target == nil, let text = member.stringValue else { return false }
+                target = text
+            } else if Self.named(key, "path") {
+                guard path == nil, let text = member.stringValue else { return false }
+                path = text
+            } else if Self.named(key, "value") {
+                guard value == nil else { return false }
+                value = member.value
             }
-            if Self.named(key, "type") { return take(&type) }
-            if Self.named(key, "id") { return take(&id) }
-            if Self.named(key, "target") { return take(&target) }
-            if Self.named(key, "path") { return take(&path) }
-            if Self.named(key, "value") { return take(&value) }
-            // A member `decode` does not read for a `set`.
+            // Any other member is one `decode` does not read for a `set`.
             return true
         }
-        guard read, case .string("set") = type, case .string(let target) = target, case .string(let path) = path, let value
-        else { return nil }
-        switch id {
-        case nil, .null?: id = nil
-        case .string?: break
-        case let number? where number.intValue != nil: break
-        default: return nil
-        }
-        return Request(id: id, body: .set(target: target, path: ParsedPath(path), value: value))
+        // Moved out of the variables the reading shared, not copied.
+        guard read, typed, let target = target.take(), let path = path.take(), let value = value.take() else { return nil }
+        return Request(id: id.take(), body: .set(target: target, path: ParsedPath(path), value: value))
     }
 
     /// Whether a key's bytes are `name`'s.

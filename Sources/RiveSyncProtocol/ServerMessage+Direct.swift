@@ -72,7 +72,14 @@ extension ServerMessage {
         raw(#","effects":["#, into: &out)
         for i in effects.indices {
             if i > 0 { out.append(UInt8(ascii: ",")) }
-            write(effects[i], into: &out)
+            // The usual effect read part by part where it lies: passed or bound whole, it was
+            // copied (~400 instructions: everything it holds retained, then released).
+            guard case .set(let instance, let property, let value, let states) = effects[i].change, states.isEmpty else {
+                StateCodec.encode(effects[i]).write(into: &out)
+                continue
+            }
+            writeSet(
+                paths: effects[i].paths, instance: instance, property: property, value: value, origin: effects[i].origin, into: &out)
         }
         out.append(UInt8(ascii: "]"))
         member(#","commands":"#, batch.commands, into: &out)
@@ -94,22 +101,22 @@ extension ServerMessage {
         out.append(UInt8(ascii: "}"))
     }
 
-    /// An effect as `StateCodec.encode(effect)` writes it; a `set` that introduces no
-    /// instance (a value written, the usual effect) straight into `out`.
-    private static func write(_ effect: Effect, into out: inout some JSONOutput & ~Copyable) {
-        guard case .set(let instance, let property, let value, let states) = effect.change, states.isEmpty else {
-            return StateCodec.encode(effect).write(into: &out)
-        }
+    /// A `set` effect that introduces no instance (a value written, the usual effect) as
+    /// `StateCodec.encode(effect)` writes it.
+    private static func writeSet(
+        paths: [String], instance: InstanceID, property: String, value: PropertyValue, origin: EffectOrigin,
+        into out: inout some JSONOutput & ~Copyable
+    ) {
         raw(#"{"op":"set","paths":["#, into: &out)
-        for i in effect.paths.indices {
+        for i in paths.indices {
             if i > 0 { out.append(UInt8(ascii: ",")) }
-            JSONValue.writeString(effect.paths[i], into: &out)
+            JSONValue.writeString(paths[i], into: &out)
         }
         member(#"],"instance":"#, instance.rawValue, into: &out)
         member(#","property":"#, property, into: &out)
         raw(#","value":"#, into: &out)
         write(value, into: &out)
-        if effect.origin == .stateMachine { raw(#","by":"stateMachine""#, into: &out) }
+        if origin == .stateMachine { raw(#","by":"stateMachine""#, into: &out) }
         out.append(UInt8(ascii: "}"))
     }
 

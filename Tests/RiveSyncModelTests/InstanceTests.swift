@@ -22,6 +22,9 @@ import Testing
         #expect(runtime.store[id]?.name == "")
         #expect(runtime.store.viewModel(of: id) == "All")
         #expect(runtime.store.viewModel(of: InstanceID(id.rawValue + 1_000)) == nil)
+        #expect(runtime.store.value(of: id, property: "enu") == .enumValue("small"))
+        #expect(runtime.store.value(of: id, property: "nothing") == nil)
+        #expect(runtime.store.value(of: InstanceID(id.rawValue + 1_000), property: "enu") == nil)
     }
 
     /// Rive's `createViewModelInstance`: a blank instance's nested view-model property holds a

