@@ -1,4 +1,5 @@
 import Foundation
+import RiveSyncToolSupport
 
 /// Small POSIX file helpers with errors that carry `errno`.
 enum DurableFile {
@@ -41,12 +42,24 @@ enum DurableFile {
         guard fsync(fd) == 0 else { throw .writeFailed(path: directory, errno: errno) }
     }
 
+    /// Makes `path` and its missing parents; a failure says why as the OS does
+    /// (`cannot create directory: permission denied (EACCES)`), as for the state directory.
     static func makeDirectory(_ path: String) throws(PersistenceError) {
-        do {
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        } catch {
-            throw .unusable(path: path, reason: "cannot create directory: \(error.localizedDescription)")
+        var code: Int32 = mkdir(path, 0o777) == 0 ? 0 : errno
+        if code == ENOENT {
+            let parent = (path as NSString).deletingLastPathComponent
+            if !parent.isEmpty, parent != path { try makeDirectory(parent) }
+            code = mkdir(path, 0o777) == 0 ? 0 : errno
         }
+        if code == EEXIST {
+            var status = stat()
+            guard stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR else {
+                throw .unusable(path: path, reason: "cannot create directory: a file that is not a directory has its name (EEXIST)")
+            }
+            return
+        }
+        guard code != 0 else { return }
+        throw .unusable(path: path, reason: "cannot create directory: \(FileReadError.system(code))")
     }
 
     /// Makes the state directory itself when it is missing (mode 0700), but not a missing
@@ -61,7 +74,7 @@ enum DurableFile {
             let parent = (path as NSString).deletingLastPathComponent
             throw .unusable(path: path, reason: "its parent directory \(parent.isEmpty ? "." : parent) does not exist (create it first)")
         default:
-            throw .unusable(path: path, reason: "cannot create directory: \(String(cString: strerror(code)))")
+            throw .unusable(path: path, reason: "cannot create directory: \(FileReadError.system(code))")
         }
     }
 
