@@ -96,6 +96,23 @@ import Testing
             ], "\(result.output)")
     }
 
+    /// `--check-config` finds the state directory a start would refuse (it said `valid`), and
+    /// makes nothing.
+    @Test(arguments: [
+        ("typo/state", "typo/state: its parent directory DIR/typo does not exist (create it first)"),
+        ("state", "state: not a directory"),
+    ])
+    func checkConfigChecksTheStateDirectory(stateDirectory: String, problem: String) throws {
+        let path = try DaemonProcess.writeConfiguration(
+            Self.configuration(stateMachines: "[]", extra: #""stateDirectory": "\#(stateDirectory)","#), files: ["state": "a file\n"])
+        let directory = (path as NSString).deletingLastPathComponent
+        let result = try Self.rivesyncd(["--check-config", path])
+        #expect(result.status == 1)
+        let expected = "rivesyncd: \(path): stateDirectory: \(directory)/" + problem.replacingOccurrences(of: "DIR", with: directory)
+        #expect(result.output == expected + "\n", "\(result.output)")
+        #expect(!FileManager.default.fileExists(atPath: directory + "/typo"))
+    }
+
     @Test func checkConfigLoadsTheCertificatePair() throws {
         let path = try DaemonProcess.writeConfiguration(
             #"{"auth": {"allowAnonymous": true}, "tls": {"certificate": "cert.pem", "key": "key.pem"}}"#,
