@@ -29,7 +29,10 @@ public struct ParsedArguments: Sendable, Hashable {
                 onlyPositionals = true
                 continue
             }
-            guard argument.hasPrefix("--") else { throw Self.usage(spec, "unknown option '\(argument)'") }
+            guard argument.hasPrefix("--") else {
+                let hint = Double(argument) == nil ? "" : " (a negative number? put -- before it)"
+                throw Self.usage(spec, "unknown option '\(argument)'\(hint)")
+            }
             let body = argument.dropFirst(2)
             let name = String(body.prefix { $0 != "=" })
             let inlineValue = body.contains("=") ? String(body.drop { $0 != "=" }.dropFirst()) : nil

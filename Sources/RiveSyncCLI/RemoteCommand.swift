@@ -82,6 +82,9 @@ enum RemoteCommand {
     ) throws(CommandError) {
         let pump = OutputPump()
         let url = url(arguments)
+        guard ["ws://", "wss://"].contains(where: url.lowercased().hasPrefix) else {
+            throw .invalidValue("'\(url)' is not a ws:// or wss:// URL (the daemon's address, such as ws://127.0.0.1:7420)")
+        }
         let token = try token(arguments)
         try trustCertificates(arguments)
         let transport = try transport(arguments)

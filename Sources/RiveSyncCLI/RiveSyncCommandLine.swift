@@ -22,8 +22,12 @@ public enum RiveSyncCommandLine {
             return fail(.usage("missing command (see 'rivesync --help')"), json: json, &console)
         }
         if first == "--help" || first == "-h" || first == "help" {
-            console.write(helpText)
-            return .success
+            guard let name = rest.dropFirst().first, !name.hasPrefix("-"), name != "help" else {
+                console.write(helpText)
+                return .success
+            }
+            // `rivesync help set` is `rivesync set --help`.
+            return run([name, "--help"], console: &console)
         }
         if first == "--version" {
             console.write("rivesync \(RiveSyncVersion.current)\n")

@@ -77,6 +77,13 @@ enum TargetCommands {
             guard let text = String(validating: bytes, as: UTF8.self) else {
                 throw .failure("\(path): neither a .riv file nor UTF-8 JSON")
             }
+            // Said here, with the line and column, as `inspect` says it: the daemon's reply has
+            // only the byte offset.
+            do throws(JSONParseError) {
+                _ = try JSONParser(maxDepth: 64).parse(bytes)
+            } catch {
+                throw .failure(SchemaFileLoader.notJSON(path, error, bytes))
+            }
             source = .schema(name: name, json: text)
         }
         try RemoteCommand.oneShot(arguments, &console) { worker, output in

@@ -12,7 +12,7 @@ enum ValueCommands {
         let (targetName, path) = (arguments.positionals[0], arguments.positionals[1])
         try RemoteCommand.oneShot(arguments, &console) { worker, output in
             let target = try await worker.target(named: targetName)
-            let (type, value) = try await target.value(at: path)
+            let (type, value) = try await namingPath(path) { try await target.value(at: path) }
             if output.json {
                 let seq = try await target.seq()
                 output.line(
@@ -70,7 +70,20 @@ enum ValueCommands {
         try RemoteCommand.oneShot(arguments, &console) { worker, output in
             let target = try await worker.target(named: targetName)
             printReceipt(
-                try await ManualTargets.apply(target, advance: advance, output: output) { try await target.fire(at: path) }, output)
+                try await namingPath(path) {
+                    try await ManualTargets.apply(target, advance: advance, output: output) { try await target.fire(at: path) }
+                },
+                output)
+        }
+    }
+
+    /// Runs `body`, naming `path` in a type mismatch as the daemon's message does
+    /// (`'mood': expected trigger, got number`); the client's error carries only the two types.
+    static func namingPath<T: Sendable>(_ path: String, _ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch ViewModelInstanceError.valueMismatch(let expected, let actual) {
+            throw CommandError.remote(.invalidValue, code: "type_mismatch", message: "'\(path)': expected \(expected), got \(actual)")
         }
     }
 

@@ -225,7 +225,7 @@ final class ServerLoop: @unchecked Sendable {
         if configuration.port != 0, let errno = ServerLoop.probeBind(host: configuration.host, port: configuration.port),
             errno == EADDRINUSE || errno == EACCES || errno == EADDRNOTAVAIL
         {
-            return TransportError(.addressInUse, "cannot bind \(endpoint): \(String(cString: strerror(errno)))")
+            return TransportError(.addressInUse, "cannot bind \(endpoint): \(String(cString: strerror(errno)))" + Self.bindHint(errno))
         }
         for path in [configuration.tlsCertificatePath, configuration.tlsKeyPath].compactMap({ $0 })
         where access(path, R_OK) != 0 {
@@ -235,6 +235,15 @@ final class ServerLoop: @unchecked Sendable {
             return TransportError(.tlsSetupFailed, "libwebsockets could not set up TLS on \(endpoint) (see lws log)")
         }
         return TransportError(.contextCreationFailed, "libwebsockets could not listen on \(endpoint) (see lws log)")
+    }
+
+    /// What to do about a failed bind, for the operator who reads it.
+    private static func bindHint(_ code: Int32) -> String {
+        switch code {
+        case EADDRINUSE: " (another process listens there, a running rivesyncd perhaps: stop it, or choose another port)"
+        case EACCES: " (a port below 1024 needs privileges: choose a higher one)"
+        default: " (the host is not an address of this machine)"
+        }
     }
 
     /// Tries to bind `host:port` itself; returns the errno of a failure, or nil.

@@ -90,7 +90,11 @@ final class DaemonCommandTests: DaemonCLITestCase {
             ),
             (
                 ["fire", "character", "mood"],
-                .init(status: 7, stdout: "", stderr: "rivesync: type mismatch: expected trigger, got number\n")
+                .init(status: 7, stdout: "", stderr: "rivesync: 'mood': expected trigger, got number\n")
+            ),
+            (
+                ["get", "character", "mood/x"],
+                .init(status: 7, stdout: "", stderr: "rivesync: 'mood/x': expected viewModel, got number\n")
             ),
             (["get", "nobody", "x"], .init(status: 6, stdout: "", stderr: "rivesync: no target 'nobody' (see 'rivesync ls')\n")),
             (

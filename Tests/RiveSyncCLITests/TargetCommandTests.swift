@@ -63,6 +63,17 @@ final class TargetCommandTests: DaemonCLITestCase {
         XCTAssertEqual(missing.stderr, "rivesync: /nonexistent/file.riv: no such file (ENOENT)\n")
     }
 
+    /// A schema that is not JSON is named with its line and column, as `inspect` names it,
+    /// and nothing is loaded.
+    func testLoadASchemaThatIsNotJSONSaysWhere() throws {
+        let path = NSTemporaryDirectory() + "rivesync-load-notjson-\(getpid()).json"
+        try Data("{\"viewModels\": [\n  {\"name\": \"A\",}\n]}\n".utf8).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let loaded = try rivesync("load", "broken", path)
+        XCTAssertEqual(loaded, .init(status: 1, stdout: "", stderr: "rivesync: \(path):2:16: not JSON: expected a string key\n"))
+        XCTAssertFalse(try rivesync("ls").stdout.contains("file broken"))
+    }
+
     /// A `.riv` file of several MB (a designer's real file is that big) loads in parts through
     /// the daemon's 1 MiB messages, and every byte of it arrives: its last authored value reads
     /// back whole.

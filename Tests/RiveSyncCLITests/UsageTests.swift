@@ -55,6 +55,8 @@ final class UsageTests: XCTestCase {
             """
         XCTAssertEqual(try RivesyncProcess.run(["--help"]), .init(status: 0, stdout: help, stderr: ""))
         XCTAssertEqual(try RivesyncProcess.run(["help"]), .init(status: 0, stdout: help, stderr: ""))
+        XCTAssertEqual(try RivesyncProcess.run(["help", "help"]), .init(status: 0, stdout: help, stderr: ""))
+        XCTAssertEqual(try RivesyncProcess.run(["help", "inspect"]), try RivesyncProcess.run(["inspect", "--help"]), "a command's help")
         XCTAssertEqual(
             try RivesyncProcess.run(["inspect", "--help"]),
             .init(
@@ -72,11 +74,22 @@ final class UsageTests: XCTestCase {
                     """, stderr: ""))
     }
 
+    /// A URL of another scheme (the inspector's http:// address, say) is a value the daemon
+    /// cannot be reached by: exit 7 with the form it takes, before connecting.
+    func testAURLThatIsNotWebSocketExits7() throws {
+        let message = "rivesync: 'http://127.0.0.1:7420' is not a ws:// or wss:// URL (the daemon's address, such as ws://127.0.0.1:7420)\n"
+        XCTAssertEqual(try RivesyncProcess.run(["ls", "--url", "http://127.0.0.1:7420"]), .init(status: 7, stdout: "", stderr: message))
+    }
+
     func testUsageErrorsExit64WithOneLine() throws {
+        let setUsage =
+            "set TARGET PATH VALUE [PATH VALUE...] [--url URL] [--token TOKEN] [--token-file FILE] [--timeout SECONDS] [--cacert FILE] "
+            + "[--insecure] [--json] [--advance]"
         let cases: [([String], String)] = [
             ([], "rivesync: missing command (see 'rivesync --help')\n"),
             (["frobnicate"], "rivesync: unknown command 'frobnicate' (see 'rivesync --help')\n"),
             (["lss"], "rivesync: unknown command 'lss' (did you mean 'ls'?) (see 'rivesync --help')\n"),
+            (["help", "lss"], "rivesync: unknown command 'lss' (did you mean 'ls'?) (see 'rivesync --help')\n"),
             (["inpsect", "x"], "rivesync: unknown command 'inpsect' (did you mean 'inspect'?) (see 'rivesync --help')\n"),
             (["--urll", "ws://x", "ls"], "rivesync: unknown option '--urll' (did you mean '--url'?) (see 'rivesync --help')\n"),
             (
@@ -95,6 +108,10 @@ final class UsageTests: XCTestCase {
             (
                 ["inspect", "-x", "a"],
                 "rivesync: inspect: unknown option '-x' (usage: rivesync inspect FILE [--text] [--graph] [--json])\n"
+            ),
+            (
+                ["set", "character", "mood", "-1"],
+                "rivesync: set: unknown option '-1' (a negative number? put -- before it) (usage: rivesync \(setUsage))\n"
             ),
             (
                 ["inspect", "--text=yes", "a"],

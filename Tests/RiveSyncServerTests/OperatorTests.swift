@@ -96,6 +96,23 @@ import Testing
             ], "\(result.output)")
     }
 
+    /// `--check-config` finds the state directory a start would refuse (it said `valid`), and
+    /// makes nothing.
+    @Test(arguments: [
+        ("typo/state", "typo/state: its parent directory DIR/typo does not exist (create it first)"),
+        ("state", "state: not a directory"),
+    ])
+    func checkConfigChecksTheStateDirectory(stateDirectory: String, problem: String) throws {
+        let path = try DaemonProcess.writeConfiguration(
+            Self.configuration(stateMachines: "[]", extra: #""stateDirectory": "\#(stateDirectory)","#), files: ["state": "a file\n"])
+        let directory = (path as NSString).deletingLastPathComponent
+        let result = try Self.rivesyncd(["--check-config", path])
+        #expect(result.status == 1)
+        let expected = "rivesyncd: \(path): stateDirectory: \(directory)/" + problem.replacingOccurrences(of: "DIR", with: directory)
+        #expect(result.output == expected + "\n", "\(result.output)")
+        #expect(!FileManager.default.fileExists(atPath: directory + "/typo"))
+    }
+
     @Test func checkConfigLoadsTheCertificatePair() throws {
         let path = try DaemonProcess.writeConfiguration(
             #"{"auth": {"allowAnonymous": true}, "tls": {"certificate": "cert.pem", "key": "key.pem"}}"#,
@@ -126,6 +143,33 @@ import Testing
         let logged = #"level=error msg="not started" error="\#(deep): its parent directory \#(base)/typo does not exist (create it first)""#
         #expect(result.output == logged + "\n", "\(result.output)")
         #expect(!FileManager.default.fileExists(atPath: base), "nothing of the path was created")
+    }
+
+    /// A second daemon on a port in use (the newcomer's demo still running) says what to do.
+    @Test func aPortInUseSaysWhatToDo() async throws {
+        try await withDaemon(["--demo"]) { first in
+            let port = first.port
+            let result = try await offThePool { try Self.rivesyncd(["--demo", "--port", String(port)]) }
+            #expect(result.status == 1)
+            let reason =
+                "Address already in use (another process listens there, a running rivesyncd perhaps: stop it, or choose another port)"
+            let logged = #"level=error msg="not started" error="listen: cannot bind 127.0.0.1:\#(first.port): \#(reason)""#
+            #expect(result.output.hasSuffix(logged + "\n"), "\(result.output)")
+        }
+    }
+
+    /// A state directory the daemon cannot make its subdirectories in is named with the OS's
+    /// reason, in the words of the other file errors (this one: a file where `files/` goes).
+    @Test func aStateDirectoryWhoseSubdirectoryCannotBeMadeSaysWhy() throws {
+        let base = NSTemporaryDirectory() + "rivesyncd-state-blocked-\(getpid())"
+        try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: base) }
+        #expect(FileManager.default.createFile(atPath: base + "/files", contents: Data("x".utf8)))
+        let result = try Self.rivesyncd(["--demo", "--port", "0", "--state-dir", base])
+        #expect(result.status == 1)
+        let reason = "cannot create directory: a file that is not a directory has its name (EEXIST)"
+        let logged = #"level=error msg="not started" error="\#(base)/files: \#(reason)""#
+        #expect(result.output == logged + "\n", "\(result.output)")
     }
 
     @Test(arguments: [

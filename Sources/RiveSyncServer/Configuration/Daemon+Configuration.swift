@@ -7,11 +7,12 @@ import RiveSyncTransport
 
 extension Daemon {
     /// `rivesyncd --check-config`: reads the configuration file, then loads what it names the way
-    /// a start would (files, instances, state machines, tokens, TLS files) without a state
-    /// directory and without listening, with `environment`'s variables applied. A wrong key
-    /// does not stop the check: the entries that are right are still loaded, and what only
-    /// follows from a wrong entry (a state machine's global naming an instance left out) is
-    /// not reported again, so one run names every independent problem.
+    /// a start would (files, instances, state machines, tokens, TLS files) without listening,
+    /// and checks that the state directory can be used (without making it), with
+    /// `environment`'s variables applied. A wrong key does not stop the check: the entries
+    /// that are right are still loaded, and what only follows from a wrong entry (a state
+    /// machine's global naming an instance left out) is not reported again, so one run names
+    /// every independent problem.
     /// - Returns: every problem, each starting with its key path; empty when the file is valid.
     public static func check(configurationPath path: String, environment: ConfigurationEnvironment = ConfigurationEnvironment([:]))
         -> [String]
@@ -21,6 +22,9 @@ extension Daemon {
         do { configuration = try DaemonCommandLine.read(path, environment: environment, &found) } catch { return error.lines }
         // The cluster section is checked without contacting Redis.
         var problems = found.all.flatMap(\.lines) + clusterProblems(configuration)
+        if let directory = configuration.stateDirectory, let problem = DurableFile.stateDirectoryProblem(directory) {
+            problems.append("stateDirectory: \(problem)")
+        }
         configuration.stateDirectory = nil
         var readable = true
         for (key, file) in [("tls.certificate", configuration.tlsCertificate), ("tls.key", configuration.tlsKey)] {

@@ -1,4 +1,5 @@
 import Foundation
+import RiveSyncToolSupport
 
 /// Small POSIX file helpers with errors that carry `errno`.
 enum DurableFile {
@@ -41,12 +42,24 @@ enum DurableFile {
         guard fsync(fd) == 0 else { throw .writeFailed(path: directory, errno: errno) }
     }
 
+    /// Makes `path` and its missing parents; a failure says why as the OS does
+    /// (`cannot create directory: permission denied (EACCES)`), as for the state directory.
     static func makeDirectory(_ path: String) throws(PersistenceError) {
-        do {
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        } catch {
-            throw .unusable(path: path, reason: "cannot create directory: \(error.localizedDescription)")
+        var code: Int32 = mkdir(path, 0o777) == 0 ? 0 : errno
+        if code == ENOENT {
+            let parent = (path as NSString).deletingLastPathComponent
+            if !parent.isEmpty, parent != path { try makeDirectory(parent) }
+            code = mkdir(path, 0o777) == 0 ? 0 : errno
         }
+        if code == EEXIST {
+            var status = stat()
+            guard stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR else {
+                throw .unusable(path: path, reason: "cannot create directory: a file that is not a directory has its name (EEXIST)")
+            }
+            return
+        }
+        guard code != 0 else { return }
+        throw .unusable(path: path, reason: "cannot create directory: \(FileReadError.system(code))")
     }
 
     /// Makes the state directory itself when it is missing (mode 0700), but not a missing
@@ -57,12 +70,39 @@ enum DurableFile {
         let code = errno
         switch code {
         case EEXIST: return
-        case ENOENT:
-            let parent = (path as NSString).deletingLastPathComponent
-            throw .unusable(path: path, reason: "its parent directory \(parent.isEmpty ? "." : parent) does not exist (create it first)")
-        default:
-            throw .unusable(path: path, reason: "cannot create directory: \(String(cString: strerror(code)))")
+        case ENOENT: throw missingParent(path)
+        default: throw .unusable(path: path, reason: "cannot create directory: \(FileReadError.system(code))")
         }
+    }
+
+    /// What would stop `makeStateDirectory` and the journals in it, found without making
+    /// anything (`--check-config`): nil when `path` is a directory this process may write in,
+    /// or one it may make.
+    static func stateDirectoryProblem(_ path: String) -> PersistenceError? {
+        var status = stat()
+        if stat(path, &status) == 0 {
+            guard (status.st_mode & S_IFMT) == S_IFDIR else { return .unusable(path: path, reason: "not a directory") }
+            guard access(path, W_OK | X_OK) == 0 else {
+                return .unusable(path: path, reason: "cannot write in it: \(FileReadError.system(errno))")
+            }
+            return nil
+        }
+        guard errno == ENOENT else { return .unusable(path: path, reason: "\(FileReadError.system(errno))") }
+        let parent = parent(of: path)
+        guard stat(parent, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR else { return missingParent(path) }
+        guard access(parent, W_OK | X_OK) == 0 else {
+            return .unusable(path: path, reason: "cannot create directory: \(FileReadError.system(errno))")
+        }
+        return nil
+    }
+
+    private static func parent(of path: String) -> String {
+        let parent = (path as NSString).deletingLastPathComponent
+        return parent.isEmpty ? "." : parent
+    }
+
+    private static func missingParent(_ path: String) -> PersistenceError {
+        .unusable(path: path, reason: "its parent directory \(parent(of: path)) does not exist (create it first)")
     }
 
     static func read(_ path: String) -> [UInt8]? {

@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import { RiveSync } from 'rivesync';
 
 // The `ws` package through require(), which also honours NODE_PATH (an ES module import does not).
-const WebSocket = globalThis.WebSocket ?? createRequire(import.meta.url)('ws');
+const WebSocket = globalThis.WebSocket ?? requireWs();
 const [url = 'ws://127.0.0.1:7420/', mood = '5'] = process.argv.slice(2);
 
 const client = await RiveSync.connect(url, { WebSocket, client: 'mood example' });
@@ -19,4 +19,14 @@ try {
   console.log(`mood ${property.value} (batch ${ack.seq}, ${globalThis.WebSocket ? 'built-in WebSocket' : 'ws'})`);
 } finally {
   client.close();
+}
+
+function requireWs() {
+  try {
+    return createRequire(import.meta.url)('ws');
+  } catch {
+    console.error(`mood.mjs: this Node (${process.version}) has no WebSocket: use Node 22+, --experimental-websocket ` +
+      'on Node 20, or the ws package (NODE_PATH=/usr/share/nodejs for Debian\'s node-ws)');
+    process.exit(1);
+  }
 }

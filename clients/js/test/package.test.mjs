@@ -28,6 +28,15 @@ test('the package resolves by its name to the same modules, with a types file fo
   }
 });
 
+test('examples/mood.mjs without a WebSocket says what to give it', async (t) => {
+  const flags = hasBuiltIn ? ['--no-experimental-websocket'] : [];
+  if (!flags.every(nodeFlag)) return t.skip(`this Node (${process.version}) has no ${flags.join(' ')}`);
+  const failed = await run(process.execPath, [...flags, 'clients/js/examples/mood.mjs', 'ws://127.0.0.1:1/', '7'],
+    { cwd: root, env: { ...process.env, NODE_PATH: '' } }).then(() => null, (error) => error);
+  assert.equal(failed?.code, 1);
+  assert.match(failed.stderr, /^mood\.mjs: this Node \(v[\d.]+\) has no WebSocket: use Node 22\+, --experimental-websocket on Node 20, or the ws package/);
+});
+
 for (const [name, flags, environment] of [
   ['the built-in WebSocket', hasBuiltIn ? [] : ['--experimental-websocket'], {}],
   ['ws through NODE_PATH', hasBuiltIn ? ['--no-experimental-websocket'] : [], { NODE_PATH: '/usr/share/nodejs' }],
