@@ -27,7 +27,9 @@ final class CompletionTests: XCTestCase {
         let directory = NSTemporaryDirectory() + "rivesync-completion-files-\(getpid())"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        for name in ["scene.riv", "schema.json"] { FileManager.default.createFile(atPath: "\(directory)/\(name)", contents: Data()) }
+        for name in ["scene.riv", "schema.json"] {
+            XCTAssertTrue(FileManager.default.createFile(atPath: "\(directory)/\(name)", contents: Data()))
+        }
         XCTAssertEqual(try bashCompletes(["rivesync", "inspect", "sc"], script: script, in: directory), ["scene.riv", "schema.json"])
         XCTAssertEqual(try bashCompletes(["rivesync", "load", "name", "scene"], script: script, in: directory), ["scene.riv"])
         XCTAssertEqual(try bashCompletes(["rivesync", "ls", "--token-file", "sch"], script: script, in: directory), ["schema.json"])

@@ -25,7 +25,7 @@ final class DaemonCompletionTests: XCTestCase {
     func directoryWithFiles() throws -> String {
         let directory = NSTemporaryDirectory() + "rivesyncd-completion-files-\(getpid())"
         try FileManager.default.createDirectory(atPath: directory + "/state", withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: directory + "/site.json", contents: Data())
+        XCTAssertTrue(FileManager.default.createFile(atPath: directory + "/site.json", contents: Data()))
         return directory
     }
 
