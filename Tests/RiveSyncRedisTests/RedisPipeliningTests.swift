@@ -1,4 +1,3 @@
-import Glibc
 import RiveSyncRedis
 import RiveSyncTestSupport
 import Testing
@@ -85,11 +84,8 @@ import Testing
 
     /// Waits until Redis reports a client blocked (the `BLPOP`).
     func waitUntilBlocked(_ admin: RedisConnection) throws {
-        for _ in 0..<500 {
-            let info = try #require(try admin.command(["INFO", "clients"]).string())
-            if info.contains("blocked_clients:1") { return }
-            usleep(10_000)
+        try waitUntilBlocking("the BLPOP to block") {
+            try #require(try admin.command(["INFO", "clients"]).string()).contains("blocked_clients:1")
         }
-        Issue.record("the BLPOP never blocked")
     }
 }

@@ -63,7 +63,10 @@ import Testing
             let reader = try RedisStreamReader(endpoint, key: "log", after: .start, settings: settings) { received.handle($0) }
             defer { reader.stop() }
             try received.wait(for: 8)
-            Thread.sleep(forTimeInterval: 0.5)
+            // The third read checked, then the reader's thread joined: whatever it delivers
+            // after a check it delivers before it ends (no event comes after `stop`).
+            try waitUntilBlocking("the third read checked") { checked.withLock { $0.count } >= 3 }
+            reader.stop()
             let numbers = received.entries.withLock { $0.map { String(decoding: $0.value("n") ?? [], as: UTF8.self) } }
             #expect(numbers == (0..<8).map(String.init), "the stopping read is not delivered")
             let ids = received.entries.withLock { $0.map(\.id) }

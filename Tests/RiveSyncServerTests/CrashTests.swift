@@ -31,6 +31,9 @@ import Testing
     static let burstTitleBytes = 16_000
     /// The daemon's `maxSendQueueBytes` (its minimum): batches stop at half of it.
     static let sendQueueBytes = 65_536
+    /// Sets of the last burst: about twice what the daemon's socket (`socketSendBufferBytes`,
+    /// 256 KiB, doubled by the kernel), the reader's 4 KiB and the send queue hold together.
+    static let heldBurstSets = 80
 
     /// A daemon configuration like `--demo` (file `demo`, `theme`, `character` and `lobby`)
     /// with a small send queue and a state directory.
@@ -54,33 +57,37 @@ import Testing
         return path
     }
 
-    /// Sets the lobby title to `burstTitleBytes`, one set per advance (each awaits its ack),
-    /// until the daemon's `/metrics` count a catch-up, giving up after `seconds` (a machine at
-    /// load 22 once made only 43 sets in 15 s); records the commands in the history as client
-    /// `burst`. Returns the number of sets.
+    /// Sets the lobby title to `burstTitleBytes` `heldBurstSets` times, one set per advance
+    /// (each awaits its ack), while the slow reader holds a fresh subscription unread, then
+    /// waits until the daemon's `/metrics` count a catch-up (sent once the reader has drained
+    /// what was queued; the guard is on its progress); records the commands in the history as
+    /// client `burst`. Returns the number of sets. With the reader reading on, whether it fell
+    /// behind was a race with the writer (a machine at load 22 once made only 43 sets in 15 s).
     @discardableResult
-    static func burstUntilCatchUp(_ daemon: DaemonProcess, history: Locked<HistoryChecker>, seconds: Double = 60) async throws -> Int {
+    static func burstUntilCatchUp(_ daemon: DaemonProcess, history: Locked<HistoryChecker>, holding reader: SlowCrashReader)
+        async throws -> Int
+    {
         let client = try await TestClient.connected(to: daemon)
         defer { client.close() }
         func record(_ members: [(String, JSONValue)]) {
             history.withLock { $0.record(.object([("client", "burst")] + members)) }
         }
-        let deadline = Date().addingTimeInterval(seconds)
-        var sets = 0
-        while Date() < deadline {
-            if sets % 10 == 0, try await catchUpsSent(daemon) > 0 { return sets }
-            sets += 1
-            let op = "burst-\(sets)"
-            record([("kind", "invoke"), ("op", .string(op))])
-            let title = op + "-" + String(repeating: "b", count: burstTitleBytes)
-            let reply = try await client.request(["type": "set", "target": "lobby", "path": "title", "value": .string(title)])
-            if reply["type"] == "ack" {
-                record([("kind", "ok"), ("op", .string(op)), ("command", reply["command"] ?? .null), ("seq", reply["seq"] ?? .null)])
-            } else {
-                record([("kind", "fail"), ("op", .string(op))])
+        try await reader.holdingReads {
+            for set in 1...heldBurstSets {
+                let op = "burst-\(set)"
+                record([("kind", "invoke"), ("op", .string(op))])
+                let title = op + "-" + String(repeating: "b", count: burstTitleBytes)
+                let reply = try await client.request(["type": "set", "target": "lobby", "path": "title", "value": .string(title)])
+                if reply["type"] == "ack" {
+                    record([("kind", "ok"), ("op", .string(op)), ("command", reply["command"] ?? .null), ("seq", reply["seq"] ?? .null)])
+                } else {
+                    record([("kind", "fail"), ("op", .string(op))])
+                }
             }
         }
-        throw TestClient.Timeout(what: "a catch-up on /metrics after \(sets) big titles")
+        let what = "a catch-up on /metrics after \(heldBurstSets) big titles to a held reader"
+        try await waitUntil(what, progressing: { reader.messagesRead }) { try await catchUpsSent(daemon) > 0 }
+        return heldBurstSets
     }
 
     /// Fills the disk until the daemon has refused a journal write, keeps it full a little
@@ -140,12 +147,11 @@ import Testing
                     daemon.withLock { $0 = restarted }
                 }
                 try await Task.sleep(nanoseconds: 300_000_000)
-                // The daemon's kernel send buffer to the slow reader grows to megabytes on
-                // loopback before its own send queue fills, more than the short lives above
-                // see: a last burst of big titles until the daemon reports a catch-up (the
-                // reader then meets it in its stream). The deadline is only a hang guard.
+                // The slow reader's kernel buffers take more than the short lives above may
+                // send it: a last burst of big titles while it reads nothing, until the daemon
+                // reports a catch-up (the reader then meets it in its stream).
                 let live = daemon.withLock { $0 }
-                try await Self.burstUntilCatchUp(live, history: history)
+                try await Self.burstUntilCatchUp(live, history: history, holding: slow)
             }
             try await group.waitForAll()
         }

@@ -195,7 +195,8 @@ import Testing
         }
         try await stopping(
             try await ClusterNodes.start(
-                count: 3, settings: [("files", Self.scenarioFiles), ("instances", []), ("stateMachines", [])])
+                count: 3, leaseMilliseconds: ClusterNodes.longLeaseMilliseconds,
+                settings: [("files", Self.scenarioFiles), ("instances", []), ("stateMachines", [])])
         ) { cluster in
             var clients: [TestClient] = []
             for index in 0..<3 { clients.append(try await TestClient.connected(to: cluster.node(index))) }

@@ -26,13 +26,16 @@ import Testing
             }
             let after = try await Self.loopState(server)
             let elapsed = ContinuousClock.now - start
-            // lws' own timeouts wake the loop 4 times a second as well, and reading the count is
-            // a wake-up of its own: a quarter of a poll per message, plus the timeouts' wake-ups
-            // for as long as the echoes took (seconds on a loaded machine: CI saw 502 polls).
-            // Left to libev, the watcher costs about twice as many polls as messages.
-            let timeouts = Int(elapsed.components.seconds + 1) * 5
+            // Left to libev, the watcher costs about twice as many polls as messages (800). One
+            // alone is 401 polls. Beside the other tests on a loaded machine, a message now and
+            // then costs a second poll: 414–561 were seen with the echoes taking 0.4–2.7 s, not
+            // lws' timeouts (an idle loop there polled 6–13 times a second); CI saw 502, and a
+            // bound of a quarter of a poll per message plus the timeouts failed in 2 of 4
+            // loaded runs (bench/README.md "Tests under load, session 23"). Three quarters of
+            // a poll per message, plus the timeouts, still tells the two apart.
+            let timeouts = Int(elapsed.components.seconds + 1) * 15
             let polls = after.polls - before.polls
-            #expect(polls < messages * 5 / 4 + timeouts, "\(polls) polls in \(elapsed)")
+            #expect(polls < messages * 7 / 4 + timeouts, "\(polls) polls in \(elapsed)")
         }
     }
 

@@ -31,12 +31,14 @@ struct JournaledConfiguration {
 }
 
 /// Runs `body` on three cluster nodes that load `files` (and no configured instance or state
-/// machine), with a client connected to each node.
+/// machine), with a client connected to each node, on a long lease (they are not about
+/// leases, and two of their suites run beside every other test).
 func withThreeClusterNodes<T>(
     files: JSONValue, isolation: isolated (any Actor)? = #isolation, _ body: (ClusterNodes, [TestClient]) async throws -> T
 ) async throws -> T {
-    try await stopping(try await ClusterNodes.start(count: 3, settings: [("files", files), ("instances", []), ("stateMachines", [])])) {
-        cluster in
+    let settings: [(String, JSONValue)] = [("files", files), ("instances", []), ("stateMachines", [])]
+    let nodes = try await ClusterNodes.start(count: 3, leaseMilliseconds: ClusterNodes.longLeaseMilliseconds, settings: settings)
+    return try await stopping(nodes) { cluster in
         var clients: [TestClient] = []
         for index in 0..<3 { clients.append(try await TestClient.connected(to: cluster.node(index))) }
         return try await body(cluster, clients)

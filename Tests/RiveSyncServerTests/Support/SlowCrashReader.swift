@@ -29,10 +29,17 @@ final class SlowCrashReader: @unchecked Sendable {
         var finished = false
         /// Set by `finalDigest`: read eagerly from now on.
         var eager = false
+        /// Set by `holdingReads`: subscribe again, then read nothing.
+        var hold = false
+        /// Whether the reader holds: subscribed on a connection it opened after `hold` was
+        /// set (so to the daemon running then), and reading nothing.
+        var holding = false
         var seq: UInt64?
         var digest: String?
         var catchUps = 0
         var batches = 0
+        /// Batches and snapshots of the target handled.
+        var messages = 0
         var sessions = 0
         var resumes = 0
         var overflowCloses = 0
@@ -73,6 +80,20 @@ final class SlowCrashReader: @unchecked Sendable {
         shared.withLock { $0.stopping = true }
     }
 
+    /// Runs `body` while the reader reads nothing at all, so that what the running daemon sends
+    /// it meanwhile piles up however slowly `body` sends it: the reader leaves its session
+    /// (which may still be on a daemon killed since), subscribes again with its cursor, and
+    /// holds that connection open unread until `body` ends.
+    func holdingReads<T>(isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> T) async throws -> T {
+        shared.withLock { $0.hold = true }
+        defer { shared.withLock { $0.hold = false } }
+        try await waitUntil("the slow reader to subscribe again and hold") { shared.withLock { $0.holding } }
+        return try await body()
+    }
+
+    /// Batches and snapshots the reader has taken in: its progress.
+    var messagesRead: Int { shared.withLock { $0.messages } }
+
     /// Switches to eager reading, waits until the replica has reached `seq` (a catch-up or
     /// resume may be needed), and returns its digest. The timeout is only a hang guard.
     func finalDigest(waitingFor seq: Int, seconds: Double = 20) async throws -> String? {
@@ -85,10 +106,14 @@ final class SlowCrashReader: @unchecked Sendable {
     // MARK: - Reader thread
 
     private func session() {
+        let holds = shared.withLock { $0.hold }
         let socket: RawSocket
         // Refused: the daemon is down between a kill and its restart; the loop tries again.
         do { socket = try RawSocket.webSocket(port: port, receiveBufferBytes: 4096, timeoutSeconds: 5) } catch { return }
-        defer { socket.close() }
+        defer {
+            socket.close()
+            shared.withLock { $0.holding = false }
+        }
         var resumed = false
         do {
             let welcome = try request(socket, ["type": "hello", "protocol": [1]])
@@ -119,7 +144,12 @@ final class SlowCrashReader: @unchecked Sendable {
             while !shared.withLock({ $0.stopping }) {
                 if shared.withLock({ $0.eager }) {
                     if socket.readable(timeoutMilliseconds: 50) { try handle(try read(socket).json) }
+                } else if let hold = shared.withLock({ $0.hold ? $0.holding : nil }) {
+                    guard hold || holds else { return }  // a session from before the hold: a new one
+                    shared.withLock { $0.holding = true }
+                    Thread.sleep(forTimeInterval: 0.05)
                 } else {
+                    shared.withLock { $0.holding = false }
                     Thread.sleep(forTimeInterval: Double.random(in: 0.1...0.3))
                     var budget = Self.bytesPerWake
                     while budget > 0, socket.readable() {
@@ -166,6 +196,7 @@ final class SlowCrashReader: @unchecked Sendable {
     private func handle(_ message: JSONValue) throws {
         // Another target's messages are not the reader's; the schema is read before subscribing.
         guard let schema, message["target"]?.stringValue == Self.target else { return }
+        shared.withLock { $0.messages += 1 }
         switch message["type"]?.stringValue {
         case "snapshot":
             let catchUp = message["reason"] == "catchUp"

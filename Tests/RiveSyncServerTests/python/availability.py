@@ -14,8 +14,8 @@ import socket
 import sys
 import time
 
-from wsraw import (HANG_GUARD, Daemon, assert_serves_and_stops, connect, frame, handshake_request, hello, read_close_code,
-                   read_frame, read_http_head, read_json, send_json, upgrade)
+from wsraw import (HANG_GUARD, Daemon, assert_serves_and_stops, close_and_wait, closed_already, connect, frame, handshake_request,
+                   hello, read_close_code, read_frame, read_http_head, read_json, send_json, upgrade)
 
 BINARY = sys.argv[1]
 
@@ -138,18 +138,35 @@ def hello_timeout(daemon):
 def per_address_limit(daemon):
     """Item 7b: one address holds at most maxConnectionsPerAddress sockets (counted from
     accept, before any upgrade): past it a handshake gets HTTP 503 at once; after the silent
-    ones are closed by the hello timeout (1 s here), the address is served again."""
-    silent = [upgrade(daemon.port) for _ in range(4)]
-    raw = connect(daemon.port)  # a socket that never sends a request counts too
-    sock = connect(daemon.port)
-    sock.sendall(handshake_request())
-    head = read_http_head(sock)
-    assert head.startswith("HTTP/1.1 503"), "the connection past maxConnectionsPerAddress got %r" % head[:60]
-    sock.close()
-    for sock in silent:
-        assert read_close_code(sock) == 1008
-        sock.close()
-    raw.close()
+    ones are closed by the hello timeout (1 s here), the address is served again.
+
+    On a loaded machine the hello timeout may close the first sockets before the sixth is
+    accepted, and then its 101 proves nothing: an answer other than 503 fails the case only when
+    every held socket was still open after it (the daemon closes a timed-out socket before it
+    gives its place back, and on loopback the close has arrived by the time a later answer
+    has); otherwise the attempt is made again once the daemon has closed them all."""
+    for attempt in range(1, 6):
+        silent = [upgrade(daemon.port) for _ in range(4)]
+        raw = connect(daemon.port)  # a socket that never sends a request counts too
+        sock = connect(daemon.port)
+        sock.sendall(handshake_request())
+        head = read_http_head(sock)
+        held = silent + [raw]
+        if head.startswith("HTTP/1.1 503"):
+            sock.close()
+            for held_sock in silent:
+                assert read_close_code(held_sock) == 1008
+                held_sock.close()
+            raw.close()
+            print("per_address_limit: 503 past the limit (attempt %d)" % attempt)
+            return
+        timed_out = sum(closed_already(held_sock) for held_sock in held)
+        assert timed_out > 0, "the connection past maxConnectionsPerAddress got %r with all 5 held open" % head[:60]
+        print("per_address_limit: attempt %d outlasted the hello timeout (%d of 5 closed before the sixth's %r)" %
+              (attempt, timed_out, head[:12]))
+        for held_sock in held + [sock]:
+            close_and_wait(held_sock)
+    raise AssertionError("5 attempts outlasted the hello timeout of 1 s")
 
 
 def unread_replies(daemon):
@@ -281,9 +298,8 @@ def fd_exhaustion(daemon):
                 refused += 1
         sockets.append(sock)
     assert_idle(daemon, "300 sockets under ulimit -n 128 (%d refused at connect)" % refused)
-    for sock in sockets:
-        sock.close()
-    time.sleep(0.5)
+    for sock in sockets:  # gone from the daemon too before the fresh client of the check comes
+        close_and_wait(sock)
 
 
 def protocol_hygiene(daemon):
@@ -294,9 +310,8 @@ def protocol_hygiene(daemon):
     head = read_http_head(sock)
     assert head.startswith("HTTP/1.1 503"), "a handshake past maxConnections got %r" % head[:60]
     sock.close()
-    for sock in held:
-        sock.close()
-    time.sleep(0.3)
+    for sock in held:  # gone from the daemon too before the fresh client of the check comes
+        close_and_wait(sock)
 
 
 def tls_policy(daemon):

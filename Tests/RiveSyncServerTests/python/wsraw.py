@@ -6,6 +6,7 @@ import base64
 import json
 import os
 import re
+import select
 import signal
 import socket
 import struct
@@ -129,6 +130,29 @@ def upgrade(port):
     if not head.startswith("HTTP/1.1 101"):
         raise AssertionError("handshake refused: %r" % head)
     return sock
+
+
+def closed_already(sock):
+    """Whether the daemon has closed `sock` (or sent it anything) by now, without waiting: on
+    loopback what the daemon wrote before its last answer elsewhere has arrived already."""
+    return bool(select.select([sock], [], [], 0)[0])
+
+
+def close_and_wait(sock):
+    """Half-closes `sock` and reads until the daemon closes its side (EOF or reset): the daemon
+    has then closed the connection and given its place in the connection limits back, before it
+    serves anything else."""
+    sock.settimeout(HANG_GUARD)
+    try:
+        sock.shutdown(socket.SHUT_WR)
+        while sock.recv(65536):
+            pass
+    except socket.timeout:
+        raise AssertionError("the daemon kept a half-closed connection open for %.0f s" % HANG_GUARD)
+    except OSError:
+        pass  # reset, or not connected any more: closed by the daemon too
+    finally:
+        sock.close()
 
 
 def frame(opcode, payload=b"", fin=True, rsv=0, masked=True, length=None):
